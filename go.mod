@@ -1,0 +1,3 @@
+module sudokuar
+
+go 1.26.8

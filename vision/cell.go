@@ -1,0 +1,20 @@
+package vision
+
+// CellSize is the side, in pixels, of the normalised cell image handed to the
+// digit classifier.
+const CellSize = 28
+
+// Cell is one cell of the rectified grid, ready for the digit classifier.
+//
+// Contract with package ocr: Pixels holds CellSize*CellSize grey values in
+// row-major order, each in [0, 1], ink bright (1) on a dark background (0).
+// Grid-line remnants touching the cell border are removed, and the main ink
+// component is scaled (aspect kept) to fit a 20×20 box and centred by its
+// bounding box, as in MNIST. Empty cells have Empty set; their Pixels may be
+// nil.
+type Cell struct {
+	Row, Col int
+	Empty    bool
+	Ink      int // ink pixels found in the cell before normalisation
+	Pixels   []float32
+}
