@@ -1,0 +1,142 @@
+package live
+
+import "sudokuar/sudoku"
+
+// Voter merges the readings of successive recognitions of one puzzle, cell
+// by cell, so that one bad frame does not flip a digit. It also tells a new
+// puzzle from a misread old one.
+//
+// The zero value is not usable; call NewVoter.
+type Voter struct {
+	depth   int
+	shape   sudoku.Shape
+	history []reading // newest last, at most depth
+	// pending is a reading that disagreed too much with the history to be
+	// a misread but did not prove itself a new puzzle (it did not solve);
+	// a second reading like it adopts it.
+	pending *reading
+}
+
+type reading struct {
+	cells []int
+	conf  []float64
+}
+
+// NewVoter returns a voter that remembers the last depth readings.
+func NewVoter(depth int) *Voter {
+	if depth < 1 {
+		depth = 1
+	}
+	return &Voter{depth: depth}
+}
+
+// Reset forgets every reading.
+func (v *Voter) Reset() {
+	v.history = v.history[:0]
+	v.shape = sudoku.Shape{}
+	v.pending = nil
+}
+
+// Len reports how many readings the current vote rests on.
+func (v *Voter) Len() int { return len(v.history) }
+
+// Add records a reading of the givens g with per-cell confidences conf (nil
+// counts every cell as 1) and returns the voted givens. solvable says
+// whether g on its own has exactly one solution: a reading that differs a
+// lot from the voted puzzle is taken at once as a new puzzle when it
+// solves, and otherwise only once a second reading agrees with it. fresh
+// reports that the voter started over with a new puzzle.
+func (v *Voter) Add(g sudoku.Grid, conf []float64, solvable bool) (voted sudoku.Grid, fresh bool) {
+	r := reading{cells: append([]int(nil), g.Cells...), conf: conf}
+	if len(conf) != len(g.Cells) {
+		r.conf = nil
+	}
+	switch {
+	case len(v.history) == 0 || g.Shape != v.shape:
+		v.start(g.Shape, r)
+		fresh = true
+	case !differs(v.vote().Cells, r.cells):
+		v.pending = nil
+		v.push(r)
+	case solvable || (v.pending != nil && !differs(v.pending.cells, r.cells)):
+		v.start(g.Shape, r)
+		fresh = true
+	default:
+		// Keep the vote; remember the outlier in case it is the start of
+		// a new puzzle.
+		v.pending = &r
+	}
+	return v.vote(), fresh
+}
+
+func (v *Voter) start(s sudoku.Shape, r reading) {
+	v.Reset()
+	v.shape = s
+	v.push(r)
+}
+
+func (v *Voter) push(r reading) {
+	if len(v.history) == v.depth {
+		copy(v.history, v.history[1:])
+		v.history = v.history[:v.depth-1]
+	}
+	v.history = append(v.history, r)
+}
+
+// Voted returns the current vote (a grid with nil Cells before any reading).
+func (v *Voter) Voted() sudoku.Grid {
+	if len(v.history) == 0 {
+		return sudoku.Grid{}
+	}
+	return v.vote()
+}
+
+// vote picks, per cell, the value with the largest summed confidence; a tie
+// goes to the newest reading.
+func (v *Voter) vote() sudoku.Grid {
+	g := sudoku.NewGrid(v.shape)
+	n := v.shape.N()
+	score := make([]float64, n+1)
+	for i := range g.Cells {
+		clear(score)
+		for k, r := range v.history {
+			val := r.cells[i]
+			if val < 0 || val > n {
+				continue
+			}
+			w := 1.0
+			if r.conf != nil {
+				w = r.conf[i]
+			}
+			// A hair of recency breaks ties without outvoting anything.
+			score[val] += w + 1e-6*float64(k+1)
+		}
+		best := 0
+		for val, s := range score {
+			if s > score[best] {
+				best = val
+			}
+		}
+		g.Cells[i] = best
+	}
+	return g
+}
+
+// differs reports whether two readings disagree on more cells than a
+// misread explains: more than 4 cells and more than a quarter of the cells
+// that either of them fills.
+func differs(a, b []int) bool {
+	if len(a) != len(b) {
+		return true
+	}
+	diff, union := 0, 0
+	for i := range a {
+		if a[i] != 0 || b[i] != 0 {
+			union++
+			if a[i] != b[i] {
+				diff++
+			}
+		}
+	}
+	return diff > 4 && 4*diff > union
+}

@@ -1,0 +1,123 @@
+package live
+
+import (
+	"strings"
+	"testing"
+
+	"sudokuar/sudoku"
+)
+
+// grid4 reads a 4×4 puzzle written as 16 digits (spaces ignored).
+func grid4(t *testing.T, s string) sudoku.Grid {
+	t.Helper()
+	s = strings.ReplaceAll(s, " ", "")
+	if len(s) != 16 {
+		t.Fatalf("grid4(%q): want 16 digits", s)
+	}
+	g := sudoku.NewGrid(sudoku.Shape{BoxRows: 2, BoxCols: 2})
+	for i, c := range s {
+		g.Cells[i] = int(c - '0')
+	}
+	return g
+}
+
+func gridText(g sudoku.Grid) string {
+	var b strings.Builder
+	for _, v := range g.Cells {
+		b.WriteByte(byte('0' + v))
+	}
+	return b.String()
+}
+
+func TestVoter(t *testing.T) {
+	// a is the true puzzle; a1 misreads one cell (3 -> 1), a2 another.
+	const (
+		a  = "1200 0034 0010 4000"
+		a1 = "1200 0014 0010 4000"
+		a2 = "1200 0034 0030 4000"
+		b  = "0043 2100 0002 0310" // a different puzzle: most filled cells differ
+	)
+	type step struct {
+		read      string
+		conf      []float64
+		solvable  bool
+		wantVoted string
+		wantFresh bool
+	}
+	tests := []struct {
+		name  string
+		depth int
+		steps []step
+	}{
+		{"first reading starts a puzzle", 3, []step{
+			{a, nil, true, a, true},
+		}},
+		{"one misread is outvoted", 3, []step{
+			{a, nil, true, a, true},
+			{a, nil, true, a, false},
+			{a1, nil, false, a, false},
+			{a2, nil, false, a, false},
+		}},
+		{"confidence outweighs a count", 3, []step{
+			{a1, uniform(16, 0.3), false, a1, true},
+			{a, uniform(16, 0.9), true, a, false},
+		}},
+		{"old readings age out", 2, []step{
+			{a, nil, true, a, true},
+			{a1, nil, false, a1, false}, // tie: the newest wins
+			{a1, nil, false, a1, false},
+		}},
+		{"a solvable new puzzle is adopted at once", 3, []step{
+			{a, nil, true, a, true},
+			{a, nil, true, a, false},
+			{b, nil, true, b, true},
+		}},
+		{"an unsolvable outlier waits for a second look", 3, []step{
+			{a, nil, true, a, true},
+			{b, nil, false, a, false},
+			{b, nil, false, b, true},
+			{b, nil, false, b, false},
+		}},
+		{"an outlier seen once is forgotten", 3, []step{
+			{a, nil, true, a, true},
+			{b, nil, false, a, false},
+			{a, nil, true, a, false},
+			{b, nil, false, a, false},
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v := NewVoter(tc.depth)
+			for i, s := range tc.steps {
+				got, fresh := v.Add(grid4(t, s.read), s.conf, s.solvable)
+				want := strings.ReplaceAll(s.wantVoted, " ", "")
+				if gridText(got) != want || fresh != s.wantFresh {
+					t.Fatalf("step %d: Add(%s) = %s fresh=%v, want %s fresh=%v",
+						i, s.read, gridText(got), fresh, want, s.wantFresh)
+				}
+			}
+		})
+	}
+}
+
+func TestVoterShapeChangeStartsOver(t *testing.T) {
+	v := NewVoter(3)
+	v.Add(grid4(t, "1200 0034 0010 4000"), nil, true)
+	g6 := sudoku.NewGrid(sudoku.Shape{BoxRows: 2, BoxCols: 3})
+	g6.Cells[0] = 5
+	got, fresh := v.Add(g6, nil, false)
+	if !fresh || got.Shape != g6.Shape || got.Cells[0] != 5 {
+		t.Fatalf("after a 6x6 reading: fresh=%v shape=%v cell0=%d", fresh, got.Shape, got.Cells[0])
+	}
+	if v.Len() != 1 {
+		t.Fatalf("Len = %d, want 1", v.Len())
+	}
+}
+
+func uniform(n int, c float64) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = c
+	}
+	return s
+}
