@@ -1,0 +1,8 @@
+// Package pipeline is the one path every front end takes from a picture to
+// a solved puzzle: frame -> vision (grid, cells) -> ocr (digits) -> sudoku
+// (validation, solution). `sudokuar scan`, `sudokuar live` and the benchmarks
+// all call it; none keeps a private copy.
+//
+// In: a BGR frame (gocv.Mat). Out: a Result (corners, box shape, givens,
+// solution, status and timing), which Draw paints back onto the frame.
+package pipeline
