@@ -1,0 +1,199 @@
+// Package ocr reads the digits of a Sudoku grid from its cell images.
+//
+// In: the cells cut by package vision (vision.Cell, CellSize×CellSize grey
+// images, ink bright on dark) and the grid's box shape. Out: a Reading: the
+// given digits as a sudoku.Grid, per-cell class probabilities and
+// confidences, and the corrections made to resolve conflicting givens.
+//
+// The digit model is a small CNN stored as ONNX (see package
+// sudokuar/ocr/digitnet and models/README.md). Two runtimes execute the same
+// bytes: onnx-go with its gorgonia backend (pure Go, the default) and
+// OpenCV's DNN module.
+package ocr
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+
+	"sudokuar/models"
+	"sudokuar/ocr/digitnet"
+	"sudokuar/ocr/onnxpb"
+	"sudokuar/vision"
+)
+
+// Classes is the number of classes the model tells apart: 0 = empty, 1..9.
+const Classes = digitnet.Classes
+
+// CellLen is the number of floats in one input cell (vision.CellSize²).
+const CellLen = vision.CellSize * vision.CellSize
+
+// Classifier turns cell images into class probabilities.
+//
+// Classify takes any number of cells, each CellLen floats in [0,1] (ink
+// bright on dark, as vision.Cell.Pixels), and returns, per cell, Classes
+// probabilities summing to 1: index 0 = empty, 1..9 = that digit. A cell of
+// the wrong length is an error (an *InputError); nothing is classified then.
+type Classifier interface {
+	Classify(cells [][]float32) ([][]float32, error)
+}
+
+// Backend names accepted by Load and Default.
+const (
+	BackendGo     = "go"     // onnx-go with the gorgonia backend (pure Go)
+	BackendOpenCV = "opencv" // OpenCV DNN through gocv
+)
+
+// ModelError reports model bytes that are not a usable sudokuar digit model:
+// unreadable protobuf, a different graph, or weights of the wrong size. File
+// names the model file when it was loaded from one.
+type ModelError struct {
+	File string
+	Err  error
+}
+
+func (e *ModelError) Error() string {
+	if e.File == "" {
+		return "digit model: " + e.Err.Error()
+	}
+	return fmt.Sprintf("digit model %s: %v", e.File, e.Err)
+}
+
+func (e *ModelError) Unwrap() error { return e.Err }
+
+// InputError reports a cell that cannot be classified (wrong size or values
+// that are not finite).
+type InputError struct {
+	Cell   int // index in the batch
+	Reason string
+}
+
+func (e *InputError) Error() string { return fmt.Sprintf("ocr input cell %d: %s", e.Cell, e.Reason) }
+
+// Load reads an ONNX digit model from path and runs it with the named
+// backend (BackendGo, BackendOpenCV; "" means BackendGo). Errors name the
+// file. Close the result with CloseClassifier when done.
+func Load(path, backend string) (Classifier, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &ModelError{File: path, Err: err}
+	}
+	c, err := New(data, backend)
+	var me *ModelError
+	if errors.As(err, &me) && me.File == "" {
+		me.File = path
+	}
+	return c, err
+}
+
+// Default runs the model embedded in package models (models/digits.onnx)
+// with the named backend.
+func Default(backend string) (Classifier, error) {
+	c, err := New(models.Digits(), backend)
+	var me *ModelError
+	if errors.As(err, &me) && me.File == "" {
+		me.File = "models/digits.onnx (embedded)"
+	}
+	return c, err
+}
+
+// New runs the model in data with the named backend.
+func New(data []byte, backend string) (Classifier, error) {
+	switch strings.ToLower(backend) {
+	case "", BackendGo, "onnx-go":
+		return NewGo(data)
+	case BackendOpenCV:
+		return NewOpenCV(data)
+	}
+	return nil, fmt.Errorf("ocr backend %q unknown (want %q or %q)", backend, BackendGo, BackendOpenCV)
+}
+
+// CloseClassifier releases what a classifier holds outside the Go heap (the
+// OpenCV network). It is safe to call on any Classifier.
+func CloseClassifier(c Classifier) error {
+	if cl, ok := c.(interface{ Close() error }); ok {
+		return cl.Close()
+	}
+	return nil
+}
+
+// validate checks that data is exactly a digitnet graph (same operators in
+// the same order, wired the same way, weights of consistent sizes) before any
+// runtime sees it: OpenCV aborts the process on graphs it cannot handle, and
+// onnx-go may panic.
+func validate(data []byte) error {
+	m, err := onnxpb.Decode(data)
+	if err != nil {
+		return &ModelError{Err: err}
+	}
+	w, err := digitnet.FromONNX(data)
+	if err != nil {
+		return &ModelError{Err: err}
+	}
+	want, err := onnxpb.Decode(w.ONNX())
+	if err != nil {
+		return &ModelError{Err: fmt.Errorf("re-encoding weights: %w", err)}
+	}
+	if len(m.Graph.Nodes) != len(want.Graph.Nodes) {
+		return &ModelError{Err: fmt.Errorf("graph has %d nodes, want %d", len(m.Graph.Nodes), len(want.Graph.Nodes))}
+	}
+	for i, n := range m.Graph.Nodes {
+		wn := want.Graph.Nodes[i]
+		if n.OpType != wn.OpType || fmt.Sprint(n.Inputs) != fmt.Sprint(wn.Inputs) || fmt.Sprint(n.Outputs) != fmt.Sprint(wn.Outputs) {
+			return &ModelError{Err: fmt.Errorf("node %d is %s%v→%v, want %s%v→%v", i, n.OpType, n.Inputs, n.Outputs, wn.OpType, wn.Inputs, wn.Outputs)}
+		}
+		if fmt.Sprint(n.Attrs) != fmt.Sprint(wn.Attrs) {
+			return &ModelError{Err: fmt.Errorf("node %d (%s) has attributes %v, want %v", i, n.OpType, n.Attrs, wn.Attrs)}
+		}
+	}
+	if len(m.Graph.Inputs) != 1 || m.Graph.Inputs[0].Name != digitnet.InputName {
+		return &ModelError{Err: fmt.Errorf("graph inputs %v, want one called %q", m.Graph.Inputs, digitnet.InputName)}
+	}
+	if len(m.Graph.Outputs) != 1 || m.Graph.Outputs[0].Name != digitnet.OutputName {
+		return &ModelError{Err: fmt.Errorf("graph outputs %v, want one called %q", m.Graph.Outputs, digitnet.OutputName)}
+	}
+	return nil
+}
+
+// checkCells validates a batch before it reaches a runtime.
+func checkCells(cells [][]float32) error {
+	for i, c := range cells {
+		if len(c) != CellLen {
+			return &InputError{Cell: i, Reason: fmt.Sprintf("%d values, want %d (%d×%d)", len(c), CellLen, vision.CellSize, vision.CellSize)}
+		}
+		for _, v := range c {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return &InputError{Cell: i, Reason: "value not finite"}
+			}
+		}
+	}
+	return nil
+}
+
+// softmax turns each row of Classes logits into probabilities.
+func softmax(logits []float32, n int) [][]float32 {
+	out := make([][]float32, n)
+	for i := range out {
+		row := logits[i*Classes : (i+1)*Classes]
+		max := row[0]
+		for _, v := range row {
+			if v > max {
+				max = v
+			}
+		}
+		p := make([]float32, Classes)
+		var sum float64
+		for j, v := range row {
+			e := math.Exp(float64(v - max))
+			p[j] = float32(e)
+			sum += e
+		}
+		for j := range p {
+			p[j] = float32(float64(p[j]) / sum)
+		}
+		out[i] = p
+	}
+	return out
+}

@@ -1,0 +1,137 @@
+package ocr
+
+import (
+	"fmt"
+	"sync"
+
+	onnx "github.com/owulveryck/onnx-go"
+	"github.com/owulveryck/onnx-go/backend/x/gorgonnx"
+	"gorgonia.org/tensor"
+
+	"sudokuar/vision"
+)
+
+// batchSizes are the batch sizes the Go backend builds graphs for. onnx-go
+// fixes every tensor shape when its gorgonia graph is first run, so one
+// graph serves one batch size; a batch is padded with blank cells up to the
+// next size. A grid rarely has more than 40 givens, and 81 covers a full 9×9
+// grid; larger batches are split into chunks of 81.
+var batchSizes = [...]int{1, 4, 8, 16, 24, 32, 40, 48, 64, 81}
+
+// goClassifier runs the model with onnx-go's gorgonia backend. Graphs are
+// built lazily, once per batch size, and reused.
+type goClassifier struct {
+	data   []byte
+	mu     sync.Mutex // a gorgonia graph holds its input and output in place
+	graphs map[int]*goGraph
+}
+
+type goGraph struct {
+	model   *onnx.Model
+	backend *gorgonnx.Graph
+	input   []float32 // backing of the input tensor, refilled per call
+}
+
+// NewGo returns a Classifier that runs the ONNX model in data with onnx-go
+// (pure Go). The bytes are checked first; a model that is not a sudokuar
+// digit model gives a *ModelError.
+func NewGo(data []byte) (Classifier, error) {
+	if err := validate(data); err != nil {
+		return nil, err
+	}
+	c := &goClassifier{data: append([]byte(nil), data...), graphs: map[int]*goGraph{}}
+	// Build the smallest graph now so that a model onnx-go cannot run fails
+	// here rather than on the first frame.
+	if _, err := c.graph(batchSizes[0]); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// graph returns the graph for batch size n, building it on first use.
+func (c *goClassifier) graph(n int) (g *goGraph, err error) {
+	if g, ok := c.graphs[n]; ok {
+		return g, nil
+	}
+	// onnx-go panics on some malformed graphs instead of returning errors.
+	defer func() {
+		if r := recover(); r != nil {
+			g, err = nil, &ModelError{Err: fmt.Errorf("onnx-go: %v", r)}
+		}
+	}()
+	backend := gorgonnx.NewGraph()
+	model := onnx.NewModel(backend)
+	if err := model.UnmarshalBinary(c.data); err != nil {
+		return nil, &ModelError{Err: fmt.Errorf("onnx-go: %w", err)}
+	}
+	g = &goGraph{model: model, backend: backend, input: make([]float32, n*CellLen)}
+	in := tensor.New(tensor.WithShape(n, 1, vision.CellSize, vision.CellSize), tensor.WithBacking(g.input))
+	if err := model.SetInput(0, in); err != nil {
+		return nil, &ModelError{Err: fmt.Errorf("onnx-go set input: %w", err)}
+	}
+	if err := backend.Run(); err != nil {
+		return nil, &ModelError{Err: fmt.Errorf("onnx-go run: %w", err)}
+	}
+	c.graphs[n] = g
+	return g, nil
+}
+
+// Classify implements Classifier.
+func (c *goClassifier) Classify(cells [][]float32) ([][]float32, error) {
+	if err := checkCells(cells); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([][]float32, 0, len(cells))
+	for start := 0; start < len(cells); start += 81 {
+		end := min(start+81, len(cells))
+		p, err := c.classify(cells[start:end])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p...)
+	}
+	return out, nil
+}
+
+func (c *goClassifier) classify(cells [][]float32) ([][]float32, error) {
+	if len(cells) == 0 {
+		return nil, nil
+	}
+	size := batchSizes[len(batchSizes)-1]
+	for _, s := range batchSizes {
+		if s >= len(cells) {
+			size = s
+			break
+		}
+	}
+	g, err := c.graph(size)
+	if err != nil {
+		return nil, err
+	}
+	// The input tensor's backing array is the graph's own input: overwrite
+	// it in place and rerun.
+	for i := range g.input {
+		g.input[i] = 0
+	}
+	for i, cell := range cells {
+		copy(g.input[i*CellLen:], cell)
+	}
+	in := tensor.New(tensor.WithShape(size, 1, vision.CellSize, vision.CellSize), tensor.WithBacking(g.input))
+	if err := g.model.SetInput(0, in); err != nil {
+		return nil, fmt.Errorf("onnx-go set input: %w", err)
+	}
+	if err := g.backend.Run(); err != nil {
+		return nil, fmt.Errorf("onnx-go run: %w", err)
+	}
+	outs, err := g.model.GetOutputTensors()
+	if err != nil {
+		return nil, fmt.Errorf("onnx-go output: %w", err)
+	}
+	logits, ok := outs[0].Data().([]float32)
+	if !ok || len(logits) != size*Classes {
+		return nil, fmt.Errorf("onnx-go output: got %T of %d values, want %d float32", outs[0].Data(), len(logits), size*Classes)
+	}
+	return softmax(logits, len(cells)), nil
+}
