@@ -1,0 +1,244 @@
+package vision
+
+import (
+	"image"
+	"math"
+	"sort"
+	"unsafe"
+
+	"gocv.io/x/gocv"
+)
+
+// piece is one connected ink component of the cleaned canvas.
+type piece struct {
+	label      int32
+	x, y, w, h int
+	area       int
+}
+
+// cells cuts the binarised canvas into n×n cells of cs pixels. Grid lines
+// (the long strokes found by binarise, slightly dilated) are removed first;
+// the remaining ink is split into connected components, and each component
+// goes to the cell that holds its bounding-box centre when it sits in that
+// cell's middle and is smaller than a cell. What touches a cell's border
+// zone off-centre is treated as a grid-line remnant and dropped.
+func (d *Detector) cells(n int, cs float64) []Cell {
+	gocv.BitwiseOr(d.hlines, d.vlines, &d.lines)
+	gocv.Dilate(d.lines, &d.lines, d.kernel3)
+	gocv.Subtract(d.cbin, d.lines, &d.clean)
+	nl := gocv.ConnectedComponentsWithStatsWithParams(d.clean, &d.labels, &d.stats, &d.centroids,
+		8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
+
+	out := make([]Cell, n*n)
+	for i := range out {
+		out[i] = Cell{Row: i / n, Col: i % n, Empty: true}
+	}
+	sb, err1 := d.stats.DataPtrUint8()
+	lb, err2 := d.labels.DataPtrUint8()
+	if err1 != nil || err2 != nil || nl < 2 || len(sb) < nl*5*4 {
+		return out
+	}
+	canvas, err3 := d.canvas.DataPtrUint8()
+	bin, err4 := d.cbin.DataPtrUint8()
+	if err3 != nil || err4 != nil {
+		return out
+	}
+	stats := unsafe.Slice((*int32)(unsafe.Pointer(&sb[0])), len(sb)/4)
+	labels := unsafe.Slice((*int32)(unsafe.Pointer(&lb[0])), len(lb)/4)
+	side := d.clean.Cols()
+
+	minPiece := max(3, int(0.004*cs*cs))
+	pieces := make([][]piece, n*n)
+	for l := 1; l < nl; l++ {
+		s := stats[l*5 : l*5+5]
+		p := piece{label: int32(l), x: int(s[0]), y: int(s[1]), w: int(s[2]), h: int(s[3]), area: int(s[4])}
+		if p.area < minPiece || float64(p.w) > 0.95*cs || float64(p.h) > 0.95*cs {
+			continue
+		}
+		cx, cy := float64(p.x)+float64(p.w)/2, float64(p.y)+float64(p.h)/2
+		col, row := int(cx/cs), int(cy/cs)
+		if col < 0 || row < 0 || col >= n || row >= n {
+			continue
+		}
+		// Digits are printed near the cell centre; off-centre bits are line
+		// remnants or neighbours' ink.
+		lx, ly := cx-float64(col)*cs, cy-float64(row)*cs
+		if math.Abs(lx-cs/2) > 0.3*cs || math.Abs(ly-cs/2) > 0.3*cs {
+			continue
+		}
+		pieces[row*n+col] = append(pieces[row*n+col], p)
+	}
+
+	minInk := int(d.opts.MinInkFrac * cs * cs)
+	type cand struct {
+		cell     int
+		main     piece
+		contrast float64
+	}
+	var cands []cand
+	for i, ps := range pieces {
+		if len(ps) == 0 {
+			continue
+		}
+		main := ps[0]
+		for _, p := range ps {
+			if p.area > main.area {
+				main = p
+			}
+		}
+		// Decide on the main component alone: speckle from shading or paper
+		// texture is many small pieces, a digit is one solid stroke set.
+		if main.area < minInk || float64(max(main.h, main.w)) < 0.3*cs {
+			out[i].Ink = main.area
+			continue
+		}
+		cands = append(cands, cand{i, main, contrastOf(canvas, bin, labels, side, n, i, cs, main)})
+	}
+	// Printed digits are much darker than the paper around them; the
+	// halftone of a shaded box binarises into blobs of little contrast.
+	// Contrast depends on light and focus, so compare with this grid's
+	// typical digit.
+	cs2 := make([]float64, len(cands))
+	for i, c := range cands {
+		cs2[i] = c.contrast
+	}
+	sort.Float64s(cs2)
+	var ref float64
+	if len(cs2) > 0 {
+		ref = cs2[len(cs2)*3/4]
+	}
+	for _, c := range cands {
+		i, main := c.cell, c.main
+		out[i].Ink = main.area
+		if c.contrast < minContrast || c.contrast < 0.5*ref {
+			continue
+		}
+		// Keep the parts of a broken digit, not specks.
+		x0, y0, x1, y1 := main.x, main.y, main.x+main.w, main.y+main.h
+		ink := 0
+		var keep []int32
+		for _, p := range pieces[i] {
+			if p.area*10 < main.area && p.label != main.label {
+				continue
+			}
+			keep = append(keep, p.label)
+			ink += p.area
+			x0, y0 = min(x0, p.x), min(y0, p.y)
+			x1, y1 = max(x1, p.x+p.w), max(y1, p.y+p.h)
+		}
+		out[i].Ink = ink
+		out[i].Empty = false
+		out[i].Pixels = normalise(labels, side, image.Rect(x0, y0, x1, y1), keep)
+	}
+	return out
+}
+
+// minContrast is the grey-level gap between a digit and its paper below
+// which ink is treated as noise whatever the rest of the grid looks like.
+const minContrast = 8
+
+// contrastOf returns the mean grey of the cell's paper (pixels not
+// binarised as ink) minus the mean grey of the component p.
+func contrastOf(canvas, bin []uint8, labels []int32, side, n, cell int, cs float64, p piece) float64 {
+	row, col := cell/n, cell%n
+	x0, y0 := int(float64(col)*cs), int(float64(row)*cs)
+	x1, y1 := min(side, int(float64(col+1)*cs)), min(side, int(float64(row+1)*cs))
+	var paper, ink float64
+	var np, ni int
+	for y := y0; y < y1; y++ {
+		for x := x0; x < x1; x++ {
+			i := y*side + x
+			switch {
+			case labels[i] == p.label:
+				ink += float64(canvas[i])
+				ni++
+			case bin[i] == 0:
+				paper += float64(canvas[i])
+				np++
+			}
+		}
+	}
+	if ni == 0 || np == 0 {
+		return 0
+	}
+	return paper/float64(np) - ink/float64(ni)
+}
+
+// normalise renders the kept labels inside r as a CellSize×CellSize image:
+// ink 1 on 0, the box scaled (aspect kept) so its longer side is 20 pixels
+// and centred, with area-weighted resampling giving grey edges.
+func normalise(labels []int32, stride int, r image.Rectangle, keep []int32) []float32 {
+	w, h := r.Dx(), r.Dy()
+	src := make([]float32, w*h)
+	for y := 0; y < h; y++ {
+		row := labels[(r.Min.Y+y)*stride+r.Min.X:]
+		for x := 0; x < w; x++ {
+			l := row[x]
+			for _, k := range keep {
+				if l == k {
+					src[y*w+x] = 1
+					break
+				}
+			}
+		}
+	}
+	const box = 20
+	tw, th := box, box
+	if w > h {
+		th = max(1, int(math.Round(float64(h)*box/float64(w))))
+	} else {
+		tw = max(1, int(math.Round(float64(w)*box/float64(h))))
+	}
+	small := resampleArea(src, w, h, tw, th)
+	out := make([]float32, CellSize*CellSize)
+	ox, oy := (CellSize-tw)/2, (CellSize-th)/2
+	for y := 0; y < th; y++ {
+		copy(out[(oy+y)*CellSize+ox:(oy+y)*CellSize+ox+tw], small[y*tw:(y+1)*tw])
+	}
+	return out
+}
+
+// resampleArea scales a sw×sh image to dw×dh, each output pixel being the
+// mean of the source area it covers (exact fractional overlaps, separable).
+func resampleArea(src []float32, sw, sh, dw, dh int) []float32 {
+	wx := areaWeights(sw, dw)
+	wy := areaWeights(sh, dh)
+	tmp := make([]float32, sh*dw)
+	for y := 0; y < sh; y++ {
+		for _, e := range wx {
+			tmp[y*dw+e.d] += src[y*sw+e.s] * e.w
+		}
+	}
+	out := make([]float32, dw*dh)
+	for _, e := range wy {
+		for x := 0; x < dw; x++ {
+			out[e.d*dw+x] += tmp[e.s*dw+x] * e.w
+		}
+	}
+	for i, v := range out {
+		out[i] = min(1, max(0, v))
+	}
+	return out
+}
+
+type weight struct {
+	s, d int
+	w    float32
+}
+
+// areaWeights lists, for a 1-D scale from sn to dn samples, how much of each
+// source sample falls in each destination sample, normalised per destination.
+func areaWeights(sn, dn int) []weight {
+	scale := float64(sn) / float64(dn) // source units per destination sample
+	var out []weight
+	for d := 0; d < dn; d++ {
+		a, b := float64(d)*scale, float64(d+1)*scale
+		for s := int(a); s < sn && float64(s) < b; s++ {
+			ov := math.Min(b, float64(s+1)) - math.Max(a, float64(s))
+			if ov > 0 {
+				out = append(out, weight{s, d, float32(ov / scale)})
+			}
+		}
+	}
+	return out
+}

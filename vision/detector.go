@@ -1,0 +1,427 @@
+package vision
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"sort"
+
+	"gocv.io/x/gocv"
+
+	"sudokuar/sudoku"
+)
+
+// Grid is a Sudoku grid found in a frame.
+type Grid struct {
+	// Corners are the grid's outer corners in frame pixels: top-left,
+	// top-right, bottom-right, bottom-left. The order is stable for in-plane
+	// rotations up to ±45°.
+	Corners [4]gocv.Point2f
+	// Shape is the inferred box shape (zero after Locate, which does not infer it).
+	Shape sudoku.Shape
+	// ShapeConfidence is how sure the box inference is, 0..1.
+	ShapeConfidence float64
+	// Side is the side in pixels of the square rectified canvas that H maps to.
+	Side int
+	// H maps frame pixels to canvas pixels and HInv maps back; both are
+	// row-major 3×3 homographies (h[8] = 1). Use Apply to map points.
+	H, HInv [9]float64
+	// Sharpness is the variance of the Laplacian of the canvas (Analyze only).
+	Sharpness float64
+	// Brightness is the mean grey level (0..255) of the canvas (Analyze only).
+	Brightness float64
+}
+
+// Options tunes a Detector. The zero value selects every default.
+type Options struct {
+	// MaxSide bounds the working resolution: larger frames are downscaled
+	// (area interpolation) before anything else. Default 1600.
+	MaxSide int
+	// FindSide bounds the resolution of the grid search. Default 640.
+	FindSide int
+	// CellPx is the canvas size of one cell; the canvas side is
+	// clamp(N*CellPx, 9*CellPx, 16*CellPx). Default 32.
+	CellPx int
+	// Sizes restricts the grid sides N that Analyze considers
+	// (default 4, 6, 8, 9, 10, 12, 16). Give {9} to read only classic Sudoku.
+	Sizes []int
+	// MinSideFrac is the shortest grid side, as a fraction of the frame's
+	// shorter side, below which Locate reports TooSmall. Default 0.2.
+	MinSideFrac float64
+	// MinSharpness is the variance of the Laplacian of the canvas below which
+	// Analyze reports TooBlurry. Default 60.
+	MinSharpness float64
+	// MinBrightness is the mean canvas grey level below which Analyze
+	// reports TooDark. Default 45.
+	MinBrightness float64
+	// MinInkFrac is the ink (fraction of the cell area) below which a cell is
+	// empty. Default 0.03.
+	MinInkFrac float64
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxSide <= 0 {
+		o.MaxSide = 1600
+	}
+	if o.FindSide <= 0 {
+		o.FindSide = 640
+	}
+	if o.CellPx <= 0 {
+		o.CellPx = 32
+	}
+	if len(o.Sizes) == 0 {
+		o.Sizes = defaultSizes
+	}
+	if o.MinSideFrac <= 0 {
+		o.MinSideFrac = 0.2
+	}
+	if o.MinSharpness <= 0 {
+		o.MinSharpness = 60
+	}
+	if o.MinBrightness <= 0 {
+		o.MinBrightness = 45
+	}
+	if o.MinInkFrac <= 0 {
+		o.MinInkFrac = 0.03
+	}
+	return o
+}
+
+// minFrameSide is the smallest frame side accepted: below it no grid can be read.
+const minFrameSide = 32
+
+// Detector finds grids in frames. It keeps scratch Mats between calls, so
+// reuse one per video stream. It is not safe for concurrent use; Close
+// frees its Mats.
+type Detector struct {
+	opts Options
+
+	work, gray, small, blur, bin gocv.Mat
+	canvas, cblur, cbin          gocv.Mat
+	hlines, vlines, lines, clean gocv.Mat
+	labels, stats, centroids     gocv.Mat
+	prof, lap, hmat              gocv.Mat
+	kernel3                      gocv.Mat
+	hk, vk                       gocv.Mat // line kernels for kLen
+	kLen                         int
+}
+
+// NewDetector returns a Detector with opts (zero fields take defaults).
+// Call Close when done.
+func NewDetector(opts Options) *Detector {
+	d := &Detector{opts: opts.withDefaults()}
+	for _, m := range d.mats() {
+		*m = gocv.NewMat()
+	}
+	d.hmat = gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
+	d.kernel3 = gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
+	return d
+}
+
+func (d *Detector) mats() []*gocv.Mat {
+	return []*gocv.Mat{&d.work, &d.gray, &d.small, &d.blur, &d.bin, &d.canvas, &d.cblur, &d.cbin,
+		&d.hlines, &d.vlines, &d.lines, &d.clean, &d.labels, &d.stats, &d.centroids, &d.prof, &d.lap,
+		&d.hk, &d.vk}
+}
+
+// Close frees the Detector's Mats. The Detector must not be used afterwards.
+func (d *Detector) Close() error {
+	for _, m := range d.mats() {
+		m.Close()
+	}
+	d.hmat.Close()
+	d.kernel3.Close()
+	return nil
+}
+
+// checkFrame rejects frames OpenCV cannot process safely.
+func checkFrame(frame gocv.Mat) error {
+	if frame.Ptr() == nil || frame.Empty() {
+		return qualityErr(BadInput, "empty frame")
+	}
+	if frame.Cols() < minFrameSide || frame.Rows() < minFrameSide {
+		return qualityErr(BadInput, "frame %dx%d is smaller than %dx%d", frame.Cols(), frame.Rows(), minFrameSide, minFrameSide)
+	}
+	switch frame.Type() {
+	case gocv.MatTypeCV8UC1, gocv.MatTypeCV8UC3, gocv.MatTypeCV8UC4:
+	default:
+		return qualityErr(BadInput, "unsupported pixel type %v (want 8-bit grey, BGR or BGRA)", frame.Type())
+	}
+	return nil
+}
+
+// toGray fills d.gray with the frame in grey at the working resolution and
+// returns the scale from gray pixels to frame pixels.
+func (d *Detector) toGray(frame gocv.Mat) float64 {
+	src := frame
+	scale := 1.0
+	if long := max(frame.Cols(), frame.Rows()); long > d.opts.MaxSide {
+		scale = float64(long) / float64(d.opts.MaxSide)
+		sz := image.Pt(max(1, int(math.Round(float64(frame.Cols())/scale))), max(1, int(math.Round(float64(frame.Rows())/scale))))
+		gocv.Resize(frame, &d.work, sz, 0, 0, gocv.InterpolationArea)
+		src = d.work
+	}
+	switch src.Channels() {
+	case 1:
+		src.CopyTo(&d.gray)
+	case 3:
+		gocv.CvtColor(src, &d.gray, gocv.ColorBGRToGray)
+	case 4:
+		gocv.CvtColor(src, &d.gray, gocv.ColorBGRAToGray)
+	}
+	return scale
+}
+
+// Locate finds the grid's corners and homographies without reading its
+// contents; it is the cheap per-frame tracker. The returned Grid has Side
+// set to 9*CellPx and no Shape. Errors are *QualityError (BadInput, NoGrid,
+// TooSmall); with TooSmall the Grid is still filled in.
+func (d *Detector) Locate(frame gocv.Mat) (Grid, error) {
+	g, _, err := d.locate(frame)
+	return g, err
+}
+
+// locate also returns the scale from working-grey pixels to frame pixels.
+func (d *Detector) locate(frame gocv.Mat) (Grid, float64, error) {
+	if err := checkFrame(frame); err != nil {
+		return Grid{}, 0, err
+	}
+	gs := d.toGray(frame)
+
+	// Search at a bounded resolution: cost is then independent of the camera.
+	find := d.gray
+	fs := 1.0
+	if long := max(d.gray.Cols(), d.gray.Rows()); long > d.opts.FindSide {
+		fs = float64(long) / float64(d.opts.FindSide)
+		sz := image.Pt(max(1, int(math.Round(float64(d.gray.Cols())/fs))), max(1, int(math.Round(float64(d.gray.Rows())/fs))))
+		gocv.Resize(d.gray, &d.small, sz, 0, 0, gocv.InterpolationArea)
+		find = d.small
+		fs = float64(d.gray.Cols()) / float64(sz.X)
+	}
+	q, ok := d.findQuad(find)
+	if !ok {
+		return Grid{}, 0, qualityErr(NoGrid, "no quadrilateral contour")
+	}
+	// find pixels -> frame pixels (pixel centres stay centres).
+	s := fs * gs
+	var fq [4]pt
+	for i, p := range q {
+		fq[i] = pt{(p.X+0.5)*s - 0.5, (p.Y+0.5)*s - 0.5}
+	}
+	fq = orderCorners(fq)
+	g := Grid{Side: 9 * d.opts.CellPx}
+	for i, p := range fq {
+		g.Corners[i] = gocv.Point2f{X: float32(p.X), Y: float32(p.Y)}
+	}
+	if !setHomography(&g) {
+		return Grid{}, 0, qualityErr(NoGrid, "degenerate quadrilateral")
+	}
+	shortest := math.Inf(1)
+	for i := 0; i < 4; i++ {
+		shortest = math.Min(shortest, fq[i].dist(fq[(i+1)%4]))
+	}
+	if limit := d.opts.MinSideFrac * float64(min(frame.Cols(), frame.Rows())); shortest < limit {
+		return g, gs, qualityErr(TooSmall, "grid side %.0f px, need %.0f px", shortest, limit)
+	}
+	return g, gs, nil
+}
+
+// setHomography fills H and HInv for g.Corners and g.Side.
+func setHomography(g *Grid) bool {
+	var src [4]pt
+	for i, c := range g.Corners {
+		src[i] = pt{float64(c.X), float64(c.Y)}
+	}
+	s := float64(g.Side)
+	h, ok := homography(src, [4]pt{{0, 0}, {s, 0}, {s, s}, {0, s}})
+	if !ok {
+		return false
+	}
+	hi, ok := invert3(h)
+	if !ok {
+		return false
+	}
+	g.H, g.HInv = h, hi
+	return true
+}
+
+// findQuad returns the grid's quadrilateral in the pixels of img (grey), or
+// false. The grid is taken as the largest external contour of the
+// adaptive-threshold image that reduces to a convex quadrilateral.
+func (d *Detector) findQuad(img gocv.Mat) ([4]pt, bool) {
+	long := max(img.Cols(), img.Rows())
+	gocv.GaussianBlur(img, &d.blur, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
+	block := max(3, long/40) | 1
+	gocv.AdaptiveThreshold(d.blur, &d.bin, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, block, 5)
+	// Close one-pixel gaps in thin printed lines so the grid stays one contour.
+	gocv.Dilate(d.bin, &d.bin, d.kernel3)
+
+	contours := gocv.FindContours(d.bin, gocv.RetrievalExternal, gocv.ChainApproxSimple)
+	defer contours.Close()
+	type cand struct {
+		i int
+		a float64
+	}
+	minArea := 0.02 * float64(img.Cols()*img.Rows())
+	var cands []cand
+	for i := 0; i < contours.Size(); i++ {
+		c := contours.At(i)
+		if c.Size() < 4 {
+			continue
+		}
+		if a := gocv.ContourArea(c); a >= minArea {
+			cands = append(cands, cand{i, a})
+		}
+	}
+	sort.Slice(cands, func(i, j int) bool { return cands[i].a > cands[j].a })
+	for k, c := range cands {
+		if k == 3 {
+			break
+		}
+		ip := contours.At(c.i).ToPoints()
+		p := make([]pt, len(ip))
+		for i, v := range ip {
+			p[i] = pt{float64(v.X), float64(v.Y)}
+		}
+		if q, ok := quadFromContour(p); ok {
+			return refineQuadRobust(q, p), true
+		}
+	}
+	return [4]pt{}, false
+}
+
+// quadFromContour reduces a contour to four corners: Douglas-Peucker at
+// 1.5% of the perimeter when that gives a convex quadrilateral, otherwise
+// the largest quadrilateral inscribed in the convex hull (robust to a finger
+// or a stray mark attached to one side).
+func quadFromContour(p []pt) ([4]pt, bool) {
+	var peri float64
+	for i := range p {
+		peri += p[i].dist(p[(i+1)%len(p)])
+	}
+	area := polyArea(p)
+	if a := simplify(p, 0.015*peri); len(a) == 4 {
+		q := [4]pt{a[0], a[1], a[2], a[3]}
+		if isConvexQuad(q) && polyArea(q[:]) > 0.5*area {
+			return q, true
+		}
+	}
+	h := convexHull(p)
+	if len(h) < 4 {
+		return [4]pt{}, false
+	}
+	for eps := 0.005 * peri; len(h) > 40; eps *= 1.5 {
+		h = simplify(h, eps)
+	}
+	if len(h) < 4 {
+		return [4]pt{}, false
+	}
+	q := maxAreaQuad(h)
+	if !isConvexQuad(q) {
+		return [4]pt{}, false
+	}
+	// A contour much smaller than its quad is not a filled grid outline.
+	if qa := polyArea(q[:]); area < 0.6*qa {
+		return [4]pt{}, false
+	}
+	return q, true
+}
+
+// warp fills d.canvas with the grey working image rectified to side×side,
+// for grid g whose frame->canvas homography is for g.Side; gs is the scale
+// from working-grey pixels to frame pixels.
+func (d *Detector) warp(g Grid, gs float64, side int) {
+	// gray -> frame -> canvas(g.Side) -> canvas(side)
+	k := float64(side) / float64(g.Side)
+	h := mul3([9]float64{k, 0, 0, 0, k, 0, 0, 0, 1}, mul3(g.H, [9]float64{gs, 0, 0, 0, gs, 0, 0, 0, 1}))
+	for i := 0; i < 9; i++ {
+		d.hmat.SetDoubleAt(i/3, i%3, h[i])
+	}
+	gocv.WarpPerspectiveWithParams(d.gray, &d.canvas, d.hmat, image.Pt(side, side),
+		gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
+}
+
+// binarise fills d.cbin (ink = 255) from d.canvas and d.hlines/d.vlines with
+// the long horizontal and vertical strokes of it (grid lines), using line
+// kernels of length kLen.
+func (d *Detector) binarise(cellPx float64, kLen int) {
+	gocv.GaussianBlur(d.canvas, &d.cblur, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
+	block := max(3, int(cellPx*0.75)) | 1
+	gocv.AdaptiveThreshold(d.cblur, &d.cbin, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, block, 7)
+	if kLen != d.kLen {
+		d.hk.Close()
+		d.vk.Close()
+		d.hk = gocv.GetStructuringElement(gocv.MorphRect, image.Pt(kLen, 1))
+		d.vk = gocv.GetStructuringElement(gocv.MorphRect, image.Pt(1, kLen))
+		d.kLen = kLen
+	}
+	gocv.MorphologyEx(d.cbin, &d.hlines, gocv.MorphOpen, d.hk)
+	gocv.MorphologyEx(d.cbin, &d.vlines, gocv.MorphOpen, d.vk)
+}
+
+// profile returns the sums of m along rows (dim 1: one value per row) or
+// columns (dim 0).
+func (d *Detector) profile(m gocv.Mat, dim int) []float32 {
+	gocv.Reduce(m, &d.prof, dim, gocv.ReduceSum, gocv.MatTypeCV32F)
+	v, err := d.prof.DataPtrFloat32()
+	if err != nil {
+		return nil
+	}
+	return append([]float32(nil), v...)
+}
+
+// Analyze finds the grid, rectifies it, infers its box shape and cuts it
+// into N*N cells (row-major). Errors are *QualityError. With TooSmall the
+// Grid holds the corners found and there are no cells; with TooBlurry or
+// TooDark both Grid and cells are filled in (best effort) so a caller may
+// still try them.
+func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
+	g, gs, err := d.locate(frame)
+	if err != nil {
+		return g, nil, err
+	}
+	side0 := g.Side
+	if len(d.opts.Sizes) == 1 {
+		side0 = canvasSide(d.opts.Sizes[0], d.opts.CellPx)
+	}
+	d.warp(g, gs, side0)
+	d.binarise(float64(side0)/9, max(3, side0/12))
+	guess := inferShape(d.profile(d.hlines, 1), d.profile(d.vlines, 0), d.opts.Sizes)
+	n := guess.Shape.N()
+	if n == 0 || guess.LineScore < 0.15 {
+		return g, nil, qualityErr(NoGrid, "no grid lines inside the quadrilateral (line score %.2f)", guess.LineScore)
+	}
+	side := canvasSide(n, d.opts.CellPx)
+	cs := float64(side) / float64(n)
+	if side != side0 {
+		d.warp(g, gs, side)
+	}
+	d.binarise(cs, max(side/12, int(cs*0.6)))
+	g.Side = side
+	setHomography(&g)
+	g.Shape = guess.Shape
+	g.ShapeConfidence = guess.Confidence
+
+	g.Brightness = d.canvas.Mean().Val1
+	gocv.Laplacian(d.canvas, &d.lap, gocv.MatTypeCV16S, 1, 1, 0, gocv.BorderReplicate)
+	mean, std := gocv.NewMat(), gocv.NewMat()
+	defer mean.Close()
+	defer std.Close()
+	gocv.MeanStdDev(d.lap, &mean, &std)
+	sd := std.GetDoubleAt(0, 0)
+	g.Sharpness = sd * sd
+
+	cells := d.cells(n, cs)
+	switch {
+	case g.Brightness < d.opts.MinBrightness:
+		return g, cells, qualityErr(TooDark, "mean grey %.0f, need %.0f", g.Brightness, d.opts.MinBrightness)
+	case g.Sharpness < d.opts.MinSharpness:
+		return g, cells, qualityErr(TooBlurry, "sharpness %.0f, need %.0f", g.Sharpness, d.opts.MinSharpness)
+	}
+	return g, cells, nil
+}
+
+// canvasSide is the rectified canvas side for an n×n grid.
+func canvasSide(n, cellPx int) int {
+	return min(max(n*cellPx, 9*cellPx), 16*cellPx)
+}

@@ -1,0 +1,75 @@
+package vision
+
+import "fmt"
+
+// QualityKind tells why a frame could not be read, so callers can react
+// (show a hint, skip the frame, report a broken file).
+type QualityKind int
+
+// The reasons a frame is rejected.
+const (
+	// BadInput: the frame itself is unusable (empty, too small, wrong type,
+	// not an image file).
+	BadInput QualityKind = iota + 1
+	// NoGrid: no quadrilateral that could be a Sudoku grid was found.
+	NoGrid
+	// TooSmall: a grid was found but covers too little of the frame to be read.
+	TooSmall
+	// TooBlurry: the rectified grid has too little detail (low variance of the
+	// Laplacian).
+	TooBlurry
+	// TooDark: the rectified grid is too dark to separate ink from paper.
+	TooDark
+)
+
+// String names the kind.
+func (k QualityKind) String() string {
+	switch k {
+	case BadInput:
+		return "bad input"
+	case NoGrid:
+		return "no grid"
+	case TooSmall:
+		return "too small"
+	case TooBlurry:
+		return "too blurry"
+	case TooDark:
+		return "too dark"
+	}
+	return fmt.Sprintf("QualityKind(%d)", int(k))
+}
+
+// QualityError is returned by Locate, Analyze and ReadImage when a frame
+// cannot be read. Kind lets callers tell the cases apart; Error gives a
+// message that can be shown to the user as is.
+type QualityError struct {
+	Kind QualityKind
+	Msg  string // detail for logs (sizes, measured values)
+}
+
+// Error returns a user-facing sentence followed by the detail.
+func (e *QualityError) Error() string {
+	var hint string
+	switch e.Kind {
+	case BadInput:
+		hint = "cannot use this image"
+	case NoGrid:
+		hint = "no Sudoku grid found: show the whole grid, flat and well lit"
+	case TooSmall:
+		hint = "grid too small: move closer"
+	case TooBlurry:
+		hint = "image too blurry: hold still or focus"
+	case TooDark:
+		hint = "image too dark: add light"
+	default:
+		hint = e.Kind.String()
+	}
+	if e.Msg == "" {
+		return hint
+	}
+	return hint + " (" + e.Msg + ")"
+}
+
+func qualityErr(k QualityKind, format string, args ...any) *QualityError {
+	return &QualityError{Kind: k, Msg: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,183 @@
+package vision
+
+import (
+	"math"
+
+	"sudokuar/sudoku"
+)
+
+// DefaultSizes are the grid sides Analyze considers when Options.Sizes is empty.
+var defaultSizes = []int{4, 6, 8, 9, 10, 12, 16}
+
+// shapeGuess is the result of reading the line profiles of a canvas.
+type shapeGuess struct {
+	Shape      sudoku.Shape
+	Confidence float64 // 0..1
+	LineScore  float64 // contrast of the grid lines at the chosen N, 0..1
+}
+
+// inferShape reads N and the box shape from line profiles of a square canvas.
+// rows[y] counts horizontal-line ink in canvas row y and cols[x] counts
+// vertical-line ink in column x. N is the candidate whose evenly spaced line
+// positions carry much more ink than the midpoints between them (the
+// midpoint penalty rules out harmonics such as 8 vs 16). The box shape r×c is
+// the factorisation whose every r-th horizontal and every c-th vertical line
+// is thicker than the others.
+func inferShape(rows, cols []float32, sizes []int) shapeGuess {
+	if len(sizes) == 0 {
+		sizes = defaultSizes
+	}
+	norm := func(p []float32) []float64 {
+		var mx float32
+		for _, v := range p {
+			if v > mx {
+				mx = v
+			}
+		}
+		out := make([]float64, len(p))
+		if mx > 0 {
+			for i, v := range p {
+				out[i] = float64(v) / float64(mx)
+			}
+		}
+		return out
+	}
+	rp, cp := norm(rows), norm(cols)
+
+	bestN, best, second := 0, math.Inf(-1), math.Inf(-1)
+	for _, n := range sizes {
+		if n < 2 {
+			continue
+		}
+		s := (lineContrast(rp, n) + lineContrast(cp, n)) / 2
+		if s > best {
+			second = best
+			best, bestN = s, n
+		} else if s > second {
+			second = s
+		}
+	}
+	if bestN == 0 {
+		return shapeGuess{}
+	}
+	nConf := 1.0
+	if len(sizes) > 1 && best > 0 {
+		nConf = clamp01((best - math.Max(second, 0)) / best * 1.5)
+	}
+	nConf *= clamp01(best / 0.5)
+
+	// Box shape from line thickness.
+	rs, cs := lineStrengths(rp, bestN), lineStrengths(cp, bestN)
+	shapes := factorisations(bestN)
+	bestS, bs, ss := shapes[0], math.Inf(-1), math.Inf(-1)
+	for _, sh := range shapes {
+		v := periodContrast(rs, sh.BoxRows) + periodContrast(cs, sh.BoxCols)
+		if v > bs {
+			ss = bs
+			bs, bestS = v, sh
+		} else if v > ss {
+			ss = v
+		}
+	}
+	sConf := 1.0
+	if len(shapes) > 1 {
+		sConf = clamp01((bs - ss) / 0.3)
+	}
+	return shapeGuess{Shape: bestS, Confidence: nConf * sConf, LineScore: best}
+}
+
+// lineContrast is the mean profile peak at the n-1 interior line positions of
+// an n-cell grid minus the mean peak at the n cell midpoints.
+func lineContrast(p []float64, n int) float64 {
+	side := float64(len(p))
+	cs := side / float64(n)
+	tol := math.Max(2, cs*0.12)
+	var on, off float64
+	for k := 1; k < n; k++ {
+		on += windowMax(p, float64(k)*cs, tol)
+	}
+	for k := 0; k < n; k++ {
+		off += windowMax(p, (float64(k)+0.5)*cs, tol)
+	}
+	return on/float64(n-1) - off/float64(n)
+}
+
+// lineStrengths sums the profile around each interior line of an n-cell
+// grid: thick box lines collect more ink than thin cell lines.
+func lineStrengths(p []float64, n int) []float64 {
+	cs := float64(len(p)) / float64(n)
+	tol := math.Max(2, cs*0.25)
+	out := make([]float64, n-1)
+	for k := 1; k < n; k++ {
+		c := float64(k) * cs
+		lo, hi := int(math.Floor(c-tol)), int(math.Ceil(c+tol))
+		for i := max(lo, 0); i <= min(hi, len(p)-1); i++ {
+			out[k-1] += p[i]
+		}
+	}
+	return out
+}
+
+// periodContrast compares the lines at multiples of period (box lines) with
+// the others, relative to the mean strength.
+func periodContrast(s []float64, period int) float64 {
+	var on, off float64
+	var non, noff int
+	for i, v := range s {
+		if (i+1)%period == 0 {
+			on += v
+			non++
+		} else {
+			off += v
+			noff++
+		}
+	}
+	if non == 0 || noff == 0 {
+		return 0
+	}
+	on /= float64(non)
+	off /= float64(noff)
+	if on+off == 0 {
+		return 0
+	}
+	return (on - off) / ((on + off) / 2)
+}
+
+func windowMax(p []float64, c, tol float64) float64 {
+	lo, hi := int(math.Floor(c-tol)), int(math.Ceil(c+tol))
+	var m float64
+	for i := max(lo, 0); i <= min(hi, len(p)-1); i++ {
+		if p[i] > m {
+			m = p[i]
+		}
+	}
+	return m
+}
+
+// factorisations lists the box shapes r×c with r*c = n and r, c >= 2 (or
+// 1×n when n is prime), most square first.
+func factorisations(n int) []sudoku.Shape {
+	var out []sudoku.Shape
+	r0 := int(math.Sqrt(float64(n)))
+	for d := 0; d <= n; d++ {
+		for _, r := range []int{r0 - d, r0 + d} {
+			if r < 2 || r > n/2 || n%r != 0 {
+				continue
+			}
+			sh := sudoku.Shape{BoxRows: r, BoxCols: n / r}
+			dup := false
+			for _, o := range out {
+				dup = dup || o == sh
+			}
+			if !dup {
+				out = append(out, sh)
+			}
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, sudoku.Shape{BoxRows: 1, BoxCols: n})
+	}
+	return out
+}
+
+func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }
