@@ -1,0 +1,145 @@
+// Command synth writes the project's synthetic Sudoku photos: rendered
+// puzzles on a newspaper page, photographed through a simulated phone
+// camera (package synth), with ground truth in the photo dataset's formats.
+//
+//	synth --out DIR --count N --seed S --sizes 4,6,8,9,12,16 [--res 640x480,1280x720] [--system-fonts]
+//	synth video --out DIR --seed S
+//
+// The photo mode writes imageK.jpg, imageK.dat (two header lines, then the
+// N rows of the puzzle, 0 = empty) and one outlines.csv with the grid
+// corners (TL, TR, BR, BL), the same files as the real photo dataset.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"sudokuar/synth"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "synth:", err)
+		}
+		os.Exit(2)
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	return runPhotos(args, stdout, stderr)
+}
+
+// resolution is one photo size.
+type resolution struct{ w, h int }
+
+func parseSizes(text string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(text, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("--sizes: %q is not a number", f)
+		}
+		if _, err := synth.ShapeFor(n); err != nil {
+			return nil, fmt.Errorf("--sizes: %w", err)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func parseResolutions(text string) ([]resolution, error) {
+	var out []resolution
+	for _, f := range strings.Split(text, ",") {
+		var r resolution
+		if _, err := fmt.Sscanf(strings.TrimSpace(f), "%dx%d", &r.w, &r.h); err != nil {
+			return nil, fmt.Errorf("--res: %q is not WIDTHxHEIGHT", f)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func runPhotos(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("synth", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "folder to write the photos into (created if missing)")
+	count := fs.Int("count", 12, "number of photos")
+	seed := fs.Int64("seed", 1, "seed: the same seed and flags give the same files")
+	sizesFlag := fs.String("sizes", "4,6,8,9,12,16", "grid sides, used in turn")
+	resFlag := fs.String("res", "640x480", "photo sizes WxH, comma separated; each cycles through all grid sides")
+	systemFonts := fs.Bool("system-fonts", false, "also use the Debian fonts under /usr/share/fonts (not reproducible elsewhere)")
+	letters := fs.Bool("letters", false, "print 10..16 as A..G instead of two-digit numbers")
+	png := fs.Bool("png", false, "also write a lossless imageK.png of each photo (for viewing)")
+	workers := fs.Int("j", runtime.NumCPU(), "parallel workers (the files do not depend on it)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *out == "" {
+		return errors.New("--out is required")
+	}
+	if *count < 1 {
+		return fmt.Errorf("--count %d: want at least 1", *count)
+	}
+	sizes, err := parseSizes(*sizesFlag)
+	if err != nil {
+		return err
+	}
+	res, err := parseResolutions(*resFlag)
+	if err != nil {
+		return err
+	}
+	fonts, err := synth.Fonts(*systemFonts)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	jobs := make([]synth.Job, *count)
+	for k := range jobs {
+		n := sizes[k%len(sizes)]
+		r := res[(k/len(sizes))%len(res)]
+		opts := synth.DefaultOptions(r.w, r.h, *seed*1_000_003+int64(k+1))
+		opts.Fonts = fonts
+		if *letters {
+			opts.Symbols = synth.Letters
+		}
+		jobs[k] = synth.Job{Name: fmt.Sprintf("image%d", k+1), Size: n, Options: opts, PNG: *png}
+	}
+	rows := make([]string, len(jobs))
+	errs := make([]error, len(jobs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < max(1, *workers); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				rows[k], errs[k] = synth.WriteJob(*out, jobs[k])
+			}
+		}()
+	}
+	for k := range jobs {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	csv := "\"filepath\",\"p1_x\",\"p1_y\",\"p2_x\",\"p2_y\",\"p3_x\",\"p3_y\",\"p4_x\",\"p4_y\"\n" + strings.Join(rows, "")
+	if err := os.WriteFile(filepath.Join(*out, "outlines.csv"), []byte(csv), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %d photos, their .dat files and outlines.csv to %s\n", len(jobs), *out)
+	return nil
+}

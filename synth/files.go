@@ -1,0 +1,95 @@
+package synth
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gocv.io/x/gocv"
+
+	"sudokuar/sudoku"
+)
+
+// Job is one photo to write: its file name stem, grid side and options.
+// The puzzle is generated from the options' seed.
+type Job struct {
+	Name    string
+	Size    int
+	Clues   int // 0: a share of the cells that suits the size
+	Options Options
+	PNG     bool // also write Name.png, decoded from the JPEG, for viewers that lack JPEG
+}
+
+// WriteJob renders the job's photo into dir as Name.jpg and Name.dat and
+// returns its outlines.csv row (with newline). JPEG must be on.
+func WriteJob(dir string, j Job) (string, error) {
+	if j.Options.JPEGMax == 0 {
+		return "", &OptionError{Field: "JPEG", Reason: "files are written as JPEG, so quality must be set"}
+	}
+	shape, err := ShapeFor(j.Size)
+	if err != nil {
+		return "", err
+	}
+	pz, err := RandomPuzzle(shape, j.Options.Seed, j.Clues)
+	if err != nil {
+		return "", err
+	}
+	ph, err := Render(pz, j.Options)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", j.Name, err)
+	}
+	defer ph.Image.Close()
+	if err := os.WriteFile(filepath.Join(dir, j.Name+".jpg"), ph.JPEG, 0o644); err != nil {
+		return "", err
+	}
+	if j.PNG && !gocv.IMWrite(filepath.Join(dir, j.Name+".png"), ph.Image) {
+		return "", fmt.Errorf("%s: cannot write PNG copy", j.Name)
+	}
+	dat := DatFile(ph, j.Options)
+	if err := os.WriteFile(filepath.Join(dir, j.Name+".dat"), []byte(dat), 0o644); err != nil {
+		return "", err
+	}
+	return OutlineRow("./"+j.Name+".jpg", ph.Corners), nil
+}
+
+// DatFile formats a photo's ground truth like the real photo dataset's
+// .dat files: a first line describing the source (here the seed, font,
+// style, box shape and exact corners), a second line "WxH:24 JPG", then
+// the N rows of values separated by spaces, 0 for an empty cell.
+func DatFile(ph Photo, o Options) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "synth seed=%d font=%s style=%s box=%s corners=", o.Seed, ph.Font, ph.Style, ph.Truth.Shape)
+	for i, c := range ph.Corners {
+		if i > 0 {
+			b.WriteByte(';')
+		}
+		fmt.Fprintf(&b, "%.2f,%.2f", c.X, c.Y)
+	}
+	fmt.Fprintf(&b, "\n%dx%d:24 JPG\n", o.Width, o.Height)
+	writeRows(&b, ph.Truth)
+	return b.String()
+}
+
+func writeRows(b *strings.Builder, g sudoku.Grid) {
+	n := g.N()
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			fmt.Fprintf(b, "%d ", g.At(r, c))
+		}
+		b.WriteByte('\n')
+	}
+}
+
+// OutlineRow formats one outlines.csv row like the real dataset's: the
+// file path, then the corners TL, TR, BR, BL as whole pixels.
+func OutlineRow(path string, corners [4]gocv.Point2f) string {
+	var b strings.Builder
+	b.WriteString(path)
+	for _, c := range corners {
+		fmt.Fprintf(&b, ",%d,%d", int(math.Round(float64(c.X))), int(math.Round(float64(c.Y))))
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
