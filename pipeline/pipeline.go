@@ -1,0 +1,214 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"sudokuar/ocr"
+	"sudokuar/sudoku"
+	"sudokuar/vision"
+)
+
+// Backend names accepted by Options.Backend.
+const (
+	BackendGo     = "onnx-go"
+	BackendOpenCV = "opencv"
+)
+
+// Options configures a Pipeline.
+type Options struct {
+	// Backend runs the digit network: BackendGo (pure Go, the default) or
+	// BackendOpenCV (OpenCV's DNN module).
+	Backend string
+	// Model is the ONNX digit network; nil means the embedded one.
+	Model []byte
+	// Vision tunes the grid detector.
+	Vision vision.Options
+}
+
+// Pipeline holds one detector and one classifier. It is not safe for
+// concurrent use: give each goroutine its own (they are cheap next to a
+// frame's work).
+type Pipeline struct {
+	det *vision.Detector
+	clf ocr.Classifier
+}
+
+// New builds a pipeline. The caller closes it.
+func New(opts Options) (*Pipeline, error) {
+	switch opts.Backend {
+	case "", BackendGo, ocr.BackendGo, BackendOpenCV:
+	default:
+		return nil, fmt.Errorf("unknown OCR backend %q (want %q or %q)", opts.Backend, BackendGo, BackendOpenCV)
+	}
+	var clf ocr.Classifier
+	var err error
+	if opts.Model == nil {
+		clf, err = ocr.Default(opts.Backend)
+	} else {
+		clf, err = ocr.New(opts.Model, opts.Backend)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load digit model (%s): %w", backendName(opts.Backend), err)
+	}
+	return &Pipeline{det: vision.NewDetector(opts.Vision), clf: clf}, nil
+}
+
+func backendName(b string) string {
+	if b == "" {
+		return BackendGo
+	}
+	return b
+}
+
+// Close releases the detector's and the classifier's native resources.
+func (p *Pipeline) Close() error {
+	if p == nil {
+		return nil
+	}
+	p.det.Close()
+	return ocr.CloseClassifier(p.clf)
+}
+
+// Locate finds the grid's corners only, the cheap per-frame step that lets
+// a live view follow a puzzle between full recognitions.
+func (p *Pipeline) Locate(frame gocv.Mat) (vision.Grid, error) {
+	return p.det.Locate(frame)
+}
+
+// Process runs the whole pipeline on one frame. Failures are reported in
+// the Result's Status (and Error), never as a panic.
+func (p *Pipeline) Process(frame gocv.Mat) Result {
+	start := time.Now()
+	r := p.process(frame)
+	r.Ms = float64(time.Since(start).Microseconds()) / 1000
+	return r
+}
+
+func (p *Pipeline) process(frame gocv.Mat) Result {
+	var r Result
+	g, cells, err := p.det.Analyze(frame)
+	quality := ""
+	if err != nil {
+		status := statusOf(err)
+		switch {
+		case (status == StatusBlurry || status == StatusDark) && len(cells) > 0:
+			// Worth a try: a soft or dim photo often reads fine, and only
+			// a failed reading is blamed on the picture.
+			quality = status
+			r.Error = err.Error()
+		case status == StatusTooSmall && g.Side > 0:
+			r.setGrid(g) // show where it is
+			fallthrough
+		default:
+			r.Status, r.Error = status, err.Error()
+			return r
+		}
+	}
+	r.setGrid(g)
+	reading, err := ocr.Read(p.clf, g.Shape, cells)
+	if err != nil {
+		// Too large a grid for the 1..9 model, or cells it cannot take.
+		r.Status, r.Error = StatusUnread, err.Error()
+		return r
+	}
+	r.Puzzle = reading.Given
+	r.Given = GridString(reading.Given)
+	r.Conf = make([]float64, len(reading.Conf))
+	for i, c := range reading.Conf {
+		r.Conf[i] = float64(c)
+	}
+	for _, c := range reading.Changes {
+		r.Changed = append(r.Changed, c.Cell)
+	}
+	v := judge(reading.Given, reading.Solutions)
+	r.Status, r.Conflicts, r.Solved = v.Status, v.Conflicts, v.Solution
+	r.Solution = GridString(v.Solution)
+	if quality != "" && r.Status != StatusSolved {
+		r.Status = quality
+	} else if quality != "" {
+		r.Error = ""
+	}
+	return r
+}
+
+func (r *Result) setGrid(g vision.Grid) {
+	r.Found = true
+	r.Grid = g
+	for i, c := range g.Corners {
+		r.Corners[i] = [2]float64{float64(c.X), float64(c.Y)}
+	}
+	r.Box = [2]int{g.Shape.BoxRows, g.Shape.BoxCols}
+}
+
+// statusOf turns the detector's typed error into the words a user reads.
+func statusOf(err error) string {
+	var q *vision.QualityError
+	if !errors.As(err, &q) {
+		return StatusBadInput
+	}
+	switch q.Kind {
+	case vision.NoGrid:
+		return StatusNoGrid
+	case vision.TooSmall:
+		return StatusTooSmall
+	case vision.TooBlurry:
+		return StatusBlurry
+	case vision.TooDark:
+		return StatusDark
+	}
+	return StatusBadInput
+}
+
+// Verdict is what the rules say about a set of givens.
+type Verdict struct {
+	Status    string      // StatusSolved, StatusConflict or StatusSeveral
+	Solution  sudoku.Grid // Cells nil unless solved
+	Conflicts []int       // cells of givens that break a rule
+}
+
+// Judge validates and solves the givens g. Live mode calls it again on the
+// voted givens, so the rules are applied in one place.
+func Judge(g sudoku.Grid) Verdict { return judge(g, -1) }
+
+// judge is Judge for a caller that may already know how many solutions g
+// has (0, 1, 2 = several; -1 = unknown).
+func judge(g sudoku.Grid, solutions int) Verdict {
+	if conf := sudoku.Validate(g); len(conf) > 0 {
+		return Verdict{Status: StatusConflict, Conflicts: conflictCells(conf)}
+	}
+	if solutions < 0 {
+		solutions = sudoku.CountSolutions(g, 2)
+	}
+	switch solutions {
+	case 0:
+		return Verdict{Status: StatusConflict}
+	case 1:
+		sol, err := sudoku.Solve(g)
+		if err != nil {
+			return Verdict{Status: StatusConflict}
+		}
+		return Verdict{Status: StatusSolved, Solution: sol}
+	}
+	return Verdict{Status: StatusSeveral}
+}
+
+// conflictCells lists each cell named in a conflict once, in order.
+func conflictCells(cs []sudoku.Conflict) []int {
+	seen := map[int]bool{}
+	var cells []int
+	for _, c := range cs {
+		for _, i := range []int{c.A, c.B} {
+			if !seen[i] {
+				seen[i] = true
+				cells = append(cells, i)
+			}
+		}
+	}
+	sort.Ints(cells)
+	return cells
+}

@@ -1,0 +1,110 @@
+package pipeline
+
+import (
+	"strconv"
+	"strings"
+
+	"sudokuar/sudoku"
+	"sudokuar/vision"
+)
+
+// Status values of a Result: what happened to one frame, in words a user
+// reads on the HUD and a script matches in JSON.
+const (
+	StatusSolved    = "solved"
+	StatusNoGrid    = "no grid"
+	StatusTooSmall  = "move closer"
+	StatusBlurry    = "too blurry"
+	StatusDark      = "too dark"
+	StatusConflict  = "no solution"
+	StatusSeveral   = "several solutions"
+	StatusUnread    = "unreadable"
+	StatusBadInput  = "bad input"
+	StatusLoadError = "load error"
+)
+
+// Result is what the pipeline made of one frame. The tagged fields are the
+// JSON line that `scan --json` and `live --json` print; the others carry what
+// an overlay needs to draw it back.
+type Result struct {
+	File     string        `json:"file,omitempty"`
+	Frame    *int          `json:"frame,omitempty"` // live only: the frame index recognised
+	Found    bool          `json:"found"`
+	Corners  [4][2]float64 `json:"corners"` // TL, TR, BR, BL in the frame's pixels
+	Box      [2]int        `json:"box"`     // box rows, box columns (0,0 when no grid)
+	Given    string        `json:"given"`   // N² chars, '0' = empty
+	Solution string        `json:"solution"`
+	Status   string        `json:"status"`
+	Ms       float64       `json:"ms"`
+	Error    string        `json:"error,omitempty"`
+
+	// Conflicts lists the cells (row-major index) of givens that break a
+	// rule; an overlay paints them red.
+	Conflicts []int `json:"conflicts,omitempty"`
+	// Changed lists the cells whose reading the OCR's conflict resolution
+	// replaced by a less likely digit.
+	Changed []int `json:"changed,omitempty"`
+
+	Puzzle sudoku.Grid `json:"-"` // the givens as read (Shape zero when no grid)
+	Solved sudoku.Grid `json:"-"` // the full solution (Cells nil unless solved)
+	Conf   []float64   `json:"-"` // per cell: the classifier's confidence in Puzzle's value
+	Grid   vision.Grid `json:"-"` // where the grid is in the frame
+}
+
+// IsSolved reports whether the result carries a solution.
+func (r Result) IsSolved() bool { return r.Status == StatusSolved && len(r.Solved.Cells) > 0 }
+
+// GridString writes g's cells as one character each, '0' for empty, then
+// 'A'.. for values above 9 (so a 16×16 grid still takes N² characters).
+// A grid without cells gives "".
+func GridString(g sudoku.Grid) string {
+	var b strings.Builder
+	b.Grow(len(g.Cells))
+	for _, v := range g.Cells {
+		switch {
+		case v >= 0 && v <= 9:
+			b.WriteByte(byte('0' + v))
+		case v < 36:
+			b.WriteByte(byte('A' + v - 10))
+		default:
+			b.WriteByte('?')
+		}
+	}
+	return b.String()
+}
+
+// ParseGridString is the inverse of GridString for a grid of shape s.
+func ParseGridString(s sudoku.Shape, text string) (sudoku.Grid, error) {
+	n := s.N()
+	if len(text) != n*n {
+		return sudoku.Grid{}, &FormatError{Text: text, Reason: "want " + strconv.Itoa(n*n) + " characters for shape " + s.String()}
+	}
+	g := sudoku.NewGrid(s)
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		var v int
+		switch {
+		case c >= '0' && c <= '9':
+			v = int(c - '0')
+		case c >= 'A' && c <= 'Z':
+			v = int(c-'A') + 10
+		case c == '.':
+			v = 0
+		default:
+			return sudoku.Grid{}, &FormatError{Text: text, Reason: "bad character " + strconv.Quote(string(c)) + " at " + strconv.Itoa(i)}
+		}
+		if v > n {
+			return sudoku.Grid{}, &FormatError{Text: text, Reason: "value " + strconv.Itoa(v) + " above " + strconv.Itoa(n) + " at " + strconv.Itoa(i)}
+		}
+		g.Cells[i] = v
+	}
+	return g, nil
+}
+
+// FormatError reports a grid string that does not fit its shape.
+type FormatError struct {
+	Text   string
+	Reason string
+}
+
+func (e *FormatError) Error() string { return "grid string " + strconv.Quote(e.Text) + ": " + e.Reason }

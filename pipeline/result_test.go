@@ -1,0 +1,103 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"sudokuar/sudoku"
+	"sudokuar/vision"
+)
+
+func TestGridStringRoundTrip(t *testing.T) {
+	tests := []struct {
+		shape sudoku.Shape
+		text  string
+	}{
+		{sudoku.Shape{BoxRows: 2, BoxCols: 2}, "1200003400104000"},
+		{sudoku.Shape{BoxRows: 3, BoxCols: 3}, "530070000600195000098000060800060003400803001700020006060000280000419005000080079"},
+		{sudoku.Shape{BoxRows: 4, BoxCols: 4}, "G000000000000000A000000000000000" + fmt.Sprintf("%0224d", 0)},
+	}
+	for _, tc := range tests {
+		g, err := ParseGridString(tc.shape, tc.text)
+		if err != nil {
+			t.Fatalf("ParseGridString(%s): %v", tc.shape, err)
+		}
+		if got := GridString(g); got != tc.text {
+			t.Errorf("round trip %s: got %s", tc.shape, got)
+		}
+	}
+	if g, _ := ParseGridString(sudoku.Shape{BoxRows: 4, BoxCols: 4}, tests[2].text); g.Cells[0] != 16 || g.Cells[16] != 10 {
+		t.Errorf("16x16 letters: cells %d %d, want 16 10", g.Cells[0], g.Cells[16])
+	}
+	bad := []struct {
+		shape sudoku.Shape
+		text  string
+	}{
+		{sudoku.Shape{BoxRows: 2, BoxCols: 2}, "123"},
+		{sudoku.Shape{BoxRows: 2, BoxCols: 2}, "1200003400104005"}, // 5 in a 4x4
+		{sudoku.Shape{BoxRows: 2, BoxCols: 2}, "12000034001040x0"},
+	}
+	for _, tc := range bad {
+		var fe *FormatError
+		if _, err := ParseGridString(tc.shape, tc.text); !errors.As(err, &fe) {
+			t.Errorf("ParseGridString(%q): err = %v, want a FormatError", tc.text, err)
+		}
+	}
+	if GridString(sudoku.Grid{}) != "" {
+		t.Error("an empty grid should give an empty string")
+	}
+}
+
+func TestJudge(t *testing.T) {
+	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	const puzzle = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+	const solution = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+	tests := []struct {
+		name          string
+		text          string
+		wantStatus    string
+		wantConflicts []int
+		wantSolution  string
+	}{
+		{"unique", puzzle, StatusSolved, nil, solution},
+		{"a 5 twice in row 1 and column 9", "530070005" + puzzle[9:], StatusConflict, []int{0, 8, 71}, ""},
+		{"no givens: several", fmt.Sprintf("%081d", 0), StatusSeveral, nil, ""},
+		// Valid givens with no solution: r1c3 can only be 4, which r1c9's 4 forbids.
+		{"valid but unsolvable", "530070004" + puzzle[9:], StatusConflict, nil, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := ParseGridString(s9, tc.text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := Judge(g)
+			if v.Status != tc.wantStatus || !reflect.DeepEqual(v.Conflicts, tc.wantConflicts) || GridString(v.Solution) != tc.wantSolution {
+				t.Fatalf("Judge = %q conflicts %v solution %q; want %q %v %q",
+					v.Status, v.Conflicts, GridString(v.Solution), tc.wantStatus, tc.wantConflicts, tc.wantSolution)
+			}
+		})
+	}
+}
+
+func TestStatusOf(t *testing.T) {
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{&vision.QualityError{Kind: vision.NoGrid}, StatusNoGrid},
+		{&vision.QualityError{Kind: vision.TooSmall}, StatusTooSmall},
+		{&vision.QualityError{Kind: vision.TooBlurry}, StatusBlurry},
+		{&vision.QualityError{Kind: vision.TooDark}, StatusDark},
+		{fmt.Errorf("wrapped: %w", &vision.QualityError{Kind: vision.TooDark}), StatusDark},
+		{&vision.QualityError{Kind: vision.BadInput}, StatusBadInput},
+		{errors.New("other"), StatusBadInput},
+	}
+	for _, tc := range tests {
+		if got := statusOf(tc.err); got != tc.want {
+			t.Errorf("statusOf(%v) = %q, want %q", tc.err, got, tc.want)
+		}
+	}
+}
