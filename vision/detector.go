@@ -49,10 +49,10 @@ type Options struct {
 	// shorter side, below which Locate reports TooSmall. Default 0.2.
 	MinSideFrac float64
 	// MinSharpness is the variance of the Laplacian of the canvas below which
-	// Analyze reports TooBlurry. Default 60.
+	// Analyze reports TooBlurry. Default 8 (the real test photos measure 17 and up).
 	MinSharpness float64
 	// MinBrightness is the mean canvas grey level below which Analyze
-	// reports TooDark. Default 45.
+	// reports TooDark. Default 45 (real photos measure 95 and up).
 	MinBrightness float64
 	// MinInkFrac is the ink (fraction of the cell area) below which a cell is
 	// empty. Default 0.03.
@@ -76,7 +76,7 @@ func (o Options) withDefaults() Options {
 		o.MinSideFrac = 0.2
 	}
 	if o.MinSharpness <= 0 {
-		o.MinSharpness = 60
+		o.MinSharpness = 8
 	}
 	if o.MinBrightness <= 0 {
 		o.MinBrightness = 45
@@ -262,7 +262,7 @@ func (d *Detector) findQuad(img gocv.Mat) ([4]pt, bool) {
 		i int
 		a float64
 	}
-	minArea := 0.02 * float64(img.Cols()*img.Rows())
+	minArea := 0.004 * float64(img.Cols()*img.Rows()) // smaller grids are still reported, as TooSmall
 	var cands []cand
 	for i := 0; i < contours.Size(); i++ {
 		c := contours.At(i)
@@ -292,17 +292,24 @@ func (d *Detector) findQuad(img gocv.Mat) ([4]pt, bool) {
 
 // quadFromContour reduces a contour to four corners: Douglas-Peucker at
 // 1.5% of the perimeter when that gives a convex quadrilateral, otherwise
-// the largest quadrilateral inscribed in the convex hull (robust to a finger
-// or a stray mark attached to one side).
+// the crossing of the four longest sides of that polygon (a finger over a
+// corner or text touching a side only adds short sides), and as a last
+// resort the largest quadrilateral inscribed in the convex hull.
 func quadFromContour(p []pt) ([4]pt, bool) {
 	var peri float64
 	for i := range p {
 		peri += p[i].dist(p[(i+1)%len(p)])
 	}
 	area := polyArea(p)
-	if a := simplify(p, 0.015*peri); len(a) == 4 {
+	a := simplify(p, 0.015*peri)
+	if len(a) == 4 {
 		q := [4]pt{a[0], a[1], a[2], a[3]}
 		if isConvexQuad(q) && polyArea(q[:]) > 0.5*area {
+			return q, true
+		}
+	}
+	if q, ok := quadFromLongestSides(a); ok {
+		if qa := polyArea(q[:]); qa > 0.6*area && qa < 1.3*area {
 			return q, true
 		}
 	}
@@ -388,15 +395,18 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 	d.binarise(float64(side0)/9, max(3, side0/12))
 	guess := inferShape(d.profile(d.hlines, 1), d.profile(d.vlines, 0), d.opts.Sizes)
 	n := guess.Shape.N()
-	if n == 0 || guess.LineScore < 0.15 {
+	if n == 0 || guess.LineScore < 0.1 {
 		return g, nil, qualityErr(NoGrid, "no grid lines inside the quadrilateral (line score %.2f)", guess.LineScore)
 	}
 	side := canvasSide(n, d.opts.CellPx)
 	cs := float64(side) / float64(n)
-	if side != side0 {
-		d.warp(g, gs, side)
+	// Re-warp and re-binarise only when N changed the canvas or the kernels.
+	if k := max(side/12, int(cs*0.6)); side != side0 || k != d.kLen {
+		if side != side0 {
+			d.warp(g, gs, side)
+		}
+		d.binarise(cs, k)
 	}
-	d.binarise(cs, max(side/12, int(cs*0.6)))
 	g.Side = side
 	setHomography(&g)
 	g.Shape = guess.Shape

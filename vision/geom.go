@@ -499,3 +499,53 @@ func refineQuadRobust(q [4]pt, contour []pt) [4]pt {
 	}
 	return out
 }
+
+// quadFromLongestSides treats the four longest sides of polygon a (in
+// contour order) as the grid's edges and intersects neighbouring ones. A
+// finger over a corner or text touching a side adds short sides, so the
+// grid's own edges stay the longest.
+func quadFromLongestSides(a []pt) ([4]pt, bool) {
+	n := len(a)
+	if n < 4 {
+		return [4]pt{}, false
+	}
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(i, j int) bool {
+		return a[idx[i]].dist(a[(idx[i]+1)%n]) > a[idx[j]].dist(a[(idx[j]+1)%n])
+	})
+	top := append([]int(nil), idx[:4]...)
+	sort.Ints(top)
+	var q [4]pt
+	for k := 0; k < 4; k++ {
+		i, j := top[k], top[(k+1)%4]
+		li := line{a[i], unit(a[(i+1)%n].sub(a[i]))}
+		lj := line{a[j], unit(a[(j+1)%n].sub(a[j]))}
+		// Neighbouring edges of a grid meet at a clear angle.
+		if math.Abs(li.D.X*lj.D.Y-li.D.Y*lj.D.X) < math.Sin(30*math.Pi/180) {
+			return [4]pt{}, false
+		}
+		c, ok := intersect(li, lj)
+		if !ok {
+			return [4]pt{}, false
+		}
+		q[(k+1)%4] = c
+	}
+	// A grid seen in perspective still has sides of comparable length.
+	var lo, hi float64 = math.Inf(1), 0
+	for k := 0; k < 4; k++ {
+		l := q[k].dist(q[(k+1)%4])
+		lo, hi = math.Min(lo, l), math.Max(hi, l)
+	}
+	return q, isConvexQuad(q) && lo >= 0.5*hi
+}
+
+func unit(p pt) pt {
+	l := math.Hypot(p.X, p.Y)
+	if l == 0 {
+		return pt{1, 0}
+	}
+	return pt{p.X / l, p.Y / l}
+}
