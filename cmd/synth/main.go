@@ -35,6 +35,9 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "video" {
+		return runVideo(args[1:], stdout, stderr)
+	}
 	return runPhotos(args, stdout, stderr)
 }
 

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestPhotosCommand(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	args := []string{"--out", dir, "--count", "8", "--seed", "3", "--sizes", "4,6,8,9,12,16", "--res", "320x240,400x300", "-j", "2"}
+	if err := run(args, &out, &errb); err != nil {
+		t.Fatalf("%v (%s)", err, errb.String())
+	}
+	f, err := os.Open(filepath.Join(dir, "outlines.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 9 || recs[0][0] != "filepath" || len(recs[0]) != 9 {
+		t.Fatalf("outlines.csv: %d records, header %v", len(recs), recs[0])
+	}
+	wantN := []int{4, 6, 8, 9, 12, 16, 4, 6}
+	for k, rec := range recs[1:] {
+		name := strings.TrimPrefix(rec[0], "./")
+		if name != "image"+strconv.Itoa(k+1)+".jpg" {
+			t.Errorf("row %d names %s", k+1, rec[0])
+		}
+		for _, v := range rec[1:] {
+			if _, err := strconv.Atoi(v); err != nil {
+				t.Errorf("row %d: corner %q is not a whole number", k+1, v)
+			}
+		}
+		if st, err := os.Stat(filepath.Join(dir, name)); err != nil || st.Size() < 1000 {
+			t.Errorf("%s: missing or tiny (%v)", name, err)
+		}
+		dat, err := os.ReadFile(filepath.Join(dir, strings.TrimSuffix(name, ".jpg")+".dat"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(dat)), "\n")
+		wantRes := "320x240:24 JPG"
+		if k >= 6 {
+			wantRes = "400x300:24 JPG"
+		}
+		if !strings.HasPrefix(lines[0], "synth seed=") || lines[1] != wantRes || len(lines) != 2+wantN[k] {
+			t.Errorf("%s.dat: header %q / %q and %d rows, want %q and %d rows", name, lines[0], lines[1], len(lines)-2, wantRes, wantN[k])
+		}
+		if got := len(strings.Fields(lines[2])); got != wantN[k] {
+			t.Errorf("%s.dat: first row has %d values, want %d", name, got, wantN[k])
+		}
+	}
+	// The same flags give the same files, whatever the number of workers.
+	dir2 := t.TempDir()
+	args[1], args[len(args)-1] = dir2, "1"
+	if err := run(args, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"image1.jpg", "image8.jpg", "image5.dat", "outlines.csv"} {
+		a, _ := os.ReadFile(filepath.Join(dir, name))
+		b, _ := os.ReadFile(filepath.Join(dir2, name))
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s differs between -j 2 and -j 1", name)
+		}
+	}
+}
+
+func TestBadFlags(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"--count", "2"},
+		{"--out", dir, "--sizes", "7"},
+		{"--out", dir, "--sizes", "9,x"},
+		{"--out", dir, "--count", "0"},
+		{"--out", dir, "--res", "640"},
+		{"--out", dir, "--res", "0x480"},
+		{"video"},
+		{"video", "--out", dir, "--res", "0x0"},
+		{"video", "--out", dir, "--fps", "0"},
+	} {
+		var out, errb bytes.Buffer
+		if err := run(args, &out, &errb); err == nil {
+			t.Errorf("%v: accepted", args)
+		}
+	}
+}
+
+func TestVideoCommand(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	if err := run([]string{"video", "--out", dir, "--res", "320x180", "--fps", "8"}, &out, &errb); err != nil {
+		t.Fatalf("%v (%s)", err, errb.String())
+	}
+	recs, err := readCSV(filepath.Join(dir, "demo.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 1+92 {
+		t.Fatalf("demo.csv has %d rows, want 92 frames", len(recs)-1)
+	}
+	vids, _ := filepath.Glob(filepath.Join(dir, "demo.*"))
+	if len(vids) != 2 { // the video and demo.csv
+		t.Fatalf("files %v: want one video beside demo.csv", vids)
+	}
+	for _, p := range []string{"puzzle1.dat", "puzzle2.dat"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
+			t.Error(err)
+		}
+	}
+	t.Log(out.String())
+}
+
+func readCSV(path string) ([][]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return csv.NewReader(f).ReadAll()
+}
