@@ -73,7 +73,7 @@ func videoPose(t float64, w, h int) Pose {
 		p.Distance *= mean / target
 	}
 	p.ShiftX = 0.06*float64(w)*sin(4.3, 0) + 0.03*float64(w)*sin(2.2, 2)
-	p.ShiftY = 0.05*float64(h)*sin(5.1, 1)
+	p.ShiftY = 0.05 * float64(h) * sin(5.1, 1)
 	// Slide right and out, then come back in from the left.
 	switch {
 	case t >= videoOutStart && t < videoInStart:
