@@ -25,44 +25,64 @@ import (
 // out before the search finished.
 var ErrBudget = errors.New("dlx: node budget exhausted")
 
-// node is one 1 in the matrix, or a column header, or the root. Following the
-// paper, left/right link the nodes of a row (or the headers of the active
-// columns), up/down link the nodes of a column, and col names the header.
-type node struct {
-	left, right, up, down, col int32
-}
+// The matrix is stored as in the paper, with the fields of a node split
+// into parallel slices indexed by node number: node 0 is the root, nodes
+// 1..primary the primary column headers, node primary+1 the root of the
+// secondary headers, then the secondary headers, then the 1s of the rows,
+// row after row. Only the up/down links, the header list and the column
+// sizes change while searching, so they sit apart from the rest and can be
+// restored by copying.
+
+// vert links a node to its neighbours in its column (the paper's U, D).
+type vert struct{ up, down int32 }
+
+// horiz links a row node to its neighbours in its row (the paper's L, R)
+// and names its column header (C), the fields cover reads together.
+type horiz struct{ left, right, col int32 }
+
+// column is a column header's place in the list of active columns (the
+// paper's L and R for headers) and its number of live rows (S).
+type column struct{ left, right, size int32 }
 
 // Stats counts the work done by Search since the matrix was built or
 // ResetStats was called.
 type Stats struct {
 	Nodes   uint64 // search-tree nodes visited (calls of search)
-	Updates uint64 // links removed by cover (Knuth's measure of work)
+	Updates uint64 // rows removed from the matrix by cover
 }
 
 // Matrix is a sparse exact-cover matrix with its search state. Build it with
 // New and AddRow; it is not safe for concurrent use.
 type Matrix struct {
-	node     []node  // 0 is the root, 1..cols the headers, then secondary root, then rows
-	size     []int32 // number of live rows in each column, indexed by header node
-	rowStart []int32 // first node of each row; rowStart[len] is the end sentinel
-	rowOf    []int32 // row number of each node (headers: -1)
+	ud       []vert   // every node
+	lr       []horiz  // every node; left/right unused for headers
+	head     []column // headers, the root and the secondary root
+	rowStart []int32  // first node of each row; rowStart[len-1] ends the last
+	rowOf    []int32  // row number of each node (headers: -1)
 	primary  int
 	cols     int
 	secRoot  int32
 
+	// The state as built, for ResetFast; taken at the first Select or Search.
+	baseUD   []vert
+	baseHead []column
+
+	hint     []int32   // columns that cover saw drop to 0 or 1 rows (see choose)
+	nhint    int
 	selected []int32   // rows fixed by Select, in order
 	choice   []int32   // the row node chosen at each search level
 	rows     []int     // solution passed to the callback
 	order    [][]int32 // per-level row buffers for the random order
 	rng      *rand.Rand
 
-	limit  int
-	found  int
-	visit  func(rows []int) bool
-	stop   bool
-	broke  bool // the budget ran out
-	budget uint64
-	stats  Stats
+	limit   int
+	found   int
+	visit   func(rows []int) bool
+	stop    bool
+	broke   bool // the budget ran out
+	abandon bool // on stop, leave the links for ResetFast instead of unwinding
+	budget  uint64
+	stats   Stats
 }
 
 // New returns an empty matrix with the given numbers of primary columns
@@ -70,7 +90,7 @@ type Matrix struct {
 // Columns are numbered 0..primary-1 for the primary ones, then
 // primary..primary+secondary-1 for the secondary ones.
 func New(primary, secondary int) *Matrix {
-	if primary < 0 || secondary < 0 || primary+secondary > math.MaxInt32/2 {
+	if primary < 0 || secondary < 0 || primary+secondary > math.MaxInt32/4 {
 		panic(fmt.Sprintf("dlx.New(%d, %d): bad column count", primary, secondary))
 	}
 	cols := primary + secondary
@@ -78,10 +98,16 @@ func New(primary, secondary int) *Matrix {
 		primary:  primary,
 		cols:     cols,
 		secRoot:  int32(primary + 1),
-		node:     make([]node, cols+2),
-		size:     make([]int32, cols+2),
+		ud:       make([]vert, cols+2),
+		lr:       make([]horiz, cols+2),
+		head:     make([]column, cols+2),
 		rowOf:    make([]int32, cols+2),
 		rowStart: []int32{int32(cols + 2)},
+	}
+	for h := range m.ud {
+		m.ud[h] = vert{int32(h), int32(h)}
+		m.lr[h].col = int32(h)
+		m.rowOf[h] = -1
 	}
 	// The active primary headers form a circular list through the root;
 	// the secondary ones a list of their own, which search never walks
@@ -90,21 +116,17 @@ func New(primary, secondary int) *Matrix {
 		prev := root
 		for c := first; c <= last; c++ {
 			h := int32(c)
-			m.node[h] = node{left: prev, up: h, down: h, col: h}
-			m.node[prev].right = h
+			m.head[h].left = prev
+			m.head[prev].right = h
 			prev = h
 		}
-		m.node[prev].right = root
-		m.node[root].left = prev
+		m.head[prev].right = root
+		m.head[root].left = prev
 	}
-	m.node[0] = node{up: 0, down: 0, col: 0}
-	m.node[m.secRoot] = node{up: m.secRoot, down: m.secRoot, col: m.secRoot}
 	link(0, 1, primary)
 	link(m.secRoot, primary+2, cols+1)
-	for i := range m.rowOf {
-		m.rowOf[i] = -1
-	}
 	m.choice = make([]int32, 0, primary+1)
+	m.hint = make([]int32, 256)
 	return m
 }
 
@@ -130,13 +152,14 @@ func (m *Matrix) header(c int) int32 {
 // (rows are numbered from 0 in the order added). A column may appear only
 // once in a row. A row without primary columns is allowed but never part
 // of a solution found by Search (the search only chooses rows through the
-// primary column they cover). Rows must be added before the first Select or Search.
+// primary column they cover). Rows must be added before the first Select or
+// Search.
 func (m *Matrix) AddRow(cols ...int) int {
-	if len(m.selected) > 0 {
-		panic("dlx: AddRow after Select")
+	if m.baseUD != nil {
+		panic("dlx: AddRow after Select or Search")
 	}
 	r := int32(len(m.rowStart) - 1)
-	first := int32(len(m.node))
+	first := int32(len(m.ud))
 	for i, c := range cols {
 		h := m.header(c)
 		for _, d := range cols[:i] {
@@ -144,30 +167,34 @@ func (m *Matrix) AddRow(cols ...int) int {
 				panic(fmt.Sprintf("dlx: column %d twice in row %d", c, r))
 			}
 		}
-		x := int32(len(m.node))
+		x := int32(len(m.ud))
 		// Append at the bottom of column h and at the right end of the row.
-		m.node = append(m.node, node{
-			left:  x - 1,
-			right: x + 1,
-			up:    m.node[h].up,
-			down:  h,
-			col:   h,
-		})
-		m.node[m.node[h].up].down = x
-		m.node[h].up = x
-		m.size[h]++
+		up := m.ud[h].up
+		m.ud = append(m.ud, vert{up: up, down: h})
+		m.ud[up].down = x
+		m.ud[h].up = x
+		m.lr = append(m.lr, horiz{left: x - 1, right: x + 1, col: h})
+		m.head[h].size++
 		m.rowOf = append(m.rowOf, r)
 	}
-	last := int32(len(m.node)) - 1
+	last := int32(len(m.ud)) - 1
 	if last >= first {
-		m.node[first].left = last
-		m.node[last].right = first
+		m.lr[first].left = last
+		m.lr[last].right = first
 	}
 	m.rowStart = append(m.rowStart, last+1)
-	if len(m.node) > math.MaxInt32/2 {
+	if len(m.ud) > math.MaxInt32/4 {
 		panic("dlx: matrix too large")
 	}
 	return int(r)
+}
+
+// freeze records the matrix as built, the state ResetFast returns to.
+func (m *Matrix) freeze() {
+	if m.baseUD == nil {
+		m.baseUD = append([]vert(nil), m.ud...)
+		m.baseHead = append([]column(nil), m.head...)
+	}
 }
 
 // SetRandom makes Search try the rows of each chosen column in an order
@@ -195,38 +222,46 @@ func (m *Matrix) ResetStats() { m.stats = Stats{} }
 // cover removes column c from the header list and every row that has a 1
 // in c from the other columns it occupies.
 func (m *Matrix) cover(c int32) {
-	nd := m.node
-	l, r := nd[c].left, nd[c].right
-	nd[l].right = r
-	nd[r].left = l
-	updates := uint64(1)
-	for i := nd[c].down; i != c; i = nd[i].down {
-		for j := nd[i].right; j != i; j = nd[j].right {
-			u, d := nd[j].up, nd[j].down
-			nd[u].down = d
-			nd[d].up = u
-			m.size[nd[j].col]--
-			updates++
+	ud, lr, head := m.ud, m.lr, m.head
+	l, r := head[c].left, head[c].right
+	head[l].right = r
+	head[r].left = l
+	var rows uint64
+	hint, nhint, primary := m.hint, m.nhint, int32(m.primary)
+	for i := ud[c].down; i != c; i = ud[i].down {
+		rows++
+		for j := lr[i].right; j != i; j = lr[j].right {
+			u, d := ud[j].up, ud[j].down
+			ud[u].down = d
+			ud[d].up = u
+			h := lr[j].col
+			s := head[h].size - 1
+			head[h].size = s
+			if s <= 1 && h <= primary && nhint < len(hint) {
+				hint[nhint] = h
+				nhint++
+			}
 		}
 	}
-	m.stats.Updates += updates
+	m.nhint = nhint
+	m.stats.Updates += rows
 }
 
 // uncover is cover's mirror image: it puts back, in the reverse order, every
 // link that cover(c) removed.
 func (m *Matrix) uncover(c int32) {
-	nd := m.node
-	for i := nd[c].up; i != c; i = nd[i].up {
-		for j := nd[i].left; j != i; j = nd[j].left {
-			m.size[nd[j].col]++
-			u, d := nd[j].up, nd[j].down
-			nd[u].down = j
-			nd[d].up = j
+	ud, lr, head := m.ud, m.lr, m.head
+	for i := ud[c].up; i != c; i = ud[i].up {
+		for j := lr[i].left; j != i; j = lr[j].left {
+			head[lr[j].col].size++
+			u, d := ud[j].up, ud[j].down
+			ud[u].down = j
+			ud[d].up = j
 		}
 	}
-	l, r := nd[c].left, nd[c].right
-	nd[l].right = c
-	nd[r].left = c
+	l, r := head[c].left, head[c].right
+	head[l].right = c
+	head[r].left = c
 }
 
 // Select fixes row r as part of every solution, as if the search had
@@ -236,16 +271,16 @@ func (m *Matrix) Select(r int) bool {
 	if r < 0 || r >= m.Rows() {
 		panic(fmt.Sprintf("dlx: row %d out of range [0,%d)", r, m.Rows()))
 	}
+	m.freeze()
 	start, end := m.rowStart[r], m.rowStart[r+1]
-	nd := m.node
 	for j := start; j < end; j++ {
-		h := nd[j].col
-		if nd[nd[h].left].right != h { // header unlinked: column covered
+		h := m.lr[j].col
+		if m.head[m.head[h].left].right != h { // header unlinked: column covered
 			return false
 		}
 	}
 	for j := start; j < end; j++ {
-		m.cover(nd[j].col)
+		m.cover(m.lr[j].col)
 	}
 	m.selected = append(m.selected, int32(r))
 	return true
@@ -265,7 +300,7 @@ func (m *Matrix) Unselect() {
 	m.selected = m.selected[:k]
 	start, end := m.rowStart[r], m.rowStart[r+1]
 	for j := end - 1; j >= start; j-- {
-		m.uncover(m.node[j].col)
+		m.uncover(m.lr[j].col)
 	}
 }
 
@@ -274,6 +309,19 @@ func (m *Matrix) Reset() {
 	for len(m.selected) > 0 {
 		m.Unselect()
 	}
+}
+
+// ResetFast restores the matrix as built, like Reset, but by copying the
+// links saved at the first Select or Search instead of uncovering one
+// column at a time: cheaper when many rows are selected.
+func (m *Matrix) ResetFast() {
+	if m.baseUD == nil {
+		return
+	}
+	copy(m.ud, m.baseUD)
+	copy(m.head, m.baseHead)
+	m.selected = m.selected[:0]
+	m.nhint = 0
 }
 
 // Search looks for sets of rows that, together with the selected rows,
@@ -285,7 +333,22 @@ func (m *Matrix) Reset() {
 // left as it was, so Search may be called again. It returns ErrBudget with
 // the count so far when the budget set by SetBudget runs out.
 func (m *Matrix) Search(limit int, visit func(rows []int) bool) (int, error) {
-	m.limit, m.visit, m.found, m.stop, m.broke = limit, visit, 0, false, false
+	return m.run(limit, visit, false)
+}
+
+// SearchThenReset is Search followed by ResetFast: when the search stops
+// early it leaves its links as they are, since the copy puts everything
+// back anyway. Solving many small instances on one matrix (select the
+// givens, SearchThenReset) is fastest this way.
+func (m *Matrix) SearchThenReset(limit int, visit func(rows []int) bool) (int, error) {
+	n, err := m.run(limit, visit, true)
+	m.ResetFast()
+	return n, err
+}
+
+func (m *Matrix) run(limit int, visit func(rows []int) bool, abandon bool) (int, error) {
+	m.freeze()
+	m.limit, m.visit, m.found, m.stop, m.broke, m.abandon = limit, visit, 0, false, false, abandon
 	m.choice = m.choice[:0]
 	start := m.stats.Nodes
 	var err error
@@ -301,15 +364,36 @@ func (m *Matrix) Search(limit int, visit func(rows []int) bool) (int, error) {
 	return m.found, err
 }
 
-// choose returns the active primary column with the fewest rows (Knuth's S
-// heuristic; the first one on ties), or 0 if every primary column is
-// covered. A column with zero or one row cannot be beaten, so the scan
-// stops there.
+// choose returns an active primary column with the fewest rows (Knuth's S
+// heuristic), or 0 if every primary column is covered. A column with zero
+// or one row cannot be beaten, so the list scan stops at the first one, and
+// before scanning choose looks at the hints: the columns that cover saw
+// drop to one row or none. Which column is chosen never affects which
+// solutions are found, only how fast.
 func (m *Matrix) choose() int32 {
-	nd := m.node
-	best, min := int32(0), int32(math.MaxInt32)
-	for c := nd[0].right; c != 0; c = nd[c].right {
-		if s := m.size[c]; s < min {
+	head := m.head
+	// Keep the hints that still hold (active primary column, at most one
+	// row) and take an empty one if there is one, else a single.
+	best, min := int32(0), int32(2)
+	kept := 0
+	for _, h := range m.hint[:m.nhint] {
+		s := head[h].size
+		if s > 1 || head[head[h].left].right != h {
+			continue
+		}
+		m.hint[kept] = h
+		kept++
+		if s < min {
+			best, min = h, s
+		}
+	}
+	m.nhint = kept
+	if best != 0 {
+		return best
+	}
+	min = math.MaxInt32
+	for c := head[0].right; c != 0; c = head[c].right {
+		if s := head[c].size; s < min {
 			best, min = c, s
 			if s <= 1 {
 				break
@@ -354,21 +438,24 @@ func (m *Matrix) search(start uint64) {
 		m.solution()
 		return
 	}
-	nd := m.node
-	if m.size[c] == 0 {
+	ud, lr := m.ud, m.lr
+	if m.head[c].size == 0 {
 		return
 	}
 	m.cover(c)
 	k := len(m.choice)
 	m.choice = append(m.choice, 0)
-	for r := nd[c].down; r != c; r = nd[r].down {
+	for r := ud[c].down; r != c; r = ud[r].down {
 		m.choice[k] = r
-		for j := nd[r].right; j != r; j = nd[j].right {
-			m.cover(nd[j].col)
+		for j := lr[r].right; j != r; j = lr[j].right {
+			m.cover(lr[j].col)
 		}
 		m.search(start)
-		for j := nd[r].left; j != r; j = nd[j].left {
-			m.uncover(nd[j].col)
+		if m.stop && m.abandon {
+			return // ResetFast follows
+		}
+		for j := lr[r].left; j != r; j = lr[j].left {
+			m.uncover(lr[j].col)
 		}
 		if m.stop {
 			break
@@ -392,8 +479,8 @@ func (m *Matrix) searchRandom(start uint64) {
 		m.solution()
 		return
 	}
-	nd := m.node
-	if m.size[c] == 0 {
+	ud, lr := m.ud, m.lr
+	if m.head[c].size == 0 {
 		return
 	}
 	m.cover(c)
@@ -402,7 +489,7 @@ func (m *Matrix) searchRandom(start uint64) {
 		m.order = append(m.order, nil)
 	}
 	order := m.order[k][:0]
-	for r := nd[c].down; r != c; r = nd[r].down {
+	for r := ud[c].down; r != c; r = ud[r].down {
 		order = append(order, r)
 	}
 	for i := len(order) - 1; i > 0; i-- { // Fisher-Yates
@@ -413,12 +500,15 @@ func (m *Matrix) searchRandom(start uint64) {
 	m.choice = append(m.choice, 0)
 	for _, r := range order {
 		m.choice[k] = r
-		for j := nd[r].right; j != r; j = nd[j].right {
-			m.cover(nd[j].col)
+		for j := lr[r].right; j != r; j = lr[j].right {
+			m.cover(lr[j].col)
 		}
 		m.searchRandom(start)
-		for j := nd[r].left; j != r; j = nd[j].left {
-			m.uncover(nd[j].col)
+		if m.stop && m.abandon {
+			return // ResetFast follows
+		}
+		for j := lr[r].left; j != r; j = lr[j].left {
+			m.uncover(lr[j].col)
 		}
 		if m.stop {
 			break

@@ -317,3 +317,36 @@ func BenchmarkQueens8(b *testing.B) {
 	}
 	b.ReportMetric(float64(m.Stats().Nodes)/float64(b.N), "nodes/op")
 }
+
+func TestSearchThenReset(t *testing.T) {
+	m := queens(8)
+	for _, row := range []int{0, 8*3 + 5} { // a1, then d6 (no clash)
+		if !m.Select(row) {
+			t.Fatalf("Select(%d) refused", row)
+		}
+	}
+	want, _ := m.Search(0, nil) // with both queens fixed
+	m.Select(0 + 0)             // refused: already selected column
+	if m.Selected() != 2 {
+		t.Fatalf("Selected() = %d, want 2", m.Selected())
+	}
+	got, err := m.SearchThenReset(1, nil) // stops early, links abandoned, then copied back
+	if err != nil || got != min(1, want) {
+		t.Fatalf("SearchThenReset: %d, %v (want %d)", got, err, min(1, want))
+	}
+	if m.Selected() != 0 {
+		t.Errorf("Selected() after SearchThenReset = %d, want 0", m.Selected())
+	}
+	for i := 0; i < 3; i++ {
+		if n, _ := m.Search(0, nil); n != 92 {
+			t.Fatalf("after SearchThenReset: %d solutions, want 92", n)
+		}
+		m.Select(i)
+		m.SearchThenReset(2, nil)
+	}
+	m.Select(5)
+	m.ResetFast()
+	if n, _ := m.Search(0, nil); n != 92 {
+		t.Errorf("after ResetFast: %d solutions, want 92", n)
+	}
+}
