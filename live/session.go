@@ -1,0 +1,472 @@
+package live
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"sudokuar/pipeline"
+	"sudokuar/sudoku"
+	"sudokuar/vision"
+)
+
+// Options configures a live session. The zero value plus a Source and a
+// Sink works: recognition every 10th frame, votes over 5 readings.
+type Options struct {
+	// Pipeline configures the recogniser (OCR backend, model, vision).
+	Pipeline pipeline.Options
+	// Every is the frame interval between routine recognitions (default 10).
+	// A grid coming (back) into view is recognised at once.
+	Every int
+	// Votes is how many recent readings each cell is voted over (default 5).
+	Votes int
+	// ManualSolve starts with auto-solve off (outline and the recognised
+	// givens only); Space toggles it.
+	ManualSolve bool
+	// Paced holds each frame for its time at the source's frame rate, as a
+	// window does; unpaced runs as fast as the machine goes.
+	Paced bool
+	// MaxFrames stops after this many frames (0: until the source ends).
+	MaxFrames int
+	// SaveDir is where the S key saves the frame and the puzzle
+	// (default: the working folder).
+	SaveDir string
+	// OnRecognition, if set, is called (on the display goroutine) with each
+	// recognition's result: the voted givens and their solution, with Frame
+	// set to the index of the frame that was recognised.
+	OnRecognition func(pipeline.Result)
+	// OnFrame, if set, is called after each frame is drawn, for tests and
+	// measurements.
+	OnFrame func(FrameInfo)
+	// Logf, if set, receives messages meant for the user (saves, errors).
+	Logf func(format string, args ...any)
+}
+
+// FrameInfo describes one displayed frame.
+type FrameInfo struct {
+	Index   int
+	Shown   time.Time // when the frame was handed to the sink
+	Located bool      // the grid was followed in this frame
+	// Given and Solution are what was drawn on the frame ("" if nothing):
+	// the voted givens and, with auto-solve on, their solution.
+	Given, Solution string
+	Status          string // the HUD status message
+}
+
+// Summary tells how a session went.
+type Summary struct {
+	Frames       int
+	Recognitions int
+	Puzzles      int // distinct puzzles seen (each fresh start of the voter)
+	Solved       int // recognitions whose voted puzzle was solved
+	Elapsed      time.Duration
+	LastStatus   string
+	Saved        []string // files written by the S key
+}
+
+// FPS is the average display rate over the session.
+func (s Summary) FPS() float64 {
+	if s.Elapsed <= 0 {
+		return 0
+	}
+	return float64(s.Frames) / s.Elapsed.Seconds()
+}
+
+// Keys the session reacts to.
+const (
+	keyEsc   = 27
+	keySpace = 32
+)
+
+// view is the recogniser's latest word on the puzzle: a snapshot the
+// display loop reads without locks (it is never changed once sent).
+type view struct {
+	frame   int             // index of the recognised frame
+	raw     pipeline.Result // what that frame alone gave
+	puzzle  sudoku.Grid     // voted givens (Cells nil: none yet)
+	verdict pipeline.Verdict
+	id      int // increments with each new puzzle
+}
+
+type job struct {
+	frame gocv.Mat // owned by the worker, which closes it
+	index int
+}
+
+// Run plays src into sink until the source ends, MaxFrames is reached or
+// the user presses Q or Esc. sink may be nil (headless, nothing written).
+func Run(src Source, sink Sink, opts Options) (Summary, error) {
+	if opts.Every <= 0 {
+		opts.Every = 10
+	}
+	if opts.Votes <= 0 {
+		opts.Votes = 5
+	}
+	logf := opts.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	// The recogniser gets its own pipeline: a Detector is not safe to share
+	// with the display loop, which only follows corners.
+	rec, err := pipeline.New(opts.Pipeline)
+	if err != nil {
+		return Summary{}, err
+	}
+	loc := vision.NewDetector(opts.Pipeline.Vision)
+	defer loc.Close()
+	ink := newPrinter()
+	defer ink.Close()
+
+	jobs := make(chan job)
+	views := make(chan view, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer rec.Close()
+		recognise(rec, opts.Votes, jobs, views)
+	}()
+
+	s := session{opts: opts, src: src, sink: sink, loc: loc, ink: ink, logf: logf, jobs: jobs, views: views, auto: !opts.ManualSolve}
+	sum := s.loop()
+	close(jobs)
+	<-done
+	return sum, nil
+}
+
+// recognise is the background goroutine: full recognition of the frames it
+// is handed, voting, and the verdict on the voted givens.
+func recognise(p *pipeline.Pipeline, depth int, jobs <-chan job, views chan<- view) {
+	voter := NewVoter(depth)
+	var cur view
+	var lastGiven string
+	for j := range jobs {
+		res := p.Process(j.frame)
+		j.frame.Close()
+		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, id: cur.id}
+		if len(res.Puzzle.Cells) > 0 {
+			voted, fresh := voter.Add(res.Puzzle, res.Conf, res.Status == pipeline.StatusSolved)
+			if fresh {
+				v.id++
+			}
+			v.puzzle = voted
+			given := pipeline.GridString(voted)
+			switch {
+			case given == pipeline.GridString(res.Puzzle):
+				// The vote agrees with this reading: its verdict stands.
+				v.verdict = pipeline.Verdict{Status: res.Status, Solution: res.Solved, Conflicts: res.Conflicts}
+			case given != lastGiven || fresh:
+				v.verdict = pipeline.Judge(voted)
+			}
+			lastGiven = given
+		}
+		cur = v
+		views <- v
+	}
+}
+
+type session struct {
+	opts  Options
+	src   Source
+	sink  Sink
+	loc   *vision.Detector
+	ink   *printer
+	ref   inkPrint // ink print of the grid in the frame last sent for recognition
+	logf  func(string, ...any)
+	jobs  chan<- job
+	views <-chan view
+
+	auto    bool
+	cur     view
+	have    bool // cur holds a recognition
+	busy    bool // a job is with the recogniser
+	want    bool // a recognition is due as soon as the recogniser is free
+	lost    int  // frames since the grid was last followed
+	confirm int  // frames from this index on must be recognised before drawing
+	fps     float64
+}
+
+// lostAfter is how many frames without the grid make its return count as
+// a possibly different puzzle, to be recognised before anything is drawn.
+const lostAfter = 5
+
+func (s *session) loop() Summary {
+	var sum Summary
+	frame := gocv.NewMat()
+	defer frame.Close()
+	fps := s.src.FPS()
+	start := time.Now()
+	last := start
+	s.confirm = -1
+	for i := 0; s.opts.MaxFrames <= 0 || i < s.opts.MaxFrames; i++ {
+		if !s.src.Read(&frame) {
+			break
+		}
+		if frame.Channels() != 3 {
+			continue
+		}
+		sum.Frames++
+		// Take in whatever the recogniser finished meanwhile.
+		for {
+			select {
+			case v := <-s.views:
+				s.accept(v, &sum)
+				continue
+			default:
+			}
+			break
+		}
+		g, locErr := s.locateAndSchedule(frame, i)
+		info := s.draw(&frame, g, locErr == nil, i)
+		due := start.Add(time.Duration(float64(i+1) / fps * float64(time.Second)))
+		wait := time.Duration(0)
+		if s.opts.Paced {
+			wait = time.Until(due)
+		}
+		info.Shown = time.Now()
+		key := -1
+		if s.sink != nil {
+			key = s.sink.Show(frame, wait)
+		}
+		if s.opts.Paced {
+			if rest := time.Until(due); rest > 0 {
+				time.Sleep(rest)
+			}
+		}
+		if s.opts.OnFrame != nil {
+			s.opts.OnFrame(info)
+		}
+		now := time.Now()
+		if dt := now.Sub(last).Seconds(); dt > 0 {
+			// A short moving average keeps the HUD readable.
+			if s.fps == 0 {
+				s.fps = 1 / dt
+			} else {
+				s.fps = 0.9*s.fps + 0.1/dt
+			}
+		}
+		last = now
+		if s.handleKey(key, frame, &sum) {
+			break
+		}
+	}
+	// Let the last recognition land so its result is reported.
+	if s.busy {
+		v := <-s.views
+		s.accept(v, &sum)
+	}
+	sum.Elapsed = time.Since(start)
+	if s.have {
+		sum.LastStatus = s.cur.verdict.Status
+		if s.cur.verdict.Status == "" {
+			sum.LastStatus = s.cur.raw.Status
+		}
+	}
+	return sum
+}
+
+func (s *session) accept(v view, sum *Summary) {
+	s.busy = false
+	if v.id != s.cur.id {
+		sum.Puzzles++
+	}
+	s.cur, s.have = v, true
+	if s.confirm >= 0 && v.frame >= s.confirm && len(v.raw.Puzzle.Cells) > 0 {
+		// A reading taken since the view changed settles what it is.
+		s.confirm = -1
+	}
+	sum.Recognitions++
+	if v.verdict.Status == pipeline.StatusSolved && len(v.puzzle.Cells) > 0 {
+		sum.Solved++
+	}
+	if s.opts.OnRecognition != nil {
+		s.opts.OnRecognition(s.report(v))
+	}
+}
+
+// report is the Result a script sees for one recognition: where the grid
+// was and how long it took from the raw result; the givens, solution and
+// status from the vote.
+func (s *session) report(v view) pipeline.Result {
+	r := v.raw
+	frame := v.frame
+	r.Frame = &frame
+	if len(v.puzzle.Cells) > 0 && r.Found && len(r.Puzzle.Cells) > 0 {
+		r.Given = pipeline.GridString(v.puzzle)
+		r.Solution = pipeline.GridString(v.verdict.Solution)
+		r.Status = v.verdict.Status
+		r.Conflicts = v.verdict.Conflicts
+	}
+	return r
+}
+
+// changedBelow is the ink-print similarity under which the puzzle in view
+// is taken to have changed (measured on the demo video: the same puzzle
+// stays above 0.85 over 10 frames of motion, a swapped page drops to about
+// 0, a page sliding in or out lands in between).
+const changedBelow = 0.5
+
+// locateAndSchedule follows the grid in this frame and hands a copy of it
+// to the recogniser when a recognition is due and the recogniser is free.
+// Besides every Every-th frame, a recognition is due at once when the grid
+// comes back into view or its ink print says the page changed; until that
+// recognition is in, nothing is drawn into the grid (it may be another
+// puzzle).
+func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) {
+	g, err := s.locate(frame)
+	var print inkPrint
+	if err == nil {
+		n := 9
+		if s.have && s.cur.puzzle.Shape.N() > 0 {
+			n = s.cur.puzzle.Shape.N()
+		}
+		print = s.ink.print(frame, g, n)
+		switch {
+		case s.lost >= lostAfter:
+			s.unsettle(i)
+		case s.ref != nil && print != nil && len(print) == len(s.ref) && similarity(s.ref, print) < changedBelow:
+			s.unsettle(i)
+		}
+		s.lost = 0
+		if s.confirm >= 0 {
+			// Keep looking until a recognition settles what is in view.
+			s.want = true
+		}
+	} else {
+		s.lost++
+	}
+	if i%s.opts.Every == 0 {
+		s.want = true
+	}
+	if s.want && !s.busy {
+		s.jobs <- job{frame: frame.Clone(), index: i}
+		s.busy, s.want = true, false
+		s.ref = print
+	}
+	return g, err
+}
+
+// unsettle marks the puzzle in view as unknown from frame i on.
+func (s *session) unsettle(i int) {
+	if s.confirm < 0 {
+		s.confirm = i
+	}
+	s.want = true
+}
+
+func (s *session) locate(frame gocv.Mat) (vision.Grid, error) {
+	return s.loc.Locate(frame)
+}
+
+// draw paints this frame: the grid outline, the voted givens or their
+// solution (following the corners found in this very frame), conflicts,
+// and the HUD.
+func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) FrameInfo {
+	info := FrameInfo{Index: i, Located: located}
+	pic := pipeline.Picture{}
+	status := s.status(located)
+	ready := s.have && s.confirm < 0 && len(s.cur.puzzle.Cells) > 0 && s.cur.raw.Found
+	if located {
+		pic.Outline = true
+		if ready {
+			if g.Shape.N() == 0 {
+				g.Shape = s.cur.puzzle.Shape
+			}
+			pic.Puzzle = s.cur.puzzle
+			pic.Conflicts = s.cur.verdict.Conflicts
+			info.Given = pipeline.GridString(s.cur.puzzle)
+			if s.auto && len(s.cur.verdict.Solution.Cells) > 0 {
+				pic.Solution = s.cur.verdict.Solution
+				info.Solution = pipeline.GridString(pic.Solution)
+			} else {
+				pic.ShowGivens = true
+			}
+		}
+	}
+	mode := "auto-solve on"
+	if !s.auto {
+		mode = "auto-solve off"
+	}
+	pic.HUD = []string{fmt.Sprintf("%.0f fps  %s (Space)", s.fps, mode), status}
+	info.Status = status
+	if err := pipeline.Draw(frame, g, located, pic); err != nil {
+		s.logf("draw frame %d: %v", i, err)
+	}
+	return info
+}
+
+// status is the HUD message for this frame.
+func (s *session) status(located bool) string {
+	if !located {
+		// The recogniser may know better why (too dark, too blurry ...).
+		if s.have && !s.cur.raw.Found && s.cur.raw.Status != "" {
+			return s.cur.raw.Status
+		}
+		return pipeline.StatusNoGrid
+	}
+	if !s.have || s.confirm >= 0 {
+		return "reading ..."
+	}
+	if st := s.cur.verdict.Status; st != "" && s.cur.raw.Found {
+		if st == pipeline.StatusConflict && len(s.cur.verdict.Conflicts) > 0 {
+			return fmt.Sprintf("%s: %d conflicting cells", st, len(s.cur.verdict.Conflicts))
+		}
+		return st
+	}
+	return s.cur.raw.Status
+}
+
+// handleKey reacts to a key press; it reports whether to quit.
+func (s *session) handleKey(key int, frame gocv.Mat, sum *Summary) bool {
+	if key < 0 {
+		return false
+	}
+	switch key & 0xff {
+	case 'q', 'Q', keyEsc:
+		return true
+	case keySpace:
+		s.auto = !s.auto
+	case 's', 'S':
+		files, err := s.save(frame)
+		if err != nil {
+			s.logf("save: %v", err)
+			break
+		}
+		sum.Saved = append(sum.Saved, files...)
+		s.logf("saved %s", strings.Join(files, ", "))
+	}
+	return false
+}
+
+// save writes the annotated frame as PNG and the recognised puzzle (and its
+// solution, if any) as text next to it.
+func (s *session) save(frame gocv.Mat) ([]string, error) {
+	dir := s.opts.SaveDir
+	if dir == "" {
+		dir = "."
+	}
+	base := filepath.Join(dir, "sudokuar-"+time.Now().Format("20060102-150405.000"))
+	img := base + ".png"
+	if !gocv.IMWrite(img, frame) {
+		return nil, fmt.Errorf("write %s: OpenCV could not write it", img)
+	}
+	files := []string{img}
+	if s.have && len(s.cur.puzzle.Cells) > 0 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "# puzzle (%s boxes) read by sudokuar from frame %d\n%s\n", s.cur.puzzle.Shape, s.cur.frame, s.cur.puzzle.Pretty())
+		if sol := s.cur.verdict.Solution; len(sol.Cells) > 0 {
+			fmt.Fprintf(&b, "# solution\n%s\n", sol.Pretty())
+		} else {
+			fmt.Fprintf(&b, "# %s\n", s.cur.verdict.Status)
+		}
+		txt := base + ".txt"
+		if err := os.WriteFile(txt, []byte(b.String()), 0o644); err != nil {
+			return files, fmt.Errorf("write %s: %w", txt, err)
+		}
+		files = append(files, txt)
+	}
+	return files, nil
+}
