@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"gocv.io/x/gocv"
+
 	"sudokuar/internal/testenv"
 	"sudokuar/models"
 	"sudokuar/pipeline"
@@ -227,4 +229,17 @@ func TestDemoEntries(t *testing.T) {
 	if len(got) != 3 || got[0] != 0 || got[1] != 135 || got[2] != 298 {
 		t.Fatalf("entries = %v, want [0 135 298]", got)
 	}
+}
+
+// readFrame returns frame number n of src (the caller closes it).
+func readFrame(tb testing.TB, src Source, n int) gocv.Mat {
+	tb.Helper()
+	m := gocv.NewMat()
+	for i := 0; i <= n; i++ {
+		if !src.Read(&m) {
+			m.Close()
+			tb.Fatalf("%s has fewer than %d frames", src.Name(), n+1)
+		}
+	}
+	return m
 }

@@ -1,0 +1,98 @@
+package live
+
+import (
+	"testing"
+
+	"sudokuar/pipeline"
+)
+
+// BenchmarkDemoHeadless plays the whole 1280×720 demo video as fast as it
+// goes, headless, with the overlay drawn on every frame and recognition in
+// the background, and reports the display rate (fps) it sustained.
+//
+//	go test ./live -run '^$' -bench DemoHeadless -benchtime 1x -count 5
+func BenchmarkDemoHeadless(b *testing.B) {
+	needModel(b)
+	d := loadDemo(b)
+	var frames, recs int
+	var secs float64
+	for b.Loop() {
+		src, err := OpenVideo(d.video)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sum, err := Run(src, nil, Options{})
+		src.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		frames += sum.Frames
+		recs += sum.Recognitions
+		secs += sum.Elapsed.Seconds()
+	}
+	b.ReportMetric(float64(frames)/secs, "fps")
+	b.ReportMetric(secs*1000/float64(frames), "ms/frame")
+	b.ReportMetric(float64(recs)/float64(b.N), "recognitions/run")
+}
+
+// BenchmarkDemoLatency plays the demo video in real time (30 fps, as a
+// window would) and measures, for each of its three puzzle entries (the
+// start, the swap, the return), the time from the entry frame being shown
+// to the first frame shown with that puzzle's right solution. It reports
+// the median and the worst over all runs.
+//
+//	go test ./live -run '^$' -bench DemoLatency -benchtime 1x -count 3
+func BenchmarkDemoLatency(b *testing.B) {
+	needModel(b)
+	d := loadDemo(b)
+	var all []float64
+	missed := 0
+	for b.Loop() {
+		src, err := OpenVideo(d.video)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var frames []FrameInfo
+		_, err = Run(src, nil, Options{Paced: true, OnFrame: func(f FrameInfo) { frames = append(frames, f) }})
+		src.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		lat := d.latencies(frames)
+		missed += len(d.entries()) - len(lat)
+		all = append(all, lat...)
+	}
+	worst := 0.0
+	for _, l := range all {
+		worst = max(worst, l)
+	}
+	b.ReportMetric(median(all), "ms-median-latency")
+	b.ReportMetric(worst, "ms-worst-latency")
+	b.ReportMetric(float64(missed), "entries-never-solved")
+}
+
+// BenchmarkProcess720p times one full recognition (vision, OCR, solve) of a
+// demo frame: the work the background goroutine does every 10th frame.
+//
+//	go test ./live -run '^$' -bench Process720p -count 5
+func BenchmarkProcess720p(b *testing.B) {
+	needModel(b)
+	d := loadDemo(b)
+	src, err := OpenVideo(d.video)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer src.Close()
+	frame := readFrame(b, src, 60)
+	defer frame.Close()
+	p, err := pipeline.New(pipeline.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	for b.Loop() {
+		if r := p.Process(frame); r.Status != pipeline.StatusSolved {
+			b.Fatalf("frame 60: %s (%s)", r.Status, r.Error)
+		}
+	}
+}
