@@ -115,8 +115,10 @@ const (
 )
 
 // drawPage renders the flat page: the puzzle, its title and caption, and
-// newspaper clutter around it, in grey levels (paper white, ink dark).
-func drawPage(rng *rand.Rand, pz sudoku.Grid, spec pageSpec) (*image.Gray, error) {
+// newspaper clutter around it, in grey levels (paper white, ink dark). It
+// also returns the width of the grid's outer border as a fraction of the
+// grid's side: the cells lie inside it.
+func drawPage(rng *rand.Rand, pz sudoku.Grid, spec pageSpec) (*image.Gray, float64, error) {
 	w, h := spec.size()
 	page := image.NewGray(image.Rect(0, 0, w, h))
 	for i := range page.Pix {
@@ -126,22 +128,24 @@ func drawPage(rng *rand.Rand, pz sudoku.Grid, spec pageSpec) (*image.Gray, error
 	side := spec.scale
 	ink := uint8(minInk + rng.IntN(35))
 
-	if err := drawGrid(rng, page, pz, spec, gx0, gy0, side, ink); err != nil {
-		return nil, err
+	border, err := drawGrid(rng, page, pz, spec, gx0, gy0, side, ink)
+	if err != nil {
+		return nil, 0, err
 	}
 	keepOut, err := drawHeading(rng, page, spec, gx0, gy0, side, ink)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if err := drawClutter(rng, page, spec, keepOut, ink); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return page, nil
+	return page, border / side, nil
 }
 
-// drawGrid prints the grid lines and the givens. The unit square of the
-// grid is the outer edge of the border, which is what a photo's corners mark.
-func drawGrid(rng *rand.Rand, page *image.Gray, pz sudoku.Grid, spec pageSpec, gx0, gy0, side float64, ink uint8) error {
+// drawGrid prints the grid lines and the givens and returns the border's
+// width in pixels. The unit square of the grid is the outer edge of the
+// border, which is what a photo's corners mark.
+func drawGrid(rng *rand.Rand, page *image.Gray, pz sudoku.Grid, spec pageSpec, gx0, gy0, side float64, ink uint8) (float64, error) {
 	n := pz.N()
 	st := spec.style
 	cellApprox := side / float64(n)
@@ -221,23 +225,23 @@ func drawGrid(rng *rand.Rand, page *image.Gray, pz sudoku.Grid, spec pageSpec, g
 	fill := 0.5 + 0.22*rng.Float64()
 	probe, err := newTypeface(spec.digitFont, 100)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	h8 := float64(probe.inkBounds("8").Dy())
 	if h8 <= 0 {
-		return fmt.Errorf("font %s: digit 8 has no ink", spec.digitFont.Name)
+		return 0, fmt.Errorf("font %s: digit 8 has no ink", spec.digitFont.Name)
 	}
 	size := fill * cell * 100 / h8
 	face, err := newTypeface(spec.digitFont, size)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	var narrow *typeface
 	if n > 9 && spec.symbols == Numbers {
 		wide := float64(probe.inkBounds("16").Dx()) * size / 100
 		if wide > 0.72*cell {
 			if narrow, err = newTypeface(spec.digitFont, size*0.72*cell/wide); err != nil {
-				return err
+				return 0, err
 			}
 		}
 	}
@@ -261,7 +265,7 @@ func drawGrid(rng *rand.Rand, page *image.Gray, pz sudoku.Grid, spec pageSpec, g
 			f.draw(page, px, py, text, ink)
 		}
 	}
-	return nil
+	return border, nil
 }
 
 var (

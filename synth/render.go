@@ -77,6 +77,30 @@ type Photo struct {
 	Font, Style string
 	// Pose is where the camera saw the page from.
 	Pose Pose
+
+	toImage mat3    // grid units (unit square centred on 0) to image pixels
+	border  float64 // outer border width as a fraction of the grid's side
+}
+
+// GridPoint maps a point of the grid's outer square, (0, 0) at its
+// top-left corner and (1, 1) at its bottom-right, to image pixels.
+func (p Photo) GridPoint(x, y float64) gocv.Point2f {
+	u, v, _ := p.toImage.apply(x-0.5, y-0.5)
+	return gocv.Point2f{X: float32(u), Y: float32(v)}
+}
+
+// CellCorners returns the corners (TL, TR, BR, BL, in image pixels) of the
+// cell at row r, column c (0-based): the square between the centres of
+// the lines around it, or the inner edge of the border at the grid's edge.
+// Training code can cut labelled cells with it without finding the grid.
+func (p Photo) CellCorners(r, c int) [4]gocv.Point2f {
+	n := float64(p.Truth.N())
+	step := (1 - 2*p.border) / n
+	x0, y0 := p.border+float64(c)*step, p.border+float64(r)*step
+	return [4]gocv.Point2f{
+		p.GridPoint(x0, y0), p.GridPoint(x0+step, y0),
+		p.GridPoint(x0+step, y0+step), p.GridPoint(x0, y0+step),
+	}
 }
 
 // Validate checks the options, returning an *OptionError that names the
@@ -170,7 +194,7 @@ func Render(puzzle sudoku.Grid, opts Options) (Photo, error) {
 	if err != nil {
 		return Photo{}, err
 	}
-	page, err := drawPage(rng, puzzle, sc.page)
+	page, border, err := drawPage(rng, puzzle, sc.page)
 	if err != nil {
 		return Photo{}, err
 	}
@@ -186,6 +210,7 @@ func Render(puzzle sudoku.Grid, opts Options) (Photo, error) {
 		Pose:  sc.pose,
 	}
 	h := sc.pose.homography(opts.Width, opts.Height)
+	ph.toImage, ph.border = h, border
 	q, _ := gridCorners(h)
 	for i, p := range q {
 		ph.Corners[i] = gocv.Point2f{X: float32(p[0]), Y: float32(p[1])}

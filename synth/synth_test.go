@@ -318,3 +318,62 @@ func BenchmarkRender(b *testing.B) {
 		})
 	}
 }
+
+// TestCellCorners checks the cell geometry against the pixels of clean
+// photos: empty cells are paper in the middle with lines on their edges,
+// and given cells have ink near their middle.
+func TestCellCorners(t *testing.T) {
+	var classic []LineStyle
+	for _, s := range LineStyles() {
+		if s.Name == "classic" || s.Name == "bold" {
+			classic = append(classic, s)
+		}
+	}
+	for _, n := range []int{4, 9, 16} {
+		opts := DefaultOptions(1280, 720, int64(n))
+		opts.MaxBlur, opts.MaxNoise, opts.Light, opts.JPEGMin, opts.JPEGMax = 0, 0, 0, 0, 0
+		opts.Styles = classic
+		ph, err := Render(puzzle(t, n, 9), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		grey := gocv.NewMat()
+		gocv.CvtColor(ph.Image, &grey, gocv.ColorBGRToGray)
+		at := func(p gocv.Point2f) float64 {
+			return float64(grey.GetUCharAt(int(math.Round(float64(p.Y))), int(math.Round(float64(p.X)))))
+		}
+		mid := func(a, b gocv.Point2f) gocv.Point2f { return gocv.Point2f{X: (a.X + b.X) / 2, Y: (a.Y + b.Y) / 2} }
+		var centre, edge, inked float64
+		var empties, givens int
+		for r := 0; r < n; r++ {
+			for c := 0; c < n; c++ {
+				q := ph.CellCorners(r, c)
+				ctr := mid(q[0], q[2])
+				if ph.Truth.At(r, c) == 0 {
+					centre += at(ctr)
+					edge += (at(mid(q[0], q[1])) + at(mid(q[1], q[2])) + at(mid(q[2], q[3])) + at(mid(q[3], q[0]))) / 4
+					empties++
+					continue
+				}
+				// The darkest pixel in the middle third of a given cell.
+				darkest := 255.0
+				for i := 1; i <= 5; i++ {
+					for j := 1; j <= 5; j++ {
+						fx, fy := float32(i)/6, float32(j)/6
+						top := gocv.Point2f{X: q[0].X + (q[1].X-q[0].X)*fx, Y: q[0].Y + (q[1].Y-q[0].Y)*fx}
+						bot := gocv.Point2f{X: q[3].X + (q[2].X-q[3].X)*fx, Y: q[3].Y + (q[2].Y-q[3].Y)*fx}
+						darkest = math.Min(darkest, at(gocv.Point2f{X: top.X + (bot.X-top.X)*fy, Y: top.Y + (bot.Y-top.Y)*fy}))
+					}
+				}
+				inked += darkest
+				givens++
+			}
+		}
+		grey.Close()
+		ph.Image.Close()
+		centre, edge, inked = centre/float64(empties), edge/float64(empties), inked/float64(givens)
+		if centre < edge+40 || centre < inked+60 {
+			t.Errorf("n=%d: empty centres %.0f, cell edges %.0f, given cells' ink %.0f: cells are not where CellCorners says", n, centre, edge, inked)
+		}
+	}
+}

@@ -161,7 +161,7 @@ func RenderVideo(o VideoOptions, emit func(frame gocv.Mat, truth VideoFrame) err
 			specs[i].scale *= 0.95
 		}
 		var err error
-		if pages[i], err = drawPage(rng, pz, specs[i]); err != nil {
+		if pages[i], _, err = drawPage(rng, pz, specs[i]); err != nil {
 			return err
 		}
 	}
