@@ -1,0 +1,194 @@
+package overlay
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"sudokuar/sudoku"
+	"sudokuar/vision"
+)
+
+// gridFrame draws a white w×h frame with a plain 9×9 grid (thick box lines)
+// in the square at (x0, y0) of the given side, and finds it with vision;
+// the caller closes the Mat.
+func gridFrame(t testing.TB, w, h, x0, y0, side int) (gocv.Mat, vision.Grid) {
+	t.Helper()
+	m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(235, 235, 235, 0), h, w, gocv.MatTypeCV8UC3)
+	black := color.RGBA{0, 0, 0, 255}
+	for k := 0; k <= 9; k++ {
+		th := 2
+		if k%3 == 0 {
+			th = 5
+		}
+		o := int(math.Round(float64(k) * float64(side) / 9))
+		gocv.Line(&m, image.Pt(x0, y0+o), image.Pt(x0+side, y0+o), black, th)
+		gocv.Line(&m, image.Pt(x0+o, y0), image.Pt(x0+o, y0+side), black, th)
+	}
+	d := vision.NewDetector(vision.Options{Sizes: []int{9}})
+	defer d.Close()
+	g, _, err := d.Analyze(m)
+	if err != nil {
+		m.Close()
+		t.Fatalf("test grid not found: %v", err)
+	}
+	return m, g
+}
+
+func puzzlePair() (sudoku.Grid, sudoku.Grid) {
+	sh := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	p, s := sudoku.NewGrid(sh), sudoku.NewGrid(sh)
+	for r := 0; r < 9; r++ {
+		for c := 0; c < 9; c++ {
+			v := (r*3+r/3+c)%9 + 1 // a valid solved grid
+			s.Set(r, c, v)
+			if (r+c)%2 == 0 {
+				p.Set(r, c, v)
+			}
+		}
+	}
+	return p, s
+}
+
+// TestSolution draws digits and checks they land in the empty cells, in
+// the style's colour, and that nothing outside the grid changes.
+func TestSolution(t *testing.T) {
+	frame, g := gridFrame(t, 1280, 720, 400, 120, 480)
+	defer frame.Close()
+	before := frame.Clone()
+	defer before.Close()
+	p, s := puzzlePair()
+	st := DefaultStyle()
+	if err := Solution(&frame, g, p, s, st); err != nil {
+		t.Fatal(err)
+	}
+	if dir := os.Getenv("OVERLAY_DEBUG"); dir != "" {
+		gocv.IMWrite(filepath.Join(dir, "solution.png"), frame)
+	}
+	cs := 480.0 / 9
+	inkIn := func(r, c int) int { // pixels of the digit colour in cell (r, c)
+		n := 0
+		for y := int(120 + float64(r)*cs + 5); y < int(120+float64(r+1)*cs-5); y++ {
+			for x := int(400 + float64(c)*cs + 5); x < int(400+float64(c+1)*cs-5); x++ {
+				v := frame.GetVecbAt(y, x)
+				if int(v[0])-int(v[2]) > 80 { // blue dominates: our digit
+					n++
+				}
+			}
+		}
+		return n
+	}
+	for r := 0; r < 9; r++ {
+		for c := 0; c < 9; c++ {
+			n := inkIn(r, c)
+			if p.At(r, c) == 0 && n < 30 {
+				t.Errorf("empty cell r%dc%d got only %d digit pixels", r, c, n)
+			}
+			if p.At(r, c) != 0 && n != 0 {
+				t.Errorf("given cell r%dc%d was drawn on (%d pixels)", r, c, n)
+			}
+		}
+	}
+	diff := gocv.NewMat()
+	defer diff.Close()
+	gocv.AbsDiff(frame, before, &diff)
+	grey := gocv.NewMat()
+	defer grey.Close()
+	gocv.CvtColor(diff, &grey, gocv.ColorBGRToGray)
+	outside := grey.Clone()
+	defer outside.Close()
+	roi := outside.Region(image.Rect(395, 115, 885, 605))
+	roi.SetTo(gocv.NewScalar(0, 0, 0, 0))
+	roi.Close()
+	if n := gocv.CountNonZero(outside); n != 0 {
+		t.Errorf("%d pixels changed outside the grid", n)
+	}
+}
+
+func TestHighlightOutlineHUD(t *testing.T) {
+	frame, g := gridFrame(t, 640, 480, 100, 40, 400)
+	defer frame.Close()
+	red := color.RGBA{R: 255, A: 255}
+	if err := Highlight(&frame, g, []int{0, 40}, red); err != nil {
+		t.Fatal(err)
+	}
+	cs := 400.0 / 9
+	for _, idx := range []int{0, 40} {
+		y, x := int(40+(float64(idx/9)+0.5)*cs), int(100+(float64(idx%9)+0.5)*cs)
+		if v := frame.GetVecbAt(y, x); int(v[2])-int(v[0]) < 50 {
+			t.Errorf("cell %d not tinted red: %v", idx, v)
+		}
+	}
+	if v := frame.GetVecbAt(int(40+1.5*cs), int(100+1.5*cs)); int(v[2])-int(v[0]) > 5 {
+		t.Errorf("cell 10 tinted: %v", v)
+	}
+	if err := Outline(&frame, g, color.RGBA{G: 255, A: 255}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Highlight(&frame, g, []int{81}, red); err == nil {
+		t.Error("cell 81 of a 9x9 grid accepted")
+	}
+	// HUD text must read on white and on black.
+	for _, bg := range []float64{0, 255} {
+		m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(bg, bg, bg, 0), 720, 1280, gocv.MatTypeCV8UC3)
+		if err := HUD(&m, []string{"solved in 12 ms", "30.0 fps"}); err != nil {
+			t.Fatal(err)
+		}
+		box := m.Region(image.Rect(0, 0, 200, 60))
+		g := gocv.NewMat()
+		gocv.CvtColor(box, &g, gocv.ColorBGRToGray)
+		mn, mx, _, _ := gocv.MinMaxLoc(g)
+		g.Close()
+		box.Close()
+		if mx < 200 || mn > 140 {
+			t.Errorf("background %v: HUD box spans %v..%v, want dark box with white text", bg, mn, mx)
+		}
+		m.Close()
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	p, s := puzzlePair()
+	frame, g := gridFrame(t, 640, 480, 100, 40, 400)
+	defer frame.Close()
+	empty := gocv.NewMat()
+	defer empty.Close()
+	float := gocv.NewMatWithSize(10, 10, gocv.MatTypeCV32F)
+	defer float.Close()
+	region := frame.Region(image.Rect(10, 10, 100, 100))
+	defer region.Close()
+	small := sudoku.NewGrid(sudoku.Shape{BoxRows: 2, BoxCols: 2})
+	for name, err := range map[string]error{
+		"nil frame":   Solution(nil, g, p, s, DefaultStyle()),
+		"empty frame": Solution(&empty, g, p, s, DefaultStyle()),
+		"float frame": HUD(&float, []string{"x"}),
+		"region":      Outline(&region, g, color.RGBA{}),
+		"no grid":     Solution(&frame, vision.Grid{}, p, s, DefaultStyle()),
+		"mismatch":    Solution(&frame, g, p, small, DefaultStyle()),
+		"no shape":    Highlight(&frame, vision.Grid{Side: 288, HInv: g.HInv}, []int{1}, color.RGBA{}),
+	} {
+		if err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// BenchmarkOverlay times what the live app draws per frame at 1280×720:
+// the solution, the outline and the HUD.
+func BenchmarkOverlay(b *testing.B) {
+	frame, g := gridFrame(b, 1280, 720, 400, 120, 480)
+	defer frame.Close()
+	p, s := puzzlePair()
+	st := DefaultStyle()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Solution(&frame, g, p, s, st)
+		Outline(&frame, g, color.RGBA{G: 255, A: 255})
+		HUD(&frame, []string{"solved", "30.0 fps"})
+	}
+}
