@@ -328,7 +328,7 @@ func fillQuad(data []byte, w, ch int, box image.Rectangle, q [4][2]float64, c co
 	sign := 0.0
 	for k := 0; k < 4; k++ {
 		a0, b0 := q[k], q[(k+1)%4]
-		sign += (b0[0]-a0[0])*(b0[1]+a0[1])
+		sign += (b0[0] - a0[0]) * (b0[1] + a0[1])
 	}
 	for y := box.Min.Y; y < box.Max.Y; y++ {
 		for x := box.Min.X; x < box.Max.X; x++ {
