@@ -44,6 +44,16 @@ type Options struct {
 	OnFrame func(FrameInfo)
 	// Logf, if set, receives messages meant for the user (saves, errors).
 	Logf func(format string, args ...any)
+	// NewRecognizer, if set, replaces pipeline.New(Pipeline) as the maker
+	// of the background recogniser (tests use it to script readings).
+	NewRecognizer func() (Recognizer, error)
+}
+
+// Recognizer turns one frame into a Result; *pipeline.Pipeline is one. A
+// session uses it from a single background goroutine.
+type Recognizer interface {
+	Process(frame gocv.Mat) pipeline.Result
+	Close() error
 }
 
 // FrameInfo describes one displayed frame.
@@ -112,7 +122,11 @@ func Run(src Source, sink Sink, opts Options) (Summary, error) {
 	}
 	// The recogniser gets its own pipeline: a Detector is not safe to share
 	// with the display loop, which only follows corners.
-	rec, err := pipeline.New(opts.Pipeline)
+	newRec := opts.NewRecognizer
+	if newRec == nil {
+		newRec = func() (Recognizer, error) { return pipeline.New(opts.Pipeline) }
+	}
+	rec, err := newRec()
 	if err != nil {
 		return Summary{}, err
 	}
@@ -139,7 +153,7 @@ func Run(src Source, sink Sink, opts Options) (Summary, error) {
 
 // recognise is the background goroutine: full recognition of the frames it
 // is handed, voting, and the verdict on the voted givens.
-func recognise(p *pipeline.Pipeline, depth int, jobs <-chan job, views chan<- view) {
+func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 	voter := NewVoter(depth)
 	var cur view
 	var lastGiven string

@@ -1,0 +1,162 @@
+package live
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"sudokuar/pipeline"
+	"sudokuar/sudoku"
+	"sudokuar/vision"
+)
+
+// oracle is a Recognizer that finds the grid with the real detector but
+// takes the digits from the truth: it isolates the session's own logic
+// (scheduling, following, keys) from the digit model.
+type oracle struct {
+	det    *vision.Detector
+	puzzle sudoku.Grid
+	calls  int
+}
+
+// classic is a 9×9 puzzle with one solution, classicSolution.
+const (
+	classic         = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+	classicSolution = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+)
+
+// newOracle returns an oracle that reads every grid as puzzle.
+func newOracle(t *testing.T, puzzle string) *oracle {
+	g, err := pipeline.ParseGridString(sudoku.Shape{BoxRows: 3, BoxCols: 3}, puzzle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &oracle{det: vision.NewDetector(vision.Options{}), puzzle: g}
+}
+
+func (o *oracle) Process(frame gocv.Mat) pipeline.Result {
+	o.calls++
+	g, _, err := o.det.Analyze(frame)
+	if err != nil {
+		return pipeline.Result{Status: pipeline.StatusNoGrid, Error: err.Error()}
+	}
+	r := pipeline.Result{Found: true, Grid: g, Box: [2]int{3, 3}, Puzzle: o.puzzle.Clone()}
+	v := pipeline.Judge(r.Puzzle)
+	r.Status, r.Solved = v.Status, v.Solution
+	r.Given, r.Solution = pipeline.GridString(r.Puzzle), pipeline.GridString(v.Solution)
+	return r
+}
+
+func (o *oracle) Close() error { return o.det.Close() }
+
+// keySink presses scripted keys at given frames and counts what it shows.
+type keySink struct {
+	keys  map[int]int
+	shown int
+}
+
+func (k *keySink) Show(frame gocv.Mat, _ time.Duration) int {
+	i := k.shown
+	k.shown++
+	if key, ok := k.keys[i]; ok {
+		return key
+	}
+	return -1
+}
+
+func (k *keySink) Close() error { return nil }
+
+// TestKeys drives a session over the demo video's first seconds with
+// scripted keys: S saves the frame and the puzzle, Space turns auto-solve
+// off and on again, Q quits.
+func TestKeys(t *testing.T) {
+	d := loadDemo(t)
+	src, err := OpenVideo(d.video)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	dir := t.TempDir()
+	sink := &keySink{keys: map[int]int{20: 's', 30: ' ', 40: ' ', 50: 'q'}}
+	var frames []FrameInfo
+	sum, err := Run(src, sink, Options{
+		SaveDir:       dir,
+		NewRecognizer: func() (Recognizer, error) { return newOracle(t, classic), nil },
+		OnFrame:       func(f FrameInfo) { frames = append(frames, f) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Frames != 51 || sink.shown != 51 {
+		t.Fatalf("Q at frame 50: played %d frames, showed %d; want 51", sum.Frames, sink.shown)
+	}
+	for _, f := range frames[5:] {
+		off := f.Index > 30 && f.Index <= 40
+		switch {
+		case off && (f.Solution != "" || f.Given != classic):
+			t.Errorf("frame %d, auto-solve off: drew solution %q given %q", f.Index, f.Solution, f.Given)
+		case !off && f.Solution != classicSolution:
+			t.Errorf("frame %d, auto-solve on: drew solution %q", f.Index, f.Solution)
+		}
+	}
+	if len(sum.Saved) != 2 {
+		t.Fatalf("S saved %v, want a .png and a .txt", sum.Saved)
+	}
+	img := gocv.IMRead(sum.Saved[0], gocv.IMReadColor)
+	defer img.Close()
+	if img.Cols() != 1280 || img.Rows() != 720 {
+		t.Errorf("saved frame %s is %dx%d", sum.Saved[0], img.Cols(), img.Rows())
+	}
+	txt, err := os.ReadFile(sum.Saved[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(txt), "# solution") || filepath.Dir(sum.Saved[1]) != dir {
+		t.Errorf("saved puzzle %s:\n%s", sum.Saved[1], txt)
+	}
+}
+
+// TestRecognitionSchedule checks that recognition runs about every 10th
+// frame (not more, not much less) and that the display loop does not wait
+// for it: the oracle is slowed to 60 ms a frame, the display runs on.
+func TestRecognitionSchedule(t *testing.T) {
+	d := loadDemo(t)
+	src, err := OpenVideo(d.video)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	var o *oracle
+	sum, err := Run(src, nil, Options{
+		MaxFrames: 120,
+		NewRecognizer: func() (Recognizer, error) {
+			o = newOracle(t, classic)
+			return slow{o, 60 * time.Millisecond}, nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 120 frames at one recognition per 10 frames is 12; a slow recogniser
+	// may skip a turn, never add one.
+	if o.calls > 12 || o.calls < 6 {
+		t.Errorf("%d recognitions over 120 frames, want 6..12", o.calls)
+	}
+	if sum.Recognitions != o.calls {
+		t.Errorf("summary says %d recognitions, the recogniser ran %d", sum.Recognitions, o.calls)
+	}
+}
+
+type slow struct {
+	*oracle
+	d time.Duration
+}
+
+func (s slow) Process(frame gocv.Mat) pipeline.Result {
+	time.Sleep(s.d)
+	return s.oracle.Process(frame)
+}
