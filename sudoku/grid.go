@@ -6,7 +6,10 @@
 // Out: Grid values, conflicts, solutions and uniqueness verdicts.
 package sudoku
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Shape is the box shape of a grid: boxes of BoxRows rows by BoxCols columns.
 // The grid side is N = BoxRows*BoxCols (a 9×9 grid has Shape{3, 3}).
@@ -45,4 +48,66 @@ func (g Grid) Set(r, c, v int) { g.Cells[r*g.N()+c] = v }
 // Clone returns a deep copy of g.
 func (g Grid) Clone() Grid {
 	return Grid{Shape: g.Shape, Cells: append([]int(nil), g.Cells...)}
+}
+
+// Givens returns the number of non-empty cells.
+func (g Grid) Givens() int {
+	n := 0
+	for _, v := range g.Cells {
+		if v != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Equal reports whether g and h have the same shape and cells.
+func (g Grid) Equal(h Grid) bool {
+	if g.Shape != h.Shape || len(g.Cells) != len(h.Cells) {
+		return false
+	}
+	for i, v := range g.Cells {
+		if h.Cells[i] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// String returns the one-line form of g: N*N symbols, '.' for an empty cell,
+// '1'..'9' for 1..9 and 'A'..'Z' for 10..35 (see ParseLine). A cell value out
+// of that range is written as '?'.
+func (g Grid) String() string {
+	var b strings.Builder
+	b.Grow(len(g.Cells))
+	for _, v := range g.Cells {
+		b.WriteByte(symbol(v))
+	}
+	return b.String()
+}
+
+// Pretty returns g as N lines of space-separated symbols with a gap between
+// boxes, for people to read.
+func (g Grid) Pretty() string {
+	var b strings.Builder
+	n := g.N()
+	if n == 0 || len(g.Cells) != n*n {
+		return g.String()
+	}
+	for r := 0; r < n; r++ {
+		if r > 0 && r%g.Shape.BoxRows == 0 {
+			b.WriteByte('\n')
+		}
+		for c := 0; c < n; c++ {
+			if c > 0 {
+				b.WriteByte(' ')
+				if c%g.Shape.BoxCols == 0 {
+					b.WriteByte(' ')
+				}
+			}
+			b.WriteByte(symbol(g.At(r, c)))
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
 }

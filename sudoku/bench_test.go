@@ -1,0 +1,83 @@
+package sudoku
+
+import (
+	"bufio"
+	"os"
+	"strings"
+	"testing"
+
+	"sudokuar/internal/testenv"
+)
+
+// loadPuzzles reads a one-line puzzle file, skipping comments and blanks.
+func loadPuzzles(tb testing.TB, path string) []Grid {
+	tb.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var out []Grid
+	sc := bufio.NewScanner(f)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || text[0] == '#' {
+			continue
+		}
+		g, err := ParseLine(text, nil)
+		if err != nil {
+			tb.Fatalf("%s:%d: %v", path, line, err)
+		}
+		out = append(out, g)
+	}
+	if err := sc.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	if len(out) == 0 {
+		tb.Fatalf("%s: no puzzles", path)
+	}
+	return out
+}
+
+// benchSolve solves the puzzles round-robin with one Solver, through the
+// public API, and reports puzzles per second and search nodes per puzzle.
+func benchSolve(b *testing.B, puzzles []Grid, limit int) {
+	sv, err := NewSolver(puzzles[0].Shape)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dst := make([]int, len(puzzles[0].Cells))
+	sv.m.ResetStats()
+	i := 0
+	b.ResetTimer()
+	for b.Loop() {
+		g := puzzles[i]
+		if i++; i == len(puzzles) {
+			i = 0
+		}
+		if limit == 1 {
+			if err := sv.SolveInto(dst, g); err != nil {
+				b.Fatal(err)
+			}
+		} else if n, err := sv.Count(g, limit); err != nil || n != 1 {
+			b.Fatalf("puzzle %v: %d solutions, %v", g, n, err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "puzzles/s")
+	b.ReportMetric(float64(sv.Stats().Nodes)/float64(b.N), "nodes/puzzle")
+	b.ReportMetric(float64(sv.Stats().Updates)/float64(b.N), "updates/puzzle")
+}
+
+func BenchmarkSolve17Clue(b *testing.B) {
+	benchSolve(b, loadPuzzles(b, testenv.Shared(b, "puzzles/17-clue.txt")), 1)
+}
+
+func BenchmarkUnique17Clue(b *testing.B) {
+	benchSolve(b, loadPuzzles(b, testenv.Shared(b, "puzzles/17-clue.txt")), 2)
+}
+
+func BenchmarkTop95(b *testing.B) {
+	benchSolve(b, loadPuzzles(b, testenv.Shared(b, "puzzles/top95.txt")), 1)
+}
