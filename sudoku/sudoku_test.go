@@ -145,7 +145,7 @@ func TestValidate(t *testing.T) {
 	if c := Validate(g); c != nil {
 		t.Fatalf("Wikipedia puzzle: conflicts %v", c)
 	}
-	g.Cells[2] = 5 // r1c3 = 5 clashes with r1c1 (row and box)
+	g.Cells[2] = 5  // r1c3 = 5 clashes with r1c1 (row and box)
 	g.Cells[72] = 6 // r9c1 = 6 clashes with r2c1 in column 1 and r7c2 in box 7
 	got := Validate(g)
 	want := []Conflict{
