@@ -4,10 +4,13 @@
 //
 //	synth --out DIR --count N --seed S --sizes 4,6,8,9,12,16 [--res 640x480,1280x720] [--system-fonts]
 //	synth video --out DIR --seed S
+//	synth fonts [--system-fonts]
 //
 // The photo mode writes imageK.jpg, imageK.dat (two header lines, then the
 // N rows of the puzzle, 0 = empty) and one outlines.csv with the grid
-// corners (TL, TR, BR, BL), the same files as the real photo dataset.
+// corners (TL, TR, BR, BL), the same files as the real photo dataset. The
+// video mode writes the demo video and its per-frame truth; the fonts mode
+// lists the faces the photos are printed in, with family and licence.
 package main
 
 import (
@@ -37,6 +40,9 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "video" {
 		return runVideo(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "fonts" {
+		return runFonts(args[1:], stdout, stderr)
 	}
 	return runPhotos(args, stdout, stderr)
 }
@@ -144,5 +150,28 @@ func runPhotos(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %d photos, their .dat files and outlines.csv to %s\n", len(jobs), *out)
+	return nil
+}
+
+// runFonts lists the usable fonts as tab-separated name, family, licence
+// and file, for attribution (the model card) and for choosing --system-fonts.
+func runFonts(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("synth fonts", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	systemFonts := fs.Bool("system-fonts", false, "also list the Debian fonts under /usr/share/fonts")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	fonts, err := synth.Fonts(*systemFonts)
+	if err != nil {
+		return err
+	}
+	for _, f := range fonts {
+		path := f.Path
+		if path == "" {
+			path = "(embedded)"
+		}
+		fmt.Fprintf(stdout, "%s\t%s\t%s\t%s\n", f.Name, f.Family, f.Licence, path)
+	}
 	return nil
 }

@@ -127,3 +127,14 @@ func readCSV(path string) ([][]string, error) {
 	defer f.Close()
 	return csv.NewReader(f).ReadAll()
 }
+
+func TestFontsCommand(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := run([]string{"fonts"}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) < 6 || !strings.HasPrefix(lines[0], "Go-Regular\t") || len(strings.Split(lines[0], "\t")) != 4 {
+		t.Fatalf("fonts listing starts %q (%d lines)", lines[0], len(lines))
+	}
+}
