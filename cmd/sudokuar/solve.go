@@ -1,0 +1,215 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"sudokuar/sudoku"
+)
+
+func solveFlags(fs *flag.FlagSet) func(*env, []string) int {
+	count := fs.Bool("count", false, "print the number of solutions of each puzzle instead of a solution")
+	limit := fs.Int("limit", 1000, "with --count, stop counting at this many solutions (0: no cap; an empty grid has billions)")
+	box := fs.String("box", "", "box shape `RxC` for one-line puzzles whose length allows several (e.g. 3x2 for 6x6 with 3-row boxes)")
+	format := fs.String("format", "auto", "input format: line (one puzzle per line), grid (\"m n\" grid file), dat (photo dataset), or auto (.dat by name, grid by its header, else line)")
+	return func(e *env, args []string) int {
+		var shape *sudoku.Shape
+		if *box != "" {
+			s, err := sudoku.ParseShape(*box)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "sudokuar solve: --box: %v\n", err)
+				return exitUsage
+			}
+			shape = &s
+		}
+		if len(args) > 1 {
+			fmt.Fprintln(e.stderr, "sudokuar solve: at most one input file")
+			return exitUsage
+		}
+		name, data, err := readInput(e, args)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "sudokuar solve: %v\n", err)
+			return exitFail
+		}
+		s := &solveCmd{e: e, name: name, count: *count, limit: *limit, shape: shape, solvers: map[sudoku.Shape]*sudoku.Solver{}}
+		out := bufio.NewWriter(e.stdout)
+		s.out = out
+		switch f := detectFormat(*format, name, data); f {
+		case "line":
+			s.lines(data)
+		case "grid":
+			g, fixed, err := sudoku.ReadGrid(bytes.NewReader(data))
+			s.one(sudoku.Puzzle(g, fixed), err)
+		case "dat":
+			g, err := sudoku.ReadDat(bytes.NewReader(data))
+			s.one(g, err)
+		default:
+			fmt.Fprintf(e.stderr, "sudokuar solve: --format %q: want line, grid, dat or auto\n", f)
+			return exitUsage
+		}
+		if err := out.Flush(); err != nil {
+			fmt.Fprintf(e.stderr, "sudokuar solve: write: %v\n", err)
+			return exitFail
+		}
+		if s.failed > 0 {
+			fmt.Fprintf(e.stderr, "sudokuar solve: %d of %d puzzles failed\n", s.failed, s.total)
+			return exitFail
+		}
+		return exitOK
+	}
+}
+
+// readInput returns the input's name for messages and its bytes.
+func readInput(e *env, args []string) (string, []byte, error) {
+	if len(args) == 0 || args[0] == "-" {
+		data, err := io.ReadAll(e.stdin)
+		if err != nil {
+			return "", nil, fmt.Errorf("read stdin: %w", err)
+		}
+		return "stdin", data, nil
+	}
+	data, err := os.ReadFile(args[0])
+	if err != nil {
+		return "", nil, err // *PathError names the file
+	}
+	return args[0], data, nil
+}
+
+// detectFormat resolves "auto": a .dat name, or a first line of two
+// numbers (the grid file header), else one puzzle per line.
+func detectFormat(format, name string, data []byte) string {
+	if format != "auto" {
+		return format
+	}
+	if strings.HasSuffix(strings.ToLower(name), ".dat") {
+		return "dat"
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) == 2 {
+			_, err1 := strconv.Atoi(f[0])
+			_, err2 := strconv.Atoi(strings.TrimSuffix(f[1], "."))
+			if err1 == nil && err2 == nil {
+				return "grid"
+			}
+		}
+		break
+	}
+	return "line"
+}
+
+// solveCmd holds the state of one solve run.
+type solveCmd struct {
+	e       *env
+	out     *bufio.Writer
+	name    string
+	count   bool
+	limit   int
+	shape   *sudoku.Shape
+	solvers map[sudoku.Shape]*sudoku.Solver // one per shape met, reused
+	total   int
+	failed  int
+}
+
+// lines solves one puzzle per line, skipping blank and '#' lines.
+func (s *solveCmd) lines(data []byte) {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || text[0] == '#' {
+			continue
+		}
+		s.total++
+		g, err := sudoku.ParseLine(text, s.shape)
+		if err != nil {
+			var pe *sudoku.ParseError
+			if errors.As(err, &pe) {
+				pe.Line = line
+			}
+			s.fail(line, err)
+			continue
+		}
+		if err := s.solve(g); err != nil {
+			s.fail(line, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		s.total++
+		s.fail(line+1, err)
+	}
+}
+
+// one solves a puzzle read from a whole-file format.
+func (s *solveCmd) one(g sudoku.Grid, err error) {
+	s.total++
+	if err == nil {
+		err = s.solve(g)
+	}
+	if err != nil {
+		var pe *sudoku.ParseError
+		if errors.As(err, &pe) && pe.Line > 0 {
+			s.fail(pe.Line, err)
+			return
+		}
+		s.fail(0, err)
+	}
+}
+
+// solve prints g's solution (or solution count) on its own line.
+func (s *solveCmd) solve(g sudoku.Grid) error {
+	sv, ok := s.solvers[g.Shape]
+	if !ok {
+		var err error
+		if sv, err = sudoku.NewSolver(g.Shape); err != nil {
+			return err
+		}
+		s.solvers[g.Shape] = sv
+	}
+	if s.count {
+		n, err := sv.Count(g, s.limit)
+		if err != nil {
+			return err
+		}
+		if c := sudoku.Validate(g); len(c) > 0 {
+			return &sudoku.ConflictError{Conflicts: c}
+		}
+		fmt.Fprintln(s.out, n)
+		return nil
+	}
+	sol, err := sv.Solve(g)
+	if err != nil {
+		return err
+	}
+	s.out.WriteString(sol.String())
+	s.out.WriteByte('\n')
+	return nil
+}
+
+func (s *solveCmd) fail(line int, err error) {
+	s.failed++
+	// Keep stdout and stderr in order when both go to a terminal.
+	s.out.Flush()
+	var pe *sudoku.ParseError
+	if errors.As(err, &pe) {
+		pe.Line = 0 // the prefix below names it
+	}
+	if line > 0 {
+		fmt.Fprintf(s.e.stderr, "%s:%d: %v\n", s.name, line, err)
+	} else {
+		fmt.Fprintf(s.e.stderr, "%s: %v\n", s.name, err)
+	}
+}
