@@ -18,6 +18,10 @@ func (d *Detector) dumpCanvas(path string) {
 	defer m.Close()
 	gocv.Hconcat(d.canvas, d.cbin, &m)
 	gocv.Hconcat(m, d.clean, &m)
+	lines := gocv.NewMat()
+	defer lines.Close()
+	gocv.BitwiseOr(d.hlines, d.vlines, &lines)
+	gocv.Hconcat(m, lines, &m)
 	gocv.IMWrite(path, m)
 }
 

@@ -392,9 +392,19 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 		side0 = canvasSide(d.opts.Sizes[0], d.opts.CellPx)
 	}
 	d.warp(g, gs, side0)
-	d.binarise(float64(side0)/9, max(3, side0/12))
-	guess := inferShape(d.profile(d.hlines, 1), d.profile(d.vlines, 0), d.opts.Sizes)
+	d.binarise(float64(side0)/9, max(3, side0/32))
+	guess := inferShape(d.profile(d.hlines, 1), d.profile(d.vlines, 0), d.profile(d.cbin, 1), d.profile(d.cbin, 0), d.opts.Sizes)
 	n := guess.Shape.N()
+	// A coarse reading (4, 6, 8) may be the box lines of a finer grid
+	// (16, 12) whose thin lines were lost at this resolution: look again
+	// at the finest canvas.
+	if hiSide := 16 * d.opts.CellPx; n > 0 && n <= 8 && side0 < hiSide && hasMultiple(d.opts.Sizes, n) {
+		d.warp(g, gs, hiSide)
+		d.binarise(float64(hiSide)/16, max(3, hiSide/32))
+		side0 = hiSide
+		guess = inferShape(d.profile(d.hlines, 1), d.profile(d.vlines, 0), d.profile(d.cbin, 1), d.profile(d.cbin, 0), d.opts.Sizes)
+		n = guess.Shape.N()
+	}
 	if n == 0 || guess.LineScore < 0.1 {
 		return g, nil, qualityErr(NoGrid, "no grid lines inside the quadrilateral (line score %.2f)", guess.LineScore)
 	}
@@ -434,4 +444,14 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 // canvasSide is the rectified canvas side for an n×n grid.
 func canvasSide(n, cellPx int) int {
 	return min(max(n*cellPx, 9*cellPx), 16*cellPx)
+}
+
+// hasMultiple reports whether sizes holds a multiple of n larger than n.
+func hasMultiple(sizes []int, n int) bool {
+	for _, s := range sizes {
+		if s > n && s%n == 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -15,6 +15,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"sudokuar/internal/testenv"
+	"sudokuar/sudoku"
 )
 
 // truth is the ground truth of one dataset photo.
@@ -25,6 +26,25 @@ type truth struct {
 	hasCorner bool
 	cells     []int // N*N values, 0 = empty
 	n         int
+	box       sudoku.Shape // from a synthetic .dat header (box=RxC); zero for real photos
+}
+
+// readBox reads "box=RxC" from the first line of a synthetic .dat file.
+func readBox(path string) sudoku.Shape {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return sudoku.Shape{}
+	}
+	first, _, _ := strings.Cut(string(b), "\n")
+	for _, f := range strings.Fields(first) {
+		if v, ok := strings.CutPrefix(f, "box="); ok {
+			var r, c int
+			if _, err := fmt.Sscanf(v, "%dx%d", &r, &c); err == nil {
+				return sudoku.Shape{BoxRows: r, BoxCols: c}
+			}
+		}
+	}
+	return sudoku.Shape{}
 }
 
 // readDat parses the photo-dataset .dat format: two header lines (phone,
@@ -90,7 +110,12 @@ func readOutlines(path string) (map[string][4]pt, error) {
 
 // loadWicht lists the real photos with their truth.
 func loadWicht(tb testing.TB) []truth {
-	dir := testenv.Shared(tb, "datasets/wicht-v2-train")
+	return loadSet(tb, testenv.Shared(tb, "datasets/wicht-v2-train"))
+}
+
+// loadSet lists the photos of a folder in the dataset layout (imageK.jpg,
+// imageK.dat, outlines.csv) with their truth.
+func loadSet(tb testing.TB, dir string) []truth {
 	outl, err := readOutlines(filepath.Join(dir, "outlines.csv"))
 	if err != nil {
 		tb.Fatal(err)
@@ -104,7 +129,9 @@ func loadWicht(tb testing.TB) []truth {
 			tb.Fatal(err)
 		}
 		q, ok := outl[filepath.Base(j)]
-		out = append(out, truth{name: filepath.Base(j), path: j, corners: q, hasCorner: ok, cells: cells, n: n})
+		tr := truth{name: filepath.Base(j), path: j, corners: q, hasCorner: ok, cells: cells, n: n}
+		tr.box = readBox(strings.TrimSuffix(j, ".jpg") + ".dat")
+		out = append(out, tr)
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package vision
 
 import (
 	"math"
+	"sort"
 
 	"sudokuar/sudoku"
 )
@@ -16,14 +17,14 @@ type shapeGuess struct {
 	LineScore  float64 // contrast of the grid lines at the chosen N, 0..1
 }
 
-// inferShape reads N and the box shape from line profiles of a square canvas.
-// rows[y] counts horizontal-line ink in canvas row y and cols[x] counts
-// vertical-line ink in column x. N is the candidate whose evenly spaced line
+// inferShape reads N and the box shape from profiles of a square canvas.
+// rows[y] counts horizontal-line ink (long strokes) in canvas row y and
+// cols[x] vertical-line ink in column x; rawRows and rawCols count all ink. N is the candidate whose evenly spaced line
 // positions carry much more ink than the midpoints between them (the
 // midpoint penalty rules out harmonics such as 8 vs 16). The box shape r×c is
 // the factorisation whose every r-th horizontal and every c-th vertical line
 // is thicker than the others.
-func inferShape(rows, cols []float32, sizes []int) shapeGuess {
+func inferShape(rows, cols, rawRows, rawCols []float32, sizes []int) shapeGuess {
 	if len(sizes) == 0 {
 		sizes = defaultSizes
 	}
@@ -43,28 +44,42 @@ func inferShape(rows, cols []float32, sizes []int) shapeGuess {
 		return out
 	}
 	rp, cp := norm(rows), norm(cols)
+	// N is read from the raw ink profile: dotted or dashed cell lines do not
+	// survive the line opening but still cover more of their row than digits.
+	rrp, rcp := norm(rawRows), norm(rawCols)
 
-	bestN, best, second := 0, math.Inf(-1), math.Inf(-1)
+	// Take the finest grid whose every line is clearly present: the
+	// weaker lines (25th percentile) must stand above the stronger
+	// midpoints (75th percentile). A coarser harmonic (4 for 16) fails
+	// because its midpoints hold the finer grid's lines; a finer one (16
+	// for 8) because half its lines are missing.
+	const sigMin = 0.12
+	bestN, bestSig := 0, math.Inf(-1)
+	chosen, chosenSig := 0, 0.0
 	for _, n := range sizes {
-		if n < 2 {
+		if n < 2 || n*3 > len(rp) {
 			continue
 		}
-		s := (lineContrast(rp, n) + lineContrast(cp, n)) / 2
-		if s > best {
-			second = best
-			best, bestN = s, n
-		} else if s > second {
-			second = s
+		sig := math.Min(lineSignificance(rrp, n), lineSignificance(rcp, n))
+		if sig > bestSig {
+			bestN, bestSig = n, sig
+		}
+		if sig >= sigMin && n > chosen {
+			chosen, chosenSig = n, sig
 		}
 	}
-	if bestN == 0 {
+	if chosen == 0 {
+		chosen, chosenSig = bestN, bestSig
+	}
+	if chosen == 0 {
 		return shapeGuess{}
 	}
+	bestN = chosen
+	best := (lineContrast(rrp, bestN) + lineContrast(rcp, bestN)) / 2
 	nConf := 1.0
-	if len(sizes) > 1 && best > 0 {
-		nConf = clamp01((best - math.Max(second, 0)) / best * 1.5)
+	if len(sizes) > 1 {
+		nConf = clamp01(chosenSig / 0.4)
 	}
-	nConf *= clamp01(best / 0.5)
 
 	// Box shape from line thickness.
 	rs, cs := lineStrengths(rp, bestN), lineStrengths(cp, bestN)
@@ -84,6 +99,32 @@ func inferShape(rows, cols []float32, sizes []int) shapeGuess {
 		sConf = clamp01((bs - ss) / 0.3)
 	}
 	return shapeGuess{Shape: bestS, Confidence: nConf * sConf, LineScore: best}
+}
+
+// lineSignificance is the 25th percentile of the profile peaks at the n-1
+// interior line positions of an n-cell grid minus the 75th percentile of the
+// peaks at the n cell midpoints.
+func lineSignificance(p []float64, n int) float64 {
+	cs := float64(len(p)) / float64(n)
+	tol := math.Max(2, cs*0.12)
+	on := make([]float64, 0, n-1)
+	for k := 1; k < n; k++ {
+		on = append(on, windowMax(p, float64(k)*cs, tol))
+	}
+	off := make([]float64, 0, n)
+	for k := 0; k < n; k++ {
+		off = append(off, windowMax(p, (float64(k)+0.5)*cs, tol))
+	}
+	return quantile(on, 0.25) - quantile(off, 0.75)
+}
+
+// quantile returns the q-quantile of v (nearest rank); v is reordered.
+func quantile(v []float64, q float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	sort.Float64s(v)
+	return v[min(len(v)-1, int(q*float64(len(v))))]
 }
 
 // lineContrast is the mean profile peak at the n-1 interior line positions of
