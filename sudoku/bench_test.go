@@ -3,6 +3,7 @@ package sudoku
 import (
 	"bufio"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -80,4 +81,30 @@ func BenchmarkUnique17Clue(b *testing.B) {
 
 func BenchmarkTop95(b *testing.B) {
 	benchSolve(b, loadPuzzles(b, testenv.Shared(b, "puzzles/top95.txt")), 1)
+}
+
+// benchGenerated solves the committed generated puzzles of one size; they
+// are in the repository, so this needs no ../shared.
+func benchGenerated(b *testing.B, name string) {
+	path := filepath.Join("..", "testdata", "puzzles", name)
+	if _, err := os.Stat(path); err != nil {
+		b.Skipf("%s: %v", path, err)
+	}
+	benchSolve(b, loadPuzzles(b, path), 1)
+}
+
+func BenchmarkGenerated16(b *testing.B) { benchGenerated(b, "gen16.txt") }
+
+func BenchmarkGenerated25(b *testing.B) { benchGenerated(b, "gen25.txt") }
+
+// BenchmarkGenerate9 makes minimal 9x9 puzzles (new seed each time).
+func BenchmarkGenerate9(b *testing.B) {
+	seed := int64(0)
+	for b.Loop() {
+		seed++
+		if _, err := Generate(Shape{3, 3}, seed, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "puzzles/s")
 }
