@@ -214,6 +214,7 @@ func (s *session) loop() Summary {
 	fps := s.src.FPS()
 	start := time.Now()
 	last := start
+	base, baseFrame := start, 0 // the pace: frame baseFrame+1 is due at base + 1/fps
 	s.confirm = -1
 	for i := 0; s.opts.MaxFrames <= 0 || i < s.opts.MaxFrames; i++ {
 		if !s.src.Read(&frame) {
@@ -235,7 +236,13 @@ func (s *session) loop() Summary {
 		}
 		g, locErr := s.locateAndSchedule(frame, i)
 		info := s.draw(&frame, g, locErr == nil, i)
-		due := start.Add(time.Duration(float64(i+1) / fps * float64(time.Second)))
+		due := base.Add(time.Duration(float64(i+1-baseFrame) / fps * float64(time.Second)))
+		if s.opts.Paced && time.Since(due) > 2*time.Duration(float64(time.Second)/fps) {
+			// Far behind (a slow start, a stall): play on from here
+			// rather than rush through frames to catch up.
+			base, baseFrame = time.Now(), i
+			due = base.Add(time.Duration(float64(time.Second) / fps))
+		}
 		wait := time.Duration(0)
 		if s.opts.Paced {
 			wait = time.Until(due)

@@ -29,7 +29,8 @@ func HasDisplay() bool {
 
 // Window is a highgui window that shows frames and reads keys.
 type Window struct {
-	w *gocv.Window
+	w     *gocv.Window
+	sized bool
 }
 
 // ErrNoDisplay means there is no display to open a window on.
@@ -48,6 +49,12 @@ func NewWindow(title string) (*Window, error) {
 // Show displays frame and waits for a key for wait (at least 1 ms, which
 // highgui needs to paint).
 func (w *Window) Show(frame gocv.Mat, wait time.Duration) int {
+	if !w.sized {
+		// highgui's Qt windows open small and scale the picture down;
+		// start at the frame's own size.
+		w.w.ResizeWindow(frame.Cols(), frame.Rows())
+		w.sized = true
+	}
 	w.w.IMShow(frame)
 	ms := int(wait / time.Millisecond)
 	if ms < 1 {

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"sudokuar/live"
+	"sudokuar/pipeline"
+)
+
+type liveConfig struct {
+	camera   int
+	video    string
+	headless bool
+	json     bool
+	out      string
+	backend  string
+	manual   bool
+	every    int
+	frames   int
+	paced    bool
+	saveDir  string
+}
+
+// liveFlags declares the live flags on fs and returns the command.
+func liveFlags(fs *flag.FlagSet) func(*env, []string) int {
+	var c liveConfig
+	fs.IntVar(&c.camera, "camera", 0, "camera `number` to read from")
+	fs.StringVar(&c.video, "video", "", "read this video `file` instead of a camera")
+	fs.BoolVar(&c.headless, "headless", false, "no window: process as fast as possible (see --out, --json)")
+	fs.BoolVar(&c.json, "json", false, "print one JSON line per recognition (the scan --json fields plus \"frame\")")
+	fs.StringVar(&c.out, "out", "", "write the annotated video to this .mp4 or .avi `file`")
+	fs.StringVar(&c.backend, "ocr-backend", pipeline.BackendGo, "digit network runtime: onnx-go or opencv")
+	fs.BoolVar(&c.manual, "manual", false, "start with auto-solve off (Space turns it on)")
+	fs.IntVar(&c.every, "every", 10, "recognise every `N`th frame")
+	fs.IntVar(&c.frames, "frames", 0, "stop after this many frames (0: until the source ends)")
+	fs.BoolVar(&c.paced, "realtime", false, "headless: still play at the source's frame rate")
+	fs.StringVar(&c.saveDir, "save-dir", ".", "where the S key saves frames and puzzles")
+	return func(e *env, args []string) int {
+		rest, err := parseInterleaved(fs, args)
+		if err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return exitOK
+			}
+			return exitUsage
+		}
+		if len(rest) > 0 {
+			fmt.Fprintf(e.stderr, "sudokuar live: unexpected argument %q (a video goes after --video)\n", rest[0])
+			return exitUsage
+		}
+		if c.every < 1 {
+			fmt.Fprintf(e.stderr, "sudokuar live: --every %d: must be 1 or more\n", c.every)
+			return exitUsage
+		}
+		if err := liveRun(c, e.stdout, e.stderr); err != nil {
+			fmt.Fprintln(e.stderr, "sudokuar", err)
+			return exitFail
+		}
+		return exitOK
+	}
+}
+
+// defaultLiveOut is where a run without a display writes its video when no
+// --out was given, so that it still leaves something to look at.
+const defaultLiveOut = "out/live.mp4"
+
+func liveRun(c liveConfig, stdout, stderr io.Writer) error {
+	logf := func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
+	var src live.Source
+	var err error
+	if c.video != "" {
+		src, err = live.OpenVideo(c.video)
+	} else {
+		src, err = live.OpenCamera(c.camera)
+	}
+	if err != nil {
+		if errors.Is(err, live.ErrNoCamera) {
+			return fmt.Errorf("live: %w\n  e.g. sudokuar live --video testdata/video/demo.mp4", err)
+		}
+		return fmt.Errorf("live: %w", err)
+	}
+	defer src.Close()
+
+	window := !c.headless
+	if window && !live.HasDisplay() {
+		window = false
+		if c.out == "" {
+			c.out = defaultLiveOut
+		}
+		logf("live: no display (DISPLAY is not set), so no window: running headless and writing the annotated video to %s", c.out)
+	}
+	var sinks live.Sinks
+	var video *live.VideoFile
+	if c.out != "" {
+		if err := os.MkdirAll(filepath.Dir(c.out), 0o755); err != nil {
+			return fmt.Errorf("live: --out %s: %w", c.out, err)
+		}
+		if video, err = live.NewVideoFile(c.out, src.FPS()); err != nil {
+			return fmt.Errorf("live: %w", err)
+		}
+		sinks = append(sinks, video)
+	}
+	if window {
+		w, err := live.NewWindow("sudokuar - Q quits, Space solves, S saves")
+		if err != nil {
+			return fmt.Errorf("live: %w", err)
+		}
+		// Last, so that its key wait paces the loop (see live.Sinks).
+		sinks = append(sinks, w)
+	}
+	defer func() { sinks.Close() }()
+
+	enc := json.NewEncoder(stdout)
+	opts := live.Options{
+		Pipeline:    pipeline.Options{Backend: c.backend},
+		Every:       c.every,
+		ManualSolve: c.manual,
+		Paced:       window || c.paced,
+		MaxFrames:   c.frames,
+		SaveDir:     c.saveDir,
+		Logf:        logf,
+	}
+	if c.json {
+		opts.OnRecognition = func(r pipeline.Result) {
+			if r.File == "" {
+				r.File = src.Name()
+			}
+			_ = enc.Encode(r)
+		}
+	}
+	var sink live.Sink
+	if len(sinks) > 0 {
+		sink = sinks
+	}
+	sum, err := live.Run(src, sink, opts)
+	if err != nil {
+		return fmt.Errorf("live: %w", err)
+	}
+	if err := sinks.Close(); err != nil {
+		return fmt.Errorf("live: %w", err)
+	}
+	sinks = nil
+	// The summary goes to stderr so that --json output stays clean.
+	var b strings.Builder
+	fmt.Fprintf(&b, "live: %s: %d frames in %.1f s (%.1f fps), %d recognitions, %d puzzle(s), last status: %s",
+		src.Name(), sum.Frames, sum.Elapsed.Seconds(), sum.FPS(), sum.Recognitions, sum.Puzzles, orDash(sum.LastStatus))
+	if video != nil {
+		fmt.Fprintf(&b, "\nlive: annotated video written to %s", video.Path)
+	}
+	fmt.Fprintln(stderr, b.String())
+	return nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

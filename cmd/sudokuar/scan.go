@@ -1,0 +1,369 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"sudokuar/pipeline"
+	"sudokuar/sudoku"
+	"sudokuar/vision"
+)
+
+// scanConfig is what the scan flags ask for.
+type scanConfig struct {
+	paths     []string
+	recursive bool
+	jobs      int
+	out       string
+	json      bool
+	truth     bool
+	backend   string
+	progress  bool // draw a progress bar (set when both outputs are terminals)
+}
+
+// parseInterleaved parses flags that may come between or after the
+// positional arguments, so that `scan photos/ --json` works as well as
+// `scan --json photos/`; a lone "--" ends the flags.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// scanFlags declares the scan flags on fs and returns the command.
+func scanFlags(fs *flag.FlagSet) func(*env, []string) int {
+	var c scanConfig
+	fs.BoolVar(&c.recursive, "r", false, "look in sub-folders too")
+	fs.IntVar(&c.jobs, "j", runtime.NumCPU(), "photos processed at once (workers)")
+	fs.StringVar(&c.out, "out", "", "write each annotated image into this `folder` (created if missing; inputs are never overwritten)")
+	fs.BoolVar(&c.json, "json", false, "print one JSON object per image, one per line")
+	fs.BoolVar(&c.truth, "truth", false, "score against the .dat ground truth next to each image (digit accuracy, exact grids, solved grids, misses)")
+	fs.StringVar(&c.backend, "ocr-backend", pipeline.BackendGo, "digit network runtime: onnx-go or opencv")
+	return func(e *env, args []string) int {
+		paths, err := parseInterleaved(fs, args)
+		if err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return exitOK
+			}
+			return exitUsage
+		}
+		if len(paths) == 0 {
+			fmt.Fprintln(e.stderr, "sudokuar scan: name at least one image or folder")
+			return exitUsage
+		}
+		if c.jobs < 1 {
+			fmt.Fprintf(e.stderr, "sudokuar scan: -j %d: need at least 1 worker\n", c.jobs)
+			return exitUsage
+		}
+		c.paths = paths
+		so, sok := e.stdout.(*os.File)
+		se, eok := e.stderr.(*os.File)
+		c.progress = sok && eok && isTerminal(so) && isTerminal(se)
+		failed, err := scan(c, e.stdout, e.stderr)
+		if err != nil {
+			fmt.Fprintln(e.stderr, "sudokuar scan:", err)
+			return exitUsage
+		}
+		if failed > 0 {
+			return exitFail
+		}
+		return exitOK
+	}
+}
+
+// isTerminal reports whether f is a terminal (a character device), which is
+// how the progress bar knows it is not writing into a pipe or a file.
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// scanItem is one image's outcome, kept in input order.
+type scanItem struct {
+	res      pipeline.Result
+	loadErr  bool
+	writeErr error
+	outFile  string
+}
+
+// scan runs the whole command; it returns how many files failed to load.
+// Errors are those that stop the scan before it starts.
+func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
+	files, err := pipeline.ImageFiles(c.paths, c.recursive)
+	if err != nil {
+		return 0, err
+	}
+	var outNames []string
+	if c.out != "" {
+		if err := checkOutDir(c.out); err != nil {
+			return 0, err
+		}
+		outNames = outputNames(files, c.out)
+	}
+	truths := make([]sudoku.Grid, len(files))
+	truthErr := make([]error, len(files))
+	if c.truth {
+		for i, f := range files {
+			truths[i], truthErr[i] = pipeline.ReadTruth(f)
+		}
+	}
+	workers := min(c.jobs, len(files))
+	pipes := make([]*pipeline.Pipeline, workers)
+	for w := range pipes {
+		p, err := pipeline.New(pipeline.Options{Backend: c.backend})
+		if err != nil {
+			for _, q := range pipes[:w] {
+				q.Close()
+			}
+			return 0, err
+		}
+		pipes[w] = p
+	}
+
+	items := make([]scanItem, len(files))
+	done := make(chan int, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for _, p := range pipes {
+		wg.Add(1)
+		go func(p *pipeline.Pipeline) {
+			defer wg.Done()
+			defer p.Close()
+			for i := range next {
+				out := ""
+				if outNames != nil {
+					out = outNames[i]
+				}
+				items[i] = scanOne(p, files[i], out)
+				done <- i
+			}
+		}(p)
+	}
+	go func() {
+		for i := range files {
+			next <- i
+		}
+		close(next)
+	}()
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+
+	// Print in input order as results come in, whatever order workers
+	// finish in, so output is the same for any -j.
+	bar := progressBar{w: stderr, on: c.progress, total: len(files), start: time.Now()}
+	ready := make([]bool, len(files))
+	printed, failed := 0, 0
+	var tally pipeline.Tally
+	enc := json.NewEncoder(stdout)
+	for i := range done {
+		ready[i] = true
+		bar.update(printed, filepath.Base(files[i]))
+		for printed < len(files) && ready[printed] {
+			it := items[printed]
+			bar.clear()
+			if it.loadErr {
+				failed++
+				fmt.Fprintf(stderr, "%s: %s\n", files[printed], it.res.Error)
+			}
+			if it.writeErr != nil {
+				fmt.Fprintf(stderr, "%s: %v\n", files[printed], it.writeErr)
+			}
+			if c.json {
+				if err := enc.Encode(it.res); err != nil {
+					return failed, fmt.Errorf("write JSON: %w", err)
+				}
+			} else if !it.loadErr {
+				fmt.Fprintln(stdout, describe(it))
+			}
+			if c.truth && !it.loadErr {
+				if truthErr[printed] != nil {
+					fmt.Fprintf(stderr, "%v (not scored)\n", truthErr[printed])
+				} else {
+					tally.Add(files[printed], it.res, truths[printed])
+				}
+			}
+			printed++
+			bar.update(printed, "")
+		}
+	}
+	bar.clear()
+	if c.truth {
+		// Keep stdout to one JSON object per line when --json asks for it.
+		w := stdout
+		if c.json {
+			w = stderr
+		}
+		tally.Report(w)
+	}
+	return failed, nil
+}
+
+// scanOne loads, recognises and (with out set) annotates one image.
+func scanOne(p *pipeline.Pipeline, file, out string) scanItem {
+	img, err := vision.ReadImage(file)
+	defer img.Close()
+	if err != nil {
+		return scanItem{loadErr: true, res: pipeline.Result{File: file, Status: pipeline.StatusLoadError, Error: err.Error()}}
+	}
+	r := p.Process(img)
+	r.File = file
+	it := scanItem{res: r}
+	if out != "" {
+		it.writeErr = writeAnnotated(img, r, out)
+		if it.writeErr == nil {
+			it.outFile = out
+		}
+	}
+	return it
+}
+
+// writeAnnotated draws r on (a copy of) img and writes it to path.
+func writeAnnotated(img gocv.Mat, r pipeline.Result, path string) error {
+	canvas := img.Clone()
+	defer canvas.Close()
+	if err := pipeline.Draw(&canvas, r.Grid, r.Found, r.Picture(true)); err != nil {
+		return fmt.Errorf("annotate: %w", err)
+	}
+	if !gocv.IMWrite(path, canvas) {
+		return fmt.Errorf("write %s: OpenCV could not write it", path)
+	}
+	return nil
+}
+
+// describe is the one-line human summary of an image.
+func describe(it scanItem) string {
+	r := it.res
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s", r.File, r.Status)
+	if r.Found && r.Box[0] > 0 {
+		n := r.Box[0] * r.Box[1]
+		fmt.Fprintf(&b, " (%dx%d, %d givens)", n, n, len(r.Given)-strings.Count(r.Given, "0"))
+	}
+	if len(r.Conflicts) > 0 {
+		fmt.Fprintf(&b, ", conflicting cells %s", cellNames(r.Conflicts, r.Box[0]*r.Box[1]))
+	}
+	fmt.Fprintf(&b, " in %.0f ms", r.Ms)
+	if it.outFile != "" {
+		fmt.Fprintf(&b, " -> %s", it.outFile)
+	}
+	return b.String()
+}
+
+// cellNames writes cells as r1c2 names.
+func cellNames(cells []int, n int) string {
+	if n == 0 {
+		return ""
+	}
+	parts := make([]string, len(cells))
+	for i, c := range cells {
+		parts[i] = fmt.Sprintf("r%dc%d", c/n+1, c%n+1)
+	}
+	return strings.Join(parts, " ")
+}
+
+// checkOutDir makes sure dir exists (creating it) and takes files, so an
+// unwritable --out fails before any work is done.
+func checkOutDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--out %s: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, ".sudokuar-write-test-*")
+	if err != nil {
+		return fmt.Errorf("--out %s: cannot write there: %w", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	os.Remove(name)
+	return nil
+}
+
+// outputNames picks, for each input, the annotated image's name in dir:
+// the input's name with ".solved" before its extension (PNG for formats
+// OpenCV may not write back). Names never equal an input file and never
+// collide with each other.
+func outputNames(files []string, dir string) []string {
+	inputs := map[string]bool{}
+	for _, f := range files {
+		if a, err := filepath.Abs(f); err == nil {
+			inputs[a] = true
+		}
+	}
+	used := map[string]bool{}
+	names := make([]string, len(files))
+	for i, f := range files {
+		ext := strings.ToLower(filepath.Ext(f))
+		switch ext {
+		case ".jpg", ".jpeg", ".png":
+		default:
+			ext = ".png"
+		}
+		stem := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f)) + ".solved"
+		name := filepath.Join(dir, stem+ext)
+		for k := 2; ; k++ {
+			a, _ := filepath.Abs(name)
+			if !used[a] && !inputs[a] {
+				used[a] = true
+				break
+			}
+			name = filepath.Join(dir, fmt.Sprintf("%s-%d%s", stem, k, ext))
+		}
+		names[i] = name
+	}
+	return names
+}
+
+// progressBar draws "[#####.....] 12/40 image12.jpg" on one terminal line.
+type progressBar struct {
+	w     io.Writer
+	on    bool
+	total int
+	start time.Time
+	drawn bool
+}
+
+func (p *progressBar) update(done int, name string) {
+	if !p.on {
+		return
+	}
+	const width = 30
+	fill := width * done / max(p.total, 1)
+	eta := ""
+	if done > 0 && done < p.total {
+		left := time.Since(p.start) / time.Duration(done) * time.Duration(p.total-done)
+		eta = fmt.Sprintf(" ~%s left", left.Round(time.Second))
+	}
+	fmt.Fprintf(p.w, "\r\033[K[%s%s] %d/%d%s %s", strings.Repeat("#", fill), strings.Repeat(".", width-fill), done, p.total, eta, name)
+	p.drawn = true
+}
+
+func (p *progressBar) clear() {
+	if p.on && p.drawn {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.drawn = false
+	}
+}
