@@ -404,7 +404,7 @@ func fitHalfSide(a, b pt, pts []pt) (line, bool) {
 // by least squares over those inliers. Text or a finger attached to a side
 // bends the contour away from the edge; the edge itself stays the longest
 // straight run, so it wins the vote.
-func fitSideRobust(a, b pt, pts []pt) (line, bool) {
+func fitSideRobust(a, b pt, pts []pt, t0, t1 float64) (line, bool) {
 	l := a.dist(b)
 	if l < 8 {
 		return line{}, false
@@ -415,7 +415,7 @@ func fitSideRobust(a, b pt, pts []pt) (line, bool) {
 	for _, p := range pts {
 		w := p.sub(a)
 		t := (w.X*d.X + w.Y*d.Y) / l
-		if t < 0.02 || t > 0.98 {
+		if t < t0 || t > t1 {
 			continue
 		}
 		if math.Abs(w.X*d.Y-w.Y*d.X) <= band {
@@ -470,29 +470,50 @@ func fitSideRobust(a, b pt, pts []pt) (line, bool) {
 }
 
 // refineQuadRobust replaces each corner of q by the crossing of the robust
-// edge lines of its two sides; corners that would move implausibly far are kept.
+// edge lines of its two sides, each fitted on the half of the side next to
+// that corner, so the corner follows the local tangent when the paper is
+// curved. Where a half-side fit fails the whole side is used; corners that
+// would move implausibly far are kept.
 func refineQuadRobust(q [4]pt, contour []pt) [4]pt {
 	var peri float64
 	for i := 0; i < 4; i++ {
 		peri += q[i].dist(q[(i+1)%4])
 	}
 	dense := densify(contour, math.Max(1, peri/1000))
-	var lines [4]line
-	var ok [4]bool
+	var whole [4]line
+	var wholeOK [4]bool
 	for i := 0; i < 4; i++ {
-		lines[i], ok[i] = fitSideRobust(q[i], q[(i+1)%4], dense)
+		whole[i], wholeOK[i] = fitSideRobust(q[i], q[(i+1)%4], dense, 0.02, 0.98)
 	}
 	out := q
 	for i := 0; i < 4; i++ {
-		j := (i + 3) % 4 // side ending at corner i
-		if !ok[i] || !ok[j] {
-			continue
+		j := (i + 3) % 4 // side j runs from q[j] to q[i]; side i from q[i] on
+		var cands []pt
+		if wholeOK[j] && wholeOK[i] {
+			if c, ok := intersect(whole[j], whole[i]); ok {
+				cands = append(cands, c)
+			}
 		}
-		c, good := intersect(lines[j], lines[i])
-		if !good || c.dist(q[i]) > 0.15*peri/4 {
-			continue
+		lj, okj := fitSideRobust(q[j], q[i], dense, 0.5, 0.98)
+		li, oki := fitSideRobust(q[i], q[(i+1)%4], dense, 0.02, 0.5)
+		if okj && oki {
+			if c, ok := intersect(lj, li); ok {
+				cands = append(cands, c)
+			}
 		}
-		out[i] = c
+		// On curved paper the whole-side lines cross beyond the real corner,
+		// off the outline; the half-side lines cross on it. Keep the
+		// candidate nearest the outline (the whole-side one on ties).
+		best, bestD := q[i], math.Inf(1)
+		for _, c := range cands {
+			if c.dist(q[i]) > 0.15*peri/4 {
+				continue
+			}
+			if d := distToPoints(c, dense); d < bestD-1 {
+				best, bestD = c, d
+			}
+		}
+		out[i] = best
 	}
 	if !isConvexQuad(out) {
 		return q
@@ -548,4 +569,14 @@ func unit(p pt) pt {
 		return pt{1, 0}
 	}
 	return pt{p.X / l, p.Y / l}
+}
+
+// distToPoints returns the distance from p to the nearest of pts.
+func distToPoints(p pt, pts []pt) float64 {
+	d := math.Inf(1)
+	for _, q := range pts {
+		dx, dy := p.X-q.X, p.Y-q.Y
+		d = math.Min(d, dx*dx+dy*dy)
+	}
+	return math.Sqrt(d)
 }
