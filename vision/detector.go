@@ -328,7 +328,7 @@ func quadFromContour(p []pt) ([4]pt, bool) {
 		return [4]pt{}, false
 	}
 	// A contour much smaller than its quad is not a filled grid outline.
-	if qa := polyArea(q[:]); area < 0.6*qa {
+	if qa := polyArea(q[:]); area < 0.45*qa {
 		return [4]pt{}, false
 	}
 	return q, true
