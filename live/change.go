@@ -67,18 +67,25 @@ func (p *printer) print(frame gocv.Mat, g vision.Grid, n int) inkPrint {
 		return nil
 	}
 	out := make(inkPrint, n*n)
-	lo, hi := cellPx/4, cellPx-cellPx/4
+	lo, hi := cellPx/4, cellPx-cellPx/4   // the middle, where a digit is
+	in0, in1 := cellPx/8, cellPx-cellPx/8 // inside the grid lines
 	for r := 0; r < n; r++ {
 		for c := 0; c < n; c++ {
-			sum := 0
-			for y := r*cellPx + lo; y < r*cellPx+hi; y++ {
+			sum, cnt, paper := 0, 0, 1
+			for y := r*cellPx + in0; y < r*cellPx+in1; y++ {
 				row := pix[y*side:]
-				for x := c*cellPx + lo; x < c*cellPx+hi; x++ {
-					sum += int(row[x])
+				for x := c*cellPx + in0; x < c*cellPx+in1; x++ {
+					v := int(row[x])
+					paper = max(paper, v)
+					if y >= r*cellPx+lo && y < r*cellPx+hi && x >= c*cellPx+lo && x < c*cellPx+hi {
+						sum += v
+						cnt++
+					}
 				}
 			}
-			// Darkness: ink is dark on paper.
-			out[r*n+c] = -float64(sum)
+			// Ink as a share of the cell's own paper brightness, so uneven
+			// light and shadows across the grid do not count.
+			out[r*n+c] = 1 - float64(sum)/float64(cnt)/float64(paper)
 		}
 	}
 	return out

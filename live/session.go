@@ -325,9 +325,9 @@ func (s *session) report(v view) pipeline.Result {
 }
 
 // changedBelow is the ink-print similarity under which the puzzle in view
-// is taken to have changed (measured on the demo video: the same puzzle
-// stays above 0.85 over 10 frames of motion, a swapped page drops to about
-// 0, a page sliding in or out lands in between).
+// is taken to have changed. Measured on the demo video: the same puzzle
+// stays at 0.95 or more over 10 frames of motion, the swapped page is at
+// about 0.2.
 const changedBelow = 0.5
 
 // locateAndSchedule follows the grid in this frame and hands a copy of it
