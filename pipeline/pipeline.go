@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"time"
 
@@ -85,7 +86,7 @@ func (p *Pipeline) Locate(frame gocv.Mat) (vision.Grid, error) {
 func (p *Pipeline) Process(frame gocv.Mat) Result {
 	start := time.Now()
 	r := p.process(frame)
-	r.Ms = float64(time.Since(start).Microseconds()) / 1000
+	r.Ms = math.Round(float64(time.Since(start).Microseconds())/10) / 100
 	return r
 }
 
@@ -140,7 +141,8 @@ func (r *Result) setGrid(g vision.Grid) {
 	r.Found = true
 	r.Grid = g
 	for i, c := range g.Corners {
-		r.Corners[i] = [2]float64{float64(c.X), float64(c.Y)}
+		// Hundredths of a pixel: all the precision there is, and short JSON.
+		r.Corners[i] = [2]float64{math.Round(float64(c.X)*100) / 100, math.Round(float64(c.Y)*100) / 100}
 	}
 	r.Box = [2]int{g.Shape.BoxRows, g.Shape.BoxCols}
 }

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sudokuar/internal/testenv"
+	"sudokuar/live"
+	"sudokuar/models"
+)
+
+func demoVideo(t *testing.T) string {
+	t.Helper()
+	if len(models.Digits()) == 0 {
+		t.Skip("models/digits.onnx is empty (the digit model is not trained yet)")
+	}
+	p := filepath.Join(testenv.RepoRoot(), "testdata", "video", "demo.mp4")
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("demo video: %v", err)
+	}
+	return p
+}
+
+func runCapture(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb})
+	return code, out.String(), errb.String()
+}
+
+func TestLiveUsage(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantErr  string
+	}{
+		{"stray argument", []string{"live", "demo.mp4"}, 2, "--video"},
+		{"every 0", []string{"live", "--every", "0"}, 2, "--every"},
+		{"missing video", []string{"live", "--video", "/nonexistent/v.mp4"}, 1, "/nonexistent/v.mp4"},
+		{"not a video", []string{"live", "--video", "/dev/null"}, 1, "cannot decode"},
+		{"bad out name", []string{"live", "--video", filepath.Join(testenv.RepoRoot(), "testdata", "video", "demo.mp4"), "--out", "x.gif"}, 1, ".mp4 or .avi"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runCapture(t, tc.args...)
+			if code != tc.wantCode || !strings.Contains(stderr, tc.wantErr) {
+				t.Fatalf("exit %d, stderr %q; want exit %d mentioning %q", code, stderr, tc.wantCode, tc.wantErr)
+			}
+		})
+	}
+}
+
+func TestLiveNoCamera(t *testing.T) {
+	if devs, _ := filepath.Glob("/dev/video*"); len(devs) > 0 {
+		t.Skipf("this machine has a camera (%v)", devs)
+	}
+	code, _, stderr := runCapture(t, "live", "--camera", "0")
+	if code != 1 || !strings.Contains(stderr, "no camera") || !strings.Contains(stderr, "--video") {
+		t.Fatalf("exit %d, stderr %q; want 1 saying no camera and suggesting --video", code, stderr)
+	}
+}
+
+// TestLiveNoDisplay runs `live --video` as `make run` does on a machine
+// without a display: it must say so, run headless, write the annotated
+// video to out/live.mp4 and print where.
+func TestLiveNoDisplay(t *testing.T) {
+	video := demoVideo(t)
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	t.Chdir(t.TempDir())
+	code, stdout, stderr := runCapture(t, "live", "--video", video, "--frames", "45")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"no display", "headless", "written to out/live.mp4", "45 frames"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, stderr)
+		}
+	}
+	if stdout != "" {
+		t.Errorf("stdout without --json: %q", stdout)
+	}
+	src, err := live.OpenVideo("out/live.mp4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	if w, h := src.Size(); w != 1280 || h != 720 {
+		t.Errorf("written video is %dx%d", w, h)
+	}
+}
+
+// TestLiveJSON checks the --json lines: one per recognition, the scan
+// fields plus "frame", the first ones on frames 0, 10, 20...
+func TestLiveJSON(t *testing.T) {
+	video := demoVideo(t)
+	code, stdout, stderr := runCapture(t, "live", "--video", video, "--headless", "--json", "--frames", "60")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	sc := bufio.NewScanner(strings.NewReader(stdout))
+	n, solved := 0, 0
+	for sc.Scan() {
+		var r map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("line %d: %v: %s", n+1, err, sc.Text())
+		}
+		for _, k := range []string{"file", "frame", "found", "corners", "box", "given", "solution", "status", "ms"} {
+			if _, ok := r[k]; !ok {
+				t.Errorf("line %d lacks %q: %s", n+1, k, sc.Text())
+			}
+		}
+		if f, _ := r["frame"].(float64); int(f)%10 != 0 && n < 3 {
+			t.Errorf("recognition %d on frame %v, want a multiple of 10 while nothing changes", n, r["frame"])
+		}
+		if r["status"] == "solved" {
+			solved++
+		}
+		n++
+	}
+	if n < 4 || n > 7 || solved == 0 {
+		t.Fatalf("%d JSON lines (%d solved) for 60 frames, want about 6 with solutions:\n%s", n, solved, stdout)
+	}
+}
