@@ -47,7 +47,10 @@ func WriteJob(dir string, j Job) (string, error) {
 	if j.PNG && !gocv.IMWrite(filepath.Join(dir, j.Name+".png"), ph.Image) {
 		return "", fmt.Errorf("%s: cannot write PNG copy", j.Name)
 	}
-	dat := DatFile(ph, j.Options)
+	dat, err := DatFile(ph, j.Options)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", j.Name, err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, j.Name+".dat"), []byte(dat), 0o644); err != nil {
 		return "", err
 	}
@@ -55,31 +58,26 @@ func WriteJob(dir string, j Job) (string, error) {
 }
 
 // DatFile formats a photo's ground truth like the real photo dataset's
-// .dat files: a first line describing the source (here the seed, font,
-// style, box shape and exact corners), a second line "WxH:24 JPG", then
-// the N rows of values separated by spaces, 0 for an empty cell.
-func DatFile(ph Photo, o Options) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "synth seed=%d font=%s style=%s box=%s corners=", o.Seed, ph.Font, ph.Style, ph.Truth.Shape)
+// .dat files (sudoku.WriteDat): a first line describing the source (here
+// the seed, font, style, box shape, in-plane turn and tilt in degrees, and
+// exact corners), a second line
+// "WxH:24 JPG", then the N rows of values, 0 for an empty cell.
+func DatFile(ph Photo, o Options) (string, error) {
+	var camera strings.Builder
+	fmt.Fprintf(&camera, "synth seed=%d font=%s style=%s box=%s rotate=%.1f tilt=%.1f corners=",
+		o.Seed, ph.Font, ph.Style, ph.Truth.Shape, ph.Pose.Rotate, ph.Pose.Tilt)
 	for i, c := range ph.Corners {
 		if i > 0 {
-			b.WriteByte(';')
+			camera.WriteByte(';')
 		}
-		fmt.Fprintf(&b, "%.2f,%.2f", c.X, c.Y)
+		fmt.Fprintf(&camera, "%.2f,%.2f", c.X, c.Y)
 	}
-	fmt.Fprintf(&b, "\n%dx%d:24 JPG\n", o.Width, o.Height)
-	writeRows(&b, ph.Truth)
-	return b.String()
-}
-
-func writeRows(b *strings.Builder, g sudoku.Grid) {
-	n := g.N()
-	for r := 0; r < n; r++ {
-		for c := 0; c < n; c++ {
-			fmt.Fprintf(b, "%d ", g.At(r, c))
-		}
-		b.WriteByte('\n')
+	var b strings.Builder
+	hdr := sudoku.DatHeader{Camera: camera.String(), Photo: fmt.Sprintf("%dx%d:24 JPG", o.Width, o.Height)}
+	if err := sudoku.WriteDat(&b, ph.Truth, hdr); err != nil {
+		return "", fmt.Errorf("synth: .dat: %w", err)
 	}
+	return b.String(), nil
 }
 
 // OutlineRow formats one outlines.csv row like the real dataset's: the

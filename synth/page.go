@@ -80,6 +80,9 @@ type pageSpec struct {
 	textFont  Font
 	style     LineStyle
 	symbols   Symbols
+	// clean leaves out the reverse side's text showing through (the demo
+	// video's codec spends megabytes on such fine faint texture).
+	clean bool
 }
 
 // pixel returns the page pixel position of grid-unit point (x, y).
@@ -127,7 +130,11 @@ func drawPage(rng *rand.Rand, pz sudoku.Grid, spec pageSpec) (*image.Gray, float
 	gx0, gy0 := spec.pixel(-0.5, -0.5)
 	side := spec.scale
 	ink := uint8(minInk + rng.IntN(35))
-
+	if rng.Float64() < 0.35 && !spec.clean {
+		if err := drawShowThrough(rng, page, spec); err != nil {
+			return nil, 0, err
+		}
+	}
 	border, err := drawGrid(rng, page, pz, spec, gx0, gy0, side, ink)
 	if err != nil {
 		return nil, 0, err
@@ -430,6 +437,26 @@ func drawClutter(rng *rand.Rand, page *image.Gray, spec pageSpec, keepOut image.
 				}
 				y += lineH / 2
 			}
+		}
+	}
+	return nil
+}
+
+// drawShowThrough prints faint text over the whole page, the grid's area
+// included, as the reverse side of thin newsprint shows through.
+func drawShowThrough(rng *rand.Rand, page *image.Gray, spec pageSpec) error {
+	size := math.Max(5, spec.scale*(0.03+0.03*rng.Float64()))
+	tf, err := newTypeface(spec.textFont, size)
+	if err != nil {
+		return err
+	}
+	faint := uint8(paper - 8 - rng.IntN(14))
+	lineH := int(size * 1.3)
+	colW := int(spec.scale * (0.4 + 0.4*rng.Float64()))
+	b := page.Bounds()
+	for x := -rng.IntN(colW); x < b.Max.X; x += colW + lineH {
+		for y := lineH; y < b.Max.Y; y += lineH {
+			drawWords(rng, page, tf, x, y, colW, faint)
 		}
 	}
 	return nil

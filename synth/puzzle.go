@@ -2,7 +2,6 @@ package synth
 
 import (
 	"fmt"
-	"math/rand/v2"
 
 	"sudokuar/sudoku"
 )
@@ -25,57 +24,44 @@ func ShapeFor(n int) (sudoku.Shape, error) {
 	return s, nil
 }
 
-// RandomPuzzle returns a puzzle of the given shape with about clues givens
-// (a share of the cells that suits the size when clues <= 0).
-//
-// It is a stop-gap until package sudoku's generator lands: the solution is
-// a valid Latin-square-with-boxes grid scrambled by the symmetries of
-// Sudoku, and the clues are chosen at random, so the puzzle is valid but
-// not guaranteed to have a unique solution.
+// RandomPuzzle returns a puzzle of the given shape with exactly one
+// solution and about clues givens, made by package sudoku's generator
+// (more givens remain where uniqueness needs them). clues <= 0 picks a
+// count typical of printed puzzles of that size (DefaultClues). The same
+// shape, seed and clues give the same puzzle.
 func RandomPuzzle(s sudoku.Shape, seed int64, clues int) (sudoku.Grid, error) {
 	if want, err := ShapeFor(s.N()); err != nil || want != s {
 		return sudoku.Grid{}, &OptionError{Field: "shape", Reason: fmt.Sprintf("%v is not a supported box shape", s)}
 	}
-	n := s.N()
 	if clues <= 0 {
-		clues = n * n * 38 / 100
+		clues = DefaultClues(s.N())
 	}
-	if clues > n*n {
-		clues = n * n
+	g, err := sudoku.Generate(s, seed, clues)
+	if err != nil {
+		return sudoku.Grid{}, fmt.Errorf("synth: puzzle %v seed %d: %w", s, seed, err)
 	}
-	rng := rand.New(rand.NewPCG(uint64(seed), 0x7075_7a7a_6c65))
-	// Base pattern: row r starts BoxCols further along per row inside a
-	// band and one further per band, which satisfies rows, columns, boxes.
-	base := func(r, c int) int {
-		return (s.BoxCols*(r%s.BoxRows) + r/s.BoxRows + c) % n
-	}
-	rows := permuteBands(rng, s.BoxRows, n/s.BoxRows)
-	cols := permuteBands(rng, s.BoxCols, n/s.BoxCols)
-	sym := rng.Perm(n)
-	g := sudoku.NewGrid(s)
-	for r := 0; r < n; r++ {
-		for c := 0; c < n; c++ {
-			g.Set(r, c, sym[base(rows[r], cols[c])]+1)
-		}
-	}
-	keep := rng.Perm(n * n)[:clues]
-	out := sudoku.NewGrid(s)
-	for _, i := range keep {
-		out.Cells[i] = g.Cells[i]
-	}
-	return out, nil
+	return g, nil
 }
 
-// permuteBands returns an order of n = size*bands lines that only swaps
-// whole bands and lines inside a band, which keeps a grid valid.
-func permuteBands(rng *rand.Rand, size, bands int) []int {
-	order := make([]int, 0, size*bands)
-	for _, b := range rng.Perm(bands) {
-		for _, i := range rng.Perm(size) {
-			order = append(order, b*size+i)
-		}
+// DefaultClues is the number of givens RandomPuzzle aims at for a grid of
+// side n: about what newspapers print (28 for 9×9), a little denser for
+// 16×16, where sparse unique puzzles are also slow to make.
+func DefaultClues(n int) int {
+	switch n {
+	case 4:
+		return 6
+	case 6:
+		return 12
+	case 8:
+		return 22
+	case 9:
+		return 28
+	case 12:
+		return 56
+	case 16:
+		return 112
 	}
-	return order
+	return n * n * 2 / 5
 }
 
 func isqrt(n int) int {

@@ -164,23 +164,36 @@ func conflicts(g sudoku.Grid) error {
 	return nil
 }
 
-func TestRandomPuzzleIsValid(t *testing.T) {
+func TestRandomPuzzleIsUnique(t *testing.T) {
 	for _, n := range []int{4, 6, 8, 9, 12, 16} {
-		for seed := int64(0); seed < 5; seed++ {
+		for seed := int64(0); seed < 3; seed++ {
 			s, _ := ShapeFor(n)
-			g, err := RandomPuzzle(s, seed, n*n) // all cells: the whole solution
+			g, err := RandomPuzzle(s, seed, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if err := conflicts(g); err != nil {
 				t.Fatalf("n=%d seed=%d: %v", n, seed, err)
 			}
-			for i, v := range g.Cells {
-				if v < 1 || v > n {
-					t.Fatalf("n=%d seed=%d: cell %d holds %d", n, seed, i, v)
+			givens := 0
+			for _, v := range g.Cells {
+				if v < 0 || v > n {
+					t.Fatalf("n=%d seed=%d: a cell holds %d", n, seed, v)
+				}
+				if v != 0 {
+					givens++
 				}
 			}
+			if givens < DefaultClues(n) || givens > DefaultClues(n)+n {
+				t.Errorf("n=%d seed=%d: %d givens, want about %d", n, seed, givens, DefaultClues(n))
+			}
+			if !sudoku.IsUnique(g) {
+				t.Errorf("n=%d seed=%d: the puzzle has more than one solution", n, seed)
+			}
 		}
+	}
+	if _, err := RandomPuzzle(sudoku.Shape{BoxRows: 3, BoxCols: 2}, 1, 0); err == nil {
+		t.Error("a 6x6 grid with 3x2 boxes was accepted")
 	}
 }
 

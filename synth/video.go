@@ -156,6 +156,7 @@ func RenderVideo(o VideoOptions, emit func(frame gocv.Mat, truth VideoFrame) err
 			digitFont: fonts[rng.IntN(len(fonts))],
 			textFont:  fonts[rng.IntN(len(fonts))],
 			style:     styles[(first+i)%len(styles)],
+			clean:     true,
 		}
 		for (specs[i].ext.x1-specs[i].ext.x0)*(specs[i].ext.y1-specs[i].ext.y0)*specs[i].scale*specs[i].scale > maxPage {
 			specs[i].scale *= 0.95
@@ -169,7 +170,9 @@ func RenderVideo(o VideoOptions, emit func(frame gocv.Mat, truth VideoFrame) err
 	lo := DefaultOptions(o.Width, o.Height, o.Seed)
 	lo.MaxBlur, lo.MaxNoise, lo.Light = 0.8, 1.2, 0.6
 	lk := sampleLook(rng, lo)
-	lk.motion = 0
+	// Fixed, mild degradations: the codec's bit rate (the file's size)
+	// grows fast with noise and falls with blur.
+	lk.motion, lk.blur, lk.noise = 0, 0.7, 0.8
 	cam := newCamera(o.Width, o.Height, lk, o.Seed)
 
 	for f := 0; f < o.VideoFrames(); f++ {

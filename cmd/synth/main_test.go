@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"sudokuar/sudoku"
 )
 
 func TestPhotosCommand(t *testing.T) {
@@ -55,8 +57,12 @@ func TestPhotosCommand(t *testing.T) {
 		if !strings.HasPrefix(lines[0], "synth seed=") || lines[1] != wantRes || len(lines) != 2+wantN[k] {
 			t.Errorf("%s.dat: header %q / %q and %d rows, want %q and %d rows", name, lines[0], lines[1], len(lines)-2, wantRes, wantN[k])
 		}
-		if got := len(strings.Fields(lines[2])); got != wantN[k] {
-			t.Errorf("%s.dat: first row has %d values, want %d", name, got, wantN[k])
+		g, err := sudoku.ReadDatFile(filepath.Join(dir, strings.TrimSuffix(name, ".jpg")+".dat"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.N() != wantN[k] || !sudoku.IsUnique(g) {
+			t.Errorf("%s.dat: a %d×%d grid (want %d), unique: %v", name, g.N(), g.N(), wantN[k], sudoku.IsUnique(g))
 		}
 	}
 	// The same flags give the same files, whatever the number of workers.

@@ -158,14 +158,15 @@ func writeVideoTruth(dir, video string, frames []synth.VideoFrame, pz [2]sudoku.
 		return err
 	}
 	for i, g := range pz {
-		dat := fmt.Sprintf("synth video %s seed=%d puzzle %d\n%dx%d:24 VIDEO\n", video, o.Seed, i+1, o.Width, o.Height)
-		for r := 0; r < g.N(); r++ {
-			for c := 0; c < g.N(); c++ {
-				dat += fmt.Sprintf("%d ", g.At(r, c))
-			}
-			dat += "\n"
+		var dat strings.Builder
+		hdr := sudoku.DatHeader{
+			Camera: fmt.Sprintf("synth video %s seed=%d puzzle %d", video, o.Seed, i+1),
+			Photo:  fmt.Sprintf("%dx%d:24 VIDEO", o.Width, o.Height),
 		}
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("puzzle%d.dat", i+1)), []byte(dat), 0o644); err != nil {
+		if err := sudoku.WriteDat(&dat, g, hdr); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("puzzle%d.dat", i+1)), []byte(dat.String()), 0o644); err != nil {
 			return err
 		}
 	}
