@@ -79,13 +79,20 @@ func (w *Window) Close() error {
 }
 
 // VideoFile writes frames to a video file; the container follows the file
-// extension (.mp4 or .avi).
+// extension (.mp4 or .avi). Encoding runs on its own goroutine, so on a
+// machine with a spare core it costs the display loop only a frame copy.
 type VideoFile struct {
-	Path string
-	vw   *gocv.VideoWriter
-	fps  float64
-	w, h int
+	Path   string
+	fps    float64
+	w, h   int
+	frames chan gocv.Mat // copies waiting to be encoded; the encoder closes them
+	done   chan error
 }
+
+// encodeQueue is how many frames may wait for the encoder before Show
+// blocks: enough to ride out a slow frame, small enough to bound memory
+// (a 1280×720 frame is 2.7 MB).
+const encodeQueue = 4
 
 // NewVideoFile prepares path for writing at fps frames a second. The file
 // is created with the first frame (whose size it takes); the folder must
@@ -115,13 +122,14 @@ func codecFor(path string) string {
 	return "mp4v"
 }
 
-// Show appends frame to the video; it never waits. Frames of another size
-// than the first are skipped (a codec cannot change size midway).
+// Show queues a copy of frame for the video; it never waits for a key.
+// Frames of another size than the first are skipped (a codec cannot change
+// size midway).
 func (v *VideoFile) Show(frame gocv.Mat, _ time.Duration) int {
 	if frame.Empty() || frame.Channels() != 3 {
 		return -1
 	}
-	if v.vw == nil {
+	if v.frames == nil {
 		vw, err := gocv.VideoWriterFile(v.Path, codecFor(v.Path), v.fps, frame.Cols(), frame.Rows(), true)
 		if err != nil || !vw.IsOpened() {
 			if vw != nil {
@@ -129,23 +137,46 @@ func (v *VideoFile) Show(frame gocv.Mat, _ time.Duration) int {
 			}
 			return -1
 		}
-		v.vw, v.w, v.h = vw, frame.Cols(), frame.Rows()
+		v.w, v.h = frame.Cols(), frame.Rows()
+		v.frames = make(chan gocv.Mat, encodeQueue)
+		v.done = make(chan error, 1)
+		go encode(vw, v.frames, v.done)
 	}
 	if frame.Cols() != v.w || frame.Rows() != v.h {
 		return -1
 	}
-	_ = v.vw.Write(frame)
+	v.frames <- frame.Clone()
 	return -1
 }
 
-// Close finishes the file.
+// encode writes the queued frames, closing each, and finally the writer.
+func encode(vw *gocv.VideoWriter, frames <-chan gocv.Mat, done chan<- error) {
+	var first error
+	for m := range frames {
+		if err := vw.Write(m); err != nil && first == nil {
+			first = err
+		}
+		m.Close()
+	}
+	if err := vw.Close(); err != nil && first == nil {
+		first = err
+	}
+	done <- first
+}
+
+// Close waits for the queued frames to be written and finishes the file.
+// Calling it again does nothing.
 func (v *VideoFile) Close() error {
-	if v.vw == nil {
+	if v.frames == nil {
 		return nil
 	}
-	err := v.vw.Close()
-	v.vw = nil
-	return err
+	close(v.frames)
+	err := <-v.done
+	v.frames = nil
+	if err != nil {
+		return fmt.Errorf("write video %s: %w", v.Path, err)
+	}
+	return nil
 }
 
 // Sinks fans frames out to several sinks; the first key pressed wins.
