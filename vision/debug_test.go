@@ -11,17 +11,23 @@ import (
 // dumpCanvas writes the last canvas, its binarisation and the cleaned ink
 // side by side to path (for eyeballing misses).
 func (d *Detector) dumpCanvas(path string) {
-	if d.canvas.Empty() || d.cbin.Empty() || d.clean.Empty() {
+	if d.canvas.Empty() {
 		return
 	}
-	m := gocv.NewMat()
+	m := d.canvas.Clone()
 	defer m.Close()
-	gocv.Hconcat(d.canvas, d.cbin, &m)
-	gocv.Hconcat(m, d.clean, &m)
 	lines := gocv.NewMat()
 	defer lines.Close()
-	gocv.BitwiseOr(d.hlines, d.vlines, &lines)
-	gocv.Hconcat(m, lines, &m)
+	if !d.hlines.Empty() && d.hlines.Rows() == d.vlines.Rows() {
+		gocv.BitwiseOr(d.hlines, d.vlines, &lines)
+	}
+	// Stages from an earlier, differently sized canvas are skipped:
+	// Hconcat would throw on them.
+	for _, s := range []gocv.Mat{d.cbin, d.clean, lines} {
+		if !s.Empty() && s.Rows() == m.Rows() && s.Type() == m.Type() {
+			gocv.Hconcat(m, s, &m)
+		}
+	}
 	gocv.IMWrite(path, m)
 }
 

@@ -398,11 +398,19 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 	// A coarse reading (4, 6, 8) may be the box lines of a finer grid
 	// (16, 12) whose thin lines were lost at this resolution: look again
 	// at the finest canvas.
-	if hiSide := 16 * d.opts.CellPx; n > 0 && n <= 8 && side0 < hiSide && hasMultiple(d.opts.Sizes, n) {
+	// A weak reading gets the same second look.
+	coarse := n > 0 && n <= 8 && hasMultiple(d.opts.Sizes, n)
+	if hiSide := 16 * d.opts.CellPx; side0 < hiSide && (coarse || guess.LineScore < 0.25) {
 		d.warp(g, gs, hiSide)
 		d.binarise(float64(hiSide)/16, max(3, hiSide/32))
-		side0 = hiSide
-		guess = inferShape(d.profile(d.hlines, 1), d.profile(d.vlines, 0), d.profile(d.cbin, 1), d.profile(d.cbin, 0), d.opts.Sizes)
+		hi := inferShape(d.profile(d.hlines, 1), d.profile(d.vlines, 0), d.profile(d.cbin, 1), d.profile(d.cbin, 0), d.opts.Sizes)
+		if coarse || hi.LineScore > guess.LineScore {
+			guess = hi
+			side0 = hiSide
+		} else {
+			d.warp(g, gs, side0) // back to the canvas the guess was made on
+			d.binarise(float64(side0)/9, max(3, side0/32))
+		}
 		n = guess.Shape.N()
 	}
 	if n == 0 || guess.LineScore < 0.1 {

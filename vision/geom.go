@@ -502,14 +502,16 @@ func refineQuadRobust(q [4]pt, contour []pt) [4]pt {
 			}
 		}
 		// On curved paper the whole-side lines cross beyond the real corner,
-		// off the outline; the half-side lines cross on it. Keep the
-		// candidate nearest the outline (the whole-side one on ties).
+		// off the outline or away from the outline's own corner; the
+		// half-side lines cross near both. Score each crossing by its
+		// distance to the outline plus half its distance to the polygon's
+		// corner (the whole-side crossing wins ties).
 		best, bestD := q[i], math.Inf(1)
 		for _, c := range cands {
 			if c.dist(q[i]) > 0.15*peri/4 {
 				continue
 			}
-			if d := distToPoints(c, dense); d < bestD-1 {
+			if d := distToPoints(c, dense) + 0.25*c.dist(q[i]); d < bestD-1 {
 				best, bestD = c, d
 			}
 		}

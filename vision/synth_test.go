@@ -32,6 +32,10 @@ func TestSynthPhotos(t *testing.T) {
 			continue
 		}
 		g, cells, err := det.Analyze(img)
+		if dbg := os.Getenv("VISION_DEBUG"); dbg != "" && (err != nil || cornerError(g.Corners, p.corners) > 0.03) {
+			det.dumpQuads(filepath.Join(dbg, "synth_"+strings.TrimSuffix(p.name, ".jpg")+"_quad.png"), img, g.Corners, p.corners, true)
+			det.dumpCanvas(filepath.Join(dbg, "synth_"+strings.TrimSuffix(p.name, ".jpg")+"_canvas.png"))
+		}
 		img.Close()
 		if err != nil && len(cells) == 0 {
 			t.Logf("%s (%v): %v", p.name, p.box, err)
