@@ -1,0 +1,388 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"gocv.io/x/gocv"
+
+	"sudokuar/ocr"
+	"sudokuar/sudoku"
+	"sudokuar/synth"
+	"sudokuar/vision"
+)
+
+// sample is one training cell: its image (upright) and its class.
+type sample struct {
+	x []float32
+	y int
+}
+
+// photoCells is one photo cut by vision, with the truth laid out the way
+// the photo shows the grid.
+type photoCells struct {
+	name   string
+	shape  sudoku.Shape
+	cells  []vision.Cell // nil when vision failed
+	truth  sudoku.Grid   // as the photo shows it (turned by turns)
+	turns  int           // quarter turns clockwise from upright to the photo
+	err    error         // vision's error, if it found no cells
+	corner float64       // largest corner error / grid side, if known (else -1)
+}
+
+// samples returns the labelled non-empty cells of p, turned upright.
+func (p photoCells) samples() []sample {
+	var out []sample
+	for i, c := range p.cells {
+		if c.Empty || len(c.Pixels) != ocr.CellLen {
+			continue
+		}
+		out = append(out, sample{x: ocr.TurnCell(c.Pixels, (4-p.turns)%4), y: p.truth.Cells[i]})
+	}
+	return out
+}
+
+// turnGrid returns g turned a quarter turn clockwise k times.
+func turnGrid(g sudoku.Grid, k int) sudoku.Grid {
+	n := g.N()
+	out := g.Clone()
+	for ; k > 0; k-- {
+		src := out.Clone()
+		for r := 0; r < n; r++ {
+			for c := 0; c < n; c++ {
+				out.Cells[r*n+c] = src.Cells[(n-1-c)*n+r]
+			}
+		}
+	}
+	return out
+}
+
+// readDat parses a photo-dataset .dat file: phone model, image line, then
+// N rows of N values (0 = empty).
+func readDat(path string) (sudoku.Grid, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return sudoku.Grid{}, err
+	}
+	var vals []int
+	sc := bufio.NewScanner(strings.NewReader(string(data)))
+	line := 0
+	for sc.Scan() {
+		line++
+		if line <= 2 {
+			continue
+		}
+		for _, f := range strings.Fields(sc.Text()) {
+			v, err := strconv.Atoi(f)
+			if err != nil || v < 0 || v > 16 {
+				return sudoku.Grid{}, fmt.Errorf("%s:%d: bad value %q", path, line, f)
+			}
+			vals = append(vals, v)
+		}
+	}
+	n := int(math.Round(math.Sqrt(float64(len(vals)))))
+	shape, err := sudoku.ShapeForN(n)
+	if err != nil || n*n != len(vals) {
+		return sudoku.Grid{}, fmt.Errorf("%s: %d values is not a grid", path, len(vals))
+	}
+	return sudoku.Grid{Shape: shape, Cells: vals}, nil
+}
+
+// splitPhotos lists the .jpg photos of dir with a .dat beside them and
+// splits them deterministically by photo: the 20% whose FNV-1a name hash
+// sorts first are held out.
+func splitPhotos(dir string, holdout float64) (train, test []string, err error) {
+	jpgs, err := filepath.Glob(filepath.Join(dir, "*.jpg"))
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(jpgs) == 0 {
+		return nil, nil, fmt.Errorf("no .jpg photos in %s", dir)
+	}
+	hash := func(p string) uint32 {
+		h := fnv.New32a()
+		h.Write([]byte(filepath.Base(p)))
+		return h.Sum32()
+	}
+	sort.Slice(jpgs, func(a, b int) bool { return hash(jpgs[a]) < hash(jpgs[b]) })
+	k := int(math.Round(holdout * float64(len(jpgs))))
+	test, train = jpgs[:k], jpgs[k:]
+	sort.Strings(train)
+	sort.Strings(test)
+	return train, test, nil
+}
+
+// cutPhotos runs vision on each photo (two at a time) and pairs the cells
+// with the truth. Orientation: the .dat gives the puzzle upright, some
+// photos are turned; the turn whose emptiness pattern matches vision's best
+// is kept, ties (symmetric puzzles) broken by orient when not nil.
+func cutPhotos(paths []string, opts vision.Options, workers int, orient func(p *photoCells, cands []int)) []photoCells {
+	out := make([]photoCells, len(paths))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			det := vision.NewDetector(opts)
+			defer det.Close()
+			for i := range next {
+				out[i] = cutPhoto(det, paths[i])
+			}
+		}()
+	}
+	for i := range paths {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i := range out {
+		p := &out[i]
+		if p.cells == nil {
+			continue
+		}
+		cands := bestTurns(p)
+		p.turns = cands[0]
+		if len(cands) > 1 && orient != nil {
+			orient(p, cands)
+		}
+		p.truth = turnGrid(p.truth, p.turns)
+	}
+	return out
+}
+
+func cutPhoto(det *vision.Detector, path string) photoCells {
+	p := photoCells{name: filepath.Base(path), corner: -1}
+	truth, err := readDat(strings.TrimSuffix(path, filepath.Ext(path)) + ".dat")
+	if err != nil {
+		p.err = err
+		return p
+	}
+	p.truth, p.shape = truth, truth.Shape
+	img, err := vision.ReadImage(path)
+	defer img.Close()
+	if err != nil {
+		p.err = err
+		return p
+	}
+	g, cells, err := det.Analyze(img)
+	if g.Shape != truth.Shape || len(cells) != len(truth.Cells) {
+		if err == nil {
+			err = fmt.Errorf("shape %v, want %v", g.Shape, truth.Shape)
+		}
+		p.err = err
+		return p
+	}
+	p.cells = cells
+	return p
+}
+
+// bestTurns returns the quarter turns of the truth whose emptiness pattern
+// agrees with vision's within turnSlack cells of the best, best first.
+// Newspaper puzzles are often symmetric under a quarter or half turn, and
+// vision misjudges a cell now and then, so near-ties go to orientWith.
+const turnSlack = 3
+
+func bestTurns(p *photoCells) []int {
+	score := make([]int, 4)
+	for k := 0; k < 4; k++ {
+		t := turnGrid(p.truth, k)
+		for i, c := range p.cells {
+			if c.Empty == (t.Cells[i] == 0) {
+				score[k]++
+			}
+		}
+	}
+	best := 0
+	for k := range score {
+		if score[k] > score[best] {
+			best = k
+		}
+	}
+	cands := []int{best}
+	for k := range score {
+		if k != best && score[k] >= score[best]-turnSlack {
+			cands = append(cands, k)
+		}
+	}
+	return cands
+}
+
+// orientWith breaks orientation ties with a classifier: the turn under
+// which the upright cells are most likely to carry the truth's digits.
+func orientWith(c ocr.Classifier) func(p *photoCells, cands []int) {
+	return func(p *photoCells, cands []int) {
+		best, bestLL := cands[0], math.Inf(-1)
+		for _, k := range cands {
+			t := turnGrid(p.truth, k)
+			var batch [][]float32
+			var labels []int
+			for i, cell := range p.cells {
+				if !cell.Empty && t.Cells[i] != 0 {
+					batch = append(batch, ocr.TurnCell(cell.Pixels, (4-k)%4))
+					labels = append(labels, t.Cells[i])
+				}
+			}
+			probs, err := c.Classify(batch)
+			if err != nil {
+				return
+			}
+			ll := 0.0
+			for j, pr := range probs {
+				ll += math.Log(float64(pr[labels[j]]) + 1e-9)
+			}
+			if ll > bestLL {
+				best, bestLL = k, ll
+			}
+		}
+		p.turns = best
+	}
+}
+
+// synthPhotos renders count 9×9 puzzles as photos with synth, seeds
+// seed0.., and cuts them with vision. Photos where vision's corners are off
+// by more than 3% of the grid side are dropped (their labels would be
+// wrong). Puzzles come from puzzles (completed to 24..36 givens from their
+// solution) or, when there are none, from synth.RandomPuzzle.
+func synthPhotos(count int, seed0 int64, fonts []synth.Font, puzzles []sudoku.Grid, workers int) []photoCells {
+	out := make([]photoCells, count)
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			det := vision.NewDetector(vision.Options{Sizes: []int{9}})
+			defer det.Close()
+			for i := range next {
+				out[i] = synthPhoto(det, seed0+int64(i), fonts, puzzles)
+			}
+		}()
+	}
+	for i := 0; i < count; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+func synthPhoto(det *vision.Detector, seed int64, fonts []synth.Font, puzzles []sudoku.Grid) photoCells {
+	rng := rand.New(rand.NewSource(seed))
+	p := photoCells{name: fmt.Sprintf("synth-%d", seed), corner: -1}
+	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	clues := 24 + rng.Intn(13)
+	var pz sudoku.Grid
+	var err error
+	if len(puzzles) > 0 {
+		pz, err = completePuzzle(puzzles[rng.Intn(len(puzzles))], clues, rng)
+	} else {
+		pz, err = synth.RandomPuzzle(s9, seed, clues)
+	}
+	if err != nil {
+		p.err = err
+		return p
+	}
+	sizes := [][2]int{{640, 480}, {800, 600}, {1024, 768}, {1280, 720}, {960, 1280}}
+	sz := sizes[rng.Intn(len(sizes))]
+	opts := synth.DefaultOptions(sz[0], sz[1], seed)
+	opts.Fonts = fonts
+	ph, err := synth.Render(pz, opts)
+	defer ph.Image.Close()
+	if err != nil {
+		p.err = err
+		return p
+	}
+	p.truth, p.shape = ph.Truth, ph.Truth.Shape
+	g, cells, err := det.Analyze(ph.Image)
+	if len(cells) != 81 || g.Shape.N() != 9 {
+		if err == nil {
+			err = fmt.Errorf("%d cells, shape %v", len(cells), g.Shape)
+		}
+		p.err = err
+		return p
+	}
+	// Near a 45° turn vision may call another corner top-left than synth
+	// does: the grid is then cut turned by quarter turns.
+	p.corner = math.Inf(1)
+	for k := 0; k < 4; k++ {
+		var shifted [4]gocv.Point2f
+		for i := range shifted {
+			shifted[i] = g.Corners[(i+k)%4]
+		}
+		if e := cornerError(shifted, ph.Corners); e < p.corner {
+			p.corner, p.turns = e, k
+		}
+	}
+	if p.corner > 0.03 {
+		p.err = fmt.Errorf("corners off by %.1f%% of the side", 100*p.corner)
+		return p
+	}
+	p.truth = turnGrid(p.truth, p.turns)
+	p.cells = cells
+	return p
+}
+
+// completePuzzle adds givens from the puzzle's solution until it has
+// clues of them; extra givens keep a unique solution unique.
+func completePuzzle(pz sudoku.Grid, clues int, rng *rand.Rand) (sudoku.Grid, error) {
+	sol, err := sudoku.Solve(pz)
+	if err != nil {
+		return sudoku.Grid{}, err
+	}
+	g := pz.Clone()
+	for _, i := range rng.Perm(len(g.Cells)) {
+		if g.Givens() >= clues {
+			break
+		}
+		if g.Cells[i] == 0 {
+			g.Cells[i] = sol.Cells[i]
+		}
+	}
+	return g, nil
+}
+
+// loadPuzzles reads one-line puzzles (e.g. 17-clue.txt), at most max.
+func loadPuzzles(path string, max int) ([]sudoku.Grid, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []sudoku.Grid
+	sc := bufio.NewScanner(f)
+	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	for sc.Scan() && len(out) < max {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		g, err := sudoku.ParseLine(line, &s9)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		out = append(out, g)
+	}
+	return out, sc.Err()
+}
+
+// cornerError is the largest distance between found and true corners as a
+// fraction of the true grid's mean side.
+func cornerError(found, want [4]gocv.Point2f) float64 {
+	d := func(a, b gocv.Point2f) float64 { return math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y)) }
+	var side, worst float64
+	for i := 0; i < 4; i++ {
+		side += d(want[i], want[(i+1)%4]) / 4
+		worst = math.Max(worst, d(found[i], want[i]))
+	}
+	return worst / side
+}

@@ -1,0 +1,320 @@
+// Command train trains sudokuar's digit CNN in Go (gorgonia) and writes it
+// as ONNX.
+//
+// In: fonts (Go's own and Debian's under /usr/share/fonts), puzzles and the
+// real photos of ../shared/datasets/wicht-v2-train (read at train time,
+// never copied). Out: the ONNX model (--out) and a report on stdout:
+// per-epoch loss and accuracy, then accuracy on held-out real photos and on
+// synthetic photos, read through the same vision cutter and ocr.Read as the
+// app uses.
+//
+// Data: synthetic photos rendered by package synth (many fonts, perspective,
+// blur, noise, light, JPEG, grid lines and page clutter) and cut by package
+// vision, plus the cells vision cuts from 80% of the real photos (split by
+// photo with a name hash; the other 20% are held out for measurement).
+// Cells get small extra perturbations (shift, stroke weight, gain, noise).
+//
+// Usage (from the repository root):
+//
+//	go run ./cmd/train --out models/digits.onnx --seed 1
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"math"
+	"math/rand"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"sudokuar/ocr"
+	"sudokuar/ocr/digitnet"
+	"sudokuar/synth"
+	"sudokuar/vision"
+)
+
+type config struct {
+	out        string
+	seed       int64
+	epochs     int
+	synthTrain int
+	synthTest  int
+	realDir    string
+	puzzles    string
+	testdata   string
+	holdout    float64
+	realWeight int
+	emptyPct   int
+	batch      int
+	lr         float64
+	workers    int
+	arch       digitnet.Arch
+	eval       string
+}
+
+func main() {
+	log.SetFlags(0)
+	var c config
+	var arch string
+	flag.StringVar(&c.out, "out", "models/digits.onnx", "where to write the ONNX model")
+	flag.Int64Var(&c.seed, "seed", 1, "seed for weights, data and shuffling")
+	flag.IntVar(&c.epochs, "epochs", 8, "training epochs")
+	flag.IntVar(&c.synthTrain, "synth", 1500, "synthetic photos to train on")
+	flag.IntVar(&c.synthTest, "synth-test", 200, "synthetic photos to measure on (other seeds)")
+	flag.StringVar(&c.realDir, "real", "../shared/datasets/wicht-v2-train", "real photos with .dat truth (skipped if missing)")
+	flag.StringVar(&c.puzzles, "puzzles", "../shared/puzzles/17-clue.txt", "one-line puzzles to print on synthetic photos (random puzzles if missing)")
+	flag.StringVar(&c.testdata, "testdata", "testdata/synth", "committed synthetic test photos to measure on (skipped if missing)")
+	flag.Float64Var(&c.holdout, "holdout", 0.2, "share of the real photos held out for measurement")
+	flag.IntVar(&c.realWeight, "real-weight", 4, "times each real training cell is used per epoch")
+	flag.IntVar(&c.emptyPct, "empty", 3, "drawn non-digit cells (class 0) per 100 synthetic cells")
+	flag.IntVar(&c.batch, "batch", 64, "minibatch size")
+	flag.Float64Var(&c.lr, "lr", 0.003, "Adam learning rate at the start (cosine decay to 5%)")
+	flag.IntVar(&c.workers, "workers", 2, "goroutines rendering and cutting photos")
+	flag.StringVar(&c.eval, "eval", "", "only measure this ONNX model (no training)")
+	flag.StringVar(&arch, "arch", "8,16,64", "conv1 filters, conv2 filters, hidden units")
+	flag.Parse()
+	var err error
+	if c.arch, err = parseArch(arch); err != nil {
+		log.Fatalf("train: %v", err)
+	}
+	if err := run(c); err != nil {
+		log.Fatalf("train: %v", err)
+	}
+}
+
+func parseArch(s string) (digitnet.Arch, error) {
+	f := strings.Split(s, ",")
+	if len(f) != 3 {
+		return digitnet.Arch{}, fmt.Errorf("--arch %q: want three numbers like 8,16,64", s)
+	}
+	var v [3]int
+	for i := range f {
+		n, err := strconv.Atoi(strings.TrimSpace(f[i]))
+		if err != nil || n < 1 || n > 256 {
+			return digitnet.Arch{}, fmt.Errorf("--arch %q: bad number %q", s, f[i])
+		}
+		v[i] = n
+	}
+	return digitnet.Arch{C1: v[0], C2: v[1], Hidden: v[2]}, nil
+}
+
+func run(c config) error {
+	start := time.Now()
+	fonts, err := synth.Fonts(true)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("fonts: %d faces\n", len(fonts))
+	puzzles, err := loadPuzzles(c.puzzles, 20000)
+	if err != nil {
+		fmt.Printf("puzzles: %v; using random puzzles\n", err)
+	} else {
+		fmt.Printf("puzzles: %d from %s\n", len(puzzles), c.puzzles)
+	}
+
+	t := time.Now()
+	if c.eval != "" {
+		c.synthTrain = 0
+	}
+	synTrain := synthPhotos(c.synthTrain, c.seed*1_000_000, fonts, puzzles, c.workers)
+	synTest := synthPhotos(c.synthTest, c.seed*1_000_000+500_000, fonts, puzzles, c.workers)
+	fmt.Printf("synthetic photos: %d train, %d test, cut by vision in %.0fs; %s\n",
+		len(synTrain), len(synTest), time.Since(t).Seconds(), dropped(append(synTrain[:len(synTrain):len(synTrain)], synTest...)))
+
+	var realTrain, realTest []photoCells
+	trainPaths, testPaths, err := splitPhotos(c.realDir, c.holdout)
+	if err != nil {
+		fmt.Printf("real photos: %v; training on synthetic photos only\n", err)
+	} else {
+		t = time.Now()
+		realTrain = cutPhotos(trainPaths, vision.Options{Sizes: []int{9}}, c.workers, nil)
+		realTest = cutPhotos(testPaths, vision.Options{Sizes: []int{9}}, c.workers, nil)
+		fmt.Printf("real photos: %d train, %d held out (split by name hash), cut in %.0fs; %s\n",
+			len(realTrain), len(realTest), time.Since(t).Seconds(), dropped(append(realTrain[:len(realTrain):len(realTrain)], realTest...)))
+	}
+
+	if c.eval != "" {
+		model, err := os.ReadFile(c.eval)
+		if err != nil {
+			return err
+		}
+		return measure(c, model, realTrain, realTest, synTest)
+	}
+	rng := rand.New(rand.NewSource(c.seed))
+	w := digitnet.Init(c.arch, rng)
+	fmt.Printf("network %+v: %d multiply-adds per cell\n", c.arch, c.arch.MACs())
+	tr, err := digitnet.NewTrainer(w, c.batch, c.lr)
+	if err != nil {
+		return err
+	}
+	defer tr.Close()
+
+	synSamples := collect(synTrain)
+	testSamples := collect(synTest)
+	var realSamples []sample
+	for e := 0; e < c.epochs; e++ {
+		// Real photos join after the first epoch: the photos whose truth
+		// could be turned two ways (symmetric puzzles) are oriented by the
+		// network trained so far.
+		if e == 1 && len(realTrain) > 0 {
+			cl, err := ocr.NewGo(tr.Weights().ONNX())
+			if err != nil {
+				return err
+			}
+			reorient(realTrain, orientWith(cl))
+			realSamples = collect(realTrain)
+			fmt.Printf("real training cells: %d (used %d× per epoch)\n", len(realSamples), c.realWeight)
+		}
+		data := append([]sample(nil), synSamples...)
+		// Class 0 for what vision may wrongly pass on from empty cells.
+		for k := 0; k < len(synSamples)*c.emptyPct/100; k++ {
+			data = append(data, sample{x: emptyCell(rng), y: 0})
+		}
+		for k := 0; k < c.realWeight; k++ {
+			data = append(data, realSamples...)
+		}
+		lr := c.lr * (0.05 + 0.95*0.5*(1+math.Cos(math.Pi*float64(e)/float64(c.epochs))))
+		tr.SetLearnRate(lr)
+		t := time.Now()
+		loss, acc, err := epoch(tr, data, c.batch, rng)
+		if err != nil {
+			return err
+		}
+		testAcc := cellAccuracy(tr.Weights(), testSamples)
+		fmt.Printf("epoch %d/%d: lr %.5f, %d cells, loss %.4f, train acc %.3f%%, synthetic test cells %.3f%%, %.0fs\n",
+			e+1, c.epochs, lr, len(data), loss, 100*acc, 100*testAcc, time.Since(t).Seconds())
+	}
+	model := tr.Weights().ONNX()
+	if err := os.WriteFile(c.out, model, 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("wrote %s (%d bytes) after %.0fs\n", c.out, len(model), time.Since(start).Seconds())
+	return measure(c, model, realTrain, realTest, synTest)
+}
+
+// measure reads the held-out real photos, the real training photos and the
+// synthetic photos with the model through ocr.Read and prints the figures.
+func measure(c config, model []byte, realTrain, realTest, synTest []photoCells) error {
+	cl, err := ocr.NewGo(model)
+	if err != nil {
+		return fmt.Errorf("reload %s: %w", c.out, err)
+	}
+	if len(realTest) > 0 {
+		// The truth's turn is settled by this model for photos whose
+		// emptiness pattern fits several turns.
+		reorient(realTest, orientWith(cl))
+		reorient(realTrain, orientWith(cl))
+		report("held-out real photos", evaluate(cl, realTest))
+		report("real training photos", evaluate(cl, realTrain))
+	}
+	report("synthetic test photos", evaluate(cl, synTest))
+	if tp, err := testdataPhotos(c.testdata, c.workers); err == nil {
+		report(c.testdata, evaluate(cl, tp))
+	} else {
+		fmt.Printf("%s: %v\n", c.testdata, err)
+	}
+	return nil
+}
+
+// reorient re-runs the orientation choice for photos whose truth matches
+// vision's emptiness under several turns.
+func reorient(ps []photoCells, orient func(p *photoCells, cands []int)) {
+	for i := range ps {
+		p := &ps[i]
+		if p.cells == nil {
+			continue
+		}
+		p.truth = turnGrid(p.truth, (4-p.turns)%4) // back to upright
+		cands := bestTurns(p)
+		p.turns = cands[0]
+		if len(cands) > 1 {
+			orient(p, cands)
+		}
+		p.truth = turnGrid(p.truth, p.turns)
+	}
+}
+
+// collect gathers the samples of the photos vision could cut.
+func collect(ps []photoCells) []sample {
+	var out []sample
+	for _, p := range ps {
+		out = append(out, p.samples()...)
+	}
+	return out
+}
+
+// dropped summarises the photos vision could not use.
+func dropped(ps []photoCells) string {
+	n := 0
+	why := map[string]int{}
+	for _, p := range ps {
+		if p.cells == nil {
+			n++
+			msg := fmt.Sprint(p.err)
+			if i := strings.IndexAny(msg, ":(%"); i > 0 {
+				msg = strings.TrimRight(msg[:i], " 0123456789.")
+			}
+			why[msg]++
+		}
+	}
+	return fmt.Sprintf("%d of %d unusable %v", n, len(ps), why)
+}
+
+// epoch runs one pass over data in a seeded random order, augmenting each
+// cell, and returns the mean loss and the training accuracy.
+func epoch(tr *digitnet.Trainer, data []sample, batch int, rng *rand.Rand) (float64, float64, error) {
+	order := rng.Perm(len(data))
+	x := make([]float32, 0, batch*ocr.CellLen)
+	y := make([]int, 0, batch)
+	var lossSum float64
+	var correct, seen, steps int
+	for _, i := range order {
+		x = append(x, augment(data[i].x, rng)...)
+		y = append(y, data[i].y)
+		if len(y) < batch {
+			continue
+		}
+		loss, ok, err := tr.Step(x, y)
+		if err != nil {
+			return 0, 0, err
+		}
+		lossSum += loss
+		correct += ok
+		seen += batch
+		steps++
+		x, y = x[:0], y[:0]
+	}
+	if steps == 0 {
+		return 0, 0, fmt.Errorf("fewer than %d training cells", batch)
+	}
+	return lossSum / float64(steps), float64(correct) / float64(seen), nil
+}
+
+// cellAccuracy classifies samples with the training graph's forward pass.
+func cellAccuracy(w digitnet.Weights, data []sample) float64 {
+	if len(data) == 0 {
+		return 0
+	}
+	const chunk = 256
+	correct := 0
+	for s := 0; s < len(data); s += chunk {
+		e := min(s+chunk, len(data))
+		var x []float32
+		for _, d := range data[s:e] {
+			x = append(x, d.x...)
+		}
+		logits, err := digitnet.Forward(w, x, e-s)
+		if err != nil {
+			return math.NaN()
+		}
+		for i, d := range data[s:e] {
+			if digitnet.Argmax(logits[i*digitnet.Classes:(i+1)*digitnet.Classes]) == d.y {
+				correct++
+			}
+		}
+	}
+	return float64(correct) / float64(len(data))
+}

@@ -1,0 +1,137 @@
+package ocr_test
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"sudokuar/ocr"
+	"sudokuar/sudoku"
+	"sudokuar/vision"
+)
+
+// photo is a committed synthetic test photo cut by vision, with its truth.
+type photo struct {
+	name  string
+	shape sudoku.Shape
+	cells []vision.Cell
+	truth []int
+}
+
+// synthPhotos cuts the 9×9 photos of testdata/synth (vision's cutter, as
+// the app uses it). Photos vision cannot cut into the true shape are left
+// out: this measures the reader, not the eye.
+func synthPhotos(tb testing.TB) []photo {
+	dir := filepath.Join("..", "testdata", "synth")
+	jpgs, _ := filepath.Glob(filepath.Join(dir, "*.jpg"))
+	if len(jpgs) == 0 {
+		tb.Skip("no photos in testdata/synth")
+	}
+	sort.Strings(jpgs)
+	det := vision.NewDetector(vision.Options{})
+	defer det.Close()
+	var out []photo
+	for _, j := range jpgs {
+		data, err := os.ReadFile(strings.TrimSuffix(j, ".jpg") + ".dat")
+		if err != nil {
+			continue
+		}
+		var vals []int
+		for _, line := range strings.Split(string(data), "\n")[2:] {
+			for _, f := range strings.Fields(line) {
+				v, err := strconv.Atoi(f)
+				if err != nil {
+					tb.Fatalf("%s: bad value %q", j, f)
+				}
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) != 81 {
+			continue // other sizes: 4×4 to 8×8 are readable but rarer; 10+ are not
+		}
+		img, err := vision.ReadImage(j)
+		if err != nil {
+			img.Close()
+			tb.Fatalf("%s: %v", j, err)
+		}
+		g, cells, err := det.Analyze(img)
+		img.Close()
+		if err != nil || g.Shape.N() != 9 {
+			continue
+		}
+		out = append(out, photo{filepath.Base(j), g.Shape, cells, vals})
+	}
+	if len(out) == 0 {
+		tb.Skip("vision cut no 9×9 photo of testdata/synth")
+	}
+	return out
+}
+
+// TestShippedModelOnSynthPhotos: every cell vision hands over from the
+// committed synthetic photos is read right by the shipped model, with both
+// runtimes.
+func TestShippedModelOnSynthPhotos(t *testing.T) {
+	if len(shippedBytes()) == 0 {
+		t.Skip("models/digits.onnx not trained yet")
+	}
+	photos := synthPhotos(t)
+	for _, backend := range []string{ocr.BackendGo, ocr.BackendOpenCV} {
+		c, err := ocr.Default(backend)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cells, wrong := 0, 0
+		for _, p := range photos {
+			r, err := ocr.Read(c, p.shape, p.cells)
+			if err != nil {
+				t.Fatalf("%s: %v", p.name, err)
+			}
+			for i, pr := range r.Prob {
+				if pr == nil {
+					continue
+				}
+				cells++
+				if r.Given.Cells[i] != p.truth[i] {
+					wrong++
+					t.Errorf("%s %s: r%dc%d read %d (conf %.2f), want %d", backend, p.name, i/9+1, i%9+1, r.Given.Cells[i], r.Conf[i], p.truth[i])
+				}
+			}
+		}
+		t.Logf("%s: %d photos, %d cells classified, %d wrong", backend, len(photos), cells, wrong)
+		ocr.CloseClassifier(c)
+	}
+}
+
+// BenchmarkReadGrid times ocr.Read (one batch of the non-empty cells plus
+// conflict and solution checks) on the 9×9 photos of testdata/synth; ns/op
+// is per grid.
+func BenchmarkReadGrid(b *testing.B) {
+	if len(shippedBytes()) == 0 {
+		b.Skip("models/digits.onnx not trained yet")
+	}
+	photos := synthPhotos(b)
+	for _, backend := range []string{ocr.BackendGo, ocr.BackendOpenCV} {
+		b.Run(backend, func(b *testing.B) {
+			c, err := ocr.Default(backend)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer ocr.CloseClassifier(c)
+			for _, p := range photos { // build every batch-size graph first
+				if _, err := ocr.Read(c, p.shape, p.cells); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				p := photos[i%len(photos)]
+				if _, err := ocr.Read(c, p.shape, p.cells); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

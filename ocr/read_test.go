@@ -1,0 +1,236 @@
+package ocr_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"sudokuar/ocr"
+	"sudokuar/sudoku"
+	"sudokuar/vision"
+)
+
+// tableClassifier returns preset probabilities: each cell carries its own
+// index in its four corner pixels (as i/1000, unchanged by quarter turns),
+// so Read's batching can be checked too. A cell is read with its preset
+// probabilities only when its "up" mark (pixel r0c1) is on, that is, when
+// it is upright; otherwise the classifier is unsure.
+type tableClassifier struct {
+	probs map[int][]float32
+	seen  map[int]bool
+}
+
+func (t *tableClassifier) Classify(cells [][]float32) ([][]float32, error) {
+	out := make([][]float32, len(cells))
+	for k, c := range cells {
+		if len(c) != ocr.CellLen {
+			return nil, &ocr.InputError{Cell: k, Reason: "bad length"}
+		}
+		i := int(c[0]*1000 + 0.5)
+		t.seen[i] = true
+		out[k] = t.probs[i]
+		if c[1] != 1 {
+			out[k] = make([]float32, 10)
+			for v := range out[k] {
+				out[k][v] = 0.1
+			}
+		}
+	}
+	return out, nil
+}
+
+// mark writes the cell index and the up mark, turned k quarter turns.
+func mark(i, k int) []float32 {
+	px := make([]float32, ocr.CellLen)
+	s := vision.CellSize
+	for _, j := range []int{0, s - 1, s * (s - 1), s*s - 1} {
+		px[j] = float32(i) / 1000
+	}
+	px[1] = 1
+	return ocr.TurnCell(px, k)
+}
+
+// sure returns probabilities with mass p on v and the rest on alt.
+func sure(v int, p float32, alt int) []float32 {
+	q := make([]float32, 10)
+	q[v] = p
+	q[alt] += 1 - p
+	return q
+}
+
+// setup builds the cells and a classifier that reads puzzle perfectly, with
+// confidence 0.999 (the runner-up being class 0).
+func setup(t *testing.T, puzzle string, shape sudoku.Shape) (sudoku.Grid, []vision.Cell, *tableClassifier) {
+	return setupTurned(t, puzzle, shape, 0)
+}
+
+// setupTurned is setup with every cell image turned k quarter turns.
+func setupTurned(t *testing.T, puzzle string, shape sudoku.Shape, k int) (sudoku.Grid, []vision.Cell, *tableClassifier) {
+	t.Helper()
+	g, err := sudoku.ParseLine(puzzle, &shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := shape.N()
+	cells := make([]vision.Cell, n*n)
+	tc := &tableClassifier{probs: map[int][]float32{}, seen: map[int]bool{}}
+	for i, v := range g.Cells {
+		cells[i] = vision.Cell{Row: i / n, Col: i % n, Empty: v == 0}
+		if v != 0 {
+			cells[i].Pixels = mark(i, k)
+			tc.probs[i] = sure(v, 0.999, 0)
+		}
+	}
+	return g, cells, tc
+}
+
+const wiki = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+
+func TestReadResolves(t *testing.T) {
+	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	cases := []struct {
+		name    string
+		tweak   func(p map[int][]float32)
+		changes []int // cells expected to change, in order
+		reason  string
+	}{
+		{"clean", func(map[int][]float32) {}, nil, ""},
+		// r1c1 is 5; misread as 3 (which conflicts with r1c2 = 3), 5 second.
+		{"conflict", func(p map[int][]float32) { p[0] = sure(3, 0.6, 5) }, []int{0}, "3 twice in row 1"},
+		// r1c1 misread as 2 (no conflict; 2 is not in its row, column or
+		// box) makes the grid unsolvable; the search restores 5.
+		{"unsolvable", func(p map[int][]float32) { p[0] = sure(2, 0.7, 5) }, []int{0}, "gives a unique solution"},
+		// A conflict whose loser falls back to a wrong digit that the
+		// solver step then fixes.
+		{"conflict then search", func(p map[int][]float32) {
+			q := make([]float32, 10)
+			q[3], q[2], q[5] = 0.5, 0.3, 0.2
+			p[0] = q
+		}, []int{0, 0}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			want, cells, cl := setup(t, wiki, s9)
+			tc.tweak(cl.probs)
+			r, err := ocr.Read(cl, s9, cells)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r.Given.Equal(want) {
+				t.Errorf("read\n%v\nwant\n%v", r.Given, want)
+			}
+			if r.Solutions != 1 {
+				t.Errorf("Solutions = %d, want 1", r.Solutions)
+			}
+			for i, v := range want.Cells {
+				if cl.seen[i] != (v != 0) {
+					t.Errorf("cell %d (value %d) classified: %v", i, v, cl.seen[i])
+				}
+			}
+			if r.Turns != 0 {
+				t.Errorf("Turns = %d, want 0", r.Turns)
+			}
+			var got []int
+			for _, c := range r.Changes {
+				got = append(got, c.Cell)
+				if c.Reason == "" {
+					t.Errorf("change %+v has no reason", c)
+				}
+			}
+			if len(got) != len(tc.changes) {
+				t.Fatalf("changes %+v, want cells %v", r.Changes, tc.changes)
+			}
+			if tc.reason != "" && !strings.Contains(r.Changes[0].Reason, tc.reason) {
+				t.Errorf("reason %q does not say %q", r.Changes[0].Reason, tc.reason)
+			}
+			if len(r.Changes) > 0 && r.Changes[len(r.Changes)-1].To != 5 {
+				t.Errorf("last change %+v, want to 5", r.Changes[len(r.Changes)-1])
+			}
+			for i, p := range r.Prob {
+				if (p == nil) != cells[i].Empty {
+					t.Errorf("cell %d: Prob %v but Empty %v", i, p, cells[i].Empty)
+				}
+			}
+		})
+	}
+}
+
+// TestReadTurned: cells of a page photographed sideways or upside down are
+// read turned back, and Turns says how.
+func TestReadTurned(t *testing.T) {
+	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	for k := 0; k < 4; k++ {
+		want, cells, cl := setupTurned(t, wiki, s9, k)
+		r, err := ocr.Read(cl, s9, cells)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wantTurns := (4 - k) % 4; r.Turns != wantTurns {
+			t.Errorf("cells turned %d: Turns = %d, want %d", k, r.Turns, wantTurns)
+		}
+		if !r.Given.Equal(want) || r.Solutions != 1 {
+			t.Errorf("cells turned %d: read\n%v\nwant\n%v", k, r.Given, want)
+		}
+	}
+}
+
+// TestReadUnfixable: two low-confidence cells both misread, with no
+// probability on the truth: Read returns the grid as read and says it has
+// no unique solution, without error.
+func TestReadUnfixable(t *testing.T) {
+	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	_, cells, cl := setup(t, wiki, s9)
+	cl.probs[0] = sure(2, 1, 0) // r1c1 5 → 2 with full confidence
+	r, err := ocr.Read(cl, s9, cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Solutions == 1 {
+		t.Errorf("Solutions = 1 for a grid with a certain misread: %v", r.Changes)
+	}
+	if r.Given.Cells[0] != 2 {
+		t.Errorf("r1c1 = %d, want the misread 2 kept", r.Given.Cells[0])
+	}
+}
+
+func TestReadSmallGridIgnoresBigDigits(t *testing.T) {
+	s4 := sudoku.Shape{BoxRows: 2, BoxCols: 2}
+	want, cells, cl := setup(t, "1000000200300004", s4)
+	// r1c1 is 1; the model prefers 7, which a 4×4 grid cannot hold.
+	q := make([]float32, 10)
+	q[7], q[1] = 0.8, 0.2
+	cl.probs[0] = q
+	r, err := ocr.Read(cl, s4, cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Given.Cells[0] != 1 || r.Prob[0][7] != 0 {
+		t.Errorf("r1c1 = %d with p(7) = %v, want 1 and 0", r.Given.Cells[0], r.Prob[0][7])
+	}
+	_ = want
+}
+
+func TestReadRejects(t *testing.T) {
+	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	_, cells, cl := setup(t, wiki, s9)
+	if _, err := ocr.Read(cl, sudoku.Shape{BoxRows: 4, BoxCols: 4}, make([]vision.Cell, 256)); !errors.Is(err, ocr.ErrGridTooLarge) {
+		t.Errorf("16×16: error %v, want ErrGridTooLarge", err)
+	}
+	if _, err := ocr.Read(cl, sudoku.Shape{BoxRows: 3, BoxCols: 4}, make([]vision.Cell, 144)); !errors.Is(err, ocr.ErrGridTooLarge) {
+		t.Errorf("12×12: error %v, want ErrGridTooLarge", err)
+	}
+	var ie *ocr.InputError
+	if _, err := ocr.Read(cl, s9, cells[:80]); !errors.As(err, &ie) {
+		t.Errorf("80 cells: error %v, want InputError", err)
+	}
+	bad := append([]vision.Cell(nil), cells...)
+	bad[0].Pixels = bad[0].Pixels[:100]
+	if _, err := ocr.Read(cl, s9, bad); !errors.As(err, &ie) || ie.Cell != 0 {
+		t.Errorf("short pixels: error %v, want InputError for cell 0", err)
+	}
+	swapped := append([]vision.Cell(nil), cells...)
+	swapped[3], swapped[4] = swapped[4], swapped[3]
+	if _, err := ocr.Read(cl, s9, swapped); !errors.As(err, &ie) {
+		t.Errorf("out-of-order cells: error %v, want InputError", err)
+	}
+}
