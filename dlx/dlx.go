@@ -25,20 +25,18 @@ import (
 // out before the search finished.
 var ErrBudget = errors.New("dlx: node budget exhausted")
 
-// The matrix is stored as in the paper, with the fields of a node split
-// into parallel slices indexed by node number: node 0 is the root, nodes
+// The matrix is stored as in the paper, in flat slices indexed by node
+// number (int32 links instead of pointers): node 0 is the root, nodes
 // 1..primary the primary column headers, node primary+1 the root of the
 // secondary headers, then the secondary headers, then the 1s of the rows,
-// row after row. Only the up/down links, the header list and the column
-// sizes change while searching, so they sit apart from the rest and can be
-// restored by copying.
+// row after row, so a row's nodes sit side by side. The fields cover
+// touches together share one 16-byte struct; the column headers' list
+// links and sizes are kept apart, where choose scans them.
 
-// vert links a node to its neighbours in its column (the paper's U, D).
-type vert struct{ up, down int32 }
-
-// horiz links a row node to its neighbours in its row (the paper's L, R)
-// and names its column header (C), the fields cover reads together.
-type horiz struct{ left, right, col int32 }
+// node holds the links cover follows and changes: up and down in the
+// node's column (the paper's U and D), right in its row (R), and its
+// column header (C). Left (L), needed only to undo, lives apart.
+type node struct{ up, down, right, col int32 }
 
 // column is a column header's place in the list of active columns (the
 // paper's L and R for headers) and its number of live rows (S).
@@ -54,8 +52,8 @@ type Stats struct {
 // Matrix is a sparse exact-cover matrix with its search state. Build it with
 // New and AddRow; it is not safe for concurrent use.
 type Matrix struct {
-	ud       []vert   // every node
-	lr       []horiz  // every node; left/right unused for headers
+	node     []node   // every node; right unused for headers
+	left     []int32  // every node's left neighbour in its row
 	head     []column // headers, the root and the secondary root
 	rowStart []int32  // first node of each row; rowStart[len-1] ends the last
 	rowOf    []int32  // row number of each node (headers: -1)
@@ -64,7 +62,7 @@ type Matrix struct {
 	secRoot  int32
 
 	// The state as built, for ResetFast; taken at the first Select or Search.
-	baseUD   []vert
+	baseNode []node
 	baseHead []column
 
 	hint     []int32 // columns that cover saw drop to 0 or 1 rows (see choose)
@@ -99,15 +97,14 @@ func New(primary, secondary int) *Matrix {
 		primary:  primary,
 		cols:     cols,
 		secRoot:  int32(primary + 1),
-		ud:       make([]vert, cols+2),
-		lr:       make([]horiz, cols+2),
+		node:     make([]node, cols+2),
+		left:     make([]int32, cols+2),
 		head:     make([]column, cols+2),
 		rowOf:    make([]int32, cols+2),
 		rowStart: []int32{int32(cols + 2)},
 	}
-	for h := range m.ud {
-		m.ud[h] = vert{int32(h), int32(h)}
-		m.lr[h].col = int32(h)
+	for h := range m.node {
+		m.node[h] = node{up: int32(h), down: int32(h), col: int32(h)}
 		m.rowOf[h] = -1
 	}
 	// The active primary headers form a circular list through the root;
@@ -156,11 +153,11 @@ func (m *Matrix) header(c int) int32 {
 // primary column they cover). Rows must be added before the first Select or
 // Search.
 func (m *Matrix) AddRow(cols ...int) int {
-	if m.baseUD != nil {
+	if m.baseNode != nil {
 		panic("dlx: AddRow after Select or Search")
 	}
 	r := int32(len(m.rowStart) - 1)
-	first := int32(len(m.ud))
+	first := int32(len(m.node))
 	for i, c := range cols {
 		h := m.header(c)
 		for _, d := range cols[:i] {
@@ -168,23 +165,23 @@ func (m *Matrix) AddRow(cols ...int) int {
 				panic(fmt.Sprintf("dlx: column %d twice in row %d", c, r))
 			}
 		}
-		x := int32(len(m.ud))
+		x := int32(len(m.node))
 		// Append at the bottom of column h and at the right end of the row.
-		up := m.ud[h].up
-		m.ud = append(m.ud, vert{up: up, down: h})
-		m.ud[up].down = x
-		m.ud[h].up = x
-		m.lr = append(m.lr, horiz{left: x - 1, right: x + 1, col: h})
+		up := m.node[h].up
+		m.node = append(m.node, node{up: up, down: h, right: x + 1, col: h})
+		m.left = append(m.left, x-1)
+		m.node[up].down = x
+		m.node[h].up = x
 		m.head[h].size++
 		m.rowOf = append(m.rowOf, r)
 	}
-	last := int32(len(m.ud)) - 1
+	last := int32(len(m.node)) - 1
 	if last >= first {
-		m.lr[first].left = last
-		m.lr[last].right = first
+		m.left[first] = last
+		m.node[last].right = first
 	}
 	m.rowStart = append(m.rowStart, last+1)
-	if len(m.ud) > math.MaxInt32/4 {
+	if len(m.node) > math.MaxInt32/4 {
 		panic("dlx: matrix too large")
 	}
 	return int(r)
@@ -192,8 +189,8 @@ func (m *Matrix) AddRow(cols ...int) int {
 
 // freeze records the matrix as built, the state ResetFast returns to.
 func (m *Matrix) freeze() {
-	if m.baseUD == nil {
-		m.baseUD = append([]vert(nil), m.ud...)
+	if m.baseNode == nil {
+		m.baseNode = append([]node(nil), m.node...)
 		m.baseHead = append([]column(nil), m.head...)
 	}
 }
@@ -223,19 +220,20 @@ func (m *Matrix) ResetStats() { m.stats = Stats{} }
 // cover removes column c from the header list and every row that has a 1
 // in c from the other columns it occupies.
 func (m *Matrix) cover(c int32) {
-	ud, lr, head := m.ud, m.lr, m.head
+	nd, head := m.node, m.head
 	l, r := head[c].left, head[c].right
 	head[l].right = r
 	head[r].left = l
 	var rows uint64
 	hint, nhint, primary := m.hint, m.nhint, int32(m.primary)
-	for i := ud[c].down; i != c; i = ud[i].down {
+	for i := nd[c].down; i != c; i = nd[i].down {
 		rows++
-		for j := lr[i].right; j != i; j = lr[j].right {
-			u, d := ud[j].up, ud[j].down
-			ud[u].down = d
-			ud[d].up = u
-			h := lr[j].col
+		for j := nd[i].right; j != i; {
+			x := &nd[j]
+			u, d, h := x.up, x.down, x.col
+			j = x.right
+			nd[u].down = d
+			nd[d].up = u
 			s := head[h].size - 1
 			head[h].size = s
 			if s <= 1 && h <= primary {
@@ -256,13 +254,13 @@ func (m *Matrix) cover(c int32) {
 // uncover is cover's mirror image: it puts back, in the reverse order, every
 // link that cover(c) removed.
 func (m *Matrix) uncover(c int32) {
-	ud, lr, head := m.ud, m.lr, m.head
-	for i := ud[c].up; i != c; i = ud[i].up {
-		for j := lr[i].left; j != i; j = lr[j].left {
-			head[lr[j].col].size++
-			u, d := ud[j].up, ud[j].down
-			ud[u].down = j
-			ud[d].up = j
+	nd, left, head := m.node, m.left, m.head
+	for i := nd[c].up; i != c; i = nd[i].up {
+		for j := left[i]; j != i; j = left[j] {
+			x := &nd[j]
+			head[x.col].size++
+			nd[x.up].down = j
+			nd[x.down].up = j
 		}
 	}
 	l, r := head[c].left, head[c].right
@@ -280,13 +278,13 @@ func (m *Matrix) Select(r int) bool {
 	m.freeze()
 	start, end := m.rowStart[r], m.rowStart[r+1]
 	for j := start; j < end; j++ {
-		h := m.lr[j].col
+		h := m.node[j].col
 		if m.head[m.head[h].left].right != h { // header unlinked: column covered
 			return false
 		}
 	}
 	for j := start; j < end; j++ {
-		m.cover(m.lr[j].col)
+		m.cover(m.node[j].col)
 	}
 	m.selected = append(m.selected, int32(r))
 	return true
@@ -306,7 +304,7 @@ func (m *Matrix) Unselect() {
 	m.selected = m.selected[:k]
 	start, end := m.rowStart[r], m.rowStart[r+1]
 	for j := end - 1; j >= start; j-- {
-		m.uncover(m.lr[j].col)
+		m.uncover(m.node[j].col)
 	}
 }
 
@@ -321,10 +319,10 @@ func (m *Matrix) Reset() {
 // links saved at the first Select or Search instead of uncovering one
 // column at a time: cheaper when many rows are selected.
 func (m *Matrix) ResetFast() {
-	if m.baseUD == nil {
+	if m.baseNode == nil {
 		return
 	}
-	copy(m.ud, m.baseUD)
+	copy(m.node, m.baseNode)
 	copy(m.head, m.baseHead)
 	m.selected = m.selected[:0]
 	m.nhint, m.dead = 0, 0
@@ -442,24 +440,24 @@ func (m *Matrix) search(start uint64) {
 		m.solution()
 		return
 	}
-	ud, lr := m.ud, m.lr
+	nd, left := m.node, m.left
 	if m.head[c].size == 0 {
 		return
 	}
 	m.cover(c)
 	k := len(m.choice)
 	m.choice = append(m.choice, 0)
-	for r := ud[c].down; r != c; r = ud[r].down {
+	for r := nd[c].down; r != c; r = nd[r].down {
 		m.choice[k] = r
-		for j := lr[r].right; j != r; j = lr[j].right {
-			m.cover(lr[j].col)
+		for j := nd[r].right; j != r; j = nd[j].right {
+			m.cover(nd[j].col)
 		}
 		m.search(start)
 		if m.stop && m.abandon {
 			return // ResetFast follows
 		}
-		for j := lr[r].left; j != r; j = lr[j].left {
-			m.uncover(lr[j].col)
+		for j := left[r]; j != r; j = left[j] {
+			m.uncover(nd[j].col)
 		}
 		if m.stop {
 			break
@@ -483,7 +481,7 @@ func (m *Matrix) searchRandom(start uint64) {
 		m.solution()
 		return
 	}
-	ud, lr := m.ud, m.lr
+	nd, left := m.node, m.left
 	if m.head[c].size == 0 {
 		return
 	}
@@ -493,7 +491,7 @@ func (m *Matrix) searchRandom(start uint64) {
 		m.order = append(m.order, nil)
 	}
 	order := m.order[k][:0]
-	for r := ud[c].down; r != c; r = ud[r].down {
+	for r := nd[c].down; r != c; r = nd[r].down {
 		order = append(order, r)
 	}
 	for i := len(order) - 1; i > 0; i-- { // Fisher-Yates
@@ -504,15 +502,15 @@ func (m *Matrix) searchRandom(start uint64) {
 	m.choice = append(m.choice, 0)
 	for _, r := range order {
 		m.choice[k] = r
-		for j := lr[r].right; j != r; j = lr[j].right {
-			m.cover(lr[j].col)
+		for j := nd[r].right; j != r; j = nd[j].right {
+			m.cover(nd[j].col)
 		}
 		m.searchRandom(start)
 		if m.stop && m.abandon {
 			return // ResetFast follows
 		}
-		for j := lr[r].left; j != r; j = lr[j].left {
-			m.uncover(lr[j].col)
+		for j := left[r]; j != r; j = left[j] {
+			m.uncover(nd[j].col)
 		}
 		if m.stop {
 			break
