@@ -181,7 +181,8 @@ func newRand(seed int64) *rand.Rand {
 
 // Render prints puzzle on a newspaper page and photographs it with the
 // options' distortions. The same puzzle, options and seed give the same
-// photo. Bad options or puzzles give an *OptionError.
+// photo. Bad options or puzzles give an *OptionError. Render is safe to call
+// from several goroutines at once, sharing the same Fonts.
 func Render(puzzle sudoku.Grid, opts Options) (Photo, error) {
 	if err := opts.Validate(); err != nil {
 		return Photo{}, err

@@ -388,3 +388,46 @@ func TestCellCorners(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentRender renders from several goroutines sharing one font
+// list (as cmd/synth and the training code do) and expects the same photos
+// as one goroutine makes.
+func TestConcurrentRender(t *testing.T) {
+	fonts, err := Fonts(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pz := puzzle(t, 9, 4)
+	render := func(seed int64) []byte {
+		opts := DefaultOptions(320, 240, seed)
+		opts.Fonts = fonts
+		ph, err := Render(pz, opts)
+		if err != nil {
+			t.Error(err)
+			return nil
+		}
+		ph.Image.Close()
+		return ph.JPEG
+	}
+	const n = 12
+	want := make([][]byte, n)
+	for i := range want {
+		want[i] = render(int64(i))
+	}
+	got := make([][]byte, n)
+	done := make(chan int)
+	for i := 0; i < n; i++ {
+		go func(i int) {
+			got[i] = render(int64(i))
+			done <- i
+		}(i)
+	}
+	for i := 0; i < n; i++ {
+		<-done
+	}
+	for i := range want {
+		if !bytes.Equal(want[i], got[i]) {
+			t.Errorf("seed %d: concurrent render differs from the serial one", i)
+		}
+	}
+}
