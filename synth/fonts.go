@@ -79,25 +79,28 @@ type systemFontDir struct {
 
 func keepAll(string) bool { return true }
 
-// systemFontDirs are the Debian packages this project knows the licence of.
-// Other folders are ignored so every rendered photo's font can be attributed.
-var systemFontDirs = []systemFontDir{
-	{"/usr/share/fonts/truetype/dejavu", "Bitstream Vera / DejaVu licence (fonts-dejavu)", func(n string) bool {
-		return !strings.Contains(n, "Math")
-	}},
-	{"/usr/share/fonts/truetype/liberation", "SIL OFL 1.1 (fonts-liberation)", keepAll},
-	{"/usr/share/fonts/truetype/freefont", "GPL-3.0+ with font exception (fonts-freefont-ttf)", keepAll},
-	{"/usr/share/fonts/opentype/urw-base35", "AGPL-3.0 with font exception (fonts-urw-base35)", func(n string) bool {
-		return !strings.HasPrefix(n, "D050000L") && !strings.HasPrefix(n, "StandardSymbols") && !strings.HasPrefix(n, "Z003")
-	}},
-	{"/usr/share/fonts/truetype/noto", "SIL OFL 1.1 (fonts-noto-core)", func(n string) bool {
-		for _, p := range []string{"NotoSans-", "NotoSerif-", "NotoSansDisplay-", "NotoSerifDisplay-", "NotoSansMono-", "NotoMono-"} {
-			if strings.HasPrefix(n, p) {
-				return true
+// systemFontDirs returns the Debian font folders this project knows the
+// licence of. Other folders are ignored so every photo's font can be
+// attributed.
+func systemFontDirs() []systemFontDir {
+	return []systemFontDir{
+		{"/usr/share/fonts/truetype/dejavu", "Bitstream Vera / DejaVu licence (fonts-dejavu)", func(n string) bool {
+			return !strings.Contains(n, "Math")
+		}},
+		{"/usr/share/fonts/truetype/liberation", "SIL OFL 1.1 (fonts-liberation)", keepAll},
+		{"/usr/share/fonts/truetype/freefont", "GPL-3.0+ with font exception (fonts-freefont-ttf)", keepAll},
+		{"/usr/share/fonts/opentype/urw-base35", "AGPL-3.0 with font exception (fonts-urw-base35)", func(n string) bool {
+			return !strings.HasPrefix(n, "D050000L") && !strings.HasPrefix(n, "StandardSymbols") && !strings.HasPrefix(n, "Z003")
+		}},
+		{"/usr/share/fonts/truetype/noto", "SIL OFL 1.1 (fonts-noto-core)", func(n string) bool {
+			for _, p := range []string{"NotoSans-", "NotoSerif-", "NotoSansDisplay-", "NotoSerifDisplay-", "NotoSansMono-", "NotoMono-"} {
+				if strings.HasPrefix(n, p) {
+					return true
+				}
 			}
-		}
-		return false
-	}},
+			return false
+		}},
+	}
 }
 
 // Fonts returns Go's own fonts and, when systemToo is set, every usable
@@ -117,7 +120,7 @@ func Fonts(systemToo bool) ([]Font, error) {
 	}
 	var sys []Font
 	seen := map[string]bool{}
-	for _, d := range systemFontDirs {
+	for _, d := range systemFontDirs() {
 		entries, err := os.ReadDir(d.dir)
 		if err != nil {
 			continue // package not installed: nothing to add

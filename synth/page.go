@@ -275,8 +275,9 @@ func drawGrid(rng *rand.Rand, page *image.Gray, pz sudoku.Grid, spec pageSpec, g
 	return border, nil
 }
 
-var (
-	titles   = []string{"SUDOKU", "Sudoku", "SUDOKU No. %d", "Sudoku %d", "Daily Sudoku", "SU DOKU", "Number Place", "Puzzle %d"}
+// headings returns the titles and captions printed with a puzzle.
+func headings() (titles, captions []string) {
+	titles = []string{"SUDOKU", "Sudoku", "SUDOKU No. %d", "Sudoku %d", "Daily Sudoku", "SU DOKU", "Number Place", "Puzzle %d"}
 	captions = []string{
 		"Fill the grid so that every row, column and box contains each number once.",
 		"Solution in tomorrow's edition.",
@@ -284,12 +285,14 @@ var (
 		"Yesterday's solution on page %d",
 		"Place the numbers so none repeats in any row, column or box.",
 	}
-)
+	return titles, captions
+}
 
 // drawHeading prints a title above the grid and a caption below it, and
 // returns the region (page pixels) that clutter must keep out of: the grid,
 // its heading and a margin.
 func drawHeading(rng *rand.Rand, page *image.Gray, spec pageSpec, gx0, gy0, side float64, ink uint8) (image.Rectangle, error) {
+	titles, captions := headings()
 	gap := side * (0.04 + 0.08*rng.Float64())
 	keep := image.Rect(int(gx0-gap), int(gy0-gap), int(gx0+side+gap), int(gy0+side+gap))
 	if rng.Float64() < 0.8 {
