@@ -110,7 +110,7 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 	for _, c := range cands {
 		i, main := c.cell, c.main
 		out[i].Ink = main.area
-		if c.contrast < minContrast || c.contrast < 0.5*ref {
+		if c.contrast < minContrast || c.contrast < 0.35*ref {
 			continue
 		}
 		// Keep the parts of a broken digit, not specks.
