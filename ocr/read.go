@@ -31,7 +31,9 @@ type Reading struct {
 	Given sudoku.Grid
 	// Prob holds, per cell, the 10 class probabilities (index 0 = empty,
 	// 1..9 the digits; digits above N are zeroed for smaller grids), or nil
-	// for a cell vision found empty (not classified).
+	// for a cell vision found empty and that was not classified (Read only
+	// classifies an empty cell when vision gave its pixels and the grid as
+	// read has no unique solution).
 	Prob [][]float32
 	// Conf is, per cell, the probability of the value in Given; 1 for cells
 	// vision found empty.
@@ -138,7 +140,9 @@ func Read(c Classifier, shape sudoku.Shape, cells []vision.Cell) (Reading, error
 	}
 	res := newResolver(&r)
 	res.resolveConflicts()
-	res.resolveSolutions()
+	if err := res.resolveSolutions(c, cells); err != nil {
+		return Reading{}, err
+	}
 	return r, nil
 }
 
@@ -315,10 +319,14 @@ type edit struct {
 
 // resolveSolutions counts solutions and, unless there is exactly one,
 // searches the cheapest alternatives for a reading that has one.
-func (s *resolver) resolveSolutions() {
+//
+// Cells vision called empty but still handed pixels for (faint ink) are
+// classified here, only when the grid lacks a unique solution, and join the
+// search with their digits as alternatives to "empty".
+func (s *resolver) resolveSolutions(c Classifier, cells []vision.Cell) error {
 	sv, err := sudoku.NewSolver(s.r.Given.Shape)
 	if err != nil {
-		return
+		return nil // shapes the solver does not take are reported unsolved
 	}
 	sv.SetBudget(searchBudget)
 	count := func(g sudoku.Grid) int {
@@ -330,17 +338,22 @@ func (s *resolver) resolveSolutions() {
 	}
 	s.r.Solutions = max(0, count(s.r.Given))
 	if s.r.Solutions == 1 {
-		return
+		return nil
+	}
+	faint, err := s.classifyFaint(c, cells)
+	if err != nil {
+		return err
 	}
 	var edits []edit
-	for _, i := range s.cells {
+	for _, i := range append(append([]int(nil), s.cells...), faint...) {
 		cur := s.r.Given.Cells[i]
+		pcur := s.r.Prob[i][cur]
 		for _, v := range s.rank[i] {
 			p := s.r.Prob[i][v]
 			if v == cur || p < altFloor {
 				continue
 			}
-			edits = append(edits, edit{i, v, math.Log(float64(s.r.Conf[i])) - math.Log(float64(p))})
+			edits = append(edits, edit{i, v, math.Log(float64(pcur)+1e-12) - math.Log(float64(p))})
 		}
 	}
 	sort.Slice(edits, func(a, b int) bool { return edits[a].cost < edits[b].cost })
@@ -393,6 +406,43 @@ func (s *resolver) resolveSolutions() {
 			})
 		}
 		s.r.Solutions = 1
-		return
+		return nil
 	}
+	return nil
+}
+
+// classifyFaint classifies, in one batch and turned like the rest, the
+// cells vision called empty but gave pixels for, and ranks their classes.
+func (s *resolver) classifyFaint(c Classifier, cells []vision.Cell) ([]int, error) {
+	var idx []int
+	var batch [][]float32
+	for i, cell := range cells {
+		if cell.Empty && len(cell.Pixels) == CellLen {
+			idx = append(idx, i)
+			batch = append(batch, TurnCell(cell.Pixels, s.r.Turns))
+		}
+	}
+	if len(batch) == 0 {
+		return nil, nil
+	}
+	probs, err := classify(c, batch)
+	if err != nil {
+		return nil, err
+	}
+	for k, i := range idx {
+		p := restrict(probs[k], s.n)
+		s.r.Prob[i] = p
+		order := make([]int, 0, s.n+1)
+		for v := 0; v <= s.n; v++ {
+			order = append(order, v)
+		}
+		sort.SliceStable(order, func(a, b int) bool { return p[order[a]] > p[order[b]] })
+		s.rank[i] = order
+		for k, v := range order {
+			if v == 0 {
+				s.at[i] = k // stays empty unless the search says otherwise
+			}
+		}
+	}
+	return idx, nil
 }

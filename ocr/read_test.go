@@ -234,3 +234,37 @@ func TestReadRejects(t *testing.T) {
 		t.Errorf("out-of-order cells: error %v, want InputError", err)
 	}
 }
+
+// TestReadFaintCell: a given that vision called empty (but whose pixels it
+// kept) is restored when the grid lacks a unique solution without it. In a
+// 17-clue puzzle every given is needed.
+func TestReadFaintCell(t *testing.T) {
+	const p17 = "000000010400000000020000000000050407008000300001090000300400200050100000000806000"
+	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	for _, prob := range []float32{0.9, 0.3} {
+		want, cells, cl := setup(t, p17, s9)
+		i := 7 // r1c8 = 1
+		cells[i].Empty = true
+		cl.probs[i] = sure(1, prob, 0)
+		r, err := ocr.Read(cl, s9, cells)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Given.Equal(want) || r.Solutions != 1 {
+			t.Errorf("p=%v: read\n%v\nwant\n%v (%d solutions)", prob, r.Given, want, r.Solutions)
+		}
+		if len(r.Changes) != 1 || r.Changes[0].Cell != i || r.Changes[0].From != 0 || r.Changes[0].To != 1 {
+			t.Errorf("p=%v: changes %+v, want r1c8 0→1", prob, r.Changes)
+		}
+	}
+	// Without pixels there is nothing to classify: the grid stays ambiguous.
+	_, cells, cl := setup(t, p17, s9)
+	cells[7].Empty, cells[7].Pixels = true, nil
+	r, err := ocr.Read(cl, s9, cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Solutions != 2 || r.Given.Cells[7] != 0 || r.Prob[7] != nil {
+		t.Errorf("no pixels: %d solutions, r1c8 = %d, prob %v", r.Solutions, r.Given.Cells[7], r.Prob[7])
+	}
+}

@@ -61,8 +61,8 @@ func main() {
 	var arch string
 	flag.StringVar(&c.out, "out", "models/digits.onnx", "where to write the ONNX model")
 	flag.Int64Var(&c.seed, "seed", 1, "seed for weights, data and shuffling")
-	flag.IntVar(&c.epochs, "epochs", 8, "training epochs")
-	flag.IntVar(&c.synthTrain, "synth", 1500, "synthetic photos to train on")
+	flag.IntVar(&c.epochs, "epochs", 10, "training epochs")
+	flag.IntVar(&c.synthTrain, "synth", 3000, "synthetic photos to train on")
 	flag.IntVar(&c.synthTest, "synth-test", 200, "synthetic photos to measure on (other seeds)")
 	flag.StringVar(&c.realDir, "real", "../shared/datasets/wicht-v2-train", "real photos with .dat truth (skipped if missing)")
 	flag.StringVar(&c.puzzles, "puzzles", "../shared/puzzles/17-clue.txt", "one-line puzzles to print on synthetic photos (random puzzles if missing)")
