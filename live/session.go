@@ -273,6 +273,9 @@ func (s *session) loop() Summary {
 		if s.handleKey(key, frame, &sum) {
 			break
 		}
+		if o, ok := s.sink.(interface{ Open() bool }); ok && !o.Open() {
+			break // the user closed the window
+		}
 	}
 	// Let the last recognition land so its result is reported.
 	if s.busy {

@@ -65,7 +65,7 @@ func (w *Window) Show(frame gocv.Mat, wait time.Duration) int {
 
 // Open reports whether the user has not closed the window.
 func (w *Window) Open() bool {
-	return w.w.GetWindowProperty(gocv.WindowPropertyVisible) > 0
+	return w.w != nil && w.w.GetWindowProperty(gocv.WindowPropertyVisible) > 0
 }
 
 // Close closes the window.
@@ -196,6 +196,17 @@ func (s Sinks) Show(frame gocv.Mat, wait time.Duration) int {
 		}
 	}
 	return key
+}
+
+// Open reports false once any window among the sinks has been closed by
+// the user.
+func (s Sinks) Open() bool {
+	for _, k := range s {
+		if o, ok := k.(interface{ Open() bool }); ok && !o.Open() {
+			return false
+		}
+	}
+	return true
 }
 
 // Close closes every sink and returns the first error.

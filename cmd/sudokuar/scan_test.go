@@ -263,3 +263,43 @@ func TestScanWicht(t *testing.T) {
 		t.Errorf("grids exact %.1f%%, solved %.1f%%: below the 80%% floor", exact, solved)
 	}
 }
+
+func TestProgressBar(t *testing.T) {
+	var b bytes.Buffer
+	off := progressBar{w: &b, on: false, total: 10}
+	off.update(3, "x.jpg")
+	off.clear()
+	if b.Len() != 0 {
+		t.Fatalf("a bar that is off wrote %q", b.String())
+	}
+	on := progressBar{w: &b, on: true, total: 4}
+	on.update(1, "image1.jpg")
+	if got := b.String(); !strings.Contains(got, "[#######.......................] 1/4") || !strings.Contains(got, "image1.jpg") {
+		t.Fatalf("bar = %q", got)
+	}
+	b.Reset()
+	on.clear()
+	if b.String() != "\r\033[K" {
+		t.Fatalf("clear wrote %q", b.String())
+	}
+}
+
+// TestScanPipedHasNoBar runs scan with its output in a file (not a
+// terminal): no progress bar may appear on stderr.
+func TestScanPipedHasNoBar(t *testing.T) {
+	src := synthDir(t)
+	imgs, _ := pipeline.ImageFiles([]string{src}, false)
+	out, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	code := run([]string{"scan", imgs[0]}, &env{stdin: strings.NewReader(""), stdout: out, stderr: out})
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	b, _ := os.ReadFile(out.Name())
+	if strings.Contains(string(b), "\r") || strings.Contains(string(b), "[#") {
+		t.Fatalf("progress bar in piped output: %q", b)
+	}
+}
