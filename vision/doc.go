@@ -1,7 +1,26 @@
 // Package vision finds a printed Sudoku grid in a camera frame, rectifies it
 // and cuts it into cell images.
 //
-// In: a BGR frame (gocv.Mat). Out: a Grid (corners, homography, box shape)
+// In: a frame (gocv.Mat, 8-bit grey, BGR or BGRA, any size; large frames
+// are downscaled first). Out: a Grid (corners, homographies, box shape)
 // and Cells (one normalised CellSize×CellSize image per cell, or Empty).
 // The cell image is the contract that package ocr consumes; see Cell.
+//
+// A Detector is reused across frames: Locate is the cheap per-frame tracker
+// (corners and homography only), Analyze does the whole job (corners,
+// rectification, box shape from the grid's line profiles, cells). Frames
+// that cannot be read give a *QualityError whose Kind tells why (BadInput,
+// NoGrid, TooSmall, TooBlurry, TooDark) and whose message can be shown to
+// the user. ReadImage loads a file with the same checks.
+//
+// Steps of Analyze: grey at a bounded resolution; blur, adaptive threshold
+// and the largest external contour that reduces to a quadrilateral
+// (Douglas-Peucker at 1.5% of the perimeter, else the four longest sides,
+// else the largest quadrilateral in the hull); corners refined on straight
+// edge runs of the outline (robust to text or a finger touching the grid,
+// and to curved paper); a square canvas through the homography; N and the
+// box shape r×c from the row and column profiles of the long strokes (grid
+// lines at every 1/N, thicker lines every r rows and c columns); cells from
+// the connected ink components left once the grid lines are removed, kept
+// when near a cell's centre, large enough and much darker than the paper.
 package vision
