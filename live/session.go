@@ -392,7 +392,10 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 	info := FrameInfo{Index: i, Located: located}
 	pic := pipeline.Picture{}
 	status := s.status(located)
-	ready := s.have && s.confirm < 0 && len(s.cur.puzzle.Cells) > 0 && s.cur.raw.Found
+	// The voted puzzle stays on screen through a failed recognition (a
+	// blurred frame) as long as the grid is followed and its ink print
+	// does not change; a page that may be new waits for a reading.
+	ready := s.have && s.confirm < 0 && len(s.cur.puzzle.Cells) > 0
 	if located {
 		pic.Outline = true
 		if ready {
@@ -424,23 +427,25 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 
 // status is the HUD message for this frame.
 func (s *session) status(located bool) string {
+	// failed: the latest recognition read no puzzle, and says why.
+	failed := s.have && len(s.cur.raw.Puzzle.Cells) == 0 && s.cur.raw.Status != ""
 	if !located {
-		// The recogniser may know better why (too dark, too blurry ...).
-		if s.have && !s.cur.raw.Found && s.cur.raw.Status != "" {
-			return s.cur.raw.Status
+		if failed && !s.cur.raw.Found {
+			return s.cur.raw.Status // e.g. too dark
 		}
 		return pipeline.StatusNoGrid
 	}
-	if !s.have || s.confirm >= 0 {
+	if s.confirm >= 0 || len(s.cur.puzzle.Cells) == 0 {
+		if failed {
+			return s.cur.raw.Status // move closer, too blurry, no grid
+		}
 		return "reading ..."
 	}
-	if st := s.cur.verdict.Status; st != "" && s.cur.raw.Found {
-		if st == pipeline.StatusConflict && len(s.cur.verdict.Conflicts) > 0 {
-			return fmt.Sprintf("%s: %d conflicting cells", st, len(s.cur.verdict.Conflicts))
-		}
-		return st
+	v := s.cur.verdict
+	if v.Status == pipeline.StatusConflict && len(v.Conflicts) > 0 {
+		return fmt.Sprintf("%s: %d conflicting cells", v.Status, len(v.Conflicts))
 	}
-	return s.cur.raw.Status
+	return v.Status
 }
 
 // handleKey reacts to a key press; it reports whether to quit.

@@ -160,3 +160,35 @@ func (s slow) Process(frame gocv.Mat) pipeline.Result {
 	time.Sleep(s.d)
 	return s.oracle.Process(frame)
 }
+
+func TestStatusMessages(t *testing.T) {
+	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	puzzle := sudoku.NewGrid(s9)
+	read := pipeline.Result{Found: true, Puzzle: puzzle}
+	tests := []struct {
+		name    string
+		have    bool
+		cur     view
+		confirm int
+		located bool
+		want    string
+	}{
+		{"nothing yet, no grid", false, view{}, -1, false, pipeline.StatusNoGrid},
+		{"nothing yet, grid", false, view{}, -1, true, "reading ..."},
+		{"too dark", true, view{raw: pipeline.Result{Status: pipeline.StatusDark}}, -1, false, pipeline.StatusDark},
+		{"move closer", true, view{raw: pipeline.Result{Found: true, Status: pipeline.StatusTooSmall}}, -1, true, pipeline.StatusTooSmall},
+		{"a quad that is no grid", true, view{raw: pipeline.Result{Status: pipeline.StatusNoGrid}}, -1, true, pipeline.StatusNoGrid},
+		{"solved", true, view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSolved}}, -1, true, pipeline.StatusSolved},
+		{"solved, grid lost", true, view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSolved}}, -1, false, pipeline.StatusNoGrid},
+		{"several", true, view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSeveral}}, -1, true, pipeline.StatusSeveral},
+		{"conflicts", true, view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusConflict, Conflicts: []int{3, 7}}}, -1, true, "no solution: 2 conflicting cells"},
+		{"page may have changed", true, view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSolved}}, 40, true, "reading ..."},
+		{"blurred frame keeps the puzzle", true, view{raw: pipeline.Result{Found: true, Status: pipeline.StatusBlurry}, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSolved}}, -1, true, pipeline.StatusSolved},
+	}
+	for _, tc := range tests {
+		s := session{have: tc.have, cur: tc.cur, confirm: tc.confirm}
+		if got := s.status(tc.located); got != tc.want {
+			t.Errorf("%s: status %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
