@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -20,6 +21,101 @@ type look struct {
 	motionAngle      float64 // degrees
 	noise            float64 // standard deviation, grey levels
 	jpeg             int     // quality; 0 = none
+	finger           *finger // a thumb over the grid, or nil
+}
+
+// finger is a thumb holding the page: a capsule from its tip, over a grid
+// corner or edge, out along dir, in photo pixels.
+type finger struct {
+	tipX, tipY float64
+	dirX, dirY float64 // unit vector from the tip towards the hand
+	width      float64
+	length     float64
+	skin       color.RGBA
+}
+
+// sampleFinger puts a thumb's tip on a grid corner or a point of an edge
+// of the grid quad q, pointing outwards, as a hand holding the page does.
+func sampleFinger(rng *rand.Rand, q [4][2]float64) *finger {
+	_, side := quadSides(q)
+	cx, cy := (q[0][0]+q[1][0]+q[2][0]+q[3][0])/4, (q[0][1]+q[1][1]+q[2][1]+q[3][1])/4
+	i := rng.IntN(4)
+	t := 0.0 // a corner
+	if rng.IntN(2) == 0 {
+		t = 0.2 + 0.6*rng.Float64() // somewhere along the edge to the next corner
+	}
+	j := (i + 1) % 4
+	x, y := q[i][0]+(q[j][0]-q[i][0])*t, q[i][1]+(q[j][1]-q[i][1])*t
+	a := math.Atan2(y-cy, x-cx) + (rng.Float64()-0.5)*0.8
+	skins := []color.RGBA{{224, 172, 140, 255}, {198, 134, 100, 255}, {141, 85, 56, 255}, {240, 195, 165, 255}, {170, 110, 80, 255}}
+	f := &finger{
+		dirX: math.Cos(a), dirY: math.Sin(a),
+		width:  side * (0.16 + 0.1*rng.Float64()),
+		length: side * (0.5 + 0.5*rng.Float64()),
+		skin:   skins[rng.IntN(len(skins))],
+	}
+	// Pull the tip a little over the grid so the corner or edge is hidden.
+	in := f.width * (0.1 + 0.4*rng.Float64())
+	f.tipX, f.tipY = x-f.dirX*in, y-f.dirY*in
+	return f
+}
+
+// draw paints the thumb on img (8-bit BGR): a soft shadow on the page,
+// then the skin with a lighter ridge and the nail, out of focus because it
+// is much closer to the lens than the page.
+func (f *finger) draw(img *gocv.Mat) error {
+	pt := func(along, across float64) image.Point {
+		return image.Pt(int(math.Round(f.tipX+f.dirX*along-f.dirY*across)), int(math.Round(f.tipY+f.dirY*along+f.dirX*across)))
+	}
+	capsule := func(dst *gocv.Mat, shift, half, along0 float64, c color.RGBA) {
+		pv := gocv.NewPointsVectorFromPoints([][]image.Point{{
+			pt(along0, shift-half), pt(f.length, shift-half), pt(f.length, shift+half), pt(along0, shift+half),
+		}})
+		defer pv.Close()
+		gocv.FillPolyWithParams(dst, pv, c, gocv.LineAA, 0, image.Point{})
+		gocv.CircleWithParams(dst, pt(along0, shift), int(math.Round(half)), c, -1, gocv.LineAA, 0)
+	}
+	shade := func(c color.RGBA, k float32) color.RGBA {
+		return color.RGBA{clamp8(float32(c.R) * k), clamp8(float32(c.G) * k), clamp8(float32(c.B) * k), 255}
+	}
+	half := f.width / 2
+	white := color.RGBA{255, 255, 255, 255}
+	sigma := math.Max(1, f.width*0.06)
+
+	layer := img.Clone()
+	defer layer.Close()
+	capsule(&layer, 0, half, 0, shade(f.skin, 0.85))
+	capsule(&layer, -half*0.2, half*0.6, half*0.3, f.skin)
+	capsule(&layer, -half*0.1, half*0.35, half*0.5, shade(f.skin, 1.1))
+	nail := color.RGBA{clamp8(float32(f.skin.R) + 25), clamp8(float32(f.skin.G) + 35), clamp8(float32(f.skin.B) + 40), 255}
+	gocv.EllipseWithParams(&layer, pt(half*0.9, 0), image.Pt(int(half*0.8), int(half*0.6)),
+		math.Atan2(f.dirY, f.dirX)*180/math.Pi, 0, 360, nail, -1, gocv.LineAA, 0)
+	gocv.GaussianBlur(layer, &layer, image.Point{}, sigma, sigma, gocv.BorderReflect101)
+
+	mask := gocv.NewMatWithSize(img.Rows(), img.Cols(), gocv.MatTypeCV8U)
+	defer mask.Close()
+	capsule(&mask, 0, half, 0, white)
+	gocv.GaussianBlur(mask, &mask, image.Point{}, sigma, sigma, gocv.BorderReflect101)
+	shadow := gocv.NewMatWithSize(img.Rows(), img.Cols(), gocv.MatTypeCV8U)
+	defer shadow.Close()
+	capsule(&shadow, half*0.6, half*1.1, -half*0.2, white)
+	gocv.GaussianBlur(shadow, &shadow, image.Point{}, 4*sigma, 4*sigma, gocv.BorderReflect101)
+
+	dst, err1 := img.DataPtrUint8()
+	top, err2 := layer.DataPtrUint8()
+	m, err3 := mask.DataPtrUint8()
+	sh, err4 := shadow.DataPtrUint8()
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
+		return fmt.Errorf("synth: finger layers: %w", err)
+	}
+	for i := range m {
+		a, d := float32(m[i])/255, 1-0.45*float32(sh[i])/255
+		for ch := 0; ch < 3; ch++ {
+			k := 3*i + ch
+			dst[k] = clamp8(float32(dst[k])*d*(1-a) + float32(top[k])*a)
+		}
+	}
+	return nil
 }
 
 // lightField is the light falling on the scene: an overall level and
@@ -232,6 +328,11 @@ func (c *camera) shoot(page *image.Gray, spec pageSpec, pose Pose) (gocv.Mat, er
 		return gocv.Mat{}, fmt.Errorf("synth: photo to Mat: %w", err)
 	}
 	defer img.Close()
+	if lk.finger != nil {
+		if err := lk.finger.draw(&img); err != nil {
+			return gocv.Mat{}, err
+		}
+	}
 
 	res := gocv.NewMat()
 	if lk.blur >= 0.3 {

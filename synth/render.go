@@ -43,6 +43,10 @@ type Options struct {
 	// DeskShare is the chance that an edge of the page, and the desk
 	// beyond it, shows in the photo.
 	DeskShare float64
+	// Fingers is the chance that a thumb holding the page covers a corner
+	// or an edge of the grid (the corners stay where the grid's are). The
+	// defaults leave it at 0, so the committed photos show whole grids.
+	Fingers float64
 	// JPEGMin and JPEGMax bound the JPEG quality; 0 for both skips JPEG.
 	JPEGMin, JPEGMax int
 }
@@ -130,6 +134,8 @@ func (o Options) Validate() error {
 		return bad("Light", "%g is outside 0..1", o.Light)
 	case o.DeskShare < 0 || o.DeskShare > 1:
 		return bad("DeskShare", "%g is outside 0..1", o.DeskShare)
+	case o.Fingers < 0 || o.Fingers > 1:
+		return bad("Fingers", "%g is outside 0..1", o.Fingers)
 	case o.JPEGMin == 0 && o.JPEGMax == 0:
 	case o.JPEGMin < 1 || o.JPEGMax > 100 || o.JPEGMin > o.JPEGMax:
 		return bad("JPEG", "quality %d..%d is not within 1..100", o.JPEGMin, o.JPEGMax)
@@ -279,7 +285,15 @@ func newScene(rng *rand.Rand, o Options) (scene, error) {
 	// always samples down, as a real lens does from paper.
 	spec.scale = math.Max(64, 1.2*longest)
 	spec.ext = pageExtent(rng, h, o, spec.scale)
-	return scene{pose: pose, page: spec, look: sampleLook(rng, o)}, nil
+	lk := sampleLook(rng, o)
+	// From a stream of its own, so the same seed gives the same page with
+	// or without a thumb on it.
+	if o.Fingers > 0 {
+		if fr := rand.New(rand.NewPCG(uint64(o.Seed), 0x66696e676572)); fr.Float64() < o.Fingers {
+			lk.finger = sampleFinger(fr, q)
+		}
+	}
+	return scene{pose: pose, page: spec, look: lk}, nil
 }
 
 // samplePose draws a camera pose that keeps the whole grid in view and at

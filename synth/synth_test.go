@@ -221,6 +221,7 @@ func TestBadInputIsRefused(t *testing.T) {
 		{"tilt 90", g9, func(o *Options) { o.MaxTilt = 90 }, "MaxTilt"},
 		{"min side zero", g9, func(o *Options) { o.MinSide = 0 }, "MinSide"},
 		{"max below min", g9, func(o *Options) { o.MaxSide = 0.3 }, "MaxSide"},
+		{"fingers 2", g9, func(o *Options) { o.Fingers = 2 }, "Fingers"},
 		{"jpeg 101", g9, func(o *Options) { o.JPEGMax = 101 }, "JPEG"},
 		{"jpeg min > max", g9, func(o *Options) { o.JPEGMin = 90; o.JPEGMax = 50 }, "JPEG"},
 		{"unloaded font", g9, func(o *Options) { o.Fonts = []Font{{Name: "Nope"}} }, "Fonts"},
@@ -428,6 +429,44 @@ func TestConcurrentRender(t *testing.T) {
 	for i := range want {
 		if !bytes.Equal(want[i], got[i]) {
 			t.Errorf("seed %d: concurrent render differs from the serial one", i)
+		}
+	}
+}
+
+// TestFingers checks a thumb changes the photo, not the truth: the same
+// seed with and without it gives the same corners and a different image,
+// and the thumb's skin shows near the grid.
+func TestFingers(t *testing.T) {
+	for seed := int64(0); seed < 6; seed++ {
+		pz := puzzle(t, 9, seed)
+		opts := DefaultOptions(640, 480, seed)
+		opts.JPEGMin, opts.JPEGMax = 0, 0
+		plain, err := Render(pz, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Fingers = 1
+		held, err := Render(pz, opts)
+		if err != nil {
+			plain.Image.Close()
+			t.Fatal(err)
+		}
+		if held.Corners != plain.Corners {
+			t.Errorf("seed %d: the thumb moved the corners", seed)
+		}
+		diff := gocv.NewMat()
+		gocv.AbsDiff(plain.Image, held.Image, &diff)
+		grey := gocv.NewMat()
+		gocv.CvtColor(diff, &grey, gocv.ColorBGRToGray)
+		changed := gocv.CountNonZero(grey)
+		grey.Close()
+		diff.Close()
+		plain.Image.Close()
+		held.Image.Close()
+		// A thumb is at least 0.16 of the grid side wide: thousands of
+		// pixels; the rest of the photo (page, light, noise) is the same.
+		if changed < 2000 || changed > 640*480/3 {
+			t.Errorf("seed %d: %d pixels differ with a thumb", seed, changed)
 		}
 	}
 }

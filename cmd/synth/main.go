@@ -2,7 +2,7 @@
 // puzzles on a newspaper page, photographed through a simulated phone
 // camera (package synth), with ground truth in the photo dataset's formats.
 //
-//	synth --out DIR --count N --seed S --sizes 4,6,8,9,12,16 [--res 640x480,1280x720] [--system-fonts]
+//	synth --out DIR --count N --seed S --sizes 4,6,8,9,12,16 [--res 640x480,1280x720] [--system-fonts] [--fingers 0.3]
 //	synth video --out DIR --seed S
 //	synth fonts [--system-fonts]
 //
@@ -87,6 +87,7 @@ func runPhotos(args []string, stdout, stderr io.Writer) error {
 	resFlag := fs.String("res", "640x480", "photo sizes WxH, comma separated; each cycles through all grid sides")
 	systemFonts := fs.Bool("system-fonts", false, "also use the Debian fonts under /usr/share/fonts (not reproducible elsewhere)")
 	letters := fs.Bool("letters", false, "print 10..16 as A..G instead of two-digit numbers")
+	fingers := fs.Float64("fingers", 0, "chance (0..1) that a thumb covers a grid corner or edge")
 	png := fs.Bool("png", false, "also write a lossless imageK.png of each photo (for viewing)")
 	workers := fs.Int("j", runtime.NumCPU(), "parallel workers (the files do not depend on it)")
 	if err := fs.Parse(args); err != nil {
@@ -119,6 +120,7 @@ func runPhotos(args []string, stdout, stderr io.Writer) error {
 		r := res[(k/len(sizes))%len(res)]
 		opts := synth.DefaultOptions(r.w, r.h, *seed*1_000_003+int64(k+1))
 		opts.Fonts = fonts
+		opts.Fingers = *fingers
 		if *letters {
 			opts.Symbols = synth.Letters
 		}
