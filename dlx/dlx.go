@@ -6,12 +6,17 @@
 // then row by row (the columns in which a row has a 1).
 // Out: the sets of rows that hold exactly one 1 in every primary column and at
 // most one 1 in every secondary column, delivered one at a time to a callback,
-// plus counters (search nodes, link updates) for benchmarks.
+// plus counters (search nodes, rows removed) for benchmarks.
 //
-// The matrix lives in one flat slice of nodes linked by int32 indices, so a
+// The matrix lives in flat slices of nodes linked by int32 indices, so a
 // search allocates nothing per step, and a Matrix can be reused: Select fixes
 // rows in advance (the clues of a puzzle), Search leaves the links exactly as
-// it found them, and Reset undoes the selections.
+// it found them, and Reset undoes the selections. SearchThenReset is the fast
+// way to solve many instances on one matrix: it stops without unwinding and
+// restores the matrix as built by copying saved links. Search chooses
+// columns by Knuth's S heuristic (fewest rows), and can stop after a number
+// of solutions, try rows in a seeded random order, and give up after a
+// budget of search nodes.
 package dlx
 
 import (
