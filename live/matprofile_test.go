@@ -11,43 +11,6 @@ import (
 	"sudokuar/pipeline"
 )
 
-// loopSource replays a video file until it has given max frames, so a
-// short clip makes a long run.
-type loopSource struct {
-	path string
-	cur  Source
-	left int
-}
-
-func (l *loopSource) Read(m *gocv.Mat) bool {
-	for l.left > 0 {
-		if l.cur == nil {
-			s, err := OpenVideo(l.path)
-			if err != nil {
-				return false
-			}
-			l.cur = s
-		}
-		if l.cur.Read(m) {
-			l.left--
-			return true
-		}
-		l.cur.Close()
-		l.cur = nil
-	}
-	return false
-}
-
-func (l *loopSource) FPS() float64     { return DefaultFPS }
-func (l *loopSource) Size() (int, int) { return 1280, 720 }
-func (l *loopSource) Name() string     { return l.path + " (looped)" }
-func (l *loopSource) Close() error {
-	if l.cur != nil {
-		return l.cur.Close()
-	}
-	return nil
-}
-
 // TestLongRunNoMatLeak plays the demo video three times over (1,035
 // frames: about 100 recognitions, three puzzle changes per pass, overlay
 // on every frame, an annotated video written) and checks that every Mat
@@ -62,9 +25,12 @@ func TestLongRunNoMatLeak(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := gocv.MatProfile.Count()
-	src := &loopSource{path: d.video, left: 3 * len(d.frames)}
+	src, err := OpenVideoLoop(d.video)
+	if err != nil {
+		t.Fatal(err)
+	}
 	recs := 0
-	sum, err := Run(src, out, Options{OnRecognition: func(pipeline.Result) { recs++ }})
+	sum, err := Run(src, out, Options{MaxFrames: 3 * len(d.frames), OnRecognition: func(pipeline.Result) { recs++ }})
 	src.Close()
 	out.Close()
 	if err != nil {

@@ -93,3 +93,59 @@ func (c *capture) Size() (int, int) {
 func (c *capture) Name() string { return c.name }
 
 func (c *capture) Close() error { return c.vc.Close() }
+
+// looped replays a video file from the start whenever it ends.
+type looped struct {
+	path string
+	cur  Source
+}
+
+// OpenVideoLoop opens a video file that plays over and over (for a demo in
+// a window, until the user quits). The caller closes the source.
+func OpenVideoLoop(path string) (Source, error) {
+	s, err := OpenVideo(path)
+	if err != nil {
+		return nil, err
+	}
+	return &looped{path: path, cur: s}, nil
+}
+
+func (l *looped) Read(m *gocv.Mat) bool {
+	if l.cur == nil {
+		return false
+	}
+	if l.cur.Read(m) {
+		return true
+	}
+	l.cur.Close()
+	s, err := OpenVideo(l.path)
+	if err != nil {
+		l.cur = nil
+		return false
+	}
+	l.cur = s
+	return l.cur.Read(m)
+}
+
+func (l *looped) FPS() float64 {
+	if l.cur == nil {
+		return DefaultFPS
+	}
+	return l.cur.FPS()
+}
+
+func (l *looped) Size() (int, int) {
+	if l.cur == nil {
+		return 0, 0
+	}
+	return l.cur.Size()
+}
+func (l *looped) Name() string { return l.path + " (looped)" }
+func (l *looped) Close() error {
+	if l.cur == nil {
+		return nil
+	}
+	err := l.cur.Close()
+	l.cur = nil
+	return err
+}

@@ -131,3 +131,35 @@ func TestNoDisplayNoWindow(t *testing.T) {
 		t.Fatalf("NewWindow err = %v, want ErrNoDisplay", err)
 	}
 }
+
+func TestOpenVideoLoop(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "clip.avi")
+	sink, err := NewVideoFile(path, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame := gocv.NewMatWithSize(48, 64, gocv.MatTypeCV8UC3)
+	defer frame.Close()
+	for i := 0; i < 5; i++ {
+		sink.Show(frame, 0)
+	}
+	sink.Close()
+	src, err := OpenVideoLoop(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	m := gocv.NewMat()
+	defer m.Close()
+	for i := 0; i < 12; i++ { // more than twice round a 5-frame clip
+		if !src.Read(&m) || m.Cols() != 64 {
+			t.Fatalf("looped read %d failed", i)
+		}
+	}
+	if !strings.Contains(src.Name(), "looped") {
+		t.Errorf("name %q", src.Name())
+	}
+	if _, err := OpenVideoLoop(filepath.Join(t.TempDir(), "none.mp4")); err == nil {
+		t.Error("a missing file opened")
+	}
+}

@@ -26,6 +26,7 @@ type liveConfig struct {
 	frames   int
 	paced    bool
 	saveDir  string
+	loop     bool
 }
 
 // liveFlags declares the live flags on fs and returns the command.
@@ -42,6 +43,7 @@ func liveFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.IntVar(&c.frames, "frames", 0, "stop after this many frames (0: until the source ends)")
 	fs.BoolVar(&c.paced, "realtime", false, "headless: still play at the source's frame rate")
 	fs.StringVar(&c.saveDir, "save-dir", ".", "where the S key saves frames and puzzles")
+	fs.BoolVar(&c.loop, "loop", false, "with --video in a window: play the video over and over until Q")
 	return func(e *env, args []string) int {
 		rest, err := parseInterleaved(fs, args)
 		if err != nil {
@@ -72,11 +74,20 @@ const defaultLiveOut = "out/live.mp4"
 
 func liveRun(c liveConfig, stdout, stderr io.Writer) error {
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
+	window := !c.headless
+	noDisplay := window && !live.HasDisplay()
+	if noDisplay {
+		window = false
+	}
 	var src live.Source
 	var err error
-	if c.video != "" {
+	switch {
+	case c.video != "" && c.loop && window:
+		src, err = live.OpenVideoLoop(c.video)
+	case c.video != "":
+		// Without a window nobody could stop a loop: play once.
 		src, err = live.OpenVideo(c.video)
-	} else {
+	default:
 		src, err = live.OpenCamera(c.camera)
 	}
 	if err != nil {
@@ -86,15 +97,13 @@ func liveRun(c liveConfig, stdout, stderr io.Writer) error {
 		return fmt.Errorf("live: %w", err)
 	}
 	defer src.Close()
-
-	window := !c.headless
-	if window && !live.HasDisplay() {
-		window = false
+	if noDisplay {
 		if c.out == "" {
 			c.out = defaultLiveOut
 		}
 		logf("live: no display (DISPLAY is not set), so no window: running headless and writing the annotated video to %s", c.out)
 	}
+
 	var sinks live.Sinks
 	var video *live.VideoFile
 	if c.out != "" {

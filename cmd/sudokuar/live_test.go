@@ -5,9 +5,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gocv.io/x/gocv"
 
 	"sudokuar/internal/testenv"
 	"sudokuar/live"
@@ -126,5 +129,47 @@ func TestLiveJSON(t *testing.T) {
 	}
 	if n < 4 || n > 7 || solved == 0 {
 		t.Fatalf("%d JSON lines (%d solved) for 60 frames, want about 6 with solutions:\n%s", n, solved, stdout)
+	}
+}
+
+// TestLiveWindowLoop runs `sudokuar live --video CLIP --loop` in a window
+// on a virtual display (xvfb-run): the command must pick the window (not
+// the headless fallback) and play a 40-frame clip round until --frames.
+func TestLiveWindowLoop(t *testing.T) {
+	if clip := os.Getenv("SUDOKUAR_XVFB_CLIP"); clip != "" {
+		code, _, stderr := runCapture(t, "live", "--video", clip, "--loop", "--frames", "100")
+		if code != 0 || strings.Contains(stderr, "no display") || !strings.Contains(stderr, "100 frames") {
+			t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+		}
+		return
+	}
+	video := demoVideo(t)
+	xvfb, err := exec.LookPath("xvfb-run")
+	if err != nil {
+		t.Skip("xvfb-run is not installed (Debian: apt-get install xvfb), so the window path is not tested")
+	}
+	clip := filepath.Join(t.TempDir(), "clip.avi")
+	src, err := live.OpenVideo(video)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sink, err := live.NewVideoFile(clip, src.FPS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := gocv.NewMat()
+	for i := 0; i < 40 && src.Read(&m); i++ {
+		sink.Show(m, 0)
+	}
+	m.Close()
+	src.Close()
+	if err := sink.Close(); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(xvfb, "-a", "-s", "-screen 0 1440x900x24", os.Args[0], "-test.run=^TestLiveWindowLoop$", "-test.v")
+	cmd.Env = append(os.Environ(), "SUDOKUAR_XVFB_CLIP="+clip)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestLiveWindowLoop") {
+		t.Fatalf("under xvfb-run: %v\n%s", err, out)
 	}
 }
