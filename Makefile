@@ -5,8 +5,10 @@ GO      ?= go
 BIN     := bin/sudokuar
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT     := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
+# Fonts the digit model is trained on (see models/README.md for their licences).
+FONT_PKGS := fonts-dejavu-core fonts-liberation fonts-freefont-ttf fonts-urw-base35 fonts-noto-core
 
-.PHONY: all deps test-deps build run test bench fuzz clean
+.PHONY: all deps test-deps font-deps build run test bench fuzz model synth video clean
 
 all: build
 
@@ -22,18 +24,44 @@ test-deps: deps
 		echo "installing xvfb ..."; \
 		$(APT) update -qq && $(APT) install -y -qq xvfb xauth; }
 
+# font-deps installs the Debian font packages the training data is rendered from.
+font-deps:
+	@missing=""; for p in $(FONT_PKGS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing fonts:$$missing"; \
+		$(APT) update -qq && $(APT) install -y -qq $$missing; fi
+
 build: deps
 	$(GO) build -o $(BIN) ./cmd/sudokuar
 
+# run plays the embedded demo video through the whole pipeline: in a window
+# when there is a display, otherwise headless, writing out/live.mp4.
 run: build
-	./$(BIN) solve testdata/puzzles/top95.txt
+	./$(BIN) live --video testdata/video/demo.mp4
 
 test: test-deps
 	$(GO) vet ./...
 	$(GO) test ./...
+	$(GO) test -tags matprofile -run 'Leak|MatProfile' ./vision/ ./overlay/ ./synth/ ./live/
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchtime 3s ./...
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzParseLine -fuzztime 60s ./sudoku
+	$(GO) test -run '^$$' -fuzz FuzzReadDat -fuzztime 60s ./sudoku
+	$(GO) test -run '^$$' -fuzz FuzzGridFile -fuzztime 60s ./sudoku
+
+# model retrains models/digits.onnx (needs ../shared for the real photos).
+model: deps font-deps
+	$(GO) run ./cmd/train --out models/digits.onnx --seed 1
+
+# synth and video regenerate the committed synthetic photos and demo video.
+synth: deps
+	$(GO) run ./cmd/synth --out testdata/synth --count 36 --seed 1 --res 640x480,1280x720
+
+video: deps
+	$(GO) run ./cmd/synth video --out testdata/video --seed 1
 
 clean:
 	rm -rf bin out
