@@ -67,6 +67,7 @@ func BenchmarkDemoLatency(b *testing.B) {
 			b.Fatal(err)
 		}
 		lat := d.latencies(frames)
+		b.Logf("entries at frames %v: solution on screen after %.0f ms", d.entries(), lat)
 		missed += len(d.entries()) - len(lat)
 		all = append(all, lat...)
 	}
