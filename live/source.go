@@ -53,6 +53,9 @@ func OpenCamera(n int) (Source, error) {
 		}
 		return nil, fmt.Errorf("camera %d: %w (it could not be opened); try --video FILE", n, ErrNoCamera)
 	}
+	// Keep one frame in the driver's queue: when a frame takes longer than
+	// the camera's period, show the newest frame, not a growing backlog.
+	vc.Set(gocv.VideoCaptureBufferSize, 1)
 	return &capture{vc: vc, name: fmt.Sprintf("camera %d", n)}, nil
 }
 
