@@ -104,6 +104,11 @@ type Detector struct {
 	kernel3                      gocv.Mat
 	hk, vk                       gocv.Mat // line kernels for kLen
 	kLen                         int
+
+	// The last grid search's quadrilateral (find pixels) and the scale from
+	// find pixels to frame pixels, for Analyze's second look.
+	findQ     [4]pt
+	findScale float64
 }
 
 // NewDetector returns a Detector with opts (zero fields take defaults).
@@ -202,19 +207,14 @@ func (d *Detector) locate(frame gocv.Mat) (Grid, float64, error) {
 	if !ok {
 		return Grid{}, 0, qualityErr(NoGrid, "no quadrilateral contour")
 	}
-	// find pixels -> frame pixels (pixel centres stay centres).
-	s := fs * gs
-	var fq [4]pt
-	for i, p := range q {
-		fq[i] = pt{(p.X+0.5)*s - 0.5, (p.Y+0.5)*s - 0.5}
-	}
-	fq = orderCorners(fq)
-	g := Grid{Side: 9 * d.opts.CellPx}
-	for i, p := range fq {
-		g.Corners[i] = gocv.Point2f{X: float32(p.X), Y: float32(p.Y)}
-	}
-	if !setHomography(&g) {
+	d.findQ, d.findScale = q, fs*gs
+	g, ok := d.gridFromFind(q)
+	if !ok {
 		return Grid{}, 0, qualityErr(NoGrid, "degenerate quadrilateral")
+	}
+	fq := [4]pt{}
+	for i, c := range g.Corners {
+		fq[i] = pt{float64(c.X), float64(c.Y)}
 	}
 	shortest := math.Inf(1)
 	for i := 0; i < 4; i++ {
@@ -224,6 +224,23 @@ func (d *Detector) locate(frame gocv.Mat) (Grid, float64, error) {
 		return g, gs, qualityErr(TooSmall, "grid side %.0f px, need %.0f px", shortest, limit)
 	}
 	return g, gs, nil
+}
+
+// gridFromFind turns a quadrilateral in find pixels into a Grid in frame
+// pixels (corners ordered, Side 9*CellPx, homographies set).
+func (d *Detector) gridFromFind(q [4]pt) (Grid, bool) {
+	s := d.findScale
+	var fq [4]pt
+	for i, p := range q {
+		// Pixel centres stay centres.
+		fq[i] = pt{(p.X+0.5)*s - 0.5, (p.Y+0.5)*s - 0.5}
+	}
+	fq = orderCorners(fq)
+	g := Grid{Side: 9 * d.opts.CellPx}
+	for i, p := range fq {
+		g.Corners[i] = gocv.Point2f{X: float32(p.X), Y: float32(p.Y)}
+	}
+	return g, setHomography(&g)
 }
 
 // setHomography fills H and HInv for g.Corners and g.Side.
@@ -394,6 +411,25 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 	d.warp(g, gs, side0)
 	d.binarise(float64(side0)/9, max(3, side0/32))
 	guess := inferShape(d.profile(d.hlines, 1), d.profile(d.vlines, 0), d.profile(d.cbin, 1), d.profile(d.cbin, 0), d.opts.Sizes)
+	// Weak lines inside the quadrilateral mean it is not the grid's own
+	// outline (merged with a page frame or a crossword, or stretched by a
+	// caption): find the grid again from its cells.
+	if guess.LineScore < weakLineScore {
+		if q, ok := gridFromCells(d.cellHoles(d.findQ), 4); ok {
+			if g2, ok := d.gridFromFind(q); ok {
+				d.warp(g2, gs, side0)
+				d.binarise(float64(side0)/9, max(3, side0/32))
+				g2guess := inferShape(d.profile(d.hlines, 1), d.profile(d.vlines, 0), d.profile(d.cbin, 1), d.profile(d.cbin, 0), d.opts.Sizes)
+				// The grid found from its cells must itself show clear lines.
+				if g2guess.LineScore > guess.LineScore && g2guess.LineScore >= weakLineScore {
+					g, guess = g2, g2guess
+				} else {
+					d.warp(g, gs, side0)
+					d.binarise(float64(side0)/9, max(3, side0/32))
+				}
+			}
+		}
+	}
 	n := guess.Shape.N()
 	// A coarse reading (4, 6, 8) may be the box lines of a finer grid
 	// (16, 12) whose thin lines were lost at this resolution: look again
@@ -448,6 +484,10 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 	}
 	return g, cells, nil
 }
+
+// weakLineScore is the line score below which the quadrilateral found is
+// doubted (real photos of grids found right score 0.30 and up).
+const weakLineScore = 0.25
 
 // canvasSide is the rectified canvas side for an n×n grid.
 func canvasSide(n, cellPx int) int {
