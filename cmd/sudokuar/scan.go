@@ -262,7 +262,11 @@ func describe(it scanItem) string {
 	fmt.Fprintf(&b, "%s: %s", r.File, r.Status)
 	if r.Found && r.Box[0] > 0 {
 		n := r.Box[0] * r.Box[1]
-		fmt.Fprintf(&b, " (%dx%d, %d givens)", n, n, len(r.Given)-strings.Count(r.Given, "0"))
+		if r.Given != "" {
+			fmt.Fprintf(&b, " (%dx%d, %d givens)", n, n, len(r.Given)-strings.Count(r.Given, "0"))
+		} else {
+			fmt.Fprintf(&b, " (%dx%d)", n, n)
+		}
 	}
 	if len(r.Conflicts) > 0 {
 		fmt.Fprintf(&b, ", conflicting cells %s", cellNames(r.Conflicts, r.Box[0]*r.Box[1]))
@@ -270,6 +274,9 @@ func describe(it scanItem) string {
 	fmt.Fprintf(&b, " in %.0f ms", r.Ms)
 	if it.outFile != "" {
 		fmt.Fprintf(&b, " -> %s", it.outFile)
+	}
+	if r.Status == pipeline.StatusUnread && r.Error != "" {
+		fmt.Fprintf(&b, " (%s)", r.Error)
 	}
 	return b.String()
 }
