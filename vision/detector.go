@@ -455,7 +455,7 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 	side := canvasSide(n, d.opts.CellPx)
 	cs := float64(side) / float64(n)
 	// Re-warp and re-binarise only when N changed the canvas or the kernels.
-	if k := max(side/12, int(cs*0.6)); side != side0 || k != d.kLen {
+	if k := max(side/12, int(cs*0.75)); side != side0 || k != d.kLen {
 		if side != side0 {
 			d.warp(g, gs, side)
 		}
