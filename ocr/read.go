@@ -158,12 +158,14 @@ func classify(c Classifier, batch [][]float32) ([][]float32, error) {
 	return probs, nil
 }
 
-// doubtfulConf is the mean top probability below which a reading may come
-// from a turned page. Upright readings of printed digits score above 0.97.
+// doubtfulConf is the mean top digit probability below which a reading may
+// come from a turned page. Upright readings of printed digits score above
+// 0.97; turned digits are often called "empty" with confidence, so class 0
+// does not count.
 const doubtfulConf = 0.9
 
-// doubtful reports whether an upright reading looks wrong: unsure on
-// average, or with givens that break the rules.
+// doubtful reports whether an upright reading looks wrong: unsure of the
+// digits on average, or with givens that break the rules.
 func doubtful(probs [][]float32, index []int, shape sudoku.Shape) bool {
 	if len(probs) == 0 {
 		return false
@@ -173,14 +175,17 @@ func doubtful(probs [][]float32, index []int, shape sudoku.Shape) bool {
 	var sum float64
 	for k, p := range probs {
 		q := restrict(p, n)
-		best := 0
+		best, digit := 0, 1
 		for v := range q {
 			if q[v] > q[best] {
 				best = v
 			}
+			if v > 0 && q[v] > q[digit] {
+				digit = v
+			}
 		}
 		g.Cells[index[k]] = best
-		sum += float64(q[best])
+		sum += float64(q[digit])
 	}
 	return sum/float64(len(probs)) < doubtfulConf || len(sudoku.Validate(g)) > 0
 }
