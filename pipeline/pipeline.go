@@ -117,6 +117,21 @@ func (p *Pipeline) process(frame gocv.Mat) Result {
 		r.Status, r.Error = StatusUnread, err.Error()
 		return r
 	}
+	if k := ((reading.Turns % 4) + 4) % 4; k != 0 {
+		// The page lies turned: present the puzzle as printed (turn.go).
+		n := g.Shape.N()
+		reading.Given = turnLayout(reading.Given, k)
+		conf := make([]float32, len(reading.Conf))
+		for i, c := range reading.Conf {
+			conf[turnCell(i, n, k)] = c
+		}
+		reading.Conf = conf
+		for i := range reading.Changes {
+			reading.Changes[i].Cell = turnCell(reading.Changes[i].Cell, n, k)
+		}
+		g = turnGrid(g, k)
+		r.setGrid(g)
+	}
 	r.Puzzle = reading.Given
 	r.Given = GridString(reading.Given)
 	r.Conf = make([]float64, len(reading.Conf))

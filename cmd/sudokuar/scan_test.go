@@ -237,8 +237,8 @@ func TestScanSynthetic(t *testing.T) {
 }
 
 // TestScanWicht scores the scanner on the real photos when ../shared is
-// there. It reports the figures; the floor it asserts is well under the
-// target so that the test guards against breakage, not against tuning.
+// there. It reports the figures and asserts a floor a little under the
+// target, so a regression shows while run-to-run noise does not.
 func TestScanWicht(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads 160 photos")
@@ -258,9 +258,10 @@ func TestScanWicht(t *testing.T) {
 		fmt.Sscanf(line, "grids exact: %f%%", &exact)
 		fmt.Sscanf(line, "grids solved: %f%%", &solved)
 	}
-	// The target is 97% (issue 5); the floor only catches breakage.
-	if exact < 80 || solved < 80 {
-		t.Errorf("grids exact %.1f%%, solved %.1f%%: below the 80%% floor", exact, solved)
+	// The target is 97% (issue 5; 97.5% measured when this was written);
+	// the floor leaves room for noise, not for a regression.
+	if exact < 95 || solved < 95 {
+		t.Errorf("grids exact %.1f%%, solved %.1f%%: below the 95%% floor", exact, solved)
 	}
 }
 
