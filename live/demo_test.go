@@ -243,3 +243,53 @@ func readFrame(tb testing.TB, src Source, n int) gocv.Mat {
 	}
 	return m
 }
+
+// turnedSource gives a video's frames turned a quarter turn clockwise, as
+// a camera held sideways would.
+type turnedSource struct {
+	Source
+	tmp gocv.Mat
+}
+
+func (s *turnedSource) Read(m *gocv.Mat) bool {
+	if !s.Source.Read(&s.tmp) {
+		return false
+	}
+	gocv.Rotate(s.tmp, m, gocv.Rotate90Clockwise)
+	return true
+}
+
+func (s *turnedSource) Close() error {
+	s.tmp.Close()
+	return s.Source.Close()
+}
+
+// TestDemoTurned plays the demo's first second turned sideways: the puzzle
+// must still be read as printed and its solution drawn.
+func TestDemoTurned(t *testing.T) {
+	needModel(t)
+	d := loadDemo(t)
+	v, err := OpenVideo(d.video)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := &turnedSource{Source: v, tmp: gocv.NewMat()}
+	defer src.Close()
+	want := d.solutions[d.frames[0].puzzle]
+	right, turns := 0, -1
+	_, err = Run(src, nil, Options{
+		MaxFrames:     30,
+		OnRecognition: func(r pipeline.Result) { turns = r.Turns },
+		OnFrame: func(f FrameInfo) {
+			if f.Solution == want {
+				right++
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if turns != 3 || right < 25 {
+		t.Fatalf("sideways page: last recognition turned %d (want 3), right solution on %d of 30 frames", turns, right)
+	}
+}

@@ -100,6 +100,7 @@ type view struct {
 	puzzle  sudoku.Grid     // voted givens (Cells nil: none yet)
 	verdict pipeline.Verdict
 	id      int // increments with each new puzzle
+	turns   int // quarter turns of the page (pipeline.Result.Turns) of the latest reading
 }
 
 type job struct {
@@ -160,8 +161,9 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 	for j := range jobs {
 		res := p.Process(j.frame)
 		j.frame.Close()
-		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, id: cur.id}
+		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, id: cur.id, turns: cur.turns}
 		if len(res.Puzzle.Cells) > 0 {
+			v.turns = res.Turns
 			voted, fresh := voter.Add(res.Puzzle, res.Conf, res.Status == pipeline.StatusSolved)
 			if fresh {
 				v.id++
@@ -399,9 +401,10 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 	if located {
 		pic.Outline = true
 		if ready {
-			if g.Shape.N() == 0 {
-				g.Shape = s.cur.puzzle.Shape
-			}
+			// Locate knows neither the box shape nor which way up the
+			// page is; the recognition does.
+			g = pipeline.TurnGrid(g, s.cur.turns)
+			g.Shape = s.cur.puzzle.Shape
 			pic.Puzzle = s.cur.puzzle
 			pic.Conflicts = s.cur.verdict.Conflicts
 			info.Given = pipeline.GridString(s.cur.puzzle)

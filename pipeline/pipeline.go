@@ -129,8 +129,9 @@ func (p *Pipeline) process(frame gocv.Mat) Result {
 		for i := range reading.Changes {
 			reading.Changes[i].Cell = turnCell(reading.Changes[i].Cell, n, k)
 		}
-		g = turnGrid(g, k)
+		g = TurnGrid(g, k)
 		r.setGrid(g)
+		r.Turns = k
 	}
 	r.Puzzle = reading.Given
 	r.Given = GridString(reading.Given)

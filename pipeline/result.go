@@ -44,6 +44,10 @@ type Result struct {
 	// Changed lists the cells whose reading the OCR's conflict resolution
 	// replaced by a less likely digit.
 	Changed []int `json:"changed,omitempty"`
+	// Turns is how many clockwise quarter turns the page lay away from
+	// upright in the frame (0 normally); Puzzle, Grid and Corners are
+	// already turned to match. Apply TurnGrid to a grid Locate finds later.
+	Turns int `json:"turns,omitempty"`
 
 	Puzzle sudoku.Grid `json:"-"` // the givens as read (Shape zero when no grid)
 	Solved sudoku.Grid `json:"-"` // the full solution (Cells nil unless solved)

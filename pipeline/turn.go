@@ -44,10 +44,11 @@ func turnLayout(g sudoku.Grid, k int) sudoku.Grid {
 	return out
 }
 
-// turnGrid is g with its canvas turned k quarter turns clockwise: the
+// TurnGrid is g with its canvas turned k quarter turns clockwise: the
 // corners start from the new top-left, the homographies map to and from
 // the turned canvas, and odd turns swap the box shape's rows and columns.
-func turnGrid(g vision.Grid, k int) vision.Grid {
+// Live mode applies a Result's Turns to the grid it follows frame by frame.
+func TurnGrid(g vision.Grid, k int) vision.Grid {
 	k = ((k % 4) + 4) % 4
 	s := float64(g.Side)
 	// R turns canvas points clockwise: (x, y) -> (S - y, x).

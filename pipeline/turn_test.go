@@ -65,7 +65,7 @@ func TestTurnGrid(t *testing.T) {
 	}
 	canvas := [4][2]float64{{0, 0}, {288, 0}, {288, 288}, {0, 288}}
 	for k := 0; k < 4; k++ {
-		tg := turnGrid(g, k)
+		tg := TurnGrid(g, k)
 		if k%2 == 1 && tg.Shape != (sudoku.Shape{BoxRows: 3, BoxCols: 2}) {
 			t.Errorf("k=%d: shape %v", k, tg.Shape)
 		}
