@@ -177,7 +177,7 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 	// finish in, so output is the same for any -j.
 	bar := progressBar{w: stderr, on: c.progress, total: len(files), start: time.Now()}
 	ready := make([]bool, len(files))
-	printed, failed := 0, 0
+	printed, failed, solved := 0, 0, 0
 	var tally pipeline.Tally
 	enc := json.NewEncoder(stdout)
 	for i := range done {
@@ -192,6 +192,9 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 			}
 			if it.writeErr != nil {
 				fmt.Fprintf(stderr, "%s: %v\n", files[printed], it.writeErr)
+			}
+			if it.res.IsSolved() {
+				solved++
 			}
 			if c.json {
 				if err := enc.Encode(it.res); err != nil {
@@ -212,12 +215,14 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	bar.clear()
+	// Keep stdout to one JSON object per line when --json asks for it.
+	w := stdout
+	if c.json {
+		w = stderr
+	}
+	fmt.Fprintf(w, "%d images in %.1f s: %d solved, %d not solved, %d could not be loaded\n",
+		len(files), time.Since(bar.start).Seconds(), solved, len(files)-solved-failed, failed)
 	if c.truth {
-		// Keep stdout to one JSON object per line when --json asks for it.
-		w := stdout
-		if c.json {
-			w = stderr
-		}
 		tally.Report(w)
 	}
 	return failed, nil
