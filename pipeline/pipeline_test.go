@@ -60,11 +60,10 @@ func TestProcessBadFrames(t *testing.T) {
 }
 
 // TestProcessSynthetic runs both OCR backends over the committed synthetic
-// photos. They must agree cell for cell, and grids above 9×9 must come out
-// unreadable. Reading accuracy is vision's and ocr's business (their own
-// tests hold them to the targets); here it is logged, with a floor of half
-// the grids that catches broken wiring (a shifted cell order, a wrong
-// backend) without failing on every misread.
+// photos. They must agree cell for cell, grids above 9×9 must come out
+// unreadable, and the others must be read exactly and solved (the target
+// is all of them; 24 of 24 when this was written; one miss is allowed so
+// that a model retrain does not fail it outright).
 func TestProcessSynthetic(t *testing.T) {
 	goP := newPipeline(t, BackendGo)
 	cvP := newPipeline(t, BackendOpenCV)
@@ -102,7 +101,7 @@ func TestProcessSynthetic(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d synthetic grids up to 9x9 read exactly and solved", exact, readable)
-	if readable == 0 || 2*exact < readable {
+	if readable == 0 || exact < readable-1 {
 		t.Errorf("read and solved %d of %d synthetic grids up to 9x9", exact, readable)
 	}
 }
