@@ -82,3 +82,25 @@ func cpuTime() time.Duration {
 func reportCPU(b *testing.B, since time.Duration) {
 	b.ReportMetric(float64(cpuTime()-since)/float64(b.N)/1e6, "cpu-ms/op")
 }
+
+// BenchmarkAnalyze16 times Analyze on a synthetic 16×16 photo (640×480),
+// the costliest path: second look at the finest canvas and the lattice fit.
+func BenchmarkAnalyze16(b *testing.B) {
+	img, err := ReadImage(filepath.Join(testenv.RepoRoot(), "testdata", "synth", "image6.jpg"))
+	if err != nil {
+		img.Close()
+		b.Skip(err)
+	}
+	defer img.Close()
+	d := NewDetector(Options{})
+	defer d.Close()
+	if g, _, err := d.Analyze(img); err != nil || g.Shape.N() != 16 {
+		b.Fatalf("image6: N=%d, %v", g.Shape.N(), err)
+	}
+	b.ResetTimer()
+	c0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		d.Analyze(img)
+	}
+	reportCPU(b, c0)
+}

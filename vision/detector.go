@@ -463,6 +463,12 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 	}
 	g.Side = side
 	setHomography(&g)
+	// Small cells need the lattice exactly; on 9×9 and coarser grids the
+	// outline's corners are closer to the printed outer edge than the
+	// lattice fit on real photos (paper curvature bends the inner lines).
+	if n >= 12 {
+		d.snapToLattice(&g, gs, n, cs)
+	}
 	g.Shape = guess.Shape
 	g.ShapeConfidence = guess.Confidence
 
@@ -483,6 +489,34 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 		return g, cells, qualityErr(TooBlurry, "sharpness %.0f, need %.0f", g.Sharpness, d.opts.MinSharpness)
 	}
 	return g, cells, nil
+}
+
+// snapToLattice corrects g's homography (for the canvas of side g.Side)
+// so the measured grid lines fall on the ideal n×n lattice, and re-warps
+// and re-binarises the canvas when it moved. Corners follow.
+func (d *Detector) snapToLattice(g *Grid, gs float64, n int, cs float64) {
+	vl, err1 := d.vlines.DataPtrUint8()
+	hl, err2 := d.hlines.DataPtrUint8()
+	if err1 != nil || err2 != nil || d.vlines.Cols() != g.Side || d.hlines.Cols() != g.Side {
+		return
+	}
+	c, ok := latticeCorrection(vl, hl, g.Side, n, cs, 0.5*cs)
+	if !ok {
+		return
+	}
+	h := mul3(c, g.H)
+	hi, ok := invert3(h)
+	if !ok {
+		return
+	}
+	g.H, g.HInv = h, hi
+	s := float64(g.Side)
+	for i, p := range [4]pt{{0, 0}, {s, 0}, {s, s}, {0, s}} {
+		q := apply(hi, p)
+		g.Corners[i] = gocv.Point2f{X: float32(q.X), Y: float32(q.Y)}
+	}
+	d.warp(*g, gs, g.Side)
+	d.binarise(cs, d.kLen)
 }
 
 // weakLineScore is the line score below which the quadrilateral found is

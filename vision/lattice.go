@@ -1,0 +1,238 @@
+package vision
+
+import (
+	"math"
+)
+
+// The corners found from the outline are a few percent off at worst; on a
+// 16×16 grid that is a quarter of a cell, enough to push line remnants into
+// cell middles and digits out of them. Once N is known, the grid lines
+// themselves say where the lattice is: each line's position is measured in
+// a few bands across the canvas, straight lines are fitted through them,
+// and a homography from their crossings to the ideal lattice corrects the
+// rectification.
+
+// latticeBands is how many bands across the canvas each line is measured in.
+const latticeBands = 4
+
+// latticeCorrection measures the n+1 vertical and horizontal grid lines of
+// the side×side line images vl and hl (long strokes, 255 = ink) and returns
+// the homography from canvas pixels to where they should be for an ideal
+// n×n lattice of cs-pixel cells. It is false when too few lines are found
+// or the correction would move a canvas corner by more than maxMove pixels.
+func latticeCorrection(vl, hl []uint8, side, n int, cs, maxMove float64) ([9]float64, bool) {
+	if len(vl) < side*side || len(hl) < side*side || n < 2 {
+		return [9]float64{}, false
+	}
+	// Column sums of vertical strokes per horizontal band, and row sums of
+	// horizontal strokes per vertical band.
+	var colSum, rowSum [latticeBands][]float64
+	for b := range colSum {
+		colSum[b] = make([]float64, side)
+		rowSum[b] = make([]float64, side)
+	}
+	for y := 0; y < side; y++ {
+		by := y * latticeBands / side
+		rv, rh := vl[y*side:(y+1)*side], hl[y*side:(y+1)*side]
+		cb := colSum[by]
+		var rs [latticeBands]float64
+		for x := 0; x < side; x++ {
+			if rv[x] != 0 {
+				cb[x]++
+			}
+			if rh[x] != 0 {
+				rs[x*latticeBands/side]++
+			}
+		}
+		for b := range rs {
+			rowSum[b][y] = rs[b]
+		}
+	}
+	band := float64(side) / latticeBands
+	// A line counts in a band when it covers at least 40% of it.
+	minCover := 0.4 * band
+	fit := func(sums [latticeBands][]float64) []lineFit {
+		out := make([]lineFit, n+1)
+		for k := 0; k <= n; k++ {
+			var ts, ps []float64
+			for b := 0; b < latticeBands; b++ {
+				if p, ok := peakNear(sums[b], float64(k)*cs, 0.3*cs, minCover); ok {
+					ts = append(ts, (float64(b)+0.5)*band)
+					ps = append(ps, p)
+				}
+			}
+			out[k] = fitPositions(ts, ps)
+		}
+		return out
+	}
+	vFits, hFits := fit(colSum), fit(rowSum)
+	var src, dst []pt
+	for k, v := range vFits {
+		if !v.ok {
+			continue
+		}
+		for j, h := range hFits {
+			if !h.ok {
+				continue
+			}
+			// x = v.a + v.b*y, y = h.a + h.b*x
+			den := 1 - v.b*h.b
+			if math.Abs(den) < 1e-6 {
+				continue
+			}
+			x := (v.a + v.b*h.a) / den
+			y := h.a + h.b*x
+			src = append(src, pt{x, y})
+			dst = append(dst, pt{float64(k) * cs, float64(j) * cs})
+		}
+	}
+	// Crossings of at least three lines each way, else the fit is too loose.
+	if len(src) < 9 {
+		return [9]float64{}, false
+	}
+	h, ok := fitHomography(src, dst, float64(side))
+	if !ok {
+		return [9]float64{}, false
+	}
+	s := float64(side)
+	for _, c := range []pt{{0, 0}, {s, 0}, {s, s}, {0, s}} {
+		if apply(h, c).dist(c) > maxMove {
+			return [9]float64{}, false
+		}
+	}
+	return h, true
+}
+
+// lineFit is a grid line measured across the canvas: position = a + b*t,
+// where t runs along the line.
+type lineFit struct {
+	a, b float64
+	ok   bool
+}
+
+// fitPositions fits p = a + b*t by least squares; with one measurement the
+// line is taken as parallel to the canvas axis.
+func fitPositions(ts, ps []float64) lineFit {
+	switch len(ts) {
+	case 0:
+		return lineFit{}
+	case 1:
+		return lineFit{a: ps[0], ok: true}
+	}
+	var mt, mp float64
+	for i := range ts {
+		mt += ts[i]
+		mp += ps[i]
+	}
+	mt /= float64(len(ts))
+	mp /= float64(len(ts))
+	var stt, stp float64
+	for i := range ts {
+		stt += (ts[i] - mt) * (ts[i] - mt)
+		stp += (ts[i] - mt) * (ps[i] - mp)
+	}
+	if stt == 0 {
+		return lineFit{a: mp, ok: true}
+	}
+	b := stp / stt
+	return lineFit{a: mp - b*mt, b: b, ok: true}
+}
+
+// peakNear returns the centre of mass of the highest run of p within tol of
+// c, when that peak reaches minVal.
+func peakNear(p []float64, c, tol, minVal float64) (float64, bool) {
+	lo, hi := max(0, int(math.Floor(c-tol))), min(len(p)-1, int(math.Ceil(c+tol)))
+	if lo > hi {
+		return 0, false
+	}
+	best := lo
+	for i := lo; i <= hi; i++ {
+		if p[i] > p[best] {
+			best = i
+		}
+	}
+	if p[best] < minVal {
+		return 0, false
+	}
+	// The line is a few pixels wide: weigh its neighbours above half height.
+	var s, w float64
+	for i := max(lo, best-3); i <= min(hi, best+3); i++ {
+		if p[i] >= p[best]/2 {
+			s += float64(i) * p[i]
+			w += p[i]
+		}
+	}
+	// Profile index i covers pixel i, whose centre is i+0.5.
+	return s/w + 0.5, true
+}
+
+// fitHomography returns the least-squares homography (h[8] = 1) mapping
+// src to dst; scale normalises coordinates for conditioning.
+func fitHomography(src, dst []pt, scale float64) ([9]float64, bool) {
+	var ata [8][8]float64
+	var atb [8]float64
+	add := func(row [8]float64, r float64) {
+		for i := 0; i < 8; i++ {
+			for j := 0; j < 8; j++ {
+				ata[i][j] += row[i] * row[j]
+			}
+			atb[i] += row[i] * r
+		}
+	}
+	for i := range src {
+		x, y := src[i].X/scale, src[i].Y/scale
+		u, v := dst[i].X/scale, dst[i].Y/scale
+		add([8]float64{x, y, 1, 0, 0, 0, -x * u, -y * u}, u)
+		add([8]float64{0, 0, 0, x, y, 1, -x * v, -y * v}, v)
+	}
+	sol, ok := solve8(ata, atb)
+	if !ok {
+		return [9]float64{}, false
+	}
+	hn := [9]float64{sol[0], sol[1], sol[2], sol[3], sol[4], sol[5], sol[6], sol[7], 1}
+	// Back to pixels: H = S⁻¹·Hn·S with S = diag(1/scale, 1/scale, 1).
+	sm := [9]float64{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1}
+	si := [9]float64{scale, 0, 0, 0, scale, 0, 0, 0, 1}
+	h := mul3(si, mul3(hn, sm))
+	if h[8] == 0 {
+		return [9]float64{}, false
+	}
+	for i := range h {
+		h[i] /= h[8]
+	}
+	return h, true
+}
+
+// solve8 solves the 8×8 system a·x = b by Gaussian elimination with partial
+// pivoting; false when it is singular.
+func solve8(a [8][8]float64, b [8]float64) ([8]float64, bool) {
+	for c := 0; c < 8; c++ {
+		p := c
+		for r := c + 1; r < 8; r++ {
+			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
+				p = r
+			}
+		}
+		if math.Abs(a[p][c]) < 1e-12 {
+			return [8]float64{}, false
+		}
+		a[c], a[p] = a[p], a[c]
+		b[c], b[p] = b[p], b[c]
+		for r := c + 1; r < 8; r++ {
+			f := a[r][c] / a[c][c]
+			for k := c; k < 8; k++ {
+				a[r][k] -= f * a[c][k]
+			}
+			b[r] -= f * b[c]
+		}
+	}
+	var x [8]float64
+	for r := 7; r >= 0; r-- {
+		s := b[r]
+		for k := r + 1; k < 8; k++ {
+			s -= a[r][k] * x[k]
+		}
+		x[r] = s / a[r][r]
+	}
+	return x, true
+}
