@@ -70,8 +70,11 @@ type Matrix struct {
 	baseNode []node
 	baseHead []column
 
-	hint     []int32 // columns that cover saw drop to 0 or 1 rows (see choose)
-	nhint    int
+	// Columns that cover saw drop to 0 or 1 rows (see choose): a stack
+	// that wraps around, overwriting the oldest, when more than 256 pile
+	// up; a uint8 index needs no bounds check.
+	hint     [256]int32
+	nhint    uint8
 	dead     int32     // a column that cover saw drop to 0 rows, or 0
 	selected []int32   // rows fixed by Select, in order
 	choice   []int32   // the row node chosen at each search level
@@ -129,7 +132,6 @@ func New(primary, secondary int) *Matrix {
 	link(0, 1, primary)
 	link(m.secRoot, primary+2, cols+1)
 	m.choice = make([]int32, 0, primary+1)
-	m.hint = make([]int32, 256)
 	return m
 }
 
@@ -229,31 +231,29 @@ func (m *Matrix) cover(c int32) {
 	l, r := head[c].left, head[c].right
 	head[l].right = r
 	head[r].left = l
-	var rows uint64
-	hint, nhint, primary := m.hint, m.nhint, int32(m.primary)
+	m.stats.Updates += uint64(head[c].size)
+	nhint := m.nhint
 	for i := nd[c].down; i != c; i = nd[i].down {
-		rows++
 		for j := nd[i].right; j != i; {
 			x := &nd[j]
 			u, d, h := x.up, x.down, x.col
 			j = x.right
 			nd[u].down = d
 			nd[d].up = u
-			s := head[h].size - 1
-			head[h].size = s
-			if s <= 1 && h <= primary {
-				if s == 0 {
+			y := &head[h]
+			y.size--
+			if y.size <= 1 {
+				// A hint for choose, maybe of a secondary column:
+				// choose skips those.
+				if y.size == 0 {
 					m.dead = h
 				}
-				if nhint < len(hint) {
-					hint[nhint] = h
-					nhint++
-				}
+				m.hint[nhint] = h
+				nhint++
 			}
 		}
 	}
 	m.nhint = nhint
-	m.stats.Updates += rows
 }
 
 // uncover is cover's mirror image: it puts back, in the reverse order, every
@@ -384,17 +384,17 @@ func (m *Matrix) run(limit int, visit func(rows []int) bool, abandon bool) (int,
 // far fewer than full scans). Which column is chosen never changes the
 // solutions found, only how fast.
 func (m *Matrix) choose() int32 {
-	head := m.head
+	head, primary := m.head, int32(m.primary)
 	if d := m.dead; d != 0 {
 		m.dead = 0
-		if head[d].size == 0 && head[head[d].left].right == d {
+		if d <= primary && head[d].size == 0 && head[head[d].left].right == d {
 			return d
 		}
 	}
 	for m.nhint > 0 {
 		m.nhint--
 		h := m.hint[m.nhint]
-		if head[h].size <= 1 && head[head[h].left].right == h {
+		if h <= primary && head[h].size <= 1 && head[head[h].left].right == h {
 			return h
 		}
 	}
