@@ -88,6 +88,7 @@ type Matrix struct {
 	stop    bool
 	broke   bool // the budget ran out
 	abandon bool // on stop, leave the links for ResetFast instead of unwinding
+	open    int  // search levels whose row has untried rows below it
 	budget  uint64
 	stats   Stats
 }
@@ -359,6 +360,7 @@ func (m *Matrix) run(limit int, visit func(rows []int) bool, abandon bool) (int,
 	m.freeze()
 	m.limit, m.visit, m.found, m.stop, m.broke, m.abandon = limit, visit, 0, false, false, abandon
 	m.choice = m.choice[:0]
+	m.open = 0
 	start := m.stats.Nodes
 	var err error
 	if m.rng == nil {
@@ -457,7 +459,18 @@ func (m *Matrix) search(start uint64) {
 		for j := nd[r].right; j != r; j = nd[j].right {
 			m.cover(nd[j].col)
 		}
+		last := nd[r].down == c
+		if !last {
+			m.open++
+		}
 		m.search(start)
+		if !last {
+			m.open--
+		} else if m.open == 0 && m.abandon {
+			// This level and all above are on their last rows: the
+			// search is over, and ResetFast puts the links back.
+			return
+		}
 		if m.stop && m.abandon {
 			return // ResetFast follows
 		}
@@ -505,12 +518,21 @@ func (m *Matrix) searchRandom(start uint64) {
 	}
 	m.order[k] = order
 	m.choice = append(m.choice, 0)
-	for _, r := range order {
+	for i, r := range order {
 		m.choice[k] = r
 		for j := nd[r].right; j != r; j = nd[j].right {
 			m.cover(nd[j].col)
 		}
+		last := i == len(order)-1
+		if !last {
+			m.open++
+		}
 		m.searchRandom(start)
+		if !last {
+			m.open--
+		} else if m.open == 0 && m.abandon {
+			return // the search is over (see search)
+		}
 		if m.stop && m.abandon {
 			return // ResetFast follows
 		}
