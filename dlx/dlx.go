@@ -236,12 +236,13 @@ func (m *Matrix) cover(c int32) {
 	nhint := m.nhint
 	for i := nd[c].down; i != c; i = nd[i].down {
 		for j := nd[i].right; j != i; {
-			x := &nd[j]
+			// Indexing by uint32 spares a sign extension per access.
+			x := &nd[uint32(j)]
 			u, d, h := x.up, x.down, x.col
 			j = x.right
-			nd[u].down = d
-			nd[d].up = u
-			y := &head[h]
+			nd[uint32(u)].down = d
+			nd[uint32(d)].up = u
+			y := &head[uint32(h)]
 			y.size--
 			if y.size <= 1 {
 				// A hint for choose, maybe of a secondary column:
@@ -262,11 +263,11 @@ func (m *Matrix) cover(c int32) {
 func (m *Matrix) uncover(c int32) {
 	nd, left, head := m.node, m.left, m.head
 	for i := nd[c].up; i != c; i = nd[i].up {
-		for j := left[i]; j != i; j = left[j] {
-			x := &nd[j]
-			head[x.col].size++
-			nd[x.up].down = j
-			nd[x.down].up = j
+		for j := left[i]; j != i; j = left[uint32(j)] {
+			x := &nd[uint32(j)]
+			head[uint32(x.col)].size++
+			nd[uint32(x.up)].down = j
+			nd[uint32(x.down)].up = j
 		}
 	}
 	l, r := head[c].left, head[c].right
