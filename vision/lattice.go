@@ -1,7 +1,10 @@
 package vision
 
 import (
+	"image"
 	"math"
+
+	"gocv.io/x/gocv"
 )
 
 // The corners found from the outline are a few percent off at worst; on a
@@ -15,37 +18,77 @@ import (
 // latticeBands is how many bands across the canvas each line is measured in.
 const latticeBands = 4
 
-// latticeCorrection measures the n+1 vertical and horizontal grid lines of
-// the side×side line images vl and hl (long strokes, 255 = ink) and returns
-// the homography from canvas pixels to where they should be for an ideal
-// n×n lattice of cs-pixel cells. It is false when too few lines are found
-// or the correction would move a canvas corner by more than maxMove pixels.
-func latticeCorrection(vl, hl []uint8, side, n int, cs, maxMove float64) ([9]float64, bool) {
-	if len(vl) < side*side || len(hl) < side*side || n < 2 {
-		return [9]float64{}, false
-	}
-	// Column sums of vertical strokes per horizontal band, and row sums of
-	// horizontal strokes per vertical band.
-	var colSum, rowSum [latticeBands][]float64
+// bandSums returns, for each of latticeBands horizontal bands of the
+// side×side line images, the column sums of vertical strokes vl, and for
+// each vertical band the row sums of horizontal strokes hl (255 = ink,
+// counted as 1). It is the plain-Go reference of Detector.bandSums.
+func bandSums(vl, hl []uint8, side int) (colSum, rowSum [latticeBands][]float64) {
 	for b := range colSum {
 		colSum[b] = make([]float64, side)
 		rowSum[b] = make([]float64, side)
 	}
+	// Band b covers [b*side/latticeBands, (b+1)*side/latticeBands).
+	band := make([]int, side)
+	for b := 0; b < latticeBands; b++ {
+		for i := b * side / latticeBands; i < (b+1)*side/latticeBands; i++ {
+			band[i] = b
+		}
+	}
 	for y := 0; y < side; y++ {
-		by := y * latticeBands / side
-		rv, rh := vl[y*side:(y+1)*side], hl[y*side:(y+1)*side]
-		cb := colSum[by]
-		var rs [latticeBands]float64
+		by := band[y]
 		for x := 0; x < side; x++ {
-			if rv[x] != 0 {
-				cb[x]++
+			bx := band[x]
+			if vl[y*side+x] != 0 {
+				colSum[by][x]++
 			}
-			if rh[x] != 0 {
-				rs[x*latticeBands/side]++
+			if hl[y*side+x] != 0 {
+				rowSum[bx][y]++
 			}
 		}
-		for b := range rs {
-			rowSum[b][y] = rs[b]
+	}
+	return colSum, rowSum
+}
+
+// bandSums is bandSums on d.vlines and d.hlines (side×side), summed by
+// OpenCV on band regions. ok is false when the images do not match side.
+func (d *Detector) bandSums(side int) (colSum, rowSum [latticeBands][]float64, ok bool) {
+	if d.vlines.Cols() != side || d.vlines.Rows() != side || d.hlines.Cols() != side || d.hlines.Rows() != side {
+		return colSum, rowSum, false
+	}
+	sum := func(m gocv.Mat, r image.Rectangle, dim int) []float64 {
+		roi := m.Region(r)
+		defer roi.Close()
+		gocv.Reduce(roi, &d.prof, dim, gocv.ReduceSum, gocv.MatTypeCV32F)
+		v, err := d.prof.DataPtrFloat32()
+		if err != nil || len(v) != side {
+			return nil
+		}
+		out := make([]float64, side)
+		for i, x := range v {
+			out[i] = float64(x) / 255
+		}
+		return out
+	}
+	for b := 0; b < latticeBands; b++ {
+		lo, hi := b*side/latticeBands, (b+1)*side/latticeBands
+		colSum[b] = sum(d.vlines, image.Rect(0, lo, side, hi), 0)
+		rowSum[b] = sum(d.hlines, image.Rect(lo, 0, hi, side), 1)
+		if colSum[b] == nil || rowSum[b] == nil {
+			return colSum, rowSum, false
+		}
+	}
+	return colSum, rowSum, true
+}
+
+// latticeCorrection takes the grid-line band sums of a side×side canvas
+// (see bandSums) and returns the homography from canvas pixels to where
+// they should be for an ideal n×n lattice of cs-pixel cells. It is false
+// when too few lines are found or the correction would move a canvas
+// corner by more than maxMove pixels.
+func latticeCorrection(colSum, rowSum [latticeBands][]float64, side, n int, cs, maxMove float64) ([9]float64, bool) {
+	for b := 0; b < latticeBands; b++ {
+		if len(colSum[b]) != side || len(rowSum[b]) != side || n < 2 {
+			return [9]float64{}, false
 		}
 	}
 	band := float64(side) / latticeBands

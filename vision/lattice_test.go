@@ -3,6 +3,8 @@ package vision
 import (
 	"math"
 	"testing"
+
+	"gocv.io/x/gocv"
 )
 
 // TestLatticeCorrection draws the lines of an 8×8 grid shifted, and
@@ -46,7 +48,8 @@ func TestLatticeCorrection(t *testing.T) {
 					}
 				}
 			}
-			h, ok := latticeCorrection(vl, hl, side, n, cs, tc.maxMovePx)
+			cols, rows := bandSums(vl, hl, side)
+			h, ok := latticeCorrection(cols, rows, side, n, cs, tc.maxMovePx)
 			if ok != tc.wantOK {
 				t.Fatalf("ok = %v, want %v", ok, tc.wantOK)
 			}
@@ -64,5 +67,72 @@ func TestLatticeCorrection(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkLatticeCorrection times the lattice fit on a 9×9 canvas (288
+// px) from its band sums, which Analyze runs on every frame.
+func BenchmarkLatticeCorrection(b *testing.B) {
+	const side, n = 288, 9
+	cs := float64(side) / n
+	vl := make([]uint8, side*side)
+	hl := make([]uint8, side*side)
+	for k := 0; k <= n; k++ {
+		c := min(side-1, int(float64(k)*cs))
+		for a := 0; a < side; a++ {
+			vl[a*side+c] = 255
+			hl[c*side+a] = 255
+		}
+	}
+	cols, rows := bandSums(vl, hl, side)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, ok := latticeCorrection(cols, rows, side, n, cs, cs/2); !ok {
+			b.Fatal("no lattice")
+		}
+	}
+}
+
+// TestBandSums checks the OpenCV band sums Analyze uses against the plain
+// Go reference on a canvas with a line at every 7th column and row.
+func TestBandSums(t *testing.T) {
+	const side = 90
+	vl := make([]uint8, side*side)
+	hl := make([]uint8, side*side)
+	for y := 0; y < side; y++ {
+		for x := 0; x < side; x++ {
+			if x%7 == 0 && y%3 != 0 {
+				vl[y*side+x] = 255
+			}
+			if y%7 == 0 && x%5 != 0 {
+				hl[y*side+x] = 255
+			}
+		}
+	}
+	d := NewDetector(Options{})
+	defer d.Close()
+	var err error
+	d.vlines.Close()
+	d.hlines.Close()
+	if d.vlines, err = gocv.NewMatFromBytes(side, side, gocv.MatTypeCV8U, vl); err != nil {
+		t.Fatal(err)
+	}
+	if d.hlines, err = gocv.NewMatFromBytes(side, side, gocv.MatTypeCV8U, hl); err != nil {
+		t.Fatal(err)
+	}
+	wc, wr := bandSums(vl, hl, side)
+	gc, gr, ok := d.bandSums(side)
+	if !ok {
+		t.Fatal("bandSums refused a matching canvas")
+	}
+	for b := 0; b < latticeBands; b++ {
+		for i := 0; i < side; i++ {
+			if gc[b][i] != wc[b][i] || gr[b][i] != wr[b][i] {
+				t.Fatalf("band %d index %d: got %v/%v, want %v/%v", b, i, gc[b][i], gr[b][i], wc[b][i], wr[b][i])
+			}
+		}
+	}
+	if _, _, ok := d.bandSums(side + 1); ok {
+		t.Error("bandSums accepted a side that does not match the canvas")
 	}
 }
