@@ -14,6 +14,7 @@ type piece struct {
 	label      int32
 	x, y, w, h int
 	area       int
+	stray      bool // thin and off-centre: a bent line's remnant
 }
 
 // cells cuts the binarised canvas into n×n cells of cs pixels. Grid lines
@@ -66,6 +67,12 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 		if math.Abs(lx-cs/2) > 0.3*cs || math.Abs(ly-cs/2) > 0.3*cs {
 			continue
 		}
+		// A thin stroke off the middle across its length is a bent grid
+		// line (curved paper) that the straight line kernels missed; a
+		// printed '1', upright or sideways, sits in the middle. Such a
+		// stroke cannot make a cell non-empty, but stays a part of a digit
+		// found otherwise (a '7' whose bar broke off).
+		p.stray = p.w > 3*p.h && math.Abs(ly-cs/2) > 0.2*cs || p.h > 3*p.w && math.Abs(lx-cs/2) > 0.2*cs
 		pieces[row*n+col] = append(pieces[row*n+col], p)
 	}
 
@@ -80,11 +87,14 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 		if len(ps) == 0 {
 			continue
 		}
-		main := ps[0]
+		var main piece
 		for _, p := range ps {
-			if p.area > main.area {
+			if !p.stray && p.area > main.area {
 				main = p
 			}
+		}
+		if main.area == 0 {
+			continue
 		}
 		// Decide on the main component alone: speckle from shading or paper
 		// texture is many small pieces, a digit is one solid stroke set.
