@@ -147,28 +147,52 @@ func TestDemoHeadless(t *testing.T) {
 	if sum.Frames != len(d.frames) || len(frames) != len(d.frames) {
 		t.Fatalf("played %d frames (%d reported), truth has %d", sum.Frames, len(frames), len(d.frames))
 	}
-	full, right, wrong := 0, 0, 0
+	// Never a wrong solution, on any frame.
+	wrong := 0
 	for i, f := range frames {
 		tr := d.frames[i]
-		if f.Solution != "" {
-			if want := d.solutions[tr.puzzle]; f.Solution != want {
-				wrong++
-				t.Errorf("frame %d (truth %q): drew a wrong solution %s", i, tr.puzzle, f.Solution)
-			} else {
-				right++
-			}
-		}
-		if tr.full {
-			full++
-		}
-		if tr.puzzle == "" && f.Solution != "" {
-			t.Errorf("frame %d: drew a solution with no grid in view", i)
+		if f.Solution != "" && f.Solution != d.solutions[tr.puzzle] {
+			wrong++
+			t.Errorf("frame %d (truth %q): drew a wrong solution %s", i, tr.puzzle, f.Solution)
 		}
 	}
-	t.Logf("%d frames, %d recognitions, %d puzzles, %.0f fps; solution drawn right on %d of %d full-view frames, wrong on %d",
-		sum.Frames, sum.Recognitions, sum.Puzzles, sum.FPS(), right, full, wrong)
-	if right < full*85/100 {
-		t.Errorf("the right solution showed on %d of %d full-view frames, want >= 85%%", right, full)
+	// Each puzzle entry gets its solution, and keeps it on screen while
+	// the grid is in full view. How soon it comes depends on how fast this
+	// machine recognises compared with how fast it plays unpaced; the
+	// latency benchmark measures that in real time.
+	entries := d.entries()
+	held, after := 0, 0
+	for k, e := range entries {
+		end := len(frames)
+		if k+1 < len(entries) {
+			end = entries[k+1]
+		}
+		want := d.solutions[d.frames[e].puzzle]
+		first := -1
+		for i := e; i < end; i++ {
+			if frames[i].Solution == want {
+				first = i
+				break
+			}
+		}
+		if first < 0 {
+			t.Errorf("the puzzle entering at frame %d was never solved on screen", e)
+			continue
+		}
+		for i := first; i < end; i++ {
+			if d.frames[i].full && d.frames[i].puzzle == d.frames[e].puzzle {
+				after++
+				if frames[i].Solution == want {
+					held++
+				}
+			}
+		}
+		t.Logf("entry at frame %d: solution on screen from frame %d", e, first)
+	}
+	t.Logf("%d frames, %d recognitions, %d puzzles, %.0f fps; once shown, the solution stayed on %d of %d full-view frames; wrong on %d",
+		sum.Frames, sum.Recognitions, sum.Puzzles, sum.FPS(), held, after, wrong)
+	if held < after*95/100 {
+		t.Errorf("once shown, the solution stayed on %d of %d full-view frames, want >= 95%%", held, after)
 	}
 	if sum.Puzzles != len(d.entries()) {
 		t.Errorf("noticed %d puzzles, the video shows %d appearances", sum.Puzzles, len(d.entries()))
@@ -276,20 +300,26 @@ func TestDemoTurned(t *testing.T) {
 	src := &turnedSource{Source: v, tmp: gocv.NewMat()}
 	defer src.Close()
 	want := d.solutions[d.frames[0].puzzle]
-	right, turns := 0, -1
+	right, wrong, turns, first := 0, 0, -1, -1
 	_, err = Run(src, nil, Options{
-		MaxFrames:     30,
+		MaxFrames:     60,
 		OnRecognition: func(r pipeline.Result) { turns = r.Turns },
 		OnFrame: func(f FrameInfo) {
-			if f.Solution == want {
+			switch {
+			case f.Solution == want:
 				right++
+				if first < 0 {
+					first = f.Index
+				}
+			case f.Solution != "":
+				wrong++
 			}
 		},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if turns != 3 || right < 25 {
-		t.Fatalf("sideways page: last recognition turned %d (want 3), right solution on %d of 30 frames", turns, right)
+	if turns != 3 || wrong > 0 || first < 0 || right < (60-first)*9/10 {
+		t.Fatalf("sideways page: last recognition turned %d (want 3); right solution on %d frames from frame %d, wrong on %d", turns, right, first, wrong)
 	}
 }

@@ -108,7 +108,7 @@ func TestLiveJSON(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	sc := bufio.NewScanner(strings.NewReader(stdout))
-	n, solved := 0, 0
+	n, solved, last := 0, 0, 0
 	for sc.Scan() {
 		var r map[string]any
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
@@ -119,16 +119,20 @@ func TestLiveJSON(t *testing.T) {
 				t.Errorf("line %d lacks %q: %s", n+1, k, sc.Text())
 			}
 		}
-		if f, _ := r["frame"].(float64); int(f)%10 != 0 && n < 3 {
-			t.Errorf("recognition %d on frame %v, want a multiple of 10 while nothing changes", n, r["frame"])
+		// Recognition is due every 10th frame; a busy recogniser takes
+		// the next frame it can: one recognition per slot of 10 frames.
+		f, _ := r["frame"].(float64)
+		if n == 0 && f != 0 || n > 0 && int(f)/10 <= last/10 {
+			t.Errorf("recognition %d on frame %v after frame %d", n, f, last)
 		}
+		last = int(f)
 		if r["status"] == "solved" {
 			solved++
 		}
 		n++
 	}
-	if n < 4 || n > 7 || solved == 0 {
-		t.Fatalf("%d JSON lines (%d solved) for 60 frames, want about 6 with solutions:\n%s", n, solved, stdout)
+	if n < 3 || n > 6 || solved == 0 {
+		t.Fatalf("%d JSON lines (%d solved) for 60 frames, want 3 to 6 with solutions:\n%s", n, solved, stdout)
 	}
 }
 
