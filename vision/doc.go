@@ -18,9 +18,15 @@
 // (Douglas-Peucker at 1.5% of the perimeter, else the four longest sides,
 // else the largest quadrilateral in the hull); corners refined on straight
 // edge runs of the outline (robust to text or a finger touching the grid,
-// and to curved paper); a square canvas through the homography; N and the
-// box shape r×c from the row and column profiles of the long strokes (grid
-// lines at every 1/N, thicker lines every r rows and c columns); cells from
+// and to curved paper); a square canvas through the homography; when the
+// lines inside it are weak (the outline fused with a page frame, a
+// crossword or a caption), the grid found again from its cells (the holes
+// of the outline's component: the largest group of similar neighbouring
+// quadrilaterals); N and the box shape r×c from the row and column
+// profiles of the long strokes (grid lines at every 1/N, thicker lines
+// every r rows and c columns); the rectification snapped to the measured
+// grid lines (12×12 and 16×16 grids; on coarser grids only a corner the
+// lines put far from the outline's is moved); cells from
 // the connected ink components left once the grid lines are removed, kept
 // when near a cell's centre, large enough and much darker than the paper.
 package vision
