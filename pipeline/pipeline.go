@@ -75,12 +75,6 @@ func (p *Pipeline) Close() error {
 	return ocr.CloseClassifier(p.clf)
 }
 
-// Locate finds the grid's corners only, the cheap per-frame step that lets
-// a live view follow a puzzle between full recognitions.
-func (p *Pipeline) Locate(frame gocv.Mat) (vision.Grid, error) {
-	return p.det.Locate(frame)
-}
-
 // Process runs the whole pipeline on one frame. Failures are reported in
 // the Result's Status (and Error), never as a panic.
 func (p *Pipeline) Process(frame gocv.Mat) Result {
