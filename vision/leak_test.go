@@ -4,9 +4,12 @@ package vision
 
 import (
 	"bytes"
+	"path/filepath"
 	"testing"
 
 	"gocv.io/x/gocv"
+
+	"sudokuar/internal/testenv"
 )
 
 // TestNoMatLeak runs Locate and Analyze many times, on good and bad frames,
@@ -18,10 +21,21 @@ func TestNoMatLeak(t *testing.T) {
 		defer good.Close()
 		blank := gocv.NewMatWithSize(480, 640, gocv.MatTypeCV8UC1)
 		defer blank.Close()
+		frames := []gocv.Mat{good, blank, {}}
+		// Synthetic photos that take the costlier paths: a 16×16 grid (second
+		// look, lattice snap) and a grid fused with its caption (weak lines,
+		// search for the grid's cells).
+		for _, name := range []string{"image6.jpg", "image24.jpg"} {
+			m, err := ReadImage(filepath.Join(testenv.RepoRoot(), "testdata", "synth", name))
+			defer m.Close()
+			if err == nil {
+				frames = append(frames, m)
+			}
+		}
 		d := NewDetector(Options{})
 		defer d.Close()
 		for i := 0; i < 50; i++ {
-			for _, f := range []gocv.Mat{good, blank, {}} {
+			for _, f := range frames {
 				d.Analyze(f)
 				d.Locate(f)
 			}
