@@ -433,8 +433,8 @@ func (s *session) status(located bool) string {
 	// failed: the latest recognition read no puzzle, and says why.
 	failed := s.have && len(s.cur.raw.Puzzle.Cells) == 0 && s.cur.raw.Status != ""
 	if !located {
-		if failed && !s.cur.raw.Found {
-			return s.cur.raw.Status // e.g. too dark
+		if failed {
+			return s.cur.raw.Status // e.g. move closer, too dark
 		}
 		return pipeline.StatusNoGrid
 	}

@@ -183,6 +183,7 @@ func TestStatusMessages(t *testing.T) {
 		{"nothing yet, grid", false, view{}, -1, true, "reading ..."},
 		{"too dark", true, view{raw: pipeline.Result{Status: pipeline.StatusDark}}, -1, false, pipeline.StatusDark},
 		{"move closer", true, view{raw: pipeline.Result{Found: true, Status: pipeline.StatusTooSmall}}, -1, true, pipeline.StatusTooSmall},
+		{"move closer, corners not followed", true, view{raw: pipeline.Result{Found: true, Status: pipeline.StatusTooSmall}}, -1, false, pipeline.StatusTooSmall},
 		{"a quad that is no grid", true, view{raw: pipeline.Result{Status: pipeline.StatusNoGrid}}, -1, true, pipeline.StatusNoGrid},
 		{"solved", true, view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSolved}}, -1, true, pipeline.StatusSolved},
 		{"solved, grid lost", true, view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSolved}}, -1, false, pipeline.StatusNoGrid},
