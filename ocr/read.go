@@ -461,3 +461,23 @@ func (s *resolver) classifyFaint(c Classifier, cells []vision.Cell) ([]int, erro
 	}
 	return idx, nil
 }
+
+// Guess is one class of a cell with its probability.
+type Guess struct {
+	Class int // 0 = empty, 1..9
+	P     float32
+}
+
+// Top returns the k most likely classes of one cell's probabilities (as in
+// Reading.Prob), most likely first; nil for an unclassified cell.
+func Top(prob []float32, k int) []Guess {
+	if prob == nil || k <= 0 {
+		return nil
+	}
+	out := make([]Guess, len(prob))
+	for v, p := range prob {
+		out[v] = Guess{v, p}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].P > out[b].P })
+	return out[:min(k, len(out))]
+}

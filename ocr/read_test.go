@@ -268,3 +268,29 @@ func TestReadFaintCell(t *testing.T) {
 		t.Errorf("no pixels: %d solutions, r1c8 = %d, prob %v", r.Solutions, r.Given.Cells[7], r.Prob[7])
 	}
 }
+
+func TestTop(t *testing.T) {
+	p := []float32{0.05, 0.6, 0, 0.3, 0, 0, 0, 0, 0.05, 0}
+	cases := []struct {
+		k    int
+		want []ocr.Guess
+	}{
+		{1, []ocr.Guess{{1, 0.6}}},
+		{3, []ocr.Guess{{1, 0.6}, {3, 0.3}, {0, 0.05}}},
+		{0, nil},
+	}
+	for _, c := range cases {
+		got := ocr.Top(p, c.k)
+		if len(got) != len(c.want) {
+			t.Fatalf("Top(k=%d) = %v, want %v", c.k, got, c.want)
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("Top(k=%d) = %v, want %v", c.k, got, c.want)
+			}
+		}
+	}
+	if len(ocr.Top(p, 20)) != 10 || ocr.Top(nil, 3) != nil {
+		t.Error("Top does not clamp k or reject a nil cell")
+	}
+}
