@@ -1,6 +1,7 @@
 package live
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -383,9 +384,30 @@ func (s *session) unsettle(i int) {
 	s.want = true
 }
 
+// locate follows the grid's corners in frame. A quadrilateral that
+// reaches the frame's edge is a grid sliding in or out of view, cut off:
+// it is neither drawn into nor worth a recognition, so it counts as no
+// grid.
 func (s *session) locate(frame gocv.Mat) (vision.Grid, error) {
-	return s.loc.Locate(frame)
+	g, err := s.loc.Locate(frame)
+	if err != nil {
+		return g, err
+	}
+	w, h := float32(frame.Cols()), float32(frame.Rows())
+	for _, c := range g.Corners {
+		if c.X < edgeMargin || c.Y < edgeMargin || c.X > w-1-edgeMargin || c.Y > h-1-edgeMargin {
+			return g, errCutOff
+		}
+	}
+	return g, nil
 }
+
+// edgeMargin is how close (in pixels) a corner may come to the frame's
+// edge before the grid counts as cut off.
+const edgeMargin = 4
+
+// errCutOff reports a grid that reaches the edge of the frame.
+var errCutOff = errors.New("the grid reaches the edge of the frame")
 
 // draw paints this frame: the grid outline, the voted givens or their
 // solution (following the corners found in this very frame), conflicts,
