@@ -454,22 +454,33 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 	}
 	side := canvasSide(n, d.opts.CellPx)
 	cs := float64(side) / float64(n)
-	// Re-warp and re-binarise only when N changed the canvas or the kernels.
-	if k := max(side/12, int(cs*0.75)); side != side0 || k != d.kLen {
-		if side != side0 {
+	// Small cells need the lattice exactly: snap the corners to the grid
+	// lines of the canvas at hand, before the final warp.
+	snapped := false
+	if n >= 12 {
+		if c, ok := d.latticeCorners(g, side0, n); ok {
+			g.Corners = c
+			snapped = setHomography(&g)
+		}
+	}
+	// Re-warp and re-binarise only when N or the snap changed the canvas or
+	// the kernels.
+	if k := max(side/12, int(cs*0.75)); side != side0 || k != d.kLen || snapped {
+		if side != side0 || snapped {
 			d.warp(g, gs, side)
 		}
 		d.binarise(cs, k)
 	}
 	g.Side = side
 	setHomography(&g)
-	// Small cells need the lattice exactly; on 9×9 and coarser grids the
-	// outline's corners are closer to the printed outer edge than the
-	// lattice fit on real photos (paper curvature bends the inner lines).
-	// There, a corner is only replaced when the lattice puts it far from
-	// the outline's (a caption or a neighbouring box fused with the
-	// outline at that corner).
-	d.snapToLattice(&g, gs, n, cs, n < 12)
+	// On 9×9 and coarser grids the outline's corners are closer to the
+	// printed outer edge than the lattice fit on real photos (paper
+	// curvature bends the inner lines): a corner is only replaced when the
+	// lattice puts it far from the outline's (a caption or a neighbouring
+	// box fused with the outline at that corner).
+	if n < 12 {
+		d.fixOutlierCorners(&g, gs, n, cs)
+	}
 	g.Shape = guess.Shape
 	g.ShapeConfidence = guess.Confidence
 
@@ -492,54 +503,61 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 	return g, cells, nil
 }
 
-// snapToLattice corrects g's homography (for the canvas of side g.Side)
-// so the measured grid lines fall on the ideal n×n lattice, and re-warps
-// and re-binarises the canvas when it moved; corners follow. With
-// outliersOnly, only corners the lattice puts more than
-// latticeOverride of the grid side away from the outline's are moved.
-func (d *Detector) snapToLattice(g *Grid, gs float64, n int, cs float64, outliersOnly bool) {
-	colSum, rowSum, ok := d.bandSums(g.Side)
+// latticeCorners returns g's corners (frame pixels) corrected so the grid
+// lines measured on the current line images (canvas of side canvasSide,
+// warped with g) fall on the ideal n×n lattice.
+func (d *Detector) latticeCorners(g Grid, canvasSide, n int) ([4]gocv.Point2f, bool) {
+	cs := float64(canvasSide) / float64(n)
+	colSum, rowSum, ok := d.bandSums(canvasSide)
 	if !ok {
-		return
+		return g.Corners, false
 	}
-	c, ok := latticeCorrection(colSum, rowSum, g.Side, n, cs, 0.5*cs)
+	c, ok := latticeCorrection(colSum, rowSum, canvasSide, n, cs, 0.5*cs)
 	if !ok {
-		return
+		return g.Corners, false
 	}
-	h := mul3(c, g.H)
-	hi, ok := invert3(h)
+	ci, ok := invert3(c)
 	if !ok {
-		return
+		return g.Corners, false
 	}
-	s := float64(g.Side)
-	var lat, cur [4]pt
-	var side float64
+	// Frame -> canvas(canvasSide) is K·H with K scaling g.Side to canvasSide.
+	k := float64(canvasSide) / float64(g.Side)
+	back := mul3(g.HInv, mul3([9]float64{1 / k, 0, 0, 0, 1 / k, 0, 0, 0, 1}, ci))
+	s := float64(canvasSide)
+	var out [4]gocv.Point2f
 	for i, p := range [4]pt{{0, 0}, {s, 0}, {s, s}, {0, s}} {
-		lat[i] = apply(hi, p)
-		cur[i] = pt{float64(g.Corners[i].X), float64(g.Corners[i].Y)}
+		q := apply(back, p)
+		out[i] = gocv.Point2f{X: float32(q.X), Y: float32(q.Y)}
 	}
+	return out, true
+}
+
+// fixOutlierCorners replaces the corners of g (whose canvas side is
+// g.Side, just binarised) that the lattice puts more than latticeOverride
+// of the grid side from the outline's, and re-warps and re-binarises the
+// canvas when one moved.
+func (d *Detector) fixOutlierCorners(g *Grid, gs float64, n int, cs float64) {
+	lat, ok := d.latticeCorners(*g, g.Side, n)
+	if !ok {
+		return
+	}
+	var side float64
 	for i := 0; i < 4; i++ {
-		side += cur[i].dist(cur[(i+1)%4]) / 4
+		a, b := g.Corners[i], g.Corners[(i+1)%4]
+		side += math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y)) / 4
 	}
-	if !outliersOnly {
-		g.H, g.HInv = h, hi
-		for i, q := range lat {
-			g.Corners[i] = gocv.Point2f{X: float32(q.X), Y: float32(q.Y)}
+	next := *g
+	moved := false
+	for i := range lat {
+		if math.Hypot(float64(lat[i].X-g.Corners[i].X), float64(lat[i].Y-g.Corners[i].Y)) > latticeOverride*side {
+			next.Corners[i] = lat[i]
+			moved = true
 		}
-	} else {
-		moved := false
-		next := *g
-		for i := range lat {
-			if lat[i].dist(cur[i]) > latticeOverride*side {
-				next.Corners[i] = gocv.Point2f{X: float32(lat[i].X), Y: float32(lat[i].Y)}
-				moved = true
-			}
-		}
-		if !moved || !setHomography(&next) {
-			return
-		}
-		*g = next
 	}
+	if !moved || !setHomography(&next) {
+		return
+	}
+	*g = next
 	d.warp(*g, gs, g.Side)
 	d.binarise(cs, d.kLen)
 }
