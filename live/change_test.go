@@ -69,3 +69,53 @@ func TestSimilarity(t *testing.T) {
 		}
 	}
 }
+
+func TestCutOff(t *testing.T) {
+	quad := func(x0, y0, x1, y1 float32) vision.Grid {
+		return vision.Grid{Corners: [4]gocv.Point2f{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}}
+	}
+	tests := []struct {
+		name string
+		g    vision.Grid
+		want bool
+	}{
+		{"inside", quad(100, 50, 600, 400), false},
+		{"4 px from the edges", quad(4, 4, 635, 475), false},
+		{"at the left edge", quad(3, 50, 600, 400), true},
+		{"beyond the right edge", quad(100, 50, 700, 400), true},
+		{"at the bottom", quad(100, 50, 600, 476), true},
+	}
+	for _, tc := range tests {
+		if got := cutOff(tc.g, 640, 480); got != tc.want {
+			t.Errorf("%s: cutOff = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestCutOffGridInDemo: while the demo's page slides back into view
+// (frames 295-297) no grid is followed; from frame 300 it is.
+func TestCutOffGridInDemo(t *testing.T) {
+	d := loadDemo(t)
+	src, err := OpenVideo(d.video)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	det := vision.NewDetector(vision.Options{})
+	defer det.Close()
+	s := session{loc: det}
+	m := gocv.NewMat()
+	defer m.Close()
+	for i := 0; i <= 300 && src.Read(&m); i++ {
+		switch {
+		case i >= 295 && i <= 297:
+			if _, err := s.locate(m); err == nil {
+				t.Errorf("frame %d (grid partly in view) was followed", i)
+			}
+		case i == 300:
+			if _, err := s.locate(m); err != nil {
+				t.Errorf("frame 300 (grid in view): %v", err)
+			}
+		}
+	}
+}

@@ -393,13 +393,21 @@ func (s *session) locate(frame gocv.Mat) (vision.Grid, error) {
 	if err != nil {
 		return g, err
 	}
-	w, h := float32(frame.Cols()), float32(frame.Rows())
-	for _, c := range g.Corners {
-		if c.X < edgeMargin || c.Y < edgeMargin || c.X > w-1-edgeMargin || c.Y > h-1-edgeMargin {
-			return g, errCutOff
-		}
+	if cutOff(g, frame.Cols(), frame.Rows()) {
+		return g, errCutOff
 	}
 	return g, nil
+}
+
+// cutOff reports whether a corner of g lies within edgeMargin of the edge
+// of a w×h frame, or beyond it.
+func cutOff(g vision.Grid, w, h int) bool {
+	for _, c := range g.Corners {
+		if c.X < edgeMargin || c.Y < edgeMargin || c.X > float32(w-1)-edgeMargin || c.Y > float32(h-1)-edgeMargin {
+			return true
+		}
+	}
+	return false
 }
 
 // edgeMargin is how close (in pixels) a corner may come to the frame's
