@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"unsafe"
 )
 
 // ErrBudget is returned by Search when the node budget set by SetBudget runs
@@ -228,21 +229,20 @@ func (m *Matrix) ResetStats() { m.stats = Stats{} }
 // cover removes column c from the header list and every row that has a 1
 // in c from the other columns it occupies.
 func (m *Matrix) cover(c int32) {
-	nd, head := m.node, m.head
-	l, r := head[c].left, head[c].right
-	head[l].right = r
-	head[r].left = l
-	m.stats.Updates += uint64(head[c].size)
+	nd, hd := m.nodes(), m.heads()
+	y := hd.at(c)
+	hd.at(y.left).right = y.right
+	hd.at(y.right).left = y.left
+	m.stats.Updates += uint64(y.size)
 	nhint := m.nhint
-	for i := nd[c].down; i != c; i = nd[i].down {
-		for j := nd[i].right; j != i; {
-			// Indexing by uint32 spares a sign extension per access.
-			x := &nd[uint32(j)]
+	for i := nd.at(c).down; i != c; i = nd.at(i).down {
+		for j := nd.at(i).right; j != i; {
+			x := nd.at(j)
 			u, d, h := x.up, x.down, x.col
 			j = x.right
-			nd[uint32(u)].down = d
-			nd[uint32(d)].up = u
-			y := &head[uint32(h)]
+			nd.at(u).down = d
+			nd.at(d).up = u
+			y := hd.at(h)
 			y.size--
 			if y.size <= 1 {
 				// A hint for choose, maybe of a secondary column:
@@ -261,18 +261,46 @@ func (m *Matrix) cover(c int32) {
 // uncover is cover's mirror image: it puts back, in the reverse order, every
 // link that cover(c) removed.
 func (m *Matrix) uncover(c int32) {
-	nd, left, head := m.node, m.left, m.head
-	for i := nd[c].up; i != c; i = nd[i].up {
-		for j := left[i]; j != i; j = left[uint32(j)] {
-			x := &nd[uint32(j)]
-			head[uint32(x.col)].size++
-			nd[uint32(x.up)].down = j
-			nd[uint32(x.down)].up = j
+	nd, hd, left := m.nodes(), m.heads(), m.lefts()
+	for i := nd.at(c).up; i != c; i = nd.at(i).up {
+		for j := left.at(i); j != i; j = left.at(j) {
+			x := nd.at(j)
+			hd.at(x.col).size++
+			nd.at(x.up).down = j
+			nd.at(x.down).up = j
 		}
 	}
-	l, r := head[c].left, head[c].right
-	head[l].right = c
-	head[r].left = c
+	y := hd.at(c)
+	hd.at(y.left).right = c
+	hd.at(y.right).left = c
+}
+
+// Cover and uncover, where the search spends its time, follow links
+// through these unchecked views of the node, left and header slices. A
+// link is always the index of an existing node or header: New and AddRow
+// make them so and only cover and uncover change them, exchanging valid
+// links. Going without the bounds checks saves about a sixth of the
+// instructions of a search (measured with callgrind).
+type (
+	nodeView   struct{ p unsafe.Pointer }
+	headView   struct{ p unsafe.Pointer }
+	int32sView struct{ p unsafe.Pointer }
+)
+
+func (m *Matrix) nodes() nodeView   { return nodeView{unsafe.Pointer(unsafe.SliceData(m.node))} }
+func (m *Matrix) heads() headView   { return headView{unsafe.Pointer(unsafe.SliceData(m.head))} }
+func (m *Matrix) lefts() int32sView { return int32sView{unsafe.Pointer(unsafe.SliceData(m.left))} }
+
+func (v nodeView) at(i int32) *node {
+	return (*node)(unsafe.Add(v.p, uintptr(uint32(i))*unsafe.Sizeof(node{})))
+}
+
+func (v headView) at(i int32) *column {
+	return (*column)(unsafe.Add(v.p, uintptr(uint32(i))*unsafe.Sizeof(column{})))
+}
+
+func (v int32sView) at(i int32) int32 {
+	return *(*int32)(unsafe.Add(v.p, uintptr(uint32(i))*4))
 }
 
 // Select fixes row r as part of every solution, as if the search had
