@@ -102,7 +102,15 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 			out[i].Ink = main.area
 			continue
 		}
-		cands = append(cands, cand{i, main, contrastOf(canvas, bin, labels, side, n, i, cs, main)})
+		// Most of a digit lies away from the cell's border; a piece of grid
+		// line that escaped removal (faint, blurred lines of small cells)
+		// lies mostly along it.
+		ct, edge := contrastOf(canvas, bin, labels, side, n, i, cs, main)
+		if edge > 0.5 {
+			out[i].Ink = main.area
+			continue
+		}
+		cands = append(cands, cand{i, main, ct})
 	}
 	// Printed digits are much darker than the paper around them; the
 	// halftone of a shaded box binarises into blobs of little contrast.
@@ -148,13 +156,16 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 const minContrast = 8
 
 // contrastOf returns the mean grey of the cell's paper (pixels not
-// binarised as ink) minus the mean grey of the component p.
-func contrastOf(canvas, bin []uint8, labels []int32, side, n, cell int, cs float64, p piece) float64 {
+// binarised as ink) minus the mean grey of the component p, and the
+// fraction of p's pixels in the cell that lie within 0.12 cell of the
+// cell's border.
+func contrastOf(canvas, bin []uint8, labels []int32, side, n, cell int, cs float64, p piece) (float64, float64) {
 	row, col := cell/n, cell%n
 	x0, y0 := int(float64(col)*cs), int(float64(row)*cs)
 	x1, y1 := min(side, int(float64(col+1)*cs)), min(side, int(float64(row+1)*cs))
 	var paper, ink float64
-	var np, ni int
+	var np, ni, ne int
+	band := int(0.12 * cs)
 	for y := y0; y < y1; y++ {
 		for x := x0; x < x1; x++ {
 			i := y*side + x
@@ -162,6 +173,9 @@ func contrastOf(canvas, bin []uint8, labels []int32, side, n, cell int, cs float
 			case labels[i] == p.label:
 				ink += float64(canvas[i])
 				ni++
+				if x-x0 < band || x1-1-x < band || y-y0 < band || y1-1-y < band {
+					ne++
+				}
 			case bin[i] == 0:
 				paper += float64(canvas[i])
 				np++
@@ -169,9 +183,9 @@ func contrastOf(canvas, bin []uint8, labels []int32, side, n, cell int, cs float
 		}
 	}
 	if ni == 0 || np == 0 {
-		return 0
+		return 0, 0
 	}
-	return paper/float64(np) - ink/float64(ni)
+	return paper/float64(np) - ink/float64(ni), float64(ne) / float64(ni)
 }
 
 // normalise renders the kept labels inside r as a CellSize×CellSize image:
