@@ -275,7 +275,7 @@ func (m *Matrix) uncover(c int32) {
 	hd.at(y.right).left = c
 }
 
-// Cover and uncover, where the search spends its time, follow links
+// Cover, uncover, choose and search, where the time goes, follow links
 // through these unchecked views of the node, left and header slices. A
 // link is always the index of an existing node or header: New and AddRow
 // make them so and only cover and uncover change them, exchanging valid
@@ -415,23 +415,23 @@ func (m *Matrix) run(limit int, visit func(rows []int) bool, abandon bool) (int,
 // far fewer than full scans). Which column is chosen never changes the
 // solutions found, only how fast.
 func (m *Matrix) choose() int32 {
-	head, primary := m.head, int32(m.primary)
+	hd, primary := m.heads(), int32(m.primary)
 	if d := m.dead; d != 0 {
 		m.dead = 0
-		if d <= primary && head[d].size == 0 && head[head[d].left].right == d {
+		if y := hd.at(d); d <= primary && y.size == 0 && hd.at(y.left).right == d {
 			return d
 		}
 	}
 	for m.nhint > 0 {
 		m.nhint--
 		h := m.hint[m.nhint]
-		if h <= primary && head[h].size <= 1 && head[head[h].left].right == h {
+		if y := hd.at(h); h <= primary && y.size <= 1 && hd.at(y.left).right == h {
 			return h
 		}
 	}
 	best, min := int32(0), int32(math.MaxInt32)
-	for c := head[0].right; c != 0; c = head[c].right {
-		if s := head[c].size; s < min {
+	for c := hd.at(0).right; c != 0; c = hd.at(c).right {
+		if s := hd.at(c).size; s < min {
 			best, min = c, s
 			if s <= 2 {
 				break
@@ -476,19 +476,19 @@ func (m *Matrix) search(start uint64) {
 		m.solution()
 		return
 	}
-	nd, left := m.node, m.left
-	if m.head[c].size == 0 {
+	nd, left := m.nodes(), m.lefts()
+	if m.heads().at(c).size == 0 {
 		return
 	}
 	m.cover(c)
 	k := len(m.choice)
 	m.choice = append(m.choice, 0)
-	for r := nd[c].down; r != c; r = nd[r].down {
+	for r := nd.at(c).down; r != c; r = nd.at(r).down {
 		m.choice[k] = r
-		for j := nd[r].right; j != r; j = nd[j].right {
-			m.cover(nd[j].col)
+		for j := nd.at(r).right; j != r; j = nd.at(j).right {
+			m.cover(nd.at(j).col)
 		}
-		last := nd[r].down == c
+		last := nd.at(r).down == c
 		if !last {
 			m.open++
 		}
@@ -503,8 +503,8 @@ func (m *Matrix) search(start uint64) {
 		if m.stop && m.abandon {
 			return // ResetFast follows
 		}
-		for j := left[r]; j != r; j = left[j] {
-			m.uncover(nd[j].col)
+		for j := left.at(r); j != r; j = left.at(j) {
+			m.uncover(nd.at(j).col)
 		}
 		if m.stop {
 			break
