@@ -45,6 +45,18 @@ func loadPuzzles(tb testing.TB, path string) []Grid {
 
 // benchSolve solves the puzzles round-robin with one Solver, through the
 // public API, and reports puzzles per second and search nodes per puzzle.
+//
+// On the shared machine timings swing 2-3x, so A/B decisions on the solver
+// use instruction counts, which callgrind repeats exactly (async preemption
+// off, or callgrind trips over Go's signals):
+//
+//	go test -c -o /tmp/sudoku.test ./sudoku && cd sudoku &&
+//	GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind \
+//	  --toggle-collect='sudokuar/sudoku.(*Solver).SolveInto' \
+//	  --toggle-collect='sudokuar/sudoku.(*Solver).Count' \
+//	  /tmp/sudoku.test -test.run '^$' -test.bench '^BenchmarkSolve17Clue$' -test.benchtime=5000x
+//
+// then divide the total (callgrind_annotate) by the 5000 puzzles.
 func benchSolve(b *testing.B, puzzles []Grid, limit int) {
 	sv, err := NewSolver(puzzles[0].Shape)
 	if err != nil {
