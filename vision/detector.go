@@ -430,6 +430,30 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 			}
 		}
 	}
+	// Still weak: a caption or text touching a side along its length
+	// pushes that side out by a text line. Move each side in to the
+	// outermost long stroke near it.
+	if guess.LineScore < weakLineScore {
+		// Measured on the finest canvas with long kernels (a twelfth of the
+		// side): words of the caption are shorter, grid lines span it.
+		hiSide := 16 * d.opts.CellPx
+		d.warp(g, gs, hiSide)
+		d.binarise(float64(hiSide)/16, hiSide/12)
+		if g2, ok := d.gridFromEdgeLines(g, hiSide); ok {
+			d.warp(g2, gs, side0)
+			d.binarise(float64(side0)/9, max(3, side0/32))
+			g2guess := inferShape(d.profile(d.hlines, 1), d.profile(d.vlines, 0), d.profile(d.cbin, 1), d.profile(d.cbin, 0), d.opts.Sizes)
+			if g2guess.LineScore > guess.LineScore && g2guess.LineScore >= weakLineScore {
+				g, guess = g2, g2guess
+			} else {
+				d.warp(g, gs, side0)
+				d.binarise(float64(side0)/9, max(3, side0/32))
+			}
+		} else {
+			d.warp(g, gs, side0)
+			d.binarise(float64(side0)/9, max(3, side0/32))
+		}
+	}
 	n := guess.Shape.N()
 	// A coarse reading (4, 6, 8) may be the box lines of a finer grid
 	// (16, 12) whose thin lines were lost at this resolution: look again
@@ -530,6 +554,37 @@ func (d *Detector) latticeCorners(g Grid, canvasSide, n int) ([4]gocv.Point2f, b
 		out[i] = gocv.Point2f{X: float32(q.X), Y: float32(q.Y)}
 	}
 	return out, true
+}
+
+// gridFromEdgeLines returns g with its sides moved to the grid's outer
+// lines measured on the current line images (canvas of side canvasSide,
+// warped with g), or false when none moved.
+func (d *Detector) gridFromEdgeLines(g Grid, canvasSide int) (Grid, bool) {
+	colSum, rowSum, ok := d.bandSums(canvasSide)
+	if !ok {
+		return g, false
+	}
+	ls, moved := edgeLines(colSum, rowSum, canvasSide)
+	if !moved {
+		return g, false
+	}
+	k := float64(canvasSide) / float64(g.Side)
+	back := mul3(g.HInv, [9]float64{1 / k, 0, 0, 0, 1 / k, 0, 0, 0, 1})
+	next := g
+	var q [4]pt
+	for i := 0; i < 4; i++ {
+		c, ok := intersect(ls[(i+3)%4], ls[i])
+		if !ok {
+			return g, false
+		}
+		q[i] = c
+		p := apply(back, c)
+		next.Corners[i] = gocv.Point2f{X: float32(p.X), Y: float32(p.Y)}
+	}
+	if !isConvexQuad(q) || !setHomography(&next) {
+		return g, false
+	}
+	return next, true
 }
 
 // fixOutlierCorners replaces the corners of g (whose canvas side is

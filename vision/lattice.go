@@ -279,3 +279,81 @@ func solve8(a [8][8]float64, b [8]float64) ([8]float64, bool) {
 	}
 	return x, true
 }
+
+// edgeLines finds the grid's outer lines on the current line images of a
+// canvas of side canvasSide: for each side, in each half of it, the
+// outermost long stroke within 12% of the canvas edge that covers most of
+// that half (a caption or a text column fused with the outline lies
+// outside it, and text is no long stroke). It returns the four lines (top,
+// right, bottom, left, canvas pixels) and whether any moved by more than
+// a pixel from the canvas edge.
+func edgeLines(colSum, rowSum [latticeBands][]float64, side int) ([4]line, bool) {
+	half := func(s [latticeBands][]float64, lo bool) []float64 {
+		out := make([]float64, side)
+		for b := 0; b < latticeBands; b++ {
+			if (b < latticeBands/2) == lo {
+				for i, v := range s[b] {
+					out[i] += v
+				}
+			}
+		}
+		return out
+	}
+	reach := int(0.12 * float64(side))
+	strong := 0.6 * float64(side) / 2
+	// outermost returns the position of the outermost strong line from the
+	// low (true) or high end of p.
+	outermost := func(p []float64, fromLow bool) float64 {
+		for k := 0; k <= reach; k++ {
+			i := k
+			if !fromLow {
+				i = side - 1 - k
+			}
+			if p[i] >= strong {
+				// Centre of the run of strong rows that starts here.
+				j := i
+				for step := 1; ; step++ {
+					n := i + step
+					if !fromLow {
+						n = i - step
+					}
+					if n < 0 || n >= side || p[n] < strong {
+						break
+					}
+					j = n
+				}
+				return float64(i+j)/2 + 0.5
+			}
+		}
+		if fromLow {
+			return 0
+		}
+		return float64(side)
+	}
+	s := float64(side)
+	rowsLeft, rowsRight := half(rowSum, true), half(rowSum, false)
+	colsTop, colsBottom := half(colSum, true), half(colSum, false)
+	through := func(a, b pt) line { return line{a, unit(b.sub(a))} }
+	top := through(pt{s / 4, outermost(rowsLeft, true)}, pt{3 * s / 4, outermost(rowsRight, true)})
+	bottom := through(pt{s / 4, outermost(rowsLeft, false)}, pt{3 * s / 4, outermost(rowsRight, false)})
+	left := through(pt{outermost(colsTop, true), s / 4}, pt{outermost(colsBottom, true), 3 * s / 4})
+	right := through(pt{outermost(colsTop, false), s / 4}, pt{outermost(colsBottom, false), 3 * s / 4})
+	lines := [4]line{top, right, bottom, left}
+	moved := false
+	for _, p := range []struct {
+		l    line
+		edge float64
+		horz bool
+	}{{top, 0, true}, {bottom, s, true}, {left, 0, false}, {right, s, false}} {
+		for _, t := range []float64{s / 4, 3 * s / 4} {
+			var v float64
+			if p.horz {
+				v = p.l.P.Y + (t-p.l.P.X)*p.l.D.Y/p.l.D.X
+			} else {
+				v = p.l.P.X + (t-p.l.P.Y)*p.l.D.X/p.l.D.Y
+			}
+			moved = moved || math.Abs(v-p.edge) > 1.5
+		}
+	}
+	return lines, moved
+}

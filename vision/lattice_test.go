@@ -136,3 +136,49 @@ func TestBandSums(t *testing.T) {
 		t.Error("bandSums accepted a side that does not match the canvas")
 	}
 }
+
+// TestEdgeLines draws a grid border on line images, with short strokes
+// (remnants of a caption) between it and the canvas edge, and checks each
+// side is found on the border; a border on the canvas edge is not moved.
+func TestEdgeLines(t *testing.T) {
+	const side = 200
+	tests := []struct {
+		name      string
+		inset     [4]int // top, right, bottom, left: border distance from the edge
+		wantMoved bool
+	}{
+		{"border on the edge", [4]int{1, 1, 1, 1}, false},
+		{"caption under the grid", [4]int{1, 1, 15, 1}, true},
+		{"text left and above", [4]int{10, 1, 1, 18}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			vl := make([]uint8, side*side)
+			hl := make([]uint8, side*side)
+			top, right, bottom, left := tc.inset[0], side-1-tc.inset[1], side-1-tc.inset[2], tc.inset[3]
+			for a := 0; a < side; a++ {
+				hl[top*side+a], hl[bottom*side+a] = 255, 255
+				vl[a*side+left], vl[a*side+right] = 255, 255
+			}
+			// Short strokes outside the border: words, not lines.
+			for x := 0; x < side; x += 20 {
+				for w := 0; w < 6; w++ {
+					hl[(side-3)*side+x+w] = 255
+					vl[(x+w)*side+2] = 255
+				}
+			}
+			cols, rows := bandSums(vl, hl, side)
+			ls, moved := edgeLines(cols, rows, side)
+			if moved != tc.wantMoved {
+				t.Errorf("moved = %v, want %v", moved, tc.wantMoved)
+			}
+			want := [4]float64{float64(top) + 0.5, float64(right) + 0.5, float64(bottom) + 0.5, float64(left) + 0.5}
+			got := [4]float64{ls[0].P.Y, ls[1].P.X, ls[2].P.Y, ls[3].P.X}
+			for i := range want {
+				if math.Abs(got[i]-want[i]) > 0.01 {
+					t.Errorf("side %d at %.2f, want %.2f", i, got[i], want[i])
+				}
+			}
+		})
+	}
+}
