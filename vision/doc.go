@@ -22,7 +22,8 @@
 // lines inside it are weak (the outline fused with a page frame, a
 // crossword or a caption), the grid found again from its cells (the holes
 // of the outline's component: the largest group of similar neighbouring
-// quadrilaterals); N and the box shape r×c from the row and column
+// quadrilaterals), or each side moved in to the outermost long stroke
+// near it (a caption along a side); N and the box shape r×c from the row and column
 // profiles of the long strokes (grid lines at every 1/N, thicker lines
 // every r rows and c columns); the rectification snapped to the measured
 // grid lines (12×12 and 16×16 grids; on coarser grids only a corner the
