@@ -34,10 +34,11 @@ font-deps:
 build: deps
 	$(GO) build -o $(BIN) ./cmd/sudokuar
 
-# run plays the embedded demo video through the whole pipeline: in a window
-# when there is a display, otherwise headless, writing out/live.mp4.
+# run plays the project's demo video through the whole pipeline: in a window
+# (looping until Q) when there is a display; otherwise headless, printing each
+# solved puzzle and writing the annotated video to out/live.mp4.
 run: build
-	./$(BIN) live --video testdata/video/demo.mp4
+	./$(BIN) live --video testdata/video/demo.mp4 --loop
 
 test: test-deps
 	$(GO) vet ./...

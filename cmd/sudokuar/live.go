@@ -135,13 +135,17 @@ func liveRun(c liveConfig, stdout, stderr io.Writer) error {
 		SaveDir:     c.saveDir,
 		Logf:        logf,
 	}
-	if c.json {
+	switch {
+	case c.json:
 		opts.OnRecognition = func(r pipeline.Result) {
 			if r.File == "" {
 				r.File = src.Name()
 			}
 			_ = enc.Encode(r)
 		}
+	case !window:
+		// Nobody sees the frames, so show each new solution as text.
+		opts.OnRecognition = newSolutionPrinter(stdout)
 	}
 	var sink live.Sink
 	if len(sinks) > 0 {
@@ -171,4 +175,33 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// newSolutionPrinter returns a recognition callback that prints each newly
+// solved puzzle (its givens and its solution side by side) once, so that a
+// run without a window still shows what was seen.
+func newSolutionPrinter(w io.Writer) func(pipeline.Result) {
+	last := ""
+	return func(r pipeline.Result) {
+		if !r.IsSolved() || r.Given == last {
+			return
+		}
+		last = r.Given
+		frame := -1
+		if r.Frame != nil {
+			frame = *r.Frame
+		}
+		fmt.Fprintf(w, "frame %d: %dx%d puzzle solved (givens | solution)\n", frame, r.Puzzle.N(), r.Puzzle.N())
+		given := strings.Split(strings.TrimRight(r.Puzzle.Pretty(), "\n"), "\n")
+		sol := strings.Split(strings.TrimRight(r.Solved.Pretty(), "\n"), "\n")
+		width := 0
+		for _, line := range given {
+			width = max(width, len(line))
+		}
+		for i := range given {
+			if i < len(sol) {
+				fmt.Fprintf(w, "  %-*s   |   %s\n", width, given[i], sol[i])
+			}
+		}
+	}
 }

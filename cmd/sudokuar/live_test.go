@@ -15,6 +15,7 @@ import (
 	"sudokuar/internal/testenv"
 	"sudokuar/live"
 	"sudokuar/models"
+	"sudokuar/sudoku"
 )
 
 func demoVideo(t *testing.T) string {
@@ -86,8 +87,18 @@ func TestLiveNoDisplay(t *testing.T) {
 			t.Errorf("stderr does not say %q:\n%s", want, stderr)
 		}
 	}
-	if stdout != "" {
-		t.Errorf("stdout without --json: %q", stdout)
+	// With no window to look at, the solution is shown as text instead.
+	puzzle, err := sudoku.ReadDatFile(filepath.Join(filepath.Dir(video), "puzzle1.dat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	solved, err := sudoku.Solve(puzzle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	firstRow := strings.SplitN(solved.Pretty(), "\n", 2)[0]
+	if !strings.Contains(stdout, "puzzle solved") || !strings.Contains(stdout, "|   "+firstRow) {
+		t.Errorf("stdout does not show the demo's solution (first row %q):\n%s", firstRow, stdout)
 	}
 	src, err := live.OpenVideo("out/live.mp4")
 	if err != nil {
