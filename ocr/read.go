@@ -353,7 +353,7 @@ func (s *resolver) resolveSolutions(c Classifier, cells []vision.Cell) error {
 	}
 	s.r.Solutions = max(0, count(s.r.Given))
 	if s.r.Solutions == 1 {
-		return nil
+		return s.confirmFaint(c, cells, sv)
 	}
 	faint, err := s.classifyFaint(c, cells)
 	if err != nil {
@@ -422,6 +422,39 @@ func (s *resolver) resolveSolutions(c Classifier, cells []vision.Cell) error {
 		}
 		s.r.Solutions = 1
 		return nil
+	}
+	return nil
+}
+
+// faintConf is how sure the model must be of a faint cell's digit before
+// confirmFaint takes it as a given.
+const faintConf = 0.9
+
+// confirmFaint looks at the cells vision called empty but kept faint ink for,
+// once the reading already has a unique solution. A faded given the puzzle
+// did not need for uniqueness would otherwise be lost from the reading. A
+// faint cell becomes a given only when the model is sure of a digit and it
+// is the digit the unique solution puts there, so a smudge read as a digit
+// cannot change the answer.
+func (s *resolver) confirmFaint(c Classifier, cells []vision.Cell, sv *sudoku.Solver) error {
+	faint, err := s.classifyFaint(c, cells)
+	if err != nil || len(faint) == 0 {
+		return err
+	}
+	sol, err := sv.Solve(s.r.Given)
+	if err != nil {
+		return nil // out of budget: keep the reading as it is
+	}
+	for _, i := range faint {
+		v := s.rank[i][0]
+		if v == 0 || s.r.Prob[i][v] < faintConf || sol.Cells[i] != v {
+			continue
+		}
+		s.set(i, 0)
+		s.r.Changes = append(s.r.Changes, Change{
+			Cell: i, From: 0, To: v,
+			Reason: fmt.Sprintf("faint ink in %s read as %d (p=%.2f), the digit the unique solution puts there", s.name(i), v, s.r.Prob[i][v]),
+		})
 	}
 	return nil
 }

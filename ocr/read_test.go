@@ -269,6 +269,44 @@ func TestReadFaintCell(t *testing.T) {
 	}
 }
 
+// TestReadFaintCellConfirmed: once the reading has a unique solution, a
+// faint cell becomes a given only when the model is sure of it and it is the
+// digit the solution puts there (a faded given the puzzle did not need).
+func TestReadFaintCellConfirmed(t *testing.T) {
+	// wiki with r1c3 = 4 (its solution's value) added: still unique without it.
+	const withExtra = "534070000600195000098000060800060003400803001700020006060000280000419005000080079"
+	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	cases := []struct {
+		name  string
+		digit int
+		p     float32
+		want  int // r1c3 in the reading
+	}{
+		{"sure and agrees with the solution", 4, 0.95, 4},
+		{"sure but not the solution's digit", 9, 0.95, 0},
+		{"agrees but unsure", 4, 0.6, 0},
+		{"read as empty", 0, 0.99, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, cells, cl := setup(t, withExtra, s9)
+			const i = 2
+			cells[i].Empty = true
+			cl.probs[i] = sure(c.digit, c.p, 0)
+			r, err := ocr.Read(cl, s9, cells)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := r.Given.Cells[i]; got != c.want || r.Solutions != 1 {
+				t.Fatalf("r1c3 = %d (%d solutions), want %d", got, r.Solutions, c.want)
+			}
+			if changed := len(r.Changes) == 1 && r.Changes[0].Cell == i && r.Changes[0].To == 4; changed != (c.want != 0) {
+				t.Errorf("changes %+v", r.Changes)
+			}
+		})
+	}
+}
+
 func TestTop(t *testing.T) {
 	p := []float32{0.05, 0.6, 0, 0.3, 0, 0, 0, 0, 0.05, 0}
 	cases := []struct {

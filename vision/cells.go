@@ -100,6 +100,7 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 		// texture is many small pieces, a digit is one solid stroke set.
 		if main.area < minInk || float64(max(main.h, main.w)) < 0.3*cs {
 			out[i].Ink = main.area
+			out[i].Pixels = faintPixels(labels, side, pieces[i], main)
 			continue
 		}
 		// Most of a digit lies away from the cell's border; a piece of grid
@@ -108,6 +109,7 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 		ct, edge := contrastOf(canvas, bin, labels, side, n, i, cs, main)
 		if edge > 0.5 {
 			out[i].Ink = main.area
+			out[i].Pixels = faintPixels(labels, side, pieces[i], main)
 			continue
 		}
 		cands = append(cands, cand{i, main, ct})
@@ -129,26 +131,41 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 		i, main := c.cell, c.main
 		out[i].Ink = main.area
 		if c.contrast < minContrast || c.contrast < 0.35*ref {
+			out[i].Pixels = faintPixels(labels, side, pieces[i], main)
 			continue
 		}
-		// Keep the parts of a broken digit, not specks.
-		x0, y0, x1, y1 := main.x, main.y, main.x+main.w, main.y+main.h
-		ink := 0
-		var keep []int32
-		for _, p := range pieces[i] {
-			if p.area*10 < main.area && p.label != main.label {
-				continue
-			}
-			keep = append(keep, p.label)
-			ink += p.area
-			x0, y0 = min(x0, p.x), min(y0, p.y)
-			x1, y1 = max(x1, p.x+p.w), max(y1, p.y+p.h)
-		}
+		box, keep, ink := gather(pieces[i], main)
 		out[i].Ink = ink
 		out[i].Empty = false
-		out[i].Pixels = normalise(labels, side, image.Rect(x0, y0, x1, y1), keep)
+		out[i].Pixels = normalise(labels, side, box, keep)
 	}
 	return out
+}
+
+// gather returns the bounding box, labels and ink of a cell's digit: its
+// main component and the parts of a broken digit, not specks.
+func gather(ps []piece, main piece) (image.Rectangle, []int32, int) {
+	box := image.Rect(main.x, main.y, main.x+main.w, main.y+main.h)
+	ink := 0
+	var keep []int32
+	for _, p := range ps {
+		if p.area*10 < main.area && p.label != main.label {
+			continue
+		}
+		keep = append(keep, p.label)
+		ink += p.area
+		box = box.Union(image.Rect(p.x, p.y, p.x+p.w, p.y+p.h))
+	}
+	return box, keep, ink
+}
+
+// faintPixels normalises the ink of a cell that is still called empty (too
+// little, too faint or too close to the border to count as a digit), so the
+// reader can look at it when the grid is otherwise ambiguous: a faded or
+// broken digit is a given the puzzle needs. The cell stays Empty.
+func faintPixels(labels []int32, side int, ps []piece, main piece) []float32 {
+	box, keep, _ := gather(ps, main)
+	return normalise(labels, side, box, keep)
 }
 
 // minContrast is the grey-level gap between a digit and its paper below
