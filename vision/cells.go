@@ -24,8 +24,23 @@ type piece struct {
 // cell's middle and is smaller than a cell. What touches a cell's border
 // zone off-centre is treated as a grid-line remnant and dropped.
 func (d *Detector) cells(n int, cs float64) []Cell {
+	gocv.Dilate(d.hlines, &d.hlines, d.kernel3)
+	gocv.Dilate(d.vlines, &d.vlines, d.kernel3)
+	// A digit printed across a line (a fold of the page bends grid lines
+	// through cells, a crease prints as a line of its own) would be cut
+	// in two by the line mask; keep the stroke where it crosses.
+	if hb, err := d.hlines.DataPtrUint8(); err == nil {
+		if vb, err := d.vlines.DataPtrUint8(); err == nil {
+			if bb, err := d.cbin.DataPtrUint8(); err == nil && len(hb) == len(bb) && len(vb) == len(bb) {
+				side := d.cbin.Cols()
+				maxRun := max(4, int(0.25*cs))
+				maxInk := max(4, int(0.5*cs))
+				mendCrossings(hb, bb, side, side, 1, maxRun, maxInk, cs)
+				mendCrossings(vb, bb, side, 1, side, maxRun, maxInk, cs)
+			}
+		}
+	}
 	gocv.BitwiseOr(d.hlines, d.vlines, &d.lines)
-	gocv.Dilate(d.lines, &d.lines, d.kernel3)
 	gocv.Subtract(d.cbin, d.lines, &d.clean)
 	nl := gocv.ConnectedComponentsWithStatsWithParams(d.clean, &d.labels, &d.stats, &d.centroids,
 		8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
@@ -282,4 +297,54 @@ func areaWeights(sn, dn int) []weight {
 		}
 	}
 	return out
+}
+
+// mendCrossings clears, in the line mask m (side×side, over the binary
+// image bin), each run across the line (along step; lines are stepped
+// through by next, e.g. step = side and next = 1 for horizontal lines) no
+// longer than maxRun that has ink on both sides just beyond it: a stroke
+// crossing the line, not a line end or a digit merely touching it. Ink
+// running on for maxInk pixels on both sides is a line, not a digit; runs
+// near a crossing of the cs-pixel lattice are left alone.
+func mendCrossings(m, bin []uint8, side, step, next, maxRun, maxInk int, cs float64) {
+	for a := 0; a < side; a++ {
+		base := a * next
+		for b := 0; b < side; {
+			if m[base+b*step] == 0 {
+				b++
+				continue
+			}
+			b0 := b
+			for b < side && m[base+b*step] != 0 {
+				b++
+			}
+			// The run is [b0, b); two pixels of ink are needed each side.
+			if b-b0 > maxRun {
+				continue
+			}
+			// Ink running on far on both sides is another line crossing
+			// this one (its mask broke up), not a digit.
+			lo, hi := 0, 0
+			for lo < maxInk && b0-1-lo >= 0 && bin[base+(b0-1-lo)*step] != 0 {
+				lo++
+			}
+			for hi < maxInk && b+hi < side && bin[base+(b+hi)*step] != 0 {
+				hi++
+			}
+			// Near a crossing of the lattice the ink across is the other
+			// line (blurred lines break up in the masks), not a digit.
+			if lo >= 2 && hi >= 2 && min(lo, hi) < maxInk &&
+				!(nearLattice(float64(a), cs) && nearLattice(float64(b0+b)/2, cs)) {
+				for k := b0; k < b; k++ {
+					m[base+k*step] = 0
+				}
+			}
+		}
+	}
+}
+
+// nearLattice reports whether canvas coordinate v lies within 0.2 cell of
+// a grid line of the cs-pixel lattice.
+func nearLattice(v, cs float64) bool {
+	return math.Abs(v-math.Round(v/cs)*cs) < 0.2*cs
 }

@@ -28,6 +28,7 @@
 // every r rows and c columns); the rectification snapped to the measured
 // grid lines (12×12 and 16×16 grids; on coarser grids only a corner the
 // lines put far from the outline's is moved); cells from
-// the connected ink components left once the grid lines are removed, kept
+// the connected ink components left once the grid lines are removed (but
+// not where a stroke crosses a line: digits on a fold or a crease), kept
 // when near a cell's centre, large enough and much darker than the paper.
 package vision

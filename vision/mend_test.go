@@ -1,0 +1,49 @@
+package vision
+
+import "testing"
+
+// TestMendCrossings checks which runs of a horizontal line mask are given
+// back to the ink: only strokes crossing the line, away from the lattice's
+// crossings, and not other lines.
+func TestMendCrossings(t *testing.T) {
+	const side, cs = 40, 20.0
+	const lineY = 15 // mid-cell: a crease, not a grid line
+	tests := []struct {
+		name     string
+		x        int // column of the vertical ink
+		y0, y1   int // its extent [y0, y1)
+		lineAt   int
+		wantMend bool
+	}{
+		{"stroke crossing", 10, 9, 22, lineY, true},
+		{"stroke touching from above", 10, 9, lineY + 2, lineY, false},
+		{"stroke touching from below", 10, lineY, 22, lineY, false},
+		{"line crossing (ink runs on)", 10, 0, side, lineY, false},
+		{"stroke at a lattice crossing", 20, 14, 26, 20, false},
+		{"stroke on a grid line, mid-cell", 10, 14, 26, 20, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			bin := make([]uint8, side*side)
+			mask := make([]uint8, side*side)
+			for x := 0; x < side; x++ {
+				for y := tc.lineAt - 1; y <= tc.lineAt+1; y++ {
+					bin[y*side+x] = 255
+					mask[y*side+x] = 255
+				}
+			}
+			for y := tc.y0; y < tc.y1; y++ {
+				bin[y*side+tc.x] = 255
+			}
+			mendCrossings(mask, bin, side, side, 1, 5, 10, cs)
+			mended := mask[tc.lineAt*side+tc.x] == 0
+			if mended != tc.wantMend {
+				t.Errorf("mended %v, want %v", mended, tc.wantMend)
+			}
+			// Columns without a crossing stroke keep their mask.
+			if mask[tc.lineAt*side+tc.x+3] == 0 {
+				t.Errorf("column %d lost its mask", tc.x+3)
+			}
+		})
+	}
+}
