@@ -149,6 +149,7 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 			out[i].Pixels = faintPixels(labels, side, pieces[i], main)
 			continue
 		}
+		main = trimTails(labels, side, main, cs)
 		box, keep, ink := gather(pieces[i], main)
 		out[i].Ink = ink
 		out[i].Empty = false
@@ -161,10 +162,11 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 // main component and the parts of a broken digit, not specks.
 func gather(ps []piece, main piece) (image.Rectangle, []int32, int) {
 	box := image.Rect(main.x, main.y, main.x+main.w, main.y+main.h)
-	ink := 0
-	var keep []int32
+	ink := main.area
+	keep := []int32{main.label}
 	for _, p := range ps {
-		if p.area*10 < main.area && p.label != main.label {
+		// ps holds main as it was found, before trimTails.
+		if p.label == main.label || p.area*10 < main.area {
 			continue
 		}
 		keep = append(keep, p.label)
@@ -347,4 +349,129 @@ func mendCrossings(m, bin []uint8, side, step, next, maxRun, maxInk int, cs floa
 // a grid line of the cs-pixel lattice.
 func nearLattice(v, cs float64) bool {
 	return math.Abs(v-math.Round(v/cs)*cs) < 0.2*cs
+}
+
+// trimTails cuts off the thin strokes that leave the bulk of a digit's
+// component p (a bent line or a pen mark fused with the digit): the parts
+// a 3×3 opening removes that reach out at least 0.15 cell beyond the
+// opened digit's box, at least a quarter cell long in that direction and
+// twice as long as they are wide. Their pixels are
+// unlabelled in labels; p's box and area are updated. Digits printed so
+// thin that the opening leaves little of them are left as they are.
+func trimTails(labels []int32, stride int, p piece, cs float64) piece {
+	w, h := p.w, p.h
+	if w < 3 || h < 3 {
+		return p
+	}
+	at := func(x, y int) bool { return labels[(p.y+y)*stride+p.x+x] == p.label }
+	comp := make([]bool, w*h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			comp[y*w+x] = at(x, y)
+		}
+	}
+	// Erode, then dilate: the opening keeps strokes at least 3 px wide.
+	er := make([]bool, w*h)
+	kept := 0
+	for y := 1; y < h-1; y++ {
+		for x := 1; x < w-1; x++ {
+			ok := true
+			for dy := -1; dy <= 1 && ok; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					if !comp[(y+dy)*w+x+dx] {
+						ok = false
+						break
+					}
+				}
+			}
+			if ok {
+				er[y*w+x] = true
+				kept++
+			}
+		}
+	}
+	if kept*4 < p.area {
+		return p
+	}
+	bulk := make([]bool, w*h)
+	bx0, by0, bx1, by1 := w, h, -1, -1
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if !er[y*w+x] {
+				continue
+			}
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					bulk[(y+dy)*w+x+dx] = true
+				}
+			}
+			bx0, by0, bx1, by1 = min(bx0, x-1), min(by0, y-1), max(bx1, x+1), max(by1, y+1)
+		}
+	}
+	// Group the thin remainder into 8-connected parts.
+	seen := make([]bool, w*h)
+	var stack, part []int
+	minLen, minOut := 0.25*cs, 0.15*cs
+	trimmed := false
+	for s := range comp {
+		if !comp[s] || bulk[s] || seen[s] {
+			continue
+		}
+		part = part[:0]
+		stack = append(stack[:0], s)
+		seen[s] = true
+		x0, y0, x1, y1 := w, h, -1, -1
+		for len(stack) > 0 {
+			k := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			part = append(part, k)
+			x, y := k%w, k/w
+			x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					nx, ny := x+dx, y+dy
+					if nx < 0 || ny < 0 || nx >= w || ny >= h {
+						continue
+					}
+					if n := ny*w + nx; comp[n] && !bulk[n] && !seen[n] {
+						seen[n] = true
+						stack = append(stack, n)
+					}
+				}
+			}
+		}
+		// A tail runs straight away from the bulk: it reaches well
+		// beyond the bulk's box and is much longer in that direction than
+		// across it. The thin arcs of a digit (the bowl of a 6 or an 8 in a
+		// light font) hug the bulk's box and are wider than they stick out.
+		out, along, across := bx0-x0, x1-x0+1, y1-y0+1
+		if o := x1 - bx1; o > out {
+			out = o
+		}
+		if o := max(by0-y0, y1-by1); o > out {
+			out, along, across = o, y1-y0+1, x1-x0+1
+		}
+		if float64(out) < minOut || float64(along) < minLen || along < 2*across {
+			continue
+		}
+		for _, k := range part {
+			labels[(p.y+k/w)*stride+p.x+k%w] = 0
+			comp[k] = false
+		}
+		trimmed = true
+	}
+	if !trimmed {
+		return p
+	}
+	x0, y0, x1, y1 := w, h, -1, -1
+	area := 0
+	for k, c := range comp {
+		if c {
+			x, y := k%w, k/w
+			x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+			area++
+		}
+	}
+	p.x, p.y, p.w, p.h, p.area = p.x+x0, p.y+y0, x1-x0+1, y1-y0+1, area
+	return p
 }

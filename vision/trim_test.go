@@ -1,0 +1,86 @@
+package vision
+
+import "testing"
+
+// TestTrimTails draws a bold digit-like ring (4 px strokes) on a 32 px
+// cell and checks which thin strokes attached to it are cut off.
+func TestTrimTails(t *testing.T) {
+	const side, cs = 32, 32.0
+	ring := func(lab []int32, w int) { // a bold '0': 12×20 box at (12, 6), strokes w wide
+		for y := 6; y < 26; y++ {
+			for x := 12; x < 24; x++ {
+				if x < 12+w || x >= 24-w || y < 6+w || y >= 26-w {
+					lab[y*side+x] = 1
+				}
+			}
+		}
+	}
+	tests := []struct {
+		name      string
+		draw      func(lab []int32)
+		wantX     int // left edge of the component after trimming
+		wantTrimd bool
+	}{
+		{"tail leaving to the left", func(lab []int32) {
+			ring(lab, 4)
+			for x := 1; x < 12; x++ { // a 1 px line, 11 px long
+				lab[15*side+x] = 1
+			}
+		}, 12, true},
+		{"short spur", func(lab []int32) {
+			ring(lab, 4)
+			for x := 9; x < 12; x++ {
+				lab[15*side+x] = 1
+			}
+		}, 9, false},
+		{"thin arc hugging the bulk", func(lab []int32) {
+			ring(lab, 4)
+			for x := 10; x < 26; x++ { // a thin bowl under the ring, wider than deep
+				lab[27*side+x] = 1
+				lab[28*side+x] = 1
+			}
+			for y := 26; y < 29; y++ {
+				lab[y*side+10] = 1
+				lab[y*side+25] = 1
+			}
+		}, 10, false},
+		{"thin font left alone", func(lab []int32) {
+			ring(lab, 1)
+			for x := 1; x < 12; x++ {
+				lab[15*side+x] = 1
+			}
+		}, 1, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			lab := make([]int32, side*side)
+			tc.draw(lab)
+			p := piece{label: 1, x: side, y: side}
+			x1, y1 := 0, 0
+			for i, l := range lab {
+				if l == 1 {
+					x, y := i%side, i/side
+					p.x, p.y, x1, y1 = min(p.x, x), min(p.y, y), max(x1, x), max(y1, y)
+					p.area++
+				}
+			}
+			p.w, p.h = x1-p.x+1, y1-p.y+1
+			got := trimTails(lab, side, p, cs)
+			if got.x != tc.wantX {
+				t.Errorf("left edge %d, want %d", got.x, tc.wantX)
+			}
+			if trimmed := got.area < p.area; trimmed != tc.wantTrimd {
+				t.Errorf("trimmed %v (area %d -> %d), want %v", trimmed, p.area, got.area, tc.wantTrimd)
+			}
+			n := 0
+			for _, l := range lab {
+				if l == 1 {
+					n++
+				}
+			}
+			if n != got.area {
+				t.Errorf("labels hold %d pixels, piece says %d", n, got.area)
+			}
+		})
+	}
+}
