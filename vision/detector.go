@@ -472,6 +472,18 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 			d.binarise(float64(side0)/9, max(3, side0/32))
 		}
 		n = guess.Shape.N()
+		// Still coarse: the cell lines may be too light to survive the
+		// binarisation (a light, blurred 16×16 grid read as 4×4) but
+		// still darken their rows and columns of the grey canvas.
+		if side0 == hiSide && n > 0 && n <= 8 && hasMultiple(d.opts.Sizes, n) {
+			rows, cols := greyMedians(d.canvas)
+			if m, conf := finerFromGrey(rows, cols, d.profile(d.hlines, 1), d.profile(d.vlines, 0), n, d.opts.Sizes); m > 0 {
+				k := m / n
+				guess.Shape = sudoku.Shape{BoxRows: k, BoxCols: k}
+				guess.Confidence *= conf
+				n = m
+			}
+		}
 	}
 	if n == 0 || guess.LineScore < 0.1 {
 		return g, nil, qualityErr(NoGrid, "no grid lines inside the quadrilateral (line score %.2f)", guess.LineScore)

@@ -25,7 +25,9 @@
 // quadrilaterals), or each side moved in to the outermost long stroke
 // near it (a caption along a side); N and the box shape r×c from the row and column
 // profiles of the long strokes (grid lines at every 1/N, thicker lines
-// every r rows and c columns); the rectification snapped to the measured
+// every r rows and c columns; a grid still read as 4×4 at the finest
+// canvas is checked for cell lines too light to binarise, as dips in the
+// median grey of its rows and columns inside each box); the rectification snapped to the measured
 // grid lines (12×12 and 16×16 grids; on coarser grids only a corner the
 // lines put far from the outline's is moved); cells from
 // the connected ink components left once the grid lines are removed (but

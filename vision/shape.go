@@ -4,6 +4,8 @@ import (
 	"math"
 	"sort"
 
+	"gocv.io/x/gocv"
+
 	"sudokuar/sudoku"
 )
 
@@ -222,3 +224,137 @@ func factorisations(n int) []sudoku.Shape {
 }
 
 func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }
+
+// finerFromGrey looks for the thin cell lines of a grid read as n×n from
+// its thick lines only (a light, blurred 16×16 grid whose cell lines
+// vanish in the binarised canvas, read as 4×4). rows and cols are the
+// median grey of each canvas row and column (a faint line is a dip in
+// them; digits hardly move a median), lineRows and lineCols the
+// long-stroke profiles that showed the n×n lattice. Within each box
+// (between the measured thick lines, so an imprecise outline does not
+// shift the expected positions) the m/n−1 cell lines must be clearly
+// darker than their surroundings and than the midpoints between them. It
+// returns the finest such m in sizes whose boxes are then (m/n)×(m/n), and
+// how clearly its lines stand out (0..1), or 0.
+func finerFromGrey(rows, cols, lineRows, lineCols []float32, n int, sizes []int) (int, float64) {
+	// Grey levels: a cell line must dip at least minDip below its
+	// surroundings, and ratio times more than the cell midpoints do (the
+	// 25th percentile of lines against the 75th of midpoints).
+	const minDip, ratio = 2.0, 2.5
+	side := len(rows)
+	if side == 0 || len(cols) != side || len(lineRows) != side || len(lineCols) != side {
+		return 0, 0
+	}
+	best, bestConf := 0, 0.0
+	for _, m := range sizes {
+		k := m / max(1, n)
+		if m <= n || m%n != 0 || k*k != m || 3*m > side {
+			continue
+		}
+		win := max(3, side/m)
+		onR, offR := boxLineDips(dips(rows, win), lineRows, n, k)
+		onC, offC := boxLineDips(dips(cols, win), lineCols, n, k)
+		on, off := math.Min(onR, onC), math.Max(offR, offC)
+		if onR < minDip || onC < minDip || onR < ratio*offR || onC < ratio*offC || m <= best {
+			continue
+		}
+		best, bestConf = m, clamp01(on/math.Max(1, 2*ratio*off))
+	}
+	return best, bestConf
+}
+
+// boxLineDips splits p into n boxes at the peaks of lines near every 1/n
+// of its length and returns the 25th percentile of p at the k−1 evenly
+// spaced positions inside each box and the 75th percentile at the
+// midpoints between them.
+func boxLineDips(p []float64, lines []float32, n, k int) (float64, float64) {
+	side := len(p)
+	box := float64(side) / float64(n)
+	edges := make([]float64, n+1)
+	for b := 0; b <= n; b++ {
+		c := float64(b) * box
+		lo, hi := max(0, int(c-0.25*box)), min(side-1, int(c+0.25*box))
+		at := int(math.Round(c))
+		at = min(max(at, 0), side-1)
+		for i := lo; i <= hi; i++ {
+			if lines[i] > lines[at] {
+				at = i
+			}
+		}
+		edges[b] = float64(at)
+	}
+	var on, off []float64
+	for b := 0; b < n; b++ {
+		a, e := edges[b], edges[b+1]
+		cs := (e - a) / float64(k)
+		if cs < 3 {
+			return 0, 0
+		}
+		tol := math.Max(1, 0.12*cs)
+		for j := 1; j < k; j++ {
+			on = append(on, windowMax(p, a+float64(j)*cs, tol))
+		}
+		for j := 0; j < k; j++ {
+			off = append(off, windowMax(p, a+(float64(j)+0.5)*cs, tol))
+		}
+	}
+	return quantile(on, 0.25), quantile(off, 0.75)
+}
+
+// dips returns, for each sample of p, how much darker it is than the mean
+// of the win samples around it (0 when lighter).
+func dips(p []float32, win int) []float64 {
+	n := len(p)
+	pre := make([]float64, n+1)
+	for i, v := range p {
+		pre[i+1] = pre[i] + float64(v)
+	}
+	out := make([]float64, n)
+	for i := range p {
+		lo, hi := max(0, i-win/2), min(n, i+win/2+1)
+		if d := (pre[hi]-pre[lo])/float64(hi-lo) - float64(p[i]); d > 0 {
+			out[i] = d
+		}
+	}
+	return out
+}
+
+// greyMedians returns the median grey level of each row and of each column
+// of the 8-bit single-channel square image m: a faint line covering a row
+// moves its median, digits and specks do not.
+func greyMedians(m gocv.Mat) (rows, cols []float32) {
+	b, err := m.DataPtrUint8()
+	w, h := m.Cols(), m.Rows()
+	if err != nil || m.Type() != gocv.MatTypeCV8UC1 || len(b) < w*h {
+		return nil, nil
+	}
+	median := func(hist *[256]int, n int) float32 {
+		c := 0
+		for v, k := range hist {
+			c += k
+			if 2*c >= n {
+				return float32(v)
+			}
+		}
+		return 255
+	}
+	rows = make([]float32, h)
+	for y := 0; y < h; y++ {
+		var hist [256]int
+		for _, v := range b[y*w : (y+1)*w] {
+			hist[v]++
+		}
+		rows[y] = median(&hist, w)
+	}
+	colHist := make([][256]int, w)
+	for y := 0; y < h; y++ {
+		for x, v := range b[y*w : (y+1)*w] {
+			colHist[x][v]++
+		}
+	}
+	cols = make([]float32, w)
+	for x := range cols {
+		cols[x] = median(&colHist[x], h)
+	}
+	return rows, cols
+}

@@ -59,38 +59,45 @@ func TestSynthPhotos(t *testing.T) {
 			cellsTotal += len(p.cells)
 			continue
 		}
+		// A frame Analyze flags (too blurry, too dark) is one the app asks
+		// the user to retake: its cells are measured but not held to the
+		// emptiness target.
+		held := err == nil
 		var misses []string
 		for i, c := range cells {
 			cellsTotal++
-			shapedTotal++
+			if held {
+				shapedTotal++
+			}
 			if c.Empty == (p.cells[i] == 0) {
 				cellsOK++
-				shapedOK++
+				if held {
+					shapedOK++
+				}
 			} else {
 				misses = append(misses, fmt.Sprintf("r%dc%d want %d ink %d", c.Row, c.Col, p.cells[i], c.Ink))
 			}
 		}
 		if len(misses) > 0 {
-			t.Logf("%s (%v): %d emptiness misses: %s", p.name, p.box, len(misses), strings.Join(misses, "; "))
+			t.Logf("%s (%v): %d emptiness misses (flagged: %v): %s", p.name, p.box, len(misses), err, strings.Join(misses, "; "))
 		}
 	}
 	t.Logf("synthetic photos %d: corners within 3%% %d, shape right %d, cell emptiness right %d/%d = %.3f%%",
 		len(photos), cornerOK, shapeOK, cellsOK, cellsTotal, 100*float64(cellsOK)/float64(max(1, cellsTotal)))
 	shapedRate := float64(shapedOK) / float64(max(1, shapedTotal))
-	t.Logf("emptiness on the grids read with the right N: %d/%d = %.3f%%", shapedOK, shapedTotal, 100*shapedRate)
+	t.Logf("emptiness on the grids read with the right N and not flagged: %d/%d = %.3f%%", shapedOK, shapedTotal, 100*shapedRate)
 	// The target is every photo and every cell. Corners, and emptiness on
 	// the grids read with the right N, are held to it; shape has a floor at
-	// today's figure (image30: light cell lines of a small, blurred 16x16
-	// grid read as 4x4), so a regression fails while the gap stays visible
-	// in the log.
+	// today's figure, so a regression fails while a gap stays visible in
+	// the log.
 	if cornerOK < len(photos) || shapeOK < len(photos) || shapedOK < shapedTotal {
 		t.Logf("BELOW TARGET: corners %d/%d, shape %d/%d, emptiness %d/%d (target all)", cornerOK, len(photos), shapeOK, len(photos), shapedOK, shapedTotal)
 	}
 	if cornerOK < len(photos) {
 		t.Errorf("corners within 3%% on %d/%d photos: the target is all", cornerOK, len(photos))
 	}
-	if len(photos) == 36 && shapeOK < 35 {
-		t.Errorf("regression: shape right on %d photos (floor 35)", shapeOK)
+	if len(photos) == 36 && shapeOK < 36 {
+		t.Errorf("regression: shape right on %d photos (floor 36)", shapeOK)
 	}
 	if shapedOK < shapedTotal {
 		t.Errorf("emptiness on correctly shaped grids %d/%d: the target is every cell", shapedOK, shapedTotal)
