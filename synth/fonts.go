@@ -87,7 +87,7 @@ func systemFontDirs() []systemFontDir {
 		{"/usr/share/fonts/truetype/dejavu", "Bitstream Vera / DejaVu licence (fonts-dejavu)", func(n string) bool {
 			return !strings.Contains(n, "Math")
 		}},
-		{"/usr/share/fonts/truetype/liberation", "SIL OFL 1.1 (fonts-liberation)", keepAll},
+		{"/usr/share/fonts/truetype/liberation", "GPL-2.0 with font exception (fonts-liberation 1.07)", keepAll},
 		{"/usr/share/fonts/truetype/freefont", "GPL-3.0+ with font exception (fonts-freefont-ttf)", keepAll},
 		{"/usr/share/fonts/opentype/urw-base35", "AGPL-3.0 with font exception (fonts-urw-base35)", func(n string) bool {
 			return !strings.HasPrefix(n, "D050000L") && !strings.HasPrefix(n, "StandardSymbols") && !strings.HasPrefix(n, "Z003")
