@@ -363,12 +363,35 @@ func trimTails(labels []int32, stride int, p piece, cs float64) piece {
 	if w < 3 || h < 3 {
 		return p
 	}
-	at := func(x, y int) bool { return labels[(p.y+y)*stride+p.x+x] == p.label }
 	comp := make([]bool, w*h)
+	rowN, colN := make([]int, h), make([]int, w)
 	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			comp[y*w+x] = at(x, y)
+		row := labels[(p.y+y)*stride+p.x : (p.y+y)*stride+p.x+w]
+		for x, l := range row {
+			if l == p.label {
+				comp[y*w+x] = true
+				rowN[y]++
+				colN[x]++
+			}
 		}
+	}
+	// A tail reaches out of the bulk alone, so the outer rows or columns
+	// on its side hold only its thin cross-section. Most digits have no
+	// such side and need no opening.
+	band := int(math.Ceil(0.15 * cs))
+	thinSide := func(n []int, from, step int) bool {
+		if len(n) <= band {
+			return false
+		}
+		for i, k := from, 0; k < band; i, k = i+step, k+1 {
+			if n[i] > 4 {
+				return false
+			}
+		}
+		return true
+	}
+	if !thinSide(colN, 0, 1) && !thinSide(colN, w-1, -1) && !thinSide(rowN, 0, 1) && !thinSide(rowN, h-1, -1) {
+		return p
 	}
 	// Erode, then dilate: the opening keeps strokes at least 3 px wide.
 	er := make([]bool, w*h)
