@@ -23,27 +23,39 @@ func TestMendCrossings(t *testing.T) {
 		{"stroke on a grid line, mid-cell", 10, 14, 26, 20, true},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			bin := make([]uint8, side*side)
-			mask := make([]uint8, side*side)
-			for x := 0; x < side; x++ {
-				for y := tc.lineAt - 1; y <= tc.lineAt+1; y++ {
-					bin[y*side+x] = 255
-					mask[y*side+x] = 255
+		// Each case as drawn (a horizontal line) and transposed (a
+		// vertical line crossed by a horizontal stroke).
+		for _, vertical := range []bool{false, true} {
+			name := tc.name
+			at := func(x, y int) int { return y*side + x }
+			step, next := side, 1
+			if vertical {
+				name += " (vertical line)"
+				at = func(x, y int) int { return x*side + y }
+				step, next = 1, side
+			}
+			t.Run(name, func(t *testing.T) {
+				bin := make([]uint8, side*side)
+				mask := make([]uint8, side*side)
+				for x := 0; x < side; x++ {
+					for y := tc.lineAt - 1; y <= tc.lineAt+1; y++ {
+						bin[at(x, y)] = 255
+						mask[at(x, y)] = 255
+					}
 				}
-			}
-			for y := tc.y0; y < tc.y1; y++ {
-				bin[y*side+tc.x] = 255
-			}
-			mendCrossings(mask, bin, side, side, 1, 5, 10, cs)
-			mended := mask[tc.lineAt*side+tc.x] == 0
-			if mended != tc.wantMend {
-				t.Errorf("mended %v, want %v", mended, tc.wantMend)
-			}
-			// Columns without a crossing stroke keep their mask.
-			if mask[tc.lineAt*side+tc.x+3] == 0 {
-				t.Errorf("column %d lost its mask", tc.x+3)
-			}
-		})
+				for y := tc.y0; y < tc.y1; y++ {
+					bin[at(tc.x, y)] = 255
+				}
+				mendCrossings(mask, bin, side, step, next, 5, 10, cs)
+				mended := mask[at(tc.x, tc.lineAt)] == 0
+				if mended != tc.wantMend {
+					t.Errorf("mended %v, want %v", mended, tc.wantMend)
+				}
+				// Places without a crossing stroke keep their mask.
+				if mask[at(tc.x+3, tc.lineAt)] == 0 {
+					t.Errorf("%d px along the line lost its mask", tc.x+3)
+				}
+			})
+		}
 	}
 }
