@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"encoding/binary"
 	"image"
 	"math"
 	"sort"
@@ -309,38 +310,85 @@ func areaWeights(sn, dn int) []weight {
 // running on for maxInk pixels on both sides is a line, not a digit; runs
 // near a crossing of the cs-pixel lattice are left alone.
 func mendCrossings(m, bin []uint8, side, step, next, maxRun, maxInk int, cs float64) {
-	for a := 0; a < side; a++ {
+	mend := func(a, b0, b int) {
 		base := a * next
-		for b := 0; b < side; {
-			if m[base+b*step] == 0 {
-				b++
-				continue
+		// The run is [b0, b); two pixels of ink are needed each side.
+		if b-b0 > maxRun {
+			return
+		}
+		// Ink running on far on both sides is another line crossing
+		// this one (its mask broke up), not a digit.
+		lo, hi := 0, 0
+		for lo < maxInk && b0-1-lo >= 0 && bin[base+(b0-1-lo)*step] != 0 {
+			lo++
+		}
+		for hi < maxInk && b+hi < side && bin[base+(b+hi)*step] != 0 {
+			hi++
+		}
+		// Near a crossing of the lattice the ink across is the other
+		// line (blurred lines break up in the masks), not a digit.
+		if lo >= 2 && hi >= 2 && min(lo, hi) < maxInk &&
+			!(nearLattice(float64(a), cs) && nearLattice(float64(b0+b)/2, cs)) {
+			for k := b0; k < b; k++ {
+				m[base+k*step] = 0
 			}
-			b0 := b
-			for b < side && m[base+b*step] != 0 {
-				b++
-			}
-			// The run is [b0, b); two pixels of ink are needed each side.
-			if b-b0 > maxRun {
-				continue
-			}
-			// Ink running on far on both sides is another line crossing
-			// this one (its mask broke up), not a digit.
-			lo, hi := 0, 0
-			for lo < maxInk && b0-1-lo >= 0 && bin[base+(b0-1-lo)*step] != 0 {
-				lo++
-			}
-			for hi < maxInk && b+hi < side && bin[base+(b+hi)*step] != 0 {
-				hi++
-			}
-			// Near a crossing of the lattice the ink across is the other
-			// line (blurred lines break up in the masks), not a digit.
-			if lo >= 2 && hi >= 2 && min(lo, hi) < maxInk &&
-				!(nearLattice(float64(a), cs) && nearLattice(float64(b0+b)/2, cs)) {
-				for k := b0; k < b; k++ {
-					m[base+k*step] = 0
+		}
+	}
+	// The masks are mostly empty: both directions are walked in memory
+	// order, a word of 8 pixels at a time, and runs across the line are
+	// followed for the pixels that are set.
+	if step == 1 {
+		for a := 0; a < side; a++ {
+			row := m[a*next : a*next+side]
+			for b := 0; b < side; {
+				if b+8 <= side && binary.LittleEndian.Uint64(row[b:]) == 0 {
+					b += 8
+					continue
 				}
+				if row[b] == 0 {
+					b++
+					continue
+				}
+				b0 := b
+				for b < side && row[b] != 0 {
+					b++
+				}
+				mend(a, b0, b)
 			}
+		}
+		return
+	}
+	// Runs down the columns (a = column, b = row), followed row by row.
+	start := make([]int, side)
+	for a := range start {
+		start[a] = -1
+	}
+	var open, still []int
+	for b := 0; b <= side; b++ {
+		still = still[:0]
+		for _, a := range open {
+			if b < side && m[b*step+a*next] != 0 {
+				still = append(still, a)
+				continue
+			}
+			mend(a, start[a], b)
+			start[a] = -1
+		}
+		open, still = still, open
+		if b == side {
+			break
+		}
+		row := m[b*step : b*step+side]
+		for a := 0; a < side; {
+			if a+8 <= side && binary.LittleEndian.Uint64(row[a:]) == 0 {
+				a += 8
+				continue
+			}
+			if row[a] != 0 && start[a] < 0 {
+				start[a] = b
+				open = append(open, a)
+			}
+			a++
 		}
 	}
 }
