@@ -411,13 +411,11 @@ func trimTails(labels []int32, stride int, p piece, cs float64) piece {
 	if w < 3 || h < 3 {
 		return p
 	}
-	comp := make([]bool, w*h)
 	rowN, colN := make([]int, h), make([]int, w)
 	for y := 0; y < h; y++ {
 		row := labels[(p.y+y)*stride+p.x : (p.y+y)*stride+p.x+w]
 		for x, l := range row {
 			if l == p.label {
-				comp[y*w+x] = true
 				rowN[y]++
 				colN[x]++
 			}
@@ -440,6 +438,13 @@ func trimTails(labels []int32, stride int, p piece, cs float64) piece {
 	}
 	if !thinSide(colN, 0, 1) && !thinSide(colN, w-1, -1) && !thinSide(rowN, 0, 1) && !thinSide(rowN, h-1, -1) {
 		return p
+	}
+	comp := make([]bool, w*h)
+	for y := 0; y < h; y++ {
+		row := labels[(p.y+y)*stride+p.x : (p.y+y)*stride+p.x+w]
+		for x, l := range row {
+			comp[y*w+x] = l == p.label
+		}
 	}
 	// Erode, then dilate: the opening keeps strokes at least 3 px wide.
 	er := make([]bool, w*h)
