@@ -40,7 +40,8 @@ type Options struct {
 	// FindSide bounds the resolution of the grid search. Default 640.
 	FindSide int
 	// CellPx is the canvas size of one cell; the canvas side is
-	// clamp(N*CellPx, 9*CellPx, 16*CellPx). Default 32.
+	// clamp(N*CellPx, 9*CellPx, 12*CellPx) (16×16 grids are read on a
+	// 16*CellPx canvas first). Default 32.
 	CellPx int
 	// Sizes restricts the grid sides N that Analyze considers
 	// (default 4, 6, 8, 9, 10, 12, 16). Give {9} to read only classic Sudoku.
@@ -499,6 +500,13 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 			snapped = setHomography(&g)
 		}
 	}
+	// Sharpness and brightness of a 16×16 grid are measured on the finest
+	// canvas, where it was read, before the smaller final one.
+	measured := false
+	if n > 12 && side0 == 16*d.opts.CellPx {
+		d.measure(&g)
+		measured = true
+	}
 	// Re-warp and re-binarise only when N or the snap changed the canvas or
 	// the kernels.
 	if k := max(side/12, int(cs*0.75)); side != side0 || k != d.kLen || snapped {
@@ -520,14 +528,9 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 	g.Shape = guess.Shape
 	g.ShapeConfidence = guess.Confidence
 
-	g.Brightness = d.canvas.Mean().Val1
-	gocv.Laplacian(d.canvas, &d.lap, gocv.MatTypeCV16S, 1, 1, 0, gocv.BorderReplicate)
-	mean, std := gocv.NewMat(), gocv.NewMat()
-	defer mean.Close()
-	defer std.Close()
-	gocv.MeanStdDev(d.lap, &mean, &std)
-	sd := std.GetDoubleAt(0, 0)
-	g.Sharpness = sd * sd
+	if !measured {
+		d.measure(&g)
+	}
 
 	cells := d.cells(n, cs)
 	switch {
@@ -537,6 +540,18 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 		return g, cells, qualityErr(TooBlurry, "sharpness %.0f, need %.0f", g.Sharpness, d.opts.MinSharpness)
 	}
 	return g, cells, nil
+}
+
+// measure sets g's Brightness and Sharpness from the current canvas.
+func (d *Detector) measure(g *Grid) {
+	g.Brightness = d.canvas.Mean().Val1
+	gocv.Laplacian(d.canvas, &d.lap, gocv.MatTypeCV16S, 1, 1, 0, gocv.BorderReplicate)
+	mean, std := gocv.NewMat(), gocv.NewMat()
+	defer mean.Close()
+	defer std.Close()
+	gocv.MeanStdDev(d.lap, &mean, &std)
+	sd := std.GetDoubleAt(0, 0)
+	g.Sharpness = sd * sd
 }
 
 // latticeCorners returns g's corners (frame pixels) corrected so the grid
@@ -639,9 +654,12 @@ const latticeOverride = 0.035
 // doubted (real photos of grids found right score 0.30 and up).
 const weakLineScore = 0.25
 
-// canvasSide is the rectified canvas side for an n×n grid.
+// canvasSide is the rectified canvas side for an n×n grid. A 16×16 grid
+// gets the 12×12 canvas (three quarters of cellPx per cell): it is read
+// and its lattice measured on the finest canvas (16*cellPx) first, and the
+// final canvas costs its area in warping, binarising and cutting.
 func canvasSide(n, cellPx int) int {
-	return min(max(n*cellPx, 9*cellPx), 16*cellPx)
+	return min(max(n*cellPx, 9*cellPx), 12*cellPx)
 }
 
 // hasMultiple reports whether sizes holds a multiple of n larger than n.
