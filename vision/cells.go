@@ -313,22 +313,26 @@ func mendCrossings(m, bin []uint8, side, step, next, maxRun, maxInk int, cs floa
 	mend := func(a, b0, b int) {
 		base := a * next
 		// The run is [b0, b); two pixels of ink are needed each side.
-		if b-b0 > maxRun {
+		if b-b0 > maxRun || b0 < 2 || b+2 > side ||
+			bin[base+(b0-1)*step] == 0 || bin[base+(b0-2)*step] == 0 ||
+			bin[base+b*step] == 0 || bin[base+(b+1)*step] == 0 {
+			return
+		}
+		// Near a crossing of the lattice the ink across is the other
+		// line (blurred lines break up in the masks), not a digit.
+		if nearLattice(float64(a), cs) && nearLattice(float64(b0+b)/2, cs) {
 			return
 		}
 		// Ink running on far on both sides is another line crossing
 		// this one (its mask broke up), not a digit.
-		lo, hi := 0, 0
+		lo, hi := 2, 2
 		for lo < maxInk && b0-1-lo >= 0 && bin[base+(b0-1-lo)*step] != 0 {
 			lo++
 		}
 		for hi < maxInk && b+hi < side && bin[base+(b+hi)*step] != 0 {
 			hi++
 		}
-		// Near a crossing of the lattice the ink across is the other
-		// line (blurred lines break up in the masks), not a digit.
-		if lo >= 2 && hi >= 2 && min(lo, hi) < maxInk &&
-			!(nearLattice(float64(a), cs) && nearLattice(float64(b0+b)/2, cs)) {
+		if min(lo, hi) < maxInk {
 			for k := b0; k < b; k++ {
 				m[base+k*step] = 0
 			}
