@@ -27,10 +27,12 @@
 // profiles of the long strokes (grid lines at every 1/N, thicker lines
 // every r rows and c columns; a grid still read as 4×4 at the finest
 // canvas is checked for cell lines too light to binarise, as dips in the
-// median grey of its rows and columns inside each box); the rectification snapped to the measured
-// grid lines (12×12 and 16×16 grids; on coarser grids only a corner the
-// lines put far from the outline's is moved); cells from
-// the connected ink components left once the grid lines are removed (but
-// not where a stroke crosses a line: digits on a fold or a crease), kept
-// when near a cell's centre, large enough and much darker than the paper.
+// median grey of its rows and columns inside each box); the rectification
+// snapped to the measured grid lines (12×12 and 16×16 grids, read on the
+// finest canvas and cut on the 12×12 one; on coarser grids only a corner
+// the lines put far from the outline's is moved); cells from the
+// connected ink components left once the grid lines are removed (but not
+// where a stroke crosses a line: digits on a fold or a crease), kept when
+// near a cell's centre, large enough and much darker than the paper, with
+// thin tails (a bent line's remnant fused with the digit) cut off.
 package vision
