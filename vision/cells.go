@@ -116,7 +116,11 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 		// texture is many small pieces, a digit is one solid stroke set.
 		if main.area < minInk || float64(max(main.h, main.w)) < 0.3*cs {
 			out[i].Ink = main.area
-			out[i].Pixels = faintPixels(labels, side, pieces[i], main)
+			// Only ink that could be a faded digit is worth the reader's
+			// look; specks are common and normalising each costs time.
+			if 3*main.area >= minInk && float64(max(main.h, main.w)) >= 0.2*cs {
+				out[i].Pixels = faintPixels(labels, side, pieces[i], main)
+			}
 			continue
 		}
 		// Most of a digit lies away from the cell's border; a piece of grid
