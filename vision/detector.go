@@ -395,6 +395,31 @@ func (d *Detector) profile(m gocv.Mat, dim int) []float32 {
 	return append([]float32(nil), v...)
 }
 
+// rectify warps g onto the canvas of the given side and binarises it
+// there, for a 9×9 reading (the first look at any grid).
+func (d *Detector) rectify(g Grid, gs float64, side int) {
+	d.warp(g, gs, side)
+	d.binarise(float64(side)/9, max(3, side/32))
+}
+
+// readShape rectifies g and reads its box shape from the line profiles.
+func (d *Detector) readShape(g Grid, gs float64, side int) shapeGuess {
+	d.rectify(g, gs, side)
+	return inferShape(d.profile(d.hlines, 1), d.profile(d.vlines, 0), d.profile(d.cbin, 1), d.profile(d.cbin, 0), d.opts.Sizes)
+}
+
+// preferClearer reads the alternative outline g2 and keeps it when its lines
+// are clearer than guess's and clear enough on their own (an outline found
+// another way must itself look like a grid); otherwise it puts g's canvas
+// back.
+func (d *Detector) preferClearer(g Grid, guess shapeGuess, g2 Grid, gs float64, side int) (Grid, shapeGuess) {
+	if g2guess := d.readShape(g2, gs, side); g2guess.LineScore > guess.LineScore && g2guess.LineScore >= weakLineScore {
+		return g2, g2guess
+	}
+	d.rectify(g, gs, side)
+	return g, guess
+}
+
 // Analyze finds the grid, rectifies it, infers its box shape and cuts it
 // into N*N cells (row-major). Errors are *QualityError. With TooSmall the
 // Grid holds the corners found and there are no cells; with TooBlurry or
@@ -409,25 +434,14 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 	if len(d.opts.Sizes) == 1 {
 		side0 = canvasSide(d.opts.Sizes[0], d.opts.CellPx)
 	}
-	d.warp(g, gs, side0)
-	d.binarise(float64(side0)/9, max(3, side0/32))
-	guess := inferShape(d.profile(d.hlines, 1), d.profile(d.vlines, 0), d.profile(d.cbin, 1), d.profile(d.cbin, 0), d.opts.Sizes)
+	guess := d.readShape(g, gs, side0)
 	// Weak lines inside the quadrilateral mean it is not the grid's own
 	// outline (merged with a page frame or a crossword, or stretched by a
 	// caption): find the grid again from its cells.
 	if guess.LineScore < weakLineScore {
 		if q, ok := gridFromCells(d.cellHoles(d.findQ), 4); ok {
 			if g2, ok := d.gridFromFind(q); ok {
-				d.warp(g2, gs, side0)
-				d.binarise(float64(side0)/9, max(3, side0/32))
-				g2guess := inferShape(d.profile(d.hlines, 1), d.profile(d.vlines, 0), d.profile(d.cbin, 1), d.profile(d.cbin, 0), d.opts.Sizes)
-				// The grid found from its cells must itself show clear lines.
-				if g2guess.LineScore > guess.LineScore && g2guess.LineScore >= weakLineScore {
-					g, guess = g2, g2guess
-				} else {
-					d.warp(g, gs, side0)
-					d.binarise(float64(side0)/9, max(3, side0/32))
-				}
+				g, guess = d.preferClearer(g, guess, g2, gs, side0)
 			}
 		}
 	}
@@ -441,18 +455,9 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 		d.warp(g, gs, hiSide)
 		d.binarise(float64(hiSide)/16, hiSide/12)
 		if g2, ok := d.gridFromEdgeLines(g, hiSide); ok {
-			d.warp(g2, gs, side0)
-			d.binarise(float64(side0)/9, max(3, side0/32))
-			g2guess := inferShape(d.profile(d.hlines, 1), d.profile(d.vlines, 0), d.profile(d.cbin, 1), d.profile(d.cbin, 0), d.opts.Sizes)
-			if g2guess.LineScore > guess.LineScore && g2guess.LineScore >= weakLineScore {
-				g, guess = g2, g2guess
-			} else {
-				d.warp(g, gs, side0)
-				d.binarise(float64(side0)/9, max(3, side0/32))
-			}
+			g, guess = d.preferClearer(g, guess, g2, gs, side0)
 		} else {
-			d.warp(g, gs, side0)
-			d.binarise(float64(side0)/9, max(3, side0/32))
+			d.rectify(g, gs, side0)
 		}
 	}
 	n := guess.Shape.N()
@@ -469,8 +474,7 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 			guess = hi
 			side0 = hiSide
 		} else {
-			d.warp(g, gs, side0) // back to the canvas the guess was made on
-			d.binarise(float64(side0)/9, max(3, side0/32))
+			d.rectify(g, gs, side0) // back to the canvas the guess was made on
 		}
 		n = guess.Shape.N()
 		// Still coarse: the cell lines may be too light to survive the
