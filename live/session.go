@@ -433,7 +433,7 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 		if ready {
 			// Locate knows neither the box shape nor which way up the
 			// page is; the recognition does.
-			g = pipeline.TurnGrid(g, s.cur.turns)
+			g = g.Turn(s.cur.turns)
 			g.Shape = s.cur.puzzle.Shape
 			pic.Puzzle = s.cur.puzzle
 			pic.Conflicts = s.cur.verdict.Conflicts

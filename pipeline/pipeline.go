@@ -112,18 +112,23 @@ func (p *Pipeline) process(frame gocv.Mat) Result {
 		return r
 	}
 	if k := ((reading.Turns % 4) + 4) % 4; k != 0 {
-		// The page lies turned: present the puzzle as printed (turn.go).
+		// The page lies turned: a page photographed sideways, or a phone's
+		// orientation tag that does not match its pixels (7 of the 160 real
+		// photos in wicht-v2-train). ocr.Read reads the digits turned but
+		// keeps the photo's layout; turn the layout and the grid's geometry
+		// to match, so the givens come out as printed and the overlay draws
+		// its digits upright.
 		n := g.Shape.N()
-		reading.Given = turnLayout(reading.Given, k)
+		reading.Given = reading.Given.Turn(k)
 		conf := make([]float32, len(reading.Conf))
 		for i, c := range reading.Conf {
-			conf[turnCell(i, n, k)] = c
+			conf[sudoku.TurnIndex(i, n, k)] = c
 		}
 		reading.Conf = conf
 		for i := range reading.Changes {
-			reading.Changes[i].Cell = turnCell(reading.Changes[i].Cell, n, k)
+			reading.Changes[i].Cell = sudoku.TurnIndex(reading.Changes[i].Cell, n, k)
 		}
-		g = TurnGrid(g, k)
+		g = g.Turn(k)
 		r.setGrid(g)
 		r.Turns = k
 	}

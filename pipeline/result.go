@@ -46,7 +46,7 @@ type Result struct {
 	Changed []int `json:"changed,omitempty"`
 	// Turns is how many clockwise quarter turns the page lay away from
 	// upright in the frame (0 normally); Puzzle, Grid and Corners are
-	// already turned to match. Apply TurnGrid to a grid Locate finds later.
+	// already turned to match. Apply vision.Grid.Turn to a grid Locate finds later.
 	Turns int `json:"turns,omitempty"`
 
 	Puzzle sudoku.Grid `json:"-"` // the givens as read (Shape zero when no grid)

@@ -111,3 +111,33 @@ func (g Grid) Pretty() string {
 	}
 	return b.String()
 }
+
+// TurnIndex maps a row-major cell index of an n×n grid through k clockwise
+// quarter turns: (r, c) goes to (c, n-1-r) per turn.
+func TurnIndex(i, n, k int) int {
+	k = ((k % 4) + 4) % 4
+	r, c := i/n, i%n
+	for t := 0; t < k; t++ {
+		r, c = c, n-1-r
+	}
+	return r*n + c
+}
+
+// Turn returns g's cells turned k clockwise quarter turns (odd turns swap
+// the box shape's rows and columns), as for a page photographed sideways.
+func (g Grid) Turn(k int) Grid {
+	k = ((k % 4) + 4) % 4
+	n := g.N()
+	if k == 0 || len(g.Cells) != n*n {
+		return g
+	}
+	s := g.Shape
+	if k%2 == 1 {
+		s.BoxRows, s.BoxCols = s.BoxCols, s.BoxRows
+	}
+	out := Grid{Shape: s, Cells: make([]int, len(g.Cells))}
+	for i, v := range g.Cells {
+		out.Cells[TurnIndex(i, n, k)] = v
+	}
+	return out
+}

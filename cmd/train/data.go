@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -49,52 +48,6 @@ func (p photoCells) samples() []sample {
 		out = append(out, sample{x: ocr.TurnCell(c.Pixels, (4-p.turns)%4), y: p.truth.Cells[i]})
 	}
 	return out
-}
-
-// turnGrid returns g turned a quarter turn clockwise k times.
-func turnGrid(g sudoku.Grid, k int) sudoku.Grid {
-	n := g.N()
-	out := g.Clone()
-	for ; k > 0; k-- {
-		src := out.Clone()
-		for r := 0; r < n; r++ {
-			for c := 0; c < n; c++ {
-				out.Cells[r*n+c] = src.Cells[(n-1-c)*n+r]
-			}
-		}
-	}
-	return out
-}
-
-// readDat parses a photo-dataset .dat file: phone model, image line, then
-// N rows of N values (0 = empty).
-func readDat(path string) (sudoku.Grid, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return sudoku.Grid{}, err
-	}
-	var vals []int
-	sc := bufio.NewScanner(strings.NewReader(string(data)))
-	line := 0
-	for sc.Scan() {
-		line++
-		if line <= 2 {
-			continue
-		}
-		for _, f := range strings.Fields(sc.Text()) {
-			v, err := strconv.Atoi(f)
-			if err != nil || v < 0 || v > 16 {
-				return sudoku.Grid{}, fmt.Errorf("%s:%d: bad value %q", path, line, f)
-			}
-			vals = append(vals, v)
-		}
-	}
-	n := int(math.Round(math.Sqrt(float64(len(vals)))))
-	shape, err := sudoku.ShapeForN(n)
-	if err != nil || n*n != len(vals) {
-		return sudoku.Grid{}, fmt.Errorf("%s: %d values is not a grid", path, len(vals))
-	}
-	return sudoku.Grid{Shape: shape, Cells: vals}, nil
 }
 
 // splitPhotos lists the .jpg photos of dir with a .dat beside them and
@@ -155,14 +108,14 @@ func cutPhotos(paths []string, opts vision.Options, workers int, orient func(p *
 		if len(cands) > 1 && orient != nil {
 			orient(p, cands)
 		}
-		p.truth = turnGrid(p.truth, p.turns)
+		p.truth = p.truth.Turn(p.turns)
 	}
 	return out
 }
 
 func cutPhoto(det *vision.Detector, path string) photoCells {
 	p := photoCells{name: filepath.Base(path), corner: -1}
-	truth, err := readDat(strings.TrimSuffix(path, filepath.Ext(path)) + ".dat")
+	truth, err := sudoku.ReadDatFile(strings.TrimSuffix(path, filepath.Ext(path)) + ".dat")
 	if err != nil {
 		p.err = err
 		return p
@@ -195,7 +148,7 @@ const turnSlack = 3
 func bestTurns(p *photoCells) []int {
 	score := make([]int, 4)
 	for k := 0; k < 4; k++ {
-		t := turnGrid(p.truth, k)
+		t := p.truth.Turn(k)
 		for i, c := range p.cells {
 			if c.Empty == (t.Cells[i] == 0) {
 				score[k]++
@@ -223,7 +176,7 @@ func orientWith(c ocr.Classifier) func(p *photoCells, cands []int) {
 	return func(p *photoCells, cands []int) {
 		best, bestLL := cands[0], math.Inf(-1)
 		for _, k := range cands {
-			t := turnGrid(p.truth, k)
+			t := p.truth.Turn(k)
 			var batch [][]float32
 			var labels []int
 			for i, cell := range p.cells {
@@ -327,7 +280,7 @@ func synthPhoto(det *vision.Detector, seed int64, fonts []synth.Font, puzzles []
 		p.err = fmt.Errorf("corners off by %.1f%% of the side", 100*p.corner)
 		return p
 	}
-	p.truth = turnGrid(p.truth, p.turns)
+	p.truth = p.truth.Turn(p.turns)
 	p.cells = cells
 	return p
 }

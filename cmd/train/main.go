@@ -227,13 +227,13 @@ func reorient(ps []photoCells, orient func(p *photoCells, cands []int)) {
 		if p.cells == nil {
 			continue
 		}
-		p.truth = turnGrid(p.truth, (4-p.turns)%4) // back to upright
+		p.truth = p.truth.Turn((4 - p.turns) % 4) // back to upright
 		cands := bestTurns(p)
 		p.turns = cands[0]
 		if len(cands) > 1 {
 			orient(p, cands)
 		}
-		p.truth = turnGrid(p.truth, p.turns)
+		p.truth = p.truth.Turn(p.turns)
 	}
 }
 

@@ -24,7 +24,7 @@ func TestTurnGrid(t *testing.T) {
 		{4, []int{1, 2, 0, 1}},
 	}
 	for _, c := range cases {
-		got := turnGrid(g, c.k)
+		got := g.Turn(c.k)
 		for i := range c.want {
 			if got.Cells[i] != c.want[i] {
 				t.Errorf("turn %d: %v, want %v", c.k, got.Cells, c.want)
@@ -50,8 +50,8 @@ func TestTurnsAgree(t *testing.T) {
 	if turned[27] != 1 {
 		t.Fatalf("TurnCell moved the top-left pixel elsewhere")
 	}
-	if tg := turnGrid(g, 1); tg.Cells[3] != g.Cells[0] {
-		t.Errorf("turnGrid moved the top-left value to %v", tg.Cells)
+	if tg := g.Turn(1); tg.Cells[3] != g.Cells[0] {
+		t.Errorf("Turn moved the top-left value to %v", tg.Cells)
 	}
 }
 
@@ -70,7 +70,7 @@ func TestReadDat(t *testing.T) {
 		if err := os.WriteFile(p, []byte(c.text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		g, err := readDat(p)
+		g, err := sudoku.ReadDatFile(p)
 		if (err == nil) != c.ok {
 			t.Errorf("%s: error %v, want ok=%v", name, err, c.ok)
 		}
@@ -78,7 +78,7 @@ func TestReadDat(t *testing.T) {
 			t.Errorf("%s: read %v", name, g.Cells)
 		}
 	}
-	if _, err := readDat(filepath.Join(dir, "missing.dat")); err == nil {
+	if _, err := sudoku.ReadDatFile(filepath.Join(dir, "missing.dat")); err == nil {
 		t.Error("missing file read without error")
 	}
 }

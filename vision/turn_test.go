@@ -1,51 +1,24 @@
-package pipeline
+package vision
 
 import (
 	"math"
-	"reflect"
 	"testing"
 
 	"gocv.io/x/gocv"
 
 	"sudokuar/sudoku"
-	"sudokuar/vision"
 )
 
-func TestTurnLayout(t *testing.T) {
-	s := sudoku.Shape{BoxRows: 2, BoxCols: 3}
-	g := sudoku.NewGrid(s)
-	for i := range g.Cells {
-		g.Cells[i] = i % 7
-	}
-	one := turnLayout(g, 1)
-	if one.Shape != (sudoku.Shape{BoxRows: 3, BoxCols: 2}) {
-		t.Fatalf("a quarter turn of %v boxes gave %v", s, one.Shape)
-	}
-	// The top-left cell goes to the top-right corner.
-	if one.Cells[5] != g.Cells[0] || one.Cells[35] != g.Cells[5] {
-		t.Fatalf("quarter turn moved cells wrongly: %v", one.Cells)
-	}
-	back := turnLayout(turnLayout(one, 2), 1)
-	if !reflect.DeepEqual(back, g) {
-		t.Fatalf("four quarter turns are not the identity")
-	}
-	for i := 0; i < 36; i++ {
-		if j := turnCell(turnCell(i, 6, 1), 6, 3); j != i {
-			t.Fatalf("turnCell(turnCell(%d, 1), 3) = %d", i, j)
-		}
-	}
-}
-
-// TestTurnGrid checks that after turning, the homography still sends the
+// TestGridTurn checks that after turning, the homography still sends the
 // (new) corners to the canvas corners and its inverse sends them back.
-func TestTurnGrid(t *testing.T) {
-	g := vision.Grid{
+func TestGridTurn(t *testing.T) {
+	g := Grid{
 		Corners: [4]gocv.Point2f{{X: 100, Y: 50}, {X: 400, Y: 80}, {X: 380, Y: 390}, {X: 90, Y: 360}},
 		Shape:   sudoku.Shape{BoxRows: 2, BoxCols: 3},
 		Side:    288,
 	}
 	// Homography of the quad onto the canvas, by the 4-point DLT solved
-	// through turnGrid's own conventions: compute it with gocv.
+	// through Turn's own conventions: compute it with gocv.
 	src := gocv.NewPoint2fVectorFromPoints(g.Corners[:])
 	defer src.Close()
 	s := float32(g.Side)
@@ -65,7 +38,7 @@ func TestTurnGrid(t *testing.T) {
 	}
 	canvas := [4][2]float64{{0, 0}, {288, 0}, {288, 288}, {0, 288}}
 	for k := 0; k < 4; k++ {
-		tg := TurnGrid(g, k)
+		tg := g.Turn(k)
 		if k%2 == 1 && tg.Shape != (sudoku.Shape{BoxRows: 3, BoxCols: 2}) {
 			t.Errorf("k=%d: shape %v", k, tg.Shape)
 		}
