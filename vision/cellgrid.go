@@ -257,21 +257,12 @@ func quadFromCellEdges(h []pt, cells []hole) ([4]pt, bool) {
 	sort.Slice(idx, func(i, j int) bool { return sides[idx[i]].length > sides[idx[j]].length })
 	top := append([]int(nil), idx[:4]...)
 	sort.Ints(top)
-	var q [4]pt
-	for k := 0; k < 4; k++ {
-		si, sj := sides[top[k]], sides[top[(k+1)%4]]
-		li := line{si.a, unit(si.b.sub(si.a))}
-		lj := line{sj.a, unit(sj.b.sub(sj.a))}
-		if math.Abs(li.D.X*lj.D.Y-li.D.Y*lj.D.X) < math.Sin(30*math.Pi/180) {
-			return [4]pt{}, false
-		}
-		c, ok := intersect(li, lj)
-		if !ok {
-			return [4]pt{}, false
-		}
-		q[(k+1)%4] = c
+	var edges [4]line
+	for k, i := range top {
+		edges[k] = line{sides[i].a, unit(sides[i].b.sub(sides[i].a))}
 	}
-	return q, isConvexQuad(q)
+	q, ok := cornersOfEdges(edges)
+	return q, ok && isConvexQuad(q)
 }
 
 // widenQuad moves every side of the convex quadrilateral q outwards by d.

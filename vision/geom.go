@@ -541,12 +541,31 @@ func quadFromLongestSides(a []pt) ([4]pt, bool) {
 	})
 	top := append([]int(nil), idx[:4]...)
 	sort.Ints(top)
+	var edges [4]line
+	for k, i := range top {
+		edges[k] = line{a[i], unit(a[(i+1)%n].sub(a[i]))}
+	}
+	q, ok := cornersOfEdges(edges)
+	if !ok {
+		return q, false
+	}
+	// A grid seen in perspective still has sides of comparable length.
+	var lo, hi float64 = math.Inf(1), 0
+	for k := 0; k < 4; k++ {
+		l := q[k].dist(q[(k+1)%4])
+		lo, hi = math.Min(lo, l), math.Max(hi, l)
+	}
+	return q, isConvexQuad(q) && lo >= 0.5*hi
+}
+
+// cornersOfEdges intersects each of four edge lines, given in order round
+// the quadrilateral, with the next one: corner k+1 lies between edges k
+// and k+1. Neighbouring edges of a grid meet at a clear angle (30° or
+// more); anything flatter is not a grid's corner.
+func cornersOfEdges(edges [4]line) ([4]pt, bool) {
 	var q [4]pt
 	for k := 0; k < 4; k++ {
-		i, j := top[k], top[(k+1)%4]
-		li := line{a[i], unit(a[(i+1)%n].sub(a[i]))}
-		lj := line{a[j], unit(a[(j+1)%n].sub(a[j]))}
-		// Neighbouring edges of a grid meet at a clear angle.
+		li, lj := edges[k], edges[(k+1)%4]
 		if math.Abs(li.D.X*lj.D.Y-li.D.Y*lj.D.X) < math.Sin(30*math.Pi/180) {
 			return [4]pt{}, false
 		}
@@ -556,13 +575,7 @@ func quadFromLongestSides(a []pt) ([4]pt, bool) {
 		}
 		q[(k+1)%4] = c
 	}
-	// A grid seen in perspective still has sides of comparable length.
-	var lo, hi float64 = math.Inf(1), 0
-	for k := 0; k < 4; k++ {
-		l := q[k].dist(q[(k+1)%4])
-		lo, hi = math.Min(lo, l), math.Max(hi, l)
-	}
-	return q, isConvexQuad(q) && lo >= 0.5*hi
+	return q, true
 }
 
 func unit(p pt) pt {
