@@ -79,25 +79,9 @@ func splitPhotos(dir string, holdout float64) (train, test []string, err error) 
 // photos are turned; the turn whose emptiness pattern matches vision's best
 // is kept, ties (symmetric puzzles) broken by orient when not nil.
 func cutPhotos(paths []string, opts vision.Options, workers int, orient func(p *photoCells, cands []int)) []photoCells {
-	out := make([]photoCells, len(paths))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			det := vision.NewDetector(opts)
-			defer det.Close()
-			for i := range next {
-				out[i] = cutPhoto(det, paths[i])
-			}
-		}()
-	}
-	for i := range paths {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	out := cutEach(len(paths), opts, workers, func(det *vision.Detector, i int) photoCells {
+		return cutPhoto(det, paths[i])
+	})
 	for i := range out {
 		p := &out[i]
 		if p.cells == nil {
@@ -207,17 +191,26 @@ func orientWith(c ocr.Classifier) func(p *photoCells, cands []int) {
 // wrong). Puzzles come from puzzles (completed to 24..36 givens from their
 // solution) or, when there are none, from synth.RandomPuzzle.
 func synthPhotos(count int, seed0 int64, fonts []synth.Font, puzzles []sudoku.Grid, workers int) []photoCells {
+	return cutEach(count, vision.Options{Sizes: []int{9}}, workers, func(det *vision.Detector, i int) photoCells {
+		return synthPhoto(det, seed0+int64(i), fonts, puzzles)
+	})
+}
+
+// cutEach runs cut for photos 0..count-1 on workers goroutines, each with
+// its own vision.Detector (a Detector is not safe for concurrent use), and
+// returns the results in order.
+func cutEach(count int, opts vision.Options, workers int, cut func(det *vision.Detector, i int) photoCells) []photoCells {
 	out := make([]photoCells, count)
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for w := 0; w < workers; w++ {
+	for w := 0; w < max(1, workers); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			det := vision.NewDetector(vision.Options{Sizes: []int{9}})
+			det := vision.NewDetector(opts)
 			defer det.Close()
 			for i := range next {
-				out[i] = synthPhoto(det, seed0+int64(i), fonts, puzzles)
+				out[i] = cut(det, i)
 			}
 		}()
 	}
