@@ -12,24 +12,31 @@ FONT_PKGS := fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefon
 
 all: build
 
-# deps installs OpenCV's development files only when pkg-config cannot see them.
-deps:
-	@pkg-config --exists opencv4 2>/dev/null || { \
-		echo "installing OpenCV (libopencv-dev) ..."; \
-		$(APT) update -qq && $(APT) install -y -qq libopencv-dev pkg-config; }
+# Debian packages the build needs (OpenCV for vision, GLPK for the ILP
+# solver) and those the tests need on top (Xvfb for the window test,
+# Chromium for the browser tests, tmux for the console test).
+BUILD_PKGS := libopencv-dev pkg-config libglpk-dev
+TEST_PKGS  := xvfb xauth chromium tmux
 
-# test-deps adds what the tests need beyond deps: Xvfb for the window test.
+# apt-install installs the packages in $(1) that dpkg does not list as installed.
+define apt-install
+	@missing=""; for p in $(1); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing$$missing ..."; \
+		$(APT) update -qq && $(APT) install -y -qq $$missing; fi
+endef
+
+# deps installs what building needs, only when it is missing.
+deps:
+	$(call apt-install,$(BUILD_PKGS))
+
+# test-deps adds what the tests need beyond deps.
 test-deps: deps
-	@command -v xvfb-run >/dev/null 2>&1 || { \
-		echo "installing xvfb ..."; \
-		$(APT) update -qq && $(APT) install -y -qq xvfb xauth; }
+	$(call apt-install,$(TEST_PKGS))
 
 # font-deps installs the Debian font packages the training data is rendered from.
 font-deps:
-	@missing=""; for p in $(FONT_PKGS); do \
-		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then echo "installing fonts:$$missing"; \
-		$(APT) update -qq && $(APT) install -y -qq $$missing; fi
+	$(call apt-install,$(FONT_PKGS))
 
 build: deps
 	$(GO) build -o $(BIN) ./cmd/sudokuar

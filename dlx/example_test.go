@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"sudokuar/dlx"
+	"github.com/sudokuar/sudokuar/dlx"
 )
 
 // The exact-cover example of Knuth's paper: columns A..G, six rows; the only

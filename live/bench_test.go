@@ -3,7 +3,7 @@ package live
 import (
 	"testing"
 
-	"sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/pipeline"
 )
 
 // BenchmarkDemoHeadless plays the whole 1280×720 demo video as fast as it

@@ -6,7 +6,7 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // inkPrint is a cheap fingerprint of the puzzle in view: the darkness of

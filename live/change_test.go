@@ -5,7 +5,7 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // TestInkPrintNoticesTheSwap takes ink prints along the demo video: over

@@ -12,10 +12,10 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/internal/testenv"
-	"sudokuar/models"
-	"sudokuar/pipeline"
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/internal/testenv"
+	"github.com/sudokuar/sudokuar/models"
+	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // demoTruth is the demo video's ground truth (testdata/video/README.md).

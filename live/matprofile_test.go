@@ -8,7 +8,7 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/pipeline"
 )
 
 // TestLongRunNoMatLeak plays the demo video three times over (1,035

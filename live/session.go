@@ -10,9 +10,9 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/pipeline"
-	"sudokuar/sudoku"
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // Options configures a live session. The zero value plus a Source and a

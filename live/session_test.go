@@ -9,9 +9,9 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/pipeline"
-	"sudokuar/sudoku"
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // oracle is a Recognizer that finds the grid with the real detector but

@@ -1,6 +1,6 @@
 package live
 
-import "sudokuar/sudoku"
+import "github.com/sudokuar/sudokuar/sudoku"
 
 // Voter merges the readings of successive recognitions of one puzzle, cell
 // by cell, so that one bad frame does not flip a digit. It also tells a new

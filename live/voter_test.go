@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // grid4 reads a 4×4 puzzle written as 16 digits (spaces ignored).

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"sudokuar/models"
-	"sudokuar/ocr"
-	"sudokuar/ocr/digitnet"
+	"github.com/sudokuar/sudokuar/models"
+	"github.com/sudokuar/sudokuar/ocr"
+	"github.com/sudokuar/sudokuar/ocr/digitnet"
 )
 
 // randomCells returns n cells of blotchy ink so that every unit of the

@@ -5,8 +5,8 @@ import (
 	"math/rand"
 	"testing"
 
-	"sudokuar/ocr"
-	"sudokuar/ocr/digitnet"
+	"github.com/sudokuar/sudokuar/ocr"
+	"github.com/sudokuar/sudokuar/ocr/digitnet"
 )
 
 // BenchmarkClassify times one batch of a typical grid (30 givens) and of a

@@ -6,8 +6,8 @@
 // confidences, and the corrections made to resolve conflicting givens.
 //
 // The digit model is a small CNN stored as ONNX (see package
-// sudokuar/ocr/digitnet and models/README.md). Two runtimes execute the same
-// bytes: onnx-go with its gorgonia backend (pure Go, the default) and
+// github.com/sudokuar/sudokuar/ocr/digitnet and models/README.md). Two
+// runtimes execute the same bytes: onnx-go with its gorgonia backend (pure Go, the default) and
 // OpenCV's DNN module.
 package ocr
 
@@ -18,10 +18,10 @@ import (
 	"os"
 	"strings"
 
-	"sudokuar/models"
-	"sudokuar/ocr/digitnet"
-	"sudokuar/ocr/onnxpb"
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/models"
+	"github.com/sudokuar/sudokuar/ocr/digitnet"
+	"github.com/sudokuar/sudokuar/ocr/onnxpb"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // Classes is the number of classes the model tells apart: 0 = empty, 1..9.

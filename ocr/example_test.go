@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"log"
 
-	"sudokuar/ocr"
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/ocr"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // Read a photographed puzzle: vision cuts the cells, ocr reads them with

@@ -8,7 +8,7 @@ import (
 	"github.com/owulveryck/onnx-go/backend/x/gorgonnx"
 	"gorgonia.org/tensor"
 
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // batchSizes are the batch sizes the Go backend builds graphs for. onnx-go

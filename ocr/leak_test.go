@@ -9,7 +9,7 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/ocr"
+	"github.com/sudokuar/sudokuar/ocr"
 )
 
 // TestNoMatLeak classifies many batches (and bad ones) with the OpenCV

@@ -7,8 +7,8 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/ocr/digitnet"
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/ocr/digitnet"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // cvClassifier runs the model with OpenCV's DNN module. OpenCV handles any

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"sudokuar/ocr"
-	"sudokuar/sudoku"
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/ocr"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // photo is a committed synthetic test photo cut by vision, with its truth.

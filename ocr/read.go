@@ -6,8 +6,8 @@ import (
 	"math"
 	"sort"
 
-	"sudokuar/sudoku"
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // MaxSide is the largest grid side the model can read: it knows the digits

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"sudokuar/ocr"
-	"sudokuar/sudoku"
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/ocr"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // tableClassifier returns preset probabilities: each cell carries its own

@@ -16,8 +16,8 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/sudoku"
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // Style says how solution digits look. The zero value is not useful; start

@@ -12,8 +12,8 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/sudoku"
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // gridFrame draws a white w×h frame with a plain 9×9 grid (thick box lines)

@@ -6,9 +6,9 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/overlay"
-	"sudokuar/sudoku"
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/overlay"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // Picture says what to paint for one grid on one frame; Draw paints it.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"log"
 
-	"sudokuar/pipeline"
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // Example reads and solves one of the project's synthetic photos, as

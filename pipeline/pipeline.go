@@ -9,9 +9,9 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/ocr"
-	"sudokuar/sudoku"
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/ocr"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // Backend names accepted by Options.Backend.

@@ -6,9 +6,9 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/internal/testenv"
-	"sudokuar/models"
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/internal/testenv"
+	"github.com/sudokuar/sudokuar/models"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 func newPipeline(t *testing.T, backend string) *Pipeline {

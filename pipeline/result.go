@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"sudokuar/sudoku"
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // Status values of a Result: what happened to one frame, in words a user

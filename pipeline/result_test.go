@@ -6,8 +6,8 @@ import (
 	"reflect"
 	"testing"
 
-	"sudokuar/sudoku"
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 func TestGridStringRoundTrip(t *testing.T) {

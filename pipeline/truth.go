@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // TruthFile returns the ground-truth file for an image: the .dat file of the

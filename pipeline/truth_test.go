@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 func TestTally(t *testing.T) {

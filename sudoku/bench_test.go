@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"sudokuar/internal/testenv"
+	"github.com/sudokuar/sudokuar/internal/testenv"
 )
 
 // loadPuzzles reads a one-line puzzle file, skipping comments and blanks.
@@ -52,8 +52,8 @@ func loadPuzzles(tb testing.TB, path string) []Grid {
 //
 //	go test -c -o /tmp/sudoku.test ./sudoku && cd sudoku &&
 //	GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind \
-//	  --toggle-collect='sudokuar/sudoku.(*Solver).SolveInto' \
-//	  --toggle-collect='sudokuar/sudoku.(*Solver).Count' \
+//	  --toggle-collect='github.com/sudokuar/sudokuar/sudoku.(*Solver).SolveInto' \
+//	  --toggle-collect='github.com/sudokuar/sudokuar/sudoku.(*Solver).Count' \
 //	  /tmp/sudoku.test -test.run '^$' -test.bench '^BenchmarkSolve17Clue$' -test.benchtime=5000x
 //
 // then divide the total (callgrind_annotate) by the 5000 puzzles.

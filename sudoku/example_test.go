@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 func Example() {

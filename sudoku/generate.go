@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"sudokuar/dlx"
+	"github.com/sudokuar/sudokuar/dlx"
 )
 
 // Search budgets for generation, in DLX search nodes. A full random grid

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"sudokuar/dlx"
+	"github.com/sudokuar/sudokuar/dlx"
 )
 
 // Solver solves puzzles of one shape. It builds the exact-cover matrix once

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"sudokuar/internal/testenv"
+	"github.com/sudokuar/sudokuar/internal/testenv"
 )
 
 // The puzzle from Wikipedia's Sudoku article and its solution.

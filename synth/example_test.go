@@ -3,7 +3,7 @@ package synth_test
 import (
 	"fmt"
 
-	"sudokuar/synth"
+	"github.com/sudokuar/sudokuar/synth"
 )
 
 // Render a 6×6 puzzle as a 640×480 phone photo and read its ground truth.

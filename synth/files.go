@@ -9,7 +9,7 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // Job is one photo to write: its file name stem, grid side and options.

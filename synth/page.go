@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // LineStyle describes how a grid's lines are printed. Widths are fractions

@@ -3,7 +3,7 @@ package synth
 import (
 	"fmt"
 
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // ShapeFor returns the box shape Render prints for a grid of side n

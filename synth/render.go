@@ -7,7 +7,7 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // Options control one rendered photo. Start from DefaultOptions and change

@@ -10,7 +10,7 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 func puzzle(t testing.TB, n int, seed int64) sudoku.Grid {

@@ -7,7 +7,7 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // VideoOptions describe the demo video: a page held in front of a webcam

@@ -7,7 +7,7 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // videoRun renders a small demo and returns each frame's hash and truth.

@@ -10,7 +10,7 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/internal/testenv"
+	"github.com/sudokuar/sudokuar/internal/testenv"
 )
 
 // benchFrame loads a real photo resized to w×h (the camera sizes the live

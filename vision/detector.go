@@ -8,7 +8,7 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // Grid is a Sudoku grid found in a frame.

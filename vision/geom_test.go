@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // TestOrderCorners rotates a square by angles within ±44° and checks the

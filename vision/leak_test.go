@@ -9,7 +9,7 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/internal/testenv"
+	"github.com/sudokuar/sudokuar/internal/testenv"
 )
 
 // TestNoMatLeak runs Locate and Analyze many times, on good and bad frames,

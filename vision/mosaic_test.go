@@ -7,7 +7,7 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/internal/testenv"
+	"github.com/sudokuar/sudokuar/internal/testenv"
 )
 
 // cellMosaic lays out the normalised cells of one grid as an image (N

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"sudokuar/internal/testenv"
-	"sudokuar/ocr"
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/internal/testenv"
+	"github.com/sudokuar/sudokuar/ocr"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // TestHardCellsRead reads, with the embedded digit model, the real photos

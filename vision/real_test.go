@@ -14,8 +14,8 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/internal/testenv"
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/internal/testenv"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // truth is the ground truth of one dataset photo.

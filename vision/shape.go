@@ -6,7 +6,7 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // DefaultSizes are the grid sides Analyze considers when Options.Sizes is empty.

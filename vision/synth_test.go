@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"sudokuar/internal/testenv"
+	"github.com/sudokuar/sudokuar/internal/testenv"
 )
 
 // TestSynthPhotos reads the project's synthetic photos (testdata/synth:

@@ -6,7 +6,7 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // TestGridTurn checks that after turning, the homography still sends the

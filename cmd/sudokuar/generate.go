@@ -5,7 +5,7 @@ import (
 	"flag"
 	"fmt"
 
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 func generateFlags(fs *flag.FlagSet) func(*env, []string) int {

@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"sudokuar/live"
-	"sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/live"
+	"github.com/sudokuar/sudokuar/pipeline"
 )
 
 type liveConfig struct {

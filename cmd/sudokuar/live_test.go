@@ -12,10 +12,10 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/internal/testenv"
-	"sudokuar/live"
-	"sudokuar/models"
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/internal/testenv"
+	"github.com/sudokuar/sudokuar/live"
+	"github.com/sudokuar/sudokuar/models"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 func demoVideo(t *testing.T) string {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"sudokuar/internal/testenv"
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/internal/testenv"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 const (

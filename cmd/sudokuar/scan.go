@@ -15,9 +15,9 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/pipeline"
-	"sudokuar/sudoku"
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // scanConfig is what the scan flags ask for.

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"sudokuar/internal/testenv"
-	"sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/internal/testenv"
+	"github.com/sudokuar/sudokuar/pipeline"
 )
 
 func TestParseInterleaved(t *testing.T) {

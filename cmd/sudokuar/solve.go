@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 func solveFlags(fs *flag.FlagSet) func(*env, []string) int {

@@ -25,7 +25,7 @@ import (
 	"strings"
 	"sync"
 
-	"sudokuar/synth"
+	"github.com/sudokuar/sudokuar/synth"
 )
 
 func main() {

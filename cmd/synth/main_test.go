@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 func TestPhotosCommand(t *testing.T) {

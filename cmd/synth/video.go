@@ -11,8 +11,8 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/sudoku"
-	"sudokuar/synth"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/synth"
 )
 
 // codecs are tried in order: H.264 is smallest, MPEG-4 part 2 and Motion

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/rand"
 
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // augment returns a lightly perturbed copy of a normalised cell: a shift of

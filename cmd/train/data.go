@@ -14,10 +14,10 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"sudokuar/ocr"
-	"sudokuar/sudoku"
-	"sudokuar/synth"
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/ocr"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/synth"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // sample is one training cell: its image (upright) and its class.

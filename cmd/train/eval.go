@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"sudokuar/ocr"
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/ocr"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // metrics counts how well photos were read, through vision's cutter and

@@ -30,10 +30,10 @@ import (
 	"strings"
 	"time"
 
-	"sudokuar/ocr"
-	"sudokuar/ocr/digitnet"
-	"sudokuar/synth"
-	"sudokuar/vision"
+	"github.com/sudokuar/sudokuar/ocr"
+	"github.com/sudokuar/sudokuar/ocr/digitnet"
+	"github.com/sudokuar/sudokuar/synth"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 type config struct {

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"sudokuar/ocr"
-	"sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/ocr"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 func TestTurnGrid(t *testing.T) {

@@ -26,7 +26,7 @@ import (
 	"math"
 	"math/rand"
 
-	"sudokuar/ocr/onnxpb"
+	"github.com/sudokuar/sudokuar/ocr/onnxpb"
 )
 
 // Side is the input image side in pixels (vision.CellSize).
@@ -149,7 +149,7 @@ func (w Weights) ONNX() []byte {
 	for _, p := range w.params() {
 		g.Initializers = append(g.Initializers, onnxpb.Tensor{Name: p.name, Dims: p.dims, DataType: onnxpb.Float, Floats: *p.data})
 	}
-	return onnxpb.Encode(onnxpb.Model{IRVersion: 6, Opset: Opset, ProducerName: "sudokuar/cmd/train", Graph: g})
+	return onnxpb.Encode(onnxpb.Model{IRVersion: 6, Opset: Opset, ProducerName: "github.com/sudokuar/sudokuar/cmd/train", Graph: g})
 }
 
 // FromONNX reads weights back from bytes written by ONNX. It checks that

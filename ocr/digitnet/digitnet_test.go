@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"sudokuar/ocr/onnxpb"
+	"github.com/sudokuar/sudokuar/ocr/onnxpb"
 )
 
 func TestONNXRoundTrip(t *testing.T) {
