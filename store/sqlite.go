@@ -146,6 +146,9 @@ func (s *SQLite) migrate(ctx context.Context) error {
 	return tx.Commit()
 }
 
+// Ping implements Store.
+func (s *SQLite) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
+
 // Close closes the database (after a WAL checkpoint, so the file alone is
 // a complete copy).
 func (s *SQLite) Close() error {

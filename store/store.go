@@ -91,6 +91,8 @@ type Store interface {
 	Leaderboard(ctx context.Context, b Board, limit int) ([]Result, error)
 	// History lists one player's results, newest first, on every board.
 	History(ctx context.Context, player string, limit int) ([]Result, error)
+	// Ping checks that the store answers.
+	Ping(ctx context.Context) error
 	// Close releases the store.
 	Close() error
 }

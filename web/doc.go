@@ -1,0 +1,16 @@
+// Package web is `sudokuar serve`: the game in the browser and its JSON
+// API. It is the only package that speaks HTTP.
+//
+// In: a store.Store for games and results, and the pipeline options for
+// photos and the camera. Out: an http.Handler serving the pages (Home,
+// Play, Enter a puzzle, Upload a photo, Camera, Leaderboard), their static
+// files (embedded, plain HTML, CSS and JavaScript modules with no build
+// step), the JSON API under /api/ that the pages use and scripts can call,
+// and the camera's WebSocket at /ws/camera.
+//
+// Handlers are thin: they decode a request, call one function that knows
+// nothing of HTTP (games.go for play, the engine's packages for the rest)
+// and encode the answer. Every error a client can cause is a JSON
+// {"error": "..."} with a 4xx status; nothing a client sends reaches the
+// file system.
+package web
