@@ -36,8 +36,13 @@ func newBoard(n int, givens []int) *board {
 	return b
 }
 
-// errBoard is a move the rules of play refuse.
-type errBoard struct{ msg string }
+// errBoard is a move the rules of play refuse: bad says the request itself
+// was malformed (a cell or value out of range) rather than refused by the
+// state of the game (a given, nothing to undo).
+type errBoard struct {
+	msg string
+	bad bool
+}
 
 func (e errBoard) Error() string { return e.msg }
 
@@ -45,27 +50,29 @@ func (b *board) cellName(i int) string { return fmt.Sprintf("r%dc%d", i/b.N+1, i
 
 func (b *board) check(cell int) error {
 	if cell < 0 || cell >= len(b.Cells) {
-		return errBoard{fmt.Sprintf("cell %d is off the board (0..%d)", cell, len(b.Cells)-1)}
+		return errBoard{fmt.Sprintf("cell %d is off the board (0..%d)", cell, len(b.Cells)-1), true}
 	}
 	if b.Fixed[cell] {
-		return errBoard{b.cellName(cell) + " is a given and cannot change"}
+		return errBoard{msg: b.cellName(cell) + " is a given and cannot change"}
 	}
 	return nil
 }
 
-// set writes v (0 clears) into cell, clearing its pencil marks.
-func (b *board) set(cell, v int) error {
+// set writes v (0 clears) into cell, clearing its pencil marks. It
+// reports whether anything changed (writing the digit already there is no
+// move).
+func (b *board) set(cell, v int) (bool, error) {
 	if err := b.check(cell); err != nil {
-		return err
+		return false, err
 	}
 	if v < 0 || v > b.N {
-		return errBoard{fmt.Sprintf("value %d is not 0..%d", v, b.N)}
+		return false, errBoard{fmt.Sprintf("value %d is not 0..%d", v, b.N), true}
 	}
 	if b.Cells[cell] == v && (v != 0 || b.Marks[cell] == 0) {
-		return nil // nothing changes: no move to undo
+		return false, nil
 	}
 	b.apply(move{Changes: []change{{Cell: cell, Old: b.Cells[cell], New: v, OldMarks: b.Marks[cell], NewMarks: 0}}})
-	return nil
+	return true, nil
 }
 
 // toggleMark adds or removes the pencil mark v in an empty cell.
@@ -74,10 +81,10 @@ func (b *board) toggleMark(cell, v int) error {
 		return err
 	}
 	if v < 1 || v > b.N {
-		return errBoard{fmt.Sprintf("pencil mark %d is not 1..%d", v, b.N)}
+		return errBoard{fmt.Sprintf("pencil mark %d is not 1..%d", v, b.N), true}
 	}
 	if b.Cells[cell] != 0 {
-		return errBoard{b.cellName(cell) + " holds a digit: erase it before pencilling"}
+		return errBoard{msg: b.cellName(cell) + " holds a digit: erase it before pencilling"}
 	}
 	m := b.Marks[cell] ^ (1 << uint(v))
 	b.apply(move{Changes: []change{{Cell: cell, Old: 0, New: 0, OldMarks: b.Marks[cell], NewMarks: m}}})
@@ -94,7 +101,7 @@ func (b *board) apply(m move) {
 
 func (b *board) undo() error {
 	if len(b.Undo) == 0 {
-		return errBoard{"nothing to undo"}
+		return errBoard{msg: "nothing to undo"}
 	}
 	m := b.Undo[len(b.Undo)-1]
 	b.Undo = b.Undo[:len(b.Undo)-1]
@@ -108,7 +115,7 @@ func (b *board) undo() error {
 
 func (b *board) redo() error {
 	if len(b.Redo) == 0 {
-		return errBoard{"nothing to redo"}
+		return errBoard{msg: "nothing to redo"}
 	}
 	m := b.Redo[len(b.Redo)-1]
 	b.Redo = b.Redo[:len(b.Redo)-1]

@@ -82,6 +82,7 @@ type cameraConn struct {
 	keys   chan int
 
 	mu              sync.Mutex
+	goingAway       bool           // the server is shutting down
 	last            live.FrameInfo // the latest answer, for "h"
 	server          []float64      // per answered frame: ms from receipt to answer
 	frameN, dropped int
@@ -99,7 +100,13 @@ func (s *Server) CloseStreams() {
 	s.streamsMu.Lock()
 	s.closing = true
 	for c := range s.streams {
-		c.cancel()
+		// Close runs the closing handshake (up to a few seconds for a
+		// slow client); the stream's read then ends and with it the
+		// session.
+		c.mu.Lock()
+		c.goingAway = true
+		c.mu.Unlock()
+		go c.conn.Close(websocket.StatusGoingAway, "the server is shutting down")
 	}
 	s.streamsMu.Unlock()
 }
@@ -185,8 +192,11 @@ func (c *cameraConn) readLoop(ctx context.Context) (websocket.StatusCode, string
 	for {
 		typ, data, err := c.conn.Read(ctx)
 		if err != nil {
+			c.mu.Lock()
+			away := c.goingAway
+			c.mu.Unlock()
 			switch {
-			case ctx.Err() != nil:
+			case away || ctx.Err() != nil:
 				return websocket.StatusGoingAway, "the server is shutting down"
 			case strings.Contains(err.Error(), "read limited"):
 				// The library has already closed with StatusMessageTooBig.

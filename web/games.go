@@ -201,8 +201,9 @@ func (gs *games) act(ctx context.Context, id, name string, a Action) (View, erro
 			return View{}, errorf(http.StatusBadRequest, "%s needs \"cell\" (0..%d) and \"value\"", name, len(b.Cells)-1)
 		}
 		if name == "move" {
-			err = b.set(*a.Cell, *a.Value)
-			if err == nil && *a.Value != 0 && *a.Value != p.solution.Cells[*a.Cell] {
+			var changed bool
+			changed, err = b.set(*a.Cell, *a.Value)
+			if changed && *a.Value != 0 && *a.Value != p.solution.Cells[*a.Cell] {
 				p.s.Mistakes++
 			}
 		} else {
@@ -270,6 +271,9 @@ func (gs *games) act(ctx context.Context, id, name string, a Action) (View, erro
 	}
 	var be errBoard
 	if errors.As(err, &be) {
+		if be.bad {
+			return View{}, errorf(http.StatusBadRequest, "%s", be.msg)
+		}
 		return View{}, errorf(http.StatusConflict, "%s", be.msg)
 	}
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -131,14 +132,34 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/games/{id}/{action}", s.apiGameAction)
 	m.HandleFunc("GET /api/leaderboard", s.apiLeaderboard)
 	m.HandleFunc("GET /api/history", s.apiHistory)
-	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, errorf(http.StatusNotFound, "no API endpoint %s %s", r.Method, r.URL.Path))
-	})
+	m.HandleFunc("/api/", s.apiNotFound)
 
 	// The camera's live stream.
 	m.HandleFunc("GET /ws/camera", s.camera)
 
 	m.HandleFunc("/", s.notFound)
+}
+
+// apiNotFound answers a request no API pattern took: 405 with Allow when
+// the path exists for another method, else 404, both as JSON.
+func (s *Server) apiNotFound(w http.ResponseWriter, r *http.Request) {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost} {
+		if m == r.Method {
+			continue
+		}
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := s.mux.Handler(probe); pattern != "/api/" && pattern != "" {
+			allow = append(allow, m)
+		}
+	}
+	if len(allow) > 0 {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		s.writeError(w, r, errorf(http.StatusMethodNotAllowed, "%s %s: use %s", r.Method, r.URL.Path, strings.Join(allow, " or ")))
+		return
+	}
+	s.writeError(w, r, errorf(http.StatusNotFound, "no API endpoint %s %s", r.Method, r.URL.Path))
 }
 
 // Handler returns the server's HTTP handler with its safety layers:
