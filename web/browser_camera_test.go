@@ -21,7 +21,7 @@ import (
 // cameraPhoto returns a photo of a printed 9×9 puzzle and its true
 // solution: a real one from ../shared when it is there, otherwise the
 // project's own synthetic photo.
-func cameraPhoto(t *testing.T) (path, solution string) {
+func cameraPhoto(t testing.TB) (path, solution string) {
 	t.Helper()
 	path = testenv.SharedPath("datasets/wicht-v2-train/image10.jpg")
 	if path == "" {
@@ -40,7 +40,7 @@ func cameraPhoto(t *testing.T) (path, solution string) {
 	return path, pipeline.GridString(sol)
 }
 
-func decodeFile(t *testing.T, path string) image.Image {
+func decodeFile(t testing.TB, path string) image.Image {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -58,6 +58,7 @@ func decodeFile(t *testing.T, path string) image.Image {
 type cameraStats struct {
 	Sent, Answered, Dropped int
 	RTT, RTTSent, Server    []float64
+	Encode                  []float64
 	Drawn, Status           string
 }
 

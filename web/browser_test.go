@@ -29,7 +29,7 @@ import (
 )
 
 // chromium returns the browser's path or skips t.
-func chromium(t *testing.T) string {
+func chromium(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("browser tests skipped with -short")
@@ -46,7 +46,7 @@ func chromium(t *testing.T) string {
 // testServer is sudokuar serve's web app on a loopback port, over a
 // database file that outlives it (to test restarts).
 type testServer struct {
-	t     *testing.T
+	t     testing.TB
 	URL   string
 	addr  string
 	db    string
@@ -58,7 +58,7 @@ type testServer struct {
 
 // startServer serves a fresh Server over the SQLite file db, on addr
 // ("127.0.0.1:0" for any port).
-func startServer(t *testing.T, db, addr string) *testServer {
+func startServer(t testing.TB, db, addr string) *testServer {
 	t.Helper()
 	st, err := store.OpenSQLite(db)
 	if err != nil {
@@ -119,7 +119,7 @@ func (ts *testServer) Restart() *testServer {
 
 // browser is one headless chromium with its tab.
 type browser struct {
-	t   *testing.T
+	t   testing.TB
 	ctx context.Context
 	// dialogs counts JavaScript dialogs (alert, confirm) that opened;
 	// confirm() is accepted, alert() is a test failure for XSS checks.
@@ -135,7 +135,7 @@ type browser struct {
 const phoneWidth, phoneHeight = 390, 844
 
 // newBrowser starts chromium with the extra flags and a window of w×h.
-func newBrowser(t *testing.T, w, h int, flags ...chromedp.ExecAllocatorOption) *browser {
+func newBrowser(t testing.TB, w, h int, flags ...chromedp.ExecAllocatorOption) *browser {
 	t.Helper()
 	path := chromium(t)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],

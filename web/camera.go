@@ -65,9 +65,10 @@ type frameAnswer struct {
 	ServerMs  float64       `json:"serverMs"`
 }
 
-// frameMsg is a decoded frame on its way to the session.
+// frameMsg is a frame on its way to the session: checked, not yet
+// decoded (a frame dropped for a newer one costs no decoding).
 type frameMsg struct {
-	mat  gocv.Mat
+	jpg  []byte
 	seq  uint32
 	recv time.Time
 	w, h int
@@ -154,7 +155,11 @@ func (s *Server) runCamera(ctx context.Context, c *cameraConn) (websocket.Status
 	if err := c.conn.Write(ctx, websocket.MessageText, hello); err != nil {
 		return websocket.StatusNormalClosure, ""
 	}
-	src := &wsSource{frames: c.frames, done: ctx.Done()}
+	var badReason string
+	src := &wsSource{frames: c.frames, done: ctx.Done(), bad: func(reason string) {
+		badReason = reason
+		go c.conn.Close(websocket.StatusUnsupportedData, reason)
+	}}
 	opts := live.Options{
 		Pipeline: s.cfg.Pipeline,
 		Every:    5, // a recognition every third of a second at 15 fps
@@ -172,17 +177,15 @@ func (s *Server) runCamera(ctx context.Context, c *cameraConn) (websocket.Status
 	}()
 	status, reason := c.readLoop(ctx)
 	c.cancel() // ends the session's Read
-	if err := <-sessionDone; err != nil {
+	err := <-sessionDone
+	if badReason != "" {
+		status, reason = websocket.StatusUnsupportedData, badReason
+	}
+	if err != nil {
 		s.log.Error("camera session", "err", err)
 		if status == websocket.StatusNormalClosure {
 			status, reason = websocket.StatusInternalError, "the recogniser failed to start"
 		}
-	}
-	// Close what the session did not take.
-	select {
-	case f := <-c.frames:
-		f.mat.Close()
-	default:
 	}
 	return status, reason
 }
@@ -211,7 +214,7 @@ func (c *cameraConn) readLoop(ctx context.Context) (websocket.StatusCode, string
 			}
 			continue
 		}
-		f, reason := decodeFrame(data)
+		f, reason := checkFrame(data)
 		if reason != "" {
 			return websocket.StatusUnsupportedData, reason
 		}
@@ -223,7 +226,6 @@ func (c *cameraConn) readLoop(ctx context.Context) (websocket.StatusCode, string
 		// dropped, and the client told, so it never falls behind.
 		select {
 		case old := <-c.frames:
-			old.mat.Close()
 			c.mu.Lock()
 			c.dropped++
 			c.mu.Unlock()
@@ -234,9 +236,11 @@ func (c *cameraConn) readLoop(ctx context.Context) (websocket.StatusCode, string
 	}
 }
 
-// decodeFrame checks and decodes one binary frame message; reason says
-// what is wrong with a bad one.
-func decodeFrame(data []byte) (frameMsg, string) {
+// checkFrame checks one binary frame message (sequence number, a JPEG
+// whose header gives a size in bounds); reason says what is wrong with a
+// bad one. The pixels are decoded later, by the session, if the frame is
+// still the newest when it is free.
+func checkFrame(data []byte) (frameMsg, string) {
 	if len(data) < 4+3 {
 		return frameMsg{}, "a frame is a 4-byte sequence number and a JPEG"
 	}
@@ -252,14 +256,7 @@ func decodeFrame(data []byte) (frameMsg, string) {
 	if cfg.Width > maxFrameSide || cfg.Height > maxFrameSide || cfg.Width < 32 || cfg.Height < 32 {
 		return frameMsg{}, fmt.Sprintf("frame %d is %d×%d: scale it to 32..%d pixels a side", seq, cfg.Width, cfg.Height, maxFrameSide)
 	}
-	m, err := gocv.IMDecode(jpg, gocv.IMReadColor)
-	if err != nil || m.Empty() || m.Channels() != 3 {
-		if err == nil {
-			m.Close()
-		}
-		return frameMsg{}, fmt.Sprintf("frame %d: the JPEG does not decode", seq)
-	}
-	return frameMsg{mat: m, seq: seq, w: m.Cols(), h: m.Rows()}, ""
+	return frameMsg{jpg: jpg, seq: seq, w: cfg.Width, h: cfg.Height}, ""
 }
 
 // key handles a text message; it returns a reason to close on a bad one.
@@ -358,19 +355,32 @@ func (c *cameraConn) logSummary(s *Server, d time.Duration, reason string) {
 		"answered", len(ms), "dropped", c.dropped, "server_ms_median", q(0.5), "server_ms_p95", q(0.95), "reason", reason)
 }
 
-// wsSource is a live.Source fed by the WebSocket's reader.
+// wsSource is a live.Source fed by the WebSocket's reader. It decodes
+// each frame it hands on; a frame that does not decode ends the stream
+// (bad calls the connection's close with the reason).
 type wsSource struct {
 	frames <-chan frameMsg
 	done   <-chan struct{}
-	cur    frameMsg // the frame last read (its Mat already released)
+	bad    func(reason string)
+	cur    frameMsg // the frame last read
 }
 
 func (w *wsSource) Read(m *gocv.Mat) bool {
 	select {
 	case f := <-w.frames:
-		f.mat.CopyTo(m)
-		f.mat.Close()
-		f.mat = gocv.Mat{}
+		d, err := gocv.IMDecode(f.jpg, gocv.IMReadColor)
+		ok := err == nil && !d.Empty() && d.Channels() == 3 && d.Cols() == f.w && d.Rows() == f.h
+		if ok {
+			d.CopyTo(m)
+		}
+		if err == nil {
+			d.Close()
+		}
+		if !ok {
+			w.bad(fmt.Sprintf("frame %d: the JPEG does not decode", f.seq))
+			return false
+		}
+		f.jpg = nil
 		w.cur = f
 		return true
 	case <-w.done:

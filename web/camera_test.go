@@ -163,6 +163,12 @@ func TestCameraProtocol(t *testing.T) {
 	}
 
 	small := jpegFrame(t, decodeFile(t, photoPath), 320, 240)
+	// A JPEG cut short after its header decodes partly (libjpeg fills in
+	// grey): the frame is answered and the stream goes on.
+	cut := good.sendFrame(frame[:len(frame)/3])
+	if m := good.frameAnswerFor(cut); m["type"] != "frame" {
+		t.Errorf("a truncated JPEG: %v", m)
+	}
 	wide := jpegFrame(t, decodeFile(t, photoPath), 1600, 400)
 	for _, c := range []struct {
 		name   string

@@ -9,12 +9,12 @@ import (
 )
 
 // testLogger sends the server's log to the test log.
-func testLogger(t *testing.T) *slog.Logger {
+func testLogger(t testing.TB) *slog.Logger {
 	return slog.New(&tlogHandler{t: t, level: slog.LevelInfo})
 }
 
 type tlogHandler struct {
-	t     *testing.T
+	t     testing.TB
 	level slog.Level
 	attrs []slog.Attr
 	mu    sync.Mutex

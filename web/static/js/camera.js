@@ -28,7 +28,7 @@ let running = false;
 
 // Figures for people (the HUD) and for the browser test.
 // rtt: capture -> answer drawn; rttSent: sent -> answer drawn (ms).
-const stats = { sent: 0, answered: 0, dropped: 0, rtt: [], rttSent: [], server: [], drawn: '', status: '' };
+const stats = { sent: 0, answered: 0, dropped: 0, rtt: [], rttSent: [], server: [], encode: [], drawn: '', status: '' };
 window.sudokuarCamera = stats;
 
 function status(text) { $('status').textContent = text; stats.status = text; }
@@ -121,6 +121,7 @@ async function sendLoop() {
       const t = performance.now();
       cx.drawImage(video, 0, 0, w, h);
       const blob = await cv.convertToBlob({ type: 'image/jpeg', quality: 0.7 });
+      stats.encode.push(performance.now() - t);
       const buf = new Uint8Array(4 + blob.size);
       const s = seq++ >>> 0;
       new DataView(buf.buffer).setUint32(0, s);

@@ -68,15 +68,16 @@ async function scaled(bmp) {
 function show() {
   const ok = scan.status === 'solved';
   say($('scan-msg'), messages[scan.status] || `${scan.status}${scan.error ? ': ' + scan.error : ''}`, ok ? 'ok' : (scan.found ? '' : 'error'));
+  say($('msg'), '');
   if (!scan.found || !scan.given) {
     // Nothing to edit; still show the photo with the outline if any.
     $('editor').hidden = !photo;
-    $('board').hidden = $('pad').hidden = true;
+    $('side').hidden = true;
     paint('', null);
     return;
   }
   $('editor').hidden = false;
-  $('board').hidden = $('pad').hidden = false;
+  $('side').hidden = false;
   ed.load(scan.box[0], scan.box[1], parseGrid(scan.given));
   paint(scan.given, ok ? scan.solution : null);
 }
