@@ -92,6 +92,7 @@ type factory struct {
 func factories() []factory {
 	return []factory{
 		{"dlx", "Knuth's dancing links (exact cover); the default", func(Options) Solver { return NewDLX() }},
+		{"stack", "exhaustive backtracking with an explicit stack, fewest-values cell first; counts solutions (Count)", func(Options) Solver { return NewStack() }},
 	}
 }
 
