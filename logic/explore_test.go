@@ -108,3 +108,53 @@ func TestTableCandidates(t *testing.T) {
 		fmt.Printf("\t// not %q: %q\n", tech.Name, not)
 	}
 }
+
+// TestTrace prints the rating path of $LOGIC_PUZZLE.
+func TestTrace(t *testing.T) {
+	p := os.Getenv("LOGIC_PUZZLE")
+	if p == "" {
+		t.Skip("set LOGIC_PUZZLE")
+	}
+	r, err := Rate(mustParse(t, p))
+	for i, s := range r.Steps {
+		fmt.Printf("%3d %.1f %s\n", i+1, s.Rating, s.Text)
+	}
+	fmt.Println(r.SE, r.Hardest, err)
+}
+
+// TestDebugAt applies $LOGIC_AFTER rating steps to $LOGIC_PUZZLE, prints
+// the candidates and what technique $LOGIC_TECH finds.
+func TestDebugAt(t *testing.T) {
+	p, tech := os.Getenv("LOGIC_PUZZLE"), os.Getenv("LOGIC_TECH")
+	if p == "" || tech == "" {
+		t.Skip("set LOGIC_PUZZLE, LOGIC_AFTER, LOGIC_TECH")
+	}
+	after := 0
+	fmt.Sscan(os.Getenv("LOGIC_AFTER"), &after)
+	g, _ := uniqueGrid(t, p)
+	for i := 0; i < after; i++ {
+		s, ok := nextStep(g, rateOrder)
+		if !ok {
+			break
+		}
+		g.Apply(s)
+	}
+	for r := 0; r < 9; r++ {
+		for c := 0; c < 9; c++ {
+			i := r*9 + c
+			if g.value[i] != 0 {
+				fmt.Printf("%-10d", g.value[i])
+			} else {
+				s := ""
+				for _, d := range g.cand[i].digits() {
+					s += fmt.Sprint(d)
+				}
+				fmt.Printf("%-10s", "."+s)
+			}
+		}
+		fmt.Println()
+	}
+	tt, _ := TechniqueByName(tech)
+	s, ok := tt.Find(g)
+	fmt.Println(ok, s.Rating, s.Text)
+}

@@ -214,10 +214,10 @@ func fishNameLower(k int) string {
 func popcount32(x uint32) int { return digitMask(x).count() }
 
 var (
-	techXWing            = Technique{Name: fishNames[2], Rating: fishRates[2], find: findFish(2)}
-	techSwordfish        = Technique{Name: fishNames[3], Rating: fishRates[3], find: findFish(3)}
-	techJellyfish        = Technique{Name: fishNames[4], Rating: fishRates[4], find: findFish(4)}
-	techFinnedXWing      = Technique{Name: "Finned X-wing", Rating: finnedRate[2], find: findFinnedFish(2)}
-	techFinnedSwordfish  = Technique{Name: "Finned swordfish", Rating: finnedRate[3], find: findFinnedFish(3)}
-	techFinnedJellyfish  = Technique{Name: "Finned jellyfish", Rating: finnedRate[4], find: findFinnedFish(4)}
+	techXWing           = Technique{Name: fishNames[2], Rating: fishRates[2], find: findFish(2)}
+	techSwordfish       = Technique{Name: fishNames[3], Rating: fishRates[3], find: findFish(3)}
+	techJellyfish       = Technique{Name: fishNames[4], Rating: fishRates[4], find: findFish(4)}
+	techFinnedXWing     = Technique{Name: "Finned X-wing", Rating: finnedRate[2], find: findFinnedFish(2)}
+	techFinnedSwordfish = Technique{Name: "Finned swordfish", Rating: finnedRate[3], find: findFinnedFish(3)}
+	techFinnedJellyfish = Technique{Name: "Finned jellyfish", Rating: finnedRate[4], find: findFinnedFish(4)}
 )

@@ -18,9 +18,23 @@ var rateOrder = []Technique{
 	techNakedTriple,
 	techSwordfish,
 	techHiddenTriple,
+	techStrongLinks2,
+	techXYWing,
+	techXYZWing,
+	techUniqueLoops,
 	techNakedQuad,
 	techJellyfish,
 	techHiddenQuad,
+	techStrongLinks3,
+	techWXYZWing,
+	techBUG,
+	techStrongLinks4,
+	techVWXYZWing,
+	techAlignedPair,
+	techUVWXYZWing,
+	techChainsAndCycles,
+	techTUVWXYZWing,
+	techAlignedTriple,
 }
 
 // hintOrder is the order hints and explanations use: the techniques people

@@ -1,0 +1,399 @@
+package logic
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Single-digit patterns: chains of strong links on one digit. A strong
+// link is a house where the digit has only two places (or two groups of
+// places: in a box, the places on one row and on one column through a cell,
+// the rest of the box empty; in a line, the places in two of its boxes).
+// Strong links joined end to start by weak links (the end of one and the
+// start of the next share a house) make a chain: one of its two outer ends
+// holds the digit, so the digit leaves every cell that sees both.
+//
+// Two links: skyscraper (two parallel lines), 2-string kite (a row and a
+// column), turbot fish (with a box); with a grouped box link, an empty
+// rectangle. Ratings follow Sudoku Explainer's "N strong links": base 4.0
+// for two links, 5.4 for three, 5.8 for four; +0.1 when the links mix kinds
+// (a box and lines of one direction, or lines of both directions), +0.2 when
+// they use a box and both directions, +0.3 with a grouped link.
+
+// sdNode is one end of a strong link: the cells that hold the digit there
+// (one cell, or a group) plus, for Sudoku Explainer's box groups, the
+// crossing cell it counts with the group.
+type sdNode struct {
+	cells cellSet
+}
+
+type sdLink struct {
+	house   int
+	kind    int // kindBox, kindRow, kindCol
+	grouped bool
+	a, b    sdNode
+	places  cellSet // every place of the digit in the house
+}
+
+// strongLinks lists the strong links of digit d, cached per state.
+func (g *Grid) strongLinks(d int) []sdLink {
+	st := g.state()
+	if st.sdLinks == nil {
+		st.sdLinks = make([][]sdLink, g.geo.n)
+		st.sdDone = make([]bool, g.geo.n)
+	}
+	if st.sdDone[d-1] {
+		return st.sdLinks[d-1]
+	}
+	geo := g.geo
+	n := geo.n
+	var out []sdLink
+	for _, h := range geo.seHouseOrder() {
+		p := g.housePos(h, d)
+		k := p.count()
+		kind := h / n
+		switch {
+		case k == 2:
+			a := p.first()
+			b := p.next(a)
+			if kind == kindBox && (a/n == b/n || a%n == b%n) {
+				continue // a box link on one line: Sudoku Explainer leaves it to the line
+			}
+			out = append(out, sdLink{house: h, kind: kind, a: sdNode{cellSetOf(a)}, b: sdNode{cellSetOf(b)}, places: p})
+		case k > 2 && k <= 6 && kind == kindBox:
+			if l, ok := g.boxGroupLink(h, p); ok {
+				out = append(out, l)
+			}
+		case k > 2 && k <= 6:
+			// A line whose places lie in exactly two of its boxes.
+			var segs []cellSet
+			for _, b := range geo.crossing[h] {
+				if s := p.and(geo.houseSet[b]); !s.empty() {
+					segs = append(segs, s)
+				}
+			}
+			if len(segs) == 2 {
+				out = append(out, sdLink{house: h, kind: kind, grouped: true, a: sdNode{segs[0]}, b: sdNode{segs[1]}, places: p})
+			}
+		}
+	}
+	st.sdLinks[d-1] = out
+	st.sdDone[d-1] = true
+	return out
+}
+
+// boxGroupLink finds the grouped strong link of a box whose places p lie on
+// one row and one column through a cell (the first such cell in box order):
+// the places on the row against those on the column. With only one place
+// on one side, that cell alone is one end and the crossing cell joins the
+// other side.
+func (g *Grid) boxGroupLink(h int, p cellSet) (sdLink, bool) {
+	geo := g.geo
+	n := geo.n
+	for _, heart := range geo.houses[h] {
+		row := geo.houseSet[geo.cellHouse[heart][kindRow]].and(geo.houseSet[h])
+		col := geo.houseSet[geo.cellHouse[heart][kindCol]].and(geo.houseSet[h])
+		if !p.subsetOf(row.or(col)) {
+			continue
+		}
+		blade1 := p.and(row)
+		blade1.remove(heart)
+		blade2 := p.and(col)
+		blade2.remove(heart)
+		if blade1.empty() || blade2.empty() {
+			return sdLink{}, false
+		}
+		withHeart := func(s cellSet) cellSet {
+			s.add(heart)
+			return s
+		}
+		var a, b cellSet
+		switch {
+		case blade1.count() == 1:
+			a, b = blade1, withHeart(blade2)
+		case blade2.count() == 1:
+			a, b = withHeart(blade1), blade2
+		default:
+			a, b = blade1, blade2
+			if p.has(heart) {
+				a = withHeart(a)
+			}
+		}
+		return sdLink{house: h, kind: kindBox, grouped: true, a: sdNode{a}, b: sdNode{b}, places: p}, true
+	}
+	// Places on two rows (or two columns) of the box, the third empty.
+	if p.count() >= 4 {
+		for _, kind := range []int{kindRow, kindCol} {
+			var segs []cellSet
+			for _, l := range geo.crossing[h] {
+				if l/n != kind {
+					continue
+				}
+				if s := p.and(geo.houseSet[l]); !s.empty() {
+					segs = append(segs, s)
+				}
+			}
+			if len(segs) == 2 {
+				return sdLink{house: h, kind: kindBox, grouped: true, a: sdNode{segs[0]}, b: sdNode{segs[1]}, places: p}, true
+			}
+		}
+	}
+	return sdLink{}, false
+}
+
+// sharedHouse returns a house holding every cell of s (column, row, then
+// box, as Sudoku Explainer checks), or -1.
+func (geo *geometry) sharedHouse(s cellSet) int {
+	c := s.first()
+	if c < 0 {
+		return -1
+	}
+	for _, kind := range [3]int{kindCol, kindRow, kindBox} {
+		h := geo.cellHouse[c][kind]
+		if s.subsetOf(geo.houseSet[h]) {
+			return h
+		}
+	}
+	return -1
+}
+
+// sdChain is a chain of strong links in order, each with its orientation.
+type sdChain struct {
+	links  []sdLink
+	flip   []bool // link i runs from b to a
+	shared []int  // house joining link i's end to link i+1's start
+}
+
+func (c *sdChain) start(i int) cellSet {
+	if c.flip[i] {
+		return c.links[i].b.cells
+	}
+	return c.links[i].a.cells
+}
+
+func (c *sdChain) end(i int) cellSet {
+	if c.flip[i] {
+		return c.links[i].a.cells
+	}
+	return c.links[i].b.cells
+}
+
+// sdRating is Sudoku Explainer's rating of a chain of k strong links of
+// the given kinds (tenths).
+func sdRating(links []sdLink) int {
+	base := [...]int{2: 40, 3: 54, 4: 58}[len(links)]
+	box, rows, cols, grouped := false, false, false, false
+	for _, l := range links {
+		grouped = grouped || l.grouped
+		switch l.kind {
+		case kindBox:
+			box = true
+		case kindRow:
+			rows = true
+		case kindCol:
+			cols = true
+		}
+	}
+	both := rows && cols
+	switch {
+	case grouped:
+		return base + 3
+	case !box && !both:
+		return base
+	case box && both:
+		return base + 2
+	}
+	return base + 1
+}
+
+// findStrongLinks finds the best chain of k strong links on one digit:
+// lowest rating, then most eliminations.
+func findStrongLinks(k int) func(g *Grid) (Step, bool) {
+	return func(g *Grid) (Step, bool) {
+		geo := g.geo
+		var best *sdChain
+		var bestElims []Candidate
+		bestRating, bestD := 1<<30, 0
+		for d := 1; d <= geo.n; d++ {
+			links := g.strongLinks(d)
+			if len(links) < k {
+				continue
+			}
+			ch := &sdChain{}
+			var used cellSet
+			var rec func()
+			rec = func() {
+				depth := len(ch.links)
+				if depth == k {
+					elims, ok := g.sdElims(ch, d)
+					if !ok {
+						return
+					}
+					r := sdRating(ch.links)
+					if r < bestRating || (r == bestRating && len(elims) > len(bestElims)) {
+						cp := &sdChain{
+							links:  append([]sdLink(nil), ch.links...),
+							flip:   append([]bool(nil), ch.flip...),
+							shared: append([]int(nil), ch.shared...),
+						}
+						best, bestElims, bestRating, bestD = cp, elims, r, d
+					}
+					return
+				}
+				for i := range links {
+					l := links[i]
+					if l.places.intersects(used) {
+						continue
+					}
+					for _, flip := range []bool{false, true} {
+						st := l.a.cells
+						if flip {
+							st = l.b.cells
+						}
+						sh := -1
+						if depth > 0 {
+							sh = geo.sharedHouse(ch.end(depth - 1).or(st))
+							if sh < 0 {
+								continue
+							}
+						}
+						ch.links = append(ch.links, l)
+						ch.flip = append(ch.flip, flip)
+						if depth > 0 {
+							ch.shared = append(ch.shared, sh)
+						}
+						prev := used
+						used = used.or(l.places)
+						rec()
+						used = prev
+						ch.links = ch.links[:depth]
+						ch.flip = ch.flip[:depth]
+						if depth > 0 {
+							ch.shared = ch.shared[:depth-1]
+						}
+					}
+				}
+			}
+			rec()
+		}
+		if best == nil {
+			return Step{}, false
+		}
+		return g.sdStep(best, bestD, bestRating, bestElims), true
+	}
+}
+
+// sdElims returns the eliminations of a chain: the digit leaves the cells
+// that see both outer ends (for a ring, both ends of every weak link),
+// outside the chain's houses.
+func (g *Grid) sdElims(ch *sdChain, d int) ([]Candidate, bool) {
+	geo := g.geo
+	k := len(ch.links)
+	start, end := ch.start(0), ch.end(k-1)
+	var base cellSet
+	for _, l := range ch.links {
+		base = base.or(geo.houseSet[l.house])
+	}
+	victims := geo.seenByAll(start.or(end)).andNot(base)
+	ring := geo.sharedHouse(start.or(end)) >= 0
+	if !ring {
+		for _, h := range ch.shared {
+			victims = victims.andNot(geo.houseSet[h])
+		}
+	} else {
+		for i := 0; i+1 < k; i++ {
+			victims = victims.or(geo.seenByAll(ch.end(i).or(ch.start(i + 1))).andNot(base))
+		}
+	}
+	e := victims.and(g.pos[d-1])
+	if e.empty() {
+		return nil, false
+	}
+	return g.elimsOf(e, d), true
+}
+
+func sdName(ch *sdChain, ring bool) string {
+	k := len(ch.links)
+	grouped := false
+	box, rows, cols := false, false, false
+	for _, l := range ch.links {
+		grouped = grouped || l.grouped
+		switch l.kind {
+		case kindBox:
+			box = true
+		case kindRow:
+			rows = true
+		case kindCol:
+			cols = true
+		}
+	}
+	var name string
+	switch {
+	case ring:
+		name = "X-loop"
+	case k == 2 && box && grouped:
+		return "Empty rectangle"
+	case k == 2 && !box && !(rows && cols):
+		name = "Skyscraper"
+	case k == 2 && !box:
+		name = "2-string kite"
+	case k == 2:
+		name = "Turbot fish"
+	default:
+		name = fmt.Sprintf("%d-link turbot chain", k)
+	}
+	if grouped {
+		return "Grouped " + lowerName(name)
+	}
+	return name
+}
+
+func lowerName(s string) string {
+	if s == "" || s[0] < 'A' || s[0] > 'Z' || (len(s) > 1 && s[1] == '-') {
+		return s
+	}
+	return string(s[0]+'a'-'A') + s[1:]
+}
+
+func (g *Grid) sdStep(ch *sdChain, d, rating int, elims []Candidate) Step {
+	geo := g.geo
+	k := len(ch.links)
+	ring := geo.sharedHouse(ch.start(0).or(ch.end(k-1))) >= 0
+	name := sdName(ch, ring)
+	var cells cellSet
+	var parts []string
+	var links []Link
+	node := func(s cellSet) string {
+		if s.count() == 1 {
+			return geo.cellName(s.first())
+		}
+		return "(" + geo.cellList(s.appendTo(nil)) + ")"
+	}
+	for i, l := range ch.links {
+		cells = cells.or(l.places)
+		parts = append(parts, fmt.Sprintf("%s=%s in %s", node(ch.start(i)), node(ch.end(i)), geo.houseName(l.house)))
+		a, b := ch.start(i).first(), ch.end(i).first()
+		links = append(links, Link{From: Candidate{a, d}, To: Candidate{b, d}, Strong: true})
+		if i+1 < k {
+			links = append(links, Link{From: Candidate{b, d}, To: Candidate{ch.start(i + 1).first(), d}})
+		}
+	}
+	cl := cells.appendTo(nil)
+	sort.Ints(cl)
+	return Step{
+		Technique:    name,
+		Rating:       float64(rating) / 10,
+		Eliminations: elims,
+		Cells:        cl,
+		Pattern:      g.elimsOf(cells, d),
+		Links:        links,
+		Text: fmt.Sprintf("%s on %d: strong links %s; one end of the chain holds %d, so %s", name, d,
+			joinAnd(parts), d, geo.elimText(elims)),
+	}
+}
+
+var (
+	techStrongLinks2 = Technique{Name: "Skyscraper, kite, turbot fish", Rating: 4.0, find: findStrongLinks(2)}
+	techStrongLinks3 = Technique{Name: "Three strong links", Rating: 5.4, find: findStrongLinks(3)}
+	techStrongLinks4 = Technique{Name: "Four strong links", Rating: 5.8, find: findStrongLinks(4)}
+)
