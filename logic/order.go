@@ -35,6 +35,9 @@ var rateOrder = []Technique{
 	techChainsAndCycles,
 	techTUVWXYZWing,
 	techAlignedTriple,
+	techNishio,
+	techMultipleFC,
+	techDynamicFC,
 }
 
 // hintOrder is the order hints and explanations use: the techniques people
