@@ -9,6 +9,7 @@ type stateCache struct {
 	alsMax  int
 	sdLinks [][]sdLink // strong links per digit
 	sdDone  []bool
+	sdJoins [][][]sdJoin // per digit: which link ends join which starts
 }
 
 // state returns the cache of g's current state, resetting it if g changed.

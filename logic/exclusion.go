@@ -12,9 +12,9 @@ import "fmt"
 // exclusion of the given degree and, for each, the cells that may exclude
 // combinations (peers with 2..degree candidates). None when a naked single
 // is waiting (as Sudoku Explainer skips the technique then).
-func (g *Grid) exclusionCells(degree int) ([]int, map[int]cellSet) {
+func (g *Grid) exclusionCells(degree int) ([]int, []cellSet) {
 	var cells []int
-	ex := map[int]cellSet{}
+	ex := make([]cellSet, g.geo.size)
 	for c := g.empty.first(); c >= 0; c = g.empty.next(c) {
 		if g.cand[c].count() < 2 {
 			continue
@@ -136,6 +136,9 @@ func findAlignedTriple(g *Grid) (Step, bool) {
 	}
 	for i, a := range cells {
 		for _, b := range cells[i+1:] {
+			if ex[a].and(ex[b]).count() < 2 {
+				continue // the third cell can only shrink the common excluders
+			}
 			twin := ex[a].or(ex[b]).and(cand)
 			twin.remove(a)
 			twin.remove(b)

@@ -31,6 +31,7 @@ func (g *geometry) across(kind, c int) int {
 func findFish(k int) func(g *Grid) (Step, bool) {
 	return func(g *Grid) (Step, bool) {
 		n := g.geo.n
+		missing := g.missingAll()
 		for _, kind := range []int{kindCol, kindRow} {
 			coverKind := kindRow
 			if kind == kindRow {
@@ -41,7 +42,7 @@ func findFish(k int) func(g *Grid) (Step, bool) {
 				for d := 1; d <= n; d++ {
 					// As in Sudoku Explainer: the digit must still be
 					// missing from at least 2k lines.
-					if g.missing(d) < 2*k {
+					if missing[d-1] < 2*k {
 						continue
 					}
 					var base cellSet

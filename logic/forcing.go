@@ -106,19 +106,20 @@ func (cl *closure) insert(p pot, parents []pot, depth int) {
 
 // fcEngine runs forcing-chain searches on one grid state.
 type fcEngine struct {
-	g     *Grid
-	geo   *geometry
-	n     int
-	np    int
-	mode  fcMode
-	work  *Grid // the grid as the search updates it
-	buf   []pot
-	par   []pot
-	seen  []uint32 // for counting ancestors
-	epoch uint32
-	stack []pot
-	onCache map[pot]*closure // closures of "cell is digit", per search pass
-	free    []*closure
+	g       *Grid
+	geo     *geometry
+	n       int
+	np      int
+	mode    fcMode
+	work    *Grid // the grid as the search updates it
+	buf     []pot
+	par     []pot
+	seen    []uint32 // for counting ancestors
+	epoch   uint32
+	stack   []pot
+	onCache   map[pot]*closure // closures of "cell is digit", per search pass
+	free      []*closure
+	truncated bool // a search stopped at its depth bound, or found a step above the level
 }
 
 func newFCEngine(g *Grid, mode fcMode) *fcEngine {
@@ -163,6 +164,7 @@ func (e *fcEngine) run(src pot, bound int, cl *closure) {
 			hOn++
 			d := cl.depthOf(p)
 			if d >= bound {
+				e.truncated = true
 				continue
 			}
 			e.buf = onToOff(w, p, y, e.buf[:0])
@@ -185,10 +187,12 @@ func (e *fcEngine) run(src pot, bound int, cl *closure) {
 			hOff++
 			d := cl.depthOf(p)
 			c, dg := p.cell(n), p.digit(n)
-			if d < bound {
+			if d >= bound {
+				e.truncated = true
+			} else {
 				// Cell rule: the cell's last other candidate.
 				if y && w.cand[c].count() == 2 {
-					q := mkPot(n, c, (w.cand[c]&^bit(dg)).first(), true)
+					q := mkPot(n, c, (w.cand[c] &^ bit(dg)).first(), true)
 					e.par = append(e.par[:0], p)
 					if e.mode.dynamic {
 						for m := e.g.cand[c] &^ w.cand[c]; m != 0; m &= m - 1 {
@@ -330,26 +334,54 @@ func (e *fcEngine) onClosure(p pot, bound int) *closure {
 	return cl
 }
 
-// find runs the family's search and returns its best step.
+// find runs the family's search and returns its best step. It deepens
+// level by level: a pass at rating level r follows chains only as far as a
+// step rated r can reach, so the first pass that finds anything has found
+// the best step (lowest rating, then complexity, then kind, then the first
+// in Sudoku Explainer's order), and short steps are found without paying
+// for long searches. A pass that was never cut short proves there is none.
 func (e *fcEngine) find() (Step, bool) {
+	for level := e.mode.base; level <= e.mode.base+60; level++ {
+		maxC := maxComplexity(e.mode.base, level)
+		if level > e.mode.base && maxC == maxComplexity(e.mode.base, level-1) {
+			continue
+		}
+		e.truncated = false
+		best := e.pass(maxC)
+		if best.build != nil {
+			st := best.build()
+			st.Rating = float64(best.key.rating) / 10
+			return st, true
+		}
+		if !e.truncated {
+			break
+		}
+	}
+	return Step{}, false
+}
+
+// pass searches for steps of complexity at most maxC.
+func (e *fcEngine) pass(maxC int) fcHint {
 	g := e.g
 	n := e.n
-	best := fcHint{key: noHint}
+	best := fcHint{key: hintKey{rating: 1 << 30, complexity: maxC + 1}}
 	// bound: the deepest potential a better step could use.
-	bound := func() int {
-		if best.build == nil {
-			return 1 << 30
-		}
-		return best.key.complexity
-	}
+	bound := func() int { return best.key.complexity - 1 }
+	limit := func() int { return best.key.complexity }
 	consider := func(cx, sortKey int, build func() Step) {
+		if cx > maxC {
+			// A step exists but rates above this level: a later pass
+			// will rate it.
+			e.truncated = true
+			return
+		}
 		key := hintKey{e.mode.base + lengthBonus(cx), cx, sortKey}
 		if key.less(best.key) {
 			best = fcHint{key, build}
 		}
 	}
-	limit := bound
 	offCl := e.newClosure()
+	defer func() { e.free = append(e.free, offCl) }()
 	for c := g.empty.first(); c >= 0; c = g.empty.next(c) {
 		card := g.cand[c].count()
 		if !(card > 2 || (card > 1 && e.mode.dynamic)) {
@@ -388,12 +420,7 @@ func (e *fcEngine) find() (Step, bool) {
 			e.cellChains(c, cellOn, consider, limit)
 		}
 	}
-	if best.build == nil {
-		return Step{}, false
-	}
-	st := best.build()
-	st.Rating = float64(best.key.rating) / 10
-	return st, true
+	return best
 }
 
 // fresh computes the full closure of p anew (for building a step's text).
@@ -432,6 +459,7 @@ func (e *fcEngine) doubles(on, off *closure, consider func(int, int, func() Step
 				continue
 			}
 			if on.depthOf(p)+off.depthOf(p)+2 > limit() {
+				e.truncated = true // may rate above this level
 				continue
 			}
 			a := e.ancestors(on, p, limit())
@@ -485,7 +513,11 @@ func (e *fcEngine) common(cls []*closure, consider func(int, int, func() Step), 
 				}
 				lb += cl.depthOf(p) + 1
 			}
-			if !ok || lb > limit() || !e.worth(p) {
+			if !ok || !e.worth(p) {
+				continue
+			}
+			if lb > limit() {
+				e.truncated = true // may rate above this level
 				continue
 			}
 			cx := 0

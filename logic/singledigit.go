@@ -2,6 +2,7 @@ package logic
 
 import (
 	"fmt"
+	"math/bits"
 	"sort"
 )
 
@@ -24,7 +25,34 @@ import (
 // (one cell, or a group) plus, for Sudoku Explainer's box groups, the
 // crossing cell it counts with the group.
 type sdNode struct {
-	cells cellSet
+	cells  cellSet
+	houses uint64 // houses holding every cell of the node
+}
+
+func (geo *geometry) node(cells cellSet) sdNode {
+	return sdNode{cells: cells, houses: geo.housesOf(cells)}
+}
+
+// housesOf returns the houses (as bits) that hold every cell of s.
+func (geo *geometry) housesOf(s cellSet) uint64 {
+	m := ^uint64(0)
+	for c := s.first(); c >= 0; c = s.next(c) {
+		hs := geo.cellHouse[c]
+		m &= 1<<uint(hs[0]) | 1<<uint(hs[1]) | 1<<uint(hs[2])
+	}
+	return m
+}
+
+// pickHouse chooses among houses (bits) as sharedHouse does: a column, then
+// a row, then a box; -1 if none.
+func (geo *geometry) pickHouse(m uint64) int {
+	n := uint(geo.n)
+	for _, kind := range [3]uint{kindCol, kindRow, kindBox} {
+		if x := m >> (kind * n) & (1<<n - 1); x != 0 {
+			return int(kind*n) + bits.TrailingZeros64(x)
+		}
+	}
+	return -1
 }
 
 type sdLink struct {
@@ -59,7 +87,7 @@ func (g *Grid) strongLinks(d int) []sdLink {
 			if kind == kindBox && (a/n == b/n || a%n == b%n) {
 				continue // a box link on one line: Sudoku Explainer leaves it to the line
 			}
-			out = append(out, sdLink{house: h, kind: kind, a: sdNode{cellSetOf(a)}, b: sdNode{cellSetOf(b)}, places: p})
+			out = append(out, sdLink{house: h, kind: kind, a: geo.node(cellSetOf(a)), b: geo.node(cellSetOf(b)), places: p})
 		case k > 2 && k <= 6 && kind == kindBox:
 			if l, ok := g.boxGroupLink(h, p); ok {
 				out = append(out, l)
@@ -73,7 +101,7 @@ func (g *Grid) strongLinks(d int) []sdLink {
 				}
 			}
 			if len(segs) == 2 {
-				out = append(out, sdLink{house: h, kind: kind, grouped: true, a: sdNode{segs[0]}, b: sdNode{segs[1]}, places: p})
+				out = append(out, sdLink{house: h, kind: kind, grouped: true, a: geo.node(segs[0]), b: geo.node(segs[1]), places: p})
 			}
 		}
 	}
@@ -119,7 +147,7 @@ func (g *Grid) boxGroupLink(h int, p cellSet) (sdLink, bool) {
 				a = withHeart(a)
 			}
 		}
-		return sdLink{house: h, kind: kindBox, grouped: true, a: sdNode{a}, b: sdNode{b}, places: p}, true
+		return sdLink{house: h, kind: kindBox, grouped: true, a: geo.node(a), b: geo.node(b), places: p}, true
 	}
 	// Places on two rows (or two columns) of the box, the third empty.
 	if p.count() >= 4 {
@@ -134,7 +162,7 @@ func (g *Grid) boxGroupLink(h int, p cellSet) (sdLink, bool) {
 				}
 			}
 			if len(segs) == 2 {
-				return sdLink{house: h, kind: kindBox, grouped: true, a: sdNode{segs[0]}, b: sdNode{segs[1]}, places: p}, true
+				return sdLink{house: h, kind: kindBox, grouped: true, a: geo.node(segs[0]), b: geo.node(segs[1]), places: p}, true
 			}
 		}
 	}
@@ -178,10 +206,154 @@ func (c *sdChain) end(i int) cellSet {
 	return c.links[i].b.cells
 }
 
-// sdRating is Sudoku Explainer's rating of a chain of k strong links of
-// the given kinds (tenths).
-func sdRating(links []sdLink) int {
-	base := [...]int{2: 40, 3: 54, 4: 58}[len(links)]
+// sdRating is Sudoku Explainer's rating of a chain of strong links of the
+// given kinds (tenths).
+func sdRating(links []sdLink) int { return sdRatingFloor(links, len(links)) }
+
+// sdJoin is a link end that can follow another: link j read in direction
+// flip, joined through house h.
+type sdJoin struct {
+	j    int
+	flip bool
+	h    int
+}
+
+// strongJoins returns, for each link and direction (index 2*i+flip), the
+// links whose start shares a house with that end, cached per state.
+func (g *Grid) strongJoins(d int, links []sdLink) [][]sdJoin {
+	st := g.state()
+	if st.sdJoins == nil {
+		st.sdJoins = make([][][]sdJoin, g.geo.n)
+	}
+	if st.sdJoins[d-1] != nil {
+		return st.sdJoins[d-1]
+	}
+	geo := g.geo
+	out := make([][]sdJoin, 2*len(links))
+	for i, l := range links {
+		for f := 0; f < 2; f++ {
+			end := l.b.houses
+			if f == 1 {
+				end = l.a.houses
+			}
+			for j, m := range links {
+				if j == i || m.places.intersects(l.places) {
+					continue
+				}
+				for f2 := 0; f2 < 2; f2++ {
+					start := m.a.houses
+					if f2 == 1 {
+						start = m.b.houses
+					}
+					if h := geo.pickHouse(end & start); h >= 0 {
+						out[2*i+f] = append(out[2*i+f], sdJoin{j, f2 == 1, h})
+					}
+				}
+			}
+		}
+	}
+	st.sdJoins[d-1] = out
+	return out
+}
+
+// findStrongLinks finds the best chain of k strong links on one digit:
+// lowest rating, then most eliminations.
+func findStrongLinks(k int) func(g *Grid) (Step, bool) {
+	return func(g *Grid) (Step, bool) {
+		geo := g.geo
+		var best *sdChain
+		var bestElims []Candidate
+		bestRating, bestD := 1<<30, 0
+		for d := 1; d <= geo.n; d++ {
+			links := g.strongLinks(d)
+			if len(links) < k {
+				continue
+			}
+			joins := g.strongJoins(d, links)
+			ch := &sdChain{}
+			var used cellSet
+			var rec func()
+			push := func(l sdLink, flip bool, sh int) {
+				ch.links = append(ch.links, l)
+				ch.flip = append(ch.flip, flip)
+				if len(ch.links) > 1 {
+					ch.shared = append(ch.shared, sh)
+				}
+			}
+			pop := func() {
+				depth := len(ch.links) - 1
+				ch.links = ch.links[:depth]
+				ch.flip = ch.flip[:depth]
+				if depth > 0 {
+					ch.shared = ch.shared[:depth-1]
+				}
+			}
+			var last []int // link index of each level
+			rec = func() {
+				depth := len(ch.links)
+				if sdRatingFloor(ch.links, k) > bestRating {
+					return
+				}
+				if depth == k {
+					elims, ok := g.sdElims(ch, d)
+					if !ok {
+						return
+					}
+					r := sdRating(ch.links)
+					if r < bestRating || (r == bestRating && len(elims) > len(bestElims)) {
+						cp := &sdChain{
+							links:  append([]sdLink(nil), ch.links...),
+							flip:   append([]bool(nil), ch.flip...),
+							shared: append([]int(nil), ch.shared...),
+						}
+						best, bestElims, bestRating, bestD = cp, elims, r, d
+					}
+					return
+				}
+				f := 0
+				if ch.flip[depth-1] {
+					f = 1
+				}
+				for _, jn := range joins[2*last[depth-1]+f] {
+					l := links[jn.j]
+					if l.places.intersects(used) {
+						continue
+					}
+					push(l, jn.flip, jn.h)
+					last = append(last, jn.j)
+					prev := used
+					used = used.or(l.places)
+					rec()
+					used = prev
+					last = last[:len(last)-1]
+					pop()
+				}
+			}
+			for i, l := range links {
+				for _, flip := range []bool{false, true} {
+					push(l, flip, -1)
+					last = append(last[:0], i)
+					used = l.places
+					rec()
+					pop()
+				}
+			}
+		}
+		if best == nil {
+			return Step{}, false
+		}
+		return g.sdStep(best, bestD, bestRating, bestElims), true
+	}
+}
+
+// sdRatingFloor is the rating of a chain of k strong links whose kinds
+// are those of links (tenths): the lowest a chain starting with links can
+// reach, as more links only add kinds.
+func sdRatingFloor(links []sdLink, k int) int {
+	if len(links) == 0 {
+		return 0
+	}
+	base := [...]int{2: 40, 3: 54, 4: 58}[k]
 	box, rows, cols, grouped := false, false, false, false
 	for _, l := range links {
 		grouped = grouped || l.grouped
@@ -204,83 +376,6 @@ func sdRating(links []sdLink) int {
 		return base + 2
 	}
 	return base + 1
-}
-
-// findStrongLinks finds the best chain of k strong links on one digit:
-// lowest rating, then most eliminations.
-func findStrongLinks(k int) func(g *Grid) (Step, bool) {
-	return func(g *Grid) (Step, bool) {
-		geo := g.geo
-		var best *sdChain
-		var bestElims []Candidate
-		bestRating, bestD := 1<<30, 0
-		for d := 1; d <= geo.n; d++ {
-			links := g.strongLinks(d)
-			if len(links) < k {
-				continue
-			}
-			ch := &sdChain{}
-			var used cellSet
-			var rec func()
-			rec = func() {
-				depth := len(ch.links)
-				if depth == k {
-					elims, ok := g.sdElims(ch, d)
-					if !ok {
-						return
-					}
-					r := sdRating(ch.links)
-					if r < bestRating || (r == bestRating && len(elims) > len(bestElims)) {
-						cp := &sdChain{
-							links:  append([]sdLink(nil), ch.links...),
-							flip:   append([]bool(nil), ch.flip...),
-							shared: append([]int(nil), ch.shared...),
-						}
-						best, bestElims, bestRating, bestD = cp, elims, r, d
-					}
-					return
-				}
-				for i := range links {
-					l := links[i]
-					if l.places.intersects(used) {
-						continue
-					}
-					for _, flip := range []bool{false, true} {
-						st := l.a.cells
-						if flip {
-							st = l.b.cells
-						}
-						sh := -1
-						if depth > 0 {
-							sh = geo.sharedHouse(ch.end(depth - 1).or(st))
-							if sh < 0 {
-								continue
-							}
-						}
-						ch.links = append(ch.links, l)
-						ch.flip = append(ch.flip, flip)
-						if depth > 0 {
-							ch.shared = append(ch.shared, sh)
-						}
-						prev := used
-						used = used.or(l.places)
-						rec()
-						used = prev
-						ch.links = ch.links[:depth]
-						ch.flip = ch.flip[:depth]
-						if depth > 0 {
-							ch.shared = ch.shared[:depth-1]
-						}
-					}
-				}
-			}
-			rec()
-		}
-		if best == nil {
-			return Step{}, false
-		}
-		return g.sdStep(best, bestD, bestRating, bestElims), true
-	}
 }
 
 // sdElims returns the eliminations of a chain: the digit leaves the cells
