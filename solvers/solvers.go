@@ -92,6 +92,9 @@ type factory struct {
 func factories() []factory {
 	return []factory{
 		{"dlx", "Knuth's dancing links (exact cover); the default", func(Options) Solver { return NewDLX() }},
+		{"backtrack", "classic recursive backtracking, first empty cell first", func(Options) Solver { return NewBacktrack() }},
+		{"anneal", "simulated annealing over box permutations (stochastic)", func(o Options) Solver { return NewAnneal(o.Seed, AnnealParams{}) }},
+		{"cga", "cultural genetic algorithm over box permutations (stochastic)", func(o Options) Solver { return NewCGA(o.Seed, CGAParams{}) }},
 	}
 }
 
