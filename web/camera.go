@@ -299,8 +299,7 @@ func stepMessage(ctx context.Context, info live.FrameInfo) map[string]any {
 		msg["error"] = err.Error()
 		return msg
 	}
-	sol, _ := pipeline.ParseGridString(box, info.Solution)
-	step, err := hint(ctx, g, g, sol)
+	step, err := hint(ctx, g, g)
 	if err != nil {
 		msg["error"] = err.Error()
 		return msg

@@ -5,7 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
+	"strings"
+	"time"
 
+	"github.com/sudokuar/sudokuar/logic"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
@@ -14,19 +18,31 @@ import (
 // and a solution. This file is the one place that asks, so the pages never
 // need to know which package answers.
 
-// Levels, easiest first, as the logic engine names them.
-var levels = []string{"easy", "medium", "hard", "expert", "extreme"}
+// levels are the logic engine's level names, easiest first.
+var levels = func() []string {
+	var out []string
+	for _, l := range logic.Levels {
+		out = append(out, l.String())
+	}
+	return out
+}()
 
 // Sizes a player can choose on the play page, with their box shapes.
 var playSizes = []sudoku.Shape{{BoxRows: 2, BoxCols: 2}, {BoxRows: 2, BoxCols: 3}, {BoxRows: 3, BoxCols: 3}, {BoxRows: 4, BoxCols: 4}}
 
 func validLevel(l string) bool {
-	for _, x := range levels {
-		if x == l {
-			return true
-		}
+	_, err := logic.ParseLevel(l)
+	return err == nil && l == strings.ToLower(strings.TrimSpace(l))
+}
+
+// maxLevel is the hardest level the generator offers for a grid of side n
+// (small grids cannot be hard).
+func maxLevel(n int) string {
+	s, err := sudoku.ShapeForN(n)
+	if err != nil {
+		return levels[0]
 	}
-	return false
+	return logic.MaxLevel(s).String()
 }
 
 // shapeForSize returns the box shape for a play size given as "9", "9x9".
@@ -46,53 +62,61 @@ func shapeForSize(size string) (sudoku.Shape, error) {
 // Generated is a new puzzle with what the engine knows of it.
 type Generated struct {
 	Puzzle, Solution sudoku.Grid
-	Rating           float64 // 0: not rated
+	Rating           float64 // Sudoku Explainer scale; 0: not rated
 	Level            string
 }
 
-// logicBuiltIn says whether hints and ratings come from the logic engine
-// in this build (tests check hints only then).
-const logicBuiltIn = false
+// Time limits for the engine's slower answers, so a request never hangs.
+const (
+	generateTimeout = 30 * time.Second // extreme 9×9 puzzles take seconds
+	rateTimeout     = 3 * time.Second
+	hintTimeout     = 5 * time.Second
+)
 
-// ErrNoLogic reports a feature that needs the logic engine (hints,
-// ratings), which this build does not have yet.
-var ErrNoLogic = errors.New("the logic engine (hints and ratings) is not part of this build yet")
-
-// generate makes a unique puzzle of shape s at level.
-//
-// Until the logic engine lands, the level is approximated by how many
-// clues are left (fewer clues, harder) and the rating is 0; the levels the
-// pages offer stay the same.
+// generate makes a unique, symmetric puzzle of shape s whose rating lies in
+// level's band. A level the shape cannot reach is a 400.
 func generate(ctx context.Context, s sudoku.Shape, level string, seed uint64) (Generated, error) {
-	if !validLevel(level) {
-		return Generated{}, fmt.Errorf("level %q: want one of %v", level, levels)
-	}
-	n := s.N()
-	share := map[string]float64{"easy": 0.50, "medium": 0.42, "hard": 0.36, "expert": 0.31, "extreme": 0}[level]
-	clues := int(share * float64(n*n))
-	if err := ctx.Err(); err != nil {
-		return Generated{}, err
-	}
-	p, err := sudoku.Generate(s, int64(seed>>1), clues)
+	lvl, err := logic.ParseLevel(level)
 	if err != nil {
+		return Generated{}, errorf(http.StatusBadRequest, "level %q: want one of %s", level, strings.Join(levels, ", "))
+	}
+	ctx, cancel := context.WithTimeout(ctx, generateTimeout)
+	defer cancel()
+	p, r, err := logic.GenerateContext(ctx, s, lvl, int64(seed>>1), true)
+	var le *logic.LevelError
+	switch {
+	case errors.As(err, &le):
+		return Generated{}, errorf(http.StatusBadRequest, "no %s puzzles at %s: the hardest there is %s", level, sizeName(s), le.Max)
+	case ctx.Err() != nil:
+		return Generated{}, errorf(http.StatusServiceUnavailable, "no %s %s puzzle found in %v: try again", level, sizeName(s), generateTimeout)
+	case err != nil:
 		return Generated{}, fmt.Errorf("generate %s %s: %w", sizeName(s), level, err)
 	}
 	sol, err := sudoku.Solve(p)
 	if err != nil {
 		return Generated{}, fmt.Errorf("generate %s %s: %w", sizeName(s), level, err)
 	}
-	return Generated{Puzzle: p, Solution: sol, Level: level}, nil
+	return Generated{Puzzle: p, Solution: sol, Rating: r.SE, Level: r.Level.String()}, nil
 }
 
-// rate returns the rating and level of a unique puzzle, or ErrNoLogic.
+// rate returns the Sudoku Explainer rating and level of a unique puzzle,
+// or an error when the engine cannot rate it in time (or at all: sizes
+// beyond 16×16).
 func rate(ctx context.Context, g sudoku.Grid) (float64, string, error) {
-	return 0, "", ErrNoLogic
+	ctx, cancel := context.WithTimeout(ctx, rateTimeout)
+	defer cancel()
+	r, err := logic.RateContext(ctx, g)
+	if err != nil {
+		return 0, "", err
+	}
+	return r.SE, r.Level.String(), nil
 }
 
 // Step is one logical step, as the pages draw it: the cells that prove it
 // highlighted, what it places or eliminates, and its sentence.
 type Step struct {
 	Technique    string  `json:"technique"`
+	Rating       float64 `json:"rating,omitempty"`
 	Sentence     string  `json:"sentence"`
 	Cells        []int   `json:"cells"`                  // pattern cells to highlight (row-major)
 	Placements   []Digit `json:"placements,omitempty"`   // digits the step places
@@ -107,9 +131,45 @@ type Digit struct {
 }
 
 // hint returns the next simplest step for the grid in progress cur (the
-// givens are puzzle's non-zero cells), or ErrNoLogic.
-func hint(ctx context.Context, puzzle, cur sudoku.Grid, solution sudoku.Grid) (Step, error) {
-	return Step{}, ErrNoLogic
+// givens are puzzle's non-zero cells); a wrong entry of the player comes
+// first, as a step naming it.
+func hint(ctx context.Context, puzzle, cur sudoku.Grid) (Step, error) {
+	type answer struct {
+		h   logic.HintResult
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		h, err := logic.Hint(puzzle, cur)
+		done <- answer{h, err}
+	}()
+	var a answer
+	select {
+	case a = <-done:
+	case <-time.After(hintTimeout):
+		return Step{}, errors.New("the logic engine found no step in time")
+	case <-ctx.Done():
+		return Step{}, ctx.Err()
+	}
+	if a.err != nil {
+		return Step{}, a.err
+	}
+	switch h := a.h; {
+	case h.Wrong != nil:
+		return Step{Technique: "Wrong entry", Sentence: h.Wrong.Text, Cells: append([]int{}, h.Wrong.Clash...), Wrong: []int{h.Wrong.Cell}}, nil
+	case h.Step != nil:
+		st := Step{Technique: h.Step.Technique, Rating: h.Step.Rating, Sentence: h.Step.Text, Cells: append([]int{}, h.Step.Cells...)}
+		for _, c := range h.Step.Placements {
+			st.Placements = append(st.Placements, Digit{c.Cell, c.Digit})
+		}
+		for _, c := range h.Step.Eliminations {
+			st.Eliminations = append(st.Eliminations, Digit{c.Cell, c.Digit})
+		}
+		return st, nil
+	case h.Solved:
+		return Step{}, errors.New("the grid is already solved")
+	}
+	return Step{}, logic.ErrStuck
 }
 
 // newSeed returns a random seed for the generator.

@@ -232,10 +232,7 @@ func (gs *games) act(ctx context.Context, id, name string, a Action) (View, erro
 			return View{}, errorf(http.StatusConflict, "no hints left: all %d used", MaxHints)
 		}
 		cur := sudoku.Grid{Shape: p.shape, Cells: b.Cells}
-		step, herr := hint(ctx, p.puzzle, cur, p.solution)
-		if errors.Is(herr, ErrNoLogic) {
-			return View{}, errorf(http.StatusNotImplemented, "%v", herr)
-		}
+		step, herr := hint(ctx, p.puzzle, cur)
 		if herr != nil {
 			return View{}, errorf(http.StatusConflict, "no hint: %v", herr)
 		}

@@ -106,11 +106,13 @@ var pageNames = []string{"home", "play", "enter", "upload", "camera", "leaderboa
 
 func parsePages(a *assets) (map[string]*template.Template, error) {
 	funcs := template.FuncMap{
-		"asset":    a.url,
-		"duration": formatMillis,
-		"levels":   func() []string { return levels },
-		"sizes":    func() []int { return []int{4, 6, 9, 16} },
-		"add1":     func(i int) int { return i + 1 },
+		"asset":     a.url,
+		"duration":  formatMillis,
+		"levels":    func() []string { return levels },
+		"sizes":     func() []int { return []int{4, 6, 9, 16} },
+		"add1":      func(i int) int { return i + 1 },
+		"maxLevel":  maxLevel,
+		"levelNote": func(l string) string { return levelNotes[l] },
 	}
 	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html")
 	if err != nil {
@@ -125,6 +127,16 @@ func parsePages(a *assets) (map[string]*template.Template, error) {
 		pages[name] = t
 	}
 	return pages, nil
+}
+
+// levelNotes say in a few words what each level asks of the player (the
+// logic engine's bands, see logic.Level).
+var levelNotes = map[string]string{
+	"easy":    "singles",
+	"medium":  "pointing, claiming",
+	"hard":    "pairs, wings, fish",
+	"expert":  "rectangles, quads, ALS",
+	"extreme": "chains, forcing",
 }
 
 // pageData is what every page template gets.

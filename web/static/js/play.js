@@ -26,18 +26,26 @@ function showChooser() {
     $('resume').hidden = false;
     $('resume-link').href = '/play/' + cur;
   }
+  // Small grids cannot be hard: offer the levels the size reaches.
+  const order = [...document.querySelectorAll('.level')].map((b) => b.dataset.level);
+  const limit = () => {
+    const max = document.querySelector('input[name=size]:checked').dataset.max;
+    for (const b of document.querySelectorAll('.level')) b.disabled = order.indexOf(b.dataset.level) > order.indexOf(max);
+  };
+  for (const r of document.querySelectorAll('input[name=size]')) r.addEventListener('change', limit);
+  limit();
   for (const b of document.querySelectorAll('.level')) {
     b.addEventListener('click', async () => {
       const size = document.querySelector('input[name=size]:checked').value;
       for (const x of document.querySelectorAll('.level')) x.disabled = true;
-      say($('chooser-msg'), `Making a ${size}×${size} ${b.dataset.level} puzzle…`);
+      say($('chooser-msg'), `Making a ${size}×${size} ${b.dataset.level} puzzle${['expert', 'extreme'].includes(b.dataset.level) ? ' (this can take a few seconds)' : ''}…`);
       try {
         const v = await api('/api/games', { size, level: b.dataset.level });
         localStorage.setItem(CURRENT, v.id);
         location.assign('/play/' + v.id);
       } catch (e) {
         say($('chooser-msg'), e.message, 'error');
-        for (const x of document.querySelectorAll('.level')) x.disabled = false;
+        limit();
       }
     });
   }
