@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sudokuar/sudokuar/game"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/store"
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -33,21 +34,22 @@ type games struct {
 // session is what the store keeps of a game beside its puzzle and
 // solution (as JSON in store.Game.State).
 type session struct {
-	Box          [2]int  `json:"box"`
-	Rating       float64 `json:"rating,omitempty"`
-	Board        *board  `json:"board"`
-	ElapsedMs    int64   `json:"elapsedMs"`    // play time up to RunningSince
-	RunningSince int64   `json:"runningSince"` // unix ms the clock last started; 0 while paused
-	Hints        int     `json:"hints"`
-	Mistakes     int     `json:"mistakes"`
-	ShowErrors   bool    `json:"showErrors"`
-	Name         string  `json:"name,omitempty"` // who submitted it
+	Box          [2]int        `json:"box"`
+	Rating       float64       `json:"rating,omitempty"`
+	Board        game.Snapshot `json:"board"`        // the board, its marks and its move list
+	ElapsedMs    int64         `json:"elapsedMs"`    // play time up to RunningSince
+	RunningSince int64         `json:"runningSince"` // unix ms the clock last started; 0 while paused
+	Hints        int           `json:"hints"`
+	Mistakes     int           `json:"mistakes"`
+	ShowErrors   bool          `json:"showErrors"`
+	Name         string        `json:"name,omitempty"` // who submitted it
 }
 
 // played is one game in memory while an action runs on it.
 type played struct {
 	rec      store.Game
 	s        session
+	gm       *game.Game // the board, restored from s.Board
 	shape    sudoku.Shape
 	puzzle   sudoku.Grid
 	solution sudoku.Grid
@@ -56,21 +58,21 @@ type played struct {
 // View is a game as the player sees it: never the solution while the game
 // is on.
 type View struct {
-	ID         string   `json:"id"`
-	Size       int      `json:"size"`
-	Box        [2]int   `json:"box"`
-	Level      string   `json:"level"`
-	Rating     float64  `json:"rating,omitempty"`
-	Puzzle     string   `json:"puzzle"` // the givens, '0' for empty
-	Cells      string   `json:"cells"`  // the grid now, givens included
-	Marks      []uint64 `json:"marks"`  // pencil marks per cell: bit v set = v
-	Status     string   `json:"status"` // playing, solved, revealed
-	ElapsedMs  int64    `json:"elapsedMs"`
-	Paused     bool     `json:"paused"`
-	Hints      int      `json:"hints"`
-	MaxHints   int      `json:"maxHints"`
-	Mistakes   int      `json:"mistakes"`
-	ShowErrors bool     `json:"showErrors"`
+	ID         string       `json:"id"`
+	Size       int          `json:"size"`
+	Box        [2]int       `json:"box"`
+	Level      string       `json:"level"`
+	Rating     float64      `json:"rating,omitempty"`
+	Puzzle     string       `json:"puzzle"` // the givens, '0' for empty
+	Cells      string       `json:"cells"`  // the grid now, givens included
+	Marks      []game.Marks `json:"marks"`  // pencil marks per cell: bit v set = v
+	Status     string       `json:"status"` // playing, solved, revealed
+	ElapsedMs  int64        `json:"elapsedMs"`
+	Paused     bool         `json:"paused"`
+	Hints      int          `json:"hints"`
+	MaxHints   int          `json:"maxHints"`
+	Mistakes   int          `json:"mistakes"`
+	ShowErrors bool         `json:"showErrors"`
 	// Wrong lists entries that differ from the solution and Conflicts the
 	// cells that break a rule; both only while ShowErrors is on.
 	Wrong     []int `json:"wrong"`
@@ -91,10 +93,18 @@ type View struct {
 func (gs *games) newGame(ctx context.Context, player string, gen Generated) (View, error) {
 	now := gs.now()
 	shape := gen.Puzzle.Shape
+	fixed := make([]bool, len(gen.Puzzle.Cells))
+	for i, v := range gen.Puzzle.Cells {
+		fixed[i] = v != 0
+	}
+	gm, err := game.FromGrid(gen.Puzzle, fixed)
+	if err != nil {
+		return View{}, err
+	}
 	s := session{
 		Box:          [2]int{shape.BoxRows, shape.BoxCols},
 		Rating:       gen.Rating,
-		Board:        newBoard(shape.N(), gen.Puzzle.Cells),
+		Board:        gm.Snapshot(),
 		RunningSince: now.UnixMilli(),
 		ShowErrors:   true,
 	}
@@ -110,7 +120,7 @@ func (gs *games) newGame(ctx context.Context, player string, gen Generated) (Vie
 	if err := gs.store.CreateGame(ctx, rec); err != nil {
 		return View{}, err
 	}
-	p := &played{rec: rec, s: s, shape: shape, puzzle: gen.Puzzle, solution: gen.Solution}
+	p := &played{rec: rec, s: s, gm: gm, shape: shape, puzzle: gen.Puzzle, solution: gen.Solution}
 	return p.view(now), nil
 }
 
@@ -137,8 +147,11 @@ func (gs *games) load(ctx context.Context, id string) (*played, error) {
 		return nil, fmt.Errorf("game %s: stored state: %w", id, err)
 	}
 	p.shape = sudoku.Shape{BoxRows: p.s.Box[0], BoxCols: p.s.Box[1]}
-	if !p.shape.Valid() || p.s.Board == nil || p.s.Board.N != p.shape.N() || !p.s.Board.valid() {
-		return nil, fmt.Errorf("game %s: stored state is not a valid board", id)
+	if p.gm, err = game.Restore(p.s.Board); err != nil {
+		return nil, fmt.Errorf("game %s: stored state: %w", id, err)
+	}
+	if p.gm.Shape() != p.shape {
+		return nil, fmt.Errorf("game %s: stored board is %v, the game %v", id, p.gm.Shape(), p.shape)
 	}
 	if p.puzzle, err = pipeline.ParseGridString(p.shape, rec.Puzzle); err != nil {
 		return nil, fmt.Errorf("game %s: %w", id, err)
@@ -194,25 +207,35 @@ func (gs *games) act(ctx context.Context, id, name string, a Action) (View, erro
 			return View{}, errorf(http.StatusConflict, "the game is paused: resume it first")
 		}
 	}
-	b := p.s.Board
+	gm := p.gm
 	switch name {
 	case "move", "mark":
 		if a.Cell == nil || a.Value == nil {
-			return View{}, errorf(http.StatusBadRequest, "%s needs \"cell\" (0..%d) and \"value\"", name, len(b.Cells)-1)
+			return View{}, errorf(http.StatusBadRequest, "%s needs \"cell\" (0..%d) and \"value\"", name, p.shape.N()*p.shape.N()-1)
 		}
-		if name == "move" {
-			var changed bool
-			changed, err = b.set(*a.Cell, *a.Value)
-			if changed && *a.Value != 0 && *a.Value != p.solution.Cells[*a.Cell] {
+		n := p.shape.N()
+		cell, v := *a.Cell, *a.Value
+		if cell < 0 || cell >= n*n {
+			return View{}, errorf(http.StatusBadRequest, "cell %d is off the board (0..%d)", cell, n*n-1)
+		}
+		r, c := cell/n, cell%n
+		switch {
+		case name == "mark":
+			_, err = gm.ToggleMark(r, c, v)
+		case gm.Value(r, c) == v:
+			// The digit is already there: no move, no second mistake.
+		default:
+			if _, err = gm.Set(r, c, v); err == nil && v != 0 && v != p.solution.Cells[cell] {
 				p.s.Mistakes++
 			}
-		} else {
-			err = b.toggleMark(*a.Cell, *a.Value)
+		}
+		if errors.Is(err, game.ErrFixed) {
+			return View{}, errorf(http.StatusConflict, "r%dc%d is a given and cannot change", r+1, c+1)
 		}
 	case "undo":
-		err = b.undo()
+		_, err = gm.Undo()
 	case "redo":
-		err = b.redo()
+		_, err = gm.Redo()
 	case "pause":
 		if !paused {
 			p.s.ElapsedMs += now.UnixMilli() - p.s.RunningSince
@@ -231,8 +254,7 @@ func (gs *games) act(ctx context.Context, id, name string, a Action) (View, erro
 		if p.s.Hints >= MaxHints {
 			return View{}, errorf(http.StatusConflict, "no hints left: all %d used", MaxHints)
 		}
-		cur := sudoku.Grid{Shape: p.shape, Cells: b.Cells}
-		step, herr := hint(ctx, p.puzzle, cur)
+		step, herr := hint(ctx, p.puzzle, gm.Grid())
 		if herr != nil {
 			return View{}, errorf(http.StatusConflict, "no hint: %v", herr)
 		}
@@ -266,16 +288,18 @@ func (gs *games) act(ctx context.Context, id, name string, a Action) (View, erro
 	default:
 		return View{}, errorf(http.StatusNotFound, "no action %q (want one of: %s)", name, actionNames)
 	}
-	var be errBoard
-	if errors.As(err, &be) {
-		if be.bad {
-			return View{}, errorf(http.StatusBadRequest, "%s", be.msg)
-		}
-		return View{}, errorf(http.StatusConflict, "%s", be.msg)
-	}
-	if err != nil {
+	var re *game.RangeError
+	switch {
+	case errors.As(err, &re):
+		return View{}, errorf(http.StatusBadRequest, "%s %d is not %d..%d", re.What, re.Value, re.Min, re.Max)
+	case errors.Is(err, game.ErrNoUndo):
+		return View{}, errorf(http.StatusConflict, "nothing to undo")
+	case errors.Is(err, game.ErrNoRedo):
+		return View{}, errorf(http.StatusConflict, "nothing to redo")
+	case err != nil:
 		return View{}, err
 	}
+	p.s.Board = gm.Snapshot()
 	if p.rec.State, err = json.Marshal(p.s); err != nil {
 		return View{}, err
 	}
@@ -304,20 +328,12 @@ func (p *played) stopClock(now time.Time) {
 	}
 }
 
-func (p *played) empty() int {
-	n := 0
-	for _, v := range p.s.Board.Cells {
-		if v == 0 {
-			n++
-		}
-	}
-	return n
-}
+func (p *played) empty() int { return p.gm.EmptyCells() }
 
 // wrongEntries lists the filled cells whose digit is not the solution's.
 func (p *played) wrongEntries() []int {
 	wrong := []int{}
-	for i, v := range p.s.Board.Cells {
+	for i, v := range p.gm.Grid().Cells {
 		if v != 0 && v != p.solution.Cells[i] {
 			wrong = append(wrong, i)
 		}
@@ -326,32 +342,31 @@ func (p *played) wrongEntries() []int {
 }
 
 func (p *played) view(now time.Time) View {
-	b := p.s.Board
+	gm := p.gm
 	n := p.shape.N()
+	cells := gm.Grid()
+	marks := make([]game.Marks, n*n)
+	for i := range marks {
+		if cells.Cells[i] == 0 { // marks show in empty cells only
+			marks[i] = gm.Marks(i/n, i%n)
+		}
+	}
 	v := View{
 		ID: p.rec.ID, Size: n, Box: p.s.Box, Level: p.rec.Level, Rating: p.s.Rating,
-		Puzzle: p.rec.Puzzle, Cells: pipeline.GridString(sudoku.Grid{Shape: p.shape, Cells: b.Cells}),
-		Marks: b.Marks, Status: p.rec.Status, ElapsedMs: p.s.ElapsedMs, Paused: p.s.RunningSince == 0,
+		Puzzle: p.rec.Puzzle, Cells: pipeline.GridString(cells),
+		Marks: marks, Status: p.rec.Status, ElapsedMs: p.s.ElapsedMs, Paused: p.s.RunningSince == 0,
 		Hints: p.s.Hints, MaxHints: MaxHints, Mistakes: p.s.Mistakes, ShowErrors: p.s.ShowErrors,
-		Wrong: []int{}, Conflicts: []int{}, Total: n * n, CanUndo: len(b.Undo) > 0, CanRedo: len(b.Redo) > 0,
+		Wrong: []int{}, Conflicts: []int{}, Total: n * n, Filled: n*n - gm.EmptyCells(),
+		CanUndo: gm.CanUndo(), CanRedo: gm.CanRedo(),
 	}
 	if p.s.RunningSince != 0 {
 		v.ElapsedMs += now.UnixMilli() - p.s.RunningSince
 	}
-	for _, x := range b.Cells {
-		if x != 0 {
-			v.Filled++
-		}
-	}
 	if p.s.ShowErrors && p.rec.Status == store.StatusPlaying {
 		v.Wrong = p.wrongEntries()
-		seen := map[int]bool{}
-		for _, c := range sudoku.Validate(sudoku.Grid{Shape: p.shape, Cells: b.Cells}) {
-			for _, i := range []int{c.A, c.B} {
-				if !seen[i] {
-					seen[i] = true
-					v.Conflicts = append(v.Conflicts, i)
-				}
+		for i := range n * n {
+			if gm.Conflict(i/n, i%n) {
+				v.Conflicts = append(v.Conflicts, i)
 			}
 		}
 	}
