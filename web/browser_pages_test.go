@@ -2,6 +2,7 @@ package web
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,6 +13,10 @@ import (
 // and checks that each renders without a script error.
 func TestBrowserPages(t *testing.T) {
 	ts := startServer(t, filepath.Join(t.TempDir(), "pages.db"), "127.0.0.1:0")
+	games := map[string]string{}
+	for _, w := range []string{"desktop", "phone"} {
+		games[w] = strings.TrimPrefix(openGame(t, ts.URL), ts.URL) // one each: leaving a game pauses it
+	}
 	for _, win := range []struct {
 		name string
 		w, h int
@@ -21,6 +26,7 @@ func TestBrowserPages(t *testing.T) {
 			for _, p := range []struct{ name, path, ready string }{
 				{"home", "/", `document.querySelectorAll('.tile').length === 5`},
 				{"play-chooser", "/play", `!document.getElementById('chooser').hidden`},
+				{"play-game", games[win.name], `document.querySelectorAll('#board .cell').length === 81 && document.getElementById('progress').textContent !== '0/81'`},
 				{"enter", "/enter", `document.querySelectorAll('#board .cell').length === 81 && document.getElementById('solver').options.length > 0`},
 				{"upload", "/upload", `!!document.getElementById('photo')`},
 				{"leaderboard", "/leaderboard", `!!document.querySelector('.filters')`},

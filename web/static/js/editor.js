@@ -49,7 +49,7 @@ export class Editor {
     if (i < 0) { say($('msg'), 'Pick a cell first.'); return; }
     this.values[i] = v;
     this.solution = null;
-    if (advance) this.board.move(0, 1);
+    if (advance) this.board.select((i + 1) % (this.n * this.n)); // reading order
     this.changed();
   }
 
@@ -92,9 +92,9 @@ export class Editor {
           cls = 'good';
           break;
         case 'several solutions': text = 'Several solutions: add a given.'; break;
-        default: text = a.conflicts.length ? `Conflict: ${a.reason}.` : 'No solution: no grid completes these givens.';
+        default: text = a.conflicts.length ? `Conflict: ${a.reason}` : 'No solution: no grid completes these givens';
       }
-      verdict.textContent = `${text} (${a.givens} givens)`;
+      verdict.textContent = `${text.replace(/\.$/, '')} · ${a.givens} givens`;
       verdict.className = 'verdict ' + cls;
       $('play').disabled = $('solve').disabled = a.status !== 'solved';
       if (this.o.onVerdict) this.o.onVerdict(a);
