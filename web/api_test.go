@@ -319,3 +319,68 @@ func TestAPIScanBadInput(t *testing.T) {
 		t.Errorf("blank page: %d %v", status, v)
 	}
 }
+
+// TestNoFileSystemPaths asks for files outside the embedded set in every
+// way a path can be spelled: none is served.
+func TestNoFileSystemPaths(t *testing.T) {
+	a := newAPIServer(t, Config{})
+	for _, p := range []string{
+		"/static/../go.mod", "/static/%2e%2e/server.go", "/static/..%2fserver.go", "/static/css/../../server.go",
+		"/static/", "/static/templates/layout.html", "/static//etc/passwd", "/static/css", "/../../etc/passwd",
+		"/static/%00", "/play/..%2f..%2fetc%2fpasswd",
+	} {
+		req, _ := http.NewRequest("GET", a.URL+p, nil)
+		req.URL.Opaque = p // send the path exactly as written
+		res, err := a.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if strings.Contains(string(body), "package web") || strings.Contains(string(body), "root:") || strings.Contains(string(body), "module github.com") {
+			t.Errorf("GET %s served a file from disk: %.80q", p, body)
+		}
+		if p != "/play/..%2f..%2fetc%2fpasswd" && res.StatusCode != 404 && res.StatusCode != 400 {
+			t.Errorf("GET %s: %d, want 404", p, res.StatusCode)
+		}
+	}
+	// The real files are there, with their hashes for caching.
+	res, err := a.Client().Get(a.URL + "/static/css/app.css")
+	if err != nil || res.StatusCode != 200 || res.Header.Get("ETag") == "" || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/css") {
+		t.Errorf("app.css: %v %v", res, err)
+	}
+}
+
+// TestSolutionAndSecurityHeaders reveals a game's solution (no result is
+// stored) and checks the headers every answer carries.
+func TestSolutionAndSecurityHeaders(t *testing.T) {
+	a := newAPIServer(t, Config{})
+	s, v := a.post("/api/games", `{"puzzle":"`+classic+`"}`)
+	if s != 201 || v["level"] == "" || v["rating"] == nil {
+		t.Fatalf("new game of an entered puzzle: %d %v", s, v)
+	}
+	id := v["id"].(string)
+	s, v = a.post("/api/games/"+id+"/solution", ``)
+	if s != 200 || v["status"] != "revealed" || v["solution"] != classicSolution {
+		t.Errorf("solution: %d %v", s, v)
+	}
+	if s, _ := a.post("/api/games/"+id+"/hint", ``); s != 409 {
+		t.Errorf("hint after the solution: %d, want 409", s)
+	}
+	list, _ := a.store.History(context.Background(), "anyone", 0)
+	if len(list) != 0 {
+		t.Errorf("a revealed game was scored: %v", list)
+	}
+	res, err := a.Client().Get(a.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	for h, want := range map[string]string{
+		"Content-Security-Policy": "script-src 'self'", "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
+	} {
+		if !strings.Contains(res.Header.Get(h), want) {
+			t.Errorf("%s = %q, want %q in it", h, res.Header.Get(h), want)
+		}
+	}
+}

@@ -95,8 +95,17 @@ func TestBrowserCamera(t *testing.T) {
 	t.Logf("camera at 640×480: sent %d, answered %d, dropped %d; capture->drawn median %.1f ms p95 %.1f ms; sent->drawn median %.1f ms; server median %.1f ms",
 		st.Sent, st.Answered, st.Dropped, quantile(st.RTT, 0.5), quantile(st.RTT, 0.95), quantile(st.RTTSent, 0.5), quantile(st.Server, 0.5))
 
+	// H shows the next logical step: its sentence under the video, its
+	// cells lit on the paper.
+	b.run("H", chromedp.KeyEvent("h"))
+	b.waitJS("the step shown", `!document.getElementById('step').hidden && document.getElementById('step').textContent.startsWith('Step 1 of ')`, 10*time.Second)
+	b.run("H again", chromedp.KeyEvent("h"))
+	b.waitJS("the second step", `document.getElementById('step').textContent.startsWith('Step 2 of ')`, 10*time.Second)
+	b.shot("camera-step")
+
 	// Space turns auto-solve off: the givens, not the solution, are drawn.
 	b.run("Space", chromedp.KeyEvent(" "))
+	b.waitJS("the step cleared", `document.getElementById('step').hidden`, 5*time.Second)
 	b.waitJS("auto-solve off", `window.sudokuarCamera.last && window.sudokuarCamera.last.auto === false && window.sudokuarCamera.drawn === ''`, 10*time.Second)
 	b.run("Space again", chromedp.KeyEvent(" "))
 	b.waitJS("auto-solve back on", `window.sudokuarCamera.drawn === '`+want+`'`, 10*time.Second)

@@ -85,6 +85,7 @@ type cameraConn struct {
 	mu              sync.Mutex
 	goingAway       bool           // the server is shutting down
 	last            live.FrameInfo // the latest answer, for "h"
+	walk            stepWalk       // where H has got to in the puzzle in view (read loop only)
 	server          []float64      // per answered frame: ms from receipt to answer
 	frameN, dropped int
 }
@@ -270,6 +271,7 @@ func (c *cameraConn) key(ctx context.Context, data []byte) string {
 	}
 	switch k.Key {
 	case " ":
+		c.walk.reset()
 		select {
 		case c.keys <- ' ':
 		default: // a flood of keys: drop the extras
@@ -278,33 +280,54 @@ func (c *cameraConn) key(ctx context.Context, data []byte) string {
 		c.mu.Lock()
 		info := c.last
 		c.mu.Unlock()
-		c.send(ctx, stepMessage(ctx, info))
+		msg := c.walk.next(ctx, info)
+		c.send(ctx, msg)
 	default:
 		return fmt.Sprintf("unknown key %q (want \" \" or \"h\")", k.Key)
 	}
 	return ""
 }
 
-// stepMessage is the answer to "h": the next logical step on the puzzle
-// in view, with its cells for the page to highlight on the paper.
-func stepMessage(ctx context.Context, info live.FrameInfo) map[string]any {
+// stepWalk walks through the logical solution of the puzzle in view, one
+// step per H: the page draws the digits placed so far and the current
+// step's cells and placements on the paper. It starts again for another
+// puzzle, after the last step, or after Space.
+type stepWalk struct {
+	given string // the puzzle the steps are for
+	steps []Step
+	at    int // the index of the step the next H shows
+}
+
+func (w *stepWalk) reset() { *w = stepWalk{} }
+
+// next is the answer to H: {"type":"step","step":…,"index":k,"total":n,
+// "placed":[digits of the steps before]} or {"type":"step","error":…}.
+func (w *stepWalk) next(ctx context.Context, info live.FrameInfo) map[string]any {
 	msg := map[string]any{"type": "step"}
 	box := sudoku.Shape{BoxRows: info.Box[0], BoxCols: info.Box[1]}
 	if info.Given == "" || !box.Valid() {
-		msg["error"] = "no puzzle in view yet"
+		msg["error"] = "No puzzle in view yet: hold the grid steady until it is read."
 		return msg
 	}
-	g, err := pipeline.ParseGridString(box, info.Given)
-	if err != nil {
-		msg["error"] = err.Error()
-		return msg
+	if info.Given != w.given || w.at >= len(w.steps) {
+		g, err := pipeline.ParseGridString(box, info.Given)
+		if err != nil {
+			msg["error"] = err.Error()
+			return msg
+		}
+		steps, err := solveSteps(ctx, g)
+		if err != nil || len(steps) == 0 {
+			msg["error"] = "No logical step found for this puzzle as read."
+			return msg
+		}
+		*w = stepWalk{given: info.Given, steps: steps}
 	}
-	step, err := hint(ctx, g, g)
-	if err != nil {
-		msg["error"] = err.Error()
-		return msg
+	placed := []Digit{}
+	for _, s := range w.steps[:w.at] {
+		placed = append(placed, s.Placements...)
 	}
-	msg["step"] = step
+	msg["step"], msg["index"], msg["total"], msg["placed"] = w.steps[w.at], w.at+1, len(w.steps), placed
+	w.at++
 	return msg
 }
 

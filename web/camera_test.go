@@ -148,21 +148,26 @@ func TestCameraProtocol(t *testing.T) {
 	if last["auto"] != false || last["solution"] != "" || last["given"] == "" {
 		t.Errorf("auto-solve off: %v", last)
 	}
-	// H asks for the next step.
-	if err := good.send(websocket.MessageText, []byte(`{"type":"key","key":"h"}`)); err != nil {
-		t.Fatal(err)
-	}
-	for {
-		m := good.read()
-		if m["type"] == "step" {
-			st, _ := m["step"].(map[string]any)
-			cells, _ := st["cells"].([]any)
-			places, _ := st["placements"].([]any)
-			if st == nil || st["sentence"] == "" || len(cells)+len(places) == 0 {
-				t.Errorf("step answer: %v", m)
-			}
-			break
+	// H walks through the logical solution: step 1, then step 2 with the
+	// digits of step 1 placed.
+	stepAnswer := func() map[string]any {
+		if err := good.send(websocket.MessageText, []byte(`{"type":"key","key":"h"}`)); err != nil {
+			t.Fatal(err)
 		}
+		for {
+			if m := good.read(); m == nil || m["type"] == "step" {
+				return m
+			}
+		}
+	}
+	m1, m2 := stepAnswer(), stepAnswer()
+	st, _ := m1["step"].(map[string]any)
+	if st == nil || st["sentence"] == "" || m1["index"] != 1.0 || m1["total"].(float64) < 20 {
+		t.Errorf("first H: %v", m1)
+	}
+	placed1 := len(st["placements"].([]any))
+	if m2["index"] != 2.0 || len(m2["placed"].([]any)) != placed1 {
+		t.Errorf("second H: %v (the first placed %d digits)", m2, placed1)
 	}
 
 	small := jpegFrame(t, decodeFile(t, photoPath), 320, 240)

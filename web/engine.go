@@ -158,18 +158,39 @@ func hint(ctx context.Context, puzzle, cur sudoku.Grid) (Step, error) {
 	case h.Wrong != nil:
 		return Step{Technique: "Wrong entry", Sentence: h.Wrong.Text, Cells: append([]int{}, h.Wrong.Clash...), Wrong: []int{h.Wrong.Cell}}, nil
 	case h.Step != nil:
-		st := Step{Technique: h.Step.Technique, Rating: h.Step.Rating, Sentence: h.Step.Text, Cells: append([]int{}, h.Step.Cells...)}
-		for _, c := range h.Step.Placements {
-			st.Placements = append(st.Placements, Digit{c.Cell, c.Digit})
-		}
-		for _, c := range h.Step.Eliminations {
-			st.Eliminations = append(st.Eliminations, Digit{c.Cell, c.Digit})
-		}
-		return st, nil
+		return fromLogic(*h.Step), nil
 	case h.Solved:
 		return Step{}, errors.New("the grid is already solved")
 	}
 	return Step{}, logic.ErrStuck
+}
+
+// solveSteps returns the logical steps that solve puzzle, simplest first:
+// the camera's H walks through them one at a time.
+func solveSteps(ctx context.Context, puzzle sudoku.Grid) ([]Step, error) {
+	ctx, cancel := context.WithTimeout(ctx, hintTimeout)
+	defer cancel()
+	_, steps, err := logic.SolveSteps(ctx, puzzle)
+	if err != nil && len(steps) == 0 {
+		return nil, err
+	}
+	out := make([]Step, len(steps))
+	for i, s := range steps {
+		out[i] = fromLogic(s)
+	}
+	return out, nil
+}
+
+// fromLogic is a logic.Step as the pages draw it.
+func fromLogic(s logic.Step) Step {
+	st := Step{Technique: s.Technique, Rating: s.Rating, Sentence: s.Text, Cells: append([]int{}, s.Cells...)}
+	for _, c := range s.Placements {
+		st.Placements = append(st.Placements, Digit{c.Cell, c.Digit})
+	}
+	for _, c := range s.Eliminations {
+		st.Eliminations = append(st.Eliminations, Digit{c.Cell, c.Digit})
+	}
+	return st
 }
 
 // newSeed returns a random seed for the generator.

@@ -9,7 +9,7 @@ import { drawGrid, parseGrid, solutionDigits, validCorners } from './warp.js';
 const MAX_SIDE = 1280;
 const SEND_EVERY_MS = 66;   // ~15 frames a second
 const MAX_IN_FLIGHT = 2;
-const STALE_MS = 600;       // an answer older than this is not drawn
+const STALE_MS = 1000;      // an answer that arrived longer ago is not drawn
 const EXTRAPOLATE_MS = 120; // how far ahead the corners may be carried
 
 const video = $('video');
@@ -82,6 +82,7 @@ function onAnswer(a) {
     stats.answered++;
     stats.server.push(a.serverMs);
     a.t = f ? f.t : undefined;
+    a.arrived = performance.now();
     if (last && last.located) prev = last;
     last = a;
     auto = a.auto;
@@ -90,21 +91,27 @@ function onAnswer(a) {
     if (f) toMeasure.push(f);
     stats.last = a;
   } else if (a.type === 'step') {
-    if (a.error) { showStep({ sentence: a.error, cells: [] }); return; }
-    showStep(a.step);
+    if (a.error) { showStep({ sentence: a.error, cells: [] }, []); return; }
+    showStep(a.step, a.placed || [], `Step ${a.index} of ${a.total}: `);
   }
 }
 
-function showStep(s) {
+// showStep shows a logical step on the paper until Space: its pattern lit,
+// the digits placed by the steps before it and by it, and its sentence.
+function showStep(s, placed, prefix) {
   step = {
     cells: new Set(s.cells || []),
     targets: new Set((s.placements || []).map((p) => p.cell)),
     placements: s.placements || [],
-    until: performance.now() + 10000,
+    placed,
   };
-  $('step').textContent = s.sentence || s.technique || '';
+  $('step').textContent = (prefix || '') + (s.sentence || s.technique || '');
   $('step').hidden = false;
-  setTimeout(() => { if (step && performance.now() >= step.until) { step = null; $('step').hidden = true; } }, 10050);
+}
+
+function clearStep() {
+  step = null;
+  $('step').hidden = true;
 }
 
 // sendLoop captures and sends a frame every SEND_EVERY_MS while fewer
@@ -164,7 +171,7 @@ function paint() {
   ctx.drawImage(video, 0, 0);
   const now = performance.now();
   let drawn = '';
-  if (last && last.located && last.t !== undefined && now - last.t < STALE_MS && validCorners(last.corners)) {
+  if (last && last.located && now - last.arrived < STALE_MS && validCorners(last.corners)) {
     const n = last.box[0] * last.box[1];
     const scale = view.width / last.w;
     const fill = new Map();
@@ -178,15 +185,17 @@ function paint() {
       colour = '#00a03c';
     }
     if (step && n) {
+      // The step alone: its pattern lit, the digit it places drawn, and
+      // the rest of the solution held back so the reasoning shows.
       for (const i of step.cells) fill.set(i, 'rgba(255,210,40,0.45)');
       for (const i of step.targets) fill.set(i, 'rgba(255,150,0,0.6)');
-      if (!digits || !auto) {
-        digits = digits || new Map();
-        for (const p of step.placements) digits.set(p.cell, p.value);
-      }
+      digits = new Map();
+      for (const p of step.placed) digits.set(p.cell, p.value);
+      for (const p of step.placements) digits.set(p.cell, p.value);
+      colour = '#1e50dc';
     }
     drawGrid(ctx, corners(now), n, { outline: last.solution ? '#28c83c' : '#f0be1e', fill, digits, colour, scale });
-    if (digits && last.solution && auto) drawn = last.solution;
+    if (digits && last.solution && auto && !step) drawn = last.solution;
   }
   stats.drawn = drawn;
   if (toMeasure.length) {
@@ -213,11 +222,11 @@ function leave() {
 
 document.addEventListener('keydown', (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
-  if (e.key === ' ') { e.preventDefault(); key(' '); }
+  if (e.key === ' ') { e.preventDefault(); clearStep(); key(' '); }
   else if (e.key === 'h' || e.key === 'H') key('h');
   else if (e.key === 'q' || e.key === 'Q' || e.key === 'Escape') { e.preventDefault(); leave(); }
 });
-$('auto').onclick = () => key(' ');
+$('auto').onclick = () => { clearStep(); key(' '); };
 $('hint').onclick = () => key('h');
 $('leave').onclick = (e) => { e.preventDefault(); leave(); };
 $('start').onclick = () => { if (stream && ws && ws.readyState !== WebSocket.OPEN) connect(); else start(); $('start').hidden = true; };
