@@ -13,4 +13,12 @@
 // and encode the answer. Every error a client can cause is a JSON
 // {"error": "..."} with a 4xx status; nothing a client sends reaches the
 // file system.
+//
+// Adding to it: a page is a template in templates/ (layout.html wraps it),
+// a name in pageNames and a route in routes(); its script goes in
+// static/js as a module and talks to /api/ through api.js. Multiplayer
+// rooms plug in the same way: their routes and a WebSocket handler beside
+// /ws/camera, the room logic in package rooms. Kakuro games store their
+// results with store.KindKakuro, so the leaderboard queries keep the two
+// apart.
 package web
