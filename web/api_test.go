@@ -384,3 +384,23 @@ func TestSolutionAndSecurityHeaders(t *testing.T) {
 		}
 	}
 }
+
+// TestGenerateOfferedLevels generates the hardest level the play page
+// offers for every size, and checks that the next one is refused.
+func TestGenerateOfferedLevels(t *testing.T) {
+	a := newAPIServer(t, Config{})
+	for _, n := range []int{4, 6, 9, 16} {
+		top := maxLevel(n)
+		s, v := a.call("GET", fmt.Sprintf("/api/generate?size=%d&level=%s", n, top), "", "")
+		if s != 201 || len(v["puzzle"].(string)) != n*n || v["level"] != top {
+			t.Errorf("%dx%d %s: %d %v", n, n, top, s, v["error"])
+		}
+		for i, l := range levels {
+			if l == top && i+1 < len(levels) {
+				if s, v := a.call("GET", fmt.Sprintf("/api/generate?size=%d&level=%s", n, levels[i+1]), "", ""); s != 400 {
+					t.Errorf("%dx%d %s: %d %v, want 400", n, n, levels[i+1], s, v)
+				}
+			}
+		}
+	}
+}
