@@ -70,7 +70,7 @@ func (s *Server) startGame(w http.ResponseWriter, r *http.Request, req newGameRe
 			s.writeError(w, r, err)
 			return
 		}
-		gen = Generated{Puzzle: g, Solution: sol, Rating: a.Rating, Level: a.Level}
+		gen = Generated{Puzzle: g, Solution: sol, Rating: a.Rating, Level: a.Level, Own: true}
 	} else {
 		shape, err := shapeForSize(req.Size)
 		if err != nil {

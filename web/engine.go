@@ -75,6 +75,10 @@ type Generated struct {
 	Puzzle, Solution sudoku.Grid
 	Rating           float64 // Sudoku Explainer scale; 0: not rated
 	Level            string
+	// Own marks a puzzle the player brought (typed, pasted or
+	// photographed): they may know its solution, so its result goes to
+	// their history but not to the leaderboard.
+	Own bool
 }
 
 // Time limits for the engine's slower answers, so a request never hangs.
