@@ -42,6 +42,8 @@ func TestTmux(t *testing.T) {
 	}
 	run("new-session", "-d", "-s", "game", "-x", "120", "-y", "50", "-c", puzzles, bin)
 	defer exec.Command(tmux, "-L", sock, "kill-server").Run()
+	// Keep the pane after the program ends, so the screen can be read.
+	run("set-option", "-t", "game", "remain-on-exit", "on")
 
 	screen := func() string { return run("capture-pane", "-p", "-t", "game") }
 	waitFor := func(what string, timeout time.Duration) string {
