@@ -108,7 +108,7 @@ const (
 // Config is what a Session needs from outside.
 type Config struct {
 	// Solver answers validate, hint, generate and the check before saving
-	// in Edit mode (the specification's ILP). Required.
+	// in Edit mode (the specification's ILP); nil means DLX.
 	Solver solvers.Solver
 	// Rand drives generate; nil seeds one from the clock.
 	Rand *rand.Rand
@@ -139,6 +139,9 @@ func New(out io.Writer, cfg Config) *Session {
 	if cfg.Rand == nil {
 		t := uint64(time.Now().UnixNano())
 		cfg.Rand = rand.New(rand.NewPCG(t, t>>32|1))
+	}
+	if cfg.Solver == nil {
+		cfg.Solver = solvers.NewDLX()
 	}
 	if cfg.ProgressEvery <= 0 {
 		cfg.ProgressEvery = 3 * time.Second
