@@ -8,7 +8,7 @@ APT     := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 # Fonts the digit model is trained on (see models/README.md for their licences).
 FONT_PKGS := fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf fonts-urw-base35 fonts-noto-core fonts-noto-mono
 
-.PHONY: all deps test-deps font-deps build sudoku-console run test bench fuzz model synth video clean
+.PHONY: all deps test-deps font-deps build sudoku-console run serve test bench fuzz model synth video clean
 
 all: build
 
@@ -52,6 +52,14 @@ sudoku-console: deps
 run: build
 	./$(BIN) live --video testdata/video/demo.mp4 --loop
 
+# serve starts the game in the browser on http://127.0.0.1:8080. To reach
+# it from a phone on the same network: make serve ADDR=0.0.0.0:8080 (and
+# SERVE_FLAGS="--tls-cert cert.pem --tls-key key.pem" for the camera; see
+# the README).
+ADDR ?= 127.0.0.1:8080
+serve: build
+	./$(BIN) serve --addr $(ADDR) $(SERVE_FLAGS)
+
 test: test-deps
 	$(GO) vet ./...
 	$(GO) test ./...
@@ -69,6 +77,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzRestore -fuzztime 60s ./game
 	$(GO) test -run '^$$' -fuzz FuzzCommands -fuzztime 60s ./console
 	$(GO) test -run '^$$' -fuzz FuzzRun -fuzztime 60s ./console
+	$(GO) test -run '^$$' -fuzz FuzzAPI -fuzztime 60s ./web
+	$(GO) test -run '^$$' -fuzz FuzzParsePuzzle -fuzztime 60s ./web
 
 # model retrains models/digits.onnx (needs ../shared for the real photos).
 model: deps font-deps

@@ -41,8 +41,12 @@ type Options struct {
 	// set to the index of the frame that was recognised.
 	OnRecognition func(pipeline.Result)
 	// OnFrame, if set, is called after each frame is drawn, for tests and
-	// measurements.
+	// measurements, and for front ends that draw the frame themselves.
 	OnFrame func(FrameInfo)
+	// Undrawn skips painting the frames: for a front end that draws the
+	// answer itself from OnFrame's corners and digits (the web camera),
+	// so the server spends nothing on pixels nobody sees.
+	Undrawn bool
 	// Logf, if set, receives messages meant for the user (saves, errors).
 	Logf func(format string, args ...any)
 	// NewRecognizer, if set, replaces pipeline.New(Pipeline) as the maker
@@ -66,6 +70,14 @@ type FrameInfo struct {
 	// the voted givens and, with auto-solve on, their solution.
 	Given, Solution string
 	Status          string // the HUD status message
+	// Corners are the grid's corners in this frame (TL, TR, BR, BL of the
+	// page as read, so digits drawn from them stand upright; zero when the
+	// grid was not followed) and Box its box shape (rows, columns; zero
+	// until a reading says what is in the grid).
+	Corners   [4][2]float64
+	Box       [2]int
+	Conflicts []int // cells of conflicting givens, painted red
+	Auto      bool  // auto-solve is on
 }
 
 // Summary tells how a session went.
@@ -438,6 +450,8 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 			pic.Puzzle = s.cur.puzzle
 			pic.Conflicts = s.cur.verdict.Conflicts
 			info.Given = pipeline.GridString(s.cur.puzzle)
+			info.Box = [2]int{g.Shape.BoxRows, g.Shape.BoxCols}
+			info.Conflicts = s.cur.verdict.Conflicts
 			if s.auto && len(s.cur.verdict.Solution.Cells) > 0 {
 				pic.Solution = s.cur.verdict.Solution
 				info.Solution = pipeline.GridString(pic.Solution)
@@ -452,6 +466,15 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 	}
 	pic.HUD = []string{fmt.Sprintf("%.0f fps  %s (Space)", s.fps, mode), status}
 	info.Status = status
+	info.Auto = s.auto
+	if located {
+		for k, c := range g.Corners {
+			info.Corners[k] = [2]float64{float64(c.X), float64(c.Y)}
+		}
+	}
+	if s.opts.Undrawn {
+		return info
+	}
 	if err := pipeline.Draw(frame, g, located, pic); err != nil {
 		s.logf("draw frame %d: %v", i, err)
 	}

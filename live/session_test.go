@@ -199,3 +199,79 @@ func TestStatusMessages(t *testing.T) {
 		}
 	}
 }
+
+// rawSink compares each frame it is shown with the same frame read afresh
+// from the video: with Undrawn nothing may have been painted on it.
+type rawSink struct {
+	t       *testing.T
+	raw     Source
+	m       gocv.Mat
+	changed int
+}
+
+func (r *rawSink) Show(frame gocv.Mat, _ time.Duration) int {
+	if !r.raw.Read(&r.m) {
+		r.t.Fatal("the second reader ended early")
+	}
+	if gocv.Norm(frame, gocv.NormL1) != gocv.Norm(r.m, gocv.NormL1) {
+		r.changed++
+	}
+	return -1
+}
+
+func (r *rawSink) Close() error { return r.m.Close() }
+
+// TestUndrawn checks the mode the web camera uses: frames are left as they
+// came, and each FrameInfo carries what a page needs to draw the answer
+// itself: the corners of the grid in that frame and the box shape.
+func TestUndrawn(t *testing.T) {
+	d := loadDemo(t)
+	src, err := OpenVideo(d.video)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	raw, err := OpenVideo(d.video)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	sink := &rawSink{t: t, raw: raw, m: gocv.NewMat()}
+	defer sink.Close()
+	var frames []FrameInfo
+	_, err = Run(src, sink, Options{
+		Undrawn:       true,
+		MaxFrames:     40,
+		NewRecognizer: func() (Recognizer, error) { return newOracle(t, classic), nil },
+		OnFrame:       func(f FrameInfo) { frames = append(frames, f) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sink.changed != 0 {
+		t.Errorf("%d of 40 frames were painted on", sink.changed)
+	}
+	solved := 0
+	for _, f := range frames {
+		if !f.Located {
+			if f.Corners != [4][2]float64{} {
+				t.Errorf("frame %d: no grid but corners %v", f.Index, f.Corners)
+			}
+			continue
+		}
+		for _, c := range f.Corners {
+			if c[0] <= 0 || c[1] <= 0 || c[0] >= 1280 || c[1] >= 720 {
+				t.Errorf("frame %d: corner %v outside the 1280×720 frame", f.Index, c)
+			}
+		}
+		if f.Solution == classicSolution {
+			solved++
+			if f.Box != [2]int{3, 3} || !f.Auto {
+				t.Errorf("frame %d: box %v auto %v", f.Index, f.Box, f.Auto)
+			}
+		}
+	}
+	if solved < 20 {
+		t.Errorf("the solution came with %d of 40 frames, want most", solved)
+	}
+}
