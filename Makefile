@@ -8,7 +8,7 @@ APT     := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 # Fonts the digit model is trained on (see models/README.md for their licences).
 FONT_PKGS := fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf fonts-urw-base35 fonts-noto-core fonts-noto-mono
 
-.PHONY: all deps test-deps font-deps build run serve test bench fuzz model synth video clean
+.PHONY: all deps test-deps font-deps build sudoku-console run serve test bench fuzz model synth video clean
 
 all: build
 
@@ -41,6 +41,11 @@ font-deps:
 build: deps
 	$(GO) build -o $(BIN) ./cmd/sudokuar
 
+# sudoku-console is the console game of the course project specification,
+# built where `go build ./cmd/sudoku-console` puts it (the project's root).
+sudoku-console: deps
+	$(GO) build -o sudoku-console ./cmd/sudoku-console
+
 # run plays the project's demo video through the whole pipeline: in a window
 # (looping until Q) when there is a display; otherwise headless, printing each
 # solved puzzle and writing the annotated video to out/live.mp4.
@@ -66,7 +71,12 @@ bench: deps
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseLine -fuzztime 60s ./sudoku
 	$(GO) test -run '^$$' -fuzz FuzzReadDat -fuzztime 60s ./sudoku
-	$(GO) test -run '^$$' -fuzz FuzzGridFile -fuzztime 60s ./sudoku
+	$(GO) test -run '^$$' -fuzz '^FuzzGridFile$$' -fuzztime 60s ./sudoku
+	$(GO) test -run '^$$' -fuzz FuzzGridFileStrict -fuzztime 60s ./sudoku
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime 60s ./game
+	$(GO) test -run '^$$' -fuzz FuzzRestore -fuzztime 60s ./game
+	$(GO) test -run '^$$' -fuzz FuzzCommands -fuzztime 60s ./console
+	$(GO) test -run '^$$' -fuzz FuzzRun -fuzztime 60s ./console
 	$(GO) test -run '^$$' -fuzz FuzzAPI -fuzztime 60s ./web
 	$(GO) test -run '^$$' -fuzz FuzzParsePuzzle -fuzztime 60s ./web
 
@@ -82,4 +92,4 @@ video: deps
 	$(GO) run ./cmd/synth video --out testdata/video --seed 1
 
 clean:
-	rm -rf bin out
+	rm -rf bin out sudoku-console
