@@ -80,6 +80,7 @@ type cameraConn struct {
 	conn   *websocket.Conn
 	cancel context.CancelFunc
 	frames chan frameMsg // the newest frame not yet taken (at most one)
+	idle   time.Duration // how long the client may send nothing
 	keys   chan int
 
 	mu              sync.Mutex
@@ -133,7 +134,7 @@ func (s *Server) camera(w http.ResponseWriter, r *http.Request) {
 	}
 	conn.SetReadLimit(maxFrameBytes)
 	ctx, cancel := context.WithCancel(context.Background())
-	c := &cameraConn{conn: conn, cancel: cancel, frames: make(chan frameMsg, 1), keys: make(chan int, 8)}
+	c := &cameraConn{conn: conn, cancel: cancel, frames: make(chan frameMsg, 1), keys: make(chan int, 8), idle: s.cfg.CameraIdle}
 	s.streamsMu.Lock()
 	s.streams[c] = struct{}{}
 	s.streamsMu.Unlock()
@@ -194,14 +195,26 @@ func (s *Server) runCamera(ctx context.Context, c *cameraConn) (websocket.Status
 // readLoop reads the client's messages, handing frames to the session.
 func (c *cameraConn) readLoop(ctx context.Context) (websocket.StatusCode, string) {
 	for {
+		// A client that sends nothing for a while (a phone put away, a
+		// network gone) is let go, with its session.
+		idle := false
+		timer := time.AfterFunc(c.idle, func() {
+			c.mu.Lock()
+			idle = true
+			c.mu.Unlock()
+			c.conn.Close(websocket.StatusPolicyViolation, fmt.Sprintf("nothing received for %v", c.idle))
+		})
 		typ, data, err := c.conn.Read(ctx)
+		timer.Stop()
 		if err != nil {
 			c.mu.Lock()
-			away := c.goingAway
+			away, quiet := c.goingAway, idle
 			c.mu.Unlock()
 			switch {
 			case away || ctx.Err() != nil:
 				return websocket.StatusGoingAway, "the server is shutting down"
+			case quiet:
+				return websocket.StatusPolicyViolation, fmt.Sprintf("nothing received for %v", c.idle)
 			case strings.Contains(err.Error(), "read limited"):
 				// The library has already closed with StatusMessageTooBig.
 				return websocket.StatusMessageTooBig, fmt.Sprintf("a message is larger than %d bytes", maxFrameBytes)
