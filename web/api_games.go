@@ -1,8 +1,6 @@
 package web
 
 import (
-	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -212,6 +210,3 @@ func publicResults(list []store.Result) []publicResult {
 	}
 	return out
 }
-
-var _ = errors.New
-var _ = fmt.Sprint

@@ -6,7 +6,6 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -71,5 +70,4 @@ func TestBrowserUpload(t *testing.T) {
 	if len(b.errors) > 0 {
 		t.Errorf("script errors: %q", b.errors)
 	}
-	_ = strings.TrimSpace
 }

@@ -28,7 +28,8 @@ import (
 //   - a binary message is one frame: a 4-byte big-endian sequence number,
 //     then a JPEG of at most maxFrameSide pixels on its long side;
 //   - a text message is a key: {"type":"key","key":" "} toggles
-//     auto-solve, {"type":"key","key":"h"} asks for the next logical step.
+//     auto-solve, {"type":"key","key":"h"} asks for the next logical step
+//     of the puzzle in view (step 1, 2, … of its logical solution).
 //
 // Server to client, text messages (JSON):
 //   - {"type":"hello", ...} once, with the limits below;
@@ -38,10 +39,13 @@ import (
 //     server's own time on it (serverMs);
 //   - {"type":"dropped","seq":N} for a frame skipped because a newer one
 //     came before the server was free (the client may send the next);
-//   - {"type":"step", ...} answering "h".
+//   - {"type":"step","step":{…},"index":k,"total":n,"placed":[…]}
+//     answering "h": the step's technique, sentence, cells, placements
+//     and eliminations, and the digits placed by the steps before it.
 //
-// A message that breaks these rules (too large, not a JPEG, a bad key)
-// closes that connection, and only it, with a close reason saying why.
+// A message that breaks these rules (too large, not a JPEG, over 1280 px,
+// a bad key), or 30 s of silence, closes that connection, and only it,
+// with a close reason saying why.
 const (
 	maxFrameBytes = 1 << 20
 	maxFrameSide  = 1280
