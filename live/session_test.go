@@ -149,8 +149,11 @@ func TestRecognitionSchedule(t *testing.T) {
 	if o.calls > 6 || o.calls < 5 {
 		t.Errorf("%d recognitions over 60 frames, want 5..6", o.calls)
 	}
-	if sum.Frames != 60 || sum.Elapsed > 3*time.Second {
-		t.Errorf("showed %d frames in %v, want 60 in about 2 s", sum.Frames, sum.Elapsed)
+	// No bound on the wall time: on a loaded machine the paced loop itself
+	// runs late, and how fast frames are shown is measured by the
+	// DemoHeadless benchmark, not asserted here.
+	if sum.Frames != 60 {
+		t.Errorf("showed %d frames, want 60", sum.Frames)
 	}
 	if sum.Recognitions != o.calls {
 		t.Errorf("summary says %d recognitions, the recogniser ran %d", sum.Recognitions, o.calls)
