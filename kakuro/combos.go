@@ -1,6 +1,9 @@
 package kakuro
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // Digit sets are 9-bit masks: bit d-1 stands for digit d.
 const allDigits = 0x1FF
@@ -49,8 +52,9 @@ var combos = func() *comboTable {
 }()
 
 // Combinations returns the sets of n distinct digits 1-9 that add up to sum,
-// each as the digits in increasing order: Combinations(3, 7) is [[1 2 4]].
-// It returns nil when there is none.
+// each as the digits in increasing order, the sets in dictionary order:
+// Combinations(2, 10) is [[1 9] [2 8] [3 7] [4 6]]. It returns nil when
+// there is none.
 func Combinations(n, sum int) [][]int {
 	if n < 1 || n > 9 || sum < 1 || sum > 45 {
 		return nil
@@ -59,6 +63,7 @@ func Combinations(n, sum int) [][]int {
 	for _, m := range combos.sets[n][sum] {
 		out = append(out, maskDigits(m))
 	}
+	slices.SortFunc(out, slices.Compare)
 	return out
 }
 

@@ -1,0 +1,78 @@
+package kakuro
+
+import (
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkSolve times the fast solver on every published puzzle of
+// ../shared/puzzles/kakuro: compile the board and count its solutions up
+// to 2 (solve and prove unique), as `sudokuar kakuro solve` does after
+// reading the file. One sub-benchmark per puzzle:
+//
+//	go test -run '^$' -bench 'Solve/' -count 3 ./kakuro
+func BenchmarkSolve(b *testing.B) {
+	for _, f := range sharedPuzzles(b) {
+		board, err := ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".txt")
+		b.Run(name, func(b *testing.B) {
+			var res Result
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			cpu0 := threadCPU()
+			for b.Loop() {
+				s, err := NewSolver(board)
+				if err != nil {
+					b.Fatal(err)
+				}
+				res = s.Count(2)
+			}
+			if res.Count != 1 {
+				b.Fatalf("%d solutions", res.Count)
+			}
+			reportCPU(b, cpu0)
+			b.ReportMetric(float64(res.Nodes), "nodes")
+		})
+	}
+}
+
+// BenchmarkSolveAll is the whole published set in one loop: the time to
+// solve and prove unique all of it.
+func BenchmarkSolveAll(b *testing.B) {
+	var boards []*Board
+	for _, f := range sharedPuzzles(b) {
+		board, err := ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		boards = append(boards, board)
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cpu0 := threadCPU()
+	for b.Loop() {
+		for _, board := range boards {
+			s, _ := NewSolver(board)
+			if s.Count(2).Count != 1 {
+				b.Fatal("not unique")
+			}
+		}
+	}
+	reportCPU(b, cpu0)
+	b.ReportMetric(float64(len(boards)), "puzzles")
+}
+
+// reportCPU adds the benchmark goroutine's CPU time per operation (since
+// cpu0), which the other jobs on a shared machine disturb far less than
+// wall time.
+func reportCPU(b *testing.B, cpu0 time.Duration) {
+	if cpu := threadCPU() - cpu0; cpu > 0 && cpu0 > 0 {
+		b.ReportMetric(cpu.Seconds()*1e3/float64(b.N), "cpu-ms/op")
+	}
+}
