@@ -2,8 +2,8 @@ package kakuro
 
 import (
 	"math/bits"
-	"slices"
 	"math/rand/v2"
+	"slices"
 )
 
 // engine is the constraint model every solver here shares: the white cells
