@@ -31,6 +31,12 @@ type engine struct {
 
 	nodes uint64 // search nodes visited
 	props uint64 // runs revised
+
+	// weak limits revise to what a player reads off a combination table:
+	// a cell keeps the digits of the clue's combinations that hold every
+	// digit already placed in the run and fit the run's candidates, minus
+	// the placed digits (the rater's first technique).
+	weak bool
 }
 
 // erun is one run in the engine.
@@ -134,10 +140,7 @@ func (e *engine) drain(dom []uint16) bool {
 		e.queue = e.queue[:len(e.queue)-1]
 		e.inQueue[k] = false
 		if !e.revise(dom, k) {
-			for _, q := range e.queue {
-				e.inQueue[q] = false
-			}
-			e.queue = e.queue[:0]
+			e.clearQueue()
 			return false
 		}
 	}
@@ -190,6 +193,25 @@ func (e *engine) revise(dom []uint16, k int32) bool {
 	}
 	if singles == n {
 		return true // fixed holds n distinct digits; allowed != 0 means they add up
+	}
+	if e.weak {
+		for j, c := range r.cells {
+			if d[j]&(d[j]-1) == 0 {
+				continue
+			}
+			nd := d[j] & allowed &^ fixed
+			if nd == d[j] {
+				continue
+			}
+			if nd == 0 {
+				return false
+			}
+			e.set(dom, c, nd, k)
+			if nd&(nd-1) == 0 {
+				e.push(k) // a new placed digit leaves the rest of this run
+			}
+		}
+		return true
 	}
 
 	e.stamp++
@@ -246,14 +268,19 @@ func (e *engine) revise(dom []uint16, k int32) bool {
 		if nd[j] == 0 {
 			return false
 		}
-		dom[c] = nd[j]
-		for _, o := range e.cellRuns[c] {
-			if o >= 0 && o != k {
-				e.push(o)
-			}
-		}
+		e.set(dom, c, nd[j], k)
 	}
 	return true
+}
+
+// set narrows cell c to m and queues the cell's other run than k.
+func (e *engine) set(dom []uint16, c int32, m uint16, k int32) {
+	dom[c] = m
+	for _, o := range e.cellRuns[c] {
+		if o >= 0 && o != k {
+			e.push(o)
+		}
+	}
 }
 
 // chooseCell returns the unfixed cell with the fewest candidates, or -1
