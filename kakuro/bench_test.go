@@ -76,3 +76,33 @@ func reportCPU(b *testing.B, cpu0 time.Duration) {
 		b.ReportMetric(cpu.Seconds()*1e3/float64(b.N), "cpu-ms/op")
 	}
 }
+
+// BenchmarkSolveDLX is BenchmarkSolve with the exact-cover solver.
+func BenchmarkSolveDLX(b *testing.B) {
+	for _, f := range sharedPuzzles(b) {
+		board, err := ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".txt")
+		b.Run(name, func(b *testing.B) {
+			var sols []*Board
+			var nodes uint64
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			cpu0 := threadCPU()
+			for b.Loop() {
+				x, err := NewExactCover(board)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sols, nodes = x.Solve(2)
+			}
+			if len(sols) != 1 {
+				b.Fatalf("%d solutions", len(sols))
+			}
+			reportCPU(b, cpu0)
+			b.ReportMetric(float64(nodes), "nodes")
+		})
+	}
+}

@@ -183,18 +183,27 @@ func (e *engine) revise(dom []uint16, k int32) bool {
 	// The clue's combinations that hold every fixed digit and nothing no
 	// cell can take.
 	var allowed uint16
-	for _, m := range combos.sets[n][r.sum] {
-		if m&fixed == fixed && m&^union == 0 {
-			allowed |= m
+	if r.sum == 0 {
+		if bits.OnesCount16(union) < n {
+			return false
 		}
-	}
-	if allowed == 0 {
-		return false
+		allowed = allDigits
+	} else {
+		for _, m := range combos.sets[n][r.sum] {
+			if m&fixed == fixed && m&^union == 0 {
+				allowed |= m
+			}
+		}
+		if allowed == 0 {
+			return false
+		}
 	}
 	if singles == n {
 		return true // fixed holds n distinct digits; allowed != 0 means they add up
 	}
-	if e.weak {
+	if e.weak || r.sum == 0 {
+		// Without a clue only "no digit twice" binds; that, and the weak
+		// mode, keep the combinations' union minus the placed digits.
 		for j, c := range r.cells {
 			if d[j]&(d[j]-1) == 0 {
 				continue

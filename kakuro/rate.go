@@ -193,16 +193,21 @@ func (rt *rater) solve(dom []uint16, top Technique) status {
 // reporting whether one was found and whether the board is still possible.
 func (rt *rater) runStep(dom []uint16) (progress, ok bool) {
 	e := rt.e
+	var before [9]uint16
 	for k := range e.runs {
-		copy(rt.tmp, dom)
-		good := e.revise(rt.tmp, int32(k))
+		cells := e.runs[k].cells
+		for i, c := range cells {
+			before[i] = dom[c]
+		}
+		good := e.revise(dom, int32(k)) // changes only run k's cells
 		e.clearQueue()
 		if !good {
 			return false, false
 		}
-		if !slicesEqual(rt.tmp, dom) {
-			copy(dom, rt.tmp)
-			return true, true
+		for i, c := range cells {
+			if dom[c] != before[i] {
+				return true, true
+			}
 		}
 	}
 	return false, true
@@ -245,13 +250,4 @@ func candidateCount(dom []uint16) int {
 		n += bits.OnesCount16(m)
 	}
 	return n
-}
-
-func slicesEqual(a, b []uint16) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

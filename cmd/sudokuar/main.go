@@ -45,6 +45,7 @@ func commands() []command {
 		{name: "generate", args: "", summary: "print new puzzles that have exactly one solution", flags: generateFlags},
 		{name: "scan", args: "PATH...", summary: "find, read and solve the Sudoku in photos (files or folders)", flags: scanFlags},
 		{name: "live", args: "", summary: "solve the Sudoku held up to the camera (or in a --video), drawn onto the picture", flags: liveFlags},
+		{name: "kakuro", args: "solve|count|rate|generate [flags] [FILE...]", summary: "Kakuro: solve, count solutions, rate and generate puzzles", flags: kakuroFlags},
 	}
 }
 
