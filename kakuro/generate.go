@@ -1,7 +1,6 @@
 package kakuro
 
 import (
-	"os"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -17,8 +16,8 @@ type GenerateOptions struct {
 	// Seed makes the puzzle reproducible: the same options give the same
 	// puzzle.
 	Seed uint64
-	// MaxRun caps the length of runs (2-9); 0 picks by size, as published
-	// puzzles do (short runs on small boards).
+	// MaxRun caps the length of runs (2-9); 0 means 6 (less on boards
+	// smaller than 7).
 	MaxRun int
 	// Attempts bounds the fills tried before giving up; 0 means 200.
 	Attempts int
@@ -34,25 +33,32 @@ var ErrGiveUp = errors.New("kakuro: generator gave up (try another seed or level
 // (blocks in mirrored pairs, every white cell in an across and a down run
 // of 2 to MaxRun cells, the white cells connected); it is filled with
 // random digits, no digit twice in a run, and the clues are the sums. Such
-// a puzzle is almost never unique, so it is repaired: the rater solves it
-// with the techniques of the level asked for, and where it gets stuck the
-// digits of one stuck cell's two runs are drawn again (the best of a few
-// draws, favouring sums with few combinations) and the clues recomputed.
-// A puzzle the techniques of its level solve is unique by construction. A
-// puzzle that comes out easier than asked is perturbed the same way at a
-// random cell. For Expert (and Level 0) uniqueness is proved by counting
-// to two instead, and a cell where two solutions differ is repaired.
+// a puzzle is almost never unique, so it is repaired by a hill climb:
+// propagation (the level's techniques) shows which cells stay open; one
+// open cell gets the digit that leaves the fewest candidates open (or,
+// one time in four, its two runs are drawn again, the best of a few
+// draws favouring sums with few combinations), changing the clues over
+// it; the change is kept if no more candidates are open than before (or,
+// rarely, slightly more, to leave local minima). A puzzle the techniques
+// of its level solve is unique by construction. A puzzle that comes out
+// easier than asked is perturbed at a random cell and climbed again.
+// Levels Easy, Medium and Hard are generated; Level 0 takes the first
+// unique puzzle of any of them. Expert (needing guesses) is not offered.
 func Generate(opt GenerateOptions) (*Board, Rating, error) {
 	if opt.Rows < 3 || opt.Cols < 3 || opt.Rows > 40 || opt.Cols > 40 {
 		return nil, Rating{}, fmt.Errorf("kakuro: play area %dx%d: want 3 to 40 rows and columns", opt.Rows, opt.Cols)
 	}
-	if opt.Level != 0 && (opt.Level < Easy || opt.Level > Expert) {
+	if opt.Level == Expert {
+		return nil, Rating{}, fmt.Errorf("kakuro: expert puzzles (that need guessing) are not generated: none of the published test puzzles needs it either")
+	}
+	if opt.Level != 0 && (opt.Level < Easy || opt.Level > Hard) {
 		return nil, Rating{}, fmt.Errorf("kakuro: bad level %d", opt.Level)
 	}
 	maxRun := opt.MaxRun
 	if maxRun == 0 {
-		maxRun = min(9, max(opt.Rows, opt.Cols)-1, 5+max(opt.Rows, opt.Cols)/5)
-		maxRun = max(maxRun, 2)
+		// Long runs with middling sums have many combinations and make
+		// uniqueness slow to reach: 6 keeps 15x15 boards quick to repair.
+		maxRun = max(2, min(6, max(opt.Rows, opt.Cols)-1))
 	}
 	if maxRun < 2 || maxRun > 9 {
 		return nil, Rating{}, fmt.Errorf("kakuro: max run %d: want 2 to 9", maxRun)
@@ -257,12 +263,7 @@ func (g *generator) drawShape() []bool {
 }
 
 // attempt fills the shape and repairs it towards a unique puzzle of the
-// level asked. It reports false when the repairs ran out.
-//
-// The repair is a hill climb: a new draw around a stuck cell is kept only
-// if the rater, with the techniques of the level, leaves no more
-// candidates open than before (sideways moves are allowed, so it does not
-// stall on plateaus).
+// level asked (see Generate). It reports false when the repairs ran out.
 func (g *generator) attempt() (*Board, Rating, bool) {
 	if !g.fillAll() {
 		return nil, Rating{}, false
@@ -275,11 +276,7 @@ func (g *generator) attempt() (*Board, Rating, bool) {
 			puzzle := g.puzzle()
 			r, err := Rate(puzzle)
 			if err == nil && (g.level == 0 || r.Level == g.level) {
-				debugf("attempt ok after %d repairs\n", iter)
 				return puzzle, r, true
-			}
-			if g.level == Expert {
-				return nil, Rating{}, false
 			}
 			// Too easy: move on from here at a random cell.
 			g.refill(int32(g.rng.IntN(n)))
@@ -287,16 +284,21 @@ func (g *generator) attempt() (*Board, Rating, bool) {
 			continue
 		}
 		copy(saved, g.fill)
-		g.refill(g.stuckCell(g.dom))
+		center := g.stuckCell(g.dom)
+		if g.rng.IntN(4) == 0 || !g.bestDigit(center) {
+			g.refill(center)
+		}
 		nst, nopen := g.evaluate()
-		if nst == solved || nopen <= open {
+		// Mostly downhill or sideways; now and then a small step uphill, so
+		// that the climb can leave a local minimum (a set of cells whose
+		// digits can be swapped without changing any clue).
+		if nst == solved || nopen <= open || (nopen-open <= 8 && g.rng.IntN(20) == 0) {
 			st, open = nst, nopen
 		} else {
 			copy(g.fill, saved)
 			st, open = g.evaluate()
 		}
 	}
-	debugf("attempt failed\n")
 	return nil, Rating{}, false
 }
 
@@ -305,8 +307,8 @@ func (g *generator) attempt() (*Board, Rating, bool) {
 // combinations only, for Easy; whole-run consistency otherwise, which is
 // cheap) and returns the status and the candidates left open, leaving the
 // domains in g.dom. When few candidates are left and the level allows it,
-// the rater's cross-run step (Hard, Level 0) or a count to two (Expert)
-// gets a chance to finish the puzzle.
+// the rater's cross-run step (Hard, Level 0) gets a chance to finish the
+// puzzle.
 func (g *generator) evaluate() (status, int) {
 	e := g.pe
 	for k := range e.runs {
@@ -339,19 +341,43 @@ func (g *generator) evaluate() (status, int) {
 	}
 	tmp := append(g.tmp[:0], g.dom...)
 	g.tmp = tmp
-	if g.level == Expert {
-		s := search{e: e, limit: 2, budget: 5000, found: func([]uint16) bool { return true }, stack: g.stack}
-		s.run(tmp, 0)
-		g.stack = s.stack
-		if s.count == 1 && !s.broke {
-			return solved, 0
-		}
-		return st, open
-	}
 	if g.rt.solve(tmp, TechCrossRun) == solved {
 		return solved, 0
 	}
 	return st, open
+}
+
+// bestDigit gives cell c the digit, among those its runs do not hold yet,
+// that leaves the fewest candidates open (each choice changes just the two
+// clues over c). It reports false when c has no other digit to take.
+func (g *generator) bestDigit(c int32) bool {
+	var used uint16
+	for _, k := range g.fe.cellRuns[c] {
+		if k >= 0 {
+			for _, o := range g.fe.runs[k].cells {
+				used |= digitBit(int(g.fill[o]))
+			}
+		}
+	}
+	old := g.fill[c]
+	best, bestOpen := uint8(0), 1<<30
+	for free := allDigits &^ used; free != 0; free &= free - 1 {
+		d := uint8(maskDigit(free & -free))
+		g.fill[c] = d
+		st, open := g.evaluate()
+		if st == solved {
+			open = -1
+		}
+		if open < bestOpen || (open == bestOpen && g.rng.IntN(2) == 0) {
+			best, bestOpen = d, open
+		}
+	}
+	if best == 0 {
+		g.fill[c] = old
+		return false
+	}
+	g.fill[c] = best
+	return true
 }
 
 // stuckCell picks a random cell the rater left open.
@@ -471,10 +497,4 @@ func (g *generator) puzzle() *Board {
 		}
 	}
 	return b
-}
-
-func debugf(f string, a ...any) {
-	if os.Getenv("KDEBUG") != "" {
-		fmt.Fprintf(os.Stderr, f, a...)
-	}
 }
