@@ -89,19 +89,19 @@ func Generate(opt GenerateOptions) (*Board, Rating, error) {
 
 // generator holds one Generate call's state.
 type generator struct {
-	rng          *rand.Rand
-	rows, cols   int
-	maxRun       int
-	level        Level
-	shape        *Board  // the board with the shape's white cells and no clues
-	fe           *engine // the shape as an engine without sums: digits only differ
-	pe           *engine // the shape as an engine with the current fill's sums
-	rt           *rater  // the rater on pe
-	stack        [][]uint16
-	tmp          []uint16
-	fill         []uint8 // the current digits, by white cell
-	dom          []uint16 // the rater's domains after evaluate; scratch for fills
-	fdom         []uint16 // scratch for fills
+	rng        *rand.Rand
+	rows, cols int
+	maxRun     int
+	level      Level
+	shape      *Board  // the board with the shape's white cells and no clues
+	fe         *engine // the shape as an engine without sums: digits only differ
+	pe         *engine // the shape as an engine with the current fill's sums
+	rt         *rater  // the rater on pe
+	stack      [][]uint16
+	tmp        []uint16
+	fill       []uint8  // the current digits, by white cell
+	dom        []uint16 // the rater's domains after evaluate; scratch for fills
+	fdom       []uint16 // scratch for fills
 }
 
 // newShape draws a symmetric shape and compiles its filler; false when the
