@@ -27,7 +27,8 @@ type GenerateOptions struct {
 // attempts allowed.
 var ErrGiveUp = errors.New("kakuro: generator gave up (try another seed or level)")
 
-// Generate makes a puzzle with exactly one solution at the level asked.
+// Generate makes a puzzle with exactly one solution at the level asked and
+// returns it solved, with its rating: Blank() gives the puzzle.
 //
 // How: a shape is drawn with the 180-degree symmetry of published Kakuros
 // (blocks in mirrored pairs, every white cell in an across and a down run
@@ -75,10 +76,8 @@ func Generate(opt GenerateOptions) (*Board, Rating, error) {
 		level:  opt.Level,
 	}
 	for a := 0; a < attempts; a++ {
-		if a%10 == 0 {
-			if !g.newShape() {
-				continue
-			}
+		if (a%10 == 0 || g.shape == nil) && !g.newShape() && g.shape == nil {
+			continue // no shape drawn yet; a later draw may succeed
 		}
 		if b, r, ok := g.attempt(); ok {
 			return b, r, nil
@@ -276,6 +275,9 @@ func (g *generator) attempt() (*Board, Rating, bool) {
 			puzzle := g.puzzle()
 			r, err := Rate(puzzle)
 			if err == nil && (g.level == 0 || r.Level == g.level) {
+				for c, i := range g.fe.cellOf {
+					puzzle.Cells[i].Digit = int(g.fill[c])
+				}
 				return puzzle, r, true
 			}
 			// Too easy: move on from here at a random cell.
