@@ -263,8 +263,8 @@ func measure(c config, model []byte, realTrain, realTest, synTest []photoCells) 
 		report("all real photos", evaluate(cl, all))
 		if c.sweep {
 			fmt.Println("doubt check thresholds on all real photos (AltFloor, CheckBelow: shown as solved, wrong among them, held back, held back but exact):")
-			for _, floor := range []float64{1e-7, 1e-6, 1e-5, 1e-4, 1e-3} {
-				for _, below := range []float64{0.3, 0.5, 0.7, 0.9} {
+			for _, floor := range []float64{1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1} {
+				for _, below := range []float64{0.5, 0.8} {
 					set := ocr.DefaultSettings
 					set.AltFloor, set.CheckBelow = floor, below
 					m := evaluateWith(cl, all, set)
