@@ -62,7 +62,7 @@ fuzz:
 
 # model retrains models/digits.onnx (needs ../shared for the real photos).
 model: deps font-deps
-	$(GO) run ./cmd/train --out models/digits.onnx --seed 1
+	nice -n 10 $(GO) run ./cmd/train --out models/digits.onnx --seed 1 --workers 4
 
 # synth and video regenerate the committed synthetic photos and demo video.
 synth: deps

@@ -499,11 +499,13 @@ func BenchmarkRepair(b *testing.B) {
 			_, cells, cl := setup(t, c.puzzle, s9)
 			c.tweak(cl.probs, cells)
 			b.ResetTimer()
+			cpu := processCPU()
 			for i := 0; i < b.N; i++ {
 				if _, err := ocr.Read(cl, s9, cells); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 		})
 	}
 }

@@ -62,9 +62,9 @@ func main() {
 	var arch string
 	flag.StringVar(&c.out, "out", "models/digits.onnx", "where to write the ONNX model")
 	flag.Int64Var(&c.seed, "seed", 1, "seed for weights, data and shuffling")
-	flag.IntVar(&c.epochs, "epochs", 10, "training epochs")
-	flag.IntVar(&c.synthTrain, "synth", 3000, "synthetic photos to train on")
-	flag.IntVar(&c.synthTest, "synth-test", 200, "synthetic photos to measure on (other seeds)")
+	flag.IntVar(&c.epochs, "epochs", 8, "training epochs")
+	flag.IntVar(&c.synthTrain, "synth", 1500, "synthetic photos to train on")
+	flag.IntVar(&c.synthTest, "synth-test", 150, "synthetic photos to measure on (other seeds)")
 	var realDirs string
 	flag.StringVar(&realDirs, "real", "../shared/datasets/wicht-v2-train,../shared/datasets/others-train", "folders of real photos with .dat truth, comma-separated (missing ones are skipped)")
 	flag.Float64Var(&c.bigShare, "big", 0.15, "share of synthetic photos that are 12×12 or 16×16 (numbers, letters or 0..F)")
