@@ -1,14 +1,17 @@
-// Package ocr reads the digits of a Sudoku grid from its cell images.
+// Package ocr reads the values of a Sudoku grid from its cell images.
 //
 // In: the cells cut by package vision (vision.Cell, CellSize×CellSize grey
 // images, ink bright on dark) and the grid's box shape. Out: a Reading: the
-// given digits as a sudoku.Grid, per-cell class probabilities and
-// confidences, and the corrections made to resolve conflicting givens.
+// givens as a sudoku.Grid, the page's symbol convention for values above 9,
+// per-cell value probabilities and (calibrated) confidences, the
+// corrections made to find a reading with a unique solution, and the cells
+// to check before its solution may be shown as certain (Reading.Doubt).
 //
-// The digit model is a small CNN stored as ONNX (see package
-// github.com/sudokuar/sudokuar/ocr/digitnet and models/README.md). Two
-// runtimes execute the same bytes: onnx-go with its gorgonia backend (pure Go, the default) and
-// OpenCV's DNN module.
+// The model is a small CNN stored as ONNX (see package
+// github.com/sudokuar/sudokuar/ocr/digitnet and models/README.md) that
+// tells apart 25 glyphs: empty, 1..9, 10..16, A..G and 0 (Glyph). Two
+// runtimes execute the same bytes: onnx-go with its gorgonia backend (pure
+// Go, the default) and OpenCV's DNN module.
 package ocr
 
 import (
