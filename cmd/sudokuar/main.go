@@ -42,6 +42,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{name: "solve", args: "[FILE|-]", summary: "solve puzzles, one per line (or a grid or .dat file)", flags: solveFlags},
+		{name: "bench", args: "FILE...", summary: "compare solvers on puzzle files: a table of solved, failed and times, and an SVG chart", flags: benchFlags},
 		{name: "generate", args: "", summary: "print new puzzles that have exactly one solution", flags: generateFlags},
 		{name: "scan", args: "PATH...", summary: "find, read and solve the Sudoku in photos (files or folders)", flags: scanFlags},
 		{name: "live", args: "", summary: "solve the Sudoku held up to the camera (or in a --video), drawn onto the picture", flags: liveFlags},

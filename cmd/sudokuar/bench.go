@@ -1,0 +1,271 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sudokuar/sudokuar/solvers"
+	"github.com/sudokuar/sudokuar/sudoku"
+)
+
+func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
+	which := fs.String("solver", "all", "solvers to compare: all, or `NAMES` separated by commas ("+strings.Join(solvers.Names(), ", ")+")")
+	timeout := fs.Duration("timeout", 10*time.Second, "time limit per puzzle; a solver that reaches it has failed that puzzle")
+	svg := fs.String("svg", "bench.svg", "write the chart of solve times to this `FILE` (empty: none)")
+	seed := fs.Uint64("seed", 1, "seed of the stochastic solvers (each puzzle's search starts from it)")
+	jobs := fs.Int("j", 1, "puzzles solved at once (more than 1 saves time but disturbs the times)")
+	return func(e *env, args []string) int {
+		if len(args) == 0 {
+			fmt.Fprintln(e.stderr, "sudokuar bench: name one or more puzzle files (one puzzle per line)")
+			return exitUsage
+		}
+		names, err := pickSolvers(*which)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "sudokuar bench: --solver: %v\n", err)
+			return exitUsage
+		}
+		if *timeout <= 0 || *jobs < 1 {
+			fmt.Fprintln(e.stderr, "sudokuar bench: --timeout and -j must be positive")
+			return exitUsage
+		}
+		var sets []benchSet
+		for _, path := range args {
+			set, err := readBenchSet(path)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "sudokuar bench: %v\n", err)
+				return exitFail
+			}
+			sets = append(sets, set)
+		}
+		setW := len("set")
+		for _, set := range sets {
+			setW = max(setW, len(set.name))
+		}
+		row := func(cols ...string) {
+			fmt.Fprintf(e.stdout, "%-*s  %-9s  %9s  %6s  %8s  %8s  %8s  %s\n", setW, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7])
+		}
+		row("set", "solver", "solved", "failed", "median", "p90", "max", "why failed")
+		var runs []benchRun
+		wrong := 0
+		for _, set := range sets {
+			for _, name := range names {
+				r := runBench(set, name, *timeout, *seed, *jobs)
+				runs = append(runs, r)
+				wrong += r.fails[failWrong]
+				row(set.name, name, fmt.Sprintf("%d/%d", r.solved(), len(r.times)), fmt.Sprint(len(r.times)-r.solved()),
+					fmtDur(r.quantile(0.5)), fmtDur(r.quantile(0.9)), fmtDur(r.quantile(1)), r.whyFailed())
+			}
+		}
+		fmt.Fprintf(e.stdout, "\ntimes are wall-clock per puzzle over all puzzles, a failure counting as the time spent on it (at most --timeout %v)\n", *timeout)
+		if *svg != "" {
+			if err := os.WriteFile(*svg, []byte(benchSVG(runs, *timeout)), 0o644); err != nil {
+				fmt.Fprintf(e.stderr, "sudokuar bench: %v\n", err)
+				return exitFail
+			}
+			fmt.Fprintf(e.stdout, "chart: %s\n", *svg)
+		}
+		if wrong > 0 {
+			fmt.Fprintf(e.stderr, "sudokuar bench: %d grids broke a rule: a solver is wrong\n", wrong)
+			return exitFail
+		}
+		return exitOK
+	}
+}
+
+// pickSolvers resolves --solver.
+func pickSolvers(which string) ([]string, error) {
+	if which == "all" {
+		return solvers.Names(), nil
+	}
+	var out []string
+	for _, name := range strings.Split(which, ",") {
+		name = strings.TrimSpace(name)
+		if _, err := solvers.New(name, solvers.Options{}); err != nil {
+			return nil, err
+		}
+		out = append(out, name)
+	}
+	return out, nil
+}
+
+// benchSet is a file of puzzles.
+type benchSet struct {
+	name    string // the file's base name without .txt
+	puzzles []sudoku.Grid
+}
+
+// readBenchSet reads one-line puzzles; a bad line is an error naming it.
+func readBenchSet(path string) (benchSet, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return benchSet{}, err
+	}
+	defer f.Close()
+	set := benchSet{name: strings.TrimSuffix(filepath.Base(path), ".txt")}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || text[0] == '#' {
+			continue
+		}
+		g, err := sudoku.ParseLine(text, nil)
+		if err != nil {
+			return benchSet{}, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		set.puzzles = append(set.puzzles, g)
+	}
+	if err := sc.Err(); err != nil {
+		return benchSet{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(set.puzzles) == 0 {
+		return benchSet{}, fmt.Errorf("%s: no puzzles", path)
+	}
+	return set, nil
+}
+
+// Why a puzzle failed.
+const (
+	failTimeout = "out of time"
+	failStuck   = "stuck"
+	failNone    = "no solution"
+	failOther   = "error"
+	failWrong   = "WRONG GRID"
+)
+
+// benchRun is one solver over one set.
+type benchRun struct {
+	set, solver string
+	times       []time.Duration // per puzzle, in file order
+	ok          []bool
+	fails       map[string]int
+}
+
+func (r benchRun) solved() int {
+	n := 0
+	for _, ok := range r.ok {
+		if ok {
+			n++
+		}
+	}
+	return n
+}
+
+// quantile returns the q-quantile (nearest rank) of all the times.
+func (r benchRun) quantile(q float64) time.Duration {
+	return quantile(r.times, q)
+}
+
+func quantile(ts []time.Duration, q float64) time.Duration {
+	if len(ts) == 0 {
+		return 0
+	}
+	s := slices.Clone(ts)
+	slices.Sort(s)
+	k := int(q*float64(len(s))+0.5) - 1
+	return s[min(len(s)-1, max(0, k))]
+}
+
+func (r benchRun) whyFailed() string {
+	var parts []string
+	for _, k := range []string{failTimeout, failStuck, failNone, failOther, failWrong} {
+		if n := r.fails[k]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, k))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// runBench solves every puzzle of set with the named solver, jobs at a
+// time, each under its own time limit.
+func runBench(set benchSet, name string, timeout time.Duration, seed uint64, jobs int) benchRun {
+	r := benchRun{set: set.name, solver: name, times: make([]time.Duration, len(set.puzzles)), ok: make([]bool, len(set.puzzles)), fails: map[string]int{}}
+	why := make([]string, len(set.puzzles))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// One solver per worker, reused as an application would (dlx
+			// builds its matrix once); a stochastic solver starts every
+			// puzzle from the seed, so results do not depend on -j.
+			sv, _ := solvers.New(name, solvers.Options{Seed: seed})
+			for i := range next {
+				g := set.puzzles[i]
+				ctx, cancel := context.WithTimeout(context.Background(), timeout)
+				start := time.Now()
+				res, err := sv.Solve(ctx, g)
+				r.times[i] = time.Since(start)
+				cancel()
+				why[i] = classify(g, res, err)
+				r.ok[i] = why[i] == ""
+			}
+		}()
+	}
+	for i := range set.puzzles {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, w := range why {
+		if w != "" {
+			r.fails[w]++
+		}
+	}
+	return r
+}
+
+// classify returns why a solve failed, or "" when it returned a grid that
+// keeps every rule and given.
+func classify(g sudoku.Grid, res solvers.Result, err error) string {
+	var te *solvers.TimeoutError
+	switch {
+	case err == nil:
+		if solvers.Check(g, res.Solution) != nil {
+			return failWrong
+		}
+		return ""
+	case errors.As(err, &te), errors.Is(err, context.DeadlineExceeded):
+		return failTimeout
+	case errors.Is(err, solvers.ErrStuck):
+		return failStuck
+	case errors.Is(err, sudoku.ErrNoSolution):
+		return failNone
+	}
+	return failOther
+}
+
+// fmtDur prints a duration with three significant digits in the unit that
+// suits it.
+func fmtDur(d time.Duration) string {
+	switch {
+	case d < time.Microsecond:
+		return fmt.Sprintf("%dns", d.Nanoseconds())
+	case d < time.Millisecond:
+		return trim3(float64(d)/float64(time.Microsecond)) + "µs"
+	case d < time.Second:
+		return trim3(float64(d)/float64(time.Millisecond)) + "ms"
+	}
+	return trim3(d.Seconds()) + "s"
+}
+
+// trim3 formats x (>= 1) with three significant digits.
+func trim3(x float64) string {
+	switch {
+	case x >= 100:
+		return fmt.Sprintf("%.0f", x)
+	case x >= 10:
+		return fmt.Sprintf("%.1f", x)
+	}
+	return fmt.Sprintf("%.2f", x)
+}
