@@ -9,6 +9,7 @@ import (
 
 	"github.com/sudokuar/sudokuar/ocr"
 	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/synth"
 )
 
 func TestTurnGrid(t *testing.T) {
@@ -184,5 +185,28 @@ func TestSoftmaxT(t *testing.T) {
 	p2 := softmaxT([]float32{2, 0}, 2)
 	if !(p2[0] < p1[0] && p1[0] > 0.88 && p1[0] < 0.881) {
 		t.Errorf("softmax at T=1 %v, T=2 %v: a higher temperature must soften", p1, p2)
+	}
+}
+
+// TestCutIsIndependentOfWorkers: the photos and their cells do not depend
+// on how many workers render and cut them, so a seeded run is reproducible
+// on any machine.
+func TestCutIsIndependentOfWorkers(t *testing.T) {
+	fonts, err := synth.GoFonts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := synthPhotos(4, 77, fonts, nil, 1, 0.25)
+	b := synthPhotos(4, 77, fonts, nil, 3, 0.25)
+	for i := range a {
+		sa, sb := a[i].samples(), b[i].samples()
+		if len(sa) != len(sb) || fmt.Sprint(a[i].err) != fmt.Sprint(b[i].err) {
+			t.Fatalf("photo %d: %d vs %d samples (%v / %v)", i, len(sa), len(sb), a[i].err, b[i].err)
+		}
+		for k := range sa {
+			if sa[k].y != sb[k].y || fmt.Sprint(sa[k].x) != fmt.Sprint(sb[k].x) {
+				t.Fatalf("photo %d sample %d differs between 1 and 3 workers", i, k)
+			}
+		}
 	}
 }
