@@ -93,8 +93,8 @@ func (r Reading) Certain() bool { return r.Solutions == 1 && len(r.Doubt) == 0 }
 // next, and a digit in a faint cell) by joint probability, cheapest first,
 // and keeps the most likely reading that breaks no rule and has exactly one
 // solution, provided no reading with another solution is nearly as likely
-// (within a factor e^AcceptMargin, see Settings); otherwise the doubt is reported. Each
-// correction is listed in Changes. A grid that stays unsolvable is returned
+// (within a factor e^AcceptMargin, see Settings); otherwise the cells where
+// they differ go to Doubt. Each correction is listed in Changes. A grid that stays unsolvable is returned
 // as read, with Solutions saying so; that is not an error.
 //
 // Doubt: a solved reading is checked cell by cell: a given the model is
@@ -108,7 +108,8 @@ func (r Reading) Certain() bool { return r.Solutions == 1 && len(r.Doubt) == 0 }
 //
 // Cost: one batch (two for a doubtful reading) plus a bounded search
 // (maxTries readings, at most maxSolves solver runs, each with a bounded
-// budget).
+// budget) and check (at most maxChecks more runs): about 0.3 ms of CPU for
+// a clean 9×9 reading and 5 ms at worst (BenchmarkRepair).
 //
 // cells must hold shape.N()² cells in row-major order (as vision cuts
 // them). Errors: ErrGridTooLarge (wrapped) for values the model has no
