@@ -6,7 +6,7 @@ BIN     := bin/sudokuar
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT     := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 # Fonts the digit model is trained on (see models/README.md for their licences).
-FONT_PKGS := fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf fonts-urw-base35 fonts-noto-core fonts-noto-mono
+FONT_PKGS := fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf fonts-urw-base35 fonts-noto-core fonts-noto-mono fonts-lato fonts-open-sans fonts-roboto-unhinted fonts-comic-neue
 
 .PHONY: all deps test-deps font-deps build sudoku-console run serve test bench fuzz model synth video clean
 
@@ -79,10 +79,11 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzRun -fuzztime 60s ./console
 	$(GO) test -run '^$$' -fuzz FuzzAPI -fuzztime 60s ./web
 	$(GO) test -run '^$$' -fuzz FuzzParsePuzzle -fuzztime 60s ./web
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./kakuro
 
 # model retrains models/digits.onnx (needs ../shared for the real photos).
 model: deps font-deps
-	$(GO) run ./cmd/train --out models/digits.onnx --seed 1
+	nice -n 10 $(GO) run ./cmd/train --out models/digits.onnx --seed 1 --workers 4
 
 # synth and video regenerate the committed synthetic photos and demo video.
 synth: deps
