@@ -206,6 +206,8 @@ func TestAPIGames(t *testing.T) {
 		{name: "move negative cell", path: act + "move", body: `{"cell":-1,"value":1}`, status: 400},
 		{name: "move bad value", path: act + "move", body: fmt.Sprintf(`{"cell":%d,"value":10}`, empty), status: 400, errHas: "not 0..9"},
 		{name: "move on a given", path: act + "move", body: fmt.Sprintf(`{"cell":%d,"value":1}`, given), status: 409, errHas: "given"},
+		{name: "its own digit on a given", path: act + "move", body: fmt.Sprintf(`{"cell":%d,"value":%c}`, given, puzzle[given]), status: 409, errHas: "given"},
+		{name: "mark on a given", path: act + "mark", body: fmt.Sprintf(`{"cell":%d,"value":2}`, given), status: 409, errHas: "given"},
 		{name: "move float", path: act + "move", body: `{"cell":1.5,"value":1}`, status: 400},
 		{name: "undo nothing", path: act + "undo", body: ``, status: 409, errHas: "nothing to undo"},
 		{name: "errors without on", path: act + "errors", body: `{}`, status: 400},

@@ -223,6 +223,8 @@ func (gs *games) act(ctx context.Context, id, name string, a Action) (View, erro
 		}
 		r, c := cell/n, cell%n
 		switch {
+		case gm.Fixed(r, c):
+			err = game.ErrFixed
 		case name == "mark":
 			_, err = gm.ToggleMark(r, c, v)
 		case gm.Value(r, c) == v:
