@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -23,6 +26,9 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 	svg := fs.String("svg", "bench.svg", "write the chart of solve times to this `FILE` (empty: none)")
 	seed := fs.Uint64("seed", 1, "seed of the stochastic solvers (each puzzle's search starts from it)")
 	jobs := fs.Int("j", 1, "puzzles solved at once (more than 1 saves time but disturbs the times)")
+	annealSet := fs.String("anneal", "", "anneal's parameters, `NAME=VALUE,...` (fields of solvers.AnnealParams, e.g. Focus=6,ChainFactor=0.02)")
+	cgaSet := fs.String("cga", "", "cga's parameters, `NAME=VALUE,...` (fields of solvers.CGAParams, e.g. Population=200)")
+	clock := fs.String("clock", "cpu", "what a puzzle's time is: cpu (CPU time of the solving thread, which other load on the machine barely changes) or wall")
 	return func(e *env, args []string) int {
 		if len(args) == 0 {
 			fmt.Fprintln(e.stderr, "sudokuar bench: name one or more puzzle files (one puzzle per line)")
@@ -31,6 +37,20 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 		names, err := pickSolvers(*which)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "sudokuar bench: --solver: %v\n", err)
+			return exitUsage
+		}
+		if *clock != "cpu" && *clock != "wall" {
+			fmt.Fprintln(e.stderr, "sudokuar bench: --clock: want cpu or wall")
+			return exitUsage
+		}
+		useCPU := *clock == "cpu" && haveThreadClock
+		opts := solvers.Options{Seed: *seed}
+		if err := setParams(&opts.Anneal, *annealSet); err != nil {
+			fmt.Fprintf(e.stderr, "sudokuar bench: --anneal: %v\n", err)
+			return exitUsage
+		}
+		if err := setParams(&opts.CGA, *cgaSet); err != nil {
+			fmt.Fprintf(e.stderr, "sudokuar bench: --cga: %v\n", err)
 			return exitUsage
 		}
 		if *timeout <= 0 || *jobs < 1 {
@@ -58,14 +78,18 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 		wrong := 0
 		for _, set := range sets {
 			for _, name := range names {
-				r := runBench(set, name, *timeout, *seed, *jobs)
+				r := runBench(set, name, *timeout, opts, *jobs, useCPU)
 				runs = append(runs, r)
 				wrong += r.fails[failWrong]
 				row(set.name, name, fmt.Sprintf("%d/%d", r.solved(), len(r.times)), fmt.Sprint(len(r.times)-r.solved()),
 					fmtDur(r.quantile(0.5)), fmtDur(r.quantile(0.9)), fmtDur(r.quantile(1)), r.whyFailed())
 			}
 		}
-		fmt.Fprintf(e.stdout, "\ntimes are wall-clock per puzzle over all puzzles, a failure counting as the time spent on it (at most --timeout %v)\n", *timeout)
+		what := "wall-clock time"
+		if useCPU {
+			what = "CPU time of the solving thread"
+		}
+		fmt.Fprintf(e.stdout, "\ntimes are the %s per puzzle, over all puzzles, a failure counting as the time spent on it (at most --timeout %v)\n", what, *timeout)
 		if *svg != "" {
 			if err := os.WriteFile(*svg, []byte(benchSVG(runs, *timeout)), 0o644); err != nil {
 				fmt.Fprintf(e.stderr, "sudokuar bench: %v\n", err)
@@ -186,8 +210,11 @@ func (r benchRun) whyFailed() string {
 }
 
 // runBench solves every puzzle of set with the named solver, jobs at a
-// time, each under its own time limit.
-func runBench(set benchSet, name string, timeout time.Duration, seed uint64, jobs int) benchRun {
+// time, each under its own time limit: of CPU time of the solving thread
+// with useCPU (a watcher cancels the solve when it is spent; the wall
+// clock stops a solve at 20 times the limit whatever happens), else of
+// wall-clock time.
+func runBench(set benchSet, name string, timeout time.Duration, opts solvers.Options, jobs int, useCPU bool) benchRun {
 	r := benchRun{set: set.name, solver: name, times: make([]time.Duration, len(set.puzzles)), ok: make([]bool, len(set.puzzles)), fails: map[string]int{}}
 	why := make([]string, len(set.puzzles))
 	var wg sync.WaitGroup
@@ -199,13 +226,42 @@ func runBench(set benchSet, name string, timeout time.Duration, seed uint64, job
 			// One solver per worker, reused as an application would (dlx
 			// builds its matrix once); a stochastic solver starts every
 			// puzzle from the seed, so results do not depend on -j.
-			sv, _ := solvers.New(name, solvers.Options{Seed: seed})
+			sv, _ := solvers.New(name, opts)
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			now := func() time.Duration { return time.Duration(time.Now().UnixNano()) }
+			if useCPU {
+				now = threadClock()
+			}
 			for i := range next {
 				g := set.puzzles[i]
-				ctx, cancel := context.WithTimeout(context.Background(), timeout)
-				start := time.Now()
+				var ctx context.Context
+				var cancel context.CancelFunc
+				done := make(chan struct{})
+				start := now()
+				if useCPU {
+					ctx, cancel = context.WithTimeout(context.Background(), 20*timeout)
+					go func() {
+						tick := time.NewTicker(2 * time.Millisecond)
+						defer tick.Stop()
+						for {
+							select {
+							case <-done:
+								return
+							case <-tick.C:
+								if now()-start >= timeout {
+									cancel()
+									return
+								}
+							}
+						}
+					}()
+				} else {
+					ctx, cancel = context.WithTimeout(context.Background(), timeout)
+				}
 				res, err := sv.Solve(ctx, g)
-				r.times[i] = time.Since(start)
+				r.times[i] = now() - start
+				close(done)
 				cancel()
 				why[i] = classify(g, res, err)
 				r.ok[i] = why[i] == ""
@@ -268,4 +324,49 @@ func trim3(x float64) string {
 		return fmt.Sprintf("%.1f", x)
 	}
 	return fmt.Sprintf("%.2f", x)
+}
+
+// setParams sets the fields of the struct *p named in spec
+// ("Name=value,..."): numbers, and booleans as true/false or 1/0.
+func setParams(p any, spec string) error {
+	v := reflect.ValueOf(p).Elem()
+	for _, kv := range strings.Split(spec, ",") {
+		if strings.TrimSpace(kv) == "" {
+			continue
+		}
+		name, val, ok := strings.Cut(kv, "=")
+		if !ok {
+			return fmt.Errorf("%q: want NAME=VALUE", kv)
+		}
+		f := v.FieldByName(strings.TrimSpace(name))
+		if !f.IsValid() || !f.CanSet() {
+			var names []string
+			for i := range v.NumField() {
+				names = append(names, v.Type().Field(i).Name)
+			}
+			return fmt.Errorf("no parameter %q (have %s)", name, strings.Join(names, ", "))
+		}
+		val = strings.TrimSpace(val)
+		var err error
+		switch f.Kind() {
+		case reflect.Bool:
+			var b bool
+			b, err = strconv.ParseBool(val)
+			f.SetBool(b)
+		case reflect.Int:
+			var n int64
+			n, err = strconv.ParseInt(val, 10, 64)
+			f.SetInt(n)
+		case reflect.Float64:
+			var x float64
+			x, err = strconv.ParseFloat(val, 64)
+			f.SetFloat(x)
+		default:
+			err = fmt.Errorf("cannot set a %v", f.Kind())
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+	}
+	return nil
 }
