@@ -5,6 +5,11 @@ package logic
 // changes (the grid's version moves on).
 type stateCache struct {
 	version uint64
+	als     []als // almost locked sets up to alsMax cells
+	alsMax  int
+	sdLinks [][]sdLink // strong links per digit
+	sdDone  []bool
+	sdJoins [][][]sdJoin // per digit: which link ends join which starts
 }
 
 // state returns the cache of g's current state, resetting it if g changed.

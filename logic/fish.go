@@ -31,6 +31,7 @@ func (g *geometry) across(kind, c int) int {
 func findFish(k int) func(g *Grid) (Step, bool) {
 	return func(g *Grid) (Step, bool) {
 		n := g.geo.n
+		missing := g.missingAll()
 		for _, kind := range []int{kindCol, kindRow} {
 			coverKind := kindRow
 			if kind == kindRow {
@@ -41,7 +42,7 @@ func findFish(k int) func(g *Grid) (Step, bool) {
 				for d := 1; d <= n; d++ {
 					// As in Sudoku Explainer: the digit must still be
 					// missing from at least 2k lines.
-					if g.missing(d) < 2*k {
+					if missing[d-1] < 2*k {
 						continue
 					}
 					var base cellSet
@@ -214,10 +215,10 @@ func fishNameLower(k int) string {
 func popcount32(x uint32) int { return digitMask(x).count() }
 
 var (
-	techXWing            = Technique{Name: fishNames[2], Rating: fishRates[2], find: findFish(2)}
-	techSwordfish        = Technique{Name: fishNames[3], Rating: fishRates[3], find: findFish(3)}
-	techJellyfish        = Technique{Name: fishNames[4], Rating: fishRates[4], find: findFish(4)}
-	techFinnedXWing      = Technique{Name: "Finned X-wing", Rating: finnedRate[2], find: findFinnedFish(2)}
-	techFinnedSwordfish  = Technique{Name: "Finned swordfish", Rating: finnedRate[3], find: findFinnedFish(3)}
-	techFinnedJellyfish  = Technique{Name: "Finned jellyfish", Rating: finnedRate[4], find: findFinnedFish(4)}
+	techXWing           = Technique{Name: fishNames[2], Rating: fishRates[2], find: findFish(2)}
+	techSwordfish       = Technique{Name: fishNames[3], Rating: fishRates[3], find: findFish(3)}
+	techJellyfish       = Technique{Name: fishNames[4], Rating: fishRates[4], find: findFish(4)}
+	techFinnedXWing     = Technique{Name: "Finned X-wing", Rating: finnedRate[2], find: findFinnedFish(2)}
+	techFinnedSwordfish = Technique{Name: "Finned swordfish", Rating: finnedRate[3], find: findFinnedFish(3)}
+	techFinnedJellyfish = Technique{Name: "Finned jellyfish", Rating: finnedRate[4], find: findFinnedFish(4)}
 )

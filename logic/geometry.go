@@ -19,15 +19,15 @@ const (
 // digits: houses, which houses a cell is in, a cell's peers. It is built
 // once per shape and shared (read-only) by every Grid of that shape.
 type geometry struct {
-	shape    sudoku.Shape
-	n        int // side, also the number of digits
-	size     int // n*n cells
-	houses   [][]int   // cells of each house, increasing
-	houseSet []cellSet // the same as sets
-	cellHouse [][3]int // row, column and box house of each cell
-	peers    []cellSet // cells sharing a house with the cell, itself excluded
-	peerList [][]int
-	all      cellSet
+	shape     sudoku.Shape
+	n         int       // side, also the number of digits
+	size      int       // n*n cells
+	houses    [][]int   // cells of each house, increasing
+	houseSet  []cellSet // the same as sets
+	cellHouse [][3]int  // row, column and box house of each cell
+	peers     []cellSet // cells sharing a house with the cell, itself excluded
+	peerList  [][]int
+	all       cellSet
 	// segment[box][line] is the intersection of a box with a row or
 	// column house (empty when they do not cross).
 	segment map[[2]int]cellSet

@@ -179,12 +179,16 @@ func (g *Grid) eliminate(cell, d int) bool {
 	return true
 }
 
-// missing returns how many times digit d is still to be placed.
-func (g *Grid) missing(d int) int {
-	m := g.geo.n
+// missingAll returns, per digit (index d-1), how many times it is still to
+// be placed.
+func (g *Grid) missingAll() []int {
+	m := make([]int, g.geo.n)
+	for i := range m {
+		m[i] = g.geo.n
+	}
 	for _, v := range g.value {
-		if v == d {
-			m--
+		if v != 0 {
+			m[v-1]--
 		}
 	}
 	return m

@@ -30,9 +30,9 @@ func (h HintResult) String() string {
 
 // WrongEntry is a digit the player entered that contradicts the solution.
 type WrongEntry struct {
-	Cell    int    `json:"cell"`    // row-major index
-	Entered int    `json:"entered"` // the player's digit
-	Correct int    `json:"correct"` // the solution's digit
+	Cell    int    `json:"cell"`            // row-major index
+	Entered int    `json:"entered"`         // the player's digit
+	Correct int    `json:"correct"`         // the solution's digit
 	Clash   []int  `json:"clash,omitempty"` // cells in the same house holding the same digit, if any
 	Text    string `json:"text"`
 }

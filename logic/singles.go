@@ -8,13 +8,13 @@ import "fmt"
 
 // SE ratings of the singles.
 const (
-	rateFullHouse      = 1.0
-	rateHiddenBox      = 1.2
-	rateHiddenLine     = 1.5
-	rateNakedSingle    = 2.3
-	nameFullHouse      = "Full house"
-	nameHiddenSingle   = "Hidden single"
-	nameNakedSingle    = "Naked single"
+	rateFullHouse    = 1.0
+	rateHiddenBox    = 1.2
+	rateHiddenLine   = 1.5
+	rateNakedSingle  = 2.3
+	nameFullHouse    = "Full house"
+	nameHiddenSingle = "Hidden single"
+	nameNakedSingle  = "Naked single"
 )
 
 // seHouseOrder lists houses in Sudoku Explainer's order: boxes, then

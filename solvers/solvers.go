@@ -97,6 +97,7 @@ func factories() []factory {
 	return []factory{
 		{"dlx", "Knuth's dancing links (exact cover); the default", func(Options) Solver { return NewDLX() }},
 		{"backtrack", "classic recursive backtracking, first empty cell first", func(Options) Solver { return NewBacktrack() }},
+		{"stack", "exhaustive backtracking with an explicit stack, fewest-values cell first; counts solutions (Count)", func(Options) Solver { return NewStack() }},
 		{"logic", "human techniques only, never a guess; says when it is stuck", func(Options) Solver { return NewLogic() }},
 		{"anneal", "simulated annealing over box permutations (stochastic)", func(o Options) Solver { return NewAnneal(o.Seed, o.Anneal) }},
 		{"cga", "cultural genetic algorithm over box permutations (stochastic)", func(o Options) Solver { return NewCGA(o.Seed, o.CGA) }},
