@@ -60,6 +60,13 @@ func (*Stack) Solve(ctx context.Context, g sudoku.Grid) (Result, error) {
 	return Result{Solution: sol, Stats: st}, nil
 }
 
+// Count makes Stack a Counter (for sudokuar solve --count --solver stack):
+// the package function Count without progress, limit <= 0 counting all.
+func (*Stack) Count(ctx context.Context, g sudoku.Grid, limit int) (int, error) {
+	n, err := Count(ctx, g, uint64(max(limit, 0)), nil)
+	return int(n), err
+}
+
 // CountProgress is how far a count has come, as reported to Count's
 // progress callback.
 type CountProgress struct {
