@@ -23,6 +23,7 @@ import (
 func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 	which := fs.String("solver", "all", "solvers to compare: all, or `NAMES` separated by commas ("+strings.Join(solvers.Names(), ", ")+")")
 	timeout := fs.Duration("timeout", 10*time.Second, "time limit per puzzle; a solver that reaches it has failed that puzzle")
+	limits := fs.String("limits", "", "other time limits for some sets, `SET=DURATION,...` with SET a file's base name without .txt (e.g. zoo-16=2s)")
 	svg := fs.String("svg", "bench.svg", "write the chart of solve times to this `FILE` (empty: none)")
 	seed := fs.Uint64("seed", 1, "seed of the stochastic solvers (each puzzle's search starts from it)")
 	jobs := fs.Int("j", 1, "puzzles solved at once (more than 1 saves time but disturbs the times)")
@@ -64,7 +65,25 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 				fmt.Fprintf(e.stderr, "sudokuar bench: %v\n", err)
 				return exitFail
 			}
+			set.limit = *timeout
 			sets = append(sets, set)
+		}
+		for _, kv := range strings.Split(*limits, ",") {
+			if strings.TrimSpace(kv) == "" {
+				continue
+			}
+			name, val, _ := strings.Cut(kv, "=")
+			d, err := time.ParseDuration(strings.TrimSpace(val))
+			found := false
+			for i := range sets {
+				if sets[i].name == strings.TrimSpace(name) {
+					sets[i].limit, found = d, true
+				}
+			}
+			if err != nil || d <= 0 || !found {
+				fmt.Fprintf(e.stderr, "sudokuar bench: --limits: %q: want SET=DURATION for a set named on the command line\n", kv)
+				return exitUsage
+			}
 		}
 		setW := len("set")
 		for _, set := range sets {
@@ -78,7 +97,7 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 		wrong := 0
 		for _, set := range sets {
 			for _, name := range names {
-				r := runBench(set, name, *timeout, opts, *jobs, useCPU)
+				r := runBench(set, name, set.limit, opts, *jobs, useCPU)
 				runs = append(runs, r)
 				wrong += r.fails[failWrong]
 				row(set.name, name, fmt.Sprintf("%d/%d", r.solved(), len(r.times)), fmt.Sprint(len(r.times)-r.solved()),
@@ -89,9 +108,13 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 		if useCPU {
 			what = "CPU time of the solving thread"
 		}
-		fmt.Fprintf(e.stdout, "\ntimes are the %s per puzzle, over all puzzles, a failure counting as the time spent on it (at most --timeout %v)\n", what, *timeout)
+		var lims []string
+		for _, set := range sets {
+			lims = append(lims, fmt.Sprintf("%s %v", set.name, set.limit))
+		}
+		fmt.Fprintf(e.stdout, "\ntimes are the %s per puzzle, over all puzzles, a failure counting as the time spent on it (limits: %s)\n", what, strings.Join(lims, ", "))
 		if *svg != "" {
-			if err := os.WriteFile(*svg, []byte(benchSVG(runs, *timeout)), 0o644); err != nil {
+			if err := os.WriteFile(*svg, []byte(benchSVG(runs)), 0o644); err != nil {
 				fmt.Fprintf(e.stderr, "sudokuar bench: %v\n", err)
 				return exitFail
 			}
@@ -125,6 +148,7 @@ func pickSolvers(which string) ([]string, error) {
 type benchSet struct {
 	name    string // the file's base name without .txt
 	puzzles []sudoku.Grid
+	limit   time.Duration // per puzzle
 }
 
 // readBenchSet reads one-line puzzles; a bad line is an error naming it.
@@ -169,6 +193,7 @@ const (
 // benchRun is one solver over one set.
 type benchRun struct {
 	set, solver string
+	limit       time.Duration
 	times       []time.Duration // per puzzle, in file order
 	ok          []bool
 	fails       map[string]int
@@ -215,7 +240,7 @@ func (r benchRun) whyFailed() string {
 // clock stops a solve at 20 times the limit whatever happens), else of
 // wall-clock time.
 func runBench(set benchSet, name string, timeout time.Duration, opts solvers.Options, jobs int, useCPU bool) benchRun {
-	r := benchRun{set: set.name, solver: name, times: make([]time.Duration, len(set.puzzles)), ok: make([]bool, len(set.puzzles)), fails: map[string]int{}}
+	r := benchRun{set: set.name, solver: name, limit: timeout, times: make([]time.Duration, len(set.puzzles)), ok: make([]bool, len(set.puzzles)), fails: map[string]int{}}
 	why := make([]string, len(set.puzzles))
 	var wg sync.WaitGroup
 	next := make(chan int)
