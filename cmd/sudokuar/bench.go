@@ -23,7 +23,7 @@ import (
 func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 	which := fs.String("solver", "all", "solvers to compare: all, or `NAMES` separated by commas ("+strings.Join(solvers.Names(), ", ")+")")
 	timeout := fs.Duration("timeout", 10*time.Second, "time limit per puzzle; a solver that reaches it has failed that puzzle")
-	limits := fs.String("limits", "", "other time limits for some sets, `SET=DURATION,...` with SET a file's base name without .txt (e.g. zoo-16=2s)")
+	limits := fs.String("limits", "", "other time limits, `NAME=DURATION,...`: NAME a set (a file's base name without .txt, e.g. zoo-16=2s) or a solver (cga=2s: at most that on every set)")
 	svg := fs.String("svg", "bench.svg", "write the chart of solve times to this `FILE` (empty: none)")
 	seed := fs.Uint64("seed", 1, "seed of the stochastic solvers (each puzzle's search starts from it)")
 	jobs := fs.Int("j", 1, "puzzles solved at once (more than 1 saves time but disturbs the times)")
@@ -68,6 +68,7 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 			set.limit = *timeout
 			sets = append(sets, set)
 		}
+		solverLimit := map[string]time.Duration{}
 		for _, kv := range strings.Split(*limits, ",") {
 			if strings.TrimSpace(kv) == "" {
 				continue
@@ -75,13 +76,16 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 			name, val, _ := strings.Cut(kv, "=")
 			d, err := time.ParseDuration(strings.TrimSpace(val))
 			found := false
+			if slices.Contains(names, strings.TrimSpace(name)) {
+				solverLimit[strings.TrimSpace(name)], found = d, true
+			}
 			for i := range sets {
 				if sets[i].name == strings.TrimSpace(name) {
 					sets[i].limit, found = d, true
 				}
 			}
 			if err != nil || d <= 0 || !found {
-				fmt.Fprintf(e.stderr, "sudokuar bench: --limits: %q: want SET=DURATION for a set named on the command line\n", kv)
+				fmt.Fprintf(e.stderr, "sudokuar bench: --limits: %q: want NAME=DURATION for a set named on the command line or a solver compared\n", kv)
 				return exitUsage
 			}
 		}
@@ -97,7 +101,11 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 		wrong := 0
 		for _, set := range sets {
 			for _, name := range names {
-				r := runBench(set, name, set.limit, opts, *jobs, useCPU)
+				limit := set.limit
+				if l, ok := solverLimit[name]; ok {
+					limit = min(limit, l)
+				}
+				r := runBench(set, name, limit, opts, *jobs, useCPU)
 				runs = append(runs, r)
 				wrong += r.fails[failWrong]
 				row(set.name, name, fmt.Sprintf("%d/%d", r.solved(), len(r.times)), fmt.Sprint(len(r.times)-r.solved()),
@@ -111,6 +119,9 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 		var lims []string
 		for _, set := range sets {
 			lims = append(lims, fmt.Sprintf("%s %v", set.name, set.limit))
+		}
+		for name, l := range solverLimit {
+			lims = append(lims, fmt.Sprintf("%s at most %v", name, l))
 		}
 		fmt.Fprintf(e.stdout, "\ntimes are the %s per puzzle, over all puzzles, a failure counting as the time spent on it (limits: %s)\n", what, strings.Join(lims, ", "))
 		if *svg != "" {

@@ -87,8 +87,12 @@ func benchSVG(runs []benchRun) string {
 	for _, s := range sets {
 		rs := bySet[s]
 		n := len(rs[0].times)
+		var panelLimit time.Duration // the set's limit; a solver may have less
+		for _, r := range rs {
+			panelLimit = max(panelLimit, r.limit)
+		}
 		fmt.Fprintf(&b, `<text x="20" y="%d" font-size="15" font-weight="600" fill="#222">%s</text>`, y+20, html.EscapeString(s))
-		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="12" fill="#666">%d puzzles, limit %s each</text>`+"\n", 28+7*len(s)+20, y+20, n, shortDur(rs[0].limit))
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="12" fill="#666">%d puzzles, limit %s each</text>`+"\n", 28+7*len(s)+20, y+20, n, shortDur(panelLimit))
 		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11" fill="#a33" text-anchor="middle">gave up</text>`, (failL+failR)/2, y+24)
 		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11" fill="#666">solved · their median</text>`+"\n", summaryL, y+24)
 		y += panelHead
@@ -101,7 +105,7 @@ func benchSVG(runs []benchRun) string {
 			}
 		}
 		for d := math.Log10(lo); d <= math.Log10(hi)+1e-9; d++ {
-			if l := math.Log10(rs[0].limit.Seconds()); math.Abs(l-d) < 0.15 {
+			if l := math.Log10(panelLimit.Seconds()); math.Abs(l-d) < 0.15 {
 				continue // too close to the limit's label
 			}
 			xx := x(math.Pow(10, d))
@@ -109,9 +113,13 @@ func benchSVG(runs []benchRun) string {
 			fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-size="11" fill="#666" text-anchor="middle">%s</text>`+"\n", xx, rowsBottom+16, decadeLabel(d))
 		}
 		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#bbb"/>`+"\n", plotL, rowsBottom, plotR, rowsBottom)
-		limitX := x(rs[0].limit.Seconds())
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#d66" stroke-dasharray="3,3"/>`+"\n", limitX, rowsTop, limitX, rowsBottom)
-		fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-size="11" fill="#c44" text-anchor="middle">%s limit</text>`+"\n", limitX, rowsBottom+16, shortDur(rs[0].limit))
+		limitX := x(panelLimit.Seconds())
+		for k, r := range rs { // each row's own limit, dashed
+			lx := x(r.limit.Seconds())
+			fmt.Fprintf(&b, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#d66" stroke-dasharray="3,3"/>`, lx, rowsTop+rowH*k, lx, rowsTop+rowH*(k+1))
+		}
+		b.WriteString("\n")
+		fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-size="11" fill="#c44" text-anchor="middle">%s limit</text>`+"\n", limitX, rowsBottom+16, shortDur(panelLimit))
 		for k, r := range rs {
 			cy := float64(rowsTop + rowH*k + rowH/2)
 			col := colourOf(r.solver, k)
@@ -147,7 +155,11 @@ func benchSVG(runs []benchRun) string {
 				fill = "#a33"
 				weight = "600"
 			}
-			fmt.Fprintf(&b, `<text x="%d" y="%.1f" font-size="12.5" fill="%s" font-weight="%s" dominant-baseline="middle">%s · %s</text>`+"\n", summaryL, cy, fill, weight, pct(share), medText)
+			own := ""
+			if r.limit < panelLimit {
+				own = " · limit " + shortDur(r.limit)
+			}
+			fmt.Fprintf(&b, `<text x="%d" y="%.1f" font-size="12.5" fill="%s" font-weight="%s" dominant-baseline="middle">%s · %s%s</text>`+"\n", summaryL, cy, fill, weight, pct(share), medText, own)
 		}
 		y = rowsBottom + axisH + panelGap
 	}
