@@ -3,9 +3,11 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -24,6 +26,8 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 	which := fs.String("solver", "all", "solvers to compare: all, or `NAMES` separated by commas ("+strings.Join(solvers.Names(), ", ")+")")
 	timeout := fs.Duration("timeout", 10*time.Second, "time limit per puzzle; a solver that reaches it has failed that puzzle")
 	limits := fs.String("limits", "", "other time limits, `NAME=DURATION,...`: NAME a set (a file's base name without .txt, e.g. zoo-16=2s) or a solver (cga=2s: at most that on every set)")
+	jsonOut := fs.String("json", "", "also save every puzzle's time and outcome to `FILE` (rewritten after each solver, so a long run keeps what it did)")
+	redraw := fs.String("redraw", "", "print the table and draw the chart of a run saved with --json `FILE` instead of solving")
 	svg := fs.String("svg", "bench.svg", "write the chart of solve times to this `FILE` (empty: none)")
 	seed := fs.Uint64("seed", 1, "seed of the stochastic solvers (each puzzle's search starts from it)")
 	jobs := fs.Int("j", 1, "puzzles solved at once (more than 1 saves time but disturbs the times)")
@@ -31,6 +35,15 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 	cgaSet := fs.String("cga", "", "cga's parameters, `NAME=VALUE,...` (fields of solvers.CGAParams, e.g. Population=200)")
 	clock := fs.String("clock", "cpu", "what a puzzle's time is: cpu (CPU time of the solving thread, which other load on the machine barely changes) or wall")
 	return func(e *env, args []string) int {
+		if *redraw != "" {
+			runs, err := loadRuns(*redraw)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "sudokuar bench: --redraw: %v\n", err)
+				return exitFail
+			}
+			printTable(e.stdout, runs)
+			return writeChart(e, *svg, runs)
+		}
 		if len(args) == 0 {
 			fmt.Fprintln(e.stderr, "sudokuar bench: name one or more puzzle files (one puzzle per line)")
 			return exitUsage
@@ -89,14 +102,8 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 				return exitUsage
 			}
 		}
-		setW := len("set")
-		for _, set := range sets {
-			setW = max(setW, len(set.name))
-		}
-		row := func(cols ...string) {
-			fmt.Fprintf(e.stdout, "%-*s  %-9s  %9s  %6s  %8s  %8s  %8s  %s\n", setW, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7])
-		}
-		row("set", "solver", "solved", "failed", "median", "p90", "max", "why failed")
+		w := newTableWriter(e.stdout, sets)
+		w.header()
 		var runs []benchRun
 		wrong := 0
 		for _, set := range sets {
@@ -108,8 +115,13 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 				r := runBench(set, name, limit, opts, *jobs, useCPU)
 				runs = append(runs, r)
 				wrong += r.fails[failWrong]
-				row(set.name, name, fmt.Sprintf("%d/%d", r.solved(), len(r.times)), fmt.Sprint(len(r.times)-r.solved()),
-					fmtDur(r.quantile(0.5)), fmtDur(r.quantile(0.9)), fmtDur(r.quantile(1)), r.whyFailed())
+				w.row(r)
+				if *jsonOut != "" {
+					if err := saveRuns(*jsonOut, runs); err != nil {
+						fmt.Fprintf(e.stderr, "sudokuar bench: --json: %v\n", err)
+						return exitFail
+					}
+				}
 			}
 		}
 		what := "wall-clock time"
@@ -124,12 +136,8 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 			lims = append(lims, fmt.Sprintf("%s at most %v", name, l))
 		}
 		fmt.Fprintf(e.stdout, "\ntimes are the %s per puzzle, over all puzzles, a failure counting as the time spent on it (limits: %s)\n", what, strings.Join(lims, ", "))
-		if *svg != "" {
-			if err := os.WriteFile(*svg, []byte(benchSVG(runs)), 0o644); err != nil {
-				fmt.Fprintf(e.stderr, "sudokuar bench: %v\n", err)
-				return exitFail
-			}
-			fmt.Fprintf(e.stdout, "chart: %s\n", *svg)
+		if code := writeChart(e, *svg, runs); code != exitOK {
+			return code
 		}
 		if wrong > 0 {
 			fmt.Fprintf(e.stderr, "sudokuar bench: %d grids broke a rule: a solver is wrong\n", wrong)
@@ -405,4 +413,109 @@ func setParams(p any, spec string) error {
 		}
 	}
 	return nil
+}
+
+// tableWriter prints the bench table one row at a time, so that a long
+// run shows its progress; the set column is as wide as the longest name.
+type tableWriter struct {
+	out  io.Writer
+	setW int
+}
+
+func newTableWriter(out io.Writer, sets []benchSet) tableWriter {
+	w := tableWriter{out: out, setW: len("set")}
+	for _, s := range sets {
+		w.setW = max(w.setW, len(s.name))
+	}
+	return w
+}
+
+func (w tableWriter) line(cols ...string) {
+	fmt.Fprintf(w.out, "%-*s  %-9s  %9s  %6s  %8s  %8s  %8s  %s\n", w.setW, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7])
+}
+
+func (w tableWriter) header() {
+	w.line("set", "solver", "solved", "failed", "median", "p90", "max", "why failed")
+}
+
+func (w tableWriter) row(r benchRun) {
+	w.line(r.set, r.solver, fmt.Sprintf("%d/%d", r.solved(), len(r.times)), fmt.Sprint(len(r.times)-r.solved()),
+		fmtDur(r.quantile(0.5)), fmtDur(r.quantile(0.9)), fmtDur(r.quantile(1)), r.whyFailed())
+}
+
+// printTable prints a saved run's table.
+func printTable(out io.Writer, runs []benchRun) {
+	w := tableWriter{out: out, setW: len("set")}
+	for _, r := range runs {
+		w.setW = max(w.setW, len(r.set))
+	}
+	w.header()
+	for _, r := range runs {
+		w.row(r)
+	}
+}
+
+// writeChart writes the SVG chart of runs to path (nothing for "").
+func writeChart(e *env, path string, runs []benchRun) int {
+	if path == "" {
+		return exitOK
+	}
+	if err := os.WriteFile(path, []byte(benchSVG(runs)), 0o644); err != nil {
+		fmt.Fprintf(e.stderr, "sudokuar bench: %v\n", err)
+		return exitFail
+	}
+	fmt.Fprintf(e.stdout, "chart: %s\n", path)
+	return exitOK
+}
+
+// savedRun is benchRun as --json writes it.
+type savedRun struct {
+	Set     string         `json:"set"`
+	Solver  string         `json:"solver"`
+	LimitNs int64          `json:"limit_ns"`
+	TimesNs []int64        `json:"times_ns"`
+	Solved  []bool         `json:"solved"`
+	Fails   map[string]int `json:"fails"`
+}
+
+func saveRuns(path string, runs []benchRun) error {
+	out := make([]savedRun, len(runs))
+	for i, r := range runs {
+		s := savedRun{Set: r.set, Solver: r.solver, LimitNs: int64(r.limit), Solved: r.ok, Fails: r.fails}
+		for _, t := range r.times {
+			s.TimesNs = append(s.TimesNs, int64(t))
+		}
+		out[i] = s
+	}
+	data, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
+}
+
+func loadRuns(path string) ([]benchRun, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var saved []savedRun
+	if err := json.Unmarshal(data, &saved); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var runs []benchRun
+	for i, s := range saved {
+		if len(s.TimesNs) == 0 || len(s.TimesNs) != len(s.Solved) || s.LimitNs <= 0 {
+			return nil, fmt.Errorf("%s: run %d (%s on %s) is incomplete", path, i+1, s.Solver, s.Set)
+		}
+		r := benchRun{set: s.Set, solver: s.Solver, limit: time.Duration(s.LimitNs), ok: s.Solved, fails: s.Fails}
+		for _, t := range s.TimesNs {
+			r.times = append(r.times, time.Duration(t))
+		}
+		runs = append(runs, r)
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("%s: no runs", path)
+	}
+	return runs, nil
 }

@@ -46,7 +46,8 @@ func TestBench(t *testing.T) {
 		t.Fatal(err)
 	}
 	svg := filepath.Join(dir, "chart.svg")
-	code, out, errOut := runCLI(t, "", "bench", "--solver", "dlx,backtrack,anneal", "--timeout", "5s", "--svg", svg, set)
+	saved := filepath.Join(dir, "run.json")
+	code, out, errOut := runCLI(t, "", "bench", "--solver", "dlx,backtrack,anneal", "--timeout", "5s", "--svg", svg, "--json", saved, set)
 	if code != exitOK {
 		t.Fatalf("bench: code %d, stderr %q", code, errOut)
 	}
@@ -67,6 +68,12 @@ func TestBench(t *testing.T) {
 	c := string(chart)
 	if !strings.HasPrefix(c, "<svg") || strings.Count(c, "<circle") != 6 || !strings.Contains(c, ">anneal</text>") {
 		t.Errorf("chart: %d dots, starts %q", strings.Count(c, "<circle"), c[:min(40, len(c))])
+	}
+
+	// A saved run redraws to the same table.
+	code, again, errOut := runCLI(t, "", "bench", "--redraw", saved, "--svg", "")
+	if code != exitOK || !strings.HasPrefix(out, again) {
+		t.Errorf("redraw: code %d, stderr %q, table\n%s\nwant the start of\n%s", code, errOut, again, out)
 	}
 
 	// A puzzle a solver cannot do in time is a failure, not an error.

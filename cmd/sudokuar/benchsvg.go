@@ -27,7 +27,7 @@ var solverColour = map[string]string{
 }
 
 const (
-	svgWidth  = 1000
+	svgWidth  = 1060
 	labelW    = 120 // solver names
 	plotL     = 130 // left edge of the time axis
 	plotR     = 760 // right edge of the time axis
