@@ -105,7 +105,7 @@ func benchSVG(runs []benchRun) string {
 			}
 		}
 		for d := math.Log10(lo); d <= math.Log10(hi)+1e-9; d++ {
-			if l := math.Log10(panelLimit.Seconds()); math.Abs(l-d) < 0.15 {
+			if l := math.Log10(panelLimit.Seconds()); math.Abs(l-d) < 0.35 {
 				continue // too close to the limit's label
 			}
 			xx := x(math.Pow(10, d))
