@@ -57,16 +57,23 @@ func (g *Game) record(m Move) Move {
 	return m
 }
 
+// step returns the k-th change that applying m forward (or backward, in
+// reverse order) makes: the cell, the value and marks it must hold before
+// and those it gets.
+func (m Move) step(k int, forward bool) (c Change, fromV int, fromM Marks, toV int, toM Marks) {
+	if forward {
+		c = m.Changes[k]
+		return c, c.From, c.MarksFrom, c.To, c.MarksTo
+	}
+	c = m.Changes[len(m.Changes)-1-k]
+	return c, c.To, c.MarksTo, c.From, c.MarksFrom
+}
+
 // apply writes m's To values (forward) or From values (backward, in
 // reverse order) into the board.
 func (g *Game) apply(m Move, forward bool) {
 	for k := range m.Changes {
-		c := m.Changes[k]
-		v, mk := c.To, c.MarksTo
-		if !forward {
-			c = m.Changes[len(m.Changes)-1-k]
-			v, mk = c.From, c.MarksFrom
-		}
+		c, _, _, v, mk := m.step(k, forward)
 		i := c.Row*g.n + c.Col
 		g.put(i, v)
 		g.marks[i] = mk

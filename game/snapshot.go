@@ -101,12 +101,7 @@ func Restore(s Snapshot) (*Game, error) {
 	step := func(k int, forward bool) error {
 		m := s.Moves[k]
 		for j := range m.Changes {
-			c := m.Changes[j]
-			v, mk := c.From, c.MarksFrom
-			if !forward {
-				c = m.Changes[len(m.Changes)-1-j]
-				v, mk = c.To, c.MarksTo
-			}
+			c, v, mk, _, _ := m.step(j, forward)
 			i := c.Row*n + c.Col
 			if g.values[i] != v || g.marks[i] != mk {
 				return &SnapshotError{Reason: fmt.Sprintf("moves[%d] does not fit the board at r%dc%d", k, c.Row+1, c.Col+1)}

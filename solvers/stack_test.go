@@ -26,6 +26,7 @@ var countBoards = []struct {
 	{"empty 4x4", strings.Repeat(".", 16), sudoku.Shape{BoxRows: 2, BoxCols: 2}, 288},
 	{"6x6 first row", "123456" + strings.Repeat(".", 30), sudoku.Shape{BoxRows: 2, BoxCols: 3}, 39168},
 	{"17 clues", ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...", sudoku.Shape{BoxRows: 3, BoxCols: 3}, 1},
+	{"17 clues minus one", ".......................2.3......3.2...1.4......5....6..3......4.7..8...962...7...", sudoku.Shape{BoxRows: 3, BoxCols: 3}, 17204},
 	{"top95 #1", "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......", sudoku.Shape{BoxRows: 3, BoxCols: 3}, 1},
 	{"full", "1234341221434321", sudoku.Shape{BoxRows: 2, BoxCols: 2}, 1},
 	{"no solution", "..12.4..3.......", sudoku.Shape{BoxRows: 2, BoxCols: 2}, 0},
@@ -152,6 +153,44 @@ func TestStackSolveCancel(t *testing.T) {
 	if _, err := NewStack().Solve(context.Background(), parseShape(t, "..12.4..3.......", sudoku.Shape{BoxRows: 2, BoxCols: 2})); !errors.Is(err, sudoku.ErrNoSolution) {
 		t.Errorf("no solution: %v", err)
 	}
+}
+
+// BenchmarkCount16 proves the 55 16x16 puzzles of ../shared (Gecode's
+// examples, from janko.at) unique with both counters: ns/op is all 55.
+func BenchmarkCount16(b *testing.B) {
+	path := testenv.SharedPath("puzzles/large/gecode_16x16.txt")
+	if path == "" {
+		b.Skip("../shared/puzzles/large/gecode_16x16.txt not found")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var grids []sudoku.Grid
+	for _, line := range strings.Split(string(data), "\n") {
+		if line = strings.TrimSpace(line); line != "" && line[0] != '#' {
+			grids = append(grids, parseShape(b, line, sudoku.Shape{BoxRows: 4, BoxCols: 4}))
+		}
+	}
+	b.Run("stack", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			for _, g := range grids {
+				if n, _ := Count(context.Background(), g, 0, nil); n != 1 {
+					b.Fatalf("count %d", n)
+				}
+			}
+		}
+	})
+	b.Run("dlx", func(b *testing.B) {
+		sv, _ := sudoku.NewSolver(sudoku.Shape{BoxRows: 4, BoxCols: 4})
+		for i := 0; i < b.N; i++ {
+			for _, g := range grids {
+				if n, _ := sv.Count(g, 0); n != 1 {
+					b.Fatalf("count %d", n)
+				}
+			}
+		}
+	})
 }
 
 // BenchmarkCount counts the solutions of the known boards with the

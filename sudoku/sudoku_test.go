@@ -339,10 +339,7 @@ func TestGridFile(t *testing.T) {
 		t.Errorf("9 9 header: %v %v", g.Shape, err)
 	}
 
-	bad := []struct {
-		name, text string
-		line, col  int
-	}{
+	bad := []badGrid{
 		{"empty", "", 1, 0},
 		{"header", "2 x\n", 1, 2},
 		{"short", "2 2\n1 2 3\n", 2, 3},
@@ -352,17 +349,7 @@ func TestGridFile(t *testing.T) {
 		{"junk", "2 2\n0 0 0 0\n0 0 a 0\n0 0 0 0\n0 0 0 0\n", 3, 3},
 		{"huge", "9 9\n0\n", 1, 1},
 	}
-	for _, tc := range bad {
-		_, _, err := ReadGrid(strings.NewReader(tc.text))
-		var pe *ParseError
-		if !errors.As(err, &pe) {
-			t.Errorf("%s: err = %v, want *ParseError", tc.name, err)
-			continue
-		}
-		if pe.Line != tc.line || pe.Col != tc.col {
-			t.Errorf("%s: error at line %d field %d, want %d/%d (%v)", tc.name, pe.Line, pe.Col, tc.line, tc.col, pe)
-		}
-	}
+	checkParseErrors(t, ReadGrid, bad)
 }
 
 func TestDat(t *testing.T) {
@@ -479,10 +466,7 @@ func TestGridFileStrict(t *testing.T) {
 			t.Errorf("%s: read %s %v", name, g, fixed)
 		}
 	}
-	bad := []struct {
-		name, text string
-		line, col  int
-	}{
+	bad := []badGrid{
 		{"side twice", "9 9\n" + strings.Repeat("0 ", 81), 1, 1},
 		{"3 3 with 9 values", "3 3\n1 2 3\n4 5 6\n7 8 9\n", 4, 3},
 		{"comment", "# c\n1 3\n1. 2 3\n0 0 0\n0 0 0\n", 1, 1},
@@ -498,17 +482,7 @@ func TestGridFileStrict(t *testing.T) {
 		{"binary", "2 2\n\x00\xff\x01 0 0 0\n" + strings.Repeat("0 ", 12), 2, 1},
 		{"six by six boxes", "6 6\n0\n", 1, 1},
 	}
-	for _, tc := range bad {
-		_, _, err := ReadGridStrict(strings.NewReader(tc.text))
-		var pe *ParseError
-		if !errors.As(err, &pe) {
-			t.Errorf("%s: err = %v, want *ParseError", tc.name, err)
-			continue
-		}
-		if pe.Line != tc.line || pe.Col != tc.col {
-			t.Errorf("%s: error at line %d field %d, want %d/%d (%v)", tc.name, pe.Line, pe.Col, tc.line, tc.col, pe)
-		}
-	}
+	checkParseErrors(t, ReadGridStrict, bad)
 	// A file of endless whitespace stops at the byte limit.
 	_, _, err := ReadGridStrict(io.LimitReader(spaces{}, maxGridBytes+10))
 	var pe *ParseError
@@ -543,5 +517,29 @@ func TestWriteGridExact(t *testing.T) {
 	want := "2 5\n10. 0 0 0 3 0 0 0 0 0\n" + strings.Repeat("0 0 0 0 0 0 0 0 0 0\n", 8) + "0 0 0 0 0 0 0 0 0 7\n"
 	if b.String() != want {
 		t.Errorf("WriteGrid:\n%q\nwant\n%q", b.String(), want)
+	}
+}
+
+// badGrid is a grid file a reader must refuse, and where it must say the
+// problem is.
+type badGrid struct {
+	name, text string
+	line, col  int
+}
+
+// checkParseErrors reads each bad file with read and checks that the error
+// is a *ParseError at the expected line and field.
+func checkParseErrors(t *testing.T, read func(io.Reader) (Grid, []bool, error), bad []badGrid) {
+	t.Helper()
+	for _, tc := range bad {
+		_, _, err := read(strings.NewReader(tc.text))
+		var pe *ParseError
+		if !errors.As(err, &pe) {
+			t.Errorf("%s: err = %v, want *ParseError", tc.name, err)
+			continue
+		}
+		if pe.Line != tc.line || pe.Col != tc.col {
+			t.Errorf("%s: error at line %d field %d, want %d/%d (%v)", tc.name, pe.Line, pe.Col, tc.line, tc.col, pe)
+		}
 	}
 }

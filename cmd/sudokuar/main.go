@@ -46,6 +46,9 @@ func commands() []command {
 		{name: "generate", args: "", summary: "print new puzzles that have exactly one solution", flags: generateFlags},
 		{name: "scan", args: "PATH...", summary: "find, read and solve the Sudoku in photos (files or folders)", flags: scanFlags},
 		{name: "live", args: "", summary: "solve the Sudoku held up to the camera (or in a --video), drawn onto the picture", flags: liveFlags},
+		{name: "console", args: "", summary: "play the console Sudoku game (the same program as sudoku-console): commands on standard input", flags: consoleFlags},
+		{name: "serve", args: "", summary: "the game in the browser: play, enter or upload a puzzle, and the AR camera", flags: serveFlags},
+		{name: "kakuro", args: "solve|count|rate|generate [flags] [FILE...]", summary: "Kakuro: solve, count solutions, rate and generate puzzles", flags: kakuroFlags},
 	}
 }
 
