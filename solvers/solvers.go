@@ -92,6 +92,7 @@ type factory struct {
 func factories() []factory {
 	return []factory{
 		{"dlx", "Knuth's dancing links (exact cover); the default", func(Options) Solver { return NewDLX() }},
+		{"ilp", "0-1 integer program solved by GLPK, after propagating naked and hidden singles", func(Options) Solver { return NewILP() }},
 	}
 }
 
