@@ -288,3 +288,32 @@ func TestReductionIsSound(t *testing.T) {
 		}
 	}
 }
+
+func TestILPInParallel(t *testing.T) {
+	// One ILP per goroutine (a Solver is not safe for concurrent use);
+	// GLPK solves on each goroutine's thread at once. Run with -race too.
+	puzzles := loadSet(t, "puzzles/top95.txt", 0)
+	done := make(chan error, 2)
+	for w := 0; w < 2; w++ {
+		go func() {
+			s := NewILP()
+			s.level = reduceSingles // so that GLPK does the branching
+			for k := w; k < len(puzzles); k += 4 {
+				res, err := s.Solve(context.Background(), puzzles[k])
+				if err == nil {
+					err = Check(puzzles[k], res.Solution)
+				}
+				if err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for w := 0; w < 2; w++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
