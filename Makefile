@@ -59,6 +59,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseLine -fuzztime 60s ./sudoku
 	$(GO) test -run '^$$' -fuzz FuzzReadDat -fuzztime 60s ./sudoku
 	$(GO) test -run '^$$' -fuzz FuzzGridFile -fuzztime 60s ./sudoku
+	$(GO) test -run '^$$' -fuzz FuzzModel -fuzztime 60s ./ilp
 
 # model retrains models/digits.onnx (needs ../shared for the real photos).
 model: deps font-deps
