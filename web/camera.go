@@ -95,7 +95,16 @@ type cameraConn struct {
 	walk            stepWalk       // where H has got to in the puzzle in view (read loop only)
 	server          []float64      // per answered frame: ms from receipt to answer
 	frameN, dropped int
+	dropsOut        int    // drop notices not yet written
+	flooded         string // why the server closed a client that does not read, or ""
 }
+
+// maxDropsOut is how many drop notices may wait to be written. The page
+// keeps at most two frames unanswered, so at 15 frames a second 64 notices
+// waiting means some four seconds in which nothing could be written to it:
+// a client sending frames without reading the answers, closed before its
+// notices pile up in memory.
+const maxDropsOut = 64
 
 func (s *Server) streamCount() int {
 	s.streamsMu.Lock()
@@ -229,11 +238,13 @@ func (c *cameraConn) readLoop(ctx context.Context) (websocket.StatusCode, string
 		timer.Stop()
 		if err != nil {
 			c.mu.Lock()
-			away, quiet := c.goingAway, idle
+			away, quiet, flooded := c.goingAway, idle, c.flooded
 			c.mu.Unlock()
 			switch {
 			case away || ctx.Err() != nil:
 				return websocket.StatusGoingAway, "the server is shutting down"
+			case flooded != "":
+				return websocket.StatusPolicyViolation, flooded
 			case quiet:
 				return websocket.StatusPolicyViolation, fmt.Sprintf("nothing received for %v", c.idle)
 			case strings.Contains(err.Error(), "read limited"):
@@ -274,11 +285,28 @@ func (c *cameraConn) readLoop(ctx context.Context) (websocket.StatusCode, string
 func (c *cameraConn) drop(seq uint32) {
 	c.mu.Lock()
 	c.dropped++
+	over := c.dropsOut >= maxDropsOut
+	first := over && c.flooded == ""
+	if first {
+		c.flooded = "frames sent without reading the answers"
+	}
+	if !over {
+		c.dropsOut++
+	}
 	c.mu.Unlock()
+	if first {
+		go c.conn.Close(websocket.StatusPolicyViolation, "frames sent without reading the answers")
+	}
+	if over {
+		return
+	}
 	c.sends.Add(1)
 	go func() {
 		defer c.sends.Done()
 		c.send(c.ctx, map[string]any{"type": "dropped", "seq": seq})
+		c.mu.Lock()
+		c.dropsOut--
+		c.mu.Unlock()
 	}()
 }
 
