@@ -193,7 +193,23 @@ func (s *Server) apiScan(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	res.File = name
-	writeJSON(w, http.StatusOK, res)
+	out := Scanned{Result: res}
+	if res.Status == pipeline.StatusSolved && res.Puzzle.N() > 0 {
+		// The rating is the engine's, as for a puzzle typed in; a
+		// puzzle it cannot rate in time goes out without one.
+		if r, l, err := rate(r.Context(), res.Puzzle); err == nil {
+			out.Rating, out.Level = r, l
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// Scanned is /api/scan's answer: one line of `scan --json`, and for a
+// solved puzzle the logic engine's rating and level.
+type Scanned struct {
+	pipeline.Result
+	Rating float64 `json:"rating,omitempty"`
+	Level  string  `json:"level,omitempty"`
 }
 
 // workSide is the long side the recogniser works at: larger photos are
