@@ -207,12 +207,12 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 }
 
 type session struct {
-	opts  Options
-	src   Source
-	sink  Sink
-	loc   *vision.Detector
-	ink   *printer
-	ref   inkPrint // ink print of the grid in the frame last sent for recognition
+	opts Options
+	src  Source
+	sink Sink
+	loc  *vision.Detector
+	ink  *printer
+	ref  inkPrint // ink print of the grid in the frame last sent for recognition
 	// still tells a frame that shows what the frame last followed
 	// showed; the grid found there (followed, followedErr) and its ink
 	// print (followedPrint) then stand for this frame too.
@@ -220,9 +220,9 @@ type session struct {
 	followed      vision.Grid
 	followedErr   error
 	followedPrint inkPrint
-	logf  func(string, ...any)
-	jobs  chan<- job
-	views <-chan view
+	logf          func(string, ...any)
+	jobs          chan<- job
+	views         <-chan view
 
 	auto    bool
 	cur     view
