@@ -10,6 +10,9 @@ type stateCache struct {
 	sdLinks [][]sdLink // strong links per digit
 	sdDone  []bool
 	sdJoins [][][]sdJoin // per digit: which link ends join which starts
+	tmpl     []templateInfo // per digit
+	tmplDone []bool
+	impl     [4]*implGraph // static implication closures by kind of link (x=1, y=2)
 }
 
 // state returns the cache of g's current state, resetting it if g changed.

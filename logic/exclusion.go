@@ -40,52 +40,66 @@ func (g *Grid) exclusionCells(degree int) ([]int, []cellSet) {
 	return cells, ex
 }
 
-// alignedElims works out the exclusions for the base cells with the common
-// excluders, returning the removable candidates.
+// alignedElims works out the exclusions for two or three base cells with
+// the common excluders, returning the removable candidates.
 func (g *Grid) alignedElims(base []int, excluders cellSet) []Candidate {
 	k := len(base)
-	ds := make([][]int, k)
-	for i, c := range base {
-		ds[i] = g.cand[c].digits()
+	var union digitMask
+	for _, c := range base {
+		union |= g.cand[c]
 	}
-	allowed := make([]digitMask, k)
-	combo := make([]int, k)
-	var exList []digitMask
-	for c := excluders.first(); c >= 0; c = excluders.next(c) {
-		exList = append(exList, g.cand[c])
-	}
-	var rec func(i int)
-	rec = func(i int) {
-		if i == k {
-			var used digitMask
-			for j := 0; j < k; j++ {
-				used |= bit(combo[j])
-			}
-			for _, m := range exList {
-				if m&^used == 0 {
-					return
-				}
-			}
-			for j := 0; j < k; j++ {
-				allowed[j] |= bit(combo[j])
-			}
-			return
-		}
-		for _, d := range ds[i] {
-			ok := true
-			for j := 0; j < i; j++ {
-				if combo[j] == d && g.geo.sees(base[j], base[i]) {
-					ok = false
-					break
-				}
-			}
-			if ok {
-				combo[i] = d
-				rec(i + 1)
-			}
+	// Only an excluder whose candidates all lie among the base cells' can
+	// ever be emptied.
+	var ex [32]digitMask
+	ne := 0
+	for c := excluders.first(); c >= 0 && ne < len(ex); c = excluders.next(c) {
+		if g.cand[c]&^union == 0 {
+			ex[ne] = g.cand[c]
+			ne++
 		}
 	}
-	rec(0)
+	a, b := base[0], base[1]
+	sab := g.geo.sees(a, b)
+	if ne == 0 && !sab && (k == 2 || (!g.geo.sees(a, base[2]) && !g.geo.sees(b, base[2]))) {
+		return nil // every combination is allowed
+	}
+	excluded := func(used digitMask) bool {
+		for i := 0; i < ne; i++ {
+			if ex[i]&^used == 0 {
+				return true
+			}
+		}
+		return false
+	}
+	var allowed [3]digitMask
+	for ma := g.cand[a]; ma != 0; ma &= ma - 1 {
+		da := digitMask(ma).first()
+		for mb := g.cand[b]; mb != 0; mb &= mb - 1 {
+			db := digitMask(mb).first()
+			if da == db && sab {
+				continue
+			}
+			if k == 2 {
+				if !excluded(bit(da) | bit(db)) {
+					allowed[0] |= bit(da)
+					allowed[1] |= bit(db)
+				}
+				continue
+			}
+			c := base[2]
+			for mc := g.cand[c]; mc != 0; mc &= mc - 1 {
+				dc := digitMask(mc).first()
+				if (dc == da && g.geo.sees(a, c)) || (dc == db && g.geo.sees(b, c)) {
+					continue
+				}
+				if !excluded(bit(da) | bit(db) | bit(dc)) {
+					allowed[0] |= bit(da)
+					allowed[1] |= bit(db)
+					allowed[2] |= bit(dc)
+				}
+			}
+		}
+	}
 	var out []Candidate
 	for i, c := range base {
 		for m := g.cand[c] &^ allowed[i]; m != 0; m &= m - 1 {

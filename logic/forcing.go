@@ -3,6 +3,7 @@ package logic
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Forcing chains: assume a candidate on (or off) and follow everything that
@@ -120,6 +121,40 @@ type fcEngine struct {
 	onCache   map[pot]*closure // closures of "cell is digit", per search pass
 	free      []*closure
 	truncated bool // a search stopped at its depth bound, or found a step above the level
+	qOn, qOff []pot
+	static    *implGraph // the implications, when the grid does not change during a search
+	acc       []uint64
+}
+
+// fcPools keeps forcing-chain engines (and their closures) for reuse, one
+// pool per grid size: the searches allocate nothing once warm.
+var fcPools sync.Map // int (potentials) -> *sync.Pool
+
+// getFCEngine returns an engine for g and mode, reusing a pooled one.
+func getFCEngine(g *Grid, mode fcMode) (*fcEngine, func()) {
+	np := g.geo.size * g.geo.n * 2
+	pi, _ := fcPools.LoadOrStore(np, &sync.Pool{})
+	pool := pi.(*sync.Pool)
+	e, _ := pool.Get().(*fcEngine)
+	if e == nil || e.geo != g.geo {
+		e = newFCEngine(g, mode)
+	} else {
+		e.g, e.mode = g, mode
+		e.work.copyFrom(g)
+		e.static = nil
+		for p, cl := range e.onCache {
+			e.free = append(e.free, cl)
+			delete(e.onCache, p)
+		}
+	}
+	return e, func() {
+		for p, cl := range e.onCache {
+			e.free = append(e.free, cl)
+			delete(e.onCache, p)
+		}
+		e.g = nil
+		pool.Put(e)
+	}
 }
 
 func newFCEngine(g *Grid, mode fcMode) *fcEngine {
@@ -151,7 +186,8 @@ func (e *fcEngine) run(src pot, bound int, cl *closure) {
 	n := e.n
 	y := !e.mode.nishio
 	cl.insert(src, nil, 0)
-	var qOn, qOff []pot
+	qOn, qOff := e.qOn[:0], e.qOff[:0]
+	defer func() { e.qOn, e.qOff = qOn[:0], qOff[:0] }()
 	if src.on() {
 		qOn = append(qOn, src)
 	} else {
@@ -167,8 +203,14 @@ func (e *fcEngine) run(src pot, bound int, cl *closure) {
 				e.truncated = true
 				continue
 			}
-			e.buf = onToOff(w, p, y, e.buf[:0])
-			for _, q := range e.buf {
+			var next []pot
+			if e.static != nil {
+				next = e.static.succ(p)
+			} else {
+				e.buf = onToOff(w, p, y, e.buf[:0])
+				next = e.buf
+			}
+			for _, q := range next {
 				if cl.has(q.conj()) {
 					cl.absurd, cl.absurdPot, cl.virt = true, q.conj(), q
 					cl.virtParents = append(cl.virtParents[:0], p)
@@ -189,6 +231,13 @@ func (e *fcEngine) run(src pot, bound int, cl *closure) {
 			c, dg := p.cell(n), p.digit(n)
 			if d >= bound {
 				e.truncated = true
+			} else if e.static != nil {
+				for _, q := range e.static.succ(p) {
+					e.par = append(e.par[:0], p)
+					if e.onFound(cl, q, d+1, &qOn) {
+						return
+					}
+				}
 			} else {
 				// Cell rule: the cell's last other candidate.
 				if y && w.cand[c].count() == 2 {
@@ -387,10 +436,44 @@ func (e *fcEngine) pass(maxC int) fcHint {
 		if !(card > 2 || (card > 1 && e.mode.dynamic)) {
 			continue
 		}
+		// Without grid updates, what every branch implies is known in
+		// advance: skip cells and houses whose branches share nothing.
+		cellOK := true
+		if e.static != nil && e.mode.multiple {
+			cellOK = e.staticCommon(g.cand[c], func(d int) []pot { return []pot{mkPot(n, c, d, true)} }, c)
+		}
 		var cellOn []*closure
 		for m := g.cand[c]; m != 0; m &= m - 1 {
 			d := digitMask(m).first()
 			pOn := mkPot(n, c, d, true)
+			if e.static != nil && e.mode.multiple && !cellOK && !e.regionsPossible(c, d) {
+				continue
+			}
+			if e.mode.nishio {
+				// Single-digit reasoning only ever condemns a candidate in
+				// no template, or proves one in every template.
+				t := g.templates(d)
+				if t.ok {
+					if !t.some.has(c) {
+						if on := e.onClosure(pOn, bound()); on.absurd {
+							a := e.ancestors(on, on.absurdPot, limit())
+							b := e.ancestors(on, on.virt, limit())
+							src := pOn
+							consider(a+b, 7, func() Step { return e.contradictionStep(e.fresh(src), src) })
+						}
+					}
+					if t.all.has(c) {
+						e.run(pOn.conj(), bound(), offCl)
+						if offCl.absurd {
+							a := e.ancestors(offCl, offCl.absurdPot, limit())
+							b := e.ancestors(offCl, offCl.virt, limit())
+							src := pOn.conj()
+							consider(a+b, 7, func() Step { return e.contradictionStep(e.fresh(src), src) })
+						}
+					}
+					continue
+				}
+			}
 			on := e.onClosure(pOn, bound())
 			cellOn = append(cellOn, on)
 			contradiction := e.mode.dynamic || e.mode.nishio
@@ -416,11 +499,64 @@ func (e *fcEngine) pass(maxC int) fcHint {
 				e.regionChains(c, d, on, consider, bound, limit)
 			}
 		}
-		if !e.mode.nishio && e.mode.multiple {
+		if !e.mode.nishio && e.mode.multiple && cellOK {
 			e.cellChains(c, cellOn, consider, limit)
 		}
 	}
 	return best
+}
+
+// staticCommon reports whether the static implications of the potentials
+// starts(d), for each digit d of m, share any potential (other than in
+// cell skip).
+func (e *fcEngine) staticCommon(m digitMask, starts func(d int) []pot, skip int) bool {
+	ig := e.static
+	var acc []uint64
+	for x := m; x != 0; x &= x - 1 {
+		for _, p := range starts(digitMask(x).first()) {
+			r := ig.reachSet(p)
+			if r == nil {
+				return true
+			}
+			if acc == nil {
+				acc = append(e.acc[:0], r...)
+				continue
+			}
+			any := uint64(0)
+			for i := range acc {
+				acc[i] &= r[i]
+				any |= acc[i]
+			}
+			if any == 0 {
+				e.acc = acc
+				return false
+			}
+		}
+	}
+	e.acc = acc
+	return acc != nil
+}
+
+// regionsPossible reports whether some house where c is the first place of
+// d could give a static region chain.
+func (e *fcEngine) regionsPossible(c, d int) bool {
+	g := e.g
+	n := e.n
+	hs := e.geo.cellHouse[c]
+	for _, h := range [3]int{hs[2], hs[0], hs[1]} {
+		places := g.housePos(h, d)
+		if places.count() < 2 || places.first() != c {
+			continue
+		}
+		var starts []pot
+		for x := places.first(); x >= 0; x = places.next(x) {
+			starts = append(starts, mkPot(n, x, d, true))
+		}
+		if e.staticCommon(bit(d), func(int) []pot { return starts }, -1) {
+			return true
+		}
+	}
+	return false
 }
 
 // fresh computes the full closure of p anew (for building a step's text).
@@ -482,6 +618,15 @@ func (e *fcEngine) regionChains(c, d int, on *closure, consider func(int, int, f
 		places := g.housePos(h, d)
 		if places.count() < 2 || places.first() != c {
 			continue
+		}
+		if e.static != nil {
+			var starts []pot
+			for x := places.first(); x >= 0; x = places.next(x) {
+				starts = append(starts, mkPot(n, x, d, true))
+			}
+			if !e.staticCommon(bit(d), func(int) []pot { return starts }, -1) {
+				continue
+			}
 		}
 		var cls []*closure
 		for x := places.first(); x >= 0; x = places.next(x) {
@@ -640,9 +785,12 @@ func (e *fcEngine) outcomeStep(label string, t pot, cls []*closure, _ []string) 
 // findForcing returns the finder of a forcing-chain family.
 func findForcing(mode fcMode) func(g *Grid) (Step, bool) {
 	return func(g *Grid) (Step, bool) {
-		e := newFCEngine(g, mode)
-		s, ok := e.find()
-		return s, ok
+		e, release := getFCEngine(g, mode)
+		defer release()
+		if !mode.dynamic {
+			e.static = g.implications(chainMode{x: true, y: !mode.nishio})
+		}
+		return e.find()
 	}
 }
 
