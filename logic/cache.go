@@ -5,8 +5,8 @@ package logic
 // changes (the grid's version moves on).
 type stateCache struct {
 	version uint64
-	als     []als // almost locked sets up to alsMax cells
-	alsMax  int
+	als     [][]als // almost locked sets by size
+	alsDone []bool
 	sdLinks [][]sdLink // strong links per digit
 	sdDone  []bool
 	sdJoins [][][]sdJoin // per digit: which link ends join which starts

@@ -57,7 +57,8 @@ type closure struct {
 	absurdPot   pot
 	virt        pot
 	virtParents []pot
-	bound       int // depth limit the closure was computed with
+	bound       int  // depth limit the closure was computed with
+	cut         bool // the bound stopped the search (else the closure is complete)
 }
 
 type fcNode struct {
@@ -181,6 +182,7 @@ func (e *fcEngine) run(src pot, bound int, cl *closure) {
 	cl.reset(e.np)
 	cl.src = src
 	cl.bound = bound
+	cl.cut = false
 	e.work.copyFrom(e.g)
 	w := e.work
 	n := e.n
@@ -200,7 +202,7 @@ func (e *fcEngine) run(src pot, bound int, cl *closure) {
 			hOn++
 			d := cl.depthOf(p)
 			if d >= bound {
-				e.truncated = true
+				e.truncated, cl.cut = true, true
 				continue
 			}
 			var next []pot
@@ -230,7 +232,7 @@ func (e *fcEngine) run(src pot, bound int, cl *closure) {
 			d := cl.depthOf(p)
 			c, dg := p.cell(n), p.digit(n)
 			if d >= bound {
-				e.truncated = true
+				e.truncated, cl.cut = true, true
 			} else if e.static != nil {
 				for _, q := range e.static.succ(p) {
 					e.par = append(e.par[:0], p)
@@ -371,7 +373,10 @@ type fcHint struct {
 
 // onClosure returns the (cached) closure of "cell is digit".
 func (e *fcEngine) onClosure(p pot, bound int) *closure {
-	if cl, ok := e.onCache[p]; ok && cl.bound >= bound {
+	if cl, ok := e.onCache[p]; ok && (cl.bound >= bound || !cl.cut) {
+		if cl.cut {
+			e.truncated = true // it was cut at a deeper bound before
+		}
 		return cl
 	}
 	cl := e.onCache[p]
@@ -429,8 +434,7 @@ func (e *fcEngine) pass(maxC int) fcHint {
 			best = fcHint{key, build}
 		}
 	}
-	offCl := e.newClosure()
-	defer func() { e.free = append(e.free, offCl) }()
+	var offCl *closure
 	for c := g.empty.first(); c >= 0; c = g.empty.next(c) {
 		card := g.cand[c].count()
 		if !(card > 2 || (card > 1 && e.mode.dynamic)) {
@@ -463,7 +467,7 @@ func (e *fcEngine) pass(maxC int) fcHint {
 						}
 					}
 					if t.all.has(c) {
-						e.run(pOn.conj(), bound(), offCl)
+						offCl = e.onClosure(pOn.conj(), bound())
 						if offCl.absurd {
 							a := e.ancestors(offCl, offCl.absurdPot, limit())
 							b := e.ancestors(offCl, offCl.virt, limit())
@@ -484,7 +488,7 @@ func (e *fcEngine) pass(maxC int) fcHint {
 				consider(a+b, 7, func() Step { return e.contradictionStep(e.fresh(src), src) })
 			}
 			if contradiction || (e.mode.dynamic && card >= 3) {
-				e.run(pOn.conj(), bound(), offCl)
+				offCl = e.onClosure(pOn.conj(), bound())
 				if contradiction && offCl.absurd {
 					a := e.ancestors(offCl, offCl.absurdPot, limit())
 					b := e.ancestors(offCl, offCl.virt, limit())
