@@ -72,7 +72,12 @@ func (g *Grid) alignedElims(base []int, excluders cellSet) []Candidate {
 		return false
 	}
 	var allowed [3]digitMask
-	for ma := g.cand[a]; ma != 0; ma &= ma - 1 {
+	full := [3]digitMask{g.cand[a], g.cand[b]}
+	if k == 3 {
+		full[2] = g.cand[base[2]]
+	}
+	done := func() bool { return allowed == full }
+	for ma := g.cand[a]; ma != 0 && !done(); ma &= ma - 1 {
 		da := digitMask(ma).first()
 		for mb := g.cand[b]; mb != 0; mb &= mb - 1 {
 			db := digitMask(mb).first()
@@ -87,6 +92,9 @@ func (g *Grid) alignedElims(base []int, excluders cellSet) []Candidate {
 				continue
 			}
 			c := base[2]
+			if allowed[0].has(da) && allowed[1].has(db) && allowed[2] == full[2] {
+				continue // nothing new to learn from this pair
+			}
 			for mc := g.cand[c]; mc != 0; mc &= mc - 1 {
 				dc := digitMask(mc).first()
 				if (dc == da && g.geo.sees(a, c)) || (dc == db && g.geo.sees(b, c)) {
@@ -99,6 +107,9 @@ func (g *Grid) alignedElims(base []int, excluders cellSet) []Candidate {
 				}
 			}
 		}
+	}
+	if done() {
+		return nil
 	}
 	var out []Candidate
 	for i, c := range base {
