@@ -4,12 +4,12 @@ package logic
 // that it is computed once per state: it is thrown away as soon as the grid
 // changes (the grid's version moves on).
 type stateCache struct {
-	version uint64
-	als     [][]als // almost locked sets by size
-	alsDone []bool
-	sdLinks [][]sdLink // strong links per digit
-	sdDone  []bool
-	sdJoins [][][]sdJoin // per digit: which link ends join which starts
+	version  uint64
+	als      [][]als // almost locked sets by size
+	alsDone  []bool
+	sdLinks  [][]sdLink // strong links per digit
+	sdDone   []bool
+	sdJoins  [][][]sdJoin   // per digit: which link ends join which starts
 	tmpl     []templateInfo // per digit
 	tmplDone []bool
 	impl     [4]*implGraph // static implication closures by kind of link (x=1, y=2)

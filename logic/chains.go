@@ -479,4 +479,12 @@ func chainPattern(n int, chain []pot) []Candidate {
 	return sortCandidates(out)
 }
 
-var techChainsAndCycles = Technique{Name: "Forcing chains and cycles", Rating: 6.5, find: findChainsAndCycles}
+var (
+	techChainsAndCycles = Technique{Name: "Forcing chains and cycles", Rating: 6.5, find: findChainsAndCycles}
+	techXChains         = Technique{Name: "X-chains and cycles", Rating: 6.5, find: func(g *Grid) (Step, bool) {
+		return searchStatic(g, []chainMode{modeX}, noHint)
+	}}
+	techXYChains = Technique{Name: "XY-chains and alternating inference chains", Rating: 6.5, find: func(g *Grid) (Step, bool) {
+		return searchStatic(g, []chainMode{modeY, modeXY}, noHint)
+	}}
+)

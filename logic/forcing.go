@@ -40,6 +40,7 @@ var (
 	fcMultiple = fcMode{name: "Multiple forcing chains", multiple: true, base: 80}
 	fcDynamic  = fcMode{name: "Dynamic forcing chains", multiple: true, dynamic: true, base: 85}
 	fcPlus     = fcMode{name: "Dynamic forcing chains (+)", multiple: true, dynamic: true, level: 1, base: 90}
+	fcNested   = fcMode{name: "Nested forcing chains", multiple: true, dynamic: true, level: 2, base: 95}
 )
 
 // closure is everything one assumption implies: the potentials reached,
@@ -108,17 +109,17 @@ func (cl *closure) insert(p pot, parents []pot, depth int) {
 
 // fcEngine runs forcing-chain searches on one grid state.
 type fcEngine struct {
-	g       *Grid
-	geo     *geometry
-	n       int
-	np      int
-	mode    fcMode
-	work    *Grid // the grid as the search updates it
-	buf     []pot
-	par     []pot
-	seen    []uint32 // for counting ancestors
-	epoch   uint32
-	stack   []pot
+	g         *Grid
+	geo       *geometry
+	n         int
+	np        int
+	mode      fcMode
+	work      *Grid // the grid as the search updates it
+	buf       []pot
+	par       []pot
+	seen      []uint32 // for counting ancestors
+	epoch     uint32
+	stack     []pot
 	onCache   map[pot]*closure // closures of "cell is digit", per search pass
 	free      []*closure
 	truncated bool // a search stopped at its depth bound, or found a step above the level
@@ -281,6 +282,9 @@ func (e *fcEngine) run(src pot, bound int, cl *closure) {
 			}
 			continue
 		}
+		if e.mode.level > 0 && e.advanced(cl, bound, &qOff) {
+			continue
+		}
 		return
 	}
 }
@@ -439,6 +443,9 @@ func (e *fcEngine) pass(maxC int) fcHint {
 	}
 	var offCl *closure
 	for c := g.empty.first(); c >= 0; c = g.empty.next(c) {
+		if g.stopped() {
+			return fcHint{key: noHint}
+		}
 		card := g.cand[c].count()
 		if !(card > 2 || (card > 1 && e.mode.dynamic)) {
 			continue
@@ -806,4 +813,5 @@ var (
 	techMultipleFC  = Technique{Name: "Multiple forcing chains", Rating: 8.0, find: findForcing(fcMultiple)}
 	techDynamicFC   = Technique{Name: "Dynamic forcing chains", Rating: 8.5, find: findForcing(fcDynamic)}
 	techDynamicPlus = Technique{Name: "Dynamic forcing chains (+)", Rating: 9.0, find: findForcing(fcPlus)}
+	techNestedFC    = Technique{Name: "Nested forcing chains", Rating: 9.5, find: findForcing(fcNested)}
 )

@@ -8,10 +8,10 @@ package logic
 // connected components and bit sets over the components' condensation.
 
 type implGraph struct {
-	cands []int32 // candidate index (cell*n+d-1) of each local candidate
-	local []int32 // candidate index -> local index, -1 if not a candidate
-	words int     // words of a potential set
-	comp  []int32 // local potential -> component
+	cands []int32  // candidate index (cell*n+d-1) of each local candidate
+	local []int32  // candidate index -> local index, -1 if not a candidate
+	words int      // words of a potential set
+	comp  []int32  // local potential -> component
 	reach []uint64 // per component: potentials reachable (words each), itself included
 	cyc   []bool   // per component: lies on a cycle (size > 1 or a self loop)
 	// The implications themselves, in Sudoku Explainer's order, by local

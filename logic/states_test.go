@@ -58,15 +58,19 @@ func benchTechnique(b *testing.B, t Technique) {
 	}
 }
 
-func BenchmarkStaticChains(b *testing.B) { benchTechnique(b, techChainsAndCycles) }
+func BenchmarkStaticChains(b *testing.B)  { benchTechnique(b, techChainsAndCycles) }
 func BenchmarkAlignedTriple(b *testing.B) { benchTechnique(b, techAlignedTriple) }
 func BenchmarkNishio(b *testing.B)        { benchTechnique(b, techNishio) }
 func BenchmarkMultiple(b *testing.B)      { benchTechnique(b, techMultipleFC) }
 func BenchmarkDynamic(b *testing.B)       { benchTechnique(b, techDynamicFC) }
 func BenchmarkStrongLinks2(b *testing.B)  { benchTechnique(b, techStrongLinks2) }
 
-func BenchmarkStaticModeX(b *testing.B) { benchTechnique(b, Technique{find: func(g *Grid) (Step, bool) { return searchStatic(g, []chainMode{modeX}, noHint) }}) }
-func BenchmarkStaticModeY(b *testing.B) { benchTechnique(b, Technique{find: func(g *Grid) (Step, bool) { return searchStatic(g, []chainMode{modeY}, noHint) }}) }
+func BenchmarkStaticModeX(b *testing.B) {
+	benchTechnique(b, Technique{find: func(g *Grid) (Step, bool) { return searchStatic(g, []chainMode{modeX}, noHint) }})
+}
+func BenchmarkStaticModeY(b *testing.B) {
+	benchTechnique(b, Technique{find: func(g *Grid) (Step, bool) { return searchStatic(g, []chainMode{modeY}, noHint) }})
+}
 func BenchmarkStaticModeXY(b *testing.B) {
 	benchTechnique(b, Technique{find: func(g *Grid) (Step, bool) { return searchStatic(g, []chainMode{modeXY}, noHint) }})
 }
