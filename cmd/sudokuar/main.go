@@ -45,6 +45,9 @@ func commands() []command {
 		{name: "generate", args: "", summary: "print new puzzles that have exactly one solution", flags: generateFlags},
 		{name: "scan", args: "PATH...", summary: "find, read and solve the Sudoku in photos (files or folders)", flags: scanFlags},
 		{name: "live", args: "", summary: "solve the Sudoku held up to the camera (or in a --video), drawn onto the picture", flags: liveFlags},
+		{name: "rate", args: "[FILE|-]", summary: "rate puzzles on the Sudoku Explainer scale, with level and hardest technique", flags: rateFlags},
+		{name: "explain", args: "PUZZLE|FILE", summary: "solve a puzzle step by step the way a person would, one sentence per step", flags: explainFlags},
+		{name: "hint", args: "PUZZLE|FILE", summary: "show the next logical step (or the first wrong entry, with --current)", flags: hintFlags},
 	}
 }
 
