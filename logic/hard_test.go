@@ -18,7 +18,6 @@ func TestHardOnes(t *testing.T) {
 	}
 	for _, p := range []string{
 		"1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1", // Easter Monster, SE 11.6
-		".......39.....1..5..3.5.8....8.9...6.7...2..1..4.......9.8..5..2....6..4..7.....", // Golden Nugget, SE 11.9
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(secs)*time.Second)
 		t0 := time.Now()
