@@ -59,6 +59,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseLine -fuzztime 60s ./sudoku
 	$(GO) test -run '^$$' -fuzz FuzzReadDat -fuzztime 60s ./sudoku
 	$(GO) test -run '^$$' -fuzz FuzzGridFile -fuzztime 60s ./sudoku
+	$(GO) test -run '^$$' -fuzz FuzzFindSteps -fuzztime 60s ./logic
 
 # model retrains models/digits.onnx (needs ../shared for the real photos).
 model: deps font-deps

@@ -376,19 +376,19 @@ type fcHint struct {
 }
 
 // onClosure returns the (cached) closure of "cell is digit".
+//
+// Closures are always followed to the end: a search cut at some depth would
+// not know where the full search stops at a contradiction (it stops at once,
+// before reaching all of the shallower potentials), and a step must rest on
+// what Sudoku Explainer's full search sees. The depth bound only decides
+// which steps a deepening pass considers.
 func (e *fcEngine) onClosure(p pot, bound int) *closure {
-	if cl, ok := e.onCache[p]; ok && (cl.bound >= bound || !cl.cut) {
-		if cl.cut {
-			e.truncated = true // it was cut at a deeper bound before
-		}
+	if cl, ok := e.onCache[p]; ok {
 		return cl
 	}
-	cl := e.onCache[p]
-	if cl == nil {
-		cl = e.newClosure()
-		e.onCache[p] = cl
-	}
-	e.run(p, bound, cl)
+	cl := e.newClosure()
+	e.onCache[p] = cl
+	e.run(p, 1<<29, cl)
 	return cl
 }
 
