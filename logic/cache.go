@@ -22,3 +22,32 @@ func (g *Grid) state() *stateCache {
 	}
 	return g.cache
 }
+
+// digitCache holds what depends only on one digit's candidate cells (its
+// strong links and their joins, its templates). It outlives grid states:
+// it stays valid while a step leaves that digit's cells alone, which most
+// steps do.
+type digitCache struct {
+	pos     cellSet // the digit's candidate cells it was computed for
+	valid   bool
+	links   []sdLink
+	linksOK bool
+	joins   [][]sdJoin
+	joinsOK bool
+	tmpl    templateInfo
+	tmplOK  bool
+}
+
+// digitInfo returns digit d's cache, cleared if its cells changed. (A
+// digit placed anywhere leaves its cells too, so the cells say everything
+// these depend on.)
+func (g *Grid) digitInfo(d int) *digitCache {
+	if g.digits == nil {
+		g.digits = make([]digitCache, g.geo.n)
+	}
+	dc := &g.digits[d-1]
+	if !dc.valid || dc.pos != g.pos[d-1] {
+		*dc = digitCache{pos: g.pos[d-1], valid: true}
+	}
+	return dc
+}

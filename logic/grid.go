@@ -23,8 +23,9 @@ type Grid struct {
 	// is what uniqueness techniques (unique rectangles, BUG) rely on.
 	unique bool
 
-	version uint64      // bumped by every change; keys the cache
-	cache   *stateCache // what several techniques share for one state
+	version uint64       // bumped by every change; keys the cache
+	cache   *stateCache  // what several techniques share for one state
+	digits  []digitCache // what depends on one digit's cells, across states
 	// ctx, when set, lets the long searches give up early (they then find
 	// nothing, and the caller reports ctx's error).
 	ctx context.Context

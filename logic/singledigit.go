@@ -66,13 +66,9 @@ type sdLink struct {
 
 // strongLinks lists the strong links of digit d, cached per state.
 func (g *Grid) strongLinks(d int) []sdLink {
-	st := g.state()
-	if st.sdLinks == nil {
-		st.sdLinks = make([][]sdLink, g.geo.n)
-		st.sdDone = make([]bool, g.geo.n)
-	}
-	if st.sdDone[d-1] {
-		return st.sdLinks[d-1]
+	dc := g.digitInfo(d)
+	if dc.linksOK {
+		return dc.links
 	}
 	geo := g.geo
 	n := geo.n
@@ -110,8 +106,7 @@ func (g *Grid) strongLinks(d int) []sdLink {
 			}
 		}
 	}
-	st.sdLinks[d-1] = out
-	st.sdDone[d-1] = true
+	dc.links, dc.linksOK = out, true
 	return out
 }
 
@@ -229,12 +224,9 @@ type sdJoin struct {
 // strongJoins returns, for each link and direction (index 2*i+flip), the
 // links whose start shares a house with that end, cached per state.
 func (g *Grid) strongJoins(d int, links []sdLink) [][]sdJoin {
-	st := g.state()
-	if st.sdJoins == nil {
-		st.sdJoins = make([][][]sdJoin, g.geo.n)
-	}
-	if st.sdJoins[d-1] != nil {
-		return st.sdJoins[d-1]
+	dc := g.digitInfo(d)
+	if dc.joinsOK {
+		return dc.joins
 	}
 	geo := g.geo
 	out := make([][]sdJoin, 2*len(links))
@@ -266,7 +258,7 @@ func (g *Grid) strongJoins(d int, links []sdLink) [][]sdJoin {
 	for i := range out {
 		out[i] = flat[bounds[i]:bounds[i+1]:bounds[i+1]]
 	}
-	st.sdJoins[d-1] = out
+	dc.joins, dc.joinsOK = out, true
 	return out
 }
 

@@ -18,17 +18,11 @@ type templateInfo struct {
 
 // templates returns the template summary of digit d (cached per state).
 func (g *Grid) templates(d int) templateInfo {
-	st := g.state()
-	if st.tmpl == nil {
-		st.tmpl = make([]templateInfo, g.geo.n)
-		st.tmplDone = make([]bool, g.geo.n)
+	dc := g.digitInfo(d)
+	if !dc.tmplOK {
+		dc.tmpl, dc.tmplOK = g.enumTemplates(d), true
 	}
-	if st.tmplDone[d-1] {
-		return st.tmpl[d-1]
-	}
-	t := g.enumTemplates(d)
-	st.tmpl[d-1], st.tmplDone[d-1] = t, true
-	return t
+	return dc.tmpl
 }
 
 func (g *Grid) enumTemplates(d int) templateInfo {
