@@ -348,6 +348,9 @@ func (e *fcEngine) ancestors(cl *closure, p pot, limit int) int {
 
 // chainTo returns the chain from the closure's source to p, following the
 // first parent of each potential.
+//
+// A closure recomputed for a step's text normally reaches p again; only a
+// search stopped by its context can differ, and then the chain is just p.
 func (cl *closure) chainTo(p pot) []pot {
 	var rev []pot
 	if cl.absurd && p == cl.virt {
@@ -356,6 +359,9 @@ func (cl *closure) chainTo(p pot) []pot {
 	}
 	for {
 		rev = append(rev, p)
+		if !cl.has(p) {
+			break
+		}
 		ps := cl.parentsOf(p)
 		if len(ps) == 0 {
 			break
