@@ -63,6 +63,16 @@ func (g *Grid) alignedElims(base []int, excluders cellSet) []Candidate {
 	if ne == 0 && !sab && (k == 2 || (!g.geo.sees(a, base[2]) && !g.geo.sees(b, base[2]))) {
 		return nil // every combination is allowed
 	}
+	// A quick proof that nothing goes: a value is surely allowed when the
+	// other cells can take values no excluder holds (no excluder can then
+	// be emptied) without repeating a digit in a house.
+	var exUnion digitMask
+	for i := 0; i < ne; i++ {
+		exUnion |= ex[i]
+	}
+	if allAllowedQuick(g, base, exUnion) {
+		return nil
+	}
 	excluded := func(used digitMask) bool {
 		for i := 0; i < ne; i++ {
 			if ex[i]&^used == 0 {
@@ -185,3 +195,44 @@ var (
 	techAlignedPair   = Technique{Name: "Aligned pair exclusion", Rating: 6.2, find: findAlignedPair}
 	techAlignedTriple = Technique{Name: "Aligned triple exclusion", Rating: 7.5, find: findAlignedTriple}
 )
+
+// allAllowedQuick reports, without enumerating combinations, whether every
+// candidate of every base cell has a combination no excluder can block:
+// the other cells take values outside exUnion (the excluders' candidates),
+// distinct where the cells share a house.
+func allAllowedQuick(g *Grid, base []int, exUnion digitMask) bool {
+	k := len(base)
+	for i := 0; i < k; i++ {
+		others := make([]int, 0, 2)
+		for j := 0; j < k; j++ {
+			if j != i {
+				others = append(others, base[j])
+			}
+		}
+		a := base[i]
+		for m := g.cand[a]; m != 0; m &= m - 1 {
+			va := digitMask(m).first()
+			free := func(c int) digitMask {
+				f := g.cand[c] &^ exUnion
+				if g.geo.sees(a, c) {
+					f &^= bit(va)
+				}
+				return f
+			}
+			if k == 2 {
+				if free(others[0]) == 0 {
+					return false
+				}
+				continue
+			}
+			fb, fc := free(others[0]), free(others[1])
+			if fb == 0 || fc == 0 {
+				return false
+			}
+			if g.geo.sees(others[0], others[1]) && fb == fc && fb.count() == 1 {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -3,6 +3,7 @@ package logic
 import (
 	"context"
 	"fmt"
+	"github.com/sudokuar/sudokuar/sudoku"
 	"math"
 	"os"
 	"runtime"
@@ -302,4 +303,33 @@ func TestHintPathAll(t *testing.T) {
 		}
 	}
 	t.Logf("CPU %v; techniques used: %v", threadCPU()-start, used)
+}
+
+// TestGeneratorRates measures Generate per level on 9×9 ($LOGIC_GEN=count
+// of puzzles per level): puzzles per CPU second and the median CPU time.
+func TestGeneratorRates(t *testing.T) {
+	count := 0
+	fmt.Sscan(os.Getenv("LOGIC_GEN"), &count)
+	if count == 0 {
+		t.Skip("set LOGIC_GEN=count")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	shape := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	for _, l := range Levels {
+		var ts []time.Duration
+		var total time.Duration
+		for seed := int64(0); seed < int64(count); seed++ {
+			t0 := threadCPU()
+			p, r, err := Generate(shape, l, 1000+seed, seed%2 == 0)
+			d := threadCPU() - t0
+			if err != nil || r.Level != l || sudoku.CountSolutions(p, 2) != 1 {
+				t.Fatalf("%v seed %d: %v %v", l, seed, r.Level, err)
+			}
+			ts = append(ts, d)
+			total += d
+		}
+		sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
+		t.Logf("%-8v %3d puzzles: %.1f/s, median %v, max %v", l, count, float64(count)/total.Seconds(), ts[len(ts)/2].Round(time.Millisecond), ts[len(ts)-1].Round(time.Millisecond))
+	}
 }
