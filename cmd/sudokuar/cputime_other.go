@@ -4,8 +4,11 @@ package main
 
 import "time"
 
-var cpuEpoch = time.Now()
+// threadClock falls back to the wall clock where the thread's CPU clock
+// cannot be read.
+func threadClock() func() time.Duration {
+	start := time.Now()
+	return func() time.Duration { return time.Since(start) }
+}
 
-// threadCPU falls back to wall-clock time where thread CPU time is not
-// available.
-func threadCPU() time.Duration { return time.Since(cpuEpoch) }
+const haveThreadClock = false

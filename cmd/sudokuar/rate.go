@@ -166,6 +166,7 @@ func rateAll(items []*rateItem, jobs int, timeout time.Duration) {
 			defer wg.Done()
 			runtime.LockOSThread() // for per-puzzle thread CPU time
 			defer runtime.UnlockOSThread()
+			threadCPU := threadClock()
 			for it := range next {
 				ctx, cancel := context.Background(), func() {}
 				if timeout > 0 {
@@ -274,7 +275,7 @@ func calibrationReport(w io.Writer, truthName string, truth map[string]float64, 
 	sorted := append([]time.Duration(nil), times...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
 	fmt.Fprintf(w, "cpu_total       : %.2f s (%d worker(s); thread CPU time)\n", total.Seconds(), jobs)
-	fmt.Fprintf(w, "cpu_per_puzzle  : median %s, p99 %s, max %s\n", ms(pct(sorted, 50)), ms(pct(sorted, 99)), ms(sorted[len(sorted)-1]))
+	fmt.Fprintf(w, "cpu_per_puzzle  : median %s, p99 %s, max %s\n", ms(durPct(sorted, 50)), ms(durPct(sorted, 99)), ms(sorted[len(sorted)-1]))
 	// Per SE band of the truth.
 	type band struct {
 		lo, hi float64
@@ -294,14 +295,14 @@ func calibrationReport(w io.Writer, truthName string, truth map[string]float64, 
 			continue
 		}
 		sort.Slice(b.ts, func(i, j int) bool { return b.ts[i] < b.ts[j] })
-		fmt.Fprintf(w, "%4.1f-%-4.1f  %7d %8s %8s %8s\n", b.lo, b.hi, len(b.ts), ms(pct(b.ts, 50)), ms(pct(b.ts, 99)), ms(b.ts[len(b.ts)-1]))
+		fmt.Fprintf(w, "%4.1f-%-4.1f  %7d %8s %8s %8s\n", b.lo, b.hi, len(b.ts), ms(durPct(b.ts, 50)), ms(durPct(b.ts, 99)), ms(b.ts[len(b.ts)-1]))
 	}
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d)/1e6) }
 
-// pct returns the p-th percentile of sorted durations (nearest rank).
-func pct(sorted []time.Duration, p int) time.Duration {
+// durPct returns the p-th percentile of sorted durations (nearest rank).
+func durPct(sorted []time.Duration, p int) time.Duration {
 	if len(sorted) == 0 {
 		return 0
 	}
