@@ -2,6 +2,7 @@ package logic
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -11,7 +12,7 @@ import (
 // puzzle of the 17-clue collection and every 40th of the calibration file,
 // rated (Sudoku Explainer's order) and solved (the hint order), every step
 // checked against the DLX solution, every puzzle solved to the end. The full
-// sweep is `LOGIC_17=49158 go test -run Seventeen -v`.
+// sweep is `sudokuar rate --check ../shared/puzzles/17-clue.txt`.
 func TestSoundnessSample(t *testing.T) {
 	var ps []ratedPuzzle
 	for i, p := range readRated(t, "puzzles/17-clue.txt") {
@@ -33,24 +34,16 @@ func TestSoundnessSample(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		replay := func(steps []Step) {
-			g, _ := NewGrid(p.grid)
-			for _, s := range steps {
-				checkStep(t, s, sol)
-				if err := g.Apply(s); err != nil {
-					t.Fatalf("%s: %v", p.line, err)
-				}
-			}
-			if !g.Values().Equal(sol) {
-				t.Fatalf("%s: the steps do not reach the solution", p.line)
-			}
+		if err := CheckSteps(p.grid, r.Steps, sol); err != nil {
+			t.Fatalf("%s: rating order: %v", p.line, err)
 		}
-		replay(r.Steps)
 		got, steps, err := SolveSteps(context.Background(), p.grid)
 		if err != nil || !got.Equal(sol) {
 			t.Fatalf("%s: SolveSteps: %v", p.line, err)
 		}
-		replay(steps)
+		if err := CheckSteps(p.grid, steps, sol); err != nil {
+			t.Fatalf("%s: hint order: %v", p.line, err)
+		}
 	}
 }
 
@@ -105,5 +98,48 @@ func TestShapes(t *testing.T) {
 			t.Fatalf("%v: hint %+v %v", c.shape, h, err)
 		}
 		t.Logf("%v: SE %.1f (%s), %d steps", c.shape, r.SE, r.Hardest, len(steps))
+	}
+}
+
+// TestCheckSteps makes sure the soundness check can fail: a wrong
+// placement, a true candidate eliminated and a path that stops short are
+// each reported.
+func TestCheckSteps(t *testing.T) {
+	p, err := sudoku.ParseLine("..4.4...1.2..2..", &sudoku.Shape{BoxRows: 2, BoxCols: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sol, err := sudoku.Solve(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Rate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckSteps(p, r.Steps, sol); err != nil {
+		t.Fatalf("sound path rejected: %v", err)
+	}
+	empty := -1
+	for c, v := range p.Cells {
+		if v == 0 {
+			empty = c
+			break
+		}
+	}
+	wrong := sol.Cells[empty]%4 + 1
+	for _, c := range []struct {
+		name  string
+		steps []Step
+		want  string
+	}{
+		{"wrong placement", []Step{{Technique: "test", Placements: []Candidate{{Cell: empty, Digit: wrong}}}}, "places"},
+		{"true candidate eliminated", []Step{{Technique: "test", Eliminations: []Candidate{{Cell: empty, Digit: sol.Cells[empty]}}}}, "eliminates"},
+		{"short path", r.Steps[:len(r.Steps)-1], "stop short"},
+	} {
+		err := CheckSteps(p, c.steps, sol)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an error with %q", c.name, err, c.want)
+		}
 	}
 }

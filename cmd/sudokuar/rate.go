@@ -30,6 +30,7 @@ func rateFlags(fs *flag.FlagSet) func(*env, []string) int {
 	against := fs.String("against", "", "compare with the ratings in `FILE` (PUZZLE RATING per line) and print the calibration figures instead of one line per puzzle")
 	box := fs.String("box", "", "box shape `RxC` for one-line puzzles whose length allows several")
 	timeout := fs.Duration("timeout", 0, "give up on a puzzle after this long (0: never)")
+	check := fs.Bool("check", false, "soundness sweep: also solve each puzzle in hint order and check every step of both paths against the DLX solution; an unsound step fails the puzzle")
 	return func(e *env, args []string) int {
 		var shape *sudoku.Shape
 		if *box != "" {
@@ -65,7 +66,7 @@ func rateFlags(fs *flag.FlagSet) func(*env, []string) int {
 			return exitFail
 		}
 		items := readPuzzleLines(data, shape)
-		rateAll(items, *jobs, *timeout)
+		rateAll(items, *jobs, *timeout, *check)
 		out := bufio.NewWriter(e.stdout)
 		defer out.Flush()
 		failed := 0
@@ -92,6 +93,14 @@ func rateFlags(fs *flag.FlagSet) func(*env, []string) int {
 		}
 		if truth != nil {
 			calibrationReport(out, *against, truth, items, *jobs)
+		}
+		if *check {
+			steps := 0
+			for _, it := range items {
+				steps += it.checked
+			}
+			out.Flush()
+			fmt.Fprintf(e.stderr, "sudokuar rate: checked %d steps of %d puzzles against the DLX solution (rating and hint order): %d failed\n", steps, len(items)-failed, failed)
 		}
 		if failed > 0 {
 			out.Flush()
@@ -122,6 +131,35 @@ type rateItem struct {
 	rating logic.Rating
 	cpu    time.Duration // thread CPU time (wall time where unavailable)
 	err    error
+	// checked counts the steps checked against the solution (--check).
+	checked int
+}
+
+// checkItem checks every step of the item's rating, and of its solution in
+// hint order, against the solution the DLX solver finds: the soundness
+// sweep. It counts the checked steps in it.checked.
+func checkItem(it *rateItem, timeout time.Duration) error {
+	sol, err := sudoku.Solve(it.grid)
+	if err != nil {
+		return fmt.Errorf("DLX: %w", err)
+	}
+	if err := logic.CheckSteps(it.grid, it.rating.Steps, sol); err != nil {
+		return fmt.Errorf("unsound (rating order): %w", err)
+	}
+	ctx, cancel := context.Background(), func() {}
+	if timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+	}
+	defer cancel()
+	_, steps, err := logic.SolveSteps(ctx, it.grid)
+	if err != nil {
+		return fmt.Errorf("hint order: %w", err)
+	}
+	if err := logic.CheckSteps(it.grid, steps, sol); err != nil {
+		return fmt.Errorf("unsound (hint order): %w", err)
+	}
+	it.checked = len(it.rating.Steps) + len(steps)
+	return nil
 }
 
 // readPuzzleLines reads one puzzle per line, skipping blank and '#' lines;
@@ -156,8 +194,9 @@ func readPuzzleLines(data []byte, shape *sudoku.Shape) []*rateItem {
 	return items
 }
 
-// rateAll rates the items with jobs workers.
-func rateAll(items []*rateItem, jobs int, timeout time.Duration) {
+// rateAll rates the items with jobs workers; with check set it also runs
+// the soundness check (checkItem) on each.
+func rateAll(items []*rateItem, jobs int, timeout time.Duration, check bool) {
 	next := make(chan *rateItem)
 	var wg sync.WaitGroup
 	for w := 0; w < jobs; w++ {
@@ -178,6 +217,9 @@ func rateAll(items []*rateItem, jobs int, timeout time.Duration) {
 				cancel()
 				if errors.Is(it.err, context.DeadlineExceeded) {
 					it.err = fmt.Errorf("not rated within %v", timeout)
+				}
+				if check && it.err == nil {
+					it.err = checkItem(it, timeout)
 				}
 				it.rating.Steps = nil // keep memory flat on big files
 			}
