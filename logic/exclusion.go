@@ -13,6 +13,14 @@ import "fmt"
 // combinations (peers with 2..degree candidates). None when a naked single
 // is waiting (as Sudoku Explainer skips the technique then).
 func (g *Grid) exclusionCells(degree int) ([]int, []cellSet) {
+	cells, ex, _ := g.exclusionCellsSingles(degree)
+	return cells, ex
+}
+
+// exclusionCellsSingles is exclusionCells that also says whether a cell was
+// left out because a naked single waits among its peers.
+func (g *Grid) exclusionCellsSingles(degree int) ([]int, []cellSet, bool) {
+	skipped := false
 	var cells []int
 	ex := make([]cellSet, g.geo.size)
 	for c := g.empty.first(); c >= 0; c = g.empty.next(c) {
@@ -32,12 +40,15 @@ func (g *Grid) exclusionCells(degree int) ([]int, []cellSet) {
 				e.add(p)
 			}
 		}
+		if single {
+			skipped = true
+		}
 		if !single && !e.empty() {
 			cells = append(cells, c)
 			ex[c] = e
 		}
 	}
-	return cells, ex
+	return cells, ex, skipped
 }
 
 // alignedElims works out the exclusions for two or three base cells with
@@ -163,8 +174,24 @@ func findAlignedPair(g *Grid) (Step, bool) {
 	return Step{}, false
 }
 
+// findAlignedTriple tries every triple of cells with at least two common
+// excluders. It is the slowest technique below the chains and rarely fires,
+// so it remembers a grid state (g.ate) in which it found nothing at all: a
+// triple whose cells and common excluders still hold the candidates they
+// held then must still find nothing (the outcome depends on those
+// candidates alone, and excluders that have since dropped out can only
+// allow more), and is skipped.
 func findAlignedTriple(g *Grid) (Step, bool) {
-	cells, ex := g.exclusionCells(3)
+	cells, ex, skipped := g.exclusionCellsSingles(3)
+	var changed cellSet
+	cached := g.ate != nil
+	if cached {
+		for c, m := range g.cand {
+			if m != g.ate[c] {
+				changed.add(c)
+			}
+		}
+	}
 	var cand cellSet
 	for _, c := range cells {
 		cand.add(c)
@@ -182,11 +209,19 @@ func findAlignedTriple(g *Grid) (Step, bool) {
 				if common.count() < 2 {
 					continue
 				}
+				if cached && !changed.has(a) && !changed.has(b) && !changed.has(c) && common.and(changed).empty() {
+					continue
+				}
 				if elims := g.alignedElims([]int{a, b, c}, common); len(elims) > 0 {
 					return g.alignedStep([]int{a, b, c}, common, elims), true
 				}
 			}
 		}
+	}
+	// Nothing anywhere: remember this state, unless a cell sat out because
+	// of a waiting naked single (its triples were not tried).
+	if !skipped && !g.stopped() {
+		g.ate = append(g.ate[:0], g.cand...)
 	}
 	return Step{}, false
 }

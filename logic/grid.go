@@ -26,6 +26,9 @@ type Grid struct {
 	version uint64       // bumped by every change; keys the cache
 	cache   *stateCache  // what several techniques share for one state
 	digits  []digitCache // what depends on one digit's cells, across states
+	// ate is a state in which aligned triple exclusion found nothing (nil
+	// until one is seen); see findAlignedTriple.
+	ate []digitMask
 	// ctx, when set, lets the long searches give up early (they then find
 	// nothing, and the caller reports ctx's error).
 	ctx context.Context
