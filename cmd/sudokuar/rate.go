@@ -100,7 +100,7 @@ func rateFlags(fs *flag.FlagSet) func(*env, []string) int {
 				steps += it.checked
 			}
 			out.Flush()
-			fmt.Fprintf(e.stderr, "sudokuar rate: checked %d steps of %d puzzles against the DLX solution (rating and hint order): %d failed\n", steps, len(items)-failed, failed)
+			fmt.Fprintf(e.stderr, "sudokuar rate: checked %d steps of %d puzzles against the DLX solution (rating and hint order); %d failed (unrated or unsound)\n", steps, len(items)-failed, failed)
 		}
 		if failed > 0 {
 			out.Flush()

@@ -180,3 +180,23 @@ func TestGenerateLevel(t *testing.T) {
 		t.Errorf("bad level: %d %q", code, errOut)
 	}
 }
+
+// TestRateCheck runs the soundness sweep on two puzzles and a bad line: the
+// good ones are checked step by step, the bad one still fails on its own.
+func TestRateCheck(t *testing.T) {
+	in := wikiPuzzle + "\n" + hardPuzzle + "\n" + "1" + strings.Repeat(".", 80) + "\n"
+	code, out, errOut := runCLI(t, in, "rate", "--check")
+	if code != exitFail {
+		t.Errorf("exit %d, want %d (one puzzle not rated)", code, exitFail)
+	}
+	if n := len(strings.Split(strings.TrimSpace(out), "\n")); n != 2 {
+		t.Errorf("want 2 rated lines, got %q", out)
+	}
+	if !strings.Contains(errOut, "stdin:3: several solutions") || !strings.Contains(errOut, "of 2 puzzles against the DLX solution (rating and hint order); 1 failed (unrated or unsound)") {
+		t.Errorf("stderr:\n%s", errOut)
+	}
+	var steps int
+	if _, err := fmt.Sscanf(errOut[strings.Index(errOut, "checked "):], "checked %d steps", &steps); err != nil || steps < 100 {
+		t.Errorf("checked %d steps (%v):\n%s", steps, err, errOut)
+	}
+}
