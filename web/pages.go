@@ -113,6 +113,8 @@ func parsePages(a *assets) (map[string]*template.Template, error) {
 		"add1":      func(i int) int { return i + 1 },
 		"maxLevel":  maxLevel,
 		"levelNote": func(l string) string { return levelNotes[l] },
+		// sizeLabel writes a stored size ("9x9") as the pages do ("9×9").
+		"sizeLabel": func(size string) string { return strings.Replace(size, "x", "×", 1) },
 	}
 	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html")
 	if err != nil {
