@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -131,8 +132,25 @@ func batchStatus(e *env, cmd string, failed, total int) int {
 }
 
 // solveWith solves b with the named solver and returns its solution.
-func solveWith(solver string, b *kakuro.Board) (*kakuro.Board, kakuro.Result, error) {
+// model is the ILP's formulation (ILP only).
+func solveWith(solver string, model kakuro.ILPModel, b *kakuro.Board) (*kakuro.Board, kakuro.Result, error) {
 	switch solver {
+	case "ilp":
+		p, err := kakuro.NewILPModel(b, model)
+		if err != nil {
+			return nil, kakuro.Result{}, err
+		}
+		sols, st, err := p.Solve(context.Background(), 2)
+		res := kakuro.Result{Count: len(sols), Nodes: uint64(st.Nodes)}
+		switch {
+		case err != nil:
+			return nil, res, err
+		case len(sols) == 0:
+			return nil, res, errors.New("no solution: the clues contradict each other")
+		case len(sols) == 1:
+			return sols[0], res, nil
+		}
+		return nil, res, fmt.Errorf("not unique: %v", &kakuro.MultipleError{First: sols[0], Second: sols[1]})
 	case "fast":
 		s, err := kakuro.NewSolver(b)
 		if err != nil {
@@ -160,19 +178,25 @@ func solveWith(solver string, b *kakuro.Board) (*kakuro.Board, kakuro.Result, er
 		}
 		return nil, kakuro.Result{}, errors.New("not unique: more than one solution")
 	}
-	return nil, kakuro.Result{}, fmt.Errorf("unknown solver %q (want fast or dlx)", solver)
+	return nil, kakuro.Result{}, fmt.Errorf("unknown solver %q (want fast, dlx or ilp)", solver)
 }
 
 func kakuroSolveFlags(fs *flag.FlagSet) func(*env, []string) int {
-	solver := fs.String("solver", "fast", "solver: fast (propagation and search) or dlx (exact cover, Dancing Links)")
-	stats := fs.Bool("stats", false, "print each puzzle's solving time and search nodes on stderr")
+	solver := fs.String("solver", "fast", "solver: fast (propagation and search), dlx (exact cover, Dancing Links) or ilp (integer program, GLPK)")
+	ilpModel := fs.String("ilp-model", "combinations", "the ILP's formulation: combinations (one variable per digit set of each run), plain (the issue's: sum and at most one of each digit per run) or propagated (combinations over the fast solver's propagated candidates)")
+	stats := fs.Bool("stats", false, "print each puzzle's solving time and search nodes (GLPK's branch-and-bound nodes for ilp) on stderr")
 	return func(e *env, args []string) int {
+		model, err := kakuro.ParseILPModel(*ilpModel)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "sudokuar kakuro solve: --ilp-model: %v\n", err)
+			return exitUsage
+		}
 		out := bufio.NewWriter(e.stdout)
 		defer out.Flush()
 		n := 0
 		failed := readKakuros(e, args, func(name string, b *kakuro.Board) error {
 			start := time.Now()
-			sol, res, err := solveWith(*solver, b)
+			sol, res, err := solveWith(*solver, model, b)
 			if err != nil {
 				return err
 			}
