@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -255,7 +257,9 @@ func kakuroRateFlags(fs *flag.FlagSet) func(*env, []string) int {
 
 func kakuroGenerateFlags(fs *flag.FlagSet) func(*env, []string) int {
 	size := fs.String("size", "9", "play area `N` or `RxC` (white area without the clue row and column), 3 to 40")
-	level := fs.String("level", "medium", "easy, medium or hard (see the README for what each needs)")
+	level := fs.String("level", "medium", "easy, medium, hard or expert (see the README for what each needs)")
+	maxRun := fs.Int("max-run", 0, "longest run, 2 to 9 (0: 9, or the longer side of a smaller play area)")
+	stats := fs.Bool("stats", false, "print each puzzle's generation time (wall and thread CPU) and rating on stderr, and the median at the end")
 	seed := fs.Uint64("seed", 1, "random seed of the first puzzle; puzzle i uses seed+i, so output is reproducible")
 	count := fs.Int("count", 1, "number of puzzles")
 	dir := fs.String("out", "", "write NAME.txt and NAME.solution.txt per puzzle into this folder instead of printing")
@@ -282,9 +286,33 @@ func kakuroGenerateFlags(fs *flag.FlagSet) func(*env, []string) int {
 		}
 		out := bufio.NewWriter(e.stdout)
 		defer out.Flush()
+		// The thread clock measures this goroutine's work only while it
+		// stays on one OS thread.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		cpuClock := threadClock()
+		var walls, cpus []time.Duration
+		if *stats {
+			defer func() {
+				if len(walls) == 0 {
+					return
+				}
+				slices.Sort(walls)
+				slices.Sort(cpus)
+				fmt.Fprintf(e.stderr, "%d puzzles %dx%d %v: median %s wall (max %s), median %s thread CPU (max %s)\n",
+					len(walls), rows, cols, lv, walls[len(walls)/2].Round(time.Millisecond), walls[len(walls)-1].Round(time.Millisecond),
+					cpus[len(cpus)/2].Round(time.Millisecond), cpus[len(cpus)-1].Round(time.Millisecond))
+			}()
+		}
 		for i := 0; i < *count; i++ {
 			s := *seed + uint64(i)
-			sol, r, err := kakuro.Generate(kakuro.GenerateOptions{Rows: rows, Cols: cols, Level: lv, Seed: s})
+			t0, c0 := time.Now(), cpuClock()
+			sol, r, err := kakuro.Generate(kakuro.GenerateOptions{Rows: rows, Cols: cols, Level: lv, Seed: s, MaxRun: *maxRun})
+			wall, cpu := time.Since(t0), cpuClock()-c0
+			if *stats {
+				walls, cpus = append(walls, wall), append(cpus, cpu)
+				fmt.Fprintf(e.stderr, "seed %d: %s wall, %s thread CPU, %v (%v)\n", s, wall.Round(time.Millisecond), cpu.Round(time.Millisecond), r, err)
+			}
 			if err != nil {
 				out.Flush()
 				fmt.Fprintf(e.stderr, "sudokuar kakuro generate: seed %d: %v\n", s, err)
