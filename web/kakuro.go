@@ -457,8 +457,8 @@ func (s *Server) apiKakuroLeaderboard(w http.ResponseWriter, r *http.Request) {
 
 // kakuroSolveAnswer is what POST /api/kakuro/solve returns.
 type kakuroSolveAnswer struct {
-	Solution string `json:"solution"` // the board in the text format, solved
-	Level    string `json:"level,omitempty"`
+	Solution string  `json:"solution"` // the board in the text format, solved
+	Level    string  `json:"level,omitempty"`
 	Millis   float64 `json:"ms"`
 }
 
