@@ -12,7 +12,8 @@ $('solve-form').addEventListener('submit', async (e) => {
     const a = await api('/api/kakuro/solve', { puzzle: $('text').value });
     draw(board, a.solution);
     board.hidden = false;
-    say($('msg'), `Solved in ${a.ms.toFixed(1)} ms: exactly one solution${a.level ? `, level ${a.level}` : ''}.`, 'ok');
+    const took = a.ms < 1 ? `${Math.max(1, Math.round(a.ms * 1000))} µs` : `${a.ms.toFixed(1)} ms`;
+    say($('msg'), `Solved in ${took}: exactly one solution${a.level ? `, level ${a.level}` : ''}.`, 'ok');
   } catch (err) {
     say($('msg'), err.message, 'error');
   }
