@@ -94,6 +94,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzCameraFrame -fuzztime 60s ./web
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./kakuro
 	$(GO) test -run '^$$' -fuzz FuzzModel -fuzztime 60s ./ilp
+	$(GO) test -run '^$$' -fuzz FuzzFindSteps -fuzztime 60s ./logic
 
 # model retrains models/digits.onnx (needs ../shared for the real photos).
 model: deps font-deps

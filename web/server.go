@@ -147,6 +147,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /upload", s.page("upload"))
 	m.HandleFunc("GET /camera", s.page("camera"))
 	m.HandleFunc("GET /leaderboard", s.leaderboardPage)
+	s.kakuroRoutes() // pages and API of kakuro.go
 	m.Handle("GET /static/", s.assets)
 	m.HandleFunc("GET /favicon.ico", s.assets.favicon)
 
