@@ -36,3 +36,8 @@
 // near a cell's centre, large enough and much darker than the paper, with
 // thin tails (a bent line's remnant fused with the digit) cut off.
 package vision
+
+// Importing vision quiets OpenCV's own logging (see internal/cvenv):
+// every part of sudokuar that calls OpenCV imports this package, so its
+// warnings never reach the user's terminal.
+import _ "github.com/sudokuar/sudokuar/internal/cvenv"

@@ -13,7 +13,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"gocv.io/x/gocv"
+	"golang.org/x/term"
 
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -29,7 +31,7 @@ type scanConfig struct {
 	json      bool
 	truth     bool
 	backend   string
-	progress  bool // draw a progress bar (set when both outputs are terminals)
+	progress  bool // draw a progress bar (set when stderr is a terminal)
 }
 
 // parseInterleaved parses flags that may come between or after the
@@ -79,9 +81,8 @@ func scanFlags(fs *flag.FlagSet) func(*env, []string) int {
 			return exitUsage
 		}
 		c.paths = paths
-		so, sok := e.stdout.(*os.File)
-		se, eok := e.stderr.(*os.File)
-		c.progress = sok && eok && isTerminal(so) && isTerminal(se)
+		se, ok := e.stderr.(*os.File)
+		c.progress = ok && term.IsTerminal(int(se.Fd()))
 		failed, err := scan(c, e.stdout, e.stderr)
 		if err != nil {
 			fmt.Fprintln(e.stderr, "sudokuar scan:", err)
@@ -92,13 +93,6 @@ func scanFlags(fs *flag.FlagSet) func(*env, []string) int {
 		}
 		return exitOK
 	}
-}
-
-// isTerminal reports whether f is a terminal (a character device), which is
-// how the progress bar knows it is not writing into a pipe or a file.
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // scanItem is one image's outcome, kept in input order.
@@ -175,17 +169,18 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 
 	// Print in input order as results come in, whatever order workers
 	// finish in, so output is the same for any -j.
-	bar := progressBar{w: stderr, on: c.progress, total: len(files), start: time.Now()}
+	start := time.Now()
+	bar := newProgressBar(stderr, c.progress, len(files))
 	ready := make([]bool, len(files))
 	printed, failed, solved := 0, 0, 0
 	var tally pipeline.Tally
 	enc := json.NewEncoder(stdout)
 	for i := range done {
 		ready[i] = true
-		bar.update(printed, filepath.Base(files[i]))
+		bar.Describe(filepath.Base(files[i]))
 		for printed < len(files) && ready[printed] {
 			it := items[printed]
-			bar.clear()
+			bar.Clear()
 			if it.loadErr {
 				failed++
 				fmt.Fprintf(stderr, "%s: %s\n", files[printed], it.res.Error)
@@ -211,17 +206,18 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 				}
 			}
 			printed++
-			bar.update(printed, "")
+			bar.Add(1)
 		}
 	}
-	bar.clear()
+	bar.Finish()
+	bar.Clear()
 	// Keep stdout to one JSON object per line when --json asks for it.
 	w := stdout
 	if c.json {
 		w = stderr
 	}
 	fmt.Fprintf(w, "%d images in %.1f s: %d solved, %d not solved, %d could not be loaded\n",
-		len(files), time.Since(bar.start).Seconds(), solved, len(files)-solved-failed, failed)
+		len(files), time.Since(start).Seconds(), solved, len(files)-solved-failed, failed)
 	if c.truth {
 		tally.Report(w)
 	}
@@ -349,33 +345,21 @@ func outputNames(files []string, dir string) []string {
 	return names
 }
 
-// progressBar draws "[#####.....] 12/40 image12.jpg" on one terminal line.
-type progressBar struct {
-	w     io.Writer
-	on    bool
-	total int
-	start time.Time
-	drawn bool
-}
-
-func (p *progressBar) update(done int, name string) {
-	if !p.on {
-		return
-	}
-	const width = 30
-	fill := width * done / max(p.total, 1)
-	eta := ""
-	if done > 0 && done < p.total {
-		left := time.Since(p.start) / time.Duration(done) * time.Duration(p.total-done)
-		eta = fmt.Sprintf(" ~%s left", left.Round(time.Second))
-	}
-	fmt.Fprintf(p.w, "\r\033[K[%s%s] %d/%d%s %s", strings.Repeat("#", fill), strings.Repeat(".", width-fill), done, p.total, eta, name)
-	p.drawn = true
-}
-
-func (p *progressBar) clear() {
-	if p.on && p.drawn {
-		fmt.Fprint(p.w, "\r\033[K")
-		p.drawn = false
-	}
+// newProgressBar returns the bar scan draws on w (stderr) while it works:
+// images done of total, rate, time left and the image last finished. It
+// draws nothing unless on (w is a terminal), so pipes and files stay clean.
+func newProgressBar(w io.Writer, on bool, total int) *progressbar.ProgressBar {
+	return progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetVisibility(on),
+		progressbar.OptionUseANSICodes(true),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString("photos"),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionShowDescriptionAtLineEnd(),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionSetTheme(progressbar.Theme{Saucer: "#", SaucerPadding: ".", BarStart: "[", BarEnd: "]"}),
+	)
 }
