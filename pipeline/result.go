@@ -44,6 +44,10 @@ type Result struct {
 	// Changed lists the cells whose reading the OCR's conflict resolution
 	// replaced by a less likely digit.
 	Changed []int `json:"changed,omitempty"`
+	// Grids lists the grids found in the frame when there are several (a
+	// page with two puzzles), the most Sudoku-like first, with the one
+	// read marked; ProcessPick reads another.
+	Grids []GridChoice `json:"grids,omitempty"`
 	// Turns is how many clockwise quarter turns the page lay away from
 	// upright in the frame (0 normally); Puzzle, Grid and Corners are
 	// already turned to match. Apply vision.Grid.Turn to a grid Locate finds later.
@@ -53,6 +57,14 @@ type Result struct {
 	Solved sudoku.Grid `json:"-"` // the full solution (Cells nil unless solved)
 	Conf   []float64   `json:"-"` // per cell: the classifier's confidence in Puzzle's value
 	Grid   vision.Grid `json:"-"` // where the grid is in the frame
+}
+
+// GridChoice is one of several grids found in one frame.
+type GridChoice struct {
+	Corners [4][2]float64 `json:"corners"` // TL, TR, BR, BL in the frame's pixels
+	// Score says how Sudoku-like its lattice looks (see vision.Candidate).
+	Score float64 `json:"score"`
+	Read  bool    `json:"read,omitempty"` // the grid this Result read
 }
 
 // IsSolved reports whether the result carries a solution.

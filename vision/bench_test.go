@@ -17,7 +17,7 @@ import (
 // app sees); the caller closes it.
 func benchFrame(b *testing.B, name string, w, h int) gocv.Mat {
 	dir := testenv.Shared(b, "datasets/wicht-v2-train")
-	img, err := ReadImage(filepath.Join(dir, name))
+	img, err := readImage(filepath.Join(dir, name))
 	if err != nil {
 		img.Close()
 		b.Fatal(err)
@@ -86,7 +86,7 @@ func reportCPU(b *testing.B, since time.Duration) {
 // BenchmarkAnalyze16 times Analyze on a synthetic 16×16 photo (640×480),
 // the costliest path: second look at the finest canvas and the lattice fit.
 func BenchmarkAnalyze16(b *testing.B) {
-	img, err := ReadImage(filepath.Join(testenv.RepoRoot(), "testdata", "synth", "image6.jpg"))
+	img, err := readImage(filepath.Join(testenv.RepoRoot(), "testdata", "synth", "image6.jpg"))
 	if err != nil {
 		img.Close()
 		b.Skip(err)

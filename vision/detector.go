@@ -105,11 +105,16 @@ type Detector struct {
 	kernel3                      gocv.Mat
 	hk, vk                       gocv.Mat // line kernels for kLen
 	kLen                         int
+	look                         gocv.Mat // a candidate's flat view (choice.go)
 
 	// The last grid search's quadrilateral (find pixels) and the scale from
 	// find pixels to frame pixels, for Analyze's second look.
 	findQ     [4]pt
 	findScale float64
+	// The candidates of the last grid search, in Candidates order, and
+	// which of them was taken.
+	cands  []candidate
+	chosen int
 }
 
 // NewDetector returns a Detector with opts (zero fields take defaults).
@@ -127,7 +132,7 @@ func NewDetector(opts Options) *Detector {
 func (d *Detector) mats() []*gocv.Mat {
 	return []*gocv.Mat{&d.work, &d.gray, &d.small, &d.blur, &d.bin, &d.canvas, &d.cblur, &d.cbin,
 		&d.hlines, &d.vlines, &d.lines, &d.clean, &d.labels, &d.stats, &d.centroids, &d.prof, &d.lap,
-		&d.hk, &d.vk}
+		&d.hk, &d.vk, &d.look}
 }
 
 // Close frees the Detector's Mats. The Detector must not be used afterwards.
@@ -183,12 +188,37 @@ func (d *Detector) toGray(frame gocv.Mat) float64 {
 // set to 9*CellPx and no Shape. Errors are *QualityError (BadInput, NoGrid,
 // TooSmall); with TooSmall the Grid is still filled in.
 func (d *Detector) Locate(frame gocv.Mat) (Grid, error) {
-	g, _, err := d.locate(frame)
+	return d.LocatePick(frame, Pick{})
+}
+
+// LocatePick is Locate taking the grid p picks when the frame holds
+// several (Candidates lists them).
+func (d *Detector) LocatePick(frame gocv.Mat, p Pick) (Grid, error) {
+	g, _, err := d.locate(frame, p)
 	return g, err
 }
 
+// Candidates returns the quadrilaterals the last Locate or Analyze took
+// for possible grids, the most Sudoku-like first (those that do not look
+// like a lattice come last, largest first), with the one taken marked.
+// A frame with one candidate gives it alone, not scored (Score 0, Grid
+// true).
+func (d *Detector) Candidates() []Candidate {
+	out := make([]Candidate, len(d.cands))
+	for i, c := range d.cands {
+		out[i].Score = c.score
+		out[i].Grid = len(d.cands) == 1 || c.score >= goodLattice
+		out[i].Chosen = i == d.chosen
+		for k, p := range orderCorners(c.q) {
+			out[i].Corners[k] = gocv.Point2f{X: float32((p.X+0.5)*d.findScale - 0.5), Y: float32((p.Y+0.5)*d.findScale - 0.5)}
+		}
+	}
+	return out
+}
+
 // locate also returns the scale from working-grey pixels to frame pixels.
-func (d *Detector) locate(frame gocv.Mat) (Grid, float64, error) {
+func (d *Detector) locate(frame gocv.Mat, p Pick) (Grid, float64, error) {
+	d.cands, d.chosen = d.cands[:0], -1
 	if err := checkFrame(frame); err != nil {
 		return Grid{}, 0, err
 	}
@@ -204,11 +234,15 @@ func (d *Detector) locate(frame gocv.Mat) (Grid, float64, error) {
 		find = d.small
 		fs = float64(d.gray.Cols()) / float64(sz.X)
 	}
-	q, ok := d.findQuad(find)
-	if !ok {
+	d.findScale = fs * gs
+	d.cands = d.scoreCandidates(d.bin, d.findCandidates(find))
+	d.chosen = pick(d.cands, p, d.findScale)
+	if d.chosen < 0 {
 		return Grid{}, 0, qualityErr(NoGrid, "no quadrilateral contour")
 	}
-	d.findQ, d.findScale = q, fs*gs
+	c := d.cands[d.chosen]
+	q := refineQuadRobust(c.q, c.contour)
+	d.findQ = q
 	g, ok := d.gridFromFind(q)
 	if !ok {
 		return Grid{}, 0, qualityErr(NoGrid, "degenerate quadrilateral")
@@ -263,10 +297,11 @@ func setHomography(g *Grid) bool {
 	return true
 }
 
-// findQuad returns the grid's quadrilateral in the pixels of img (grey), or
-// false. The grid is taken as the largest external contour of the
-// adaptive-threshold image that reduces to a convex quadrilateral.
-func (d *Detector) findQuad(img gocv.Mat) ([4]pt, bool) {
+// findCandidates returns the quadrilaterals in img (grey) that may be the
+// grid, largest first: the largest external contours of the
+// adaptive-threshold image (left in d.bin) that reduce to convex
+// quadrilaterals.
+func (d *Detector) findCandidates(img gocv.Mat) []candidate {
 	long := max(img.Cols(), img.Rows())
 	gocv.GaussianBlur(img, &d.blur, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
 	block := max(3, long/40) | 1
@@ -292,8 +327,9 @@ func (d *Detector) findQuad(img gocv.Mat) ([4]pt, bool) {
 		}
 	}
 	sort.Slice(cands, func(i, j int) bool { return cands[i].a > cands[j].a })
+	var out []candidate
 	for k, c := range cands {
-		if k == 3 {
+		if k == maxContours || len(out) == maxCandidates {
 			break
 		}
 		ip := contours.At(c.i).ToPoints()
@@ -302,10 +338,10 @@ func (d *Detector) findQuad(img gocv.Mat) ([4]pt, bool) {
 			p[i] = pt{float64(v.X), float64(v.Y)}
 		}
 		if q, ok := quadFromContour(p); ok {
-			return refineQuadRobust(q, p), true
+			out = append(out, candidate{q: q, contour: p, area: c.a})
 		}
 	}
-	return [4]pt{}, false
+	return out
 }
 
 // quadFromContour reduces a contour to four corners: Douglas-Peucker at
@@ -426,7 +462,13 @@ func (d *Detector) preferClearer(g Grid, guess shapeGuess, g2 Grid, gs float64, 
 // TooDark both Grid and cells are filled in (best effort) so a caller may
 // still try them.
 func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
-	g, gs, err := d.locate(frame)
+	return d.AnalyzePick(frame, Pick{})
+}
+
+// AnalyzePick is Analyze reading the grid p picks when the frame holds
+// several (Candidates lists them).
+func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
+	g, gs, err := d.locate(frame, p)
 	if err != nil {
 		return g, nil, err
 	}

@@ -11,7 +11,7 @@
 // rectification, box shape from the grid's line profiles, cells). Frames
 // that cannot be read give a *QualityError whose Kind tells why (BadInput,
 // NoGrid, TooSmall, TooBlurry, TooDark) and whose message can be shown to
-// the user. ReadImage loads a file with the same checks.
+// the user. Files are loaded by pipeline.ReadImage.
 //
 // Steps of Analyze: grey at a bounded resolution; blur, adaptive threshold
 // and the largest external contour that reduces to a quadrilateral

@@ -26,7 +26,7 @@ func TestNoMatLeak(t *testing.T) {
 		// look, lattice snap) and a grid fused with its caption (weak lines,
 		// search for the grid's cells).
 		for _, name := range []string{"image6.jpg", "image24.jpg"} {
-			m, err := ReadImage(filepath.Join(testenv.RepoRoot(), "testdata", "synth", name))
+			m, err := readImage(filepath.Join(testenv.RepoRoot(), "testdata", "synth", name))
 			defer m.Close()
 			if err == nil {
 				frames = append(frames, m)
@@ -40,7 +40,7 @@ func TestNoMatLeak(t *testing.T) {
 				d.Locate(f)
 			}
 		}
-		m, _ := ReadImage("no/such/file.png")
+		m, _ := readImage("no/such/file.png")
 		m.Close()
 	}()
 	if after := gocv.MatProfile.Count(); after != before {

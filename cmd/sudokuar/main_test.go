@@ -242,9 +242,9 @@ func TestSolveLongLines(t *testing.T) {
 		wikiPuzzle,
 		"#" + strings.Repeat("x", maxLine),
 		strings.Repeat("é", maxLine+1),
-		wikiPuzzle + "\r", // a CRLF line ending
+		wikiPuzzle + "\r",                    // a CRLF line ending
 		strings.Repeat("2", maxLine-1) + " ", // at the limit: read, and refused as a puzzle
-		wikiPuzzle, // the last line, without a newline
+		wikiPuzzle,                           // the last line, without a newline
 	}, "\n")
 	code, out, errOut := runCLI(t, in, "solve")
 	if code != exitFail {

@@ -31,6 +31,8 @@ type scanConfig struct {
 	json      bool
 	truth     bool
 	backend   string
+	maxMP     float64 // largest image to decode, in megapixels
+	grid      int     // which grid to read when a photo holds several (1: the most Sudoku-like)
 	progress  bool // draw a progress bar (set when stderr is a terminal)
 }
 
@@ -64,6 +66,8 @@ func scanFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per image, one per line")
 	fs.BoolVar(&c.truth, "truth", false, "score against the .dat ground truth next to each image (digit accuracy, exact grids, solved grids, misses)")
 	fs.StringVar(&c.backend, "ocr-backend", pipeline.BackendGo, "digit network runtime: onnx-go or opencv")
+	fs.IntVar(&c.grid, "grid", 1, "when a photo holds several grids, read the `N`th most Sudoku-like (the output lists them)")
+	fs.Float64Var(&c.maxMP, "max-megapixels", pipeline.DefaultMaxPixels/1e6, "refuse images with more `MP` than this (read from the header, before decoding)")
 	return func(e *env, args []string) int {
 		paths, err := parseInterleaved(fs, args)
 		if err != nil {
@@ -78,6 +82,14 @@ func scanFlags(fs *flag.FlagSet) func(*env, []string) int {
 		}
 		if c.jobs < 1 {
 			fmt.Fprintf(e.stderr, "sudokuar scan: -j %d: need at least 1 worker\n", c.jobs)
+			return exitUsage
+		}
+		if c.grid < 1 {
+			fmt.Fprintf(e.stderr, "sudokuar scan: --grid %d: grids are counted from 1\n", c.grid)
+			return exitUsage
+		}
+		if c.maxMP <= 0 || c.maxMP > 1000 {
+			fmt.Fprintf(e.stderr, "sudokuar scan: --max-megapixels %g: want more than 0 and at most 1000\n", c.maxMP)
 			return exitUsage
 		}
 		c.paths = paths
@@ -151,7 +163,7 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 				if outNames != nil {
 					out = outNames[i]
 				}
-				items[i] = scanOne(p, files[i], out)
+				items[i] = scanOne(p, files[i], out, int64(c.maxMP*1e6), vision.Pick{Rank: c.grid - 1})
 				done <- i
 			}
 		}(p)
@@ -224,14 +236,21 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 	return failed, nil
 }
 
-// scanOne loads, recognises and (with out set) annotates one image.
-func scanOne(p *pipeline.Pipeline, file, out string) scanItem {
-	img, err := vision.ReadImage(file)
+// scanOne loads, recognises and (with out set) annotates one image of at
+// most maxPixels pixels, reading the grid pick chooses.
+func scanOne(p *pipeline.Pipeline, file, out string, maxPixels int64, pick vision.Pick) scanItem {
+	img, err := pipeline.ReadImage(file, maxPixels)
 	defer img.Close()
 	if err != nil {
-		return scanItem{loadErr: true, res: pipeline.Result{File: file, Status: pipeline.StatusLoadError, Error: err.Error()}}
+		msg := err.Error()
+		var big *pipeline.TooLargeError
+		if errors.As(err, &big) {
+			mp := int64(big.Width) * int64(big.Height)
+			msg += fmt.Sprintf("; --max-megapixels %d reads it", (mp+999_999)/1_000_000)
+		}
+		return scanItem{loadErr: true, res: pipeline.Result{File: file, Status: pipeline.StatusLoadError, Error: msg}}
 	}
-	r := p.Process(img)
+	r := p.ProcessPick(img, pick)
 	r.File = file
 	it := scanItem{res: r}
 	if out != "" {
@@ -278,6 +297,23 @@ func describe(it scanItem) string {
 	}
 	if r.Status == pipeline.StatusUnread && r.Error != "" {
 		fmt.Fprintf(&b, " (%s)", r.Error)
+	}
+	if len(r.Grids) > 1 {
+		read := 0
+		for i, g := range r.Grids {
+			if g.Read {
+				read = i + 1
+			}
+		}
+		others := "--grid 2 reads the other"
+		if len(r.Grids) > 2 {
+			others = fmt.Sprintf("--grid 2..%d reads another", len(r.Grids))
+		}
+		if read == 1 {
+			fmt.Fprintf(&b, "\n  note: %d grids in this photo; read grid 1, the most Sudoku-like (%s)", len(r.Grids), others)
+		} else {
+			fmt.Fprintf(&b, "\n  note: %d grids in this photo; read grid %d (--grid 1 reads the most Sudoku-like)", len(r.Grids), read)
+		}
 	}
 	return b.String()
 }

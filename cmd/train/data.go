@@ -15,6 +15,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/sudokuar/sudokuar/ocr"
+	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/synth"
 	"github.com/sudokuar/sudokuar/vision"
@@ -105,7 +106,7 @@ func cutPhoto(det *vision.Detector, path string) photoCells {
 		return p
 	}
 	p.truth, p.shape = truth, truth.Shape
-	img, err := vision.ReadImage(path)
+	img, err := pipeline.ReadImage(path, 0)
 	defer img.Close()
 	if err != nil {
 		p.err = err
