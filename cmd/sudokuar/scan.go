@@ -33,7 +33,7 @@ type scanConfig struct {
 	backend   string
 	maxMP     float64 // largest image to decode, in megapixels
 	grid      int     // which grid to read when a photo holds several (1: the most Sudoku-like)
-	progress  bool // draw a progress bar (set when stderr is a terminal)
+	progress  bool    // draw a progress bar (set when stderr is a terminal)
 }
 
 // parseInterleaved parses flags that may come between or after the
