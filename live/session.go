@@ -108,6 +108,9 @@ type view struct {
 	verdict pipeline.Verdict
 	id      int // increments with each new puzzle
 	turns   int // quarter turns of the page (pipeline.Result.Turns) of the latest reading
+	// bend is how the latest reading found the page curled (nil: flat);
+	// it moves with the page, so the solution follows the curl.
+	bend *vision.Bend
 }
 
 type job struct {
@@ -174,9 +177,9 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 		if j.fresh {
 			voter.Reset()
 		}
-		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, id: cur.id, turns: cur.turns}
+		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, id: cur.id, turns: cur.turns, bend: cur.bend}
 		if len(res.Puzzle.Cells) > 0 {
-			v.turns = res.Turns
+			v.turns, v.bend = res.Turns, res.Grid.Bend
 			voted, fresh := voter.Add(res.Puzzle, res.Conf, res.Status == pipeline.StatusSolved)
 			if fresh {
 				v.id++
@@ -523,6 +526,7 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 			// page is; the recognition does.
 			g = g.Turn(s.cur.turns)
 			g.Shape = s.cur.puzzle.Shape
+			g.Bend = s.cur.bend
 			pic.Puzzle = s.cur.puzzle
 			pic.Conflicts = s.cur.verdict.Conflicts
 			info.Given = pipeline.GridString(s.cur.puzzle)

@@ -231,3 +231,28 @@ func (v view) gridOutline() ([][2]float64, bool) {
 	}
 	return pts, true
 }
+
+// gridVisible reports whether no part of a curled page hides the grid
+// (a page rolled up towards a camera that looks at it from low enough can
+// cover it): every point of a 9×9 sample of the grid must be what its own
+// pixel sees.
+func (v view) gridVisible() bool {
+	if v.curl.IsFlat() {
+		return true
+	}
+	kinv := v.k.inv()
+	for j := 0; j <= 8; j++ {
+		for i := 0; i <= 8; i++ {
+			x, y := -0.5+float64(i)/8, -0.5+float64(j)/8
+			px, py, ok := v.project(x, y)
+			if !ok {
+				return false
+			}
+			bx, by, ok := v.unproject(kinv, px, py)
+			if !ok || math.Hypot(bx-x, by-y) > 1e-3 {
+				return false
+			}
+		}
+	}
+	return true
+}

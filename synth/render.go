@@ -364,7 +364,7 @@ func samplePose(rng *rand.Rand, o Options, curl Curl, beside *besideSpec) (Pose,
 	inView := func(p Pose) ([][2]float64, bool) {
 		v := newView(p, curl, o.Width, o.Height)
 		pts, ok := v.gridOutline()
-		if !ok {
+		if !ok || !v.gridVisible() {
 			return nil, false
 		}
 		if beside != nil {
@@ -445,20 +445,26 @@ func bounds(pts [][2]float64) (minX, minY, maxX, maxY float64) {
 const curlStream = 0x6375726c
 
 // sampleCurl draws the page's curl: none without MaxCurl; otherwise a
-// side, where the bend starts (from the grid's far half to its near
-// edge), and an angle between a third of MaxCurl and all of it, rolled
-// towards the camera three times in four.
+// side, an angle between a third of MaxCurl and all of it at the grid's
+// edge, and a radius of 0.6 to 1.6 grid sides (a page's gentle roll
+// towards the gutter, not a fold), which sets where the bend starts. The
+// page rolls towards the camera three times in four.
 func sampleCurl(o Options) Curl {
 	if o.MaxCurl <= 0 {
 		return Curl{}
 	}
 	rng := rand.New(rand.NewPCG(uint64(o.Seed), curlStream))
-	return Curl{
-		Side:  rng.IntN(4),
-		Start: -0.3 + 0.7*rng.Float64(),
-		Angle: o.MaxCurl * (1 + 2*rng.Float64()) / 3,
-		Down:  rng.IntN(4) == 0,
+	c := Curl{Side: rng.IntN(4), Angle: o.MaxCurl * (1 + 2*rng.Float64()) / 3}
+	r := 0.6 + rng.Float64()
+	c.Start = 0.5 - rad(c.Angle)*r
+	if c.Start < -0.9 {
+		// The bend starts at most a little beyond the far edge: a larger
+		// radius with that start gives a smaller angle.
+		c.Start = -0.9
+		c.Angle = 1.4 / r * 180 / math.Pi
 	}
+	c.Down = rng.IntN(4) == 0
+	return c
 }
 
 // pageExtent decides how far the page reaches around the grid: far enough

@@ -30,6 +30,9 @@ type Grid struct {
 	Sharpness float64
 	// Brightness is the mean grey level (0..255) of the canvas (Analyze only).
 	Brightness float64
+	// Bend is how a curled page departs from H (Analyze only; nil on a
+	// flat page). ToFrame and CellH follow it.
+	Bend *Bend
 }
 
 // Options tunes a Detector. The zero value selects every default.
@@ -106,11 +109,13 @@ type Detector struct {
 	hk, vk                       gocv.Mat // line kernels for kLen
 	kLen                         int
 	look                         gocv.Mat // a candidate's flat view (choice.go)
+	mapX, mapY                   gocv.Mat // a bent canvas's resampling maps (bend.go)
 
 	// The last grid search's quadrilateral (find pixels) and the scale from
 	// find pixels to frame pixels, for Analyze's second look.
-	findQ     [4]pt
-	findScale float64
+	findQ       [4]pt
+	findContour []pt
+	findScale   float64
 	// The candidates of the last grid search, in Candidates order, and
 	// which of them was taken.
 	cands  []candidate
@@ -132,7 +137,7 @@ func NewDetector(opts Options) *Detector {
 func (d *Detector) mats() []*gocv.Mat {
 	return []*gocv.Mat{&d.work, &d.gray, &d.small, &d.blur, &d.bin, &d.canvas, &d.cblur, &d.cbin,
 		&d.hlines, &d.vlines, &d.lines, &d.clean, &d.labels, &d.stats, &d.centroids, &d.prof, &d.lap,
-		&d.hk, &d.vk, &d.look}
+		&d.hk, &d.vk, &d.look, &d.mapX, &d.mapY}
 }
 
 // Close frees the Detector's Mats. The Detector must not be used afterwards.
@@ -242,7 +247,7 @@ func (d *Detector) locate(frame gocv.Mat, p Pick) (Grid, float64, error) {
 	}
 	c := d.cands[d.chosen]
 	q := refineQuadRobust(c.q, c.contour)
-	d.findQ = q
+	d.findQ, d.findContour = q, c.contour
 	g, ok := d.gridFromFind(q)
 	if !ok {
 		return Grid{}, 0, qualityErr(NoGrid, "degenerate quadrilateral")
@@ -392,6 +397,10 @@ func quadFromContour(p []pt) ([4]pt, bool) {
 // for grid g whose frame->canvas homography is for g.Side; gs is the scale
 // from working-grey pixels to frame pixels.
 func (d *Detector) warp(g Grid, gs float64, side int) {
+	if g.Bend != nil {
+		d.warpBent(g, gs, side)
+		return
+	}
 	// gray -> frame -> canvas(g.Side) -> canvas(side)
 	k := float64(side) / float64(g.Side)
 	h := mul3([9]float64{k, 0, 0, 0, k, 0, 0, 0, 1}, mul3(g.H, [9]float64{gs, 0, 0, 0, gs, 0, 0, 0, 1}))
@@ -477,6 +486,34 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 		side0 = canvasSide(d.opts.Sizes[0], d.opts.CellPx)
 	}
 	guess := d.readShape(g, gs, side0)
+	// A curled page: resample through the bend its outline shows, when
+	// that makes the grid lines stand out more.
+	if b := d.outlineBend(g); b != nil {
+		bent := g
+		bent.Bend = b
+		if bg := d.readShape(bent, gs, side0); bg.LineScore > guess.LineScore+bendGain {
+			g, guess = bent, bg
+		} else {
+			d.rectify(g, gs, side0)
+		}
+	}
+	// Weak lines on a page that may be curled: its boxes may be crowded
+	// where it turns away. Space the box lines evenly and look again.
+	if guess.LineScore < weakLineScore {
+		if even, cols, rows, ok := d.evenBoxes(g, side0); ok {
+			// Taken when the lines then stand out clearly, as a grid's do,
+			// in as many boxes as the lines evened make (a crease or a
+			// column of digits taken for a box line would read 10×10).
+			eg := d.readShape(even, gs, side0)
+			n, sh := eg.Shape.N(), eg.Shape
+			fits := n > 0 && (cols == 0 || sh.BoxCols*cols == n) && (rows == 0 || sh.BoxRows*rows == n)
+			if fits && eg.LineScore > guess.LineScore+bendGain && eg.LineScore >= weakLineScore {
+				g, guess = even, eg
+			} else {
+				d.rectify(g, gs, side0)
+			}
+		}
+	}
 	// Weak lines inside the quadrilateral mean it is not the grid's own
 	// outline (merged with a page frame or a crossword, or stretched by a
 	// caption): find the grid again from its cells.
@@ -570,6 +607,11 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 	// box fused with the outline at that corner).
 	if n < 12 {
 		d.fixOutlierCorners(&g, gs, n, cs)
+	}
+	if n < 12 {
+		// A curled page crowds the cells where it turns away: the lines
+		// say where the cells are.
+		d.refineBend(&g, gs, n, cs)
 	}
 	g.Shape = guess.Shape
 	g.ShapeConfidence = guess.Confidence
@@ -695,6 +737,12 @@ func (d *Detector) fixOutlierCorners(g *Grid, gs float64, n int, cs float64) {
 // grids: the lattice sits ~1.5% inside the printed outer edge on real
 // photos, and outline corners pulled by a caption are 3% off and more.
 const latticeOverride = 0.035
+
+// bendGain is how much a bend must raise the line score to be taken: a
+// caption fused along a side bows the outline of a flat page too, and
+// bending to it gains a little (up to 0.03 on the real photos), while
+// the bend of a curled page gains 0.05 and more.
+const bendGain = 0.04
 
 // weakLineScore is the line score below which the quadrilateral found is
 // doubted (real photos of grids found right score 0.30 and up).

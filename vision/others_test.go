@@ -48,4 +48,10 @@ func TestOthersPhotos(t *testing.T) {
 		img.Close()
 	}
 	t.Logf("others-train: corners within 3%% %d/%d, shape 3x3 %d/%d", cornerOK, withCorner, shapeOK, len(photos))
+	// Floors at today's figures (the target is 98% of corners): the misses
+	// are grids cut by the frame's edge (es2812-23, -47) and one corner of
+	// a page curling to the gutter (es2812-55, 3.8%).
+	if len(photos) == 80 && (cornerOK < 77 || shapeOK < 79) {
+		t.Errorf("regression: corners %d/80 (floor 77), shape %d/80 (floor 79)", cornerOK, shapeOK)
+	}
 }
