@@ -1,13 +1,11 @@
 package overlay
 
 import (
-	"fmt"
 	"image"
 	"image/color"
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -215,7 +213,7 @@ func cpuTime() time.Duration {
 // page one homography from the corners misses by up to half a cell.
 func TestSolutionOnCurledPage(t *testing.T) {
 	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
-	opts := synth.DefaultOptions(640, 480, 17)
+	opts := synth.DefaultOptions(640, 480, 12)
 	opts.MaxTilt, opts.MaxRotate, opts.MaxBlur, opts.MaxNoise, opts.Light = 10, 10, 0, 0, 0
 	opts.MaxCurl = 55
 	pz, err := synth.RandomPuzzle(s9, opts.Seed, 0)
@@ -245,27 +243,27 @@ func TestSolutionOnCurledPage(t *testing.T) {
 	if err := Solution(&frame, g, pz, sol, DefaultStyle()); err != nil {
 		t.Fatal(err)
 	}
-	// Each cell's centre, as the overlay maps it, lies in the true cell;
-	// with the corners' homography alone it would not (logged).
+	// Each cell's centre, as the overlay maps it, lies near the true one
+	// (within a quarter cell); with the corners' homography alone it
+	// misses by more (logged, and at least that much worse).
 	n := 9
-	var off []string
 	flat := g
 	flat.Bend = nil
-	flatOff := 0
+	var worst, worstFlat float64
 	for i := 0; i < n*n; i++ {
 		r, c := i/n, i%n
 		q := ph.CellCorners(r, c)
+		cell := math.Hypot(float64(q[2].X-q[0].X), float64(q[2].Y-q[0].Y)) / math.Sqrt2
+		want := ph.GridPoint((float64(c)+0.5)/9, (float64(r)+0.5)/9)
 		cx, cy := (float64(c)+0.5)*float64(g.Side)/9, (float64(r)+0.5)*float64(g.Side)/9
-		if fx, fy := g.ToFrame(cx, cy); !inQuad(q, fx, fy) {
-			off = append(off, fmt.Sprintf("r%dc%d at %.0f,%.0f", r+1, c+1, fx, fy))
-		}
-		if fx, fy := flat.ToFrame(cx, cy); !inQuad(q, fx, fy) {
-			flatOff++
-		}
+		fx, fy := g.ToFrame(cx, cy)
+		worst = math.Max(worst, math.Hypot(fx-float64(want.X), fy-float64(want.Y))/cell)
+		fx, fy = flat.ToFrame(cx, cy)
+		worstFlat = math.Max(worstFlat, math.Hypot(fx-float64(want.X), fy-float64(want.Y))/cell)
 	}
-	t.Logf("curl %+v: cell centres outside their cell: %d with the bend, %d with the corners' homography alone", ph.Curl, len(off), flatOff)
-	if len(off) > 0 {
-		t.Errorf("cell centres outside their cell: %s", strings.Join(off, "; "))
+	t.Logf("curl %+v: cell centres drawn off by up to %.2f cell (%.2f with the corners' homography alone)", ph.Curl, worst, worstFlat)
+	if worst > 0.25 || worst > worstFlat {
+		t.Errorf("cell centres off by up to %.2f cell with the bend, %.2f without", worst, worstFlat)
 	}
 	// The digits drawn: the changed pixels lie in the empty cells.
 	before, _ := ph.Image.DataPtrUint8()
