@@ -104,3 +104,36 @@ func BenchmarkAnalyze16(b *testing.B) {
 	}
 	reportCPU(b, c0)
 }
+
+// BenchmarkAnalyzeCurled times Analyze on a curled synthetic page
+// (640×480, testdata/synth-curl/image1.jpg): the bent path, resampled
+// through the outline's bend and the measured crossings.
+func BenchmarkAnalyzeCurled(b *testing.B) {
+	benchFile(b, "synth-curl/image1.jpg", true)
+}
+
+// BenchmarkAnalyzeBeside times Analyze on a page with two puzzles side by
+// side (640×480, testdata/synth-beside/image1.jpg): every candidate scored.
+func BenchmarkAnalyzeBeside(b *testing.B) {
+	benchFile(b, "synth-beside/image1.jpg", false)
+}
+
+func benchFile(b *testing.B, name string, bent bool) {
+	img, err := readImage(filepath.Join(testenv.RepoRoot(), "testdata", name))
+	if err != nil {
+		img.Close()
+		b.Skip(err)
+	}
+	defer img.Close()
+	d := NewDetector(Options{})
+	defer d.Close()
+	if g, _, err := d.Analyze(img); err != nil || (g.Bend != nil) != bent {
+		b.Fatalf("%s: %v, bent %v", name, err, g.Bend != nil)
+	}
+	b.ResetTimer()
+	c0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		d.Analyze(img)
+	}
+	reportCPU(b, c0)
+}
