@@ -120,6 +120,13 @@ type Detector struct {
 	// which of them was taken.
 	cands  []candidate
 	chosen int
+	// The band sums of the current line images (lattice.go), until
+	// binarise makes new ones.
+	sums struct {
+		col, row [latticeBands][]float64
+		side     int
+		valid    bool
+	}
 }
 
 // NewDetector returns a Detector with opts (zero fields take defaults).
@@ -427,6 +434,7 @@ func (d *Detector) binarise(cellPx float64, kLen int) {
 	}
 	gocv.MorphologyEx(d.cbin, &d.hlines, gocv.MorphOpen, d.hk)
 	gocv.MorphologyEx(d.cbin, &d.vlines, gocv.MorphOpen, d.vk)
+	d.sums.valid = false
 }
 
 // profile returns the sums of m along rows (dim 1: one value per row) or
