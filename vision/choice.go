@@ -49,7 +49,8 @@ type Pick struct {
 // candidate is a quadrilateral of the grid search, in find pixels.
 type candidate struct {
 	q       [4]pt
-	contour []pt
+	contour []pt    // its points; nil until read (contourPoints)
+	index   int     // in the search's contours
 	area    float64 // of the contour
 	score   float64
 }
