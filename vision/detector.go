@@ -108,9 +108,9 @@ type Detector struct {
 	kernel3                      gocv.Mat
 	hk, vk                       gocv.Mat // line kernels for kLen
 	kLen                         int
-	look                         gocv.Mat // a candidate's flat view (choice.go)
+	look                         gocv.Mat          // a candidate's flat view (choice.go)
 	contours                     gocv.PointsVector // of the last grid search
-	mapX, mapY                   gocv.Mat // a bent canvas's resampling maps (bend.go)
+	mapX, mapY                   gocv.Mat          // a bent canvas's resampling maps (bend.go)
 
 	// The last grid search's quadrilateral (find pixels) and the scale from
 	// find pixels to frame pixels, for Analyze's second look.
