@@ -42,8 +42,12 @@ type Options struct {
 	// set to the index of the frame that was recognised.
 	OnRecognition func(pipeline.Result)
 	// OnFrame, if set, is called after each frame is drawn, for tests and
-	// measurements.
+	// measurements, and for front ends that draw the frame themselves.
 	OnFrame func(FrameInfo)
+	// Undrawn skips painting the frames: for a front end that draws the
+	// answer itself from OnFrame's corners and digits (the web camera),
+	// so the server spends nothing on pixels nobody sees.
+	Undrawn bool
 	// Logf, if set, receives messages meant for the user (saves, errors).
 	Logf func(format string, args ...any)
 	// NewRecognizer, if set, replaces pipeline.New(Pipeline) as the maker
@@ -71,6 +75,14 @@ type FrameInfo struct {
 	// Grids is how many grids are in view; with more than one, GridAt
 	// says which is followed, counted from 1 left to right (Tab: next).
 	Grids, GridAt int
+	// Corners are the grid's corners in this frame (TL, TR, BR, BL of the
+	// page as read, so digits drawn from them stand upright; zero when the
+	// grid was not followed) and Box its box shape (rows, columns; zero
+	// until a reading says what is in the grid).
+	Corners   [4][2]float64
+	Box       [2]int
+	Conflicts []int // cells of conflicting givens, painted red
+	Auto      bool  // auto-solve is on
 }
 
 // Summary tells how a session went.
@@ -180,7 +192,8 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, id: cur.id, turns: cur.turns, bend: cur.bend}
 		if len(res.Puzzle.Cells) > 0 {
 			v.turns, v.bend = res.Turns, res.Grid.Bend
-			voted, fresh := voter.Add(res.Puzzle, res.Conf, res.Status == pipeline.StatusSolved)
+			solvable := res.Status == pipeline.StatusSolved || res.Status == pipeline.StatusCheck
+			voted, fresh := voter.Add(res.Puzzle, res.Conf, res.CheckCells(), solvable)
 			if fresh {
 				v.id++
 			}
@@ -189,9 +202,13 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 			switch {
 			case given == pipeline.GridString(res.Puzzle):
 				// The vote agrees with this reading: its verdict stands.
-				v.verdict = pipeline.Verdict{Status: res.Status, Solution: res.Solved, Conflicts: res.Conflicts}
+				v.verdict = pipeline.Verdict{Status: res.Status, Solution: res.Solved, Conflicts: res.Conflicts, Check: res.CheckCells()}
 			case given != lastGiven || fresh:
 				v.verdict = pipeline.Judge(voted)
+				if check := voter.Check(); v.verdict.Status == pipeline.StatusSolved && len(check) > 0 {
+					// A cell the readings doubt: never a certain answer.
+					v.verdict = pipeline.Verdict{Status: pipeline.StatusCheck, Check: check}
+				}
 			}
 			lastGiven = given
 		}
@@ -349,6 +366,19 @@ func (s *session) report(v view) pipeline.Result {
 		r.Solution = pipeline.GridString(v.verdict.Solution)
 		r.Status = v.verdict.Status
 		r.Conflicts = v.verdict.Conflicts
+		raw := map[int]pipeline.Check{}
+		for _, c := range r.Check {
+			raw[c.Cell] = c
+		}
+		r.Check = nil
+		n := v.puzzle.N()
+		for _, cell := range v.verdict.Check {
+			c, ok := raw[cell]
+			if !ok {
+				c = pipeline.Check{Cell: cell, Name: fmt.Sprintf("r%dc%d", cell/n+1, cell%n+1), Reason: "doubted by most of the recent readings"}
+			}
+			r.Check = append(r.Check, c)
+		}
 	}
 	return r
 }
@@ -529,7 +559,11 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 			g.Bend = s.cur.bend
 			pic.Puzzle = s.cur.puzzle
 			pic.Conflicts = s.cur.verdict.Conflicts
+			pic.Check = s.cur.verdict.Check
+			pic.Symbols, _ = sudoku.ParseSymbols(s.cur.raw.Symbols)
 			info.Given = pipeline.GridString(s.cur.puzzle)
+			info.Box = [2]int{g.Shape.BoxRows, g.Shape.BoxCols}
+			info.Conflicts = s.cur.verdict.Conflicts
 			if s.auto && len(s.cur.verdict.Solution.Cells) > 0 {
 				pic.Solution = s.cur.verdict.Solution
 				info.Solution = pipeline.GridString(pic.Solution)
@@ -548,6 +582,15 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 		info.Grids, info.GridAt = s.grids, s.gridAt
 	}
 	info.Status = status
+	info.Auto = s.auto
+	if located {
+		for k, c := range g.Corners {
+			info.Corners[k] = [2]float64{float64(c.X), float64(c.Y)}
+		}
+	}
+	if s.opts.Undrawn {
+		return info
+	}
 	if err := pipeline.Draw(frame, g, located, pic); err != nil {
 		s.logf("draw frame %d: %v", i, err)
 	}
@@ -573,6 +616,9 @@ func (s *session) status(located bool) string {
 	v := s.cur.verdict
 	if v.Status == pipeline.StatusConflict && len(v.Conflicts) > 0 {
 		return fmt.Sprintf("%s: %d conflicting cells", v.Status, len(v.Conflicts))
+	}
+	if v.Status == pipeline.StatusCheck {
+		return pipeline.CheckMessage(v.Check, s.cur.puzzle.N())
 	}
 	return v.Status
 }

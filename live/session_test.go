@@ -53,6 +53,90 @@ func (o *oracle) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result {
 
 func (o *oracle) Close() error { return o.det.Close() }
 
+// doubter is an oracle whose reader doubts one cell: one solution, but
+// "check cells" instead of solved.
+type doubter struct {
+	*oracle
+	cell int
+}
+
+func (d *doubter) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result {
+	r := d.oracle.ProcessPick(frame, pick)
+	if r.Status == pipeline.StatusSolved {
+		r.Status, r.Solved, r.Solution = pipeline.StatusCheck, sudoku.Grid{}, ""
+		r.Check = []pipeline.Check{{Cell: d.cell, Name: "r3c8", Reason: "test"}}
+	}
+	return r
+}
+
+// frameSink keeps a copy of the frame shown at index at.
+type frameSink struct {
+	at, n int
+	frame gocv.Mat
+}
+
+func (f *frameSink) Show(frame gocv.Mat, _ time.Duration) int {
+	if f.n == f.at {
+		f.frame = frame.Clone()
+	}
+	f.n++
+	return -1
+}
+
+func (f *frameSink) Close() error { return f.frame.Close() }
+
+// TestCheckCellsLive: a reading with a doubted cell is never drawn as
+// solved: the HUD says which cell to check, the givens are drawn and the
+// cell is outlined in orange.
+func TestCheckCellsLive(t *testing.T) {
+	d := loadDemo(t)
+	src, err := OpenVideo(d.video)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	sink := &frameSink{at: 40}
+	defer sink.Close()
+	var frames []FrameInfo
+	_, err = Run(src, sink, Options{
+		MaxFrames:     41,
+		NewRecognizer: func() (Recognizer, error) { return &doubter{newOracle(t, classic), 2*9 + 7}, nil },
+		OnFrame:       func(f FrameInfo) { frames = append(frames, f) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := 0
+	for _, f := range frames {
+		if f.Solution != "" {
+			t.Fatalf("frame %d drew a solution for a doubted reading", f.Index)
+		}
+		if f.Given == classic {
+			shown++
+			if f.Status != "check cell r3c8" {
+				t.Errorf("frame %d: status %q, want %q", f.Index, f.Status, "check cell r3c8")
+			}
+		}
+	}
+	if shown == 0 || sink.frame.Empty() {
+		t.Fatal("the givens were never drawn")
+	}
+	// Orange (BGR 0, 140, 255) pixels outline the cell.
+	b, err := sink.frame.DataPtrUint8()
+	if err != nil {
+		t.Fatal(err)
+	}
+	orange := 0
+	for i := 0; i+2 < len(b); i += 3 {
+		if b[i] < 40 && b[i+1] > 110 && b[i+1] < 170 && b[i+2] > 230 {
+			orange++
+		}
+	}
+	if orange < 50 {
+		t.Errorf("%d orange pixels on frame 40, want an outline", orange)
+	}
+}
+
 // keySink presses scripted keys at given frames and counts what it shows.
 type keySink struct {
 	keys  map[int]int
@@ -149,8 +233,11 @@ func TestRecognitionSchedule(t *testing.T) {
 	if o.calls > 6 || o.calls < 5 {
 		t.Errorf("%d recognitions over 60 frames, want 5..6", o.calls)
 	}
-	if sum.Frames != 60 || sum.Elapsed > 3*time.Second {
-		t.Errorf("showed %d frames in %v, want 60 in about 2 s", sum.Frames, sum.Elapsed)
+	// No bound on the wall time: on a loaded machine the paced loop itself
+	// runs late, and how fast frames are shown is measured by the
+	// DemoHeadless benchmark, not asserted here.
+	if sum.Frames != 60 {
+		t.Errorf("showed %d frames, want 60", sum.Frames)
 	}
 	if sum.Recognitions != o.calls {
 		t.Errorf("summary says %d recognitions, the recogniser ran %d", sum.Recognitions, o.calls)
@@ -190,6 +277,7 @@ func TestStatusMessages(t *testing.T) {
 		{"several", true, view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSeveral}}, -1, true, pipeline.StatusSeveral},
 		{"conflicts", true, view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusConflict, Conflicts: []int{3, 7}}}, -1, true, "no solution: 2 conflicting cells"},
 		{"page may have changed", true, view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSolved}}, 40, true, "reading ..."},
+		{"check cells", true, view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusCheck, Check: []int{3, 25}}}, -1, true, "check cells r1c4 r3c8"},
 		{"blurred frame keeps the puzzle", true, view{raw: pipeline.Result{Found: true, Status: pipeline.StatusBlurry}, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSolved}}, -1, true, pipeline.StatusSolved},
 	}
 	for _, tc := range tests {
@@ -197,5 +285,81 @@ func TestStatusMessages(t *testing.T) {
 		if got := s.status(tc.located); got != tc.want {
 			t.Errorf("%s: status %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// rawSink compares each frame it is shown with the same frame read afresh
+// from the video: with Undrawn nothing may have been painted on it.
+type rawSink struct {
+	t       *testing.T
+	raw     Source
+	m       gocv.Mat
+	changed int
+}
+
+func (r *rawSink) Show(frame gocv.Mat, _ time.Duration) int {
+	if !r.raw.Read(&r.m) {
+		r.t.Fatal("the second reader ended early")
+	}
+	if gocv.Norm(frame, gocv.NormL1) != gocv.Norm(r.m, gocv.NormL1) {
+		r.changed++
+	}
+	return -1
+}
+
+func (r *rawSink) Close() error { return r.m.Close() }
+
+// TestUndrawn checks the mode the web camera uses: frames are left as they
+// came, and each FrameInfo carries what a page needs to draw the answer
+// itself: the corners of the grid in that frame and the box shape.
+func TestUndrawn(t *testing.T) {
+	d := loadDemo(t)
+	src, err := OpenVideo(d.video)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	raw, err := OpenVideo(d.video)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	sink := &rawSink{t: t, raw: raw, m: gocv.NewMat()}
+	defer sink.Close()
+	var frames []FrameInfo
+	_, err = Run(src, sink, Options{
+		Undrawn:       true,
+		MaxFrames:     40,
+		NewRecognizer: func() (Recognizer, error) { return newOracle(t, classic), nil },
+		OnFrame:       func(f FrameInfo) { frames = append(frames, f) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sink.changed != 0 {
+		t.Errorf("%d of 40 frames were painted on", sink.changed)
+	}
+	solved := 0
+	for _, f := range frames {
+		if !f.Located {
+			if f.Corners != [4][2]float64{} {
+				t.Errorf("frame %d: no grid but corners %v", f.Index, f.Corners)
+			}
+			continue
+		}
+		for _, c := range f.Corners {
+			if c[0] <= 0 || c[1] <= 0 || c[0] >= 1280 || c[1] >= 720 {
+				t.Errorf("frame %d: corner %v outside the 1280×720 frame", f.Index, c)
+			}
+		}
+		if f.Solution == classicSolution {
+			solved++
+			if f.Box != [2]int{3, 3} || !f.Auto {
+				t.Errorf("frame %d: box %v auto %v", f.Index, f.Box, f.Auto)
+			}
+		}
+	}
+	if solved < 20 {
+		t.Errorf("the solution came with %d of 40 frames, want most", solved)
 	}
 }

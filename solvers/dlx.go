@@ -26,13 +26,9 @@ func (d *DLX) Solve(ctx context.Context, g sudoku.Grid) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, &TimeoutError{Solver: d.Name(), Conflicts: -1, Err: err}
 	}
-	sv, ok := d.byShape[g.Shape]
-	if !ok {
-		var err error
-		if sv, err = sudoku.NewSolver(g.Shape); err != nil {
-			return Result{}, err
-		}
-		d.byShape[g.Shape] = sv
+	sv, err := d.solver(g.Shape)
+	if err != nil {
+		return Result{}, err
 	}
 	start := time.Now()
 	before := sv.Stats().Nodes
@@ -42,4 +38,17 @@ func (d *DLX) Solve(ctx context.Context, g sudoku.Grid) (Result, error) {
 		return Result{Stats: st}, err
 	}
 	return Result{Solution: sol, Stats: st}, nil
+}
+
+// solver returns the exact-cover solver for shape s, built on first use.
+func (d *DLX) solver(s sudoku.Shape) (*sudoku.Solver, error) {
+	if sv, ok := d.byShape[s]; ok {
+		return sv, nil
+	}
+	sv, err := sudoku.NewSolver(s)
+	if err != nil {
+		return nil, err
+	}
+	d.byShape[s] = sv
+	return sv, nil
 }

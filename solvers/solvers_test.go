@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/sudokuar/sudokuar/sudoku"
 )
@@ -18,6 +19,10 @@ func parse(t *testing.T, line string) sudoku.Grid {
 	return g
 }
 
+// Every solver on hard real puzzles, with a deadline: a solver may give
+// up (out of time, or a logical solver stuck), but a grid it returns must
+// keep every rule, and dlx must solve them all. TestZoo holds the
+// puzzles every solver must solve.
 func TestEverySolverOnRealPuzzles(t *testing.T) {
 	puzzles := []string{
 		// The first puzzle of top95.
@@ -35,7 +40,14 @@ func TestEverySolverOnRealPuzzles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := s.Solve(context.Background(), g)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			res, err := s.Solve(ctx, g)
+			cancel()
+			var te *TimeoutError
+			if name != "dlx" && (errors.As(err, &te) || errors.Is(err, ErrStuck)) {
+				t.Logf("%s on %s: %v", name, p, err)
+				continue
+			}
 			if err != nil {
 				t.Errorf("%s on %s: %v", name, p, err)
 				continue

@@ -2,6 +2,7 @@ package sudoku
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,7 +10,8 @@ import (
 	"strings"
 )
 
-// The grid file format, for puzzles in progress:
+// The grid file format, for puzzles in progress (it is the save-file format
+// of the console game, ../shared/seeds/console-ilp-spec.txt):
 //
 //	2 2
 //	4 0 1. 0
@@ -17,11 +19,22 @@ import (
 //	...
 //
 // The header gives the box shape, m rows by n columns (so the grid side is
-// m*n); a header "N N" with N*N values after it is also accepted and boxed
-// as ShapeForN(N). Then come the N*N values in row-major order, 0 for an
-// empty cell; a '.' right after a value marks it fixed (a given of the
-// puzzle), other values are entries. Any whitespace separates values, so
-// the line breaks are for people; lines starting with '#' are comments.
+// m*n). Then come the N*N values in row-major order, 0 for an empty cell; a
+// '.' right after a value marks it fixed (a given of the puzzle), other
+// values are entries. Any whitespace (space, tab, newline, CR, VT, FF)
+// separates values, so the line breaks are for people.
+//
+// ReadGridStrict reads exactly that. ReadGrid is more forgiving, for puzzle
+// files written by hand: it skips lines starting with '#' and accepts a
+// header "N N" with N*N values after it, boxed as ShapeForN(N).
+
+// Limits that keep a hostile file from costing memory or time: no field of
+// a valid file is longer than a few characters, and no valid file needs
+// more than a few kilobytes, however generous its whitespace.
+const (
+	maxGridField = 64
+	maxGridBytes = 16 << 20
+)
 
 // token is one whitespace-separated field with its position.
 type token struct {
@@ -29,58 +42,173 @@ type token struct {
 	line, col int
 }
 
-// tokenize splits r into fields, skipping '#' comment lines.
-func tokenize(r io.Reader) ([]token, error) {
-	var out []token
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 4*1024*1024)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := sc.Text()
-		if strings.HasPrefix(strings.TrimSpace(text), "#") {
+// fieldReader splits a grid file into fields as it reads, so it never holds
+// more than the fields asked for.
+type fieldReader struct {
+	br        *bufio.Reader
+	comments  bool // skip lines whose first field starts with '#'
+	line, col int  // current line (1-based) and fields seen on it
+	read      int
+	field     []byte
+}
+
+func newFieldReader(r io.Reader, comments bool) *fieldReader {
+	return &fieldReader{br: bufio.NewReader(r), comments: comments, line: 1}
+}
+
+// isSpace reports whether b separates fields (C's isspace).
+func isSpace(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\v' || b == '\f'
+}
+
+// next returns the next field, io.EOF after the last, a *ParseError for a
+// field or file over the limits, or the reader's error wrapped.
+func (fr *fieldReader) next() (token, error) {
+	fr.field = fr.field[:0]
+	for {
+		b, err := fr.br.ReadByte()
+		if err != nil {
+			if err != io.EOF {
+				return token{}, fmt.Errorf("read grid: %w", err)
+			}
+			if len(fr.field) > 0 {
+				return token{string(fr.field), fr.line, fr.col}, nil
+			}
+			return token{line: fr.line}, io.EOF
+		}
+		if isSpace(b) {
+			if len(fr.field) > 0 {
+				// End of the field: leave the separator for the next
+				// call, so a newline counts after the field's line.
+				_ = fr.br.UnreadByte()
+				return token{string(fr.field), fr.line, fr.col}, nil
+			}
+			if err := fr.count(); err != nil {
+				return token{}, err
+			}
+			if b == '\n' {
+				fr.line++
+				fr.col = 0
+			}
 			continue
 		}
-		for i, f := range strings.Fields(text) {
-			out = append(out, token{f, line, i + 1})
+		if err := fr.count(); err != nil {
+			return token{}, err
+		}
+		if len(fr.field) == 0 {
+			if b == '#' && fr.comments && fr.col == 0 {
+				if err := fr.skipLine(); err != nil {
+					return token{}, err
+				}
+				continue
+			}
+			fr.col++
+		}
+		if len(fr.field) == maxGridField {
+			return token{}, &ParseError{Format: "grid", Line: fr.line, Col: fr.col, Cell: -1,
+				Reason: fmt.Sprintf("field longer than %d characters", maxGridField)}
+		}
+		fr.field = append(fr.field, b)
+	}
+}
+
+// count counts one byte read and fails past maxGridBytes.
+func (fr *fieldReader) count() error {
+	fr.read++
+	if fr.read > maxGridBytes {
+		return &ParseError{Format: "grid", Line: fr.line, Cell: -1, Reason: fmt.Sprintf("file longer than %d bytes", maxGridBytes)}
+	}
+	return nil
+}
+
+// skipLine reads up to and including the next newline.
+func (fr *fieldReader) skipLine() error {
+	for {
+		b, err := fr.br.ReadByte()
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return fmt.Errorf("read grid: %w", err)
+		}
+		if err := fr.count(); err != nil {
+			return err
+		}
+		if b == '\n' {
+			fr.line++
+			fr.col = 0
+			return nil
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read grid: %w", err)
+}
+
+// fields reads up to max fields; fewer means the input ended.
+func (fr *fieldReader) fields(max int) ([]token, error) {
+	var out []token
+	for len(out) < max {
+		t, err := fr.next()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
 	}
 	return out, nil
 }
 
-// ReadGrid reads the grid file format. It returns the grid with every value
-// in it, and which cells are fixed (fixed[i] for cell i). Use
-// Puzzle(g, fixed) for the givens alone. Format errors are *ParseError.
-func ReadGrid(r io.Reader) (Grid, []bool, error) {
-	toks, err := tokenize(r)
-	if err != nil {
-		return Grid{}, nil, err
-	}
+// ReadGrid reads the grid file format, forgiving comment lines and an "N N"
+// header (see the format above). It returns the grid with every value in
+// it, and which cells are fixed (fixed[i] for cell i). Use Puzzle(g, fixed)
+// for the givens alone. Format errors are *ParseError.
+func ReadGrid(r io.Reader) (Grid, []bool, error) { return readGrid(r, false) }
+
+// ReadGridStrict reads the grid file format exactly as the console game's
+// specification defines it: the header is always the box shape "m n" (m
+// rows and n columns of cells per box), followed by exactly (m*n)² values;
+// '#' is not a comment. Format errors are *ParseError; it stops reading at
+// the first value too many.
+func ReadGridStrict(r io.Reader) (Grid, []bool, error) { return readGrid(r, true) }
+
+func readGrid(r io.Reader, strict bool) (Grid, []bool, error) {
+	fr := newFieldReader(r, !strict)
 	fail := func(t token, cell int, format string, args ...any) (Grid, []bool, error) {
 		return Grid{}, nil, &ParseError{Format: "grid", Line: t.line, Col: t.col, Cell: cell, Reason: fmt.Sprintf(format, args...)}
 	}
-	if len(toks) < 2 {
-		line := 1
-		if len(toks) == 1 {
-			line = toks[0].line
+	head, err := fr.fields(2)
+	if err != nil {
+		return Grid{}, nil, err
+	}
+	if len(head) < 2 {
+		at := token{line: 1}
+		if len(head) == 1 {
+			at = head[0]
 		}
-		return fail(token{line: line}, -1, "missing header \"m n\" (box rows and columns)")
+		return fail(at, -1, "missing header \"m n\" (box rows and columns)")
 	}
 	var dims [2]int
-	for k := 0; k < 2; k++ {
-		v, err := strconv.Atoi(toks[k].text)
+	for k, t := range head {
+		v, err := strconv.Atoi(t.text)
 		if err != nil || v < 1 || v > MaxN {
-			return fail(toks[k], -1, "header value %q is not a number 1..%d", toks[k].text, MaxN)
+			return fail(t, -1, "header value %q is not a number 1..%d", t.text, MaxN)
 		}
 		dims[k] = v
 	}
-	values := toks[2:]
 	shape := Shape{dims[0], dims[1]}
 	n := shape.N()
-	if n > MaxN || len(values) != n*n {
+	if strict && n > MaxN {
+		return fail(head[0], -1, "box shape %dx%d gives a side of %d, more than %d", dims[0], dims[1], n, MaxN)
+	}
+	want := n * n
+	if !strict && dims[0] == dims[1] {
+		want = max(want, dims[0]*dims[0])
+	}
+	values, err := fr.fields(want + 1)
+	if err != nil {
+		return Grid{}, nil, err
+	}
+	if !strict && (n > MaxN || len(values) != n*n) {
 		// Perhaps the header gave the side twice ("9 9").
 		if dims[0] == dims[1] && len(values) == dims[0]*dims[0] {
 			if s, err := ShapeForN(dims[0]); err == nil {
@@ -89,14 +217,13 @@ func ReadGrid(r io.Reader) (Grid, []bool, error) {
 		}
 	}
 	if n > MaxN {
-		return fail(toks[0], -1, "box shape %dx%d gives a side of %d, more than %d", dims[0], dims[1], n, MaxN)
+		return fail(head[0], -1, "box shape %dx%d gives a side of %d, more than %d", dims[0], dims[1], n, MaxN)
 	}
 	if len(values) != n*n {
-		at := token{line: toks[1].line}
 		if len(values) > n*n {
-			at = values[n*n]
-			return fail(at, n*n, "more than %d values for a %dx%d grid (%v boxes)", n*n, n, n, shape)
+			return fail(values[n*n], n*n, "more than %d values for a %dx%d grid (%v boxes)", n*n, n, n, shape)
 		}
+		at := token{line: head[1].line}
 		if len(values) > 0 {
 			at = values[len(values)-1]
 		}
@@ -151,32 +278,32 @@ func Puzzle(g Grid, fixed []bool) Grid {
 	return p
 }
 
-// WriteGrid writes g in the grid file format, marking the cells in fixed
-// (nil: every non-empty cell) with a '.'. Columns are aligned.
+// WriteGrid writes g in the grid file format exactly as the console game's
+// specification asks: the header "m n", then one line per row, values
+// separated by single spaces, each cell in fixed (nil: every non-empty
+// cell) followed by a '.'.
 func WriteGrid(w io.Writer, g Grid, fixed []bool) error {
 	if err := check(g); err != nil {
 		return err
 	}
 	n := g.N()
-	width := len(strconv.Itoa(n)) + 1
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%d %d\n", g.Shape.BoxRows, g.Shape.BoxCols)
+	var buf []byte
 	for r := 0; r < n; r++ {
+		buf = buf[:0]
 		for c := 0; c < n; c++ {
 			i := r*n + c
-			cell := strconv.Itoa(g.Cells[i])
+			if c > 0 {
+				buf = append(buf, ' ')
+			}
+			buf = strconv.AppendInt(buf, int64(g.Cells[i]), 10)
 			if g.Cells[i] != 0 && (fixed == nil || (i < len(fixed) && fixed[i])) {
-				cell += "."
-			}
-			if c < n-1 {
-				cell = fmt.Sprintf("%-*s", width, cell)
-			}
-			bw.WriteString(cell)
-			if c < n-1 {
-				bw.WriteByte(' ')
+				buf = append(buf, '.')
 			}
 		}
-		bw.WriteByte('\n')
+		buf = append(buf, '\n')
+		bw.Write(buf)
 	}
 	return bw.Flush()
 }

@@ -2,6 +2,7 @@ package sudoku
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -338,10 +339,7 @@ func TestGridFile(t *testing.T) {
 		t.Errorf("9 9 header: %v %v", g.Shape, err)
 	}
 
-	bad := []struct {
-		name, text string
-		line, col  int
-	}{
+	bad := []badGrid{
 		{"empty", "", 1, 0},
 		{"header", "2 x\n", 1, 2},
 		{"short", "2 2\n1 2 3\n", 2, 3},
@@ -351,17 +349,7 @@ func TestGridFile(t *testing.T) {
 		{"junk", "2 2\n0 0 0 0\n0 0 a 0\n0 0 0 0\n0 0 0 0\n", 3, 3},
 		{"huge", "9 9\n0\n", 1, 1},
 	}
-	for _, tc := range bad {
-		_, _, err := ReadGrid(strings.NewReader(tc.text))
-		var pe *ParseError
-		if !errors.As(err, &pe) {
-			t.Errorf("%s: err = %v, want *ParseError", tc.name, err)
-			continue
-		}
-		if pe.Line != tc.line || pe.Col != tc.col {
-			t.Errorf("%s: error at line %d field %d, want %d/%d (%v)", tc.name, pe.Line, pe.Col, tc.line, tc.col, pe)
-		}
-	}
+	checkParseErrors(t, ReadGrid, bad)
 }
 
 func TestDat(t *testing.T) {
@@ -455,6 +443,103 @@ func TestGeneratedLarge(t *testing.T) {
 				t.Fatalf("%s: %v", name, err)
 			}
 			checkSolution(t, p, sol)
+		}
+	}
+}
+
+// TestGridFileStrict checks the console game's exact reading: what the
+// forgiving reader lets through is an error here, and every error points at
+// the field to blame.
+func TestGridFileStrict(t *testing.T) {
+	good := "2 2\n4 0 1. 0\n0 1. 0 0\n1. 0 0 2\n0 0 0 0\n"
+	for name, text := range map[string]string{
+		"lines":         good,
+		"one line tabs": "2\t\t\t2\t\t\t4\t\t\t0\t\t\t1.\t\t\t0\t\t\t0 1. 0 0 1. 0 0 2 0 0 0 0",
+		"broken lines":  "2\n2 4\n0\n1.\r\n0 0 1. 0\v0 1. 0 0 2 0\f0\n0 0\n\n\n",
+	} {
+		g, fixed, err := ReadGridStrict(strings.NewReader(text))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if g.String() != "4.1..1..1..2...." || !fixed[2] || !fixed[5] || !fixed[8] || fixed[0] {
+			t.Errorf("%s: read %s %v", name, g, fixed)
+		}
+	}
+	bad := []badGrid{
+		{"side twice", "9 9\n" + strings.Repeat("0 ", 81), 1, 1},
+		{"3 3 with 9 values", "3 3\n1 2 3\n4 5 6\n7 8 9\n", 4, 3},
+		{"comment", "# c\n1 3\n1. 2 3\n0 0 0\n0 0 0\n", 1, 1},
+		{"zero header", "0 0\n", 1, 1},
+		{"negative header", "-3 3\n", 1, 1},
+		{"one number", "3\n", 1, 1},
+		{"letters", "a b\n", 1, 1},
+		{"overflow", "99999999999999999999 3\n", 1, 1},
+		{"too many", good + "0\n", 6, 1},
+		{"too few", "2 2\n4 0 1. 0\n0 1. 0 0\n1. 0 0 2\n0 0 0\n", 5, 3},
+		{"value overflow", "1 1\n99999999999999999999999\n", 2, 1},
+		{"long field", "1 1\n" + strings.Repeat("1", 100), 2, 1},
+		{"binary", "2 2\n\x00\xff\x01 0 0 0\n" + strings.Repeat("0 ", 12), 2, 1},
+		{"six by six boxes", "6 6\n0\n", 1, 1},
+	}
+	checkParseErrors(t, ReadGridStrict, bad)
+	// A file of endless whitespace stops at the byte limit.
+	_, _, err := ReadGridStrict(io.LimitReader(spaces{}, maxGridBytes+10))
+	var pe *ParseError
+	if !errors.As(err, &pe) || !strings.Contains(pe.Reason, "longer than") {
+		t.Errorf("endless whitespace: %v", err)
+	}
+}
+
+// spaces is an endless stream of spaces.
+type spaces struct{}
+
+func (spaces) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
+}
+
+// TestWriteGridExact checks the save format byte for byte: single spaces,
+// a '.' after fixed values, a newline after the header and every row.
+func TestWriteGridExact(t *testing.T) {
+	g := NewGrid(Shape{2, 5})
+	g.Set(0, 0, 10)
+	g.Set(0, 4, 3)
+	g.Set(9, 9, 7)
+	fixed := make([]bool, 100)
+	fixed[0] = true
+	var b strings.Builder
+	if err := WriteGrid(&b, g, fixed); err != nil {
+		t.Fatal(err)
+	}
+	want := "2 5\n10. 0 0 0 3 0 0 0 0 0\n" + strings.Repeat("0 0 0 0 0 0 0 0 0 0\n", 8) + "0 0 0 0 0 0 0 0 0 7\n"
+	if b.String() != want {
+		t.Errorf("WriteGrid:\n%q\nwant\n%q", b.String(), want)
+	}
+}
+
+// badGrid is a grid file a reader must refuse, and where it must say the
+// problem is.
+type badGrid struct {
+	name, text string
+	line, col  int
+}
+
+// checkParseErrors reads each bad file with read and checks that the error
+// is a *ParseError at the expected line and field.
+func checkParseErrors(t *testing.T, read func(io.Reader) (Grid, []bool, error), bad []badGrid) {
+	t.Helper()
+	for _, tc := range bad {
+		_, _, err := read(strings.NewReader(tc.text))
+		var pe *ParseError
+		if !errors.As(err, &pe) {
+			t.Errorf("%s: err = %v, want *ParseError", tc.name, err)
+			continue
+		}
+		if pe.Line != tc.line || pe.Col != tc.col {
+			t.Errorf("%s: error at line %d field %d, want %d/%d (%v)", tc.name, pe.Line, pe.Col, tc.line, tc.col, pe)
 		}
 	}
 }

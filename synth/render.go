@@ -56,6 +56,9 @@ type Options struct {
 	// it has turned at the grid's edge (see Curl); each photo takes a curl
 	// between a third of it and all of it. 0 keeps the page flat.
 	MaxCurl float64
+	// Variety adds print weights, plain 1s, barred 7s, stains, strong
+	// glare and screens (WorldOptions turns it on); zero adds nothing.
+	Variety Variety
 }
 
 // DefaultOptions returns the distortions the project's test photos use:
@@ -154,12 +157,20 @@ func (o Options) Validate() error {
 	case o.JPEGMin == 0 && o.JPEGMax == 0:
 	case o.JPEGMin < 1 || o.JPEGMax > 100 || o.JPEGMin > o.JPEGMax:
 		return bad("JPEG", "quality %d..%d is not within 1..100", o.JPEGMin, o.JPEGMax)
-	case o.Symbols != Numbers && o.Symbols != Letters:
+	case o.Symbols != Numbers && o.Symbols != Letters && o.Symbols != ZeroBased:
 		return bad("Symbols", "unknown symbol set %d", o.Symbols)
 	case o.Beside < BesideNothing || o.Beside > BesideText:
 		return bad("Beside", "unknown kind %d", int(o.Beside))
 	case o.MaxCurl < 0 || o.MaxCurl > 75:
 		return bad("MaxCurl", "%g° is outside 0..75", o.MaxCurl)
+	case o.Variety.Weight < 0 || o.Variety.Weight > 0.1:
+		return bad("Variety.Weight", "%g is outside 0..0.1", o.Variety.Weight)
+	}
+	for name, p := range map[string]float64{"PlainOnes": o.Variety.PlainOnes, "BarSevens": o.Variety.BarSevens,
+		"Stains": o.Variety.Stains, "Glare": o.Variety.Glare, "Screen": o.Variety.Screen} {
+		if p < 0 || p > 1 {
+			return bad("Variety."+name, "%g is outside 0..1", p)
+		}
 	}
 	for i, f := range o.Fonts {
 		if f.face == nil {
@@ -310,6 +321,8 @@ func newScene(rng *rand.Rand, o Options) (scene, error) {
 		style:     styles[rng.IntN(len(styles))],
 		symbols:   o.Symbols,
 		beside:    beside,
+		vary:      sampleVariety(o.Seed, o.Variety),
+		seed:      o.Seed,
 	}
 	h := pose.homography(o.Width, o.Height)
 	q, _ := gridCorners(h)
@@ -342,6 +355,10 @@ func newScene(rng *rand.Rand, o Options) (scene, error) {
 		spec.scale *= 0.9 // a page grown by the above still fits in memory
 	}
 	lk := sampleLook(rng, o)
+	if v := spec.vary; v.glare > 0 {
+		lk.light.glare, lk.light.glx, lk.light.gly, lk.light.glareRadius = v.glare, v.glx, v.gly, v.glr
+	}
+	lk.screen = spec.vary.screen
 	// From a stream of its own, so the same seed gives the same page with
 	// or without a thumb on it.
 	if o.Fingers > 0 {

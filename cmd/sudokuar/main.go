@@ -42,9 +42,13 @@ type command struct {
 func commands() []command {
 	return []command{
 		{name: "solve", args: "[FILE|-]", summary: "solve puzzles, one per line (or a grid or .dat file)", flags: solveFlags},
+		{name: "bench", args: "FILE...", summary: "compare solvers on puzzle files: a table of solved, failed and times, and an SVG chart", flags: benchFlags},
 		{name: "generate", args: "", summary: "print new puzzles that have exactly one solution", flags: generateFlags},
 		{name: "scan", args: "PATH...", summary: "find, read and solve the Sudoku in photos (files or folders)", flags: scanFlags},
 		{name: "live", args: "", summary: "solve the Sudoku held up to the camera (or in a --video), drawn onto the picture", flags: liveFlags},
+		{name: "console", args: "", summary: "play the console Sudoku game (the same program as sudoku-console): commands on standard input", flags: consoleFlags},
+		{name: "serve", args: "", summary: "the game in the browser: play, enter or upload a puzzle, and the AR camera", flags: serveFlags},
+		{name: "kakuro", args: "solve|count|rate|generate [flags] [FILE...]", summary: "Kakuro: solve, count solutions, rate and generate puzzles", flags: kakuroFlags},
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,7 +11,9 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/sudokuar/sudokuar/solvers"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
@@ -19,7 +22,20 @@ func solveFlags(fs *flag.FlagSet) func(*env, []string) int {
 	limit := fs.Int("limit", 1000, "with --count, stop counting at this many solutions (0: no cap; an empty grid has billions)")
 	box := fs.String("box", "", "box shape `RxC` for one-line puzzles whose length allows several (e.g. 3x2 for 6x6 with 3-row boxes)")
 	format := fs.String("format", "auto", "input format: line (one puzzle per line), grid (\"m n\" grid file), dat (photo dataset), or auto (.dat by name, grid by its header, else line)")
+	solverName := fs.String("solver", "dlx", "solver `NAME`: "+strings.Join(solvers.Names(), ", ")+" (see sudokuar bench)")
+	timeout := fs.Duration("timeout", time.Minute, "give up on a puzzle after this long (0: never; the stochastic solvers anneal and cga may run forever on a puzzle with no solution)")
+	seed := fs.Uint64("seed", 1, "seed of the stochastic solvers")
 	return func(e *env, args []string) int {
+		sv, err := solvers.New(*solverName, solvers.Options{Seed: *seed})
+		if err != nil {
+			fmt.Fprintf(e.stderr, "sudokuar solve: --solver: %v\n", err)
+			return exitUsage
+		}
+		counter, canCount := sv.(solvers.Counter)
+		if *count && !canCount {
+			fmt.Fprintf(e.stderr, "sudokuar solve: --count: solver %s cannot count solutions (%s can)\n", *solverName, strings.Join(counters(), ", "))
+			return exitUsage
+		}
 		var shape *sudoku.Shape
 		if *box != "" {
 			s, err := sudoku.ParseShape(*box)
@@ -46,7 +62,7 @@ func solveFlags(fs *flag.FlagSet) func(*env, []string) int {
 			fmt.Fprintf(e.stderr, "sudokuar solve: read %s: %v\n", name, err)
 			return exitFail
 		}
-		s := &solveCmd{e: e, name: name, count: *count, limit: *limit, shape: shape, solvers: map[sudoku.Shape]*sudoku.Solver{}}
+		s := &solveCmd{e: e, name: name, count: *count, limit: *limit, shape: shape, solver: sv, counter: counter, timeout: *timeout}
 		out := bufio.NewWriter(e.stdout)
 		s.out = out
 		switch f := detectFormat(*format, name, head); f {
@@ -188,7 +204,9 @@ type solveCmd struct {
 	count   bool
 	limit   int
 	shape   *sudoku.Shape
-	solvers map[sudoku.Shape]*sudoku.Solver // one per shape met, reused
+	solver  solvers.Solver  // reused for every puzzle
+	counter solvers.Counter // the same solver, when it can count
+	timeout time.Duration   // per puzzle; 0: none
 	total   int
 	failed  int
 }
@@ -259,16 +277,13 @@ func (s *solveCmd) one(g sudoku.Grid, err error) {
 
 // solve prints g's solution (or solution count) on its own line.
 func (s *solveCmd) solve(g sudoku.Grid) error {
-	sv, ok := s.solvers[g.Shape]
-	if !ok {
-		var err error
-		if sv, err = sudoku.NewSolver(g.Shape); err != nil {
-			return err
-		}
-		s.solvers[g.Shape] = sv
+	ctx, cancel := context.Background(), context.CancelFunc(func() {})
+	if s.timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, s.timeout)
 	}
+	defer cancel()
 	if s.count {
-		n, err := sv.Count(g, s.limit)
+		n, err := s.counter.Count(ctx, g, s.limit)
 		if err != nil {
 			return err
 		}
@@ -278,13 +293,26 @@ func (s *solveCmd) solve(g sudoku.Grid) error {
 		fmt.Fprintln(s.out, n)
 		return nil
 	}
-	sol, err := sv.Solve(g)
+	res, err := s.solver.Solve(ctx, g)
 	if err != nil {
 		return err
 	}
-	s.out.WriteString(sol.String())
+	s.out.WriteString(res.Solution.String())
 	s.out.WriteByte('\n')
 	return nil
+}
+
+// counters returns the names of the solvers that can count solutions.
+func counters() []string {
+	var out []string
+	for _, name := range solvers.Names() {
+		if sv, err := solvers.New(name, solvers.Options{}); err == nil {
+			if _, ok := sv.(solvers.Counter); ok {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
 }
 
 func (s *solveCmd) fail(line int, err error) {

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/store"
+	"github.com/sudokuar/sudokuar/web"
+)
+
+type serveConfig struct {
+	addr      string
+	db        string
+	tlsCert   string
+	tlsKey    string
+	backend   string
+	workers   int
+	verbose   bool
+	ready     func(url string) // tests: called once listening
+	interrupt context.Context  // tests: cancelled to stop, like SIGINT
+}
+
+func serveFlags(fs *flag.FlagSet) func(*env, []string) int {
+	var c serveConfig
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "listen on this `host:port` (0.0.0.0:8080 to reach it from a phone on the same network)")
+	fs.StringVar(&c.db, "db", "", "SQLite database `file` for games and scores (default: sudokuar/sudokuar.db in the user's data folder)")
+	fs.StringVar(&c.tlsCert, "tls-cert", "", "serve HTTPS with this certificate `file` (PEM; phones need HTTPS for the camera)")
+	fs.StringVar(&c.tlsKey, "tls-key", "", "the certificate's private key `file` (PEM)")
+	fs.StringVar(&c.backend, "ocr-backend", pipeline.BackendGo, "digit network runtime: onnx-go or opencv")
+	fs.IntVar(&c.workers, "workers", 0, "recognitions (photos, camera frames) run at once (default: one per core)")
+	fs.BoolVar(&c.verbose, "v", false, "log every camera stream's timing and each failed request")
+	return func(e *env, args []string) int {
+		if len(args) > 0 {
+			fmt.Fprintf(e.stderr, "sudokuar serve: unexpected argument %q\n", args[0])
+			return exitUsage
+		}
+		if (c.tlsCert == "") != (c.tlsKey == "") {
+			fmt.Fprintln(e.stderr, "sudokuar serve: --tls-cert and --tls-key go together")
+			return exitUsage
+		}
+		if c.interrupt == nil {
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			c.interrupt = ctx
+		}
+		if err := serveRun(c, e.stdout, e.stderr); err != nil {
+			fmt.Fprintln(e.stderr, "sudokuar serve:", err)
+			return exitFail
+		}
+		return exitOK
+	}
+}
+
+// serveRun serves until c.interrupt is done (SIGINT or SIGTERM), then
+// shuts down gracefully: no new connections, requests in flight finish
+// (every move is stored before it is answered, so none is lost), camera
+// streams are told the server is going away, and the database is closed
+// cleanly.
+func serveRun(c serveConfig, stdout, stderr io.Writer) error {
+	if c.db == "" {
+		p, err := store.DefaultPath()
+		if err != nil {
+			return fmt.Errorf("no --db given and %w", err)
+		}
+		c.db = p
+	}
+	var tlsCfg *tls.Config
+	if c.tlsCert != "" {
+		cert, err := tls.LoadX509KeyPair(c.tlsCert, c.tlsKey)
+		if err != nil {
+			return fmt.Errorf("TLS certificate: %w", err)
+		}
+		tlsCfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
+	db, err := store.OpenSQLite(c.db)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	level := slog.LevelWarn
+	if c.verbose {
+		level = slog.LevelInfo
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	srv, err := web.New(web.Config{
+		Store: db, Log: logger, Pipeline: pipeline.Options{Backend: c.backend},
+		Secure: tlsCfg != nil, Workers: c.workers,
+	})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		srv.Close()
+		return err
+	}
+	scheme := "http"
+	if tlsCfg != nil {
+		ln = tls.NewListener(ln, tlsCfg)
+		scheme = "https"
+	}
+	hs := &http.Server{
+		Handler:           srv.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute, // a photo on a slow phone link
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	hs.RegisterOnShutdown(srv.CloseStreams)
+	url := fmt.Sprintf("%s://%s", scheme, ln.Addr())
+	fmt.Fprintf(stdout, "sudokuar serve: %s (games and scores in %s; Ctrl+C stops)\n", url, c.db)
+	for _, u := range lanURLs(scheme, ln.Addr()) {
+		fmt.Fprintf(stdout, "  from a phone on this network: %s\n", u)
+	}
+	if c.ready != nil {
+		c.ready(url)
+	}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		srv.Close()
+		return err
+	case <-c.interrupt.Done():
+	}
+	fmt.Fprintln(stdout, "sudokuar serve: shutting down")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err = hs.Shutdown(ctx)
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return errors.Join(err, srv.Close())
+}
+
+// lanURLs lists the addresses a phone on the same network can use when
+// the server listens on every interface.
+func lanURLs(scheme string, addr net.Addr) []string {
+	ta, ok := addr.(*net.TCPAddr)
+	if !ok || !ta.IP.IsUnspecified() {
+		return nil
+	}
+	ifaces, err := net.InterfaceAddrs()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, a := range ifaces {
+		ipn, ok := a.(*net.IPNet)
+		if !ok || ipn.IP.IsLoopback() || ipn.IP.To4() == nil || strings.HasPrefix(ipn.IP.String(), "169.254.") {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s://%s:%d", scheme, ipn.IP, ta.Port))
+	}
+	return out
+}

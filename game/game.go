@@ -1,0 +1,245 @@
+// Package game is a Sudoku board being played: the console game, the web
+// game and multiplayer rooms all drive it, so the rules of play live here
+// once.
+//
+// In: a puzzle (a file in the console game's format, a sudoku.Grid, or a
+// saved Snapshot) and the player's moves: set a value, pencil marks,
+// autofill, generate, undo, redo, reset. Out: the board's state (values,
+// fixed cells, cells in conflict, legal values, pencil marks), the moves
+// made (each a list of cell changes, so a front end can show what changed),
+// typed errors for moves the rules refuse, and a Snapshot that a front end
+// can store as JSON and restore exactly.
+//
+// The rules are those of the console game's specification
+// (../shared/seeds/console-ilp-spec.txt): fixed cells are part of the puzzle
+// and cannot be changed; any value may be entered in the other cells, even
+// one that breaks a rule, and every cell that shares its value with a
+// neighbour (same row, column or box) is in conflict, except fixed cells,
+// which are never marked. A move may change several cells (autofill,
+// generate) and is undone as one; starting a game is not a move.
+//
+// Pencil marks are per cell sets of values (a bitmask, see Marks). Changing
+// them is a move too, so undo takes back a mark as it takes back a value;
+// setting a value leaves the cell's marks alone (front ends show marks of
+// empty cells only).
+//
+// The package does no I/O of its own: files come and go as io.Reader and
+// io.Writer, solving through the solvers.Solver interface. A Game is not
+// safe for concurrent use; a multiplayer room owns it from one goroutine.
+package game
+
+import (
+	"fmt"
+
+	"github.com/sudokuar/sudokuar/sudoku"
+)
+
+// Game is a board being played and the list of moves made on it.
+type Game struct {
+	shape  sudoku.Shape
+	n      int
+	values []int
+	fixed  []bool
+	marks  []Marks
+	// count[u*(n+1)+v] is how many cells of unit u hold value v; units
+	// are the rows (0..n-1), then the columns, then the boxes.
+	count []int32
+	// clashes is the number of (unit, value) pairs held by more than one
+	// cell: the board is erroneous when it is not 0.
+	clashes int
+	filled  int
+	moves   []Move
+	pos     int // moves[:pos] are done, moves[pos:] undone (the redo part)
+}
+
+// New returns an empty board of the given box shape (BoxRows rows and
+// BoxCols columns of cells per box).
+func New(s sudoku.Shape) (*Game, error) {
+	if !s.Valid() {
+		return nil, &ShapeError{Shape: s}
+	}
+	n := s.N()
+	return &Game{
+		shape:  s,
+		n:      n,
+		values: make([]int, n*n),
+		fixed:  make([]bool, n*n),
+		marks:  make([]Marks, n*n),
+		count:  make([]int32, 3*n*(n+1)),
+	}, nil
+}
+
+// FromGrid returns a board holding g's values, with the cells where fixed
+// is true fixed (fixed may be nil: no cell fixed). An empty cell cannot be
+// fixed. The move list starts empty.
+func FromGrid(g sudoku.Grid, fixed []bool) (*Game, error) {
+	gm, err := New(g.Shape)
+	if err != nil {
+		return nil, err
+	}
+	n := gm.n
+	if len(g.Cells) != n*n {
+		return nil, fmt.Errorf("game: %d cells for a %dx%d board: %w", len(g.Cells), n, n, sudoku.ErrInvalidGrid)
+	}
+	if fixed != nil && len(fixed) != n*n {
+		return nil, fmt.Errorf("game: %d fixed flags for %d cells: %w", len(fixed), n*n, sudoku.ErrInvalidGrid)
+	}
+	for i, v := range g.Cells {
+		if v < 0 || v > n {
+			return nil, &RangeError{What: "value", Value: v, Min: 0, Max: n}
+		}
+		if fixed != nil && fixed[i] {
+			if v == 0 {
+				return nil, fmt.Errorf("game: r%dc%d is fixed but empty: %w", i/n+1, i%n+1, sudoku.ErrInvalidGrid)
+			}
+			gm.fixed[i] = true
+		}
+		gm.put(i, v)
+	}
+	return gm, nil
+}
+
+// Shape returns the box shape.
+func (g *Game) Shape() sudoku.Shape { return g.shape }
+
+// N returns the side of the board: the number of rows, columns and values.
+func (g *Game) N() int { return g.n }
+
+// index checks row and col (0-based) and returns the cell's index.
+func (g *Game) index(row, col int) (int, error) {
+	if row < 0 || row >= g.n {
+		return 0, &RangeError{What: "row", Value: row, Min: 0, Max: g.n - 1}
+	}
+	if col < 0 || col >= g.n {
+		return 0, &RangeError{What: "column", Value: col, Min: 0, Max: g.n - 1}
+	}
+	return row*g.n + col, nil
+}
+
+// Value returns the value at row, col (0-based; 0 for an empty cell). It
+// panics on a cell off the board, like a slice index.
+func (g *Game) Value(row, col int) int { return g.values[g.mustIndex(row, col)] }
+
+// Fixed reports whether the cell is part of the puzzle.
+func (g *Game) Fixed(row, col int) bool { return g.fixed[g.mustIndex(row, col)] }
+
+// Marks returns the cell's pencil marks.
+func (g *Game) Marks(row, col int) Marks { return g.marks[g.mustIndex(row, col)] }
+
+func (g *Game) mustIndex(row, col int) int {
+	i, err := g.index(row, col)
+	if err != nil {
+		panic(err)
+	}
+	return i
+}
+
+// units returns the row, column and box units of cell i.
+func (g *Game) units(i int) [3]int {
+	n := g.n
+	r, c := i/n, i%n
+	b := (r/g.shape.BoxRows)*(n/g.shape.BoxCols) + c/g.shape.BoxCols
+	return [3]int{r, n + c, 2*n + b}
+}
+
+// put writes v into cell i, keeping the counts up to date.
+func (g *Game) put(i, v int) {
+	old := g.values[i]
+	if old == v {
+		return
+	}
+	for _, u := range g.units(i) {
+		base := u * (g.n + 1)
+		if old != 0 {
+			g.count[base+old]--
+			if g.count[base+old] == 1 {
+				g.clashes--
+			}
+		}
+		if v != 0 {
+			g.count[base+v]++
+			if g.count[base+v] == 2 {
+				g.clashes++
+			}
+		}
+	}
+	switch {
+	case old == 0:
+		g.filled++
+	case v == 0:
+		g.filled--
+	}
+	g.values[i] = v
+}
+
+// Conflict reports whether the cell shares its value with a neighbour and
+// is not fixed: the cells a front end marks as erroneous. A fixed cell is
+// never in conflict, even when a neighbour repeats its value.
+func (g *Game) Conflict(row, col int) bool {
+	i := g.mustIndex(row, col)
+	v := g.values[i]
+	if v == 0 || g.fixed[i] {
+		return false
+	}
+	for _, u := range g.units(i) {
+		if g.count[u*(g.n+1)+v] > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// Erroneous reports whether some value appears twice in a row, column or
+// box (fixed cells included).
+func (g *Game) Erroneous() bool { return g.clashes > 0 }
+
+// Full reports whether every cell holds a value.
+func (g *Game) Full() bool { return g.filled == len(g.values) }
+
+// Empty reports whether no cell holds a value.
+func (g *Game) Empty() bool { return g.filled == 0 }
+
+// EmptyCells returns the number of cells without a value.
+func (g *Game) EmptyCells() int { return len(g.values) - g.filled }
+
+// Solved reports whether the board is full and breaks no rule.
+func (g *Game) Solved() bool { return g.Full() && !g.Erroneous() }
+
+// Legal returns the values the cell could hold without clashing with a
+// neighbour: those that no other cell of its row, column or box holds.
+func (g *Game) Legal(row, col int) Marks { return g.legal(g.mustIndex(row, col)) }
+
+func (g *Game) legal(i int) Marks {
+	own := g.values[i]
+	us := g.units(i)
+	var m Marks
+	for v := 1; v <= g.n; v++ {
+		taken := false
+		for _, u := range us {
+			k := g.count[u*(g.n+1)+v]
+			if v == own {
+				k--
+			}
+			if k > 0 {
+				taken = true
+				break
+			}
+		}
+		if !taken {
+			m |= 1 << v
+		}
+	}
+	return m
+}
+
+// Grid returns a copy of the board's values.
+func (g *Game) Grid() sudoku.Grid {
+	return sudoku.Grid{Shape: g.shape, Cells: append([]int(nil), g.values...)}
+}
+
+// Puzzle returns the fixed cells alone.
+func (g *Game) Puzzle() sudoku.Grid { return sudoku.Puzzle(g.Grid(), g.fixed) }
+
+// FixedCells returns a copy of the fixed flags, one per cell in row-major
+// order.
+func (g *Game) FixedCells() []bool { return append([]bool(nil), g.fixed...) }

@@ -1,0 +1,291 @@
+package logic
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Almost locked sets: k cells of one house holding k+1 digits between
+// them. Take one digit away and the rest is locked. ALS-XZ: two ALSs and a
+// digit x whose every place in either ALS sees every place in the other (a
+// restricted common): x is in at most one of them, so the other is locked,
+// and a second common digit z is true in one of the two; z leaves the cells
+// that see all its places in both. With two restricted commons, both ALSs
+// lock whole.
+//
+// Sudoku Explainer knows ALS-XZ only with a bivalue cell as one ALS: the
+// WXYZ-wing (ALS of 3 cells, rated 5.5–5.6), VWXYZ-wing (4 cells, 6.2–6.4),
+// UVWXYZ-wing (5 cells, 6.6) and TUVWXYZ-wing (6 cells, 7.5); an XY-wing and
+// an XYZ-wing are the 2-cell case. Hints also use ALS-XZ between any two
+// sets.
+
+// als is an almost locked set.
+type als struct {
+	cells   cellSet
+	digits  digitMask
+	house   int
+	size    int
+	maxCard int // largest number of candidates in one of its cells
+}
+
+// alsList returns the ALSs of up to maxSize cells, cached per grid state.
+// Each set is listed once, under the first house that holds it; lists are
+// by size, then house, then cells.
+func (g *Grid) alsList(maxSize int) []als {
+	st := g.state()
+	if st.alsMax >= maxSize {
+		return st.als
+	}
+	var out []als
+	geo := g.geo
+	for size := 1; size <= maxSize; size++ {
+		for h := 0; h < 3*geo.n; h++ {
+			e := g.houseEmpty(h)
+			cells := e.appendTo(nil)
+			combinations(len(cells), size, func(idx []int) bool {
+				var set cellSet
+				var m digitMask
+				maxCard := 0
+				for _, i := range idx {
+					set.add(cells[i])
+					m |= g.cand[cells[i]]
+					if c := g.cand[cells[i]].count(); c > maxCard {
+						maxCard = c
+					}
+				}
+				if m.count() != size+1 {
+					return false
+				}
+				if size > 1 {
+					if hs := geo.commonHouses(set); len(hs) > 0 && hs[0] != h {
+						return false // listed under its first house
+					}
+				}
+				out = append(out, als{cells: set, digits: m, house: h, size: size, maxCard: maxCard})
+				return false
+			})
+		}
+	}
+	st.als, st.alsMax = out, maxSize
+	return out
+}
+
+// alsXZ is one ALS-XZ deduction.
+type alsXZ struct {
+	a, b   als
+	x, z   int  // restricted common; eliminated digit (0 when doubly linked)
+	double bool // both common digits restricted
+	elims  []Candidate
+}
+
+// restricted reports whether digit d is a restricted common of a and b:
+// both hold it and every place of d in one sees every place in the other.
+func (g *Grid) restricted(a, b als, d int) bool {
+	if !a.digits.has(d) || !b.digits.has(d) {
+		return false
+	}
+	pa, pb := a.cells.and(g.pos[d-1]), b.cells.and(g.pos[d-1])
+	if pa.intersects(pb) {
+		return false
+	}
+	for c := pa.first(); c >= 0; c = pa.next(c) {
+		if !pb.subsetOf(g.geo.peers[c]) {
+			return false
+		}
+	}
+	return true
+}
+
+// alsXZElims works out an ALS-XZ on a and b (cells apart), or ok=false.
+func (g *Grid) alsXZElims(a, b als) (alsXZ, bool) {
+	if a.cells.intersects(b.cells) {
+		return alsXZ{}, false
+	}
+	common := a.digits & b.digits
+	if common.count() < 2 {
+		return alsXZ{}, false
+	}
+	var rcc []int
+	for m := common; m != 0; m &= m - 1 {
+		if d := digitMask(m).first(); g.restricted(a, b, d) {
+			rcc = append(rcc, d)
+		}
+	}
+	if len(rcc) == 0 {
+		return alsXZ{}, false
+	}
+	both := a.cells.or(b.cells)
+	var elims []Candidate
+	// seeAll returns the cells outside both sets that see every place of d
+	// in the given set.
+	seeAll := func(s cellSet, d int) cellSet {
+		return g.geo.seenByAll(s.and(g.pos[d-1])).andNot(both).and(g.pos[d-1])
+	}
+	r := alsXZ{a: a, b: b, x: rcc[0]}
+	if len(rcc) >= 2 {
+		// Doubly linked: every digit of each set is locked in it, and the
+		// restricted commons lock across both.
+		r.double = true
+		for _, s := range []als{a, b} {
+			for m := s.digits; m != 0; m &= m - 1 {
+				d := digitMask(m).first()
+				isRcc := false
+				for _, x := range rcc {
+					isRcc = isRcc || x == d
+				}
+				if isRcc {
+					continue
+				}
+				elims = append(elims, g.elimsOf(seeAll(s.cells, d), d)...)
+			}
+		}
+		for _, x := range rcc {
+			elims = append(elims, g.elimsOf(seeAll(both, x), x)...)
+		}
+	} else {
+		for m := common &^ bit(r.x); m != 0; m &= m - 1 {
+			d := digitMask(m).first()
+			e := g.elimsOf(seeAll(both, d), d)
+			if len(e) > 0 && r.z == 0 {
+				r.z = d
+			}
+			elims = append(elims, e...)
+		}
+	}
+	if len(elims) == 0 {
+		return alsXZ{}, false
+	}
+	r.elims = sortCandidates(elims)
+	return r, true
+}
+
+func (g *Grid) alsStep(name string, rating float64, r alsXZ) Step {
+	geo := g.geo
+	cells := r.a.cells.or(r.b.cells)
+	desc := func(s als) string {
+		return fmt.Sprintf("%s (%s)", geo.cellList(s.cells.appendTo(nil)), digitList(s.digits.digits()))
+	}
+	var why string
+	if r.double {
+		why = fmt.Sprintf("%d and %d are each in only one of them, so both sets are locked", r.x, (r.a.digits & r.b.digits &^ bit(r.x)).first())
+	} else {
+		why = fmt.Sprintf("%d is in only one of them, so the other is locked and one of them holds %d", r.x, r.z)
+	}
+	return Step{
+		Technique:    name,
+		Rating:       rating,
+		Eliminations: r.elims,
+		Cells:        cells.appendTo(nil),
+		Pattern:      g.candidatesIn(cells, r.a.digits|r.b.digits),
+		Text:         fmt.Sprintf("%s: %s and %s; %s: %s", name, desc(r.a), desc(r.b), why, geo.elimText(r.elims)),
+	}
+}
+
+// alsWingNames and their Sudoku Explainer ratings, by ALS size.
+var alsWingNames = map[int]string{3: "WXYZ-wing", 4: "VWXYZ-wing", 5: "UVWXYZ-wing", 6: "TUVWXYZ-wing"}
+
+// alsWingRating is Sudoku Explainer's rating of a bivalue cell + k-cell ALS
+// wing whose largest ALS cell holds maxCard candidates (tenths).
+func alsWingRating(k, maxCard int) int {
+	abs := func(x int) int {
+		if x < 0 {
+			return -x
+		}
+		return x
+	}
+	switch k {
+	case 3:
+		return 55 + (1 - abs(3-maxCard))
+	case 4:
+		return 62 + (2 - abs(3-maxCard))
+	case 5:
+		return 66
+	}
+	return 75
+}
+
+// findALSWing finds the best ALS-XZ between a bivalue cell and an ALS of k
+// cells, as Sudoku Explainer ranks them: lowest rating, then most
+// eliminations.
+func findALSWing(k int) func(g *Grid) (Step, bool) {
+	return func(g *Grid) (Step, bool) {
+		list := g.alsList(k)
+		var best alsXZ
+		bestRating, bestElims := 1<<30, -1
+		for _, a := range list {
+			if a.size != k {
+				continue
+			}
+			rating := alsWingRating(k, a.maxCard)
+			if rating > bestRating {
+				continue
+			}
+			var near cellSet
+			for c := a.cells.first(); c >= 0; c = a.cells.next(c) {
+				near = near.or(g.geo.peers[c])
+			}
+			near = near.andNot(a.cells).and(g.empty)
+			for y := near.first(); y >= 0; y = near.next(y) {
+				if g.cand[y].count() != 2 || g.cand[y]&^a.digits != 0 {
+					continue
+				}
+				b := als{cells: cellSetOf(y), digits: g.cand[y], house: g.geo.cellHouse[y][0], size: 1, maxCard: 2}
+				r, ok := g.alsXZElims(b, a)
+				if !ok {
+					continue
+				}
+				if rating < bestRating || (rating == bestRating && len(r.elims) > bestElims) {
+					best, bestRating, bestElims = r, rating, len(r.elims)
+				}
+			}
+		}
+		if bestElims < 0 {
+			return Step{}, false
+		}
+		return g.alsStep(alsWingNames[k], float64(bestRating)/10, best), true
+	}
+}
+
+// findALSXZ finds an ALS-XZ between any two sets of up to 4 cells (the hint
+// order's general form), preferring small sets and many eliminations.
+func findALSXZ(g *Grid) (Step, bool) {
+	list := g.alsList(4)
+	type found struct {
+		r     alsXZ
+		cells int
+	}
+	var all []found
+	for i, a := range list {
+		for _, b := range list[i+1:] {
+			if a.size+b.size > 6 {
+				continue
+			}
+			if r, ok := g.alsXZElims(a, b); ok {
+				all = append(all, found{r, a.size + b.size})
+				if len(all) > 200 {
+					break
+				}
+			}
+		}
+	}
+	if len(all) == 0 {
+		return Step{}, false
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		if all[i].cells != all[j].cells {
+			return all[i].cells < all[j].cells
+		}
+		return len(all[i].r.elims) > len(all[j].r.elims)
+	})
+	r := all[0].r
+	rating := 5.5 + 0.1*float64(all[0].cells-3)
+	return g.alsStep("ALS-XZ", round1(rating), r), true
+}
+
+var (
+	techWXYZWing    = Technique{Name: "WXYZ-wing", Rating: 5.5, find: findALSWing(3)}
+	techVWXYZWing   = Technique{Name: "VWXYZ-wing", Rating: 6.2, find: findALSWing(4)}
+	techUVWXYZWing  = Technique{Name: "UVWXYZ-wing", Rating: 6.6, find: findALSWing(5)}
+	techTUVWXYZWing = Technique{Name: "TUVWXYZ-wing", Rating: 7.5, find: findALSWing(6)}
+	techALSXZ       = Technique{Name: "ALS-XZ", Rating: 5.5, find: findALSXZ}
+)

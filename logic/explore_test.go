@@ -1,0 +1,232 @@
+package logic
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"testing"
+	"time"
+)
+
+// TestExplore rates the calibration file with whatever techniques exist and
+// writes `puzzle ours se hardest` lines to $LOGIC_EXPLORE (a development aid).
+func TestExplore(t *testing.T) {
+	out := os.Getenv("LOGIC_EXPLORE")
+	if out == "" {
+		t.Skip("set LOGIC_EXPLORE=file to run")
+	}
+	ps := readRated(t, "puzzles/rated/se-sudoku-exchange.txt")
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var times []time.Duration
+	stuck := 0
+	start := threadCPU()
+	for _, p := range ps {
+		t0 := threadCPU()
+		r, err := Rate(p.grid)
+		times = append(times, threadCPU()-t0)
+		if err != nil {
+			stuck++
+			fmt.Fprintf(f, "%s x %.1f %v\n", p.line, p.rating, err)
+			continue
+		}
+		fmt.Fprintf(f, "%s %.1f %.1f %s\n", p.line, r.SE, p.rating, r.Hardest)
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	t.Logf("%d puzzles, %d unrated, CPU total %v, median %v, p99 %v, max %v", len(ps), stuck, threadCPU()-start,
+		times[len(times)/2], times[len(times)*99/100], times[len(times)-1])
+}
+
+// TestFindExamples prints, for each technique in rating order, the first
+// calibration puzzles whose rating path uses it (a development aid to pick
+// table-test puzzles): LOGIC_EXAMPLES=1.
+func TestFindExamples(t *testing.T) {
+	if os.Getenv("LOGIC_EXAMPLES") == "" {
+		t.Skip("set LOGIC_EXAMPLES=1 to run")
+	}
+	ps := readRated(t, "puzzles/rated/se-sudoku-exchange.txt")
+	seen := map[string]int{}
+	for _, p := range ps {
+		r, err := Rate(p.grid)
+		if err != nil {
+			continue
+		}
+		for _, s := range r.Steps {
+			if seen[s.Technique] < 2 {
+				seen[s.Technique]++
+				fmt.Printf("%-22s %s %.1f | %s\n", s.Technique, p.line, p.rating, s.Text)
+			}
+		}
+	}
+}
+
+// TestTableCandidates prints table-test rows: for each technique of the
+// rating order, the first calibration puzzle whose rating path uses it (with
+// the step's sentence) and the first whose initial grid it finds nothing in.
+// LOGIC_TABLE=1.
+func TestTableCandidates(t *testing.T) {
+	if os.Getenv("LOGIC_TABLE") == "" {
+		t.Skip("set LOGIC_TABLE=1 to run")
+	}
+	ps := readRated(t, "puzzles/rated/se-sudoku-exchange.txt")
+	for _, tech := range append(RatingTechniques(), Techniques()...) {
+		fires, not := "", ""
+		var text string
+		for _, p := range ps {
+			if not == "" {
+				g, _ := NewGrid(p.grid)
+				g.unique = true
+				if _, ok := tech.Find(g); !ok {
+					not = p.line
+				}
+			}
+			if fires == "" {
+				g, _ := NewGrid(p.grid)
+				g.unique = true
+				for i := 0; i < 400 && !g.Solved(); i++ {
+					if s, ok := tech.Find(g); ok {
+						fires, text = p.line, s.Text
+						// advance: i steps of the rating order
+						fmt.Printf("\t{%q, %q, %d, %q, %q},\n", tech.Name, p.line, i, s.Text, "")
+						break
+					}
+					s, ok := nextStep(g, rateOrder)
+					if !ok {
+						break
+					}
+					g.Apply(s)
+				}
+			}
+			if fires != "" && not != "" {
+				break
+			}
+		}
+		_ = text
+		fmt.Printf("\t// not %q: %q\n", tech.Name, not)
+	}
+}
+
+// TestTrace prints the rating path of $LOGIC_PUZZLE.
+func TestTrace(t *testing.T) {
+	p := os.Getenv("LOGIC_PUZZLE")
+	if p == "" {
+		t.Skip("set LOGIC_PUZZLE")
+	}
+	r, err := Rate(mustParse(t, p))
+	for i, s := range r.Steps {
+		fmt.Printf("%3d %.1f %s\n", i+1, s.Rating, s.Text)
+	}
+	fmt.Println(r.SE, r.Hardest, err)
+}
+
+// TestDebugAt applies $LOGIC_AFTER rating steps to $LOGIC_PUZZLE, prints
+// the candidates and what technique $LOGIC_TECH finds.
+func TestDebugAt(t *testing.T) {
+	p, tech := os.Getenv("LOGIC_PUZZLE"), os.Getenv("LOGIC_TECH")
+	if p == "" || tech == "" {
+		t.Skip("set LOGIC_PUZZLE, LOGIC_AFTER, LOGIC_TECH")
+	}
+	after := 0
+	fmt.Sscan(os.Getenv("LOGIC_AFTER"), &after)
+	g, _ := uniqueGrid(t, p)
+	for i := 0; i < after; i++ {
+		s, ok := nextStep(g, rateOrder)
+		if !ok {
+			break
+		}
+		g.Apply(s)
+	}
+	for r := 0; r < 9; r++ {
+		for c := 0; c < 9; c++ {
+			i := r*9 + c
+			if g.value[i] != 0 {
+				fmt.Printf("%-10d", g.value[i])
+			} else {
+				s := ""
+				for _, d := range g.cand[i].digits() {
+					s += fmt.Sprint(d)
+				}
+				fmt.Printf("%-10s", "."+s)
+			}
+		}
+		fmt.Println()
+	}
+	tt, _ := TechniqueByName(tech)
+	s, ok := tt.Find(g)
+	fmt.Println(ok, s.Rating, s.Text)
+}
+
+// BenchmarkRateCalibration rates the hard tail of the calibration file.
+func BenchmarkRateHard(b *testing.B) {
+	ps := readRated(b, "puzzles/rated/se-sudoku-exchange.txt")
+	var hard []ratedPuzzle
+	for _, p := range ps {
+		if p.rating >= 7.0 {
+			hard = append(hard, p)
+		}
+	}
+	hard = hard[:100]
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, p := range hard {
+			Rate(p.grid)
+		}
+	}
+}
+
+// TestTechniqueTimes reports, over the hard calibration puzzles, the time
+// each rating technique spends (LOGIC_TIMES=1).
+func TestTechniqueTimes(t *testing.T) {
+	if os.Getenv("LOGIC_TIMES") == "" {
+		t.Skip("set LOGIC_TIMES=1")
+	}
+	ps := readRated(t, "puzzles/rated/se-sudoku-exchange.txt")
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	spent := make([]time.Duration, len(rateOrder))
+	calls := make([]int, len(rateOrder))
+	fired := make([]int, len(rateOrder))
+	n := 0
+	for _, p := range ps {
+		if p.rating < 6.5 {
+			continue
+		}
+		n++
+		if n > 150 {
+			break
+		}
+		g, _ := uniqueGrid(t, p.line)
+		for !g.Solved() {
+			ok := false
+			for i, tech := range rateOrder {
+				t0 := threadCPU()
+				s, f := tech.find(g)
+				spent[i] += threadCPU() - t0
+				calls[i]++
+				if f {
+					fired[i]++
+					g.Apply(s)
+					ok = true
+					break
+				}
+			}
+			if !ok {
+				break
+			}
+		}
+	}
+	var total time.Duration
+	for _, d := range spent {
+		total += d
+	}
+	for i, tech := range rateOrder {
+		fmt.Printf("%-32s %8v %5.1f%% calls %6d fired %5d  per call %v\n", tech.Name, spent[i].Round(time.Millisecond), 100*float64(spent[i])/float64(total), calls[i], fired[i], (spent[i] / time.Duration(calls[i]+1)).Round(time.Microsecond))
+	}
+	fmt.Println("total", total, "puzzles", n-1)
+}

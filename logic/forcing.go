@@ -1,0 +1,654 @@
+package logic
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Forcing chains: assume a candidate on (or off) and follow everything that
+// follows, then compare the outcomes.
+//
+//	contradiction: the assumption makes some candidate both on and off, so
+//	               it is false;
+//	double:        the assumption and its opposite both lead to the same
+//	               result, which therefore holds;
+//	cell:          every candidate of a cell leads to the same result;
+//	region:        every place of a digit in a house leads to the same result.
+//
+// Sudoku Explainer's families, in its order and with its ratings: Nishio
+// forcing chains (7.5: one digit, dynamic, contradictions only), multiple
+// forcing chains (8.0: static cell and region chains from cells with three
+// or more candidates), dynamic forcing chains (8.5: the grid is updated as
+// candidates go off, so later implications see the eliminations), dynamic
+// forcing chains (+) (9.0: the search also applies pointing, claiming, naked
+// and hidden pairs and X-wings to the updated grid). Each adds the length
+// bonus of its complexity, the number of potentials the step rests on.
+
+// fcMode is one forcing-chain family.
+type fcMode struct {
+	name     string
+	multiple bool // cell and region chains
+	dynamic  bool // the grid follows the eliminations
+	nishio   bool // one digit: no cell links
+	level    int  // 1: apply simple techniques inside the search
+	base     int  // rating, tenths
+}
+
+var (
+	fcNishio   = fcMode{name: "Nishio forcing chain", dynamic: true, nishio: true, base: 75}
+	fcMultiple = fcMode{name: "Multiple forcing chains", multiple: true, base: 80}
+	fcDynamic  = fcMode{name: "Dynamic forcing chains", multiple: true, dynamic: true, base: 85}
+	fcPlus     = fcMode{name: "Dynamic forcing chains (+)", multiple: true, dynamic: true, level: 1, base: 90}
+)
+
+// closure is everything one assumption implies: the potentials reached,
+// each with the potentials it rests on (parents), in the order found.
+type closure struct {
+	src     pot
+	idx     []int32 // potential -> node+1 (0: not reached)
+	nodes   []fcNode
+	parents []pot // arena of parent lists
+	onList  []pot
+	offList []pot
+	// A contradiction ends the search: absurd[0] is reached (on or off),
+	// virt is its opposite, found with virtParents.
+	absurd      bool
+	absurdPot   pot
+	virt        pot
+	virtParents []pot
+	bound       int // depth limit the closure was computed with
+}
+
+type fcNode struct {
+	p        pot
+	parStart int32
+	parN     int32
+	depth    int32
+}
+
+func (cl *closure) has(p pot) bool { return cl.idx[p] != 0 }
+
+func (cl *closure) node(p pot) *fcNode { return &cl.nodes[cl.idx[p]-1] }
+
+func (cl *closure) depthOf(p pot) int { return int(cl.nodes[cl.idx[p]-1].depth) }
+
+func (cl *closure) parentsOf(p pot) []pot {
+	nd := cl.node(p)
+	return cl.parents[nd.parStart : nd.parStart+nd.parN]
+}
+
+func (cl *closure) reset(np int) {
+	if len(cl.idx) != np {
+		cl.idx = make([]int32, np)
+	} else {
+		for _, nd := range cl.nodes {
+			cl.idx[nd.p] = 0
+		}
+	}
+	cl.nodes = cl.nodes[:0]
+	cl.parents = cl.parents[:0]
+	cl.onList = cl.onList[:0]
+	cl.offList = cl.offList[:0]
+	cl.absurd = false
+	cl.virtParents = cl.virtParents[:0]
+}
+
+func (cl *closure) insert(p pot, parents []pot, depth int) {
+	cl.nodes = append(cl.nodes, fcNode{p: p, parStart: int32(len(cl.parents)), parN: int32(len(parents)), depth: int32(depth)})
+	cl.parents = append(cl.parents, parents...)
+	cl.idx[p] = int32(len(cl.nodes))
+	if p.on() {
+		cl.onList = append(cl.onList, p)
+	} else {
+		cl.offList = append(cl.offList, p)
+	}
+}
+
+// fcEngine runs forcing-chain searches on one grid state.
+type fcEngine struct {
+	g         *Grid
+	geo       *geometry
+	n         int
+	np        int
+	mode      fcMode
+	work      *Grid // the grid as the search updates it
+	buf       []pot
+	par       []pot
+	seen      []uint32 // for counting ancestors
+	epoch     uint32
+	stack     []pot
+	onCache   map[pot]*closure // closures of "cell is digit", per search pass
+	free      []*closure
+	truncated bool // a search stopped at its depth bound, or found a step above the level
+}
+
+func newFCEngine(g *Grid, mode fcMode) *fcEngine {
+	np := g.geo.size * g.geo.n * 2
+	return &fcEngine{
+		g: g, geo: g.geo, n: g.geo.n, np: np, mode: mode,
+		work:    g.Clone(),
+		seen:    make([]uint32, np),
+		onCache: map[pot]*closure{},
+	}
+}
+
+func (e *fcEngine) newClosure() *closure {
+	if k := len(e.free); k > 0 {
+		cl := e.free[k-1]
+		e.free = e.free[:k-1]
+		return cl
+	}
+	return &closure{}
+}
+
+// run computes the closure of src, following potentials up to depth bound.
+func (e *fcEngine) run(src pot, bound int, cl *closure) {
+	cl.reset(e.np)
+	cl.src = src
+	cl.bound = bound
+	e.work.copyFrom(e.g)
+	w := e.work
+	n := e.n
+	y := !e.mode.nishio
+	cl.insert(src, nil, 0)
+	var qOn, qOff []pot
+	if src.on() {
+		qOn = append(qOn, src)
+	} else {
+		qOff = append(qOff, src)
+	}
+	hOn, hOff := 0, 0
+	for {
+		if hOn < len(qOn) {
+			p := qOn[hOn]
+			hOn++
+			d := cl.depthOf(p)
+			if d >= bound {
+				e.truncated = true
+				continue
+			}
+			e.buf = onToOff(w, p, y, e.buf[:0])
+			for _, q := range e.buf {
+				if cl.has(q.conj()) {
+					cl.absurd, cl.absurdPot, cl.virt = true, q.conj(), q
+					cl.virtParents = append(cl.virtParents[:0], p)
+					return
+				}
+				if !cl.has(q) {
+					e.par = append(e.par[:0], p)
+					cl.insert(q, e.par, d+1)
+					qOff = append(qOff, q)
+				}
+			}
+			continue
+		}
+		if hOff < len(qOff) {
+			p := qOff[hOff]
+			hOff++
+			d := cl.depthOf(p)
+			c, dg := p.cell(n), p.digit(n)
+			if d >= bound {
+				e.truncated = true
+			} else {
+				// Cell rule: the cell's last other candidate.
+				if y && w.cand[c].count() == 2 {
+					q := mkPot(n, c, (w.cand[c] &^ bit(dg)).first(), true)
+					e.par = append(e.par[:0], p)
+					if e.mode.dynamic {
+						for m := e.g.cand[c] &^ w.cand[c]; m != 0; m &= m - 1 {
+							e.par = append(e.par, mkPot(n, c, digitMask(m).first(), false))
+						}
+					}
+					if e.onFound(cl, q, d+1, &qOn) {
+						return
+					}
+				}
+				// House rule: the digit's last other place.
+				hs := e.geo.cellHouse[c]
+				for _, h := range [3]int{hs[2], hs[0], hs[1]} {
+					s := e.geo.houseSet[h].and(w.pos[dg-1])
+					s.remove(c)
+					if s.count() != 1 {
+						continue
+					}
+					q := mkPot(n, s.first(), dg, true)
+					e.par = append(e.par[:0], p)
+					if e.mode.dynamic {
+						gone := e.geo.houseSet[h].and(e.g.pos[dg-1]).andNot(w.pos[dg-1])
+						for x := gone.first(); x >= 0; x = gone.next(x) {
+							e.par = append(e.par, mkPot(n, x, dg, false))
+						}
+					}
+					if e.onFound(cl, q, d+1, &qOn) {
+						return
+					}
+				}
+			}
+			if e.mode.dynamic {
+				w.cand[c] &^= bit(dg)
+				w.pos[dg-1].remove(c)
+			}
+			continue
+		}
+		return
+	}
+}
+
+// onFound records an on potential reached (parents in e.par); it reports a
+// contradiction.
+func (e *fcEngine) onFound(cl *closure, q pot, depth int, qOn *[]pot) bool {
+	if cl.has(q.conj()) {
+		cl.absurd, cl.absurdPot, cl.virt = true, q.conj(), q
+		cl.virtParents = append(cl.virtParents[:0], e.par...)
+		return true
+	}
+	if !cl.has(q) {
+		cl.insert(q, e.par, depth)
+		*qOn = append(*qOn, q)
+	}
+	return false
+}
+
+// ancestors counts the distinct potentials p rests on, p included,
+// stopping once the count passes limit.
+func (e *fcEngine) ancestors(cl *closure, p pot, limit int) int {
+	e.epoch++
+	if e.epoch == 0 {
+		for i := range e.seen {
+			e.seen[i] = 0
+		}
+		e.epoch = 1
+	}
+	count := 0
+	e.stack = e.stack[:0]
+	if cl.absurd && p == cl.virt {
+		e.seen[p] = e.epoch
+		count++
+		for _, q := range cl.virtParents {
+			if e.seen[q] != e.epoch {
+				e.seen[q] = e.epoch
+				e.stack = append(e.stack, q)
+			}
+		}
+	} else {
+		e.seen[p] = e.epoch
+		e.stack = append(e.stack, p)
+	}
+	for len(e.stack) > 0 {
+		q := e.stack[len(e.stack)-1]
+		e.stack = e.stack[:len(e.stack)-1]
+		count++
+		if count > limit {
+			return count
+		}
+		for _, r := range cl.parentsOf(q) {
+			if e.seen[r] != e.epoch {
+				e.seen[r] = e.epoch
+				e.stack = append(e.stack, r)
+			}
+		}
+	}
+	return count
+}
+
+// chainTo returns the chain from the closure's source to p, following the
+// first parent of each potential.
+func (cl *closure) chainTo(p pot) []pot {
+	var rev []pot
+	if cl.absurd && p == cl.virt {
+		rev = append(rev, p)
+		p = cl.virtParents[0]
+	}
+	for {
+		rev = append(rev, p)
+		ps := cl.parentsOf(p)
+		if len(ps) == 0 {
+			break
+		}
+		p = ps[0]
+	}
+	out := make([]pot, len(rev))
+	for i, q := range rev {
+		out[len(rev)-1-i] = q
+	}
+	return out
+}
+
+// fcHint is a candidate forcing-chain step.
+type fcHint struct {
+	key   hintKey
+	build func() Step
+}
+
+// onClosure returns the (cached) closure of "cell is digit".
+func (e *fcEngine) onClosure(p pot, bound int) *closure {
+	if cl, ok := e.onCache[p]; ok && cl.bound >= bound {
+		return cl
+	}
+	cl := e.onCache[p]
+	if cl == nil {
+		cl = e.newClosure()
+		e.onCache[p] = cl
+	}
+	e.run(p, bound, cl)
+	return cl
+}
+
+// find runs the family's search and returns its best step. It deepens
+// level by level: a pass at rating level r follows chains only as far as a
+// step rated r can reach, so the first pass that finds anything has found
+// the best step (lowest rating, then complexity, then kind, then the first
+// in Sudoku Explainer's order), and short steps are found without paying
+// for long searches. A pass that was never cut short proves there is none.
+func (e *fcEngine) find() (Step, bool) {
+	for level := e.mode.base; level <= e.mode.base+60; level++ {
+		maxC := maxComplexity(e.mode.base, level)
+		if level > e.mode.base && maxC == maxComplexity(e.mode.base, level-1) {
+			continue
+		}
+		e.truncated = false
+		best := e.pass(maxC)
+		if best.build != nil {
+			st := best.build()
+			st.Rating = float64(best.key.rating) / 10
+			return st, true
+		}
+		if !e.truncated {
+			break
+		}
+	}
+	return Step{}, false
+}
+
+// pass searches for steps of complexity at most maxC.
+func (e *fcEngine) pass(maxC int) fcHint {
+	g := e.g
+	n := e.n
+	best := fcHint{key: hintKey{rating: 1 << 30, complexity: maxC + 1}}
+	// bound: the deepest potential a better step could use.
+	bound := func() int { return best.key.complexity - 1 }
+	limit := func() int { return best.key.complexity }
+	consider := func(cx, sortKey int, build func() Step) {
+		if cx > maxC {
+			// A step exists but rates above this level: a later pass
+			// will rate it.
+			e.truncated = true
+			return
+		}
+		key := hintKey{e.mode.base + lengthBonus(cx), cx, sortKey}
+		if key.less(best.key) {
+			best = fcHint{key, build}
+		}
+	}
+	offCl := e.newClosure()
+	defer func() { e.free = append(e.free, offCl) }()
+	for c := g.empty.first(); c >= 0; c = g.empty.next(c) {
+		card := g.cand[c].count()
+		if !(card > 2 || (card > 1 && e.mode.dynamic)) {
+			continue
+		}
+		var cellOn []*closure
+		for m := g.cand[c]; m != 0; m &= m - 1 {
+			d := digitMask(m).first()
+			pOn := mkPot(n, c, d, true)
+			on := e.onClosure(pOn, bound())
+			cellOn = append(cellOn, on)
+			contradiction := e.mode.dynamic || e.mode.nishio
+			if contradiction && on.absurd {
+				a := e.ancestors(on, on.absurdPot, limit())
+				b := e.ancestors(on, on.virt, limit())
+				src := pOn
+				consider(a+b, 7, func() Step { return e.contradictionStep(e.fresh(src), src) })
+			}
+			if contradiction || (e.mode.dynamic && card >= 3) {
+				e.run(pOn.conj(), bound(), offCl)
+				if contradiction && offCl.absurd {
+					a := e.ancestors(offCl, offCl.absurdPot, limit())
+					b := e.ancestors(offCl, offCl.virt, limit())
+					src := pOn.conj()
+					consider(a+b, 7, func() Step { return e.contradictionStep(e.fresh(src), src) })
+				}
+				if e.mode.dynamic && card >= 3 {
+					e.doubles(on, offCl, consider, limit)
+				}
+			}
+			if !e.mode.nishio {
+				e.regionChains(c, d, on, consider, bound, limit)
+			}
+		}
+		if !e.mode.nishio && e.mode.multiple {
+			e.cellChains(c, cellOn, consider, limit)
+		}
+	}
+	return best
+}
+
+// fresh computes the full closure of p anew (for building a step's text).
+func (e *fcEngine) fresh(p pot) *closure {
+	cl := &closure{}
+	e.run(p, 1<<30, cl)
+	return cl
+}
+
+func copyClosure(dst, src *closure) {
+	dst.src = src.src
+	dst.idx = append(dst.idx[:0], src.idx...)
+	dst.nodes = append(dst.nodes[:0], src.nodes...)
+	dst.parents = append(dst.parents[:0], src.parents...)
+	dst.onList = append(dst.onList[:0], src.onList...)
+	dst.offList = append(dst.offList[:0], src.offList...)
+	dst.absurd, dst.absurdPot, dst.virt = src.absurd, src.absurdPot, src.virt
+	dst.virtParents = append(dst.virtParents[:0], src.virtParents...)
+	dst.bound = src.bound
+}
+
+// worth reports whether a target potential changes the grid: an on target
+// must have other candidates to remove.
+func (e *fcEngine) worth(t pot) bool {
+	c, d := t.cell(e.n), t.digit(e.n)
+	if t.on() {
+		return e.g.cand[c]&^bit(d) != 0
+	}
+	return e.g.cand[c].has(d)
+}
+
+func (e *fcEngine) doubles(on, off *closure, consider func(int, int, func() Step), limit func() int) {
+	for _, lists := range [2][]pot{on.onList, on.offList} {
+		for _, p := range lists {
+			if !off.has(p) || !e.worth(p) {
+				continue
+			}
+			if on.depthOf(p)+off.depthOf(p)+2 > limit() {
+				e.truncated = true // may rate above this level
+				continue
+			}
+			a := e.ancestors(on, p, limit())
+			b := e.ancestors(off, p, limit())
+			t, src := p, on.src
+			consider(a+b, 1, func() Step {
+				return e.outcomeStep("Double forcing chains", t, []*closure{e.fresh(src), e.fresh(src.conj())}, nil)
+			})
+		}
+	}
+}
+
+// regionChains: for each house of cell c where c is the first place of d,
+// every place of d leads somewhere; what they all lead to holds.
+func (e *fcEngine) regionChains(c, d int, on *closure, consider func(int, int, func() Step), bound func() int, limit func() int) {
+	g := e.g
+	n := e.n
+	hs := e.geo.cellHouse[c]
+	for _, h := range [3]int{hs[2], hs[0], hs[1]} {
+		places := g.housePos(h, d)
+		if places.count() < 2 || places.first() != c {
+			continue
+		}
+		var cls []*closure
+		for x := places.first(); x >= 0; x = places.next(x) {
+			if x == c {
+				cls = append(cls, on)
+			} else {
+				cls = append(cls, e.onClosure(mkPot(n, x, d, true), bound()))
+			}
+		}
+		e.common(cls, consider, limit, 6, fmt.Sprintf("Region forcing chains (%d in %s)", d, e.geo.houseName(h)))
+	}
+}
+
+func (e *fcEngine) cellChains(c int, cls []*closure, consider func(int, int, func() Step), limit func() int) {
+	e.common(cls, consider, limit, 5, fmt.Sprintf("Cell forcing chains (%s)", e.geo.cellName(c)))
+}
+
+// common considers every potential that all closures reach.
+func (e *fcEngine) common(cls []*closure, consider func(int, int, func() Step), limit func() int, sortKey int, label string) {
+	first := cls[0]
+	for _, lists := range [2][]pot{first.onList, first.offList} {
+		for _, p := range lists {
+			lb := 0
+			ok := true
+			for _, cl := range cls {
+				if !cl.has(p) {
+					ok = false
+					break
+				}
+				lb += cl.depthOf(p) + 1
+			}
+			if !ok || !e.worth(p) {
+				continue
+			}
+			if lb > limit() {
+				e.truncated = true // may rate above this level
+				continue
+			}
+			cx := 0
+			for _, cl := range cls {
+				cx += e.ancestors(cl, p, limit())
+				if cx > limit() {
+					break
+				}
+			}
+			t := p
+			srcs := make([]pot, len(cls))
+			for i, cl := range cls {
+				srcs[i] = cl.src
+			}
+			consider(cx, sortKey, func() Step {
+				fresh := make([]*closure, len(srcs))
+				for i, s := range srcs {
+					fresh[i] = e.fresh(s)
+				}
+				return e.outcomeStep(label, t, fresh, nil)
+			})
+		}
+	}
+}
+
+// Steps ------------------------------------------------------------------
+
+func (e *fcEngine) targetElims(t pot) ([]Candidate, string) {
+	c, d := t.cell(e.n), t.digit(e.n)
+	if t.on() {
+		var out []Candidate
+		for m := e.g.cand[c] &^ bit(d); m != 0; m &= m - 1 {
+			out = append(out, Candidate{c, digitMask(m).first()})
+		}
+		return out, fmt.Sprintf("%s is %d", e.geo.cellName(c), d)
+	}
+	return []Candidate{{c, d}}, fmt.Sprintf("%s is not %d", e.geo.cellName(c), d)
+}
+
+func (e *fcEngine) stepFrom(kind string, elims []Candidate, chains [][]pot, text string) Step {
+	var cells cellSet
+	var pat []Candidate
+	var links []Link
+	var cl []int
+	for _, ch := range chains {
+		for _, p := range ch {
+			c := p.cell(e.n)
+			if !cells.has(c) {
+				cells.add(c)
+				cl = append(cl, c)
+			}
+			pat = append(pat, p.candidate(e.n))
+		}
+		links = append(links, chainLinks(e.n, ch)...)
+	}
+	name := e.mode.name
+	if kind != "" {
+		name = kind
+	}
+	return Step{
+		Technique:    name,
+		Eliminations: sortCandidates(elims),
+		Cells:        cl,
+		Pattern:      sortCandidates(pat),
+		Links:        links,
+		Text:         text,
+	}
+}
+
+func (e *fcEngine) contradictionStep(cl *closure, src pot) Step {
+	var elims []Candidate
+	var verdict string
+	if src.on() {
+		elims, verdict = e.targetElims(src.conj())
+	} else {
+		elims, verdict = e.targetElims(src.conj())
+	}
+	a := cl.chainTo(cl.absurdPot)
+	b := cl.chainTo(cl.virt)
+	text := fmt.Sprintf("%s: if %s, then %s; but also %s; so %s: %s", e.familyName("contradiction"), e.geo.potName(src),
+		e.geo.chainText(a[1:]), e.geo.chainText(b[1:]), verdict, e.geo.elimText(elims))
+	s := e.stepFrom(e.familyName("contradiction"), elims, [][]pot{a, b}, text)
+	return s
+}
+
+// familyName names the step: "Nishio forcing chain", "Dynamic contradiction
+// forcing chains", ...
+func (e *fcEngine) familyName(kind string) string {
+	switch {
+	case e.mode.nishio:
+		return "Nishio forcing chain"
+	case kind == "contradiction":
+		return strings.Replace(e.mode.name, "forcing chains", "contradiction forcing chains", 1)
+	}
+	return e.mode.name
+}
+
+func (e *fcEngine) outcomeStep(label string, t pot, cls []*closure, _ []string) Step {
+	elims, verdict := e.targetElims(t)
+	var chains [][]pot
+	var parts []string
+	for _, cl := range cls {
+		ch := cl.chainTo(t)
+		chains = append(chains, ch)
+		parts = append(parts, "if "+e.geo.potName(ch[0])+", then "+e.geo.chainText(ch[1:]))
+	}
+	name := e.mode.name
+	switch {
+	case strings.HasPrefix(label, "Cell"):
+		name = strings.Replace(name, "forcing chains", "cell forcing chains", 1)
+	case strings.HasPrefix(label, "Region"):
+		name = strings.Replace(name, "forcing chains", "region forcing chains", 1)
+	case strings.HasPrefix(label, "Double"):
+		name = strings.Replace(name, "forcing chains", "double forcing chains", 1)
+	}
+	text := fmt.Sprintf("%s: %s; either way %s: %s", name, strings.Join(parts, "; "), verdict, e.geo.elimText(elims))
+	return e.stepFrom(name, elims, chains, text)
+}
+
+// findForcing returns the finder of a forcing-chain family.
+func findForcing(mode fcMode) func(g *Grid) (Step, bool) {
+	return func(g *Grid) (Step, bool) {
+		e := newFCEngine(g, mode)
+		s, ok := e.find()
+		return s, ok
+	}
+}
+
+var (
+	techNishio      = Technique{Name: "Nishio forcing chain", Rating: 7.5, find: findForcing(fcNishio)}
+	techMultipleFC  = Technique{Name: "Multiple forcing chains", Rating: 8.0, find: findForcing(fcMultiple)}
+	techDynamicFC   = Technique{Name: "Dynamic forcing chains", Rating: 8.5, find: findForcing(fcDynamic)}
+	techDynamicPlus = Technique{Name: "Dynamic forcing chains (+)", Rating: 9.0, find: findForcing(fcPlus)}
+)

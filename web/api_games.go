@@ -1,0 +1,212 @@
+package web
+
+import (
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/store"
+	"github.com/sudokuar/sudokuar/sudoku"
+)
+
+// newGameRequest is the body of POST /api/games: a size and level to
+// generate, or a puzzle of the player's own (which must have exactly one
+// solution).
+type newGameRequest struct {
+	Size   string `json:"size,omitempty"` // "9" or "9x9"
+	Level  string `json:"level,omitempty"`
+	Puzzle string `json:"puzzle,omitempty"`
+	Box    string `json:"box,omitempty"`
+}
+
+// apiGenerate: GET /api/generate?size=9&level=hard -> a new game's View.
+// The solution stays on the server, tied to the game's id.
+func (s *Server) apiGenerate(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	req := newGameRequest{Size: q.Get("size"), Level: q.Get("level")}
+	if req.Size == "" {
+		req.Size = "9"
+	}
+	if req.Level == "" {
+		req.Level = "easy"
+	}
+	s.startGame(w, r, req)
+}
+
+// apiNewGame: POST /api/games {"size": "9", "level": "easy"} or
+// {"puzzle": "..."} -> View.
+func (s *Server) apiNewGame(w http.ResponseWriter, r *http.Request) {
+	var req newGameRequest
+	if err := decodeJSON(r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.startGame(w, r, req)
+}
+
+func (s *Server) startGame(w http.ResponseWriter, r *http.Request, req newGameRequest) {
+	var gen Generated
+	if strings.TrimSpace(req.Puzzle) != "" {
+		g, err := parsePuzzle(req.Puzzle, req.Box)
+		if err != nil {
+			s.writeError(w, r, errorf(http.StatusBadRequest, "puzzle: %v", err))
+			return
+		}
+		a := analyze(r.Context(), g)
+		if a.Status != pipeline.StatusSolved {
+			msg := a.Status
+			if a.Reason != "" {
+				msg += ": " + a.Reason
+			}
+			s.writeError(w, r, errorf(http.StatusUnprocessableEntity, "this puzzle cannot be played: %s", msg))
+			return
+		}
+		sol, err := sudoku.Solve(g)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		gen = Generated{Puzzle: g, Solution: sol, Rating: a.Rating, Level: a.Level, Own: true}
+	} else {
+		shape, err := shapeForSize(req.Size)
+		if err != nil {
+			s.writeError(w, r, errorf(http.StatusBadRequest, "%v", err))
+			return
+		}
+		if !validLevel(req.Level) {
+			s.writeError(w, r, errorf(http.StatusBadRequest, "level %q: want one of %s", req.Level, strings.Join(levels, ", ")))
+			return
+		}
+		if gen, err = generate(r.Context(), shape, req.Level, newSeed()); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+	}
+	v, err := s.games.newGame(r.Context(), s.player(w, r), gen)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, v)
+}
+
+// apiGame: GET /api/games/{id} -> View.
+func (s *Server) apiGame(w http.ResponseWriter, r *http.Request) {
+	v, err := s.games.get(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+// apiGameAction: POST /api/games/{id}/{action} with the action's fields
+// (see Action) -> View. The body may be empty for actions without fields
+// (a page leaving sends pause with navigator.sendBeacon, which has none).
+func (s *Server) apiGameAction(w http.ResponseWriter, r *http.Request) {
+	var a Action
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
+	if err != nil {
+		s.writeError(w, r, jsonError(err))
+		return
+	}
+	if len(strings.TrimSpace(string(body))) > 0 {
+		if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") && !strings.HasPrefix(ct, "text/plain") {
+			s.writeError(w, r, errorf(http.StatusUnsupportedMediaType, "send the body as application/json (got %q)", ct))
+			return
+		}
+		if err := decodeJSONFrom(strings.NewReader(string(body)), &a); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+	}
+	v, err := s.games.act(r.Context(), r.PathValue("id"), r.PathValue("action"), a)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+// apiLeaderboard: GET /api/leaderboard?size=9&level=easy[&limit=20] ->
+// [Result], fastest first.
+func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	shape, err := shapeForSize(q.Get("size"))
+	if err != nil {
+		s.writeError(w, r, errorf(http.StatusBadRequest, "%v", err))
+		return
+	}
+	level := q.Get("level")
+	if !validLevel(level) {
+		s.writeError(w, r, errorf(http.StatusBadRequest, "level %q: want one of %s", level, strings.Join(levels, ", ")))
+		return
+	}
+	limit, err := queryLimit(q.Get("limit"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	list, err := s.store.Leaderboard(r.Context(), store.Board{Kind: store.KindSudoku, Size: sizeName(shape), Level: level}, limit)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, publicResults(list))
+}
+
+// apiHistory: GET /api/history -> this browser's results, newest first.
+func (s *Server) apiHistory(w http.ResponseWriter, r *http.Request) {
+	limit, err := queryLimit(r.URL.Query().Get("limit"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	c, cerr := r.Cookie(playerCookie)
+	if cerr != nil || !validID(c.Value) {
+		writeJSON(w, http.StatusOK, []publicResult{})
+		return
+	}
+	list, err := s.store.History(r.Context(), c.Value, limit)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, publicResults(list))
+}
+
+func queryLimit(text string) (int, error) {
+	if text == "" {
+		return 20, nil
+	}
+	n, err := strconv.Atoi(text)
+	if err != nil || n < 1 || n > 100 {
+		return 0, errorf(http.StatusBadRequest, "limit %q: want 1..100", text)
+	}
+	return n, nil
+}
+
+// publicResult is a Result without the player's browser id.
+type publicResult struct {
+	Name     string `json:"name"`
+	Size     string `json:"size"`
+	Level    string `json:"level"`
+	Millis   int64  `json:"ms"`
+	Time     string `json:"time"`
+	Hints    int    `json:"hints"`
+	Mistakes int    `json:"mistakes"`
+	Finished string `json:"finished"`
+}
+
+func publicResults(list []store.Result) []publicResult {
+	out := []publicResult{}
+	for _, r := range list {
+		out = append(out, publicResult{
+			Name: r.Name, Size: r.Size, Level: r.Level, Millis: r.Millis, Time: formatMillis(r.Millis),
+			Hints: r.Hints, Mistakes: r.Mistakes, Finished: r.Finished.Format("2006-01-02T15:04:05Z07:00"),
+		})
+	}
+	return out
+}

@@ -1,0 +1,237 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"image"
+	_ "image/jpeg" // DecodeConfig: read a photo's size before decoding it
+	_ "image/png"
+	"io"
+	"mime"
+	"net/http"
+	"path/filepath"
+	"sync"
+	"unicode/utf8"
+
+	"gocv.io/x/gocv"
+	_ "golang.org/x/image/bmp"
+	_ "golang.org/x/image/tiff"
+	_ "golang.org/x/image/webp"
+
+	"github.com/sudokuar/sudokuar/pipeline"
+)
+
+// pipePool lends recognition pipelines: at most n run at once (one per
+// core by default), each built on first use and kept for the next photo
+// or camera frame. A pipeline is not safe for concurrent use; the pool
+// hands each to one borrower at a time.
+type pipePool struct {
+	opts   pipeline.Options
+	slots  chan struct{}        // one token per pipeline that may run
+	mu     sync.Mutex           // guards idle and closed
+	idle   []*pipeline.Pipeline // built and free
+	built  int
+	closed bool
+}
+
+func newPipePool(n int, opts pipeline.Options) *pipePool {
+	return &pipePool{opts: opts, slots: make(chan struct{}, n)}
+}
+
+// errClosed is returned once the server is shutting down.
+var errClosed = errors.New("the server is shutting down")
+
+// get borrows a pipeline, waiting for a free one until ctx ends. The
+// caller gives it back with put.
+func (p *pipePool) get(ctx context.Context) (*pipeline.Pipeline, error) {
+	select {
+	case p.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		<-p.slots
+		return nil, errClosed
+	}
+	if k := len(p.idle); k > 0 {
+		pl := p.idle[k-1]
+		p.idle = p.idle[:k-1]
+		p.mu.Unlock()
+		return pl, nil
+	}
+	p.mu.Unlock()
+	pl, err := pipeline.New(p.opts)
+	if err != nil {
+		<-p.slots
+		return nil, err
+	}
+	p.mu.Lock()
+	p.built++
+	p.mu.Unlock()
+	return pl, nil
+}
+
+// put returns a borrowed pipeline.
+func (p *pipePool) put(pl *pipeline.Pipeline) {
+	p.mu.Lock()
+	if p.closed {
+		pl.Close()
+	} else {
+		p.idle = append(p.idle, pl)
+	}
+	p.mu.Unlock()
+	<-p.slots
+}
+
+// close closes the idle pipelines; those still lent are closed on return.
+func (p *pipePool) close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	var errs []error
+	for _, pl := range p.idle {
+		errs = append(errs, pl.Close())
+	}
+	p.idle = nil
+	return errors.Join(errs...)
+}
+
+// imageKind names the image format by its first bytes, or "" for
+// anything else: only these reach a decoder.
+func imageKind(b []byte) string {
+	has := func(sig string) bool { return len(b) >= len(sig) && string(b[:len(sig)]) == sig }
+	switch {
+	case has("\xff\xd8\xff"):
+		return "jpeg"
+	case has("\x89PNG\r\n\x1a\n"):
+		return "png"
+	case has("BM"):
+		return "bmp"
+	case has("II*\x00"), has("MM\x00*"):
+		return "tiff"
+	case has("RIFF") && len(b) >= 12 && string(b[8:12]) == "WEBP":
+		return "webp"
+	}
+	return ""
+}
+
+// checkImage validates an uploaded image before OpenCV sees it: a known
+// format whose header decodes, within the pixel cap.
+func checkImage(data []byte, maxPixels int) (image.Config, error) {
+	if imageKind(data) == "" {
+		return image.Config{}, errorf(http.StatusUnsupportedMediaType, "this file is not an image: send a JPEG, PNG, BMP, TIFF or WebP photo")
+	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return cfg, errorf(http.StatusUnsupportedMediaType, "this image cannot be read (%v): is the file complete?", err)
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 {
+		return cfg, errorf(http.StatusUnsupportedMediaType, "this image has no pixels")
+	}
+	if px := int64(cfg.Width) * int64(cfg.Height); px > int64(maxPixels) {
+		return cfg, errorf(http.StatusRequestEntityTooLarge, "the photo is %d×%d (%.1f megapixels); at most %.0f megapixels, please scale it down",
+			cfg.Width, cfg.Height, float64(px)/1e6, float64(maxPixels)/1e6)
+	}
+	if cfg.Width < 32 || cfg.Height < 32 {
+		return cfg, errorf(http.StatusUnprocessableEntity, "the photo is only %d×%d pixels: too small to hold a readable grid", cfg.Width, cfg.Height)
+	}
+	return cfg, nil
+}
+
+// apiScan: POST /api/scan, multipart/form-data with the photo in the field
+// "photo" -> the object `sudokuar scan --json` prints for one photo. A
+// photo without a readable grid is a 200 whose status says why (no grid,
+// move closer, too blurry, too dark, ...); a request that is not a usable
+// image is a 4xx.
+func (s *Server) apiScan(w http.ResponseWriter, r *http.Request) {
+	data, name, err := s.readPhoto(w, r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if _, err := checkImage(data, s.cfg.MaxUploadPixels); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	pl, err := s.pipes.get(r.Context())
+	if err != nil {
+		s.writeError(w, r, errorf(http.StatusServiceUnavailable, "%v", err))
+		return
+	}
+	defer s.pipes.put(pl)
+	m, err := gocv.IMDecode(data, gocv.IMReadColor)
+	if err != nil || m.Empty() {
+		if err == nil {
+			m.Close()
+		}
+		s.writeError(w, r, errorf(http.StatusUnsupportedMediaType, "this image cannot be decoded"))
+		return
+	}
+	defer m.Close()
+	res := pl.Process(m)
+	res.File = name
+	writeJSON(w, http.StatusOK, res)
+}
+
+// readPhoto reads the "photo" field of a multipart upload, refusing more
+// than MaxUploadBytes. It returns the bytes and the file's base name (for
+// the answer only: nothing is ever written to disk).
+func (s *Server) readPhoto(w http.ResponseWriter, r *http.Request) ([]byte, string, error) {
+	limit := s.cfg.MaxUploadBytes
+	tooBig := errorf(http.StatusRequestEntityTooLarge, "the photo is larger than %.0f MB: please send a smaller one", float64(limit)/(1<<20))
+	if r.ContentLength > limit+(64<<10) {
+		return nil, "", tooBig
+	}
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/form-data" {
+		return nil, "", errorf(http.StatusUnsupportedMediaType, "send the photo as multipart/form-data in the field \"photo\"")
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, limit+(64<<10))
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, "", errorf(http.StatusBadRequest, "malformed multipart body: %v", err)
+	}
+	for {
+		part, err := mr.NextPart()
+		var mbe *http.MaxBytesError
+		switch {
+		case errors.As(err, &mbe):
+			return nil, "", tooBig
+		case err == io.EOF:
+			return nil, "", errorf(http.StatusBadRequest, "no field \"photo\" in the upload")
+		case err != nil:
+			return nil, "", errorf(http.StatusBadRequest, "malformed multipart body: %v", err)
+		}
+		if part.FormName() != "photo" {
+			part.Close()
+			continue
+		}
+		data, err := io.ReadAll(io.LimitReader(part, limit+1))
+		part.Close()
+		if errors.As(err, &mbe) || int64(len(data)) > limit {
+			return nil, "", tooBig
+		}
+		if err != nil {
+			return nil, "", errorf(http.StatusBadRequest, "reading the photo: %v", err)
+		}
+		if len(data) == 0 {
+			return nil, "", errorf(http.StatusBadRequest, "the photo is empty")
+		}
+		return data, safeName(part.FileName()), nil
+	}
+}
+
+// safeName keeps a short, printable base name of a client's file name.
+func safeName(name string) string {
+	name = filepath.Base(filepath.ToSlash(name))
+	if name == "." || name == "/" || !utf8.ValidString(name) {
+		return ""
+	}
+	if r := []rune(name); len(r) > 100 {
+		name = string(r[:100])
+	}
+	return name
+}

@@ -1,0 +1,466 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"image"
+	"math"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+	"gocv.io/x/gocv"
+
+	"github.com/sudokuar/sudokuar/live"
+	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
+)
+
+// The camera protocol over the WebSocket at /ws/camera.
+//
+// Client to server:
+//   - a binary message is one frame: a 4-byte big-endian sequence number,
+//     then a JPEG of at most maxFrameSide pixels on its long side;
+//   - a text message is a key: {"type":"key","key":" "} toggles
+//     auto-solve, {"type":"key","key":"h"} asks for the next logical step
+//     of the puzzle in view (step 1, 2, … of its logical solution).
+//
+// Server to client, text messages (JSON):
+//   - {"type":"hello", ...} once, with the limits below;
+//   - {"type":"frame","seq":N, ...} for every frame it took: where the
+//     grid is in that frame (corners), what was read in it (box, given),
+//     the solution while auto-solve is on, a status for the user, and the
+//     server's own time on it (serverMs);
+//   - {"type":"dropped","seq":N} for a frame skipped because a newer one
+//     came before the server was free (the client may send the next);
+//   - {"type":"step","step":{…},"index":k,"total":n,"placed":[…]}
+//     answering "h": the step's technique, sentence, cells, placements
+//     and eliminations, and the digits placed by the steps before it.
+//
+// A message that breaks these rules (too large, not a JPEG, over 1280 px,
+// a bad key), or 30 s of silence, closes that connection, and only it,
+// with a close reason saying why.
+const (
+	maxFrameBytes = 1 << 20
+	maxFrameSide  = 1280
+	cameraFPS     = 15 // what the page aims to send; the session's pace hint
+)
+
+// frameAnswer is the server's word on one frame.
+type frameAnswer struct {
+	Type      string        `json:"type"`
+	Seq       uint32        `json:"seq"`
+	Width     int           `json:"w"`
+	Height    int           `json:"h"`
+	Located   bool          `json:"located"`
+	Corners   [4][2]float64 `json:"corners"`
+	Box       [2]int        `json:"box"`
+	Given     string        `json:"given"`
+	Solution  string        `json:"solution"`
+	Conflicts []int         `json:"conflicts"`
+	Status    string        `json:"status"`
+	Auto      bool          `json:"auto"`
+	ServerMs  float64       `json:"serverMs"`
+}
+
+// frameMsg is a frame on its way to the session: checked, not yet
+// decoded (a frame dropped for a newer one costs no decoding).
+type frameMsg struct {
+	jpg  []byte
+	seq  uint32
+	recv time.Time
+	w, h int
+}
+
+// cameraConn is one camera stream: a WebSocket and the live session that
+// reads it.
+type cameraConn struct {
+	conn   *websocket.Conn
+	cancel context.CancelFunc
+	frames chan frameMsg // the newest frame not yet taken (at most one)
+	idle   time.Duration // how long the client may send nothing
+	keys   chan int
+
+	mu              sync.Mutex
+	goingAway       bool           // the server is shutting down
+	last            live.FrameInfo // the latest answer, for "h"
+	walk            stepWalk       // where H has got to in the puzzle in view (read loop only)
+	server          []float64      // per answered frame: ms from receipt to answer
+	frameN, dropped int
+}
+
+func (s *Server) streamCount() int {
+	s.streamsMu.Lock()
+	defer s.streamsMu.Unlock()
+	return len(s.streams)
+}
+
+// CloseStreams ends every camera stream (going away) and refuses new
+// ones: the first step of a graceful shutdown.
+func (s *Server) CloseStreams() {
+	s.streamsMu.Lock()
+	s.closing = true
+	for c := range s.streams {
+		// Close runs the closing handshake (up to a few seconds for a
+		// slow client); the stream's read then ends and with it the
+		// session.
+		c.mu.Lock()
+		c.goingAway = true
+		c.mu.Unlock()
+		go c.conn.Close(websocket.StatusGoingAway, "the server is shutting down")
+	}
+	s.streamsMu.Unlock()
+}
+
+// camera: GET /ws/camera upgrades to the camera protocol above.
+func (s *Server) camera(w http.ResponseWriter, r *http.Request) {
+	s.streamsMu.Lock()
+	full, closing := len(s.streams) >= s.cfg.MaxCameraStreams, s.closing
+	s.streamsMu.Unlock()
+	switch {
+	case closing:
+		s.writeError(w, r, errorf(http.StatusServiceUnavailable, "the server is shutting down"))
+		return
+	case full:
+		s.writeError(w, r, errorf(http.StatusServiceUnavailable, "%d camera streams are open, the most this server takes: try again soon", s.cfg.MaxCameraStreams))
+		return
+	}
+	// Accept checks that the page comes from this server's own origin.
+	conn, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return // Accept has answered the client
+	}
+	conn.SetReadLimit(maxFrameBytes)
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &cameraConn{conn: conn, cancel: cancel, frames: make(chan frameMsg, 1), keys: make(chan int, 8), idle: s.cfg.CameraIdle}
+	s.streamsMu.Lock()
+	s.streams[c] = struct{}{}
+	s.streamsMu.Unlock()
+	defer func() {
+		s.streamsMu.Lock()
+		delete(s.streams, c)
+		s.streamsMu.Unlock()
+		cancel()
+	}()
+	start := time.Now()
+	status, reason := s.runCamera(ctx, c)
+	conn.Close(status, reason)
+	c.logSummary(s, time.Since(start), reason)
+}
+
+// runCamera runs the live session over c until the client leaves, breaks
+// the protocol, or the server shuts down; it returns the close status.
+func (s *Server) runCamera(ctx context.Context, c *cameraConn) (websocket.StatusCode, string) {
+	hello, _ := json.Marshal(map[string]any{"type": "hello", "maxSide": maxFrameSide, "maxBytes": maxFrameBytes, "fps": cameraFPS})
+	if err := c.conn.Write(ctx, websocket.MessageText, hello); err != nil {
+		return websocket.StatusNormalClosure, ""
+	}
+	var badReason string
+	src := &wsSource{frames: c.frames, done: ctx.Done(), bad: func(reason string) {
+		badReason = reason
+		go c.conn.Close(websocket.StatusUnsupportedData, reason)
+	}}
+	opts := live.Options{
+		Pipeline: s.cfg.Pipeline,
+		Every:    5, // a recognition every third of a second at 15 fps
+		Undrawn:  true,
+		NewRecognizer: func() (live.Recognizer, error) {
+			return &pooledRecognizer{pool: s.pipes, ctx: ctx}, nil
+		},
+		OnFrame: func(info live.FrameInfo) { c.answer(ctx, src.cur, info) },
+		Logf:    func(format string, args ...any) { s.log.Info("camera: " + fmt.Sprintf(format, args...)) },
+	}
+	sessionDone := make(chan error, 1)
+	go func() {
+		_, err := live.Run(src, &keySink{keys: c.keys}, opts)
+		sessionDone <- err
+	}()
+	status, reason := c.readLoop(ctx)
+	c.cancel() // ends the session's Read
+	err := <-sessionDone
+	if badReason != "" {
+		status, reason = websocket.StatusUnsupportedData, badReason
+	}
+	if err != nil {
+		s.log.Error("camera session", "err", err)
+		if status == websocket.StatusNormalClosure {
+			status, reason = websocket.StatusInternalError, "the recogniser failed to start"
+		}
+	}
+	return status, reason
+}
+
+// readLoop reads the client's messages, handing frames to the session.
+func (c *cameraConn) readLoop(ctx context.Context) (websocket.StatusCode, string) {
+	for {
+		// A client that sends nothing for a while (a phone put away, a
+		// network gone) is let go, with its session.
+		idle := false
+		timer := time.AfterFunc(c.idle, func() {
+			c.mu.Lock()
+			idle = true
+			c.mu.Unlock()
+			c.conn.Close(websocket.StatusPolicyViolation, fmt.Sprintf("nothing received for %v", c.idle))
+		})
+		typ, data, err := c.conn.Read(ctx)
+		timer.Stop()
+		if err != nil {
+			c.mu.Lock()
+			away, quiet := c.goingAway, idle
+			c.mu.Unlock()
+			switch {
+			case away || ctx.Err() != nil:
+				return websocket.StatusGoingAway, "the server is shutting down"
+			case quiet:
+				return websocket.StatusPolicyViolation, fmt.Sprintf("nothing received for %v", c.idle)
+			case strings.Contains(err.Error(), "read limited"):
+				// The library has already closed with StatusMessageTooBig.
+				return websocket.StatusMessageTooBig, fmt.Sprintf("a message is larger than %d bytes", maxFrameBytes)
+			}
+			return websocket.StatusNormalClosure, "" // the client went away
+		}
+		recv := time.Now()
+		if typ == websocket.MessageText {
+			if reason := c.key(ctx, data); reason != "" {
+				return websocket.StatusPolicyViolation, reason
+			}
+			continue
+		}
+		f, reason := checkFrame(data)
+		if reason != "" {
+			return websocket.StatusUnsupportedData, reason
+		}
+		f.recv = recv
+		c.mu.Lock()
+		c.frameN++
+		c.mu.Unlock()
+		// Keep only the newest frame: an older one still waiting is
+		// dropped, and the client told, so it never falls behind.
+		select {
+		case old := <-c.frames:
+			c.mu.Lock()
+			c.dropped++
+			c.mu.Unlock()
+			c.send(ctx, map[string]any{"type": "dropped", "seq": old.seq})
+		default:
+		}
+		c.frames <- f
+	}
+}
+
+// checkFrame checks one binary frame message (sequence number, a JPEG
+// whose header gives a size in bounds); reason says what is wrong with a
+// bad one. The pixels are decoded later, by the session, if the frame is
+// still the newest when it is free.
+func checkFrame(data []byte) (frameMsg, string) {
+	if len(data) < 4+3 {
+		return frameMsg{}, "a frame is a 4-byte sequence number and a JPEG"
+	}
+	seq := binary.BigEndian.Uint32(data)
+	jpg := data[4:]
+	if imageKind(jpg) != "jpeg" {
+		return frameMsg{}, fmt.Sprintf("frame %d is not a JPEG", seq)
+	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(jpg))
+	if err != nil {
+		return frameMsg{}, fmt.Sprintf("frame %d: bad JPEG header", seq)
+	}
+	if cfg.Width > maxFrameSide || cfg.Height > maxFrameSide || cfg.Width < 32 || cfg.Height < 32 {
+		return frameMsg{}, fmt.Sprintf("frame %d is %d×%d: scale it to 32..%d pixels a side", seq, cfg.Width, cfg.Height, maxFrameSide)
+	}
+	return frameMsg{jpg: jpg, seq: seq, w: cfg.Width, h: cfg.Height}, ""
+}
+
+// key handles a text message; it returns a reason to close on a bad one.
+func (c *cameraConn) key(ctx context.Context, data []byte) string {
+	var k struct {
+		Type string `json:"type"`
+		Key  string `json:"key"`
+	}
+	if err := json.Unmarshal(data, &k); err != nil || k.Type != "key" {
+		return `a text message must be {"type":"key","key":...}`
+	}
+	switch k.Key {
+	case " ":
+		c.walk.reset()
+		select {
+		case c.keys <- ' ':
+		default: // a flood of keys: drop the extras
+		}
+	case "h", "H":
+		c.mu.Lock()
+		info := c.last
+		c.mu.Unlock()
+		msg := c.walk.next(ctx, info)
+		c.send(ctx, msg)
+	default:
+		return fmt.Sprintf("unknown key %q (want \" \" or \"h\")", k.Key)
+	}
+	return ""
+}
+
+// stepWalk walks through the logical solution of the puzzle in view, one
+// step per H: the page draws the digits placed so far and the current
+// step's cells and placements on the paper. It starts again for another
+// puzzle, after the last step, or after Space.
+type stepWalk struct {
+	given string // the puzzle the steps are for
+	steps []Step
+	at    int // the index of the step the next H shows
+}
+
+func (w *stepWalk) reset() { *w = stepWalk{} }
+
+// next is the answer to H: {"type":"step","step":…,"index":k,"total":n,
+// "placed":[digits of the steps before]} or {"type":"step","error":…}.
+func (w *stepWalk) next(ctx context.Context, info live.FrameInfo) map[string]any {
+	msg := map[string]any{"type": "step"}
+	box := sudoku.Shape{BoxRows: info.Box[0], BoxCols: info.Box[1]}
+	if info.Given == "" || !box.Valid() {
+		msg["error"] = "No puzzle in view yet: hold the grid steady until it is read."
+		return msg
+	}
+	if info.Given != w.given || w.at >= len(w.steps) {
+		g, err := pipeline.ParseGridString(box, info.Given)
+		if err != nil {
+			msg["error"] = err.Error()
+			return msg
+		}
+		steps, err := solveSteps(ctx, g)
+		if err != nil || len(steps) == 0 {
+			msg["error"] = "No logical step found for this puzzle as read."
+			return msg
+		}
+		*w = stepWalk{given: info.Given, steps: steps}
+	}
+	placed := []Digit{}
+	for _, s := range w.steps[:w.at] {
+		placed = append(placed, s.Placements...)
+	}
+	msg["step"], msg["index"], msg["total"], msg["placed"] = w.steps[w.at], w.at+1, len(w.steps), placed
+	w.at++
+	return msg
+}
+
+// answer sends the session's word on the frame f.
+func (c *cameraConn) answer(ctx context.Context, f frameMsg, info live.FrameInfo) {
+	a := frameAnswer{
+		Type: "frame", Seq: f.seq, Width: f.w, Height: f.h, Located: info.Located, Corners: info.Corners,
+		Box: info.Box, Given: info.Given, Solution: info.Solution, Conflicts: info.Conflicts,
+		Status: info.Status, Auto: info.Auto,
+	}
+	if a.Conflicts == nil {
+		a.Conflicts = []int{}
+	}
+	ms := float64(time.Since(f.recv).Microseconds()) / 1000
+	a.ServerMs = math.Round(ms*100) / 100
+	c.mu.Lock()
+	c.last = info
+	c.server = append(c.server, ms)
+	c.mu.Unlock()
+	c.send(ctx, a)
+}
+
+func (c *cameraConn) send(ctx context.Context, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	_ = c.conn.Write(wctx, websocket.MessageText, b) // a failed write ends the read loop too
+}
+
+// logSummary logs the stream's frame counts and the server's share of the
+// round trip: from a frame's arrival to its answer leaving.
+func (c *cameraConn) logSummary(s *Server, d time.Duration, reason string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ms := slices.Clone(c.server)
+	slices.Sort(ms)
+	q := func(p float64) float64 {
+		if len(ms) == 0 {
+			return 0
+		}
+		return math.Round(ms[min(len(ms)-1, int(p*float64(len(ms))))]*10) / 10
+	}
+	s.log.Info("camera stream closed", "seconds", math.Round(d.Seconds()*10)/10, "frames", c.frameN,
+		"answered", len(ms), "dropped", c.dropped, "server_ms_median", q(0.5), "server_ms_p95", q(0.95), "reason", reason)
+}
+
+// wsSource is a live.Source fed by the WebSocket's reader. It decodes
+// each frame it hands on; a frame that does not decode ends the stream
+// (bad calls the connection's close with the reason).
+type wsSource struct {
+	frames <-chan frameMsg
+	done   <-chan struct{}
+	bad    func(reason string)
+	cur    frameMsg // the frame last read
+}
+
+func (w *wsSource) Read(m *gocv.Mat) bool {
+	select {
+	case f := <-w.frames:
+		d, err := gocv.IMDecode(f.jpg, gocv.IMReadColor)
+		ok := err == nil && !d.Empty() && d.Channels() == 3 && d.Cols() == f.w && d.Rows() == f.h
+		if ok {
+			d.CopyTo(m)
+		}
+		if err == nil {
+			d.Close()
+		}
+		if !ok {
+			w.bad(fmt.Sprintf("frame %d: the JPEG does not decode", f.seq))
+			return false
+		}
+		f.jpg = nil
+		w.cur = f
+		return true
+	case <-w.done:
+		return false
+	}
+}
+func (w *wsSource) FPS() float64     { return cameraFPS }
+func (w *wsSource) Size() (int, int) { return 0, 0 }
+func (w *wsSource) Name() string     { return "browser camera" }
+func (w *wsSource) Close() error     { return nil }
+
+// keySink is a live.Sink that shows nothing (the page draws) and passes
+// on the keys the client sent.
+type keySink struct{ keys chan int }
+
+func (k *keySink) Show(gocv.Mat, time.Duration) int {
+	select {
+	case key := <-k.keys:
+		return key
+	default:
+		return -1
+	}
+}
+func (k *keySink) Close() error { return nil }
+
+// pooledRecognizer is a live.Recognizer that borrows a pipeline from the
+// server's pool for each recognition, so fifty streams share a pipeline
+// per core instead of holding fifty.
+type pooledRecognizer struct {
+	pool *pipePool
+	ctx  context.Context
+}
+
+func (p *pooledRecognizer) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result {
+	pl, err := p.pool.get(p.ctx)
+	if err != nil {
+		return pipeline.Result{Status: pipeline.StatusLoadError, Error: err.Error()}
+	}
+	defer p.pool.put(pl)
+	return pl.ProcessPick(frame, pick)
+}
+
+func (p *pooledRecognizer) Close() error { return nil }

@@ -1,0 +1,225 @@
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/sudokuar/sudokuar/store"
+)
+
+//go:embed templates static
+var files embed.FS
+
+// asset is one embedded static file with its content hash.
+type asset struct {
+	body  []byte
+	hash  string // first 12 hex digits of its SHA-256
+	ctype string
+}
+
+// assets serves web/static from memory. A URL carrying the file's hash
+// (?v=…, as the templates write it) may be cached for a year; without it
+// the browser revalidates with the ETag. Only names in the embedded set
+// are served: a request path never reaches the file system.
+type assets struct {
+	byName map[string]asset // "css/app.css"
+}
+
+func loadAssets() (*assets, error) {
+	a := &assets{byName: map[string]asset{}}
+	err := fs.WalkDir(files, "static", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := files.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(b)
+		ctype := mime.TypeByExtension(path.Ext(p))
+		if strings.HasSuffix(p, ".js") {
+			ctype = "text/javascript; charset=utf-8"
+		}
+		a.byName[strings.TrimPrefix(p, "static/")] = asset{body: b, hash: hex.EncodeToString(sum[:6]), ctype: ctype}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("web: embedded files: %w", err)
+	}
+	return a, nil
+}
+
+// url is the address of a static file, with its hash for caching.
+func (a *assets) url(name string) (string, error) {
+	f, ok := a.byName[name]
+	if !ok {
+		return "", fmt.Errorf("no static file %q", name)
+	}
+	return "/static/" + name + "?v=" + f.hash, nil
+}
+
+func (a *assets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	name := strings.TrimPrefix(r.URL.Path, "/static/")
+	f, ok := a.byName[name]
+	if !ok {
+		http.Error(w, "no such file", http.StatusNotFound)
+		return
+	}
+	a.serve(w, r, f)
+}
+
+func (a *assets) favicon(w http.ResponseWriter, r *http.Request) {
+	a.serve(w, r, a.byName["icon.svg"])
+}
+
+func (a *assets) serve(w http.ResponseWriter, r *http.Request, f asset) {
+	etag := `"` + f.hash + `"`
+	h := w.Header()
+	h.Set("ETag", etag)
+	if r.URL.Query().Get("v") == f.hash {
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		h.Set("Cache-Control", "no-cache")
+	}
+	if f.ctype != "" {
+		h.Set("Content-Type", f.ctype)
+	}
+	if r.Header.Get("If-None-Match") == etag {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(f.body))
+}
+
+// pageNames lists the page templates; each is layout.html plus its own file.
+var pageNames = []string{"home", "play", "enter", "upload", "camera", "leaderboard", "notfound"}
+
+func parsePages(a *assets) (map[string]*template.Template, error) {
+	funcs := template.FuncMap{
+		"asset":     a.url,
+		"duration":  formatMillis,
+		"levels":    func() []string { return levels },
+		"sizes":     func() []int { return []int{4, 6, 9, 16} },
+		"add1":      func(i int) int { return i + 1 },
+		"maxLevel":  maxLevel,
+		"levelNote": func(l string) string { return levelNotes[l] },
+	}
+	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html")
+	if err != nil {
+		return nil, fmt.Errorf("web: templates: %w", err)
+	}
+	pages := map[string]*template.Template{}
+	for _, name := range pageNames {
+		t, err := template.Must(layout.Clone()).ParseFS(files, "templates/"+name+".html")
+		if err != nil {
+			return nil, fmt.Errorf("web: template %s: %w", name, err)
+		}
+		pages[name] = t
+	}
+	return pages, nil
+}
+
+// levelNotes say in a few words what each level asks of the player (the
+// logic engine's bands, see logic.Level).
+var levelNotes = map[string]string{
+	"easy":    "singles",
+	"medium":  "pointing, claiming",
+	"hard":    "pairs, wings, fish",
+	"expert":  "rectangles, quads, ALS",
+	"extreme": "chains, forcing",
+}
+
+// pageData is what every page template gets.
+type pageData struct {
+	Title string // the page's own title
+	Nav   string // which menu entry is current
+	Data  any    // the page's own data
+}
+
+var pageTitles = map[string]string{
+	"home": "Sudoku", "play": "Play", "enter": "Enter a puzzle", "upload": "Upload a photo",
+	"camera": "Camera", "leaderboard": "Leaderboard", "notfound": "Not found",
+}
+
+// page returns a handler rendering a page that needs no server data (its
+// script asks the API).
+func (s *Server) page(name string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if name == "play" {
+			s.player(w, r) // games belong to a browser from its first visit
+		}
+		s.render(w, r, http.StatusOK, name, nil)
+	}
+}
+
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
+	var buf bytes.Buffer
+	if err := s.pages[name].ExecuteTemplate(&buf, "layout.html", pageData{Title: pageTitles[name], Nav: name, Data: data}); err != nil {
+		s.log.Error("render page", "page", name, "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	s.render(w, r, http.StatusNotFound, "notfound", r.URL.Path)
+}
+
+// leaderboardData is the leaderboard page's data.
+type leaderboardData struct {
+	Size, Level string
+	Best        []store.Result
+	Mine        []store.Result
+	Error       string
+}
+
+func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
+	d := leaderboardData{Size: r.URL.Query().Get("size"), Level: r.URL.Query().Get("level")}
+	if d.Size == "" {
+		d.Size = "9"
+	}
+	if d.Level == "" {
+		d.Level = "easy"
+	}
+	status := http.StatusOK
+	shape, err := shapeForSize(d.Size)
+	switch {
+	case err != nil:
+		d.Error, status = err.Error(), http.StatusBadRequest
+	case !validLevel(d.Level):
+		d.Error, status = fmt.Sprintf("level %q: want one of %s", d.Level, strings.Join(levels, ", ")), http.StatusBadRequest
+	default:
+		d.Size = fmt.Sprint(shape.N())
+		if d.Best, err = s.store.Leaderboard(r.Context(), store.Board{Kind: store.KindSudoku, Size: sizeName(shape), Level: d.Level}, 20); err != nil {
+			s.log.Error("leaderboard", "err", err)
+			d.Error, status = "the leaderboard cannot be read right now", http.StatusInternalServerError
+		}
+	}
+	if c, err := r.Cookie(playerCookie); err == nil && validID(c.Value) {
+		d.Mine, _ = s.store.History(r.Context(), c.Value, 20)
+	}
+	s.render(w, r, status, "leaderboard", d)
+}
+
+// formatMillis writes a playing time as m:ss (or h:mm:ss).
+func formatMillis(ms int64) string {
+	sec := ms / 1000
+	if sec >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", sec/3600, sec/60%60, sec%60)
+	}
+	return fmt.Sprintf("%d:%02d", sec/60, sec%60)
+}

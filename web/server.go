@@ -1,0 +1,272 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/store"
+)
+
+// Config is what a Server needs; the zero value plus a Store works.
+type Config struct {
+	// Store keeps games and results (required).
+	Store store.Store
+	// Log receives request errors and the camera's timing summaries
+	// (default: discard).
+	Log *slog.Logger
+	// Pipeline configures photo and camera recognition.
+	Pipeline pipeline.Options
+	// Secure says the server is reached over HTTPS, so cookies are
+	// marked Secure.
+	Secure bool
+	// MaxUploadBytes caps a photo upload (default 20 MB).
+	MaxUploadBytes int64
+	// MaxUploadPixels caps a photo's width × height (default 40 MP).
+	MaxUploadPixels int
+	// MaxCameraStreams caps concurrent camera connections (default 64).
+	MaxCameraStreams int
+	// CameraIdle closes a camera stream that sends nothing for this long
+	// (default 30 s).
+	CameraIdle time.Duration
+	// Workers is how many recognitions (photos and camera frames) run at
+	// once (default GOMAXPROCS): each holds one pipeline.
+	Workers int
+	// Now is the clock (default time.Now); tests move it.
+	Now func() time.Time
+}
+
+// Server is the web app. Make one with New, serve its Handler, and Close
+// it after the HTTP server has shut down.
+type Server struct {
+	cfg    Config
+	log    *slog.Logger
+	store  store.Store
+	mux    *http.ServeMux
+	pages  map[string]*template.Template
+	assets *assets
+	pipes  *pipePool
+	games  *games
+
+	// live camera connections, closed by CloseStreams.
+	streamsMu sync.Mutex
+	streams   map[*cameraConn]struct{}
+	closing   bool
+}
+
+// New builds a Server from cfg.
+func New(cfg Config) (*Server, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("web: no store")
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.MaxUploadBytes <= 0 {
+		cfg.MaxUploadBytes = 20 << 20
+	}
+	if cfg.MaxUploadPixels <= 0 {
+		cfg.MaxUploadPixels = 40_000_000
+	}
+	if cfg.MaxCameraStreams <= 0 {
+		cfg.MaxCameraStreams = 64
+	}
+	if cfg.CameraIdle <= 0 {
+		cfg.CameraIdle = 30 * time.Second
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = runtime.GOMAXPROCS(0)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	a, err := loadAssets()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		cfg:     cfg,
+		log:     cfg.Log,
+		store:   cfg.Store,
+		mux:     http.NewServeMux(),
+		assets:  a,
+		pipes:   newPipePool(cfg.Workers, cfg.Pipeline),
+		streams: map[*cameraConn]struct{}{},
+	}
+	s.games = &games{store: cfg.Store, now: cfg.Now}
+	if s.pages, err = parsePages(a); err != nil {
+		return nil, err
+	}
+	s.routes()
+	return s, nil
+}
+
+// routes lists every URL the server answers. Go's pattern syntax names
+// the method; anything else is a 404 (JSON under /api/, a page elsewhere).
+func (s *Server) routes() {
+	m := s.mux
+	// Pages.
+	m.HandleFunc("GET /{$}", s.page("home"))
+	m.HandleFunc("GET /play", s.page("play"))
+	m.HandleFunc("GET /play/{id}", s.page("play"))
+	m.HandleFunc("GET /enter", s.page("enter"))
+	m.HandleFunc("GET /upload", s.page("upload"))
+	m.HandleFunc("GET /camera", s.page("camera"))
+	m.HandleFunc("GET /leaderboard", s.leaderboardPage)
+	m.Handle("GET /static/", s.assets)
+	m.HandleFunc("GET /favicon.ico", s.assets.favicon)
+
+	// The JSON API (documented in the README).
+	m.HandleFunc("GET /api/health", s.apiHealth)
+	m.HandleFunc("GET /api/solvers", s.apiSolvers)
+	m.HandleFunc("POST /api/solve", s.apiSolve)
+	m.HandleFunc("POST /api/analyze", s.apiAnalyze)
+	m.HandleFunc("POST /api/scan", s.apiScan)
+	m.HandleFunc("GET /api/generate", s.apiGenerate)
+	m.HandleFunc("POST /api/games", s.apiNewGame)
+	m.HandleFunc("GET /api/games/{id}", s.apiGame)
+	m.HandleFunc("POST /api/games/{id}/{action}", s.apiGameAction)
+	m.HandleFunc("GET /api/leaderboard", s.apiLeaderboard)
+	m.HandleFunc("GET /api/history", s.apiHistory)
+	m.HandleFunc("/api/", s.apiNotFound)
+
+	// The camera's live stream.
+	m.HandleFunc("GET /ws/camera", s.camera)
+
+	m.HandleFunc("/", s.notFound)
+}
+
+// apiNotFound answers a request no API pattern took: 405 with Allow when
+// the path exists for another method, else 404, both as JSON.
+func (s *Server) apiNotFound(w http.ResponseWriter, r *http.Request) {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost} {
+		if m == r.Method {
+			continue
+		}
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := s.mux.Handler(probe); pattern != "/api/" && pattern != "" {
+			allow = append(allow, m)
+		}
+	}
+	if len(allow) > 0 {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		s.writeError(w, r, errorf(http.StatusMethodNotAllowed, "%s %s: use %s", r.Method, r.URL.Path, strings.Join(allow, " or ")))
+		return
+	}
+	s.writeError(w, r, errorf(http.StatusNotFound, "no API endpoint %s %s", r.Method, r.URL.Path))
+}
+
+// Handler returns the server's HTTP handler with its safety layers:
+// recovery from panics, security headers and request logging.
+func (s *Server) Handler() http.Handler {
+	return s.recoverer(s.headers(s.mux))
+}
+
+// Close releases the recognition pipelines and ends camera streams. Call
+// it after http.Server.Shutdown.
+func (s *Server) Close() error {
+	s.CloseStreams()
+	return s.pipes.close()
+}
+
+// headers sets the security headers every response carries: no inline
+// script or style may run (a name like <script> can only ever be text),
+// nothing is framed, and the camera is for this origin only.
+func (s *Server) headers(next http.Handler) http.Handler {
+	csp := "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; " +
+		"media-src 'self' blob: mediastream:; connect-src 'self'; object-src 'none'; base-uri 'none'; " +
+		"frame-ancestors 'none'; form-action 'self'"
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", csp)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("Permissions-Policy", "camera=(self), microphone=(), geolocation=()")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// recoverer turns a panic in a handler into a logged 500, so one bad
+// request never takes the server down. (Handlers are written not to
+// panic; this is the net under them.)
+func (s *Server) recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				buf := make([]byte, 8<<10)
+				buf = buf[:runtime.Stack(buf, false)]
+				s.log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(v), "stack", string(buf))
+				s.writeError(w, r, errorf(http.StatusInternalServerError, "internal error; it has been logged"))
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// playerCookie names the cookie that ties games and history to a browser.
+const playerCookie = "sudokuar_player"
+
+// player returns the id of the browser making r, setting a new random one
+// when it has none. The id is not a secret account, only a way to show a
+// player their own history.
+func (s *Server) player(w http.ResponseWriter, r *http.Request) string {
+	if c, err := r.Cookie(playerCookie); err == nil && validID(c.Value) {
+		return c.Value
+	}
+	id := newID()
+	http.SetCookie(w, &http.Cookie{
+		Name: playerCookie, Value: id, Path: "/", MaxAge: 5 * 365 * 24 * 3600,
+		HttpOnly: true, Secure: s.cfg.Secure, SameSite: http.SameSiteLaxMode,
+	})
+	return id
+}
+
+// newID returns 128 random bits in hex: game and player ids.
+func newID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("crypto/rand failed: " + err.Error()) // never happens on supported systems
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// validID reports whether id has newID's form, so no other string is
+// ever looked up.
+func validID(id string) bool {
+	if len(id) != 32 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Server) apiHealth(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	status, code := "ok", http.StatusOK
+	if err := s.store.Ping(ctx); err != nil {
+		status, code = "store: "+err.Error(), http.StatusServiceUnavailable
+	}
+	writeJSON(w, code, map[string]any{"status": status, "streams": s.streamCount()})
+}

@@ -1,0 +1,164 @@
+// editor.js: a puzzle being typed or corrected, shared by the Enter and
+// Upload pages. The server judges every change (conflicts, no, one or
+// several solutions, rating); the page only shows what it says.
+import { api, $, say } from './api.js';
+import { Board, makePad, keyValue, cellsText, arrows } from './grid.js';
+
+export class Editor {
+  // ids: the element ids of board, pad, verdict, solve, play, solver, msg.
+  // onSolved(result) is called after a solve, onVerdict(analysis) after
+  // each judgement.
+  constructor(opts) {
+    this.o = opts;
+    this.board = new Board($('board'), () => this.redraw());
+    this.values = [];
+    this.solution = null;
+    this.analysis = null;
+    this.timer = 0;
+    this.seq = 0;
+    $('board').addEventListener('keydown', (e) => this.onKey(e));
+    $('solve').onclick = () => this.solve();
+    $('play').onclick = () => this.play();
+    this.loadSolvers();
+  }
+
+  async loadSolvers() {
+    try {
+      const list = await api('/api/solvers');
+      $('solver').replaceChildren(...list.map((s) => Object.assign(document.createElement('option'), { value: s.name, textContent: s.name, title: s.summary })));
+    } catch (e) {
+      $('solver').replaceChildren(Object.assign(document.createElement('option'), { value: 'dlx', textContent: 'dlx' }));
+    }
+  }
+
+  // load shows a grid of br×bc boxes with the given values (numbers).
+  load(br, bc, values) {
+    this.br = br; this.bc = bc; this.n = br * bc;
+    this.board.setShape(br, bc);
+    this.values = values ? values.slice() : new Array(this.n * this.n).fill(0);
+    this.solution = null;
+    makePad($('pad'), this.n, (v) => this.set(v, false));
+    this.changed();
+  }
+
+  text() { return cellsText(this.values); }
+  box() { return `${this.br}x${this.bc}`; }
+
+  set(v, advance) {
+    const i = this.board.sel;
+    if (i < 0) { say($('msg'), 'Pick a cell first.'); return; }
+    this.values[i] = v;
+    this.solution = null;
+    if (advance) this.board.select((i + 1) % (this.n * this.n)); // reading order
+    this.changed();
+  }
+
+  onKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (arrows[e.key]) { e.preventDefault(); this.board.move(...arrows[e.key]); return; }
+    if (e.key === '.' || e.key === ' ') { e.preventDefault(); this.set(0, true); return; }
+    const v = keyValue(e.key, this.n);
+    if (v >= 0) { e.preventDefault(); this.set(v, e.key !== 'Backspace' && e.key !== 'Delete'); }
+  }
+
+  // changed asks the server about the grid after a short pause in typing.
+  changed() {
+    this.redraw();
+    $('play').disabled = true;
+    $('solve').disabled = true;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.judge(), 120);
+  }
+
+  async judge() {
+    const seq = ++this.seq;
+    const givens = this.values.filter((v) => v).length;
+    const verdict = $('verdict');
+    if (givens === 0) {
+      this.analysis = null;
+      verdict.textContent = 'Empty grid: type the givens, or paste a puzzle.';
+      verdict.className = 'verdict';
+      this.redraw();
+      return;
+    }
+    try {
+      const a = await api('/api/analyze', { puzzle: this.text(), box: this.box() });
+      if (seq !== this.seq) return; // a newer change is on its way
+      this.analysis = a;
+      let text, cls = 'bad';
+      switch (a.status) {
+        case 'solved':
+          text = 'One solution' + (a.rating ? ` · rating ${a.rating.toFixed(1)}` : '') + (a.level ? ` · ${a.level}` : '');
+          cls = 'good';
+          break;
+        case 'several solutions': text = 'Several solutions: add a given.'; break;
+        default: text = a.conflicts.length ? `Conflict: ${a.reason}` : 'No solution: no grid completes these givens';
+      }
+      verdict.textContent = `${text.replace(/\.$/, '')} · ${a.givens} givens`;
+      verdict.className = 'verdict ' + cls;
+      $('play').disabled = $('solve').disabled = a.status !== 'solved';
+      if (this.o.onVerdict) this.o.onVerdict(a);
+    } catch (e) {
+      if (seq !== this.seq) return;
+      verdict.textContent = e.message;
+      verdict.className = 'verdict bad';
+    }
+    this.redraw();
+  }
+
+  redraw() {
+    const values = this.values.slice();
+    const solved = new Set();
+    if (this.solution) this.solution.forEach((v, i) => { if (!values[i]) { values[i] = v; solved.add(i); } });
+    this.board.draw({
+      values, given: this.values.map((v) => v > 0), solved,
+      conflicts: new Set(this.analysis ? this.analysis.conflicts : []),
+      wrong: new Set(this.analysis ? this.analysis.conflicts : []),
+    });
+  }
+
+  async solve() {
+    const solver = $('solver').value || 'dlx';
+    say($('msg'), `Solving with ${solver}…`);
+    $('solve').disabled = true;
+    try {
+      const r = await api('/api/solve', { puzzle: this.text(), box: this.box(), solver });
+      if (r.solution) {
+        this.solution = Array.from(r.solution, (c) => (c <= '9' ? c.charCodeAt(0) - 48 : c.charCodeAt(0) - 55));
+        say($('msg'), `Solved by ${r.solver} in ${formatMs(r.ms)}${r.nodes ? ` (${r.nodes} search nodes)` : ''}.`, 'ok');
+      } else {
+        say($('msg'), r.error || `No solution: ${r.status}.`, 'error');
+      }
+      this.redraw();
+      if (this.o.onSolved) this.o.onSolved(r);
+    } catch (e) {
+      say($('msg'), e.message, 'error');
+    } finally {
+      $('solve').disabled = false;
+    }
+  }
+
+  async play() {
+    $('play').disabled = true;
+    try {
+      const v = await api('/api/games', { puzzle: this.text(), box: this.box() });
+      localStorage.setItem('sudokuar.currentGame', v.id);
+      location.assign('/play/' + v.id);
+    } catch (e) {
+      say($('msg'), e.message, 'error');
+      $('play').disabled = false;
+    }
+  }
+}
+
+// formatMs writes a duration: microseconds below a millisecond.
+export function formatMs(ms) {
+  if (ms < 1) return `${Math.round(ms * 1000)} µs`;
+  if (ms < 100) return `${ms.toFixed(2)} ms`;
+  return `${Math.round(ms)} ms`;
+}
+
+// shapeFor returns the usual box shape [rows, cols] for a side n.
+export function shapeFor(n) {
+  return { 4: [2, 2], 6: [2, 3], 8: [2, 4], 9: [3, 3], 10: [2, 5], 12: [3, 4], 16: [4, 4], 25: [5, 5] }[n] || [1, n];
+}

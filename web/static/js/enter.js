@@ -1,0 +1,35 @@
+// enter.js: the Enter page: type or paste a puzzle, see at once what it
+// is, then play it or solve it.
+import { api, $, say } from './api.js';
+import { Editor, shapeFor } from './editor.js';
+
+const ed = new Editor({});
+const size = () => Number(document.querySelector('input[name=size]:checked').value);
+ed.load(...shapeFor(size()));
+
+for (const r of document.querySelectorAll('input[name=size]')) {
+  r.addEventListener('change', () => { ed.load(...shapeFor(size())); $('paste').value = ''; });
+}
+$('clear').onclick = () => { ed.load(...shapeFor(size())); $('paste').value = ''; say($('msg'), ''); };
+
+// A pasted puzzle is read by the server (the same parser as the API), so
+// every format it knows works here.
+let pasteTimer = 0;
+$('paste').addEventListener('input', () => {
+  clearTimeout(pasteTimer);
+  pasteTimer = setTimeout(async () => {
+    const text = $('paste').value;
+    if (!text.trim()) return;
+    try {
+      const a = await api('/api/analyze', { puzzle: text });
+      const radio = document.querySelector(`input[name=size][value="${a.size}"]`);
+      if (radio) radio.checked = true;
+      const values = Array.from(a.puzzle, (c) => (c <= '9' ? c.charCodeAt(0) - 48 : c.charCodeAt(0) - 55));
+      ed.load(a.box[0], a.box[1], values);
+      say($('msg'), '');
+    } catch (e) {
+      say($('msg'), e.message, 'error');
+    }
+  }, 200);
+});
+$('board').focus({ preventScroll: true });

@@ -1,0 +1,292 @@
+// play.js: the Play page. /play shows the chooser (size, level); /play/ID
+// plays game ID. The server holds the game: every action is a request
+// that answers with the new view, so a reload or a restart loses nothing.
+import { api, $, say } from './api.js';
+import { Board, makePad, keyValue, parseCells, arrows } from './grid.js';
+
+const CURRENT = 'sudokuar.currentGame';
+const NAME = 'sudokuar.name';
+
+let view = null;       // the server's latest View
+let board = null;
+let pencil = false;
+let hintView = null;   // the latest hint to show: {cells, targets, elim}
+let checked = null;    // cells a check or submit found wrong
+let clockBase = 0;     // performance.now() when view.elapsedMs was true
+
+const id = location.pathname.split('/')[2] || '';
+if (id) startGame(id); else showChooser();
+
+// ---- chooser ----
+
+function showChooser() {
+  $('chooser').hidden = false;
+  const cur = localStorage.getItem(CURRENT);
+  if (cur) {
+    $('resume').hidden = false;
+    $('resume-link').href = '/play/' + cur;
+  }
+  // Small grids cannot be hard: offer the levels the size reaches.
+  const order = [...document.querySelectorAll('.level')].map((b) => b.dataset.level);
+  const limit = () => {
+    const max = document.querySelector('input[name=size]:checked').dataset.max;
+    for (const b of document.querySelectorAll('.level')) b.disabled = order.indexOf(b.dataset.level) > order.indexOf(max);
+  };
+  for (const r of document.querySelectorAll('input[name=size]')) r.addEventListener('change', limit);
+  limit();
+  for (const b of document.querySelectorAll('.level')) {
+    b.addEventListener('click', async () => {
+      const size = document.querySelector('input[name=size]:checked').value;
+      for (const x of document.querySelectorAll('.level')) x.disabled = true;
+      say($('chooser-msg'), `Making a ${size}×${size} ${b.dataset.level} puzzle${['expert', 'extreme'].includes(b.dataset.level) ? ' (this can take a few seconds)' : ''}…`);
+      try {
+        const v = await api('/api/games', { size, level: b.dataset.level });
+        localStorage.setItem(CURRENT, v.id);
+        location.assign('/play/' + v.id);
+      } catch (e) {
+        say($('chooser-msg'), e.message, 'error');
+        limit();
+      }
+    });
+  }
+}
+
+// ---- the game ----
+
+async function startGame(gid) {
+  $('game').hidden = false;
+  board = new Board($('board'), () => redraw());
+  $('name').value = localStorage.getItem(NAME) || '';
+  try {
+    show(await api('/api/games/' + gid));
+  } catch (e) {
+    if (e.status === 404 && localStorage.getItem(CURRENT) === gid) localStorage.removeItem(CURRENT);
+    $('game').replaceChildren(Object.assign(document.createElement('p'), { className: 'message error', textContent: e.message }));
+    const a = Object.assign(document.createElement('a'), { href: '/play', className: 'button primary', textContent: 'New game' });
+    $('game').append(a);
+    return;
+  }
+  if (view.status === 'playing') localStorage.setItem(CURRENT, gid);
+  wire();
+  setInterval(tick, 250);
+}
+
+// act runs one action on the server and shows its answer. Actions queue
+// up in order, so fast typing never loses a digit.
+let queue = Promise.resolve();
+function act(action, body) {
+  const run = async () => {
+    try {
+      const v = await api(`/api/games/${view.id}/${action}`, body || {});
+      show(v);
+      return v;
+    } catch (e) {
+      say($('msg'), e.message, 'error');
+      return null;
+    }
+  };
+  const p = queue.then(run);
+  queue = p.catch(() => null);
+  return p;
+}
+
+function show(v) {
+  const first = !view;
+  view = v;
+  clockBase = performance.now();
+  if (first) {
+    board.setShape(v.box[0], v.box[1]);
+    $('board').append($('paused')); // the cover sits over the cells
+    makePad($('pad'), v.size, (x) => write(x));
+    $('what').textContent = `${v.size}×${v.size} · ${v.own ? 'your puzzle' : v.level}${v.rating ? ' · ' + v.rating.toFixed(1) : ''}`;
+  }
+  $('progress').textContent = `${v.filled}/${v.total}`;
+  $('hints').textContent = `${v.hints}/${v.maxHints}`;
+  $('mistakes').textContent = v.mistakes;
+  $('undo').disabled = !v.canUndo;
+  $('redo').disabled = !v.canRedo;
+  $('hint').disabled = v.hints >= v.maxHints;
+  $('errors').setAttribute('aria-pressed', String(v.showErrors));
+  $('errors').textContent = v.showErrors ? 'Errors on' : 'Errors off';
+  const over = v.status !== 'playing';
+  $('paused').hidden = !v.paused || over;
+  $('board').classList.toggle('covered', v.paused && !over);
+  $('pause').textContent = v.paused ? 'Resume' : 'Pause';
+  for (const b of document.querySelectorAll('.tools button, #pad button, #pause')) b.disabled = b.disabled || over;
+  $('submit-form').hidden = over;
+  $('pause').hidden = over;
+  if (over) { board.sel = -1; hintView = null; showDone(v); }
+  tick();
+  redraw();
+}
+
+function redraw() {
+  if (!view) return;
+  const values = parseCells(view.cells);
+  const given = parseCells(view.puzzle).map((x) => x > 0);
+  const solvedCells = new Set();
+  if (view.solution && view.status === 'revealed') {
+    const sol = parseCells(view.solution);
+    sol.forEach((x, i) => { if (!given[i] && values[i] !== x) { values[i] = x; solvedCells.add(i); } });
+  }
+  const wrong = new Set(view.wrong);
+  if (checked) for (const i of checked) wrong.add(i);
+  board.draw({
+    values, given, marks: view.marks, wrong, conflicts: new Set(view.conflicts),
+    hint: hintView && hintView.cells, targets: hintView && hintView.targets, elim: hintView && hintView.elim,
+    solved: solvedCells,
+  });
+}
+
+function tick() {
+  if (!view) return;
+  let ms = view.elapsedMs;
+  if (!view.paused && view.status === 'playing') ms += performance.now() - clockBase;
+  const s = Math.floor(ms / 1000);
+  const t = s >= 3600 ? `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`
+    : `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+  $('timer').textContent = t;
+}
+
+async function write(v) {
+  const i = board.sel;
+  if (i < 0 || !view || view.status !== 'playing' || view.paused) return;
+  if (parseCells(view.puzzle)[i]) { say($('msg'), 'That cell is a given.'); return; }
+  checked = null;
+  if (pencil && v > 0) {
+    if (parseCells(view.cells)[i]) { say($('msg'), 'Erase the digit before pencilling.'); return; }
+    await act('mark', { cell: i, value: v });
+  } else {
+    const r = await act('move', { cell: i, value: v });
+    if (r) { hintView = null; say($('msg'), ''); }
+  }
+  if (view.filled === view.total && view.status === 'playing') {
+    say($('msg'), 'Every cell is filled: type your name and Submit.', 'ok');
+    $('name').focus();
+  }
+}
+
+function setPencil(on) {
+  pencil = on;
+  $('pencil').setAttribute('aria-pressed', String(on));
+  $('pad').classList.toggle('pencil', on);
+}
+
+function showHint(step) {
+  const n = view.size;
+  const cells = new Set(step.cells || []);
+  const targets = new Set();
+  const elim = new Map();
+  for (const p of step.placements || []) targets.add(p.cell);
+  for (const w of step.wrong || []) targets.add(w);
+  for (const e of step.eliminations || []) {
+    if (!elim.has(e.cell)) elim.set(e.cell, new Set());
+    elim.get(e.cell).add(e.value);
+  }
+  hintView = { cells, targets, elim };
+  say($('msg'), step.sentence || step.technique, '');
+  if (n) redraw();
+}
+
+function showDone(v) {
+  const d = $('done');
+  d.hidden = false;
+  d.classList.toggle('revealed', v.status === 'revealed');
+  d.replaceChildren();
+  const p = (text) => { const e = document.createElement('p'); e.textContent = text; d.append(e); return e; };
+  if (v.status === 'solved') {
+    const r = v.result;
+    const who = (r && r.name) || '';
+    p(`Solved in ${$('timer').textContent} with ${v.hints} hint${v.hints === 1 ? '' : 's'} and ${v.mistakes} mistake${v.mistakes === 1 ? '' : 's'}.`).className = 'ok';
+    if (who) p(v.own ? `Saved to your history as ${who} (puzzles you bring are not ranked).` : `Saved to the leaderboard as ${who}.`);
+  } else {
+    p('The solution is shown in green. This game is not scored.');
+  }
+  const links = document.createElement('p');
+  const again = Object.assign(document.createElement('a'), { className: 'button primary', href: '/play', textContent: 'New game' });
+  const lb = Object.assign(document.createElement('a'), { className: 'button', textContent: 'Leaderboard',
+    href: `/leaderboard?size=${v.size}&level=${encodeURIComponent(v.level || 'easy')}` });
+  links.append(again, ' ', lb);
+  d.append(links);
+  if (localStorage.getItem(CURRENT) === v.id) localStorage.removeItem(CURRENT);
+}
+
+function wire() {
+  const el = $('board');
+  el.focus({ preventScroll: true });
+  el.addEventListener('keydown', onKey);
+  document.addEventListener('keydown', (e) => {
+    if (e.target === el || e.target.closest('input, textarea, select')) return;
+    onKey(e);
+  });
+  $('pencil').onclick = () => setPencil(!pencil);
+  $('undo').onclick = () => { checked = null; act('undo'); };
+  $('redo').onclick = () => { checked = null; act('redo'); };
+  $('pause').onclick = () => act(view.paused ? 'resume' : 'pause');
+  $('resume-btn').onclick = () => act('resume');
+  $('errors').onclick = () => act('errors', { on: !view.showErrors });
+  $('hint').onclick = async () => {
+    const v = await act('hint');
+    if (v && v.hint) showHint(v.hint);
+  };
+  $('check').onclick = async () => {
+    const v = await act('check');
+    if (!v) return;
+    checked = v.checked || [];
+    redraw();
+    say($('msg'), checked.length ? `${checked.length} digit${checked.length === 1 ? ' is' : 's are'} wrong (marked red).` : 'No wrong digits so far.', checked.length ? 'error' : 'ok');
+  };
+  $('solution').onclick = async () => {
+    if (!confirm('Show the solution? The game ends and is not scored.')) return;
+    await act('solution');
+  };
+  $('submit-form').onsubmit = async (e) => {
+    e.preventDefault();
+    const name = $('name').value.trim();
+    if (!name) { say($('msg'), 'Type a name for the leaderboard first.', 'error'); $('name').focus(); return; }
+    localStorage.setItem(NAME, name);
+    const v = await act('submit', { name });
+    if (!v) return;
+    if (v.status === 'solved') { say($('msg'), ''); return; }
+    checked = v.checked || [];
+    redraw();
+    say($('msg'), `Not yet: ${checked.length} digit${checked.length === 1 ? ' is' : 's are'} wrong (marked red).`, 'error');
+  };
+  // Leaving the page pauses the clock; coming back shows the Resume cover.
+  const leave = () => {
+    if (view && view.status === 'playing' && !view.paused) navigator.sendBeacon(`/api/games/${view.id}/pause`);
+  };
+  addEventListener('pagehide', leave);
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') leave(); else refresh(); });
+}
+
+async function refresh() {
+  try { show(await api('/api/games/' + view.id)); } catch (e) { /* keep the view */ }
+}
+
+function onKey(e) {
+  if (!view || view.status !== 'playing') return;
+  if (e.ctrlKey || e.metaKey) {
+    const k = e.key.toLowerCase();
+    if (k === 'z' && !e.shiftKey) { e.preventDefault(); $('undo').click(); }
+    else if (k === 'y' || (k === 'z' && e.shiftKey)) { e.preventDefault(); $('redo').click(); }
+    return;
+  }
+  if (e.altKey) return;
+  if (e.key === ' ') { e.preventDefault(); $('pause').click(); return; }
+  if (view.paused) return;
+  if (arrows[e.key]) { e.preventDefault(); board.move(...arrows[e.key]); return; }
+  const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  const v = keyValue(e.key, view.size);
+  if (v >= 0) {
+    // On 16×16 the letters A-G are values; P, H and U stay commands.
+    e.preventDefault();
+    write(v);
+    return;
+  }
+  if (k === 'p' || k === 'n') { setPencil(!pencil); return; }
+  if (k === 'h') { $('hint').click(); return; }
+  if (k === 'u') { $('undo').click(); return; }
+  if (k === 'e') { $('errors').click(); }
+}
+
