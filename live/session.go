@@ -46,7 +46,9 @@ type Options struct {
 	OnFrame func(FrameInfo)
 	// Undrawn skips painting the frames: for a front end that draws the
 	// answer itself from OnFrame's corners and digits (the web camera),
-	// so the server spends nothing on pixels nobody sees.
+	// so the server spends nothing on pixels nobody sees. Such a session
+	// also takes grey (1-channel) frames, which are cheaper to decode:
+	// following and reading the grid work on grey anyway.
 	Undrawn bool
 	// Logf, if set, receives messages meant for the user (saves, errors).
 	Logf func(format string, args ...any)
@@ -246,8 +248,8 @@ func (s *session) loop() Summary {
 		if !s.src.Read(&frame) {
 			break
 		}
-		if frame.Channels() != 3 {
-			continue
+		if ch := frame.Channels(); ch != 3 && !(ch == 1 && s.opts.Undrawn) {
+			continue // grey frames only where nothing is painted on them
 		}
 		sum.Frames++
 		// Take in whatever the recogniser finished meanwhile.
