@@ -92,7 +92,7 @@ const (
 
 // Welcome is the first message on a connection: the limits it lives by.
 type Welcome struct {
-	T           string  `json:"t"` // "welcome"
+	T           string  `json:"t"`           // "welcome"
 	Rate        float64 `json:"rate"`        // messages per second, sustained
 	Burst       int     `json:"burst"`       // messages at once
 	MaxBytes    int     `json:"maxBytes"`    // the largest message
