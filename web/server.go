@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/rooms"
 	"github.com/sudokuar/sudokuar/store"
 )
 
@@ -41,6 +42,9 @@ type Config struct {
 	Workers int
 	// Now is the clock (default time.Now); tests move it.
 	Now func() time.Time
+	// Rooms configures multiplayer (zero: defaults; its Store and Log
+	// default to the server's).
+	Rooms rooms.Config
 }
 
 // Server is the web app. Make one with New, serve its Handler, and Close
@@ -54,6 +58,7 @@ type Server struct {
 	assets *assets
 	pipes  *pipePool
 	games  *games
+	rooms  *rooms.Hub // multiplayer, over /ws/rooms
 
 	// live camera connections, closed by CloseStreams.
 	streamsMu sync.Mutex
@@ -98,6 +103,13 @@ func New(cfg Config) (*Server, error) {
 		streams: map[*cameraConn]struct{}{},
 	}
 	s.games = &games{store: cfg.Store, now: cfg.Now}
+	if cfg.Rooms.Store == nil {
+		cfg.Rooms.Store = cfg.Store
+	}
+	if cfg.Rooms.Log == nil {
+		cfg.Rooms.Log = cfg.Log
+	}
+	s.rooms = rooms.NewHub(cfg.Rooms)
 	if s.pages, err = parsePages(a); err != nil {
 		return nil, err
 	}
@@ -117,6 +129,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /upload", s.page("upload"))
 	m.HandleFunc("GET /camera", s.page("camera"))
 	m.HandleFunc("GET /leaderboard", s.leaderboardPage)
+	m.HandleFunc("GET /rooms", s.roomPage)
+	m.HandleFunc("GET /rooms/{code}", s.roomPage)
 	m.Handle("GET /static/", s.assets)
 	m.HandleFunc("GET /favicon.ico", s.assets.favicon)
 
@@ -132,10 +146,14 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/games/{id}/{action}", s.apiGameAction)
 	m.HandleFunc("GET /api/leaderboard", s.apiLeaderboard)
 	m.HandleFunc("GET /api/history", s.apiHistory)
+	m.HandleFunc("GET /api/rooms", s.apiRooms)
+	m.HandleFunc("GET /api/rooms/stats", s.apiRoomsStats)
+	m.HandleFunc("GET /api/matches", s.apiMatches)
 	m.HandleFunc("/api/", s.apiNotFound)
 
-	// The camera's live stream.
+	// The camera's live stream, and multiplayer rooms.
 	m.HandleFunc("GET /ws/camera", s.camera)
+	m.HandleFunc("GET /ws/rooms", s.roomsSocket)
 
 	m.HandleFunc("/", s.notFound)
 }
@@ -168,12 +186,15 @@ func (s *Server) Handler() http.Handler {
 	return s.recoverer(s.headers(s.mux))
 }
 
-// Close releases the recognition pipelines and ends camera streams. Call
-// it after http.Server.Shutdown.
+// Close releases the recognition pipelines and ends camera streams and
+// rooms. Call it after http.Server.Shutdown.
 func (s *Server) Close() error {
 	s.CloseStreams()
 	return s.pipes.close()
 }
+
+// Rooms returns the multiplayer hub (for its counters).
+func (s *Server) Rooms() *rooms.Hub { return s.rooms }
 
 // headers sets the security headers every response carries: no inline
 // script or style may run (a name like <script> can only ever be text),
