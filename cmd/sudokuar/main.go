@@ -48,6 +48,7 @@ func commands() []command {
 		{name: "live", args: "", summary: "solve the Sudoku held up to the camera (or in a --video), drawn onto the picture", flags: liveFlags},
 		{name: "console", args: "", summary: "play the console Sudoku game (the same program as sudoku-console): commands on standard input", flags: consoleFlags},
 		{name: "serve", args: "", summary: "the game in the browser: play, enter or upload a puzzle, and the AR camera", flags: serveFlags},
+		{name: "loadgen", args: "", summary: "simulate players in multiplayer rooms against a running serve and report round trips", flags: loadgenFlags},
 	}
 }
 
