@@ -111,8 +111,8 @@ func (c *Conn) sendError(seq int64, code, format string, args ...any) {
 
 // Receive takes one message from the client: it checks the size, the
 // message budget and the JSON, then hands it to the hub (rooms, queues)
-// or to the connection's room. It never blocks on a room: a room whose
-// queue is full answers "busy".
+// or to the connection's room. When the room's queue is full it waits a
+// little (holding back this client only), then answers "busy".
 func (c *Conn) Receive(data []byte) {
 	select {
 	case <-c.done:
@@ -144,7 +144,7 @@ func (c *Conn) Receive(data []byte) {
 	h := c.hub
 	switch in.T {
 	case "list":
-		c.sendJSON(RoomList{T: "rooms", Rooms: h.publicRooms()})
+		c.sendJSON(RoomList{T: "rooms", Rooms: h.PublicRooms()})
 	case "create":
 		set, err := settingsFrom(in)
 		if err != nil {
@@ -167,7 +167,7 @@ func (c *Conn) Receive(data []byte) {
 			c.leaveRoom()
 		}
 		h.mm.cancel(c)
-		r.post(envelope{kind: evJoin, conn: c, join: joinReq{conn: c, name: c.displayName(), watch: in.Watch, seq: in.Seq}})
+		r.post(envelope{kind: evJoin, conn: c, aside: &aside{join: joinReq{conn: c, name: c.displayName(), watch: in.Watch, seq: in.Seq}}})
 	case "quick":
 		set, err := settingsFrom(in)
 		if err != nil {

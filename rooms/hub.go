@@ -81,6 +81,49 @@ type Hub struct {
 	moves   atomic.Int64 // moves applied, every room
 	dropped atomic.Int64 // messages dropped over a budget
 	matches atomic.Int64 // matches stored
+	lat     latency      // moves: from the socket to the answer queued
+}
+
+// latency is a histogram of durations in 50 µs steps up to 100 ms, safe
+// for concurrent use.
+type latency struct {
+	buckets [2001]atomic.Int64 // the last one: 100 ms and over
+	max     atomic.Int64       // µs
+}
+
+func (l *latency) add(d time.Duration) {
+	us := d.Microseconds()
+	l.buckets[min(int(us/50), len(l.buckets)-1)].Add(1)
+	for {
+		m := l.max.Load()
+		if us <= m || l.max.CompareAndSwap(m, us) {
+			return
+		}
+	}
+}
+
+// quantiles returns the count and the p50, p99 (upper edges of their
+// 50 µs buckets) and max in µs.
+func (l *latency) quantiles() (n, p50, p99, max int64) {
+	var counts [len(l.buckets)]int64
+	for i := range l.buckets {
+		counts[i] = l.buckets[i].Load()
+		n += counts[i]
+	}
+	at := func(q float64) int64 {
+		want := int64(q*float64(n) + 0.5)
+		var sum int64
+		for i, c := range counts {
+			if sum += c; sum >= want && c > 0 {
+				return int64(i+1) * 50
+			}
+		}
+		return 0
+	}
+	if n == 0 {
+		return 0, 0, 0, 0
+	}
+	return n, at(0.5), at(0.99), l.max.Load()
 }
 
 // NewHub starts a hub with cfg (defaults filled in).
@@ -265,7 +308,7 @@ func (h *Hub) create(set Settings, first []joinReq) error {
 	// The first joins are queued before the loop starts, so a new room is
 	// never seen empty and closed.
 	for _, j := range first {
-		r.inbox <- envelope{kind: evJoin, conn: j.conn, join: j}
+		r.inbox <- envelope{kind: evJoin, conn: j.conn, aside: &aside{join: j}}
 	}
 	go func() {
 		defer h.work.Done()
@@ -290,9 +333,9 @@ func (h *Hub) removeRoom(r *Room) {
 	h.mu.Unlock()
 }
 
-// publicRooms lists the public rooms whose lobby has a free seat, fullest
+// PublicRooms lists the public rooms whose lobby has a free seat, fullest
 // first.
-func (h *Hub) publicRooms() []RoomInfo {
+func (h *Hub) PublicRooms() []RoomInfo {
 	h.mu.Lock()
 	list := make([]RoomInfo, 0)
 	for _, r := range h.rooms {
@@ -322,6 +365,13 @@ type Stats struct {
 	Moves   int64 `json:"moves"`   // moves applied since the start
 	Dropped int64 `json:"dropped"` // messages dropped over a budget
 	Matches int64 `json:"matches"` // finished matches stored
+	// The server's own share of a move's round trip, since the start:
+	// from the message read off the socket to the answer queued for
+	// writing (p50 and p99 to the next 50 µs).
+	MoveCount int64 `json:"moveCount"`
+	MoveP50Us int64 `json:"moveP50Us"`
+	MoveP99Us int64 `json:"moveP99Us"`
+	MoveMaxUs int64 `json:"moveMaxUs"`
 }
 
 // Stats returns the counters now.
@@ -336,6 +386,7 @@ func (h *Hub) Stats() Stats {
 	h.mu.Unlock()
 	s.Queued = h.mm.waiting()
 	s.Moves, s.Dropped, s.Matches = h.moves.Load(), h.dropped.Load(), h.matches.Load()
+	s.MoveCount, s.MoveP50Us, s.MoveP99Us, s.MoveMaxUs = h.lat.quantiles()
 	return s
 }
 

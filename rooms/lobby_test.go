@@ -288,3 +288,19 @@ func TestShutdown(t *testing.T) {
 		t.Error("a connection after Close")
 	}
 }
+
+// TestLatencyHistogram checks the server-share histogram's quantiles.
+func TestLatencyHistogram(t *testing.T) {
+	var l latency
+	if n, p50, p99, mx := l.quantiles(); n != 0 || p50 != 0 || p99 != 0 || mx != 0 {
+		t.Errorf("empty: %d %d %d %d", n, p50, p99, mx)
+	}
+	for i := range 100 {
+		l.add(time.Duration(i*100) * time.Microsecond) // 0 .. 9.9 ms
+	}
+	l.add(time.Second)
+	n, p50, p99, mx := l.quantiles()
+	if n != 101 || p50 != 5050 || p99 != 9950 || mx != 1_000_000 {
+		t.Errorf("n %d p50 %d p99 %d max %d", n, p50, p99, mx)
+	}
+}

@@ -216,14 +216,14 @@ func (r *Room) askHint(i int, in In) {
 	s.hints++
 	s.hintBusy = true
 	givens, cur := r.puzzle.Givens.Clone(), r.boardOf(i).Grid()
-	e := envelope{kind: evHint, seat: i, player: s.player, seq: in.Seq, gameNum: r.games}
+	e := &aside{seat: i, player: s.player, seq: in.Seq, gameNum: r.games}
 	r.hub.goWork(func() {
 		e.step, e.err = hint(givens, cur)
-		r.post(e)
+		r.post(envelope{kind: evHint, aside: e})
 	})
 }
 
-func (r *Room) gotHint(e envelope) {
+func (r *Room) gotHint(e *aside) {
 	if e.seat >= len(r.seats) || r.seats[e.seat] == nil || r.seats[e.seat].player != e.player || r.games != e.gameNum {
 		return // the player or the game has gone meanwhile
 	}

@@ -67,15 +67,21 @@ type seat struct {
 }
 
 // envelope is one thing for the room to handle: a client's message, or
-// news from the hub, a connection, or the room's own helpers.
+// news from the hub, a connection, or the room's own helpers. It is kept
+// small (the rare parts behind aside) since every room's queue holds
+// inboxSize of them.
 type envelope struct {
-	kind int
-	conn *Conn
-	in   In
-	at   time.Time
+	kind  int
+	conn  *Conn
+	in    In
+	at    time.Time
+	aside *aside
+}
+
+// aside carries what joins and the work done beside the loop report.
+type aside struct {
 	join joinReq
 
-	// results of work done beside the loop
 	gen     int
 	puzzle  Puzzle
 	err     error
@@ -105,8 +111,9 @@ type joinReq struct {
 	seq   int64 // the join message's, for an error
 }
 
-// inboxSize is how many messages a room queues.
-const inboxSize = 512
+// inboxSize is how many messages a room queues: at four players' message
+// budget, seconds of backlog.
+const inboxSize = 128
 
 func newRoom(h *Hub, code string, set Settings) *Room {
 	ctx, cancel := context.WithCancel(context.Background())
@@ -119,18 +126,31 @@ func newRoom(h *Hub, code string, set Settings) *Room {
 	return r
 }
 
-// offer queues a client's message unless the queue is full.
+// offerWait is how long a client's message waits for room in a full
+// queue. Waiting holds back only that client's reader (and so its socket):
+// the others' messages and the room go on.
+const offerWait = 2 * time.Second
+
+// offer queues a client's message, waiting up to offerWait while the
+// queue is full; false means it was not taken.
 func (r *Room) offer(e envelope) bool {
 	select {
+	case r.inbox <- e:
+		return true
 	case <-r.done:
 		e.conn.sendError(e.in.Seq, ErrNoRoom, "the room has closed")
 		return true
 	default:
 	}
+	t := time.NewTimer(offerWait)
+	defer t.Stop()
 	select {
 	case r.inbox <- e:
 		return true
-	default:
+	case <-r.done:
+		e.conn.sendError(e.in.Seq, ErrNoRoom, "the room has closed")
+		return true
+	case <-t.C:
 		return false
 	}
 }
@@ -142,7 +162,7 @@ func (r *Room) post(e envelope) {
 	case r.inbox <- e:
 	case <-r.done:
 		if e.kind == evJoin {
-			e.conn.sendError(e.join.seq, ErrNoRoom, "the room has closed")
+			e.conn.sendError(e.aside.join.seq, ErrNoRoom, "the room has closed")
 		}
 	}
 }
@@ -172,17 +192,20 @@ func (r *Room) handle(e envelope) {
 	switch e.kind {
 	case evMsg:
 		r.message(e.conn, e.in)
+		if e.in.T == "move" {
+			r.hub.lat.add(r.now().Sub(e.at))
+		}
 	case evJoin:
-		r.join(e.join)
+		r.join(e.aside.join)
 	case evLeave:
 		r.leave(e.conn, "left")
 		e.conn.room.CompareAndSwap(r, nil)
 	case evGone:
 		r.gone(e.conn)
 	case evPuzzle:
-		r.gotPuzzle(e)
+		r.gotPuzzle(e.aside)
 	case evHint:
-		r.gotHint(e)
+		r.gotHint(e.aside)
 	case evShutdown:
 		r.broadcast(Notice{T: "closed", Msg: "the server is shutting down"})
 		r.close()
@@ -267,13 +290,17 @@ func (r *Room) close() {
 	}
 }
 
-// publish updates the summary the hub lists public rooms from.
+// publish updates the summary the hub lists public rooms from, when it
+// has changed.
 func (r *Room) publish() {
 	n := 0
 	for _, s := range r.seats {
 		if s != nil && s.out == "" {
 			n++
 		}
+	}
+	if old := r.info.Load(); old != nil && old.Players == n && old.Phase == r.phase {
+		return
 	}
 	r.info.Store(&RoomInfo{Code: r.code, Mode: r.set.Mode, Size: r.set.Shape.N(), Level: r.set.Level.String(), Players: n, Max: len(r.seats), Phase: r.phase})
 }
@@ -287,11 +314,11 @@ func (r *Room) requestPuzzle() {
 		cctx, cancel := context.WithTimeout(ctx, generateTimeout)
 		defer cancel()
 		p, err := r.hub.puzzles.Puzzle(cctx, set.Shape, set.Level)
-		r.post(envelope{kind: evPuzzle, gen: gen, puzzle: p, err: err})
+		r.post(envelope{kind: evPuzzle, aside: &aside{gen: gen, puzzle: p, err: err}})
 	})
 }
 
-func (r *Room) gotPuzzle(e envelope) {
+func (r *Room) gotPuzzle(e *aside) {
 	if e.gen != r.gen {
 		return // an answer for a game that is no longer coming
 	}

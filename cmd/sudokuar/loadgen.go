@@ -51,7 +51,14 @@ type loadConfig struct {
 	level    string
 	quick    int
 	arrive   time.Duration
+	kinds    int
 	setup    time.Duration
+}
+
+// quickKinds are the kinds of game quick mode spreads players over with
+// --kinds: each is its own queue.
+var quickKinds = []struct{ mode, level string }{
+	{rooms.Race, "easy"}, {rooms.Coop, "easy"}, {rooms.Race, "medium"}, {rooms.Coop, "medium"}, {rooms.Race, "hard"}, {rooms.Coop, "hard"},
 }
 
 func loadgenFlags(fs *flag.FlagSet) func(*env, []string) int {
@@ -66,6 +73,7 @@ func loadgenFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.StringVar(&c.level, "level", "easy", "puzzle level")
 	fs.IntVar(&c.quick, "quick", 0, "instead of rooms: this many players ask for a quick match")
 	fs.DurationVar(&c.arrive, "arrive", 0, "quick match: players arrive evenly over this time (0: all at once)")
+	fs.IntVar(&c.kinds, "kinds", 1, "quick match: spread players over this many kinds of game (mode and level; 1..6), each its own queue")
 	fs.DurationVar(&c.setup, "setup", 2*time.Minute, "give up when the rooms are not all playing after this long")
 	return func(e *env, args []string) int {
 		if len(args) > 0 {
@@ -79,6 +87,9 @@ func loadgenFlags(fs *flag.FlagSet) func(*env, []string) int {
 		}
 		c.addr = strings.TrimSuffix(u.String(), "/")
 		switch {
+		case c.quick > 0 && (c.kinds < 1 || c.kinds > len(quickKinds)):
+			fmt.Fprintf(e.stderr, "sudokuar loadgen: --kinds %d: want 1..%d\n", c.kinds, len(quickKinds))
+			return exitUsage
 		case c.quick > 0:
 		case c.players < 1 || c.rooms < 1 || c.players < c.rooms:
 			fmt.Fprintln(e.stderr, "sudokuar loadgen: want --players >= --rooms >= 1")
@@ -443,6 +454,8 @@ func runLoad(c loadConfig, out io.Writer) error {
 		100*cpu, after.CPUSeconds-mid.CPUSeconds, playSecs, float64(peak.RSSBytes)/1e6, float64(peak.HeapBytes)/1e6, peak.Goroutines, peak.Conns, peak.Rooms)
 	fmt.Fprintf(out, "loadgen: server moves applied %d (before the run %d); round trip p90 %.2f ms, max %.2f ms\n",
 		after.Moves-before.Moves, before.Moves, msQuantile(rtts, 0.90), msQuantile(rtts, 1))
+	fmt.Fprintf(out, "loadgen: the server's share (socket read to answer queued, %d moves since it started): p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+		after.MoveCount, float64(after.MoveP50Us)/1000, float64(after.MoveP99Us)/1000, float64(after.MoveMaxUs)/1000)
 	fmt.Fprintf(out, "players=%d rooms=%d moves=%d lost=%d misordered=%d p50=%.2fms p99=%.2fms\n",
 		c.players, c.rooms, moves, lost, misordered, msQuantile(rtts, 0.50), msQuantile(rtts, 0.99))
 	return nil
@@ -577,7 +590,11 @@ func runQuick(c loadConfig, out io.Writer) error {
 	if mode == "mixed" {
 		mode = rooms.Race
 	}
-	fmt.Fprintf(out, "loadgen: %d players ask for a quick match (%s, %dx%d %s), arriving over %v\n", c.quick, mode, c.size, c.size, c.level, c.arrive)
+	what := fmt.Sprintf("%s, %dx%d %s", mode, c.size, c.size, c.level)
+	if c.kinds > 1 {
+		what = fmt.Sprintf("%d kinds of %dx%d game", c.kinds, c.size, c.size)
+	}
+	fmt.Fprintf(out, "loadgen: %d players ask for a quick match (%s), arriving over %v\n", c.quick, what, c.arrive)
 	ctx, cancel := context.WithTimeout(context.Background(), c.setup)
 	defer cancel()
 	var playing atomic.Bool // never: quick mode reads everything through await
@@ -602,8 +619,12 @@ func runQuick(c loadConfig, out io.Writer) error {
 			conns = append(conns, p)
 			mu.Unlock()
 			go p.readLoop(&playing)
+			mode, level := mode, c.level
+			if c.kinds > 1 {
+				mode, level = quickKinds[i%c.kinds].mode, quickKinds[i%c.kinds].level
+			}
 			t0 := time.Now()
-			if err := p.send(ctx, rooms.In{T: "quick", Mode: mode, Size: c.size, Level: c.level, Name: fmt.Sprint("quick", i)}); err != nil {
+			if err := p.send(ctx, rooms.In{T: "quick", Mode: mode, Size: c.size, Level: level, Name: fmt.Sprint("quick", i)}); err != nil {
 				errs <- err
 				return
 			}
