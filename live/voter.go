@@ -20,6 +20,7 @@ type Voter struct {
 type reading struct {
 	cells []int
 	conf  []float64
+	check map[int]bool // cells the reader said to check
 }
 
 // NewVoter returns a voter that remembers the last depth readings.
@@ -41,13 +42,17 @@ func (v *Voter) Reset() {
 func (v *Voter) Len() int { return len(v.history) }
 
 // Add records a reading of the givens g with per-cell confidences conf (nil
-// counts every cell as 1) and returns the voted givens. solvable says
+// counts every cell as 1) and the cells the reader said to check, and
+// returns the voted givens. solvable says
 // whether g on its own has exactly one solution: a reading that differs a
 // lot from the voted puzzle is taken at once as a new puzzle when it
 // solves, and otherwise only once a second reading agrees with it. fresh
 // reports that the voter started over with a new puzzle.
-func (v *Voter) Add(g sudoku.Grid, conf []float64, solvable bool) (voted sudoku.Grid, fresh bool) {
-	r := reading{cells: append([]int(nil), g.Cells...), conf: conf}
+func (v *Voter) Add(g sudoku.Grid, conf []float64, check []int, solvable bool) (voted sudoku.Grid, fresh bool) {
+	r := reading{cells: append([]int(nil), g.Cells...), conf: conf, check: map[int]bool{}}
+	for _, c := range check {
+		r.check[c] = true
+	}
 	if len(conf) != len(g.Cells) {
 		r.conf = nil
 	}
@@ -89,6 +94,34 @@ func (v *Voter) Voted() sudoku.Grid {
 		return sudoku.Grid{}
 	}
 	return v.vote()
+}
+
+// Check returns the cells of the voted givens still to check: a given that
+// at least half of the readings agreeing with its voted value said to check.
+func (v *Voter) Check() []int {
+	if len(v.history) == 0 {
+		return nil
+	}
+	g := v.vote()
+	var out []int
+	for i, val := range g.Cells {
+		if val == 0 {
+			continue
+		}
+		agree, doubt := 0, 0
+		for _, r := range v.history {
+			if r.cells[i] == val {
+				agree++
+				if r.check[i] {
+					doubt++
+				}
+			}
+		}
+		if agree > 0 && 2*doubt >= agree {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // vote picks, per cell, the value with the largest summed confidence; a tie

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -89,7 +90,7 @@ func TestVoter(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			v := NewVoter(tc.depth)
 			for i, s := range tc.steps {
-				got, fresh := v.Add(grid4(t, s.read), s.conf, s.solvable)
+				got, fresh := v.Add(grid4(t, s.read), s.conf, nil, s.solvable)
 				want := strings.ReplaceAll(s.wantVoted, " ", "")
 				if gridText(got) != want || fresh != s.wantFresh {
 					t.Fatalf("step %d: Add(%s) = %s fresh=%v, want %s fresh=%v",
@@ -102,10 +103,10 @@ func TestVoter(t *testing.T) {
 
 func TestVoterShapeChangeStartsOver(t *testing.T) {
 	v := NewVoter(3)
-	v.Add(grid4(t, "1200 0034 0010 4000"), nil, true)
+	v.Add(grid4(t, "1200 0034 0010 4000"), nil, nil, true)
 	g6 := sudoku.NewGrid(sudoku.Shape{BoxRows: 2, BoxCols: 3})
 	g6.Cells[0] = 5
-	got, fresh := v.Add(g6, nil, false)
+	got, fresh := v.Add(g6, nil, nil, false)
 	if !fresh || got.Shape != g6.Shape || got.Cells[0] != 5 {
 		t.Fatalf("after a 6x6 reading: fresh=%v shape=%v cell0=%d", fresh, got.Shape, got.Cells[0])
 	}
@@ -120,4 +121,27 @@ func uniform(n int, c float64) []float64 {
 		s[i] = c
 	}
 	return s
+}
+
+// TestVoterCheck: a cell stays to check while at least half the readings
+// that agree with its voted value doubt it.
+func TestVoterCheck(t *testing.T) {
+	v := NewVoter(4)
+	g := grid4(t, "1200 0034 0010 4000")
+	steps := []struct {
+		check []int
+		want  []int
+	}{
+		{[]int{1}, []int{1}},    // readings 2..5 remain: 2 of 4
+		{nil, []int{1}},         // 1 of 2 doubt it: still half
+		{nil, nil},              // 1 of 3
+		{[]int{5, 1}, []int{1}}, // r2c2 is empty in the vote: nothing to check; r1c2: 2 of 4
+		{[]int{1}, []int{1}},    // readings 2..5 remain: 2 of 4
+	}
+	for k, s := range steps {
+		v.Add(g, nil, s.check, true)
+		if got := v.Check(); fmt.Sprint(got) != fmt.Sprint(s.want) {
+			t.Errorf("after reading %d: check %v, want %v", k+1, got, s.want)
+		}
+	}
 }

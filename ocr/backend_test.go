@@ -46,10 +46,11 @@ func reference(t *testing.T, w digitnet.Weights, cells [][]float32) [][]float32 
 		t.Fatal(err)
 	}
 	out := make([][]float32, len(cells))
+	k := w.Arch.Outputs()
 	for i := range out {
-		row := logits[i*10 : (i+1)*10]
+		row := logits[i*k : (i+1)*k]
 		var sum float64
-		p := make([]float32, 10)
+		p := make([]float32, k)
 		m := row[digitnet.Argmax(row)]
 		for j, v := range row {
 			p[j] = float32(math.Exp(float64(v - m)))

@@ -30,11 +30,13 @@ func BenchmarkClassify(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.ResetTimer()
+				cpu := processCPU()
 				for i := 0; i < b.N; i++ {
 					if _, err := c.Classify(cells); err != nil {
 						b.Fatal(err)
 					}
 				}
+				b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 			})
 		}
 	}

@@ -1,14 +1,17 @@
-// Package ocr reads the digits of a Sudoku grid from its cell images.
+// Package ocr reads the values of a Sudoku grid from its cell images.
 //
 // In: the cells cut by package vision (vision.Cell, CellSize×CellSize grey
 // images, ink bright on dark) and the grid's box shape. Out: a Reading: the
-// given digits as a sudoku.Grid, per-cell class probabilities and
-// confidences, and the corrections made to resolve conflicting givens.
+// givens as a sudoku.Grid, the page's symbol convention for values above 9,
+// per-cell value probabilities and (calibrated) confidences, the
+// corrections made to find a reading with a unique solution, and the cells
+// to check before its solution may be shown as certain (Reading.Doubt).
 //
-// The digit model is a small CNN stored as ONNX (see package
-// github.com/sudokuar/sudokuar/ocr/digitnet and models/README.md). Two
-// runtimes execute the same bytes: onnx-go with its gorgonia backend (pure Go, the default) and
-// OpenCV's DNN module.
+// The model is a small CNN stored as ONNX (see package
+// github.com/sudokuar/sudokuar/ocr/digitnet and models/README.md) that
+// tells apart 25 glyphs: empty, 1..9, 10..16, A..G and 0 (Glyph). Two
+// runtimes execute the same bytes: onnx-go with its gorgonia backend (pure
+// Go, the default) and OpenCV's DNN module.
 package ocr
 
 import (
@@ -24,7 +27,10 @@ import (
 	"github.com/sudokuar/sudokuar/vision"
 )
 
-// Classes is the number of classes the model tells apart: 0 = empty, 1..9.
+// Classes is the number of classes the first digit models told apart
+// (0 = empty, 1..9). The shipped model reads more glyphs: see Glyph and
+// NumGlyphs. A Classifier returns as many probabilities per cell as its
+// model has outputs.
 const Classes = digitnet.Classes
 
 // CellLen is the number of floats in one input cell (vision.CellSize²).
@@ -33,9 +39,11 @@ const CellLen = vision.CellSize * vision.CellSize
 // Classifier turns cell images into class probabilities.
 //
 // Classify takes any number of cells, each CellLen floats in [0,1] (ink
-// bright on dark, as vision.Cell.Pixels), and returns, per cell, Classes
-// probabilities summing to 1: index 0 = empty, 1..9 = that digit. A cell of
-// the wrong length is an error (an *InputError); nothing is classified then.
+// bright on dark, as vision.Cell.Pixels), and returns, per cell, one
+// probability per glyph the model knows (Classes or NumGlyphs of them),
+// summing to 1: index 0 = empty, 1..9 = that digit, then the glyphs of
+// Glyph. A cell of the wrong length is an error (an *InputError); nothing
+// is classified then.
 type Classifier interface {
 	Classify(cells [][]float32) ([][]float32, error)
 }
@@ -123,38 +131,51 @@ func CloseClassifier(c Classifier) error {
 // the same order, wired the same way, weights of consistent sizes) before any
 // runtime sees it: OpenCV aborts the process on graphs it cannot handle, and
 // onnx-go may panic.
-func validate(data []byte) error {
+//
+// It returns the number of outputs (classes) the model has.
+func validate(data []byte) (int, error) {
+	k, err := validateGraph(data)
+	if err != nil {
+		return 0, err
+	}
+	if k > NumGlyphs {
+		return 0, &ModelError{Err: fmt.Errorf("model has %d outputs; this program knows %d glyphs", k, NumGlyphs)}
+	}
+	return k, nil
+}
+
+func validateGraph(data []byte) (int, error) {
 	m, err := onnxpb.Decode(data)
 	if err != nil {
-		return &ModelError{Err: err}
+		return 0, &ModelError{Err: err}
 	}
 	w, err := digitnet.FromONNX(data)
 	if err != nil {
-		return &ModelError{Err: err}
+		return 0, &ModelError{Err: err}
 	}
 	want, err := onnxpb.Decode(w.ONNX())
 	if err != nil {
-		return &ModelError{Err: fmt.Errorf("re-encoding weights: %w", err)}
+		return 0, &ModelError{Err: fmt.Errorf("re-encoding weights: %w", err)}
 	}
 	if len(m.Graph.Nodes) != len(want.Graph.Nodes) {
-		return &ModelError{Err: fmt.Errorf("graph has %d nodes, want %d", len(m.Graph.Nodes), len(want.Graph.Nodes))}
+		return 0, &ModelError{Err: fmt.Errorf("graph has %d nodes, want %d", len(m.Graph.Nodes), len(want.Graph.Nodes))}
 	}
 	for i, n := range m.Graph.Nodes {
 		wn := want.Graph.Nodes[i]
 		if n.OpType != wn.OpType || fmt.Sprint(n.Inputs) != fmt.Sprint(wn.Inputs) || fmt.Sprint(n.Outputs) != fmt.Sprint(wn.Outputs) {
-			return &ModelError{Err: fmt.Errorf("node %d is %s%v→%v, want %s%v→%v", i, n.OpType, n.Inputs, n.Outputs, wn.OpType, wn.Inputs, wn.Outputs)}
+			return 0, &ModelError{Err: fmt.Errorf("node %d is %s%v→%v, want %s%v→%v", i, n.OpType, n.Inputs, n.Outputs, wn.OpType, wn.Inputs, wn.Outputs)}
 		}
 		if fmt.Sprint(n.Attrs) != fmt.Sprint(wn.Attrs) {
-			return &ModelError{Err: fmt.Errorf("node %d (%s) has attributes %v, want %v", i, n.OpType, n.Attrs, wn.Attrs)}
+			return 0, &ModelError{Err: fmt.Errorf("node %d (%s) has attributes %v, want %v", i, n.OpType, n.Attrs, wn.Attrs)}
 		}
 	}
 	if len(m.Graph.Inputs) != 1 || m.Graph.Inputs[0].Name != digitnet.InputName {
-		return &ModelError{Err: fmt.Errorf("graph inputs %v, want one called %q", m.Graph.Inputs, digitnet.InputName)}
+		return 0, &ModelError{Err: fmt.Errorf("graph inputs %v, want one called %q", m.Graph.Inputs, digitnet.InputName)}
 	}
 	if len(m.Graph.Outputs) != 1 || m.Graph.Outputs[0].Name != digitnet.OutputName {
-		return &ModelError{Err: fmt.Errorf("graph outputs %v, want one called %q", m.Graph.Outputs, digitnet.OutputName)}
+		return 0, &ModelError{Err: fmt.Errorf("graph outputs %v, want one called %q", m.Graph.Outputs, digitnet.OutputName)}
 	}
-	return nil
+	return w.Arch.Outputs(), nil
 }
 
 // checkCells validates a batch before it reaches a runtime.
@@ -172,18 +193,18 @@ func checkCells(cells [][]float32) error {
 	return nil
 }
 
-// softmax turns each row of Classes logits into probabilities.
-func softmax(logits []float32, n int) [][]float32 {
+// softmax turns each row of k logits into probabilities.
+func softmax(logits []float32, n, k int) [][]float32 {
 	out := make([][]float32, n)
 	for i := range out {
-		row := logits[i*Classes : (i+1)*Classes]
+		row := logits[i*k : (i+1)*k]
 		max := row[0]
 		for _, v := range row {
 			if v > max {
 				max = v
 			}
 		}
-		p := make([]float32, Classes)
+		p := make([]float32, k)
 		var sum float64
 		for j, v := range row {
 			e := math.Exp(float64(v - max))

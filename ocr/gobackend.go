@@ -24,9 +24,10 @@ var batchSizes = [...]int{4, 8, 16, 24, 32, 40, 48, 64, 81}
 // goClassifier runs the model with onnx-go's gorgonia backend. Graphs are
 // built lazily, once per batch size, and reused.
 type goClassifier struct {
-	data   []byte
-	mu     sync.Mutex // a gorgonia graph holds its input and output in place
-	graphs map[int]*goGraph
+	data    []byte
+	classes int        // outputs per cell
+	mu      sync.Mutex // a gorgonia graph holds its input and output in place
+	graphs  map[int]*goGraph
 }
 
 type goGraph struct {
@@ -39,10 +40,11 @@ type goGraph struct {
 // (pure Go). The bytes are checked first; a model that is not a sudokuar
 // digit model gives a *ModelError.
 func NewGo(data []byte) (Classifier, error) {
-	if err := validate(data); err != nil {
+	k, err := validate(data)
+	if err != nil {
 		return nil, err
 	}
-	c := &goClassifier{data: append([]byte(nil), data...), graphs: map[int]*goGraph{}}
+	c := &goClassifier{data: append([]byte(nil), data...), classes: k, graphs: map[int]*goGraph{}}
 	// Build the smallest graph now so that a model onnx-go cannot run fails
 	// here rather than on the first frame.
 	if _, err := c.graph(batchSizes[0]); err != nil {
@@ -133,8 +135,11 @@ func (c *goClassifier) classify(cells [][]float32) ([][]float32, error) {
 		return nil, fmt.Errorf("onnx-go output: %w", err)
 	}
 	logits, ok := outs[0].Data().([]float32)
-	if !ok || len(logits) != size*Classes {
-		return nil, fmt.Errorf("onnx-go output: got %T of %d values, want %d float32", outs[0].Data(), len(logits), size*Classes)
+	if !ok || len(logits) != size*c.classes {
+		return nil, fmt.Errorf("onnx-go output: got %T of %d values, want %d float32", outs[0].Data(), len(logits), size*c.classes)
 	}
-	return softmax(logits, len(cells)), nil
+	return softmax(logits, len(cells), c.classes), nil
 }
+
+// Glyphs reports how many glyph classes the model reads.
+func (c *goClassifier) Glyphs() int { return c.classes }

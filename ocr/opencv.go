@@ -14,8 +14,9 @@ import (
 // cvClassifier runs the model with OpenCV's DNN module. OpenCV handles any
 // batch size with one network.
 type cvClassifier struct {
-	mu  sync.Mutex // cv::dnn::Net is not safe for concurrent use
-	net gocv.Net
+	mu      sync.Mutex // cv::dnn::Net is not safe for concurrent use
+	net     gocv.Net
+	classes int // outputs per cell
 }
 
 // NewOpenCV returns a Classifier that runs the ONNX model in data with
@@ -23,7 +24,8 @@ type cvClassifier struct {
 // models it cannot parse); a model that is not a sudokuar digit model gives
 // a *ModelError. Close it (or call CloseClassifier) to free the network.
 func NewOpenCV(data []byte) (Classifier, error) {
-	if err := validate(data); err != nil {
+	k, err := validate(data)
+	if err != nil {
 		return nil, err
 	}
 	net, err := gocv.ReadNetFromONNXBytes(data)
@@ -34,7 +36,7 @@ func NewOpenCV(data []byte) (Classifier, error) {
 		net.Close()
 		return nil, &ModelError{Err: errors.New("opencv: empty network")}
 	}
-	return &cvClassifier{net: net}, nil
+	return &cvClassifier{net: net, classes: k}, nil
 }
 
 // Close frees the OpenCV network.
@@ -74,8 +76,11 @@ func (c *cvClassifier) Classify(cells [][]float32) ([][]float32, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opencv output: %w", err)
 	}
-	if len(logits) != n*Classes {
-		return nil, fmt.Errorf("opencv output has %d values, want %d", len(logits), n*Classes)
+	if len(logits) != n*c.classes {
+		return nil, fmt.Errorf("opencv output has %d values, want %d", len(logits), n*c.classes)
 	}
-	return softmax(logits, n), nil
+	return softmax(logits, n, c.classes), nil
 }
+
+// Glyphs reports how many glyph classes the model reads.
+func (c *cvClassifier) Glyphs() int { return c.classes }

@@ -126,12 +126,14 @@ func BenchmarkReadGrid(b *testing.B) {
 				}
 			}
 			b.ResetTimer()
+			cpu := processCPU()
 			for i := 0; i < b.N; i++ {
 				p := photos[i%len(photos)]
 				if _, err := ocr.Read(c, p.shape, p.cells); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 		})
 	}
 }

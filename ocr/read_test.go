@@ -2,6 +2,7 @@ package ocr_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -99,14 +100,14 @@ func TestReadResolves(t *testing.T) {
 		{"conflict", func(p map[int][]float32) { p[0] = sure(3, 0.6, 5) }, []int{0}, "3 twice in row 1"},
 		// r1c1 misread as 2 (no conflict; 2 is not in its row, column or
 		// box) makes the grid unsolvable; the search restores 5.
-		{"unsolvable", func(p map[int][]float32) { p[0] = sure(2, 0.7, 5) }, []int{0}, "gives a unique solution"},
-		// A conflict whose loser falls back to a wrong digit that the
-		// solver step then fixes.
+		{"unsolvable", func(p map[int][]float32) { p[0] = sure(2, 0.7, 5) }, []int{0}, "unique solution"},
+		// A conflict whose next most likely digit (2) leaves no solution:
+		// the joint search goes on to the third (5).
 		{"conflict then search", func(p map[int][]float32) {
 			q := make([]float32, 10)
 			q[3], q[2], q[5] = 0.5, 0.3, 0.2
 			p[0] = q
-		}, []int{0, 0}, ""},
+		}, []int{0}, "3 twice in row 1"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -204,8 +205,8 @@ func TestReadSmallGridIgnoresBigDigits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Given.Cells[0] != 1 || r.Prob[0][7] != 0 {
-		t.Errorf("r1c1 = %d with p(7) = %v, want 1 and 0", r.Given.Cells[0], r.Prob[0][7])
+	if r.Given.Cells[0] != 1 || len(r.Prob[0]) != 5 {
+		t.Errorf("r1c1 = %d with probabilities %v, want 1 and values 0..4 only", r.Given.Cells[0], r.Prob[0])
 	}
 	_ = want
 }
@@ -213,11 +214,15 @@ func TestReadSmallGridIgnoresBigDigits(t *testing.T) {
 func TestReadRejects(t *testing.T) {
 	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
 	_, cells, cl := setup(t, wiki, s9)
+	// A ten-class model has no glyphs above 9; no model reads 25×25.
 	if _, err := ocr.Read(cl, sudoku.Shape{BoxRows: 4, BoxCols: 4}, make([]vision.Cell, 256)); !errors.Is(err, ocr.ErrGridTooLarge) {
 		t.Errorf("16×16: error %v, want ErrGridTooLarge", err)
 	}
 	if _, err := ocr.Read(cl, sudoku.Shape{BoxRows: 3, BoxCols: 4}, make([]vision.Cell, 144)); !errors.Is(err, ocr.ErrGridTooLarge) {
 		t.Errorf("12×12: error %v, want ErrGridTooLarge", err)
+	}
+	if _, err := ocr.Read(cl, sudoku.Shape{BoxRows: 5, BoxCols: 5}, make([]vision.Cell, 625)); !errors.Is(err, ocr.ErrGridTooLarge) {
+		t.Errorf("25×25: error %v, want ErrGridTooLarge", err)
 	}
 	var ie *ocr.InputError
 	if _, err := ocr.Read(cl, s9, cells[:80]); !errors.As(err, &ie) {
@@ -330,5 +335,177 @@ func TestTop(t *testing.T) {
 	}
 	if len(ocr.Top(p, 20)) != 10 || ocr.Top(nil, 3) != nil {
 		t.Error("Top does not clamp k or reject a nil cell")
+	}
+}
+
+// TestReadDoubt: a given for which another value also gives a unique
+// solution is listed in Doubt unless that value is far less likely
+// (altFloor); a reading with a doubt is not Certain. In the wiki puzzle
+// r3c8 = 6 can be read as 5 and the grid still has one (other) solution.
+func TestReadDoubt(t *testing.T) {
+	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	const cell = 2*9 + 7 // r3c8
+	cases := []struct {
+		name      string
+		read, alt int
+		p         float32
+		doubt     bool
+	}{
+		{"right, rival 1% likely", 6, 5, 0.99, true},
+		{"misread 6 as 5, truth 3% likely", 5, 6, 0.97, true},
+		{"right, rival 1e-7 likely", 6, 5, 1 - 1e-7, false},
+		{"right, the other value breaks a rule", 6, 9, 0.9, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, cells, cl := setup(t, wiki, s9)
+			cl.probs[cell] = sure(c.read, c.p, c.alt)
+			r, err := ocr.Read(cl, s9, cells)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Solutions != 1 || r.Given.Cells[cell] != c.read {
+				t.Fatalf("r3c8 = %d with %d solutions, want %d and 1", r.Given.Cells[cell], r.Solutions, c.read)
+			}
+			got := len(r.Doubt) == 1 && r.Doubt[0].Cell == cell && r.Doubt[0].Alt == c.alt
+			if got != c.doubt || r.Certain() == c.doubt {
+				t.Errorf("doubts %+v, certain %v; want doubt on r3c8 (alt %d): %v", r.Doubt, r.Certain(), c.alt, c.doubt)
+			}
+		})
+	}
+	// Below CheckBelow a given is a doubt whatever the rules say.
+	_, cells, cl := setup(t, wiki, s9)
+	q := make([]float32, 10)
+	q[5], q[3], q[0] = 0.45, 0.3, 0.25 // 3 is in row 1 already
+	cl.probs[0] = q
+	r, err := ocr.Read(cl, s9, cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Doubt) != 1 || r.Doubt[0].Cell != 0 || !strings.Contains(r.Doubt[0].Reason, "45% sure") {
+		t.Errorf("r1c1 read 45%% sure: doubts %+v", r.Doubt)
+	}
+}
+
+// TestReadRival: two repairs with different unique solutions nearly as
+// likely: Read keeps the likelier one but lists the cell as a doubt.
+func TestReadRival(t *testing.T) {
+	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	_, cells, cl := setup(t, wiki, s9)
+	// r3c8 read as 9 (in its column already: a conflict); 6 and 5 both
+	// give a unique solution.
+	q := make([]float32, 10)
+	q[9], q[6], q[5] = 0.5, 0.3, 0.2
+	cl.probs[2*9+7] = q
+	r, err := ocr.Read(cl, s9, cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Given.Cells[2*9+7] != 6 || r.Solutions != 1 || r.Certain() {
+		t.Errorf("r3c8 = %d, %d solutions, certain %v; want 6, 1, not certain", r.Given.Cells[2*9+7], r.Solutions, r.Certain())
+	}
+	if len(r.Doubt) != 1 || r.Doubt[0].Alt != 5 {
+		t.Errorf("doubts %+v, want r3c8 with 5 as the rival", r.Doubt)
+	}
+}
+
+// glyphClassifier reads cells like tableClassifier but over all NumGlyphs
+// glyph classes.
+type glyphClassifier struct{ tableClassifier }
+
+func (g *glyphClassifier) Glyphs() int { return ocr.NumGlyphs }
+
+// TestReadBigGrids: 12×12 and 16×16 puzzles printed with numbers, letters or
+// 0..F are read back as values, the convention found from the glyphs.
+func TestReadBigGrids(t *testing.T) {
+	for _, shape := range []sudoku.Shape{{BoxRows: 3, BoxCols: 4}, {BoxRows: 4, BoxCols: 4}} {
+		n := shape.N()
+		pz, err := sudoku.Generate(shape, 7, n*n/2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sym := range sudoku.AllSymbols {
+			t.Run(fmt.Sprintf("%dx%d %v", n, n, sym), func(t *testing.T) {
+				glyphs := ocr.ValueGlyphs(sym, n)
+				cl := &glyphClassifier{tableClassifier{probs: map[int][]float32{}, seen: map[int]bool{}}}
+				cells := make([]vision.Cell, n*n)
+				for i, v := range pz.Cells {
+					cells[i] = vision.Cell{Row: i / n, Col: i % n, Empty: v == 0}
+					if v != 0 {
+						cells[i].Pixels = mark(i, 0)
+						p := make([]float32, ocr.NumGlyphs)
+						p[glyphs[v]] = 0.99
+						p[0] = 0.01
+						cl.probs[i] = p
+					}
+				}
+				r, err := ocr.Read(cl, shape, cells)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Symbols != sym || !r.Given.Equal(pz) || !r.Certain() {
+					t.Errorf("read with %v, certain %v, doubts %v:\n%v\nwant %v:\n%v", r.Symbols, r.Certain(), r.Doubt, r.Given, sym, pz)
+				}
+			})
+		}
+	}
+	// A ten-class model cannot read them.
+	_, cells, cl := setup(t, wiki, sudoku.Shape{BoxRows: 3, BoxCols: 3})
+	_ = cells
+	if _, err := ocr.Read(cl, sudoku.Shape{BoxRows: 4, BoxCols: 4}, make([]vision.Cell, 256)); !errors.Is(err, ocr.ErrGridTooLarge) {
+		t.Errorf("16×16 with a ten-class model: %v", err)
+	}
+}
+
+// BenchmarkRepair times Read with a classifier that costs nothing (preset
+// probabilities), so ns/op is what the repair search and the doubt check
+// add to a grid's reading: the budget is 20 ms.
+func BenchmarkRepair(b *testing.B) {
+	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	const p17 = "000000010400000000020000000000050407008000300001090000300400200050100000000806000"
+	cases := []struct {
+		name   string
+		puzzle string
+		tweak  func(p map[int][]float32, cells []vision.Cell)
+	}{
+		{"unique", wiki, func(map[int][]float32, []vision.Cell) {}},
+		{"conflict", wiki, func(p map[int][]float32, _ []vision.Cell) { p[0] = sure(3, 0.6, 5) }},
+		{"faint digit needed", p17, func(p map[int][]float32, c []vision.Cell) { c[7].Empty = true; p[7] = sure(1, 0.3, 0) }},
+		{"rival", wiki, func(p map[int][]float32, _ []vision.Cell) {
+			q := make([]float32, 10)
+			q[9], q[6], q[5] = 0.5, 0.3, 0.2
+			p[2*9+7] = q
+		}},
+		{"every given unsure", wiki, func(p map[int][]float32, _ []vision.Cell) {
+			for i, q := range p {
+				v := 0
+				for k := range q {
+					if q[k] > q[v] {
+						v = k
+					}
+				}
+				r := make([]float32, 10)
+				for k := range r {
+					r[k] = 0.6 / 9
+				}
+				r[v] = 0.4
+				p[i] = r
+			}
+		}},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			t := &testing.T{}
+			_, cells, cl := setup(t, c.puzzle, s9)
+			c.tweak(cl.probs, cells)
+			b.ResetTimer()
+			cpu := processCPU()
+			for i := 0; i < b.N; i++ {
+				if _, err := ocr.Read(cl, s9, cells); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+		})
 	}
 }

@@ -178,7 +178,13 @@ func TestCancel(t *testing.T) {
 	if el := time.Since(start); el > 2*time.Second {
 		t.Errorf("anneal took %v to notice the deadline", el)
 	}
-	if !isPerm(res.Best) || res.Cost != 0 || res.Reached {
+	// The best state and its cost agree (how good it is depends on how
+	// much CPU the 50 ms gave on a busy machine).
+	q := newQueens(16)
+	if isPerm(res.Best) {
+		q.load(res.Best)
+	}
+	if !isPerm(res.Best) || q.Cost() != res.Cost || res.Reached {
 		t.Errorf("anneal best %v cost %g reached %v", res.Best, res.Cost, res.Reached)
 	}
 

@@ -12,7 +12,6 @@ import (
 	"image"
 	"image/color"
 	"math"
-	"strconv"
 
 	"gocv.io/x/gocv"
 
@@ -34,6 +33,9 @@ type Style struct {
 	Weight float64
 	// Font is the Hershey font used.
 	Font gocv.HersheyFont
+	// Symbols writes values above 9 the way the page does (numbers,
+	// letters or 0..F); the zero value is numbers.
+	Symbols sudoku.Symbols
 }
 
 // DefaultStyle is blue, slightly translucent, bold digits filling 60% of a cell.
@@ -142,7 +144,7 @@ func Solution(frame *gocv.Mat, g vision.Grid, puzzle, solution sudoku.Grid, st S
 		}
 		gl, ok := glyphs[v]
 		if !ok {
-			gl = renderGlyph(strconv.Itoa(v), cellPx, st)
+			gl = renderGlyph(st.Symbols.Symbol(v), cellPx, st)
 			glyphs[v] = gl
 		}
 		if gl == nil {
@@ -281,6 +283,19 @@ func bgr(c color.RGBA, ch int) [3]byte {
 // cells, e.g. conflicting givens) with c and outlines them. The grid must
 // come from Analyze, which sets its Shape.
 func Highlight(frame *gocv.Mat, g vision.Grid, cells []int, c color.RGBA) error {
+	return markCells(frame, g, cells, c, 0.35, 1)
+}
+
+// OutlineCells draws a bold outline in c around each of the given cells
+// (row-major indices), leaving the print inside visible: the mark for a
+// cell the user should check. The grid must come from Analyze.
+func OutlineCells(frame *gocv.Mat, g vision.Grid, cells []int, c color.RGBA) error {
+	return markCells(frame, g, cells, c, 0, 3)
+}
+
+// markCells tints cells with c at opacity alpha and outlines them with a
+// line weight times the frame's usual width.
+func markCells(frame *gocv.Mat, g vision.Grid, cells []int, c color.RGBA, alpha float64, weight int) error {
 	data, ch, err := checkFrame(frame)
 	if err != nil {
 		return err
@@ -301,19 +316,26 @@ func Highlight(frame *gocv.Mat, g vision.Grid, cells []int, c color.RGBA) error 
 		row, col := idx/n, idx%n
 		var q [4][2]float64
 		var xs, ys []float64
-		for k, cp := range [][2]float64{{0, 0}, {1, 0}, {1, 1}, {0, 1}} {
+		// An outline alone sits a little inside the cell, clear of the
+		// grid lines, so it reads as "this cell".
+		inset := 0.0
+		if alpha == 0 {
+			inset = 0.08
+		}
+		for k, cp := range [][2]float64{{inset, inset}, {1 - inset, inset}, {1 - inset, 1 - inset}, {inset, 1 - inset}} {
 			x, y := framePt(g, (float64(col)+cp[0])*cs, (float64(row)+cp[1])*cs)
 			q[k] = [2]float64{x, y}
 			xs, ys = append(xs, x), append(ys, y)
 		}
-		box := bbox(xs, ys, w, h)
-		fillQuad(data, w, ch, box, q, c, 0.35)
+		if alpha > 0 {
+			fillQuad(data, w, ch, bbox(xs, ys, w, h), q, c, alpha)
+		}
 		pts := make([]image.Point, 4)
 		for k := range q {
 			pts[k] = image.Pt(int(math.Round(q[k][0])), int(math.Round(q[k][1])))
 		}
 		pv := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
-		gocv.Polylines(frame, pv, true, c, max(1, min(w, h)/360))
+		gocv.Polylines(frame, pv, true, c, weight*max(1, min(w, h)/360))
 		pv.Close()
 	}
 	return nil

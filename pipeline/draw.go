@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"image/color"
+	"strings"
 
 	"gocv.io/x/gocv"
 
@@ -21,8 +22,10 @@ type Picture struct {
 	Puzzle     sudoku.Grid
 	Solution   sudoku.Grid
 	ShowGivens bool
-	Conflicts  []int    // cells tinted red
-	HUD        []string // status lines, top left
+	Conflicts  []int          // cells tinted red
+	Check      []int          // cells outlined in orange: check them on the page
+	Symbols    sudoku.Symbols // how the page writes values above 9
+	HUD        []string       // status lines, top left
 }
 
 // Colours of the annotations.
@@ -30,6 +33,7 @@ var (
 	outlineSolved = color.RGBA{R: 40, G: 200, B: 60, A: 255}
 	outlineOther  = color.RGBA{R: 240, G: 190, B: 30, A: 255}
 	conflictRed   = color.RGBA{R: 230, G: 30, B: 30, A: 255}
+	checkOrange   = color.RGBA{R: 255, G: 140, B: 0, A: 255}
 	givenGreen    = color.RGBA{R: 0, G: 160, B: 60, A: 255}
 )
 
@@ -37,7 +41,8 @@ var (
 // solve is true), otherwise the givens as read, with conflicts, plus a
 // one-line HUD with the status.
 func (r Result) Picture(solve bool) Picture {
-	p := Picture{Outline: r.Found, Puzzle: r.Puzzle, Conflicts: r.Conflicts}
+	p := Picture{Outline: r.Found, Puzzle: r.Puzzle, Conflicts: r.Conflicts, Check: r.CheckCells()}
+	p.Symbols, _ = sudoku.ParseSymbols(r.Symbols)
 	switch {
 	case solve && r.IsSolved():
 		p.Solution = r.Solved
@@ -47,6 +52,9 @@ func (r Result) Picture(solve bool) Picture {
 	msg := r.Status
 	if len(r.Conflicts) > 0 {
 		msg = fmt.Sprintf("%s: %d conflicting cells", r.Status, len(r.Conflicts))
+	}
+	if len(r.Check) > 0 {
+		msg = CheckMessage(r.CheckCells(), r.Puzzle.N())
 	}
 	p.HUD = []string{msg}
 	return p
@@ -73,9 +81,16 @@ func Draw(frame *gocv.Mat, g vision.Grid, found bool, p Picture) error {
 				return err
 			}
 		}
+		if digits && len(p.Check) > 0 {
+			if err := overlay.OutlineCells(frame, g, p.Check, checkOrange); err != nil {
+				return err
+			}
+		}
 		switch {
 		case digits && len(p.Solution.Cells) == len(p.Puzzle.Cells):
-			if err := overlay.Solution(frame, g, p.Puzzle, p.Solution, overlay.DefaultStyle()); err != nil {
+			st := overlay.DefaultStyle()
+			st.Symbols = p.Symbols
+			if err := overlay.Solution(frame, g, p.Puzzle, p.Solution, st); err != nil {
 				return err
 			}
 		case digits && p.ShowGivens:
@@ -84,6 +99,7 @@ func Draw(frame *gocv.Mat, g vision.Grid, found bool, p Picture) error {
 			// digit stands out against the printed one.
 			st := overlay.DefaultStyle()
 			st.Color, st.HeightFrac, st.Weight, st.Alpha = givenGreen, 0.35, 0.1, 0.9
+			st.Symbols = p.Symbols
 			if err := overlay.Solution(frame, g, sudoku.NewGrid(p.Puzzle.Shape), p.Puzzle, st); err != nil {
 				return err
 			}
@@ -93,4 +109,25 @@ func Draw(frame *gocv.Mat, g vision.Grid, found bool, p Picture) error {
 		return overlay.HUD(frame, p.HUD)
 	}
 	return nil
+}
+
+// CheckMessage is the words for cells to check: "check cell r3c8", or
+// "check cells r3c8 r5c1" (at most four named, then "and N more").
+func CheckMessage(cells []int, n int) string {
+	if len(cells) == 0 || n <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("check cell")
+	if len(cells) > 1 {
+		b.WriteString("s")
+	}
+	for i, c := range cells {
+		if i == 4 {
+			fmt.Fprintf(&b, " and %d more", len(cells)-4)
+			break
+		}
+		fmt.Fprintf(&b, " r%dc%d", c/n+1, c%n+1)
+	}
+	return b.String()
 }

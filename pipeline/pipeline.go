@@ -107,7 +107,7 @@ func (p *Pipeline) process(frame gocv.Mat) Result {
 	r.setGrid(g)
 	reading, err := ocr.Read(p.clf, g.Shape, cells)
 	if err != nil {
-		// Too large a grid for the 1..9 model, or cells it cannot take.
+		// A grid the model has no glyphs for, or cells it cannot take.
 		r.Status, r.Error = StatusUnread, err.Error()
 		return r
 	}
@@ -128,6 +128,9 @@ func (p *Pipeline) process(frame gocv.Mat) Result {
 		for i := range reading.Changes {
 			reading.Changes[i].Cell = sudoku.TurnIndex(reading.Changes[i].Cell, n, k)
 		}
+		for i := range reading.Doubt {
+			reading.Doubt[i].Cell = sudoku.TurnIndex(reading.Doubt[i].Cell, n, k)
+		}
 		g = g.Turn(k)
 		r.setGrid(g)
 		r.Turns = k
@@ -136,12 +139,25 @@ func (p *Pipeline) process(frame gocv.Mat) Result {
 	r.Given = GridString(reading.Given)
 	r.Conf = make([]float64, len(reading.Conf))
 	for i, c := range reading.Conf {
-		r.Conf[i] = float64(c)
+		r.Conf[i] = math.Round(float64(c)*1000) / 1000
 	}
 	for _, c := range reading.Changes {
 		r.Changed = append(r.Changed, c.Cell)
 	}
+	if n := reading.Given.N(); n > 9 {
+		r.Symbols = reading.Symbols.String()
+	}
+	sort.Slice(reading.Doubt, func(a, b int) bool { return reading.Doubt[a].Cell < reading.Doubt[b].Cell })
+	for _, d := range reading.Doubt {
+		n := reading.Given.N()
+		r.Check = append(r.Check, Check{Cell: d.Cell, Name: fmt.Sprintf("r%dc%d", d.Cell/n+1, d.Cell%n+1), Reason: d.Reason})
+	}
 	v := judge(reading.Given, reading.Solutions)
+	if v.Status == StatusSolved && len(r.Check) > 0 {
+		// One solution, but a cell may be misread: never present it as
+		// certain. The givens are shown with the cells to check.
+		v = Verdict{Status: StatusCheck, Check: r.CheckCells()}
+	}
 	r.Status, r.Conflicts, r.Solved = v.Status, v.Conflicts, v.Solution
 	r.Solution = GridString(v.Solution)
 	if quality != "" && r.Status != StatusSolved {
@@ -181,11 +197,13 @@ func statusOf(err error) string {
 	return StatusBadInput
 }
 
-// Verdict is what the rules say about a set of givens.
+// Verdict is what the rules (and the reader's doubts) say about a set of
+// givens.
 type Verdict struct {
-	Status    string      // StatusSolved, StatusConflict or StatusSeveral
+	Status    string      // StatusSolved, StatusCheck, StatusConflict or StatusSeveral
 	Solution  sudoku.Grid // Cells nil unless solved
 	Conflicts []int       // cells of givens that break a rule
+	Check     []int       // cells to check on the page (StatusCheck)
 }
 
 // Judge validates and solves the givens g. Live mode calls it again on the

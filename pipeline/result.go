@@ -11,14 +11,17 @@ import (
 // Status values of a Result: what happened to one frame, in words a user
 // reads on the HUD and a script matches in JSON.
 const (
-	StatusSolved    = "solved"
-	StatusNoGrid    = "no grid"
-	StatusTooSmall  = "move closer"
-	StatusBlurry    = "too blurry"
-	StatusDark      = "too dark"
-	StatusConflict  = "no solution"
-	StatusSeveral   = "several solutions"
-	StatusUnread    = "unreadable"
+	StatusSolved   = "solved"
+	StatusNoGrid   = "no grid"
+	StatusTooSmall = "move closer"
+	StatusBlurry   = "too blurry"
+	StatusDark     = "too dark"
+	StatusConflict = "no solution"
+	StatusSeveral  = "several solutions"
+	StatusUnread   = "unreadable"
+	// StatusCheck: the givens have one solution, but some cell is not read
+	// surely enough to present it as certain; Check names the cells.
+	StatusCheck     = "check cells"
 	StatusBadInput  = "bad input"
 	StatusLoadError = "load error"
 )
@@ -41,9 +44,20 @@ type Result struct {
 	// Conflicts lists the cells (row-major index) of givens that break a
 	// rule; an overlay paints them red.
 	Conflicts []int `json:"conflicts,omitempty"`
-	// Changed lists the cells whose reading the OCR's conflict resolution
-	// replaced by a less likely digit.
+	// Changed lists the cells whose reading the OCR's repair replaced by a
+	// less likely value.
 	Changed []int `json:"changed,omitempty"`
+	// Check lists the cells to check on the page before trusting a
+	// solution (status "check cells"), with the reason for each.
+	Check []Check `json:"check,omitempty"`
+	// Symbols is how the page writes values above 9 ("numbers", "letters"
+	// or "0-F"), for grids larger than 9×9. Given and Solution always
+	// write 10.. as A.. whatever the page does.
+	Symbols string `json:"symbols,omitempty"`
+	// Conf is, per cell (row-major, in Given's layout), how sure the
+	// reading is of the value in Given (calibrated probability, three
+	// decimals); 1 for cells vision saw no ink in.
+	Conf []float64 `json:"conf,omitempty"`
 	// Turns is how many clockwise quarter turns the page lay away from
 	// upright in the frame (0 normally); Puzzle, Grid and Corners are
 	// already turned to match. Apply vision.Grid.Turn to a grid Locate finds later.
@@ -51,8 +65,23 @@ type Result struct {
 
 	Puzzle sudoku.Grid `json:"-"` // the givens as read (Shape zero when no grid)
 	Solved sudoku.Grid `json:"-"` // the full solution (Cells nil unless solved)
-	Conf   []float64   `json:"-"` // per cell: the classifier's confidence in Puzzle's value
 	Grid   vision.Grid `json:"-"` // where the grid is in the frame
+}
+
+// Check is one cell to check on the page.
+type Check struct {
+	Cell   int    `json:"cell"`   // row-major index
+	Name   string `json:"name"`   // "r3c8"
+	Reason string `json:"reason"` // why, e.g. "read 7 (p=0.97); 9 (p=0.0001) would also give a unique solution"
+}
+
+// CheckCells returns the row-major indices of r.Check.
+func (r Result) CheckCells() []int {
+	out := make([]int, len(r.Check))
+	for i, c := range r.Check {
+		out[i] = c.Cell
+	}
+	return out
 }
 
 // IsSolved reports whether the result carries a solution.

@@ -35,6 +35,13 @@ type Tally struct {
 	Found  int // a grid was found
 	Exact  int // every cell read right (givens and empties)
 	Solved int // solved, and the solution is the true one
+	// WrongShown counts grids shown as solved whose solution is not the
+	// true one: the outcome the reader must never have.
+	WrongShown int
+	// Check counts grids with one solution that were not shown as solved
+	// because a cell was not read surely enough ("check cells"), and
+	// CheckRight those of them whose givens were in fact read exactly.
+	Check, CheckRight int
 	// Cells and CellsRight count every cell of every scored image; a grid
 	// not found, or found with the wrong size, counts all its cells wrong.
 	Cells, CellsRight int
@@ -109,6 +116,13 @@ func (t *Tally) Add(file string, r Result, truth sudoku.Grid) {
 		}
 		if !solvedRight {
 			miss.Note = "solved the misread puzzle"
+			t.WrongShown++
+		}
+	}
+	if r.Status == StatusCheck {
+		t.Check++
+		if exact {
+			t.CheckRight++
 		}
 	}
 	if solvedRight {
@@ -133,6 +147,8 @@ func (t *Tally) Report(w io.Writer) {
 	fmt.Fprintf(w, "digit accuracy:   %.2f%% (%d/%d printed digits)\n", pct(t.DigitsRight, t.Digits), t.DigitsRight, t.Digits)
 	fmt.Fprintf(w, "grids exact:      %.1f%% (%d/%d)\n", pct(t.Exact, t.Images), t.Exact, t.Images)
 	fmt.Fprintf(w, "grids solved:     %.1f%% (%d/%d, true solution)\n", pct(t.Solved, t.Images), t.Solved, t.Images)
+	fmt.Fprintf(w, "wrong solutions:  %d shown as solved (must be 0)\n", t.WrongShown)
+	fmt.Fprintf(w, "check cells:      %d grids held back for a check (%d of them read exactly)\n", t.Check, t.CheckRight)
 	if len(t.Misses) == 0 {
 		return
 	}

@@ -20,17 +20,17 @@ type AnnealParams struct {
 	Cooling float64
 	// ChainFactor sets the moves per temperature level to ChainFactor
 	// times the square of the number of free cells, Lewis's chain length
-	// being factor 1 (default 0.2).
+	// being factor 1 (default 0.01).
 	ChainFactor float64
 	// ReheatAfter levels without improvement raise the temperature back
-	// to the start (default 20).
+	// to the start (default 5).
 	ReheatAfter int
 	// RestartAfter fruitless reheats in a row start from a fresh random
 	// state (default 4).
 	RestartAfter int
 	// Focus is how many cells a move may draw for its first cell until
-	// it finds one whose value clashes in its row or column (default 1:
-	// no focus, any free cell).
+	// it finds one whose value clashes in its row or column (default 6;
+	// 1 is no focus: any free cell, as in Lewis's algorithm).
 	Focus int
 }
 
@@ -39,16 +39,16 @@ func (p AnnealParams) withDefaults() AnnealParams {
 		p.Cooling = 0.99
 	}
 	if p.ChainFactor <= 0 {
-		p.ChainFactor = 0.2
+		p.ChainFactor = 0.01
 	}
 	if p.ReheatAfter <= 0 {
-		p.ReheatAfter = 20
+		p.ReheatAfter = 5
 	}
 	if p.RestartAfter <= 0 {
 		p.RestartAfter = 4
 	}
 	if p.Focus <= 0 {
-		p.Focus = 1
+		p.Focus = 6
 	}
 	return p
 }

@@ -70,7 +70,7 @@ type prepared struct {
 	forced int      // cells filled by singles
 }
 
-// full returns the mask of the values 1..n.
+// fullMask returns the mask of the values 1..n (bit v for value v).
 func fullMask(n int) uint32 { return (uint32(1)<<(n+1) - 1) &^ 1 }
 
 // prepare checks g and works out each empty cell's candidates (values no

@@ -79,6 +79,10 @@ func (e *TimeoutError) Unwrap() error { return e.Err }
 type Options struct {
 	// Seed makes stochastic solvers reproducible.
 	Seed uint64
+	// Anneal and CGA tune the metaheuristics; their zero values are the
+	// tuned defaults.
+	Anneal AnnealParams
+	CGA    CGAParams
 }
 
 // factory makes one kind of solver.
@@ -95,8 +99,8 @@ func factories() []factory {
 		{"backtrack", "classic recursive backtracking, first empty cell first", func(Options) Solver { return NewBacktrack() }},
 		{"stack", "exhaustive backtracking with an explicit stack, fewest-values cell first; counts solutions (Count)", func(Options) Solver { return NewStack() }},
 		{"logic", "human techniques only, never a guess; says when it is stuck", func(Options) Solver { return NewLogic() }},
-		{"anneal", "simulated annealing over box permutations (stochastic)", func(o Options) Solver { return NewAnneal(o.Seed, AnnealParams{}) }},
-		{"cga", "cultural genetic algorithm over box permutations (stochastic)", func(o Options) Solver { return NewCGA(o.Seed, CGAParams{}) }},
+		{"anneal", "simulated annealing over box permutations (stochastic)", func(o Options) Solver { return NewAnneal(o.Seed, o.Anneal) }},
+		{"cga", "cultural genetic algorithm over box permutations (stochastic)", func(o Options) Solver { return NewCGA(o.Seed, o.CGA) }},
 	}
 }
 

@@ -12,7 +12,10 @@
 // bytes.
 //
 // Values 10..16 print as two-digit numbers by default, as most printed
-// 12×12 and 16×16 puzzles do; Options.Symbols = Letters prints A..G instead.
+// 12×12 and 16×16 puzzles do; Options.Symbols = Letters prints A..G
+// instead, ZeroBased prints 0..F. Options.Variety (on in WorldOptions, the
+// digit model's training photos) adds print weights, plain 1s, barred 7s,
+// stains, strong glare and screens with moiré.
 //
 // The flat page is drawn in pure Go (fonts via golang.org/x/image); the
 // camera stage uses OpenCV through gocv for the warp, blur and JPEG.

@@ -92,6 +92,10 @@ func systemFontDirs() []systemFontDir {
 		{"/usr/share/fonts/opentype/urw-base35", "AGPL-3.0 with font exception (fonts-urw-base35)", func(n string) bool {
 			return !strings.HasPrefix(n, "D050000L") && !strings.HasPrefix(n, "StandardSymbols") && !strings.HasPrefix(n, "Z003")
 		}},
+		{"/usr/share/fonts/truetype/lato", "SIL OFL 1.1 (fonts-lato)", keepAll},
+		{"/usr/share/fonts/truetype/open-sans", "Apache-2.0 (fonts-open-sans)", keepAll},
+		{"/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF", "Apache-2.0 (fonts-roboto-unhinted)", keepAll},
+		{"/usr/share/fonts/opentype/comic-neue", "SIL OFL 1.1 (fonts-comic-neue)", keepAll},
 		{"/usr/share/fonts/truetype/noto", "SIL OFL 1.1 (fonts-noto-core)", func(n string) bool {
 			for _, p := range []string{"NotoSans-", "NotoSerif-", "NotoSansDisplay-", "NotoSerifDisplay-", "NotoSansMono-", "NotoMono-"} {
 				if strings.HasPrefix(n, p) {

@@ -40,32 +40,20 @@ func LineStyles() []LineStyle {
 	}
 }
 
-// Symbols says how values above 9 are printed.
-type Symbols int
+// Symbols says how values above 9 are printed: an alias of sudoku.Symbols,
+// the one convention type that reading and drawing use too.
+type Symbols = sudoku.Symbols
 
+// The conventions, as in package sudoku.
 const (
 	// Numbers prints 10..16 as two-digit numbers, as most printed 12×12 and
 	// 16×16 puzzles do.
-	Numbers Symbols = iota
+	Numbers = sudoku.Numbers
 	// Letters prints 10..16 as A..G (1..9 stay digits).
-	Letters
+	Letters = sudoku.Letters
+	// ZeroBased prints value v as the hexadecimal digit of v-1 (0..F).
+	ZeroBased = sudoku.ZeroBased
 )
-
-// String names the symbol set.
-func (s Symbols) String() string {
-	if s == Letters {
-		return "letters"
-	}
-	return "numbers"
-}
-
-// Symbol returns the text printed for value v (1..N) under symbol set s.
-func (s Symbols) Symbol(v int) string {
-	if v > 9 && s == Letters {
-		return string(rune('A' + v - 10))
-	}
-	return strconv.Itoa(v)
-}
 
 // extent is a rectangle of the page plane in grid units (the grid is the
 // unit square centred on the origin).
@@ -80,6 +68,8 @@ type pageSpec struct {
 	textFont  Font
 	style     LineStyle
 	symbols   Symbols
+	vary      variety // Options.Variety's draws for this photo
+	seed      int64
 	// clean leaves out the reverse side's text showing through (the demo
 	// video's codec spends megabytes on such fine faint texture).
 	clean bool
@@ -145,6 +135,9 @@ func drawPage(rng *rand.Rand, pz sudoku.Grid, spec pageSpec) (*image.Gray, float
 	}
 	if err := drawClutter(rng, page, spec, keepOut, ink); err != nil {
 		return nil, 0, err
+	}
+	if spec.vary.stains > 0 {
+		drawStains(page, spec, spec.vary.stains, spec.seed)
 	}
 	return page, border / side, nil
 }
@@ -245,7 +238,7 @@ func drawGrid(rng *rand.Rand, page *image.Gray, pz sudoku.Grid, spec pageSpec, g
 	}
 	var narrow *typeface
 	if n > 9 && spec.symbols == Numbers {
-		wide := float64(probe.inkBounds("16").Dx()) * size / 100
+		wide := float64(probe.inkBounds(spec.symbols.Symbol(n)).Dx()) * size / 100
 		if wide > 0.72*cell {
 			if narrow, err = newTypeface(spec.digitFont, size*0.72*cell/wide); err != nil {
 				return 0, err
@@ -264,12 +257,9 @@ func drawGrid(rng *rand.Rand, page *image.Gray, pz sudoku.Grid, spec pageSpec, g
 			if len(text) > 1 && narrow != nil {
 				f = narrow
 			}
-			b := f.inkBounds(text)
 			cx := gx0 + border + (float64(c)+0.5)*cell + (rng.Float64()*2-1)*jitter
 			cy := gy0 + border + (float64(r)+0.5)*cell + (rng.Float64()*2-1)*jitter
-			px := int(math.Round(cx - float64(b.Min.X+b.Max.X)/2))
-			py := int(math.Round(cy - float64(b.Min.Y+b.Max.Y)/2))
-			f.draw(page, px, py, text, ink)
+			drawSymbol(page, f, text, cx, cy, cell, ink, spec.vary)
 		}
 	}
 	return border, nil

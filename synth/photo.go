@@ -22,6 +22,7 @@ type look struct {
 	noise            float64 // standard deviation, grey levels
 	jpeg             int     // quality; 0 = none
 	finger           *finger // a thumb over the grid, or nil
+	screen           *screen // the page is a screen (Variety), or nil
 }
 
 // finger is a thumb holding the page: a capsule from its tip, over a grid
@@ -321,6 +322,24 @@ func (c *camera) shoot(page *image.Gray, spec pageSpec, pose Pose) (gocv.Mat, er
 		}
 		for ch := 0; ch < 3; ch++ {
 			out[3*i+ch] = clamp8(col[ch] * g)
+		}
+	}
+	if lk.screen != nil {
+		// Each photo pixel sees the subpixels of the page point it maps
+		// to; the lattice is finer than the sensor's, hence moiré.
+		inv := hm.inv()
+		for i, v := range grey {
+			if v == 0 {
+				continue
+			}
+			x, y, ok := inv.apply(float64(i%c.w), float64(i/c.w))
+			if !ok {
+				continue
+			}
+			sg := lk.screen.screenGain(x, y)
+			for ch := 0; ch < 3; ch++ {
+				out[3*i+ch] = clamp8(float32(out[3*i+ch]) * sg[ch])
+			}
 		}
 	}
 	img, err := gocv.NewMatFromBytes(c.h, c.w, gocv.MatTypeCV8UC3, out)

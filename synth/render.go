@@ -49,6 +49,9 @@ type Options struct {
 	Fingers float64
 	// JPEGMin and JPEGMax bound the JPEG quality; 0 for both skips JPEG.
 	JPEGMin, JPEGMax int
+	// Variety adds print weights, plain 1s, barred 7s, stains, strong
+	// glare and screens (WorldOptions turns it on); zero adds nothing.
+	Variety Variety
 }
 
 // DefaultOptions returns the distortions the project's test photos use:
@@ -139,8 +142,16 @@ func (o Options) Validate() error {
 	case o.JPEGMin == 0 && o.JPEGMax == 0:
 	case o.JPEGMin < 1 || o.JPEGMax > 100 || o.JPEGMin > o.JPEGMax:
 		return bad("JPEG", "quality %d..%d is not within 1..100", o.JPEGMin, o.JPEGMax)
-	case o.Symbols != Numbers && o.Symbols != Letters:
+	case o.Symbols != Numbers && o.Symbols != Letters && o.Symbols != ZeroBased:
 		return bad("Symbols", "unknown symbol set %d", o.Symbols)
+	case o.Variety.Weight < 0 || o.Variety.Weight > 0.1:
+		return bad("Variety.Weight", "%g is outside 0..0.1", o.Variety.Weight)
+	}
+	for name, p := range map[string]float64{"PlainOnes": o.Variety.PlainOnes, "BarSevens": o.Variety.BarSevens,
+		"Stains": o.Variety.Stains, "Glare": o.Variety.Glare, "Screen": o.Variety.Screen} {
+		if p < 0 || p > 1 {
+			return bad("Variety."+name, "%g is outside 0..1", p)
+		}
 	}
 	for i, f := range o.Fonts {
 		if f.face == nil {
@@ -273,6 +284,8 @@ func newScene(rng *rand.Rand, o Options) (scene, error) {
 		textFont:  fonts[rng.IntN(len(fonts))],
 		style:     styles[rng.IntN(len(styles))],
 		symbols:   o.Symbols,
+		vary:      sampleVariety(o.Seed, o.Variety),
+		seed:      o.Seed,
 	}
 	h := pose.homography(o.Width, o.Height)
 	q, _ := gridCorners(h)
@@ -286,6 +299,10 @@ func newScene(rng *rand.Rand, o Options) (scene, error) {
 	spec.scale = math.Max(64, 1.2*longest)
 	spec.ext = pageExtent(rng, h, o, spec.scale)
 	lk := sampleLook(rng, o)
+	if v := spec.vary; v.glare > 0 {
+		lk.light.glare, lk.light.glx, lk.light.gly, lk.light.glareRadius = v.glare, v.glx, v.gly, v.glr
+	}
+	lk.screen = spec.vary.screen
 	// From a stream of its own, so the same seed gives the same page with
 	// or without a thumb on it.
 	if o.Fingers > 0 {

@@ -226,6 +226,9 @@ func TestBadInputIsRefused(t *testing.T) {
 		{"jpeg min > max", g9, func(o *Options) { o.JPEGMin = 90; o.JPEGMax = 50 }, "JPEG"},
 		{"unloaded font", g9, func(o *Options) { o.Fonts = []Font{{Name: "Nope"}} }, "Fonts"},
 		{"impossible size", g9, func(o *Options) { o.MinSide, o.MaxSide, o.MaxTilt, o.MaxRotate = 0.9, 0.9, 60, 45 }, "MinSide"},
+		{"weight 0.5", g9, func(o *Options) { o.Variety.Weight = 0.5 }, "Variety.Weight"},
+		{"stains 1.5", g9, func(o *Options) { o.Variety.Stains = 1.5 }, "Variety.Stains"},
+		{"symbols 7", g9, func(o *Options) { o.Symbols = 7 }, "Symbols"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -468,5 +471,68 @@ func TestFingers(t *testing.T) {
 		if changed < 2000 || changed > 640*480/3 {
 			t.Errorf("seed %d: %d pixels differ with a thumb", seed, changed)
 		}
+	}
+}
+
+// TestVariety: WorldOptions' photos are deterministic, differ from the
+// plain ones, and every effect (weights, plain 1s, barred 7s, stains,
+// glare, a screen) renders without error; a zero Variety leaves a photo's
+// bytes as DefaultOptions makes them.
+func TestVariety(t *testing.T) {
+	pz := puzzle(t, 9, 7)
+	plain := DefaultOptions(640, 480, 42)
+	a, err := Render(pz, plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Image.Close()
+	zero := plain
+	zero.Variety = Variety{}
+	b, err := Render(pz, zero)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Image.Close()
+	if !bytes.Equal(a.JPEG, b.JPEG) {
+		t.Error("a zero Variety changed the photo")
+	}
+	for _, v := range []Variety{
+		{Weight: 0.05, PlainOnes: 1, BarSevens: 1},
+		{Weight: 0.05, Stains: 1, Glare: 1},
+		{Screen: 1},
+	} {
+		o := WorldOptions(640, 480, 42)
+		o.Variety = v
+		x, err := Render(pz, o)
+		if err != nil {
+			t.Fatalf("%+v: %v", v, err)
+		}
+		y, err := Render(pz, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(x.JPEG, y.JPEG) {
+			t.Errorf("%+v: same seed gave different photos", v)
+		}
+		if bytes.Equal(x.JPEG, a.JPEG) {
+			t.Errorf("%+v: the photo did not change", v)
+		}
+		x.Image.Close()
+		y.Image.Close()
+	}
+}
+
+// TestZeroBasedPage: a 16×16 page in 0..F prints a 0 and letters up to F.
+func TestZeroBasedPage(t *testing.T) {
+	pz := puzzle(t, 16, 3)
+	o := DefaultOptions(1280, 720, 5)
+	o.Symbols = ZeroBased
+	ph, err := Render(pz, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ph.Image.Close()
+	if ZeroBased.Symbol(1) != "0" || ZeroBased.Symbol(16) != "F" {
+		t.Errorf("0..F symbols: %q..%q", ZeroBased.Symbol(1), ZeroBased.Symbol(16))
 	}
 }

@@ -1,8 +1,6 @@
 package web
 
 import (
-	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -70,7 +68,7 @@ func (s *Server) startGame(w http.ResponseWriter, r *http.Request, req newGameRe
 			s.writeError(w, r, err)
 			return
 		}
-		gen = Generated{Puzzle: g, Solution: sol, Rating: a.Rating, Level: a.Level}
+		gen = Generated{Puzzle: g, Solution: sol, Rating: a.Rating, Level: a.Level, Own: true}
 	} else {
 		shape, err := shapeForSize(req.Size)
 		if err != nil {
@@ -221,6 +219,3 @@ func publicResults(list []store.Result) []publicResult {
 	}
 	return out
 }
-
-var _ = errors.New
-var _ = fmt.Sprint

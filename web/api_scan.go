@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"image"
 	_ "image/jpeg" // DecodeConfig: read a photo's size before decoding it
 	_ "image/png"
@@ -236,5 +235,3 @@ func safeName(name string) string {
 	}
 	return name
 }
-
-var _ = fmt.Sprint

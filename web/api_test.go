@@ -16,6 +16,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sudokuar/sudokuar/store"
@@ -205,6 +206,8 @@ func TestAPIGames(t *testing.T) {
 		{name: "move negative cell", path: act + "move", body: `{"cell":-1,"value":1}`, status: 400},
 		{name: "move bad value", path: act + "move", body: fmt.Sprintf(`{"cell":%d,"value":10}`, empty), status: 400, errHas: "not 0..9"},
 		{name: "move on a given", path: act + "move", body: fmt.Sprintf(`{"cell":%d,"value":1}`, given), status: 409, errHas: "given"},
+		{name: "its own digit on a given", path: act + "move", body: fmt.Sprintf(`{"cell":%d,"value":%c}`, given, puzzle[given]), status: 409, errHas: "given"},
+		{name: "mark on a given", path: act + "mark", body: fmt.Sprintf(`{"cell":%d,"value":2}`, given), status: 409, errHas: "given"},
 		{name: "move float", path: act + "move", body: `{"cell":1.5,"value":1}`, status: 400},
 		{name: "undo nothing", path: act + "undo", body: ``, status: 409, errHas: "nothing to undo"},
 		{name: "errors without on", path: act + "errors", body: `{}`, status: 400},
@@ -382,5 +385,88 @@ func TestSolutionAndSecurityHeaders(t *testing.T) {
 		if !strings.Contains(res.Header.Get(h), want) {
 			t.Errorf("%s = %q, want %q in it", h, res.Header.Get(h), want)
 		}
+	}
+}
+
+// TestGenerateOfferedLevels generates the hardest level the play page
+// offers for every size, and checks that the next one is refused.
+func TestGenerateOfferedLevels(t *testing.T) {
+	a := newAPIServer(t, Config{})
+	for _, n := range []int{4, 6, 9, 16} {
+		top := maxLevel(n)
+		s, v := a.call("GET", fmt.Sprintf("/api/generate?size=%d&level=%s", n, top), "", "")
+		if s != 201 || len(v["puzzle"].(string)) != n*n || v["level"] != top {
+			t.Errorf("%dx%d %s: %d %v", n, n, top, s, v["error"])
+		}
+		for i, l := range levels {
+			if l == top && i+1 < len(levels) {
+				if s, v := a.call("GET", fmt.Sprintf("/api/generate?size=%d&level=%s", n, levels[i+1]), "", ""); s != 400 {
+					t.Errorf("%dx%d %s: %d %v, want 400", n, n, levels[i+1], s, v)
+				}
+			}
+		}
+	}
+}
+
+// TestOwnPuzzleUnranked finishes a puzzle the player typed in: it goes to
+// their history, not to the leaderboard (they may know its solution).
+func TestOwnPuzzleUnranked(t *testing.T) {
+	a := newAPIServer(t, Config{})
+	s, v := a.post("/api/games", `{"puzzle":"`+classic+`"}`)
+	if s != 201 || v["own"] != true {
+		t.Fatalf("new game: %d %v", s, v)
+	}
+	id := v["id"].(string)
+	for i := range classic {
+		if classic[i] == '0' {
+			a.post("/api/games/"+id+"/move", fmt.Sprintf(`{"cell":%d,"value":%c}`, i, classicSolution[i]))
+		}
+	}
+	if s, v := a.post("/api/games/"+id+"/submit", `{"name":"Ada"}`); s != 200 || v["status"] != "solved" {
+		t.Fatalf("submit: %d %v", s, v)
+	}
+	rec, _ := a.store.Game(context.Background(), id)
+	hist, _ := a.store.History(context.Background(), rec.Player, 0)
+	if len(hist) != 1 || hist[0].Level != "" {
+		t.Errorf("history: %+v, want one unranked result", hist)
+	}
+	for _, l := range levels {
+		if b, _ := a.store.Leaderboard(context.Background(), store.Board{Kind: store.KindSudoku, Size: "9x9", Level: l}, 0); len(b) != 0 {
+			t.Errorf("an own puzzle is on the %s leaderboard: %+v", l, b)
+		}
+	}
+}
+
+// TestConcurrentMoves sends moves to one game from many goroutines at
+// once (a double tap, two tabs): each is applied exactly once.
+func TestConcurrentMoves(t *testing.T) {
+	a := newAPIServer(t, Config{})
+	_, v := a.post("/api/games", `{"puzzle":"`+classic+`"}`)
+	id := v["id"].(string)
+	var empties []int
+	for i := range classic {
+		if classic[i] == '0' {
+			empties = append(empties, i)
+		}
+	}
+	var wg sync.WaitGroup
+	for _, i := range empties {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a.post("/api/games/"+id+"/move", fmt.Sprintf(`{"cell":%d,"value":%c}`, i, classicSolution[i]))
+		}()
+	}
+	wg.Wait()
+	s, v := a.call("GET", "/api/games/"+id, "", "")
+	if s != 200 || v["cells"] != classicSolution || v["filled"] != 81.0 {
+		t.Errorf("after %d concurrent moves: %v", len(empties), v)
+	}
+	// Undo as many times as there were moves: back to the puzzle.
+	for range empties {
+		a.post("/api/games/"+id+"/undo", ``)
+	}
+	if _, v := a.call("GET", "/api/games/"+id, "", ""); v["cells"] != classic || v["canUndo"] != false {
+		t.Errorf("after undoing every move: %v", v["cells"])
 	}
 }

@@ -88,8 +88,8 @@ func TestBrowserCamera(t *testing.T) {
 	if st.Drawn != want {
 		t.Errorf("after 3 s more the page draws %q, want %q (status %q)", st.Drawn, want, st.Status)
 	}
-	if st.Answered < 20 {
-		t.Errorf("only %d frames answered", st.Answered)
+	if st.Answered < 5 {
+		t.Errorf("only %d frames answered in 3 s", st.Answered)
 	}
 	b.shot("camera")
 	t.Logf("camera at 640×480: sent %d, answered %d, dropped %d; capture->drawn median %.1f ms p95 %.1f ms; sent->drawn median %.1f ms; server median %.1f ms",

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -56,6 +57,18 @@ func TestBrowserPlay(t *testing.T) {
 	b.waitJS("hint cells highlighted", `document.querySelectorAll('#board .cell.hint, #board .cell.hint-target').length > 0 && document.getElementById('msg').textContent.length > 10`, 10*time.Second)
 	b.waitJS("hint counted", `document.getElementById('hints').textContent === '1/5'`, 5*time.Second)
 	b.shot("play-hint")
+
+	// Pencil marks: P, then 1 and 2 in another empty cell; Ctrl+Z takes
+	// back the 2; P again leaves pencil mode.
+	other := strings.Index(puzzle[empty+1:], "0") + empty + 1
+	marks := fmt.Sprintf(`Array.from(document.querySelectorAll('%s .marks span'), (s) => s.textContent).join('')`, cellSel(other))
+	b.run("pencil 1 and 2", chromedp.Click(cellSel(other), chromedp.ByQuery), chromedp.KeyEvent("p"), chromedp.KeyEvent("1"), chromedp.KeyEvent("2"))
+	b.waitJS("marks 1 and 2", marks+` === '12'`, 10*time.Second)
+	b.shot("play-pencil")
+	b.run("undo the 2", chromedp.KeyEvent("z", chromedp.KeyModifiers(input.ModifierCtrl)))
+	b.waitJS("mark 1 left", marks+` === '1'`, 10*time.Second)
+	b.run("pencil off", chromedp.KeyEvent("p"))
+	b.waitJS("pencil off", `document.getElementById('pencil').getAttribute('aria-pressed') === 'false'`, 5*time.Second)
 
 	// Finish with the keyboard: arrows from the top-left corner.
 	b.run("select r1c1", chromedp.Click(cellSel(0), chromedp.ByQuery))

@@ -224,7 +224,11 @@ func (b *browser) waitJS(what, js string, timeout time.Duration) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	b.shot("failed-" + strings.ReplaceAll(what, " ", "-"))
-	b.t.Fatalf("waiting for %s (%s): not true after %v (last error: %v)", what, js, timeout, last)
+	var text string
+	ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
+	defer cancel()
+	_ = chromedp.Run(ctx, chromedp.Evaluate(`document.body ? document.body.innerText.slice(0, 800) : ''`, &text))
+	b.t.Fatalf("waiting for %s (%s): not true after %v (last error: %v); the page says:\n%s", what, js, timeout, last, text)
 }
 
 // shot saves a screenshot of the whole page as NAME.png.

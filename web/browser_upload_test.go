@@ -6,7 +6,6 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -24,7 +23,7 @@ func TestBrowserUpload(t *testing.T) {
 	b.run("open upload", chromedp.Navigate(ts.URL+"/upload"))
 	b.waitJS("the form", `!!document.getElementById('photo')`, 10*time.Second)
 	b.run("choose the photo", chromedp.SetUploadFiles(`#photo`, []string{photo}, chromedp.ByQuery))
-	b.waitJS("the photo read and solved", `document.getElementById('scan-msg').textContent.startsWith('Solved') && Number(document.getElementById('photo-canvas').dataset.drawn) > 0`, 30*time.Second)
+	b.waitJS("the photo read and solved", `document.getElementById('scan-msg').textContent.startsWith('Solved') && Number(document.getElementById('photo-canvas').dataset.drawn) > 0`, 60*time.Second)
 	b.waitJS("the verdict", `document.getElementById('verdict').textContent.startsWith('One solution')`, 10*time.Second)
 
 	// The editable grid holds the givens as read: all the true ones.
@@ -71,5 +70,4 @@ func TestBrowserUpload(t *testing.T) {
 	if len(b.errors) > 0 {
 		t.Errorf("script errors: %q", b.errors)
 	}
-	_ = strings.TrimSpace
 }

@@ -28,7 +28,8 @@ import (
 //   - a binary message is one frame: a 4-byte big-endian sequence number,
 //     then a JPEG of at most maxFrameSide pixels on its long side;
 //   - a text message is a key: {"type":"key","key":" "} toggles
-//     auto-solve, {"type":"key","key":"h"} asks for the next logical step.
+//     auto-solve, {"type":"key","key":"h"} asks for the next logical step
+//     of the puzzle in view (step 1, 2, … of its logical solution).
 //
 // Server to client, text messages (JSON):
 //   - {"type":"hello", ...} once, with the limits below;
@@ -38,10 +39,13 @@ import (
 //     server's own time on it (serverMs);
 //   - {"type":"dropped","seq":N} for a frame skipped because a newer one
 //     came before the server was free (the client may send the next);
-//   - {"type":"step", ...} answering "h".
+//   - {"type":"step","step":{…},"index":k,"total":n,"placed":[…]}
+//     answering "h": the step's technique, sentence, cells, placements
+//     and eliminations, and the digits placed by the steps before it.
 //
-// A message that breaks these rules (too large, not a JPEG, a bad key)
-// closes that connection, and only it, with a close reason saying why.
+// A message that breaks these rules (too large, not a JPEG, over 1280 px,
+// a bad key), or 30 s of silence, closes that connection, and only it,
+// with a close reason saying why.
 const (
 	maxFrameBytes = 1 << 20
 	maxFrameSide  = 1280
@@ -80,6 +84,7 @@ type cameraConn struct {
 	conn   *websocket.Conn
 	cancel context.CancelFunc
 	frames chan frameMsg // the newest frame not yet taken (at most one)
+	idle   time.Duration // how long the client may send nothing
 	keys   chan int
 
 	mu              sync.Mutex
@@ -134,7 +139,7 @@ func (s *Server) camera(w http.ResponseWriter, r *http.Request) {
 	}
 	conn.SetReadLimit(maxFrameBytes)
 	ctx, cancel := context.WithCancel(context.Background())
-	c := &cameraConn{conn: conn, cancel: cancel, frames: make(chan frameMsg, 1), keys: make(chan int, 8)}
+	c := &cameraConn{conn: conn, cancel: cancel, frames: make(chan frameMsg, 1), keys: make(chan int, 8), idle: s.cfg.CameraIdle}
 	s.streamsMu.Lock()
 	s.streams[c] = struct{}{}
 	s.streamsMu.Unlock()
@@ -195,14 +200,26 @@ func (s *Server) runCamera(ctx context.Context, c *cameraConn) (websocket.Status
 // readLoop reads the client's messages, handing frames to the session.
 func (c *cameraConn) readLoop(ctx context.Context) (websocket.StatusCode, string) {
 	for {
+		// A client that sends nothing for a while (a phone put away, a
+		// network gone) is let go, with its session.
+		idle := false
+		timer := time.AfterFunc(c.idle, func() {
+			c.mu.Lock()
+			idle = true
+			c.mu.Unlock()
+			c.conn.Close(websocket.StatusPolicyViolation, fmt.Sprintf("nothing received for %v", c.idle))
+		})
 		typ, data, err := c.conn.Read(ctx)
+		timer.Stop()
 		if err != nil {
 			c.mu.Lock()
-			away := c.goingAway
+			away, quiet := c.goingAway, idle
 			c.mu.Unlock()
 			switch {
 			case away || ctx.Err() != nil:
 				return websocket.StatusGoingAway, "the server is shutting down"
+			case quiet:
+				return websocket.StatusPolicyViolation, fmt.Sprintf("nothing received for %v", c.idle)
 			case strings.Contains(err.Error(), "read limited"):
 				// The library has already closed with StatusMessageTooBig.
 				return websocket.StatusMessageTooBig, fmt.Sprintf("a message is larger than %d bytes", maxFrameBytes)

@@ -224,3 +224,21 @@ func TestCameraProtocol(t *testing.T) {
 		}
 	}
 }
+
+// TestCameraIdle lets go of a client that sends nothing.
+func TestCameraIdle(t *testing.T) {
+	a := newAPIServer(t, Config{CameraIdle: 500 * time.Millisecond})
+	quiet := dialCamera(t, a.URL)
+	start := time.Now()
+	code, reason := quiet.closeStatus()
+	if code != websocket.StatusPolicyViolation || !strings.Contains(reason, "nothing received for 500ms") || time.Since(start) > 5*time.Second {
+		t.Errorf("a quiet client: closed with %v %q after %v", code, reason, time.Since(start))
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for a.web.streamCount() != 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := a.web.streamCount(); n != 0 {
+		t.Errorf("%d streams still counted after the close", n)
+	}
+}

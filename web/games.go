@@ -43,6 +43,7 @@ type session struct {
 	Mistakes     int           `json:"mistakes"`
 	ShowErrors   bool          `json:"showErrors"`
 	Name         string        `json:"name,omitempty"` // who submitted it
+	Own          bool          `json:"own,omitempty"`  // the player's own puzzle: unranked
 }
 
 // played is one game in memory while an action runs on it.
@@ -62,6 +63,7 @@ type View struct {
 	Size       int          `json:"size"`
 	Box        [2]int       `json:"box"`
 	Level      string       `json:"level"`
+	Own        bool         `json:"own,omitempty"` // the player's own puzzle: not ranked
 	Rating     float64      `json:"rating,omitempty"`
 	Puzzle     string       `json:"puzzle"` // the givens, '0' for empty
 	Cells      string       `json:"cells"`  // the grid now, givens included
@@ -107,6 +109,7 @@ func (gs *games) newGame(ctx context.Context, player string, gen Generated) (Vie
 		Board:        gm.Snapshot(),
 		RunningSince: now.UnixMilli(),
 		ShowErrors:   true,
+		Own:          gen.Own,
 	}
 	state, err := json.Marshal(s)
 	if err != nil {
@@ -220,6 +223,8 @@ func (gs *games) act(ctx context.Context, id, name string, a Action) (View, erro
 		}
 		r, c := cell/n, cell%n
 		switch {
+		case gm.Fixed(r, c):
+			err = game.ErrFixed
 		case name == "mark":
 			_, err = gm.ToggleMark(r, c, v)
 		case gm.Value(r, c) == v:
@@ -281,6 +286,9 @@ func (gs *games) act(ctx context.Context, id, name string, a Action) (View, erro
 		finish = &store.Result{
 			Kind: p.rec.Kind, Size: p.rec.Size, Level: p.rec.Level, Player: p.rec.Player, Name: nm,
 			Millis: p.s.ElapsedMs, Hints: p.s.Hints, Mistakes: p.s.Mistakes, Finished: now,
+		}
+		if p.s.Own {
+			finish.Level = "" // unranked: on no leaderboard, in the history as "own"
 		}
 	case "solution":
 		p.stopClock(now)
@@ -352,7 +360,7 @@ func (p *played) view(now time.Time) View {
 		}
 	}
 	v := View{
-		ID: p.rec.ID, Size: n, Box: p.s.Box, Level: p.rec.Level, Rating: p.s.Rating,
+		ID: p.rec.ID, Size: n, Box: p.s.Box, Level: p.rec.Level, Rating: p.s.Rating, Own: p.s.Own,
 		Puzzle: p.rec.Puzzle, Cells: pipeline.GridString(cells),
 		Marks: marks, Status: p.rec.Status, ElapsedMs: p.s.ElapsedMs, Paused: p.s.RunningSince == 0,
 		Hints: p.s.Hints, MaxHints: MaxHints, Mistakes: p.s.Mistakes, ShowErrors: p.s.ShowErrors,

@@ -37,6 +37,9 @@ type Config struct {
 	MaxUploadPixels int
 	// MaxCameraStreams caps concurrent camera connections (default 64).
 	MaxCameraStreams int
+	// CameraIdle closes a camera stream that sends nothing for this long
+	// (default 30 s).
+	CameraIdle time.Duration
 	// Workers is how many recognitions (photos and camera frames) run at
 	// once (default GOMAXPROCS): each holds one pipeline.
 	Workers int
@@ -82,6 +85,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.MaxCameraStreams <= 0 {
 		cfg.MaxCameraStreams = 64
+	}
+	if cfg.CameraIdle <= 0 {
+		cfg.CameraIdle = 30 * time.Second
 	}
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)

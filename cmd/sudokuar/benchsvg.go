@@ -27,7 +27,7 @@ var solverColour = map[string]string{
 }
 
 const (
-	svgWidth  = 1000
+	svgWidth  = 1060
 	labelW    = 120 // solver names
 	plotL     = 130 // left edge of the time axis
 	plotR     = 760 // right edge of the time axis
@@ -40,7 +40,11 @@ const (
 	panelGap  = 18
 )
 
-func benchSVG(runs []benchRun, timeout time.Duration) string {
+func benchSVG(runs []benchRun) string {
+	var timeout time.Duration // the longest limit ends the axis
+	for _, r := range runs {
+		timeout = max(timeout, r.limit)
+	}
 	// The axis runs from the decade below the fastest time to the limit.
 	fastest := timeout
 	for _, r := range runs {
@@ -76,15 +80,19 @@ func benchSVG(runs []benchRun, timeout time.Duration) string {
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="system-ui, -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif">`+"\n", svgWidth, height, svgWidth, height)
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="#ffffff"/>`+"\n")
 	fmt.Fprintf(&b, `<text x="20" y="30" font-size="19" font-weight="600" fill="#222">Time to solve each puzzle, per solver</text>`+"\n")
-	fmt.Fprintf(&b, `<text x="20" y="50" font-size="12.5" fill="#555">Each dot is one puzzle, on a log scale of time with a limit of %s a puzzle. The box spans the middle half of the</text>`+"\n", fmtDur(timeout))
+	fmt.Fprintf(&b, `<text x="20" y="50" font-size="12.5" fill="#555">Each dot is one puzzle, on a log scale of time up to the set's limit (dashed). The box spans the middle half of the</text>`+"\n")
 	fmt.Fprintf(&b, `<text x="20" y="66" font-size="12.5" fill="#555">puzzles a solver solved and the dark bar is their median; red dots at the right are the puzzles it gave up on.</text>`+"\n")
 
 	y := 92
 	for _, s := range sets {
 		rs := bySet[s]
 		n := len(rs[0].times)
+		var panelLimit time.Duration // the set's limit; a solver may have less
+		for _, r := range rs {
+			panelLimit = max(panelLimit, r.limit)
+		}
 		fmt.Fprintf(&b, `<text x="20" y="%d" font-size="15" font-weight="600" fill="#222">%s</text>`, y+20, html.EscapeString(s))
-		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="12" fill="#666">%d puzzles</text>`+"\n", 28+7*len(s)+20, y+20, n)
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="12" fill="#666">%d puzzles, limit %s each</text>`+"\n", 28+7*len(s)+20, y+20, n, shortDur(panelLimit))
 		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11" fill="#a33" text-anchor="middle">gave up</text>`, (failL+failR)/2, y+24)
 		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11" fill="#666">solved · their median</text>`+"\n", summaryL, y+24)
 		y += panelHead
@@ -97,7 +105,7 @@ func benchSVG(runs []benchRun, timeout time.Duration) string {
 			}
 		}
 		for d := math.Log10(lo); d <= math.Log10(hi)+1e-9; d++ {
-			if math.Log10(hi)-d < 0.15 && math.Abs(math.Log10(hi)-d) > 1e-9 {
+			if l := math.Log10(panelLimit.Seconds()); math.Abs(l-d) < 0.35 {
 				continue // too close to the limit's label
 			}
 			xx := x(math.Pow(10, d))
@@ -105,9 +113,13 @@ func benchSVG(runs []benchRun, timeout time.Duration) string {
 			fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-size="11" fill="#666" text-anchor="middle">%s</text>`+"\n", xx, rowsBottom+16, decadeLabel(d))
 		}
 		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#bbb"/>`+"\n", plotL, rowsBottom, plotR, rowsBottom)
-		limitX := x(hi)
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#d66" stroke-dasharray="3,3"/>`+"\n", limitX, rowsTop, limitX, rowsBottom)
-		fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-size="11" fill="#c44" text-anchor="middle">limit</text>`+"\n", limitX, rowsBottom+16)
+		limitX := x(panelLimit.Seconds())
+		for k, r := range rs { // each row's own limit, dashed
+			lx := x(r.limit.Seconds())
+			fmt.Fprintf(&b, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#d66" stroke-dasharray="3,3"/>`, lx, rowsTop+rowH*k, lx, rowsTop+rowH*(k+1))
+		}
+		b.WriteString("\n")
+		fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-size="11" fill="#c44" text-anchor="middle">%s limit</text>`+"\n", limitX, rowsBottom+16, shortDur(panelLimit))
 		for k, r := range rs {
 			cy := float64(rowsTop + rowH*k + rowH/2)
 			col := colourOf(r.solver, k)
@@ -143,7 +155,11 @@ func benchSVG(runs []benchRun, timeout time.Duration) string {
 				fill = "#a33"
 				weight = "600"
 			}
-			fmt.Fprintf(&b, `<text x="%d" y="%.1f" font-size="12.5" fill="%s" font-weight="%s" dominant-baseline="middle">%s · %s</text>`+"\n", summaryL, cy, fill, weight, pct(share), medText)
+			own := ""
+			if r.limit < panelLimit {
+				own = " · limit " + shortDur(r.limit)
+			}
+			fmt.Fprintf(&b, `<text x="%d" y="%.1f" font-size="12.5" fill="%s" font-weight="%s" dominant-baseline="middle">%s · %s%s</text>`+"\n", summaryL, cy, fill, weight, pct(share), medText, own)
 		}
 		y = rowsBottom + axisH + panelGap
 	}
@@ -180,4 +196,9 @@ func pct(f float64) string {
 		return fmt.Sprintf("%.0f%%", f*100)
 	}
 	return fmt.Sprintf("%.1f%%", f*100)
+}
+
+// shortDur formats a limit without trailing zeros: 10s, 2.5s, 500ms.
+func shortDur(d time.Duration) string {
+	return strings.NewReplacer(".00", "", ".0s", "s").Replace(fmtDur(d))
 }

@@ -276,6 +276,13 @@ func describe(it scanItem) string {
 	if len(r.Conflicts) > 0 {
 		fmt.Fprintf(&b, ", conflicting cells %s", cellNames(r.Conflicts, r.Box[0]*r.Box[1]))
 	}
+	if len(r.Check) > 0 {
+		// Say which cells and why, so the user knows what to look at.
+		fmt.Fprintf(&b, ", %s", pipeline.CheckMessage(r.CheckCells(), r.Box[0]*r.Box[1]))
+		for _, c := range r.Check {
+			fmt.Fprintf(&b, " [%s: %s]", c.Name, c.Reason)
+		}
+	}
 	fmt.Fprintf(&b, " in %.0f ms", r.Ms)
 	if it.outFile != "" {
 		fmt.Fprintf(&b, " -> %s", it.outFile)

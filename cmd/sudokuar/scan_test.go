@@ -205,9 +205,10 @@ func TestScanSynthetic(t *testing.T) {
 			t.Errorf("%s: box %v, truth %v", r.File, r.Box, truth.Shape)
 		}
 		if truth.N() > 9 {
-			// The digit model knows 1..9: larger grids are found, not read.
-			if !r.Found || r.Status != pipeline.StatusUnread {
-				t.Errorf("%s: a %dx%d grid: found %v, status %q; want found, %q", r.File, truth.N(), truth.N(), r.Found, r.Status, pipeline.StatusUnread)
+			// Read with the glyphs 10..16; their accuracy is measured by
+			// the pipeline and train figures, here only that they are read.
+			if !r.Found || r.Status == pipeline.StatusUnread || len(r.Given) != truth.N()*truth.N() {
+				t.Errorf("%s: a %dx%d grid: found %v, status %q, given %q; want it read", r.File, truth.N(), truth.N(), r.Found, r.Status, r.Given)
 			}
 			continue
 		}
@@ -254,14 +255,22 @@ func TestScanWicht(t *testing.T) {
 	}
 	t.Logf("\n%s", stdout[i:])
 	var exact, solved float64
+	var wrong, held, heldRight int = -1, 0, 0
 	for _, line := range strings.Split(stdout[i:], "\n") {
 		fmt.Sscanf(line, "grids exact: %f%%", &exact)
 		fmt.Sscanf(line, "grids solved: %f%%", &solved)
+		fmt.Sscanf(line, "wrong solutions: %d", &wrong)
+		fmt.Sscanf(line, "check cells: %d grids held back for a check (%d", &held, &heldRight)
 	}
-	// The target is 97% (issue 5; 97.5% measured when this was written);
-	// the floor leaves room for noise, not for a regression.
-	if exact < 95 || solved < 95 {
-		t.Errorf("grids exact %.1f%%, solved %.1f%%: below the 95%% floor", exact, solved)
+	// The target is 97% exact (issue 5); the floor leaves room for noise,
+	// not for a regression. A grid held back for a check is not shown as
+	// solved (issue 15), but it must still have been read: solved and held
+	// back together stay above the floor, and no solution shown is wrong.
+	if exact < 95 || solved+100*float64(held)/160 < 95 {
+		t.Errorf("grids exact %.1f%%, solved %.1f%%, held back %d: below the 95%% floor", exact, solved, held)
+	}
+	if wrong != 0 {
+		t.Errorf("%d wrong solutions shown as solved, want 0", wrong)
 	}
 }
 

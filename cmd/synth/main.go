@@ -25,6 +25,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/synth"
 )
 
@@ -86,7 +87,9 @@ func runPhotos(args []string, stdout, stderr io.Writer) error {
 	sizesFlag := fs.String("sizes", "4,6,8,9,12,16", "grid sides, used in turn")
 	resFlag := fs.String("res", "640x480", "photo sizes WxH, comma separated; each cycles through all grid sides")
 	systemFonts := fs.Bool("system-fonts", false, "also use the Debian fonts under /usr/share/fonts (not reproducible elsewhere)")
-	letters := fs.Bool("letters", false, "print 10..16 as A..G instead of two-digit numbers")
+	letters := fs.Bool("letters", false, "print 10..16 as A..G instead of two-digit numbers (same as --symbols letters)")
+	symbols := fs.String("symbols", "numbers", "how values above 9 print: numbers (10..16), letters (A..G) or 0-F (every value v as the hex digit of v-1)")
+	world := fs.Bool("world", false, "render with synth.WorldOptions: print weights, plain 1s, barred 7s, stains, strong glare, screens with moiré, smaller grids, lower JPEG quality (the training photos' look)")
 	fingers := fs.Float64("fingers", 0, "chance (0..1) that a thumb covers a grid corner or edge")
 	png := fs.Bool("png", false, "also write a lossless imageK.png of each photo (for viewing)")
 	workers := fs.Int("j", runtime.NumCPU(), "parallel workers (the files do not depend on it)")
@@ -107,6 +110,10 @@ func runPhotos(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	sym, err := sudoku.ParseSymbols(*symbols)
+	if err != nil {
+		return fmt.Errorf("--symbols: %w", err)
+	}
 	fonts, err := synth.Fonts(*systemFonts)
 	if err != nil {
 		return err
@@ -119,8 +126,12 @@ func runPhotos(args []string, stdout, stderr io.Writer) error {
 		n := sizes[k%len(sizes)]
 		r := res[(k/len(sizes))%len(res)]
 		opts := synth.DefaultOptions(r.w, r.h, *seed*1_000_003+int64(k+1))
+		if *world {
+			opts = synth.WorldOptions(r.w, r.h, *seed*1_000_003+int64(k+1))
+		}
 		opts.Fonts = fonts
 		opts.Fingers = *fingers
+		opts.Symbols = sym
 		if *letters {
 			opts.Symbols = synth.Letters
 		}

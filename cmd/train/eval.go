@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/sudokuar/sudokuar/ocr"
-	"github.com/sudokuar/sudokuar/vision"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // metrics counts how well photos were read, through vision's cutter and
@@ -22,18 +22,20 @@ type metrics struct {
 	classified, clsOK int // cells vision passed to the model, read right
 	grids             int // photos read exactly
 	changed, fixed    int // readings with changes, and of those exact
-	tooLarge          int // grids the model cannot read (N > 9)
+	tooLarge          int // grids the model cannot read
+	shown, wrongShown int // readings presented as solved (certain), and of those with a wrong solution
+	check, checkExact int // readings with one solution held back for a check, and of those exact
 	readTime          time.Duration
 	misses            []string
 }
 
 func evaluate(cl ocr.Classifier, ps []photoCells) metrics {
+	return evaluateWith(cl, ps, ocr.DefaultSettings)
+}
+
+func evaluateWith(cl ocr.Classifier, ps []photoCells, set ocr.Settings) metrics {
 	var m metrics
 	for _, p := range ps {
-		if p.truth.N() > ocr.MaxSide {
-			m.tooLarge++ // not this model's job: kept out of the rates
-			continue
-		}
 		m.photos++
 		n := len(p.truth.Cells)
 		m.cells += n
@@ -43,10 +45,11 @@ func evaluate(cl ocr.Classifier, ps []photoCells) metrics {
 			continue
 		}
 		t := time.Now()
-		r, err := ocr.Read(cl, p.shape, p.cells)
+		r, err := ocr.ReadWith(cl, p.shape, p.cells, set)
 		m.readTime += time.Since(t)
 		if errors.Is(err, ocr.ErrGridTooLarge) {
-			m.misses = append(m.misses, fmt.Sprintf("%s: vision saw a %v grid: %v", p.name, p.shape, err))
+			m.tooLarge++
+			m.misses = append(m.misses, fmt.Sprintf("%s: %v", p.name, err))
 			continue
 		}
 		if err != nil {
@@ -80,10 +83,27 @@ func evaluate(cl ocr.Classifier, ps []photoCells) metrics {
 				m.fixed++
 			}
 		}
+		if r.Certain() {
+			m.shown++
+			if sol, err := sudoku.Solve(r.Given); err != nil || !solvesTruth(sol, p.truth) {
+				m.wrongShown++
+				m.misses = append(m.misses, fmt.Sprintf("%s: WRONG SOLUTION SHOWN AS CERTAIN", p.name))
+			}
+		} else if r.Solutions == 1 {
+			m.check++
+			if exact {
+				m.checkExact++
+			}
+			var ds []string
+			for _, d := range r.Doubt {
+				ds = append(ds, fmt.Sprintf("r%dc%d: %s", d.Cell/p.shape.N()+1, d.Cell%p.shape.N()+1, d.Reason))
+			}
+			m.misses = append(m.misses, fmt.Sprintf("%s (exact %v) held back: %s", p.name, exact, strings.Join(ds, "; ")))
+		}
 		if exact {
 			m.grids++
 		} else {
-			m.misses = append(m.misses, fmt.Sprintf("%s (truth turned %d, read turned %d, %d changes, %d solutions): %s", p.name, p.turns, r.Turns, len(r.Changes), r.Solutions, strings.Join(wrong, ", ")))
+			m.misses = append(m.misses, fmt.Sprintf("%s (truth turned %d, read turned %d, %d changes, %d solutions, symbols %v): %s", p.name, p.turns, r.Turns, len(r.Changes), r.Solutions, r.Symbols, strings.Join(wrong, ", ")))
 		}
 	}
 	return m
@@ -96,14 +116,15 @@ func report(name string, m metrics) {
 		}
 		return 100 * float64(a) / float64(b)
 	}
-	fmt.Printf("%s: %d photos up to 9×9, %d cut by vision into the true shape", name, m.photos, m.cut)
+	fmt.Printf("%s: %d photos, %d cut by vision into the true shape", name, m.photos, m.cut)
 	if m.tooLarge > 0 {
-		fmt.Printf(" (%d larger grids left out: the model reads 1..9 only)", m.tooLarge)
+		fmt.Printf(" (%d grids with values the model has no glyphs for)", m.tooLarge)
 	}
 	fmt.Printf("\n  digits %d/%d = %.2f%%, all cells %d/%d = %.3f%%, exact grids %d/%d = %.1f%% (after conflict resolution; %d readings changed, %d of them exact)\n",
 		m.digitsOK, m.digits, pct(m.digitsOK, m.digits), m.cellsOK, m.cells, pct(m.cellsOK, m.cells),
 		m.grids, m.photos, pct(m.grids, m.photos), m.changed, m.fixed)
 	fmt.Printf("  model alone: %d/%d = %.2f%% of the cells vision passed to it read right\n", m.clsOK, m.classified, pct(m.clsOK, m.classified))
+	fmt.Printf("  shown as solved: %d/%d, of them with a wrong solution: %d; held back for a check: %d (%d of them read exactly)\n", m.shown, m.photos, m.wrongShown, m.check, m.checkExact)
 	if m.cut > 0 {
 		fmt.Printf("  ocr.Read (onnx-go): %.2f ms per grid\n", float64(m.readTime.Microseconds())/1000/float64(m.cut))
 	}
@@ -130,5 +151,11 @@ func testdataPhotos(dir string, workers int) ([]photoCells, error) {
 		return nil, fmt.Errorf("no photos with .dat truth")
 	}
 	sort.Strings(paths)
-	return cutPhotos(paths, vision.Options{}, workers, nil), nil
+	return cutPhotos(paths, false, workers, nil), nil
+}
+
+// solvesTruth reports whether sol is the solution of the true puzzle.
+func solvesTruth(sol, truth sudoku.Grid) bool {
+	want, err := sudoku.Solve(truth)
+	return err == nil && want.Equal(sol)
 }

@@ -33,7 +33,6 @@ import (
 	"github.com/sudokuar/sudokuar/ocr"
 	"github.com/sudokuar/sudokuar/ocr/digitnet"
 	"github.com/sudokuar/sudokuar/synth"
-	"github.com/sudokuar/sudokuar/vision"
 )
 
 type config struct {
@@ -42,10 +41,11 @@ type config struct {
 	epochs     int
 	synthTrain int
 	synthTest  int
-	realDir    string
+	bigShare   float64
+	realDirs   []string
 	puzzles    string
 	testdata   string
-	holdout    float64
+	holdout    []float64
 	realWeight int
 	emptyPct   int
 	batch      int
@@ -53,6 +53,7 @@ type config struct {
 	workers    int
 	arch       digitnet.Arch
 	eval       string
+	sweep      bool
 }
 
 func main() {
@@ -61,21 +62,37 @@ func main() {
 	var arch string
 	flag.StringVar(&c.out, "out", "models/digits.onnx", "where to write the ONNX model")
 	flag.Int64Var(&c.seed, "seed", 1, "seed for weights, data and shuffling")
-	flag.IntVar(&c.epochs, "epochs", 10, "training epochs")
-	flag.IntVar(&c.synthTrain, "synth", 3000, "synthetic photos to train on")
-	flag.IntVar(&c.synthTest, "synth-test", 200, "synthetic photos to measure on (other seeds)")
-	flag.StringVar(&c.realDir, "real", "../shared/datasets/wicht-v2-train", "real photos with .dat truth (skipped if missing)")
+	flag.IntVar(&c.epochs, "epochs", 8, "training epochs")
+	flag.IntVar(&c.synthTrain, "synth", 1500, "synthetic photos to train on")
+	flag.IntVar(&c.synthTest, "synth-test", 150, "synthetic photos to measure on (other seeds)")
+	var realDirs string
+	flag.StringVar(&realDirs, "real", "../shared/datasets/wicht-v2-train,../shared/datasets/others-train", "folders of real photos with .dat truth, comma-separated (missing ones are skipped)")
+	flag.Float64Var(&c.bigShare, "big", 0.15, "share of synthetic photos that are 12×12 or 16×16 (numbers, letters or 0..F)")
 	flag.StringVar(&c.puzzles, "puzzles", "../shared/puzzles/17-clue.txt", "one-line puzzles to print on synthetic photos (random puzzles if missing)")
 	flag.StringVar(&c.testdata, "testdata", "testdata/synth", "committed synthetic test photos to measure on (skipped if missing)")
-	flag.Float64Var(&c.holdout, "holdout", 0.2, "share of the real photos held out for measurement")
+	var holdout string
+	flag.StringVar(&holdout, "holdout", "0.2,0.25", "share of each source's photos held out for measurement, per --real folder (the last share serves the folders after it)")
 	flag.IntVar(&c.realWeight, "real-weight", 4, "times each real training cell is used per epoch")
 	flag.IntVar(&c.emptyPct, "empty", 3, "drawn non-digit cells (class 0) per 100 synthetic cells")
 	flag.IntVar(&c.batch, "batch", 64, "minibatch size")
 	flag.Float64Var(&c.lr, "lr", 0.003, "Adam learning rate at the start (cosine decay to 5%)")
 	flag.IntVar(&c.workers, "workers", 2, "goroutines rendering and cutting photos")
 	flag.StringVar(&c.eval, "eval", "", "only measure this ONNX model (no training)")
+	flag.BoolVar(&c.sweep, "sweep", false, "with --eval: also try the doubt check's thresholds on the real photos (wrong solutions shown vs grids held back)")
 	flag.StringVar(&arch, "arch", "8,16,64", "conv1 filters, conv2 filters, hidden units")
 	flag.Parse()
+	for _, f := range strings.Split(holdout, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || v < 0 || v >= 1 {
+			log.Fatalf("train: --holdout %q: want shares in [0, 1)", holdout)
+		}
+		c.holdout = append(c.holdout, v)
+	}
+	for _, d := range strings.Split(realDirs, ",") {
+		if d = strings.TrimSpace(d); d != "" {
+			c.realDirs = append(c.realDirs, d)
+		}
+	}
 	var err error
 	if c.arch, err = parseArch(arch); err != nil {
 		log.Fatalf("train: %v", err)
@@ -98,7 +115,7 @@ func parseArch(s string) (digitnet.Arch, error) {
 		}
 		v[i] = n
 	}
-	return digitnet.Arch{C1: v[0], C2: v[1], Hidden: v[2]}, nil
+	return digitnet.Arch{C1: v[0], C2: v[1], Hidden: v[2], Classes: ocr.NumGlyphs}, nil
 }
 
 func run(c config) error {
@@ -119,21 +136,27 @@ func run(c config) error {
 	if c.eval != "" {
 		c.synthTrain = 0
 	}
-	synTrain := synthPhotos(c.synthTrain, c.seed*1_000_000, fonts, puzzles, c.workers)
-	synTest := synthPhotos(c.synthTest, c.seed*1_000_000+500_000, fonts, puzzles, c.workers)
+	synTrain := synthPhotos(c.synthTrain, c.seed*1_000_000, fonts, puzzles, c.workers, c.bigShare)
+	synTest := synthPhotos(c.synthTest, c.seed*1_000_000+500_000, fonts, puzzles, c.workers, c.bigShare)
 	fmt.Printf("synthetic photos: %d train, %d test, cut by vision in %.0fs; %s\n",
 		len(synTrain), len(synTest), time.Since(t).Seconds(), dropped(append(synTrain[:len(synTrain):len(synTrain)], synTest...)))
 
 	var realTrain, realTest []photoCells
-	trainPaths, testPaths, err := splitPhotos(c.realDir, c.holdout)
-	if err != nil {
-		fmt.Printf("real photos: %v; training on synthetic photos only\n", err)
-	} else {
+	for k, dir := range c.realDirs {
+		trainPaths, testPaths, err := splitPhotos(dir, c.holdout[min(k, len(c.holdout)-1)])
+		if err != nil {
+			fmt.Printf("real photos: %v; skipped\n", err)
+			continue
+		}
 		t = time.Now()
-		realTrain = cutPhotos(trainPaths, vision.Options{Sizes: []int{9}}, c.workers, nil)
-		realTest = cutPhotos(testPaths, vision.Options{Sizes: []int{9}}, c.workers, nil)
-		fmt.Printf("real photos: %d train, %d held out (split by name hash), cut in %.0fs; %s\n",
-			len(realTrain), len(realTest), time.Since(t).Seconds(), dropped(append(realTrain[:len(realTrain):len(realTrain)], realTest...)))
+		tr := cutPhotos(trainPaths, true, c.workers, nil)
+		te := cutPhotos(testPaths, true, c.workers, nil)
+		fmt.Printf("real photos in %s: %d train, %d held out (per source, by name hash), cut in %.0fs; %s\n",
+			dir, len(tr), len(te), time.Since(t).Seconds(), dropped(append(tr[:len(tr):len(tr)], te...)))
+		for _, p := range te {
+			fmt.Printf("  held out: %s\n", p.name)
+		}
+		realTrain, realTest = append(realTrain, tr...), append(realTest, te...)
 	}
 
 	if c.eval != "" {
@@ -159,7 +182,7 @@ func run(c config) error {
 		// Real photos join after the first epoch: the photos whose truth
 		// could be turned two ways (symmetric puzzles) are oriented by the
 		// network trained so far.
-		if e == 1 && len(realTrain) > 0 {
+		if e == 1 && len(realTrain) > 0 && len(realSamples) == 0 {
 			cl, err := ocr.NewGo(tr.Weights().ONNX())
 			if err != nil {
 				return err
@@ -169,7 +192,7 @@ func run(c config) error {
 			fmt.Printf("real training cells: %d (used %d× per epoch)\n", len(realSamples), c.realWeight)
 		}
 		data := append([]sample(nil), synSamples...)
-		// Class 0 for what vision may wrongly pass on from empty cells.
+		// Class 0 for what vision may pass on from empty cells.
 		for k := 0; k < len(synSamples)*c.emptyPct/100; k++ {
 			data = append(data, sample{x: emptyCell(rng), y: 0})
 		}
@@ -187,7 +210,22 @@ func run(c config) error {
 		fmt.Printf("epoch %d/%d: lr %.5f, %d cells, loss %.4f, train acc %.3f%%, synthetic test cells %.3f%%, %.0fs\n",
 			e+1, c.epochs, lr, len(data), loss, 100*acc, 100*testAcc, time.Since(t).Seconds())
 	}
-	model := tr.Weights().ONNX()
+	w = tr.Weights()
+	// Calibrate on cells no weight was fitted on, and that the figures
+	// below do not claim as unseen: the synthetic test photos and the
+	// held-out Wicht photos (vision was tuned on those already).
+	var calib []sample
+	calib = append(calib, testSamples...)
+	for _, p := range realTest {
+		if p.source == "image" {
+			calib = append(calib, p.samples()...)
+		}
+	}
+	temp := fitTemperature(w, calib)
+	fmt.Printf("calibration: temperature %.3f fitted on %d cells; ECE before %.4f, after %.4f\n",
+		temp, len(calib), ece(w, calib, 1), ece(w, calib, temp))
+	w.Scale(float32(temp))
+	model := w.ONNX()
 	if err := os.WriteFile(c.out, model, 0o644); err != nil {
 		return err
 	}
@@ -202,15 +240,41 @@ func measure(c config, model []byte, realTrain, realTest, synTest []photoCells) 
 	if err != nil {
 		return fmt.Errorf("reload %s: %w", c.out, err)
 	}
+	w, err := digitnet.FromONNX(model)
+	if err != nil {
+		return err
+	}
 	if len(realTest) > 0 {
 		// The truth's turn is settled by this model for photos whose
 		// emptiness pattern fits several turns.
 		reorient(realTest, orientWith(cl))
 		reorient(realTrain, orientWith(cl))
-		report("held-out real photos", evaluate(cl, realTest))
-		report("real training photos", evaluate(cl, realTrain))
+		for _, src := range sources(realTest, realTrain) {
+			te, tr := bySource(realTest, src), bySource(realTrain, src)
+			if len(te) > 0 {
+				report(fmt.Sprintf("held-out real photos, %s", src), evaluate(cl, te))
+				fmt.Printf("  ECE of the model's top class on these cells: %.4f\n", ece(w, collect(te), 1))
+			}
+			if len(tr) > 0 {
+				report(fmt.Sprintf("real training photos, %s", src), evaluate(cl, tr))
+			}
+		}
+		all := append(realTest[:len(realTest):len(realTest)], realTrain...)
+		report("all real photos", evaluate(cl, all))
+		if c.sweep {
+			fmt.Println("doubt check thresholds on all real photos (AltFloor, CheckBelow: shown as solved, wrong among them, held back, held back but exact):")
+			for _, floor := range []float64{1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1} {
+				for _, below := range []float64{0.5, 0.8} {
+					set := ocr.DefaultSettings
+					set.AltFloor, set.CheckBelow = floor, below
+					m := evaluateWith(cl, all, set)
+					fmt.Printf("  %g, %g: shown %d, wrong %d, held back %d, held back but exact %d\n", floor, below, m.shown, m.wrongShown, m.check, m.checkExact)
+				}
+			}
+		}
 	}
 	report("synthetic test photos", evaluate(cl, synTest))
+	fmt.Printf("  ECE of the model's top class on these cells: %.4f\n", ece(w, collect(synTest), 1))
 	if tp, err := testdataPhotos(c.testdata, c.workers); err == nil {
 		report(c.testdata, evaluate(cl, tp))
 	} else {
@@ -311,7 +375,8 @@ func cellAccuracy(w digitnet.Weights, data []sample) float64 {
 			return math.NaN()
 		}
 		for i, d := range data[s:e] {
-			if digitnet.Argmax(logits[i*digitnet.Classes:(i+1)*digitnet.Classes]) == d.y {
+			k := w.Arch.Outputs()
+			if digitnet.Argmax(logits[i*k:(i+1)*k]) == d.y {
 				correct++
 			}
 		}

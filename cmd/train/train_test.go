@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/sudokuar/sudokuar/ocr"
 	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/synth"
 )
 
 func TestTurnGrid(t *testing.T) {
@@ -93,21 +95,31 @@ func rows9(row string) string {
 
 func TestSplitPhotosDeterministic(t *testing.T) {
 	dir := t.TempDir()
-	for i := 0; i < 50; i++ {
-		os.WriteFile(filepath.Join(dir, "image"+string(rune('a'+i%26))+string(rune('a'+i/26))+".jpg"), nil, 0o644)
+	// Two sources of 40 and 10 photos, and one single photo.
+	for i := 1; i <= 40; i++ {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("image%d.jpg", i)), nil, 0o644)
 	}
+	for i := 1; i <= 10; i++ {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("book-%d.jpg", i)), nil, 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, "news-1.jpg"), nil, 0o644)
 	tr1, te1, err := splitPhotos(dir, 0.2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tr2, te2, _ := splitPhotos(dir, 0.2)
-	if len(te1) != 10 || len(tr1) != 40 {
-		t.Errorf("split %d/%d, want 40/10", len(tr1), len(te1))
+	if len(te1) != 10 || len(tr1) != 41 {
+		t.Errorf("split %d/%d, want 41/10 (8 of image, 2 of book, the single photo trained on)", len(tr1), len(te1))
 	}
+	count := map[string]int{}
 	for i := range te1 {
 		if te1[i] != te2[i] {
 			t.Fatal("split not deterministic")
 		}
+		count[sourceOf(filepath.Base(te1[i]))]++
+	}
+	if count["image"] != 8 || count["book"] != 2 || count["news"] != 0 {
+		t.Errorf("held out per source %v, want image 8, book 2, news 0", count)
 	}
 	seen := map[string]bool{}
 	for _, p := range append(tr2, te2...) {
@@ -118,6 +130,14 @@ func TestSplitPhotosDeterministic(t *testing.T) {
 	}
 	if _, _, err := splitPhotos(filepath.Join(dir, "none"), 0.2); err == nil {
 		t.Error("empty folder split without error")
+	}
+}
+
+func TestSourceOf(t *testing.T) {
+	for name, want := range map[string]string{"es2812-14.jpg": "es2812", "image1003.jpg": "image", "andreibrihac-7.jpg": "andreibrihac", "x.jpg": "x"} {
+		if got := sourceOf(name); got != want {
+			t.Errorf("sourceOf(%q) = %q, want %q", name, got, want)
+		}
 	}
 }
 
@@ -140,5 +160,53 @@ func TestAugmentStaysInRange(t *testing.T) {
 	}
 	if px[0] != 0 || px[200] != 1 {
 		t.Error("augment modified its input")
+	}
+}
+
+func TestECE(t *testing.T) {
+	cases := []struct {
+		conf  []float64
+		right []bool
+		want  float64
+	}{
+		{[]float64{1, 1}, []bool{true, true}, 0},
+		{[]float64{0.9, 0.9}, []bool{true, false}, 0.4}, // says 90%, right 50%
+		{[]float64{0.6, 0.99}, []bool{true, true}, 0.205},
+	}
+	for _, c := range cases {
+		if got := eceOf(c.conf, c.right); got < c.want-1e-9 || got > c.want+1e-9 {
+			t.Errorf("eceOf(%v, %v) = %v, want %v", c.conf, c.right, got, c.want)
+		}
+	}
+}
+
+func TestSoftmaxT(t *testing.T) {
+	p1 := softmaxT([]float32{2, 0}, 1)
+	p2 := softmaxT([]float32{2, 0}, 2)
+	if !(p2[0] < p1[0] && p1[0] > 0.88 && p1[0] < 0.881) {
+		t.Errorf("softmax at T=1 %v, T=2 %v: a higher temperature must soften", p1, p2)
+	}
+}
+
+// TestCutIsIndependentOfWorkers: the photos and their cells do not depend
+// on how many workers render and cut them, so a seeded run is reproducible
+// on any machine.
+func TestCutIsIndependentOfWorkers(t *testing.T) {
+	fonts, err := synth.GoFonts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := synthPhotos(4, 77, fonts, nil, 1, 0.25)
+	b := synthPhotos(4, 77, fonts, nil, 3, 0.25)
+	for i := range a {
+		sa, sb := a[i].samples(), b[i].samples()
+		if len(sa) != len(sb) || fmt.Sprint(a[i].err) != fmt.Sprint(b[i].err) {
+			t.Fatalf("photo %d: %d vs %d samples (%v / %v)", i, len(sa), len(sb), a[i].err, b[i].err)
+		}
+		for k := range sa {
+			if sa[k].y != sb[k].y || fmt.Sprint(sa[k].x) != fmt.Sprint(sb[k].x) {
+				t.Fatalf("photo %d sample %d differs between 1 and 3 workers", i, k)
+			}
+		}
 	}
 }

@@ -9,7 +9,7 @@
 //
 //	Conv 3×3, C1 filters, stride 2, pad 1 → Relu   → [N,C1,14,14]
 //	Conv 3×3, C2 filters, stride 2, pad 1 → Relu   → [N,C2,7,7]
-//	Flatten → Gemm (C2·49 → Hidden) → Relu → Gemm (Hidden → 10) = logits
+//	Flatten → Gemm (C2·49 → Hidden) → Relu → Gemm (Hidden → Classes) = logits
 //
 // Strided convolutions instead of max pooling: in onnx-go's gorgonia backend
 // the cost follows the size of the convolution outputs (im2col, transposes,
@@ -32,17 +32,29 @@ import (
 // Side is the input image side in pixels (vision.CellSize).
 const Side = 28
 
-// Classes is the number of outputs: 0 = empty, 1..9 = digits.
+// Classes is the number of outputs of the first models: 0 = empty, 1..9 =
+// digits. Models with more outputs read more glyphs (see package ocr's
+// Glyph); Arch.Classes says how many a model has.
 const Classes = 10
 
 // Arch gives the layer widths.
 type Arch struct {
 	C1, C2 int // filters of the two convolutions
 	Hidden int // units of the hidden fully connected layer
+	// Classes is the number of outputs; 0 means the original 10.
+	Classes int
+}
+
+// Outputs is the number of logits per cell.
+func (a Arch) Outputs() int {
+	if a.Classes <= 0 {
+		return Classes
+	}
+	return a.Classes
 }
 
 // DefaultArch is the architecture shipped in models/digits.onnx.
-var DefaultArch = Arch{C1: 8, C2: 16, Hidden: 64}
+var DefaultArch = Arch{C1: 8, C2: 16, Hidden: 64, Classes: 25}
 
 // flat is the length of the flattened feature map after the second conv.
 func (a Arch) flat() int { return a.C2 * 7 * 7 }
@@ -51,7 +63,23 @@ func (a Arch) flat() int { return a.C2 * 7 * 7 }
 func (a Arch) MACs() int {
 	conv1 := 14 * 14 * a.C1 * 9
 	conv2 := 7 * 7 * a.C2 * a.C1 * 9
-	return conv1 + conv2 + a.flat()*a.Hidden + a.Hidden*Classes
+	return conv1 + conv2 + a.flat()*a.Hidden + a.Hidden*a.Outputs()
+}
+
+// MaxClasses bounds the outputs a model file may declare.
+const MaxClasses = 64
+
+// Scale divides the last layer by t (temperature scaling): the logits
+// become logits/t, so the softmax is softer for t > 1. Calibration fits t
+// after training and bakes it into the file, so every runtime gives
+// calibrated probabilities.
+func (w *Weights) Scale(t float32) {
+	for i := range w.FC2W {
+		w.FC2W[i] /= t
+	}
+	for i := range w.FC2B {
+		w.FC2B[i] /= t
+	}
 }
 
 // Weights holds all parameters, row-major, in the layouts the ONNX file uses:
@@ -67,6 +95,7 @@ type Weights struct {
 
 // Init returns He-initialised weights (zero biases) drawn from rng.
 func Init(a Arch, rng *rand.Rand) Weights {
+	a.Classes = a.Outputs()
 	he := func(n, fanIn int) []float32 {
 		s := math.Sqrt(2 / float64(fanIn))
 		w := make([]float32, n)
@@ -83,8 +112,8 @@ func Init(a Arch, rng *rand.Rand) Weights {
 		Conv2B: make([]float32, a.C2),
 		FC1W:   he(a.flat()*a.Hidden, a.flat()),
 		FC1B:   make([]float32, a.Hidden),
-		FC2W:   he(a.Hidden*Classes, a.Hidden),
-		FC2B:   make([]float32, Classes),
+		FC2W:   he(a.Hidden*a.Outputs(), a.Hidden),
+		FC2B:   make([]float32, a.Outputs()),
 	}
 }
 
@@ -98,8 +127,8 @@ func (w *Weights) params() []param {
 		{"conv2.b", []int64{int64(a.C2)}, &w.Conv2B, false},
 		{"fc1.w", []int64{int64(a.Hidden), int64(a.flat())}, &w.FC1W, true},
 		{"fc1.b", []int64{int64(a.Hidden)}, &w.FC1B, false},
-		{"fc2.w", []int64{Classes, int64(a.Hidden)}, &w.FC2W, true},
-		{"fc2.b", []int64{Classes}, &w.FC2B, false},
+		{"fc2.w", []int64{int64(a.Outputs()), int64(a.Hidden)}, &w.FC2W, true},
+		{"fc2.b", []int64{int64(a.Outputs())}, &w.FC2B, false},
 	}
 }
 
@@ -121,7 +150,7 @@ const (
 const Opset = 9
 
 // ONNX returns the network as ONNX model bytes with input "cells"
-// [N,1,28,28] and output "logits" [N,10] (N left symbolic).
+// [N,1,28,28] and output "logits" [N,Classes] (N left symbolic).
 func (w Weights) ONNX() []byte {
 	ints := func(name string, v ...int64) onnxpb.Attr {
 		return onnxpb.Attr{Name: name, Kind: onnxpb.AttrInts, Ints: v}
@@ -144,7 +173,7 @@ func (w Weights) ONNX() []byte {
 			node("Gemm", []string{"relu3", "fc2.w", "fc2.b"}, OutputName, transB),
 		},
 		Inputs:  []onnxpb.ValueInfo{{Name: InputName, ElemType: onnxpb.Float, Dims: []int64{-1, 1, Side, Side}}},
-		Outputs: []onnxpb.ValueInfo{{Name: OutputName, ElemType: onnxpb.Float, Dims: []int64{-1, Classes}}},
+		Outputs: []onnxpb.ValueInfo{{Name: OutputName, ElemType: onnxpb.Float, Dims: []int64{-1, int64(w.Arch.Outputs())}}},
 	}
 	for _, p := range w.params() {
 		g.Initializers = append(g.Initializers, onnxpb.Tensor{Name: p.name, Dims: p.dims, DataType: onnxpb.Float, Floats: *p.data})
@@ -170,9 +199,12 @@ func FromONNX(data []byte) (Weights, error) {
 		}
 		return int(t.Dims[i])
 	}
-	w := Weights{Arch: Arch{C1: dim("conv1.w", 0), C2: dim("conv2.w", 0), Hidden: dim("fc1.w", 0)}}
-	if w.Arch.C1 == 0 || w.Arch.C2 == 0 || w.Arch.Hidden == 0 {
-		return Weights{}, fmt.Errorf("not a digitnet model: missing conv1.w, conv2.w or fc1.w")
+	w := Weights{Arch: Arch{C1: dim("conv1.w", 0), C2: dim("conv2.w", 0), Hidden: dim("fc1.w", 0), Classes: dim("fc2.w", 0)}}
+	if w.Arch.C1 == 0 || w.Arch.C2 == 0 || w.Arch.Hidden == 0 || w.Arch.Classes == 0 {
+		return Weights{}, fmt.Errorf("not a digitnet model: missing conv1.w, conv2.w, fc1.w or fc2.w")
+	}
+	if w.Arch.Classes < Classes || w.Arch.Classes > MaxClasses {
+		return Weights{}, fmt.Errorf("fc2.w has %d outputs, want %d..%d", w.Arch.Classes, Classes, MaxClasses)
 	}
 	for _, p := range w.params() {
 		t, ok := byName[p.name]

@@ -95,7 +95,7 @@ func build(w *Weights, batch int, train bool) (*net, error) {
 		n.machine = G.NewTapeMachine(g)
 		return n, nil
 	}
-	n.y = G.NewMatrix(g, tensor.Float32, G.WithShape(batch, Classes), G.WithName("y"))
+	n.y = G.NewMatrix(g, tensor.Float32, G.WithShape(batch, a.Outputs()), G.WithName("y"))
 	logp, err := G.LogSoftMax(n.logits)
 	if err != nil {
 		return nil, err
@@ -131,7 +131,7 @@ func (n *net) run(x []float32) error {
 }
 
 // Forward runs the gorgonia graph (the training graph without the loss) on
-// count cells stored back to back in x and returns count×10 logits. It is
+// count cells stored back to back in x and returns count×Outputs logits. It is
 // the reference the ONNX readers are checked against.
 func Forward(w Weights, x []float32, count int) ([]float32, error) {
 	n, err := build(&w, count, false)
@@ -171,20 +171,21 @@ func (t *Trainer) SetLearnRate(lr float64) {
 }
 
 // Step does one forward/backward pass and one Adam update on a batch of
-// images x (batch×28×28) with labels y (0..9). It returns the mean loss and
+// images x (batch×28×28) with labels y (0..Outputs-1). It returns the mean loss and
 // how many of the batch the network got right before the update.
 func (t *Trainer) Step(x []float32, y []int) (float64, int, error) {
 	if len(y) != t.n.batch {
 		return 0, 0, fmt.Errorf("batch has %d labels, want %d", len(y), t.n.batch)
 	}
-	onehot := make([]float32, t.n.batch*Classes)
+	k := t.w.Arch.Outputs()
+	onehot := make([]float32, t.n.batch*k)
 	for i, c := range y {
-		if c < 0 || c >= Classes {
+		if c < 0 || c >= k {
 			return 0, 0, fmt.Errorf("label %d of sample %d out of range", c, i)
 		}
-		onehot[i*Classes+c] = 1
+		onehot[i*k+c] = 1
 	}
-	if err := G.Let(t.n.y, tensor.New(tensor.WithShape(t.n.batch, Classes), tensor.WithBacking(onehot))); err != nil {
+	if err := G.Let(t.n.y, tensor.New(tensor.WithShape(t.n.batch, k), tensor.WithBacking(onehot))); err != nil {
 		return 0, 0, err
 	}
 	if err := t.n.run(x); err != nil {
@@ -193,7 +194,7 @@ func (t *Trainer) Step(x []float32, y []int) (float64, int, error) {
 	logits := t.n.logits.Value().Data().([]float32)
 	correct := 0
 	for i, c := range y {
-		if Argmax(logits[i*Classes:(i+1)*Classes]) == c {
+		if Argmax(logits[i*k:(i+1)*k]) == c {
 			correct++
 		}
 	}

@@ -98,7 +98,7 @@ function show(v) {
     board.setShape(v.box[0], v.box[1]);
     $('board').append($('paused')); // the cover sits over the cells
     makePad($('pad'), v.size, (x) => write(x));
-    $('what').textContent = `${v.size}×${v.size} · ${v.level || 'your puzzle'}${v.rating ? ' · ' + v.rating.toFixed(1) : ''}`;
+    $('what').textContent = `${v.size}×${v.size} · ${v.own ? 'your puzzle' : v.level}${v.rating ? ' · ' + v.rating.toFixed(1) : ''}`;
   }
   $('progress').textContent = `${v.filled}/${v.total}`;
   $('hints').textContent = `${v.hints}/${v.maxHints}`;
@@ -198,7 +198,7 @@ function showDone(v) {
     const r = v.result;
     const who = (r && r.name) || '';
     p(`Solved in ${$('timer').textContent} with ${v.hints} hint${v.hints === 1 ? '' : 's'} and ${v.mistakes} mistake${v.mistakes === 1 ? '' : 's'}.`).className = 'ok';
-    if (who) p(`Saved to the leaderboard as ${who}.`);
+    if (who) p(v.own ? `Saved to your history as ${who} (puzzles you bring are not ranked).` : `Saved to the leaderboard as ${who}.`);
   } else {
     p('The solution is shown in green. This game is not scored.');
   }

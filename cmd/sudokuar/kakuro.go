@@ -1,0 +1,302 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sudokuar/sudokuar/kakuro"
+)
+
+// kakuroFlags is `sudokuar kakuro ACTION [flags] FILE...`: the Kakuro
+// commands, each with its own flags.
+func kakuroFlags(fs *flag.FlagSet) func(*env, []string) int {
+	return func(e *env, args []string) int {
+		if len(args) == 0 {
+			kakuroUsage(e.stderr)
+			return exitUsage
+		}
+		act, ok := kakuroActions()[args[0]]
+		if !ok {
+			fmt.Fprintf(e.stderr, "sudokuar kakuro: unknown action %q\n", args[0])
+			kakuroUsage(e.stderr)
+			return exitUsage
+		}
+		sub := flag.NewFlagSet("sudokuar kakuro "+args[0], flag.ContinueOnError)
+		sub.SetOutput(e.stderr)
+		runAct := act.flags(sub)
+		sub.Usage = func() {
+			fmt.Fprintf(e.stderr, "usage: sudokuar kakuro %s [flags] %s\n\n%s\n\nflags:\n", args[0], act.args, act.summary)
+			sub.PrintDefaults()
+		}
+		if err := sub.Parse(args[1:]); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return exitOK
+			}
+			return exitUsage
+		}
+		return runAct(e, sub.Args())
+	}
+}
+
+type kakuroAction struct {
+	args, summary string
+	flags         func(fs *flag.FlagSet) func(*env, []string) int
+}
+
+func kakuroActions() map[string]kakuroAction {
+	return map[string]kakuroAction{
+		"solve":    {"FILE...", "print the solution of each puzzle (the text format of FORMAT.md) on stdout", kakuroSolveFlags},
+		"count":    {"FILE...", "print the number of solutions of each puzzle", kakuroCountFlags},
+		"rate":     {"FILE...", "print the level of each puzzle and the techniques it needs", kakuroRateFlags},
+		"generate": {"", "print new puzzles with exactly one solution", kakuroGenerateFlags},
+	}
+}
+
+func kakuroUsage(w io.Writer) {
+	io.WriteString(w, `usage: sudokuar kakuro ACTION [flags] [FILE...]
+
+actions:
+  solve     print the solution of each puzzle on stdout (FILE or - for stdin)
+  count     print the number of solutions of each puzzle
+  rate      print the level of each puzzle (easy, medium, hard, expert)
+  generate  print new puzzles with exactly one solution
+
+Puzzles are in the text format of shared/puzzles/kakuro/FORMAT.md, one per
+file. A bad file is reported on stderr and the others still run (exit 1).
+`)
+}
+
+// readKakuros reads each named puzzle ("-" is stdin) and calls fn with it,
+// reporting read errors as NAME: error; it returns how many failed.
+func readKakuros(e *env, names []string, fn func(name string, b *kakuro.Board) error) int {
+	if len(names) == 0 {
+		names = []string{"-"}
+	}
+	failed := 0
+	for _, name := range names {
+		var b *kakuro.Board
+		var err error
+		if name == "-" {
+			var data []byte
+			data, err = io.ReadAll(e.stdin)
+			if err == nil {
+				b, err = kakuro.Parse(bytes.NewReader(data))
+			}
+			name = "stdin"
+		} else {
+			b, err = kakuro.ReadFile(name)
+			err = trimName(err, name)
+		}
+		if err == nil {
+			err = fn(name, b)
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", name, err)
+			failed++
+		}
+	}
+	return failed
+}
+
+// trimName drops the file name ReadFile puts in front, since the command
+// prints it itself.
+func trimName(err error, name string) error {
+	if err == nil {
+		return nil
+	}
+	msg := strings.TrimPrefix(err.Error(), name+": ")
+	if msg == err.Error() {
+		return err
+	}
+	return errors.New(msg)
+}
+
+func batchStatus(e *env, cmd string, failed, total int) int {
+	if failed > 0 {
+		if total > 1 {
+			fmt.Fprintf(e.stderr, "sudokuar kakuro %s: %d of %d puzzles failed\n", cmd, failed, total)
+		}
+		return exitFail
+	}
+	return exitOK
+}
+
+// solveWith solves b with the named solver and returns its solution.
+func solveWith(solver string, b *kakuro.Board) (*kakuro.Board, kakuro.Result, error) {
+	switch solver {
+	case "fast":
+		s, err := kakuro.NewSolver(b)
+		if err != nil {
+			return nil, kakuro.Result{}, err
+		}
+		res := s.Count(2)
+		switch res.Count {
+		case 0:
+			return nil, res, errors.New("no solution: the clues contradict each other")
+		case 1:
+			return res.Solutions[0], res, nil
+		}
+		me := &kakuro.MultipleError{First: res.Solutions[0], Second: res.Solutions[1]}
+		return nil, res, fmt.Errorf("not unique: %v", me)
+	case "dlx":
+		sols, err := kakuro.SolveDLX(b, 2)
+		if err != nil {
+			return nil, kakuro.Result{}, err
+		}
+		switch len(sols) {
+		case 0:
+			return nil, kakuro.Result{}, errors.New("no solution: the clues contradict each other")
+		case 1:
+			return sols[0], kakuro.Result{Count: 1}, nil
+		}
+		return nil, kakuro.Result{}, errors.New("not unique: more than one solution")
+	}
+	return nil, kakuro.Result{}, fmt.Errorf("unknown solver %q (want fast or dlx)", solver)
+}
+
+func kakuroSolveFlags(fs *flag.FlagSet) func(*env, []string) int {
+	solver := fs.String("solver", "fast", "solver: fast (propagation and search) or dlx (exact cover, Dancing Links)")
+	stats := fs.Bool("stats", false, "print each puzzle's solving time and search nodes on stderr")
+	return func(e *env, args []string) int {
+		out := bufio.NewWriter(e.stdout)
+		defer out.Flush()
+		n := 0
+		failed := readKakuros(e, args, func(name string, b *kakuro.Board) error {
+			start := time.Now()
+			sol, res, err := solveWith(*solver, b)
+			if err != nil {
+				return err
+			}
+			if *stats {
+				fmt.Fprintf(e.stderr, "%s: %s, %d nodes\n", name, time.Since(start).Round(time.Microsecond), res.Nodes)
+			}
+			if n > 0 {
+				out.WriteByte('\n')
+			}
+			n++
+			sol.WriteTo(out)
+			return out.Flush()
+		})
+		return batchStatus(e, "solve", failed, max(len(args), 1))
+	}
+}
+
+func kakuroCountFlags(fs *flag.FlagSet) func(*env, []string) int {
+	limit := fs.Int("limit", 1000, "stop counting at this many solutions")
+	return func(e *env, args []string) int {
+		failed := readKakuros(e, args, func(name string, b *kakuro.Board) error {
+			s, err := kakuro.NewSolver(b)
+			if err != nil {
+				return err
+			}
+			res := s.Count(max(*limit, 1))
+			more := ""
+			if res.Count >= *limit {
+				more = " (or more)"
+			}
+			fmt.Fprintf(e.stdout, "%s: %d solutions%s\n", name, res.Count, more)
+			return nil
+		})
+		return batchStatus(e, "count", failed, max(len(args), 1))
+	}
+}
+
+func kakuroRateFlags(fs *flag.FlagSet) func(*env, []string) int {
+	return func(e *env, args []string) int {
+		failed := readKakuros(e, args, func(name string, b *kakuro.Board) error {
+			r, err := kakuro.Rate(b)
+			switch {
+			case errors.Is(err, kakuro.ErrNoSolution):
+				return errors.New("no solution: the clues contradict each other")
+			case errors.Is(err, kakuro.ErrMultipleSolutions):
+				return fmt.Errorf("not unique, so it has no level: %v", err)
+			case err != nil:
+				return err
+			}
+			fmt.Fprintf(e.stdout, "%s: %v\n", name, r)
+			return nil
+		})
+		return batchStatus(e, "rate", failed, max(len(args), 1))
+	}
+}
+
+func kakuroGenerateFlags(fs *flag.FlagSet) func(*env, []string) int {
+	size := fs.String("size", "9", "play area `N` or `RxC` (white area without the clue row and column), 3 to 40")
+	level := fs.String("level", "medium", "easy, medium or hard (see the README for what each needs)")
+	seed := fs.Uint64("seed", 1, "random seed of the first puzzle; puzzle i uses seed+i, so output is reproducible")
+	count := fs.Int("count", 1, "number of puzzles")
+	dir := fs.String("out", "", "write NAME.txt and NAME.solution.txt per puzzle into this folder instead of printing")
+	return func(e *env, args []string) int {
+		if len(args) > 0 {
+			fmt.Fprintf(e.stderr, "sudokuar kakuro generate: unexpected argument %q\n", args[0])
+			return exitUsage
+		}
+		rows, cols, err := parseArea(*size)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "sudokuar kakuro generate: --size: %v\n", err)
+			return exitUsage
+		}
+		lv, err := kakuro.ParseLevel(*level)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "sudokuar kakuro generate: --level: %v\n", err)
+			return exitUsage
+		}
+		if *dir != "" {
+			if err := os.MkdirAll(*dir, 0o755); err != nil {
+				fmt.Fprintf(e.stderr, "sudokuar kakuro generate: %v\n", err)
+				return exitFail
+			}
+		}
+		out := bufio.NewWriter(e.stdout)
+		defer out.Flush()
+		for i := 0; i < *count; i++ {
+			s := *seed + uint64(i)
+			sol, r, err := kakuro.Generate(kakuro.GenerateOptions{Rows: rows, Cols: cols, Level: lv, Seed: s})
+			if err != nil {
+				out.Flush()
+				fmt.Fprintf(e.stderr, "sudokuar kakuro generate: seed %d: %v\n", s, err)
+				return exitFail
+			}
+			if *dir == "" {
+				if i > 0 {
+					out.WriteByte('\n')
+				}
+				sol.Blank().WriteTo(out)
+				continue
+			}
+			name := filepath.Join(*dir, fmt.Sprintf("kakuro_%dx%d_%s_%d", rows, cols, lv, s))
+			if err := os.WriteFile(name+".txt", []byte(sol.Blank().String()), 0o644); err == nil {
+				err = os.WriteFile(name+".solution.txt", []byte(sol.String()), 0o644)
+			}
+			if err != nil {
+				fmt.Fprintf(e.stderr, "sudokuar kakuro generate: %v\n", err)
+				return exitFail
+			}
+			fmt.Fprintf(out, "%s.txt: %v\n", name, r)
+		}
+		return exitOK
+	}
+}
+
+// parseArea reads "N" or "RxC".
+func parseArea(s string) (int, int, error) {
+	r, c, found := strings.Cut(strings.ToLower(s), "x")
+	if !found {
+		c = r
+	}
+	rows, err1 := strconv.Atoi(r)
+	cols, err2 := strconv.Atoi(c)
+	if err1 != nil || err2 != nil || rows < 3 || cols < 3 || rows > 40 || cols > 40 {
+		return 0, 0, fmt.Errorf("%q: want N or RxC with 3 to 40 each", s)
+	}
+	return rows, cols, nil
+}

@@ -1,0 +1,100 @@
+package kakuro
+
+import "github.com/sudokuar/sudokuar/dlx"
+
+// Kakuro as exact cover, the second solver (measured against the fast one
+// in the README). The primary columns are
+//
+//   - one per white cell: it takes exactly one digit;
+//   - one per run: it takes exactly one of its clue's combinations;
+//   - one per run and digit d: d is accounted for exactly once in the run,
+//     either by the one cell of the run that holds it or by the run's
+//     combination leaving d out.
+//
+// A row (cell c, digit d) covers c's column and (r, d) for the runs r
+// through c; a row (run r, combination m) covers r's column and (r, d) for
+// every digit d not in m. Choosing combination m leaves exactly the digits
+// of m to be covered by the run's cells, one cell each: the cells then hold
+// distinct digits adding up to the clue.
+
+// ExactCover is a board compiled to an exact-cover matrix.
+type ExactCover struct {
+	board  *Board
+	m      *dlx.Matrix
+	rowOf  []cellDigit // matrix row -> (cell, digit); digit 0 for combination rows
+	whites []int
+}
+
+type cellDigit struct {
+	cell  int // board index
+	digit int
+}
+
+// NewExactCover validates b and builds its exact-cover matrix. Errors are
+// *RuleError.
+func NewExactCover(b *Board) (*ExactCover, error) {
+	if err := Validate(b); err != nil {
+		return nil, err
+	}
+	e := newEngine(b) // for the runs and the cells' starting candidates
+	nc, nr := len(e.cellOf), len(e.runs)
+	runCol := func(k int32) int { return nc + int(k) }
+	digitCol := func(k int32, d int) int { return nc + nr + 9*int(k) + d - 1 }
+	x := &ExactCover{board: b, m: dlx.New(nc+nr+9*nr, 0), whites: e.cellOf}
+	for c, dom := range e.init {
+		for d := 1; d <= 9; d++ {
+			if dom&digitBit(d) == 0 {
+				continue
+			}
+			cols := []int{c}
+			for _, k := range e.cellRuns[c] {
+				if k >= 0 {
+					cols = append(cols, digitCol(k, d))
+				}
+			}
+			x.m.AddRow(cols...)
+			x.rowOf = append(x.rowOf, cellDigit{e.cellOf[c], d})
+		}
+	}
+	for k, r := range e.runs {
+		for _, set := range combos.sets[len(r.cells)][r.sum] {
+			cols := []int{runCol(int32(k))}
+			for d := 1; d <= 9; d++ {
+				if set&digitBit(d) == 0 {
+					cols = append(cols, digitCol(int32(k), d))
+				}
+			}
+			x.m.AddRow(cols...)
+			x.rowOf = append(x.rowOf, cellDigit{-1, 0})
+		}
+	}
+	return x, nil
+}
+
+// Solve returns up to limit solutions and the search nodes visited.
+func (x *ExactCover) Solve(limit int) ([]*Board, uint64) {
+	var sols []*Board
+	x.m.ResetStats()
+	x.m.Search(limit, func(rows []int) bool {
+		sol := x.board.Clone()
+		for _, r := range rows {
+			if cd := x.rowOf[r]; cd.cell >= 0 {
+				sol.Cells[cd.cell].Digit = cd.digit
+			}
+		}
+		sols = append(sols, sol)
+		return true
+	})
+	return sols, x.m.Stats().Nodes
+}
+
+// SolveDLX returns up to limit solutions of b found by the exact-cover
+// solver (limit 2 proves uniqueness).
+func SolveDLX(b *Board, limit int) ([]*Board, error) {
+	x, err := NewExactCover(b)
+	if err != nil {
+		return nil, err
+	}
+	sols, _ := x.Solve(limit)
+	return sols, nil
+}
