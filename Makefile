@@ -72,7 +72,7 @@ test: test-deps
 # with initdb/pg_ctl and removed afterwards (scripts/test-pg.sh).
 test-pg:
 	$(call apt-install,postgresql)
-	sh scripts/test-pg.sh $(GO) test -count=1 -run 'Postgres' ./store/ ./rooms/ ./web/
+	sh scripts/test-pg.sh $(GO) test -count=1 -run 'Postgres' ./store/ ./rooms/
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchtime 3s ./...

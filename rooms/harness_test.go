@@ -87,6 +87,7 @@ func newHarness(t *testing.T, opt func(*Config)) *harness {
 	if opt != nil {
 		opt(&cfg)
 	}
+	h.store = cfg.Store
 	h.hub = NewHub(cfg)
 	t.Cleanup(h.hub.Close)
 	return h

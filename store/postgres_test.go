@@ -4,12 +4,15 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/sudokuar/sudokuar/store"
@@ -130,4 +133,46 @@ func TestPostgresBadURL(t *testing.T) {
 	if !store.IsPostgresURL("postgresql://x/y") || store.IsPostgresURL("/tmp/x.db") {
 		t.Error("IsPostgresURL")
 	}
+}
+
+// TestPostgresNotify measures what docs/scaling.md builds matchmaking and
+// presence across nodes on: PostgreSQL's LISTEN/NOTIFY. One connection
+// listens, another notifies 1,000 times; every notification must arrive,
+// in order, and the round trip is logged (p50, p99).
+func TestPostgresNotify(t *testing.T) {
+	base := pgURL(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	listener, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer listener.Close(ctx)
+	sender, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sender.Close(ctx)
+	if _, err := listener.Exec(ctx, `LISTEN sudokuar_test`); err != nil {
+		t.Fatal(err)
+	}
+	const n = 1000
+	var lat []time.Duration
+	for i := range n {
+		t0 := time.Now()
+		if _, err := sender.Exec(ctx, `SELECT pg_notify('sudokuar_test', $1)`, fmt.Sprint(i)); err != nil {
+			t.Fatal(err)
+		}
+		note, err := listener.WaitForNotification(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if note.Payload != fmt.Sprint(i) {
+			t.Fatalf("notification %d carried %q", i, note.Payload)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	slices.Sort(lat)
+	t.Logf("NOTIFY -> LISTEN round trip over a unix socket, %d in order: p50 %v, p99 %v, max %v",
+		n, lat[n/2], lat[n*99/100], lat[n-1])
 }
