@@ -99,6 +99,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzRun -fuzztime 60s ./console
 	$(GO) test -run '^$$' -fuzz FuzzAPI -fuzztime 60s ./web
 	$(GO) test -run '^$$' -fuzz FuzzParsePuzzle -fuzztime 60s ./web
+	$(GO) test -run '^$$' -fuzz FuzzReceive -fuzztime 60s ./rooms
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./kakuro
 
 # model retrains models/digits.onnx (needs ../shared for the real photos).
