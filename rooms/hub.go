@@ -84,16 +84,42 @@ type Hub struct {
 	lat     latency      // moves: from the socket to the answer queued
 }
 
-// latency is a histogram of durations in 50 µs steps up to 100 ms, safe
-// for concurrent use.
+// latency is a histogram of durations, safe for concurrent use: 50 µs
+// steps up to 100 ms (where a healthy server's moves are), then 10 ms
+// steps up to 10 s (where a starved one's tail is: a figure clamped at
+// 100 ms would hide it), then one bucket for the rest.
 type latency struct {
-	buckets [2001]atomic.Int64 // the last one: 100 ms and over
-	max     atomic.Int64       // µs
+	buckets [latFine + latCoarse + 1]atomic.Int64
+	max     atomic.Int64 // µs
+}
+
+const (
+	latFine   = 2000 // 50 µs buckets: 0..100 ms
+	latCoarse = 990  // 10 ms buckets: 100 ms..10 s
+)
+
+// latBucket is the bucket of a duration of us µs.
+func latBucket(us int64) int {
+	if us < latFine*50 {
+		return int(max(us, 0) / 50)
+	}
+	return latFine + int(min((us-latFine*50)/10_000, latCoarse))
+}
+
+// latEdge is the upper edge of bucket i in µs (the last has none: -1).
+func latEdge(i int) int64 {
+	switch {
+	case i < latFine:
+		return int64(i+1) * 50
+	case i < latFine+latCoarse:
+		return latFine*50 + int64(i-latFine+1)*10_000
+	}
+	return -1
 }
 
 func (l *latency) add(d time.Duration) {
 	us := d.Microseconds()
-	l.buckets[min(int(us/50), len(l.buckets)-1)].Add(1)
+	l.buckets[latBucket(us)].Add(1)
 	for {
 		m := l.max.Load()
 		if us <= m || l.max.CompareAndSwap(m, us) {
@@ -103,19 +129,24 @@ func (l *latency) add(d time.Duration) {
 }
 
 // quantiles returns the count and the p50, p99 (upper edges of their
-// 50 µs buckets) and max in µs.
+// buckets: to the next 50 µs below 100 ms, the next 10 ms above; the
+// max beyond 10 s) and max in µs.
 func (l *latency) quantiles() (n, p50, p99, max int64) {
 	var counts [len(l.buckets)]int64
 	for i := range l.buckets {
 		counts[i] = l.buckets[i].Load()
 		n += counts[i]
 	}
+	mx := l.max.Load()
 	at := func(q float64) int64 {
 		want := int64(q*float64(n) + 0.5)
 		var sum int64
 		for i, c := range counts {
 			if sum += c; sum >= want && c > 0 {
-				return int64(i+1) * 50
+				if e := latEdge(i); e >= 0 {
+					return min(e, mx)
+				}
+				return mx
 			}
 		}
 		return 0
@@ -123,7 +154,7 @@ func (l *latency) quantiles() (n, p50, p99, max int64) {
 	if n == 0 {
 		return 0, 0, 0, 0
 	}
-	return n, at(0.5), at(0.99), l.max.Load()
+	return n, at(0.5), at(0.99), mx
 }
 
 // NewHub starts a hub with cfg (defaults filled in).
@@ -367,7 +398,7 @@ type Stats struct {
 	Matches int64 `json:"matches"` // finished matches stored
 	// The server's own share of a move's round trip, since the start:
 	// from the message read off the socket to the answer queued for
-	// writing (p50 and p99 to the next 50 µs).
+	// writing (p50 and p99 to the next 50 µs below 100 ms, 10 ms above).
 	MoveCount int64 `json:"moveCount"`
 	MoveP50Us int64 `json:"moveP50Us"`
 	MoveP99Us int64 `json:"moveP99Us"`

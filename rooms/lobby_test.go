@@ -303,4 +303,18 @@ func TestLatencyHistogram(t *testing.T) {
 	if n != 101 || p50 != 5050 || p99 != 9950 || mx != 1_000_000 {
 		t.Errorf("n %d p50 %d p99 %d max %d", n, p50, p99, mx)
 	}
+	// A starved server's tail is measured, not clamped at 100 ms.
+	var slow latency
+	for i := range 100 {
+		slow.add(time.Duration(i) * 5 * time.Millisecond) // 0 .. 495 ms: p50 250 ms, p99 495 ms, to the next 10 ms
+	}
+	slow.add(20 * time.Second)
+	if n, p50, p99, mx := slow.quantiles(); n != 101 || p50 != 260_000 || p99 != 500_000 || mx != 20_000_000 {
+		t.Errorf("slow: n %d p50 %d p99 %d max %d", n, p50, p99, mx)
+	}
+	var huge latency
+	huge.add(30 * time.Second)
+	if _, p50, _, mx := huge.quantiles(); p50 != mx || mx != 30_000_000 {
+		t.Errorf("beyond 10 s: p50 %d max %d", p50, mx)
+	}
 }
