@@ -250,7 +250,7 @@ function showState(m) {
   st = m;
   clockBase = performance.now();
   document.title = `Room ${m.code} · sudokuar`;
-  $('room-what').textContent = `${m.mode === 'coop' ? 'Co-op' : 'Race'} · ${m.size}×${m.size} ${m.level}`;
+  $('room-what').textContent = `${m.mode === 'coop' ? 'Co-op' : 'Race'} · ${m.size}×${m.size} ${m.level.charAt(0).toUpperCase()}${m.level.slice(1)}`;
   $('room-code').textContent = m.code;
   $('link').value = `${location.origin}/rooms/${m.code}`;
   if (m.phase !== 'over') solution = null;
@@ -301,6 +301,7 @@ function drawGame(first) {
   $('pad').hidden = watchingRace || st.you < 0 || st.phase !== 'playing';
   $('tools').hidden = $('keys').hidden = st.you < 0 || st.phase !== 'playing';
   $('undo').hidden = $('redo').hidden = st.mode === 'coop';
+  $('keys').textContent = 'Keys: arrows move, 1–9 (A–G on 16×16) write, 0 or Backspace erase, P pencil, H hint' + (st.mode === 'coop' ? '.' : ', U/Ctrl+Z undo.');
   if (!st.board) return;
   if (!board) board = new Board($('board'), () => redraw());
   board.setShape(st.box[0], st.box[1]);
