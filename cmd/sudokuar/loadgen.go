@@ -371,10 +371,12 @@ func runLoad(c loadConfig, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	t0 := time.Now()
+	t0, cpu0 := time.Now(), processCPU()
 	stop := make(chan struct{})
 	var peak serverStats
+	watched := make(chan struct{})
 	go func() {
+		defer close(watched)
 		tk := time.NewTicker(5 * time.Second)
 		defer tk.Stop()
 		for {
@@ -399,7 +401,9 @@ func runLoad(c loadConfig, out io.Writer) error {
 	time.Sleep(c.duration)
 	close(stop)
 	pw.Wait()
+	<-watched
 	playSecs := time.Since(t0).Seconds()
+	ownCPU := (processCPU() - cpu0).Seconds()
 	after, err := fetchStats(c.addr)
 	if err != nil {
 		return err
@@ -452,6 +456,9 @@ func runLoad(c loadConfig, out io.Writer) error {
 	cpu := (after.CPUSeconds - mid.CPUSeconds) / playSecs
 	fmt.Fprintf(out, "loadgen: server while playing: CPU %.1f%% of one core (%.1f s in %.0f s), RSS %.1f MB (peak), heap %.1f MB, %d goroutines, %d connections, %d rooms\n",
 		100*cpu, after.CPUSeconds-mid.CPUSeconds, playSecs, float64(peak.RSSBytes)/1e6, float64(peak.HeapBytes)/1e6, peak.Goroutines, peak.Conns, peak.Rooms)
+	if ownCPU > 0 {
+		fmt.Fprintf(out, "loadgen: the generator itself: CPU %.1f%% of one core (%.1f s), on the same machine\n", 100*ownCPU/playSecs, ownCPU)
+	}
 	fmt.Fprintf(out, "loadgen: server moves applied %d (before the run %d); round trip p90 %.2f ms, max %.2f ms\n",
 		after.Moves-before.Moves, before.Moves, msQuantile(rtts, 0.90), msQuantile(rtts, 1))
 	fmt.Fprintf(out, "loadgen: the server's share (socket read to answer queued, %d moves since it started): p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
