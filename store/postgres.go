@@ -242,6 +242,21 @@ func updateGamePG(ctx context.Context, db pgExec, g Game) error {
 	return nil
 }
 
+// ExpireGames implements Expirer, as SQLite does: a server on PostgreSQL
+// forgets abandoned games too. Match seats' games are "unfinished" or
+// "solved", never expired.
+func (p *Postgres) ExpireGames(ctx context.Context, idle, unplayed time.Time) (int64, error) {
+	tag, err := p.pool.Exec(ctx, `DELETE FROM games
+		WHERE status IN ($1, $2)
+		AND (updated < $3 OR (updated = created AND created < $4))
+		AND id NOT IN (SELECT game_id FROM results)`,
+		StatusPlaying, StatusRevealed, millis(idle), millis(unplayed))
+	if err != nil {
+		return 0, fmt.Errorf("store: expire games: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}
+
 // FinishGame implements Store.
 func (p *Postgres) FinishGame(ctx context.Context, g Game, r Result) (Result, error) {
 	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {

@@ -103,7 +103,7 @@ func (a *assets) serve(w http.ResponseWriter, r *http.Request, f asset) {
 }
 
 // pageNames lists the page templates; each is layout.html plus its own file.
-var pageNames = []string{"home", "play", "enter", "upload", "camera", "leaderboard", "notfound", "rooms"}
+var pageNames = []string{"home", "play", "enter", "upload", "camera", "leaderboard", "notfound", "rooms", "kakuro", "kakuro-solve"}
 
 func parsePages(a *assets) (map[string]*template.Template, error) {
 	funcs := template.FuncMap{
@@ -117,6 +117,8 @@ func parsePages(a *assets) (map[string]*template.Template, error) {
 		"modes":     func() []string { return []string{store.ModeSolo, store.ModeRace, store.ModeCoop} },
 		"modeName":  func(m string) string { return modeNames[m] },
 		"roomSizes": roomSizes,
+		// sizeLabel writes a stored size ("9x9") as the pages do ("9×9").
+		"sizeLabel": func(size string) string { return strings.Replace(size, "x", "×", 1) },
 	}
 	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html")
 	if err != nil {
@@ -170,7 +172,8 @@ type pageData struct {
 var pageTitles = map[string]string{
 	"home": "Sudoku", "play": "Play", "enter": "Enter a puzzle", "upload": "Upload a photo",
 	"camera": "Camera", "leaderboard": "Leaderboard", "notfound": "Not found",
-	"rooms": "Play with friends",
+	"rooms":  "Play with friends",
+	"kakuro": "Kakuro", "kakuro-solve": "Solve a Kakuro",
 }
 
 // page returns a handler rendering a page that needs no server data (its

@@ -48,6 +48,15 @@ type Config struct {
 	// Rooms configures multiplayer (zero: defaults; its Store and Log
 	// default to the server's).
 	Rooms rooms.Config
+	// Limits bounds what one client may ask (rates, work in flight,
+	// camera streams); the zero value takes DefaultLimits.
+	Limits Limits
+	// ExpireAfter: a game nobody has touched for this long, and that was
+	// not solved, is deleted (default 30 days; negative: never). A game
+	// never played past its start goes after ExpireUnplayedAfter (default
+	// a day). Results on the leaderboards and in histories are never
+	// deleted.
+	ExpireAfter, ExpireUnplayedAfter time.Duration
 }
 
 // Server is the web app. Make one with New, serve its Handler, and Close
@@ -62,6 +71,12 @@ type Server struct {
 	pipes  *pipePool
 	games  *games
 	rooms  *rooms.Hub // multiplayer, over /ws/rooms
+	guards *guards
+	expiry *expirer // nil when the store cannot expire games or it is off
+
+	// frameSlots: camera frames worked on at once, one per core (see
+	// wsSource).
+	frameSlots chan struct{}
 
 	// live camera connections, closed by CloseStreams.
 	streamsMu sync.Mutex
@@ -95,18 +110,26 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.ExpireAfter == 0 {
+		cfg.ExpireAfter = 30 * 24 * time.Hour
+	}
+	if cfg.ExpireUnplayedAfter == 0 {
+		cfg.ExpireUnplayedAfter = 24 * time.Hour
+	}
 	a, err := loadAssets()
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{
-		cfg:     cfg,
-		log:     cfg.Log,
-		store:   cfg.Store,
-		mux:     http.NewServeMux(),
-		assets:  a,
-		pipes:   newPipePool(cfg.Workers, cfg.Pipeline),
-		streams: map[*cameraConn]struct{}{},
+		cfg:        cfg,
+		log:        cfg.Log,
+		store:      cfg.Store,
+		mux:        http.NewServeMux(),
+		assets:     a,
+		pipes:      newPipePool(cfg.Workers, cfg.Pipeline),
+		guards:     newGuards(cfg.Limits, cfg.Workers),
+		frameSlots: make(chan struct{}, cfg.Workers),
+		streams:    map[*cameraConn]struct{}{},
 	}
 	s.games = &games{store: cfg.Store, now: cfg.Now}
 	if cfg.Rooms.Store == nil {
@@ -120,6 +143,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.routes()
+	s.expiry = startExpiry(cfg)
 	return s, nil
 }
 
@@ -137,6 +161,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /leaderboard", s.leaderboardPage)
 	m.HandleFunc("GET /rooms", s.roomPage)
 	m.HandleFunc("GET /rooms/{code}", s.roomPage)
+	s.kakuroRoutes() // pages and API of kakuro.go
 	m.Handle("GET /static/", s.assets)
 	m.HandleFunc("GET /favicon.ico", s.assets.favicon)
 
@@ -187,15 +212,17 @@ func (s *Server) apiNotFound(w http.ResponseWriter, r *http.Request) {
 }
 
 // Handler returns the server's HTTP handler with its safety layers:
-// recovery from panics, security headers and request logging.
+// recovery from panics, security headers, the request budget of each
+// client and the bound on request bodies.
 func (s *Server) Handler() http.Handler {
-	return s.recoverer(s.headers(s.mux))
+	return s.recoverer(s.headers(s.guard(s.mux)))
 }
 
-// Close releases the recognition pipelines and ends camera streams and
-// rooms. Call it after http.Server.Shutdown.
+// Close releases the recognition pipelines, ends camera streams and
+// rooms, and stops expiring games. Call it after http.Server.Shutdown.
 func (s *Server) Close() error {
 	s.CloseStreams()
+	s.expiry.stop()
 	return s.pipes.close()
 }
 

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -166,19 +167,47 @@ type lgPlayer struct {
 	over      bool
 }
 
+// dialPatience is how long a player keeps trying to connect while the
+// server says "too many requests".
+const dialPatience = time.Minute
+
 func newPlayerID() string {
 	var b [16]byte
 	rand.Read(b[:])
 	return hex.EncodeToString(b[:])
 }
 
+// dialPlayer opens one player's socket. All players come from one
+// address, which the server's per-address request budget (web's Limits)
+// lets through in bursts: a refusal (429, or 503 when busy) is waited out
+// as its Retry-After says, as a browser's reconnect would, for up to
+// dialPatience.
 func dialPlayer(ctx context.Context, addr string, id int) (*lgPlayer, error) {
 	ws := "ws" + strings.TrimPrefix(addr, "http") + "/ws/rooms"
-	conn, _, err := websocket.Dial(ctx, ws, &websocket.DialOptions{
-		HTTPHeader: http.Header{"Cookie": {"sudokuar_player=" + newPlayerID()}},
-	})
-	if err != nil {
-		return nil, err
+	cookie := http.Header{"Cookie": {"sudokuar_player=" + newPlayerID()}}
+	deadline := time.Now().Add(dialPatience)
+	var conn *websocket.Conn
+	for {
+		var res *http.Response
+		var err error
+		conn, res, err = websocket.Dial(ctx, ws, &websocket.DialOptions{HTTPHeader: cookie})
+		if err == nil {
+			break
+		}
+		if res == nil || (res.StatusCode != http.StatusTooManyRequests && res.StatusCode != http.StatusServiceUnavailable) || time.Now().After(deadline) {
+			return nil, err
+		}
+		wait := time.Second
+		if secs, perr := strconv.Atoi(res.Header.Get("Retry-After")); perr == nil && secs > 0 {
+			wait = time.Duration(secs) * time.Second
+		}
+		// Spread the retries so they do not come back as one burst.
+		wait += time.Duration(mrand.Int64N(int64(wait)))
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 	conn.SetReadLimit(1 << 20)
 	return &lgPlayer{id: id, conn: conn, in: make(chan []byte, 256), sent: map[int64]time.Time{}, seat: -1}, nil
