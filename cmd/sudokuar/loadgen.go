@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	mrand "math/rand/v2"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -54,6 +55,8 @@ type loadConfig struct {
 	arrive   time.Duration
 	kinds    int
 	setup    time.Duration
+	sources  int
+	clients  []*http.Client // one per source address; nil: the default
 }
 
 // quickKinds are the kinds of game quick mode spreads players over with
@@ -76,6 +79,7 @@ func loadgenFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.DurationVar(&c.arrive, "arrive", 0, "quick match: players arrive evenly over this time (0: all at once)")
 	fs.IntVar(&c.kinds, "kinds", 1, "quick match: spread players over this many kinds of game (mode and level; 1..6), each its own queue")
 	fs.DurationVar(&c.setup, "setup", 2*time.Minute, "give up when the rooms are not all playing after this long")
+	fs.IntVar(&c.sources, "sources", -1, "connect from this many loopback addresses (127.0.0.2, 127.0.0.3, …), as players on many machines would, so that the server's per-address bounds (64 connections) count each like a household (default: one per 48 players when --addr is a loopback IP, else 0: the system's choice)")
 	return func(e *env, args []string) int {
 		if len(args) > 0 {
 			fmt.Fprintf(e.stderr, "sudokuar loadgen: unexpected argument %q\n", args[0])
@@ -104,6 +108,19 @@ func loadgenFlags(fs *flag.FlagSet) func(*env, []string) int {
 		case c.every <= 0 || c.duration <= 0:
 			fmt.Fprintln(e.stderr, "sudokuar loadgen: --every and --duration must be positive")
 			return exitUsage
+		}
+		if c.sources < 0 {
+			c.sources = 0
+			if ip := net.ParseIP(u.Hostname()); ip != nil && ip.IsLoopback() && ip.To4() != nil {
+				c.sources = (max(c.players, c.quick) + perSource - 1) / perSource
+			}
+		}
+		if c.sources > 250 {
+			fmt.Fprintf(e.stderr, "sudokuar loadgen: --sources %d: at most 250 loopback addresses\n", c.sources)
+			return exitUsage
+		}
+		for k := range c.sources {
+			c.clients = append(c.clients, sourceClient(net.IPv4(127, 0, 0, byte(2+k))))
 		}
 		var err2 error
 		if c.quick > 0 {
@@ -167,6 +184,34 @@ type lgPlayer struct {
 	over      bool
 }
 
+// perSource is how many players loadgen puts on one source address by
+// default: under web's DefaultConnsPerAddr (64), with room to spare.
+const perSource = 48
+
+// sourceClient is an HTTP client whose connections leave from ip (a
+// loopback address other than 127.0.0.1: Linux answers for all of
+// 127.0.0.0/8).
+func sourceClient(ip net.IP) *http.Client {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: ip}, Timeout: 30 * time.Second}
+	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext, ForceAttemptHTTP2: false}}
+}
+
+// sourceNoteRange names the first n source addresses.
+func sourceNoteRange(n int) string {
+	if n == 1 {
+		return "127.0.0.2"
+	}
+	return fmt.Sprintf("127.0.0.2–127.0.0.%d", n+1)
+}
+
+// sourcesNote says where the players connect from, when not the default.
+func sourcesNote(c loadConfig) string {
+	if c.sources == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", from %d loopback addresses (%s)", c.sources, sourceNoteRange(c.sources))
+}
+
 // dialPatience is how long a player keeps trying to connect while the
 // server says "too many requests".
 const dialPatience = time.Minute
@@ -182,7 +227,12 @@ func newPlayerID() string {
 // lets through in bursts: a refusal (429, or 503 when busy) is waited out
 // as its Retry-After says, as a browser's reconnect would, for up to
 // dialPatience.
-func dialPlayer(ctx context.Context, addr string, id int) (*lgPlayer, error) {
+func dialPlayer(ctx context.Context, c loadConfig, id int) (*lgPlayer, error) {
+	addr := c.addr
+	var client *http.Client
+	if len(c.clients) > 0 {
+		client = c.clients[id%len(c.clients)]
+	}
 	ws := "ws" + strings.TrimPrefix(addr, "http") + "/ws/rooms"
 	cookie := http.Header{"Cookie": {"sudokuar_player=" + newPlayerID()}}
 	deadline := time.Now().Add(dialPatience)
@@ -190,7 +240,7 @@ func dialPlayer(ctx context.Context, addr string, id int) (*lgPlayer, error) {
 	for {
 		var res *http.Response
 		var err error
-		conn, res, err = websocket.Dial(ctx, ws, &websocket.DialOptions{HTTPHeader: cookie})
+		conn, res, err = websocket.Dial(ctx, ws, &websocket.DialOptions{HTTPHeader: cookie, HTTPClient: client})
 		if err == nil {
 			break
 		}
@@ -334,8 +384,8 @@ func runLoad(c loadConfig, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("the server's counters: %w", err)
 	}
-	fmt.Fprintf(out, "loadgen: %d players in %d rooms (%s, %dx%d %s) on %s, a move every %v each for %v\n",
-		c.players, c.rooms, c.mode, c.size, c.size, c.level, c.addr, c.every, c.duration)
+	fmt.Fprintf(out, "loadgen: %d players in %d rooms (%s, %dx%d %s) on %s, a move every %v each for %v%s\n",
+		c.players, c.rooms, c.mode, c.size, c.size, c.level, c.addr, c.every, c.duration, sourcesNote(c))
 	ctx, cancel := context.WithTimeout(context.Background(), c.setup)
 	defer cancel()
 	start := time.Now()
@@ -353,7 +403,7 @@ func runLoad(c loadConfig, out io.Writer) error {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			p, err := dialPlayer(ctx, c.addr, i)
+			p, err := dialPlayer(ctx, c, i)
 			dialMu.Lock()
 			defer dialMu.Unlock()
 			if err != nil {
@@ -630,7 +680,7 @@ func runQuick(c loadConfig, out io.Writer) error {
 	if c.kinds > 1 {
 		what = fmt.Sprintf("%d kinds of %dx%d game", c.kinds, c.size, c.size)
 	}
-	fmt.Fprintf(out, "loadgen: %d players ask for a quick match (%s), arriving over %v\n", c.quick, what, c.arrive)
+	fmt.Fprintf(out, "loadgen: %d players ask for a quick match (%s), arriving over %v%s\n", c.quick, what, c.arrive, sourcesNote(c))
 	ctx, cancel := context.WithTimeout(context.Background(), c.setup)
 	defer cancel()
 	var playing atomic.Bool // never: quick mode reads everything through await
@@ -646,7 +696,7 @@ func runQuick(c loadConfig, out io.Writer) error {
 		}
 		go func() {
 			time.Sleep(at)
-			p, err := dialPlayer(ctx, c.addr, i)
+			p, err := dialPlayer(ctx, c, i)
 			if err != nil {
 				errs <- err
 				return

@@ -49,6 +49,9 @@ func TestLoadgen(t *testing.T) {
 	if m[1] != "10" || m[2] != "3" || moves < 100 || m[4] != "0" || m[5] != "0" {
 		t.Errorf("result: %s (want 10 players, 3 rooms, >= 100 moves, none lost or misordered)", m[0])
 	}
+	if !strings.Contains(out.String(), "from 1 loopback addresses (127.0.0.2)") {
+		t.Errorf("the players did not connect from 127.0.0.2")
+	}
 	if !strings.Contains(out.String(), "server while playing: CPU") {
 		t.Errorf("no server CPU and memory line")
 	}
@@ -69,7 +72,7 @@ func TestLoadgen(t *testing.T) {
 
 	for _, args := range [][]string{
 		{"--addr", "ftp://x"}, {"--players", "20", "--rooms", "4"}, {"--players", "2", "--rooms", "3"},
-		{"--mode", "chess"}, {"--every", "0s"}, {"--quick", "5", "--kinds", "9"}, {"extra"},
+		{"--mode", "chess"}, {"--every", "0s"}, {"--quick", "5", "--kinds", "9"}, {"--sources", "300"}, {"extra"},
 	} {
 		var o, e strings.Builder
 		if code := run(append([]string{"loadgen", "--addr", url}, args...), &env{stdin: strings.NewReader(""), stdout: &o, stderr: &e}); code != exitUsage || e.Len() == 0 {
