@@ -47,6 +47,8 @@ const (
 	kakuroMaxHints        = 5
 	// kakuroMaxText bounds a typed puzzle: a 40x40 board of "45\45" tokens.
 	kakuroMaxText = 40 * 40 * 7
+	// kakuroMaxNodes caps the solver's search on a typed board.
+	kakuroMaxNodes = 2_000_000
 )
 
 // kakuroSession is what the store keeps of a Kakuro game beside its puzzle
@@ -493,8 +495,25 @@ func (s *Server) apiKakuroSolve(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	done := make(chan answer, 1)
 	go func() {
-		sol, err := kakuro.Solve(b)
-		done <- answer{sol, err}
+		// The node cap ends the search of a hostile board (published ones
+		// need 0 to 2 nodes), so no goroutine outlives its request by long.
+		s, err := kakuro.NewSolver(b)
+		if err != nil {
+			done <- answer{nil, err}
+			return
+		}
+		s.MaxNodes = kakuroMaxNodes
+		res := s.Count(2)
+		switch {
+		case res.Count == 1 && !res.Stopped:
+			done <- answer{res.Solutions[0], nil}
+		case res.Count >= 2:
+			done <- answer{nil, &kakuro.MultipleError{First: res.Solutions[0], Second: res.Solutions[1]}}
+		case res.Stopped:
+			done <- answer{nil, fmt.Errorf("no answer after %d search nodes: too open to solve here", res.Nodes)}
+		default:
+			done <- answer{nil, kakuro.ErrNoSolution}
+		}
 	}()
 	var a answer
 	select {

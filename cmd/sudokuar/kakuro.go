@@ -262,7 +262,7 @@ func kakuroRateFlags(fs *flag.FlagSet) func(*env, []string) int {
 
 func kakuroGenerateFlags(fs *flag.FlagSet) func(*env, []string) int {
 	size := fs.String("size", "9", "play area `N` or `RxC` (white area without the clue row and column), 3 to 40")
-	level := fs.String("level", "medium", "easy, medium, hard or expert (see the README for what each needs)")
+	level := fs.String("level", "medium", "easy, medium, hard or expert (see the README for what each needs; expert rarely succeeds yet)")
 	maxRun := fs.Int("max-run", 0, "longest run, 2 to 9 (0: 9, or the longer side of a smaller play area)")
 	stats := fs.Bool("stats", false, "print each puzzle's generation time (wall and thread CPU) and rating on stderr, and the median at the end")
 	seed := fs.Uint64("seed", 1, "random seed of the first puzzle; puzzle i uses seed+i, so output is reproducible")
