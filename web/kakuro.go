@@ -181,6 +181,14 @@ func (s *Server) apiKakuroNew(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	// Generating is the costliest thing a client can ask for: the same
+	// rate limit and work gate as a new Sudoku game.
+	done, err := s.admit(r, s.guards.games, s.guards.work)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	defer done()
 	ctx, cancel := context.WithTimeout(r.Context(), kakuroGenerateTimeout)
 	defer cancel()
 	sol, rating, err := kakuro.GenerateContext(ctx, kakuro.GenerateOptions{Rows: n, Cols: n, Level: lv, Seed: newSeed()})
@@ -488,6 +496,12 @@ func (s *Server) apiKakuroSolve(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(http.StatusBadRequest, "board %dx%d: at most 41x41 (a 40x40 play area)", b.Rows, b.Cols))
 		return
 	}
+	release, err := s.admit(r, s.guards.engine, s.guards.work)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	defer release()
 	type answer struct {
 		sol *kakuro.Board
 		err error
