@@ -78,10 +78,10 @@ func checkGrid(g vision.Grid) error {
 	return nil
 }
 
-// frameQuad maps canvas points (x, y) in units of the canvas side through
-// HInv into the frame.
+// framePt maps the canvas point (x, y) (canvas of side g.Side) into the
+// frame, following the grid's bend on a curled page.
 func framePt(g vision.Grid, x, y float64) (float64, float64) {
-	return vision.Apply(g.HInv, x, y)
+	return g.ToFrame(x, y)
 }
 
 // bbox returns the frame rectangle covering pts, clipped to w×h.
@@ -151,15 +151,21 @@ func Solution(frame *gocv.Mat, g vision.Grid, puzzle, solution sudoku.Grid, st S
 			continue
 		}
 		row, c := i/n, i%n
-		blit(data, w, h, ch, g, gl, float64(c)*cs, float64(row)*cs, k, col, st.Alpha)
+		// Within a cell one homography holds, also on a curled page.
+		hh, ok := g.CellH(row, c, n)
+		if !ok {
+			continue
+		}
+		blit(data, w, h, ch, hh, g, gl, float64(c)*cs, float64(row)*cs, k, col, st.Alpha)
 	}
 	return nil
 }
 
 // blit alpha-blends glyph gl, rendered in a square whose top-left corner
 // is (cu, cv) on the canvas at k canvas units per glyph pixel, into the
-// frame pixels it covers through the grid's homography.
-func blit(data []byte, w, h, ch int, g vision.Grid, gl *glyph, cu, cv, k float64, col [3]byte, alpha float64) {
+// frame pixels it covers; hh maps frame pixels to the canvas within the
+// glyph's cell (vision.Grid.CellH).
+func blit(data []byte, w, h, ch int, hh [9]float64, g vision.Grid, gl *glyph, cu, cv, k float64, col [3]byte, alpha float64) {
 	u0, v0 := cu+float64(gl.x)*k, cv+float64(gl.y)*k
 	u1, v1 := u0+float64(gl.w)*k, v0+float64(gl.h)*k
 	var xs, ys []float64
@@ -169,7 +175,6 @@ func blit(data []byte, w, h, ch int, g vision.Grid, gl *glyph, cu, cv, k float64
 	}
 	box := bbox(xs, ys, w, h)
 	a256 := int(alpha * 256)
-	hh := g.H
 	for y := box.Min.Y; y < box.Max.Y; y++ {
 		// The homography's numerators and denominator are linear in x:
 		// step them instead of multiplying per pixel.
@@ -272,7 +277,11 @@ func Marks(frame *gocv.Mat, g vision.Grid, marks []Mark, st Style) error {
 			size, px = sub, subPx
 		}
 		col := bgr(mk.Color, ch)
-		blit(data, w, h, ch, g, gl, cu, cv, size/float64(px), col, st.Alpha)
+		hh, ok := g.CellH(row, c, n)
+		if !ok {
+			continue
+		}
+		blit(data, w, h, ch, hh, g, gl, cu, cv, size/float64(px), col, st.Alpha)
 		if mk.Strike {
 			x0, y0 := framePt(g, cu+0.15*size, cv+0.85*size)
 			x1, y1 := framePt(g, cu+0.85*size, cv+0.15*size)
@@ -472,7 +481,8 @@ func fillQuad(data []byte, w, ch int, box image.Rectangle, q [4][2]float64, c co
 	}
 }
 
-// Outline draws the grid's border in c.
+// Outline draws the grid's border in c: its four sides, bowed as the
+// page is on a curled one.
 func Outline(frame *gocv.Mat, g vision.Grid, c color.RGBA) error {
 	if _, _, err := checkFrame(frame); err != nil {
 		return err
@@ -483,6 +493,22 @@ func Outline(frame *gocv.Mat, g vision.Grid, c color.RGBA) error {
 			return fmt.Errorf("overlay: grid corner %d is not a number", i)
 		}
 		pts[i] = image.Pt(int(math.Round(float64(p.X))), int(math.Round(float64(p.Y))))
+	}
+	if g.Bend != nil && checkGrid(g) == nil {
+		// Each side as a polyline through the bend.
+		const steps = 12
+		s := float64(g.Side)
+		pts = pts[:0]
+		for _, e := range [4][2][2]float64{{{0, 0}, {1, 0}}, {{1, 0}, {1, 1}}, {{1, 1}, {0, 1}}, {{0, 1}, {0, 0}}} {
+			for k := 0; k < steps; k++ {
+				t := float64(k) / steps
+				x, y := g.ToFrame(s*(e[0][0]+(e[1][0]-e[0][0])*t), s*(e[0][1]+(e[1][1]-e[0][1])*t))
+				if math.IsNaN(x) || math.IsNaN(y) {
+					return fmt.Errorf("overlay: grid outline is not a number")
+				}
+				pts = append(pts, image.Pt(int(math.Round(x)), int(math.Round(y))))
+			}
+		}
 	}
 	pv := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
 	defer pv.Close()

@@ -47,6 +47,10 @@ type Result struct {
 	// Changed lists the cells whose reading the OCR's repair replaced by a
 	// less likely value.
 	Changed []int `json:"changed,omitempty"`
+	// Grids lists the grids found in the frame when there are several (a
+	// page with two puzzles), the most Sudoku-like first, with the one
+	// read marked; ProcessPick reads another.
+	Grids []GridChoice `json:"grids,omitempty"`
 	// Check lists the cells to check on the page before trusting a
 	// solution (status "check cells"), with the reason for each.
 	Check []Check `json:"check,omitempty"`
@@ -66,6 +70,14 @@ type Result struct {
 	Puzzle sudoku.Grid `json:"-"` // the givens as read (Shape zero when no grid)
 	Solved sudoku.Grid `json:"-"` // the full solution (Cells nil unless solved)
 	Grid   vision.Grid `json:"-"` // where the grid is in the frame
+}
+
+// GridChoice is one of several grids found in one frame.
+type GridChoice struct {
+	Corners [4][2]float64 `json:"corners"` // TL, TR, BR, BL in the frame's pixels
+	// Score says how Sudoku-like its lattice looks (see vision.Candidate).
+	Score float64 `json:"score"`
+	Read  bool    `json:"read,omitempty"` // the grid this Result read
 }
 
 // Check is one cell to check on the page.

@@ -272,9 +272,9 @@ func (c *camera) lightMap() []float32 {
 	return g
 }
 
-// shoot photographs the flat page from pose and returns the photo, 8-bit
+// shoot photographs the flat page through v and returns the photo, 8-bit
 // BGR without compression. The caller closes it.
-func (c *camera) shoot(page *image.Gray, spec pageSpec, pose Pose) (gocv.Mat, error) {
+func (c *camera) shoot(page *image.Gray, spec pageSpec, v view) (gocv.Mat, error) {
 	pw, ph := page.Rect.Dx(), page.Rect.Dy()
 	if pw < 2 || ph < 2 || page.Stride != pw {
 		return gocv.Mat{}, fmt.Errorf("synth: page image %dx%d (stride %d) cannot be photographed", pw, ph, page.Stride)
@@ -284,16 +284,21 @@ func (c *camera) shoot(page *image.Gray, spec pageSpec, pose Pose) (gocv.Mat, er
 		return gocv.Mat{}, fmt.Errorf("synth: page to Mat: %w", err)
 	}
 	defer src.Close()
-	hm := pose.homography(c.w, c.h).mul(spec.toGrid())
-	m := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
-	defer m.Close()
-	for i, v := range hm {
-		m.SetDoubleAt(i/3, i%3, v)
+	var warped gocv.Mat
+	if v.curl.IsFlat() {
+		hm := v.flat.mul(spec.toGrid())
+		m := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
+		defer m.Close()
+		for i, x := range hm {
+			m.SetDoubleAt(i/3, i%3, x)
+		}
+		warped = gocv.NewMat()
+		// Off the page the warp writes 0, which the page itself never holds.
+		gocv.WarpPerspectiveWithParams(src, &warped, m, image.Pt(c.w, c.h), gocv.InterpolationLinear, gocv.BorderConstant, color.RGBA{})
+	} else if warped, err = shootCurled(src, spec, v, c.w, c.h); err != nil {
+		return gocv.Mat{}, err
 	}
-	warped := gocv.NewMat()
 	defer warped.Close()
-	// Off the page the warp writes 0, which the page itself never holds.
-	gocv.WarpPerspectiveWithParams(src, &warped, m, image.Pt(c.w, c.h), gocv.InterpolationLinear, gocv.BorderConstant, color.RGBA{})
 	grey, err := warped.DataPtrUint8()
 	if err != nil {
 		return gocv.Mat{}, fmt.Errorf("synth: warped page: %w", err)
@@ -327,12 +332,12 @@ func (c *camera) shoot(page *image.Gray, spec pageSpec, pose Pose) (gocv.Mat, er
 	if lk.screen != nil {
 		// Each photo pixel sees the subpixels of the page point it maps
 		// to; the lattice is finer than the sensor's, hence moiré.
-		inv := hm.inv()
-		for i, v := range grey {
-			if v == 0 {
+		toPage := v.pagePoint(spec, c.w, c.h)
+		for i, g := range grey {
+			if g == 0 {
 				continue
 			}
-			x, y, ok := inv.apply(float64(i%c.w), float64(i/c.w))
+			x, y, ok := toPage(float64(i%c.w), float64(i/c.w))
 			if !ok {
 				continue
 			}
