@@ -2,6 +2,7 @@ package live
 
 import (
 	"testing"
+	"time"
 
 	"gocv.io/x/gocv"
 
@@ -47,9 +48,13 @@ func TestTabSwitchesGrid(t *testing.T) {
 	}
 	defer ph.Image.Close()
 	one, two := pipeline.GridString(ph.Truth), pipeline.GridString(ph.Other)
-	const tab1, tab2, frames = 20, 45, 70
-	src := &stillSource{img: ph.Image, n: frames}
-	sink := &keySink{keys: map[int]int{tab1: keyTab, tab2: keyTab}}
+	// Tab is pressed once the grid followed has been read (recognition runs
+	// in the background, so on a busy machine that can take many frames),
+	// and Q once the third stretch has been read too; the source gives up
+	// after maxFrames, which fails the test below.
+	const maxFrames = 3000
+	src := &stillSource{img: ph.Image, n: maxFrames}
+	sink := &tabSink{}
 	type reading struct {
 		frame int
 		given string
@@ -61,6 +66,7 @@ func TestTabSwitchesGrid(t *testing.T) {
 		OnRecognition: func(r pipeline.Result) {
 			if r.IsSolved() {
 				got = append(got, reading{*r.Frame, r.Given})
+				sink.read(*r.Frame)
 			}
 		},
 		OnFrame: func(f FrameInfo) {
@@ -83,6 +89,10 @@ func TestTabSwitchesGrid(t *testing.T) {
 		}
 		return seen
 	}
+	if len(sink.presses) != 2 {
+		t.Fatalf("Tab pressed after frames %v in %d frames: the session did not read each grid in turn (readings %v)", sink.presses, len(followed), got)
+	}
+	tab1, tab2, frames := sink.presses[0], sink.presses[1], len(followed)
 	a, b, c := settled(-1, tab1), settled(tab1, tab2), settled(tab2, frames)
 	if len(a) != 1 || len(b) != 1 || len(c) != 1 {
 		t.Fatalf("readings %v: want one puzzle before, between and after the Tab presses", got)
@@ -101,7 +111,38 @@ func TestTabSwitchesGrid(t *testing.T) {
 		t.Errorf("read %q, then %q, then %q; want the page's two puzzles in turn:\n%q\n%q", first, second, third, one, two)
 	}
 	// The HUD's "grid k of 2" changes with each press.
-	if len(followed) != frames || followed[tab1] == followed[tab1+1] || followed[tab2] == followed[tab2+1] || followed[0] != followed[frames-1] {
+	if followed[tab1] == followed[tab1+1] || followed[tab2] == followed[tab2+1] || followed[0] != followed[frames-1] {
 		t.Errorf("grid followed per frame %v: want it to change after frames %d and %d", followed, tab1, tab2)
 	}
 }
+
+// tabSink presses Tab after the first frame whose grid was read since the
+// last press (frames recognised before a press do not count), twice, and
+// then Q.
+type tabSink struct {
+	shown   int
+	fresh   bool  // a reading of a frame after the last press arrived
+	presses []int // frames after which Tab was pressed
+}
+
+func (k *tabSink) read(frame int) {
+	if len(k.presses) == 0 || frame > k.presses[len(k.presses)-1] {
+		k.fresh = true
+	}
+}
+
+func (k *tabSink) Show(gocv.Mat, time.Duration) int {
+	i := k.shown
+	k.shown++
+	if !k.fresh {
+		return -1
+	}
+	k.fresh = false
+	if len(k.presses) == 2 {
+		return 'q'
+	}
+	k.presses = append(k.presses, i)
+	return keyTab
+}
+
+func (k *tabSink) Close() error { return nil }
