@@ -80,6 +80,7 @@ zoo: build
 comma := ,
 
 fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzImageSize -fuzztime 60s ./pipeline
 	$(GO) test -run '^$$' -fuzz FuzzParseLine -fuzztime 60s ./sudoku
 	$(GO) test -run '^$$' -fuzz FuzzReadDat -fuzztime 60s ./sudoku
 	$(GO) test -run '^$$' -fuzz '^FuzzGridFile$$' -fuzztime 60s ./sudoku
@@ -99,6 +100,8 @@ model: deps font-deps
 # synth and video regenerate the committed synthetic photos and demo video.
 synth: deps
 	$(GO) run ./cmd/synth --out testdata/synth --count 36 --seed 1 --res 640x480,1280x720
+	$(GO) run ./cmd/synth --out testdata/synth-beside --count 30 --seed 2 --sizes 9 --res 640x480,1280x720 --beside sudoku,crossword,text
+	$(GO) run ./cmd/synth --out testdata/synth-curl --count 24 --seed 3 --sizes 9 --res 640x480,1280x720 --curl 60
 
 video: deps
 	$(GO) run ./cmd/synth video --out testdata/video --seed 1

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -54,10 +55,11 @@ type Options struct {
 	NewRecognizer func() (Recognizer, error)
 }
 
-// Recognizer turns one frame into a Result; *pipeline.Pipeline is one. A
+// Recognizer turns one frame into a Result, reading the grid pick
+// chooses when the frame holds several; *pipeline.Pipeline is one. A
 // session uses it from a single background goroutine.
 type Recognizer interface {
-	Process(frame gocv.Mat) pipeline.Result
+	ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result
 	Close() error
 }
 
@@ -78,6 +80,9 @@ type FrameInfo struct {
 	Box       [2]int
 	Conflicts []int // cells of conflicting givens, painted red
 	Auto      bool  // auto-solve is on
+	// Grids is how many grids are in view; with more than one, GridAt
+	// says which is followed, counted from 1 left to right (Tab: next).
+	Grids, GridAt int
 }
 
 // Summary tells how a session went.
@@ -101,6 +106,7 @@ func (s Summary) FPS() float64 {
 
 // Keys the session reacts to.
 const (
+	keyTab   = 9
 	keyEsc   = 27
 	keySpace = 32
 )
@@ -114,11 +120,17 @@ type view struct {
 	verdict pipeline.Verdict
 	id      int // increments with each new puzzle
 	turns   int // quarter turns of the page (pipeline.Result.Turns) of the latest reading
+	// bend is how the latest reading found the page curled (nil: flat);
+	// it moves with the page, so the solution follows the curl.
+	bend *vision.Bend
 }
 
 type job struct {
 	frame gocv.Mat // owned by the worker, which closes it
 	index int
+	pick  vision.Pick // the grid the display loop follows
+	// fresh starts the vote afresh: the user switched to another grid.
+	fresh bool
 }
 
 // Run plays src into sink until the source ends, MaxFrames is reached or
@@ -172,11 +184,14 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 	var cur view
 	var lastGiven string
 	for j := range jobs {
-		res := p.Process(j.frame)
+		res := p.ProcessPick(j.frame, j.pick)
 		j.frame.Close()
-		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, id: cur.id, turns: cur.turns}
+		if j.fresh {
+			voter.Reset()
+		}
+		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, id: cur.id, turns: cur.turns, bend: cur.bend}
 		if len(res.Puzzle.Cells) > 0 {
-			v.turns = res.Turns
+			v.turns, v.bend = res.Turns, res.Grid.Bend
 			solvable := res.Status == pipeline.StatusSolved || res.Status == pipeline.StatusCheck
 			voted, fresh := voter.Add(res.Puzzle, res.Conf, res.CheckCells(), solvable)
 			if fresh {
@@ -221,6 +236,14 @@ type session struct {
 	lost    int  // frames since the grid was last followed
 	confirm int  // frames from this index on must be recognised before drawing
 	fps     float64
+
+	// The grid followed when the frame holds several: the centre of the
+	// one followed last, moving with it from frame to frame (Tab switches).
+	focus    gocv.Point2f
+	hasFocus bool
+	grids    int  // grids in view in the last frame (for the HUD)
+	gridAt   int  // which of them is followed, counted from 1 left to right
+	switched bool // the next recognition is of another grid: vote afresh
 }
 
 // lostAfter is how many frames without the grid make its return count as
@@ -290,7 +313,7 @@ func (s *session) loop() Summary {
 			}
 		}
 		last = now
-		if s.handleKey(key, frame, &sum) {
+		if s.handleKey(key, i, frame, &sum) {
 			break
 		}
 		if o, ok := s.sink.(interface{ Open() bool }); ok && !o.Open() {
@@ -366,6 +389,15 @@ func (s *session) report(v view) pipeline.Result {
 // about 0.2.
 const changedBelow = 0.5
 
+// pick is the choice of grid for this frame: the one followed so far, or
+// the most Sudoku-like.
+func (s *session) pick() vision.Pick {
+	if s.hasFocus {
+		return vision.Pick{Near: s.focus, ByPoint: true}
+	}
+	return vision.Pick{}
+}
+
 // locateAndSchedule follows the grid in this frame and hands a copy of it
 // to the recogniser when a recognition is due and the recogniser is free.
 // Besides every Every-th frame, a recognition is due at once when the grid
@@ -388,19 +420,23 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 			s.unsettle(i)
 		}
 		s.lost = 0
+		s.focus, s.hasFocus = quadCentre(g.Corners), true
 		if s.confirm >= 0 {
 			// Keep looking until a recognition settles what is in view.
 			s.want = true
 		}
 	} else {
 		s.lost++
+		if s.lost >= lostAfter {
+			s.hasFocus = false
+		}
 	}
 	if i%s.opts.Every == 0 {
 		s.want = true
 	}
 	if s.want && !s.busy {
-		s.jobs <- job{frame: frame.Clone(), index: i}
-		s.busy, s.want = true, false
+		s.jobs <- job{frame: frame.Clone(), index: i, pick: s.pick(), fresh: s.switched}
+		s.busy, s.want, s.switched = true, false, false
 		s.ref = print
 	}
 	return g, err
@@ -419,7 +455,8 @@ func (s *session) unsettle(i int) {
 // it is neither drawn into nor worth a recognition, so it counts as no
 // grid.
 func (s *session) locate(frame gocv.Mat) (vision.Grid, error) {
-	g, err := s.loc.Locate(frame)
+	g, err := s.loc.LocatePick(frame, s.pick())
+	s.grids, s.gridAt = gridsInView(s.loc.Candidates())
 	if err != nil {
 		return g, err
 	}
@@ -427,6 +464,60 @@ func (s *session) locate(frame gocv.Mat) (vision.Grid, error) {
 		return g, errCutOff
 	}
 	return g, nil
+}
+
+// gridsInView counts the candidates that look like grids and says which of
+// them, counted from 1 left to right, is the one taken (0 when none).
+func gridsInView(cs []vision.Candidate) (n, at int) {
+	grids := sortedGrids(cs)
+	for i, c := range grids {
+		if c.Chosen {
+			at = i + 1
+		}
+	}
+	return len(grids), at
+}
+
+// sortedGrids returns the candidates that look like grids (and the one
+// taken), left to right by centre, so Tab steps through them in an order
+// the user sees.
+func sortedGrids(cs []vision.Candidate) []vision.Candidate {
+	var out []vision.Candidate
+	for _, c := range cs {
+		if c.Grid || c.Chosen {
+			out = append(out, c)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := quadCentre(out[i].Corners), quadCentre(out[j].Corners)
+		if a.X != b.X {
+			return a.X < b.X
+		}
+		return a.Y < b.Y
+	})
+	return out
+}
+
+// quadCentre is the mean of four corners.
+func quadCentre(q [4]gocv.Point2f) gocv.Point2f {
+	return gocv.Point2f{X: (q[0].X + q[1].X + q[2].X + q[3].X) / 4, Y: (q[0].Y + q[1].Y + q[2].Y + q[3].Y) / 4}
+}
+
+// nextGrid moves the focus to the next grid in view, left to right and
+// round again, and reports whether there was another.
+func (s *session) nextGrid() bool {
+	grids := sortedGrids(s.loc.Candidates())
+	if len(grids) < 2 {
+		return false
+	}
+	at := 0
+	for i, c := range grids {
+		if c.Chosen {
+			at = i
+		}
+	}
+	s.focus, s.hasFocus = quadCentre(grids[(at+1)%len(grids)].Corners), true
+	return true
 }
 
 // cutOff reports whether a corner of g lies within edgeMargin of the edge
@@ -465,6 +556,7 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 			// page is; the recognition does.
 			g = g.Turn(s.cur.turns)
 			g.Shape = s.cur.puzzle.Shape
+			g.Bend = s.cur.bend
 			pic.Puzzle = s.cur.puzzle
 			pic.Conflicts = s.cur.verdict.Conflicts
 			pic.Check = s.cur.verdict.Check
@@ -485,6 +577,10 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 		mode = "auto-solve off"
 	}
 	pic.HUD = []string{fmt.Sprintf("%.0f fps  %s (Space)", s.fps, mode), status}
+	if s.grids > 1 && s.gridAt > 0 {
+		pic.HUD = append(pic.HUD, fmt.Sprintf("grid %d of %d (Tab: next)", s.gridAt, s.grids))
+		info.Grids, info.GridAt = s.grids, s.gridAt
+	}
 	info.Status = status
 	info.Auto = s.auto
 	if located {
@@ -528,7 +624,7 @@ func (s *session) status(located bool) string {
 }
 
 // handleKey reacts to a key press; it reports whether to quit.
-func (s *session) handleKey(key int, frame gocv.Mat, sum *Summary) bool {
+func (s *session) handleKey(key, i int, frame gocv.Mat, sum *Summary) bool {
 	if key < 0 {
 		return false
 	}
@@ -537,6 +633,13 @@ func (s *session) handleKey(key int, frame gocv.Mat, sum *Summary) bool {
 		return true
 	case keySpace:
 		s.auto = !s.auto
+	case keyTab:
+		// Another puzzle on the page: follow it, and read it before
+		// anything is drawn into it.
+		if s.nextGrid() {
+			s.unsettle(i + 1)
+			s.switched = true
+		}
 	case 's', 'S':
 		files, err := s.save(frame)
 		if err != nil {

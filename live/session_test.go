@@ -38,9 +38,9 @@ func newOracle(t *testing.T, puzzle string) *oracle {
 	return &oracle{det: vision.NewDetector(vision.Options{}), puzzle: g}
 }
 
-func (o *oracle) Process(frame gocv.Mat) pipeline.Result {
+func (o *oracle) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result {
 	o.calls++
-	g, _, err := o.det.Analyze(frame)
+	g, _, err := o.det.AnalyzePick(frame, pick)
 	if err != nil {
 		return pipeline.Result{Status: pipeline.StatusNoGrid, Error: err.Error()}
 	}
@@ -60,8 +60,8 @@ type doubter struct {
 	cell int
 }
 
-func (d *doubter) Process(frame gocv.Mat) pipeline.Result {
-	r := d.oracle.Process(frame)
+func (d *doubter) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result {
+	r := d.oracle.ProcessPick(frame, pick)
 	if r.Status == pipeline.StatusSolved {
 		r.Status, r.Solved, r.Solution = pipeline.StatusCheck, sudoku.Grid{}, ""
 		r.Check = []pipeline.Check{{Cell: d.cell, Name: "r3c8", Reason: "test"}}
@@ -249,9 +249,9 @@ type slow struct {
 	d time.Duration
 }
 
-func (s slow) Process(frame gocv.Mat) pipeline.Result {
+func (s slow) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result {
 	time.Sleep(s.d)
-	return s.oracle.Process(frame)
+	return s.oracle.ProcessPick(frame, pick)
 }
 
 func TestStatusMessages(t *testing.T) {

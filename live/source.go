@@ -8,6 +8,8 @@ import (
 	"runtime"
 
 	"gocv.io/x/gocv"
+
+	"github.com/sudokuar/sudokuar/internal/cvenv"
 )
 
 // Source yields frames: a camera or a video file.
@@ -68,7 +70,7 @@ func OpenVideo(path string) (Source, error) {
 	if st.IsDir() {
 		return nil, fmt.Errorf("open video %s: is a folder", path)
 	}
-	vc, err := gocv.VideoCaptureFile(path)
+	vc, err := openFile(path)
 	if err != nil || !vc.IsOpened() {
 		if vc != nil {
 			vc.Close()
@@ -76,6 +78,17 @@ func OpenVideo(path string) (Source, error) {
 		return nil, fmt.Errorf("open video %s: OpenCV cannot decode it", path)
 	}
 	return &capture{vc: vc, name: path}, nil
+}
+
+// openFile opens a video file through OpenCV's FFmpeg backend when this
+// OpenCV has one. Left to choose, OpenCV tries GStreamer after FFmpeg
+// fails on a broken file, and GStreamer prints its own warnings (not
+// OpenCV's, so cvenv cannot silence them) before failing too.
+func openFile(path string) (*gocv.VideoCapture, error) {
+	if cvenv.HasFFmpeg() {
+		return gocv.VideoCaptureFileWithAPI(path, gocv.VideoCaptureFFmpeg)
+	}
+	return gocv.VideoCaptureFile(path)
 }
 
 func (c *capture) Read(m *gocv.Mat) bool { return c.vc.Read(m) && !m.Empty() }

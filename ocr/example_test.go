@@ -5,13 +5,14 @@ import (
 	"log"
 
 	"github.com/sudokuar/sudokuar/ocr"
+	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/vision"
 )
 
 // Read a photographed puzzle: vision cuts the cells, ocr reads them with
 // the embedded model on the pure-Go runtime.
 func ExampleRead() {
-	img, err := vision.ReadImage("../testdata/synth/image10.jpg")
+	img, err := pipeline.ReadImage("../testdata/synth/image10.jpg", 0)
 	defer img.Close()
 	if err != nil {
 		log.Fatal(err)

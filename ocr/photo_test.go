@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sudokuar/sudokuar/ocr"
+	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/vision"
 )
@@ -52,7 +53,7 @@ func synthPhotos(tb testing.TB) []photo {
 		if len(vals) != 81 {
 			continue // other sizes: 4×4 to 8×8 are readable but rarer; 10+ are not
 		}
-		img, err := vision.ReadImage(j)
+		img, err := pipeline.ReadImage(j, 0)
 		if err != nil {
 			img.Close()
 			tb.Fatalf("%s: %v", j, err)

@@ -78,10 +78,10 @@ func checkGrid(g vision.Grid) error {
 	return nil
 }
 
-// frameQuad maps canvas points (x, y) in units of the canvas side through
-// HInv into the frame.
+// framePt maps the canvas point (x, y) (canvas of side g.Side) into the
+// frame, following the grid's bend on a curled page.
 func framePt(g vision.Grid, x, y float64) (float64, float64) {
-	return vision.Apply(g.HInv, x, y)
+	return g.ToFrame(x, y)
 }
 
 // bbox returns the frame rectangle covering pts, clipped to w×h.
@@ -160,7 +160,11 @@ func Solution(frame *gocv.Mat, g vision.Grid, puzzle, solution sudoku.Grid, st S
 		}
 		box := bbox(xs, ys, w, h)
 		a256 := int(st.Alpha * 256)
-		hh := g.H
+		// Within a cell one homography holds, also on a curled page.
+		hh, ok := g.CellH(row, c, n)
+		if !ok {
+			continue
+		}
 		for y := box.Min.Y; y < box.Max.Y; y++ {
 			// The homography's numerators and denominator are linear in x:
 			// step them instead of multiplying per pixel.
@@ -376,7 +380,8 @@ func fillQuad(data []byte, w, ch int, box image.Rectangle, q [4][2]float64, c co
 	}
 }
 
-// Outline draws the grid's border in c.
+// Outline draws the grid's border in c: its four sides, bowed as the
+// page is on a curled one.
 func Outline(frame *gocv.Mat, g vision.Grid, c color.RGBA) error {
 	if _, _, err := checkFrame(frame); err != nil {
 		return err
@@ -387,6 +392,22 @@ func Outline(frame *gocv.Mat, g vision.Grid, c color.RGBA) error {
 			return fmt.Errorf("overlay: grid corner %d is not a number", i)
 		}
 		pts[i] = image.Pt(int(math.Round(float64(p.X))), int(math.Round(float64(p.Y))))
+	}
+	if g.Bend != nil && checkGrid(g) == nil {
+		// Each side as a polyline through the bend.
+		const steps = 12
+		s := float64(g.Side)
+		pts = pts[:0]
+		for _, e := range [4][2][2]float64{{{0, 0}, {1, 0}}, {{1, 0}, {1, 1}}, {{1, 1}, {0, 1}}, {{0, 1}, {0, 0}}} {
+			for k := 0; k < steps; k++ {
+				t := float64(k) / steps
+				x, y := g.ToFrame(s*(e[0][0]+(e[1][0]-e[0][0])*t), s*(e[0][1]+(e[1][1]-e[0][1])*t))
+				if math.IsNaN(x) || math.IsNaN(y) {
+					return fmt.Errorf("overlay: grid outline is not a number")
+				}
+				pts = append(pts, image.Pt(int(math.Round(x)), int(math.Round(y))))
+			}
+		}
 	}
 	pv := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
 	defer pv.Close()

@@ -5,13 +5,12 @@ import (
 	"log"
 
 	"github.com/sudokuar/sudokuar/pipeline"
-	"github.com/sudokuar/sudokuar/vision"
 )
 
 // Example reads and solves one of the project's synthetic photos, as
 // `sudokuar scan` does for each file.
 func Example() {
-	img, err := vision.ReadImage("../testdata/synth/image4.jpg")
+	img, err := pipeline.ReadImage("../testdata/synth/image4.jpg", 0)
 	defer img.Close() // ReadImage returns a Mat to close even on error
 	if err != nil {
 		log.Fatal(err)

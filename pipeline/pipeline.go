@@ -75,18 +75,26 @@ func (p *Pipeline) Close() error {
 	return ocr.CloseClassifier(p.clf)
 }
 
-// Process runs the whole pipeline on one frame. Failures are reported in
-// the Result's Status (and Error), never as a panic.
+// Process runs the whole pipeline on one frame, reading its most
+// Sudoku-like grid. Failures are reported in the Result's Status (and
+// Error), never as a panic.
 func (p *Pipeline) Process(frame gocv.Mat) Result {
+	return p.ProcessPick(frame, vision.Pick{})
+}
+
+// ProcessPick is Process reading the grid pick chooses when the frame
+// holds several (Result.Grids lists them).
+func (p *Pipeline) ProcessPick(frame gocv.Mat, pick vision.Pick) Result {
 	start := time.Now()
-	r := p.process(frame)
+	r := p.process(frame, pick)
 	r.Ms = math.Round(float64(time.Since(start).Microseconds())/10) / 100
 	return r
 }
 
-func (p *Pipeline) process(frame gocv.Mat) Result {
+func (p *Pipeline) process(frame gocv.Mat, pick vision.Pick) Result {
 	var r Result
-	g, cells, err := p.det.Analyze(frame)
+	g, cells, err := p.det.AnalyzePick(frame, pick)
+	r.Grids = gridChoices(p.det.Candidates())
 	quality := ""
 	if err != nil {
 		status := statusOf(err)
@@ -166,6 +174,26 @@ func (p *Pipeline) process(frame gocv.Mat) Result {
 		r.Error = ""
 	}
 	return r
+}
+
+// gridChoices lists the candidates that look like grids when there are
+// several, and nil otherwise.
+func gridChoices(cs []vision.Candidate) []GridChoice {
+	var out []GridChoice
+	for _, c := range cs {
+		if !c.Grid && !c.Chosen {
+			continue
+		}
+		gc := GridChoice{Score: math.Round(c.Score*100) / 100, Read: c.Chosen}
+		for i, p := range c.Corners {
+			gc.Corners[i] = [2]float64{math.Round(float64(p.X)*100) / 100, math.Round(float64(p.Y)*100) / 100}
+		}
+		out = append(out, gc)
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
 }
 
 func (r *Result) setGrid(g vision.Grid) {

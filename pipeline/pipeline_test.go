@@ -11,7 +11,6 @@ import (
 	"github.com/sudokuar/sudokuar/models"
 	"github.com/sudokuar/sudokuar/ocr"
 	"github.com/sudokuar/sudokuar/sudoku"
-	"github.com/sudokuar/sudokuar/vision"
 )
 
 func newPipeline(t *testing.T, backend string) *Pipeline {
@@ -80,7 +79,7 @@ func TestProcessSynthetic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		img, err := vision.ReadImage(f)
+		img, err := ReadImage(f, 0)
 		if err != nil {
 			img.Close()
 			t.Fatal(err)

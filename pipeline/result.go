@@ -58,6 +58,10 @@ type Result struct {
 	// reading is of the value in Given (calibrated probability, three
 	// decimals); 1 for cells vision saw no ink in.
 	Conf []float64 `json:"conf,omitempty"`
+	// Grids lists the grids found in the frame when there are several (a
+	// page with two puzzles), the most Sudoku-like first, with the one
+	// read marked; ProcessPick reads another.
+	Grids []GridChoice `json:"grids,omitempty"`
 	// Turns is how many clockwise quarter turns the page lay away from
 	// upright in the frame (0 normally); Puzzle, Grid and Corners are
 	// already turned to match. Apply vision.Grid.Turn to a grid Locate finds later.
@@ -82,6 +86,14 @@ func (r Result) CheckCells() []int {
 		out[i] = c.Cell
 	}
 	return out
+}
+
+// GridChoice is one of several grids found in one frame.
+type GridChoice struct {
+	Corners [4][2]float64 `json:"corners"` // TL, TR, BR, BL in the frame's pixels
+	// Score says how Sudoku-like its lattice looks (see vision.Candidate).
+	Score float64 `json:"score"`
+	Read  bool    `json:"read,omitempty"` // the grid this Result read
 }
 
 // IsSolved reports whether the result carries a solution.

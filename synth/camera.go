@@ -64,6 +64,16 @@ func rad(deg float64) float64 { return deg * math.Pi / 180 }
 // homography returns the map from the page plane, in grid units with the
 // grid's centre at the origin, to pixels of a width×height photo.
 func (p Pose) homography(width, height int) mat3 {
+	rot := p.rotation()
+	// Page point (x, y, 0) lands at rot·(x, y, 0) + (0, 0, d): the columns
+	// r1, r2 and t of [r1 r2 t] form the plane-to-camera homography.
+	ext := mat3{rot[0], rot[1], 0, rot[3], rot[4], 0, rot[6], rot[7], p.Distance}
+	return p.intrinsics(width, height).mul(ext)
+}
+
+// rotation returns the rotation from page to camera coordinates: the
+// in-plane turn, then the tilt.
+func (p Pose) rotation() mat3 {
 	// Rotation about a unit axis (ux, uy, 0) in the page plane (Rodrigues).
 	t, a := rad(p.Tilt), rad(p.TiltAxis)
 	ux, uy := math.Cos(a), math.Sin(a)
@@ -75,13 +85,13 @@ func (p Pose) homography(width, height int) mat3 {
 	}
 	r := rad(p.Rotate)
 	spin := mat3{math.Cos(r), -math.Sin(r), 0, math.Sin(r), math.Cos(r), 0, 0, 0, 1}
-	rot := tilt.mul(spin)
-	// Page point (x, y, 0) lands at rot·(x, y, 0) + (0, 0, d): the columns
-	// r1, r2 and t of [r1 r2 t] form the plane-to-camera homography.
-	ext := mat3{rot[0], rot[1], 0, rot[3], rot[4], 0, rot[6], rot[7], p.Distance}
+	return tilt.mul(spin)
+}
+
+// intrinsics returns the camera matrix of a width×height photo.
+func (p Pose) intrinsics(width, height int) mat3 {
 	f := focal(p.HFOV, width)
-	k := mat3{f, 0, float64(width)/2 + p.ShiftX, 0, f, float64(height)/2 + p.ShiftY, 0, 0, 1}
-	return k.mul(ext)
+	return mat3{f, 0, float64(width)/2 + p.ShiftX, 0, f, float64(height)/2 + p.ShiftY, 0, 0, 1}
 }
 
 // focal is the focal length in pixels for a horizontal field of view.

@@ -59,18 +59,33 @@ func WriteJob(dir string, j Job) (string, error) {
 
 // DatFile formats a photo's ground truth like the real photo dataset's
 // .dat files (sudoku.WriteDat): a first line describing the source (here
-// the seed, font, style, box shape, in-plane turn and tilt in degrees, and
-// exact corners), a second line
+// the seed, font, style, box shape, in-plane turn and tilt in degrees,
+// exact corners, and when there is one the page's curl, and what was
+// printed beside the puzzle with its corners), a second line
 // "WxH:24 JPG", then the N rows of values, 0 for an empty cell.
 func DatFile(ph Photo, o Options) (string, error) {
 	var camera strings.Builder
 	fmt.Fprintf(&camera, "synth seed=%d font=%s style=%s box=%s rotate=%.1f tilt=%.1f corners=",
 		o.Seed, ph.Font, ph.Style, ph.Truth.Shape, ph.Pose.Rotate, ph.Pose.Tilt)
-	for i, c := range ph.Corners {
-		if i > 0 {
-			camera.WriteByte(';')
+	corners := func(q [4]gocv.Point2f) {
+		for i, c := range q {
+			if i > 0 {
+				camera.WriteByte(';')
+			}
+			fmt.Fprintf(&camera, "%.2f,%.2f", c.X, c.Y)
 		}
-		fmt.Fprintf(&camera, "%.2f,%.2f", c.X, c.Y)
+	}
+	corners(ph.Corners)
+	if !ph.Curl.IsFlat() {
+		c := ph.Curl
+		fmt.Fprintf(&camera, " curl=side%d,start%.2f,angle%.1f,down%v", c.Side, c.Start, c.Angle, c.Down)
+	}
+	if ph.Beside != BesideNothing {
+		fmt.Fprintf(&camera, " beside=%s other=", ph.Beside)
+		corners(ph.OtherCorners)
+		if len(ph.Other.Cells) > 0 {
+			fmt.Fprintf(&camera, " othergiven=%s", ph.Other.String())
+		}
 	}
 	var b strings.Builder
 	hdr := sudoku.DatHeader{Camera: camera.String(), Photo: fmt.Sprintf("%dx%d:24 JPG", o.Width, o.Height)}

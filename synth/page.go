@@ -73,6 +73,8 @@ type pageSpec struct {
 	// clean leaves out the reverse side's text showing through (the demo
 	// video's codec spends megabytes on such fine faint texture).
 	clean bool
+	// beside is printed next to the puzzle, or nil.
+	beside *besideSpec
 }
 
 // pixel returns the page pixel position of grid-unit point (x, y).
@@ -133,7 +135,15 @@ func drawPage(rng *rand.Rand, pz sudoku.Grid, spec pageSpec) (*image.Gray, float
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := drawClutter(rng, page, spec, keepOut, ink); err != nil {
+	keep := []image.Rectangle{keepOut}
+	if spec.beside != nil {
+		r, err := spec.beside.draw(page, spec, ink)
+		if err != nil {
+			return nil, 0, err
+		}
+		keep = append(keep, r)
+	}
+	if err := drawClutter(rng, page, spec, keep, ink); err != nil {
 		return nil, 0, err
 	}
 	if spec.vary.stains > 0 {
@@ -342,9 +352,9 @@ func word(rng *rand.Rand) string {
 	return string(b)
 }
 
-// drawClutter fills the page outside keepOut with newspaper matter: columns
+// drawClutter fills the page outside the keepOut regions with newspaper matter: columns
 // of text with headlines, rules, framed boxes and small crossword grids.
-func drawClutter(rng *rand.Rand, page *image.Gray, spec pageSpec, keepOut image.Rectangle, ink uint8) error {
+func drawClutter(rng *rand.Rand, page *image.Gray, spec pageSpec, keepOut []image.Rectangle, ink uint8) error {
 	side := spec.scale
 	density := 0.6 + 0.4*rng.Float64()
 	bodySize := math.Max(5, side*(0.028+0.03*rng.Float64()))
@@ -362,7 +372,14 @@ func drawClutter(rng *rand.Rand, page *image.Gray, spec pageSpec, keepOut image.
 	gutter := int(math.Max(4, float64(colW)*0.06))
 	bounds := page.Bounds()
 	rules := rng.Float64() < 0.5
-	free := func(r image.Rectangle) bool { return !r.Overlaps(keepOut) }
+	free := func(r image.Rectangle) bool {
+		for _, k := range keepOut {
+			if r.Overlaps(k) {
+				return false
+			}
+		}
+		return true
+	}
 
 	for cx := -rng.IntN(colW); cx < bounds.Max.X; cx += colW + gutter {
 		if rules {

@@ -272,9 +272,9 @@ func (c *camera) lightMap() []float32 {
 	return g
 }
 
-// shoot photographs the flat page from pose and returns the photo, 8-bit
+// shoot photographs the flat page through v and returns the photo, 8-bit
 // BGR without compression. The caller closes it.
-func (c *camera) shoot(page *image.Gray, spec pageSpec, pose Pose) (gocv.Mat, error) {
+func (c *camera) shoot(page *image.Gray, spec pageSpec, v view) (gocv.Mat, error) {
 	pw, ph := page.Rect.Dx(), page.Rect.Dy()
 	if pw < 2 || ph < 2 || page.Stride != pw {
 		return gocv.Mat{}, fmt.Errorf("synth: page image %dx%d (stride %d) cannot be photographed", pw, ph, page.Stride)
@@ -284,16 +284,24 @@ func (c *camera) shoot(page *image.Gray, spec pageSpec, pose Pose) (gocv.Mat, er
 		return gocv.Mat{}, fmt.Errorf("synth: page to Mat: %w", err)
 	}
 	defer src.Close()
-	hm := pose.homography(c.w, c.h).mul(spec.toGrid())
-	m := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
-	defer m.Close()
-	for i, v := range hm {
-		m.SetDoubleAt(i/3, i%3, v)
+	var warped gocv.Mat
+	// hm maps the flat page to the photo; on a curled page it is only
+	// where the page would be without the curl (the screen's moiré below
+	// uses it: screens do not curl).
+	hm := v.flat.mul(spec.toGrid())
+	if v.curl.IsFlat() {
+		m := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
+		defer m.Close()
+		for i, x := range hm {
+			m.SetDoubleAt(i/3, i%3, x)
+		}
+		warped = gocv.NewMat()
+		// Off the page the warp writes 0, which the page itself never holds.
+		gocv.WarpPerspectiveWithParams(src, &warped, m, image.Pt(c.w, c.h), gocv.InterpolationLinear, gocv.BorderConstant, color.RGBA{})
+	} else if warped, err = shootCurled(src, spec, v, c.w, c.h); err != nil {
+		return gocv.Mat{}, err
 	}
-	warped := gocv.NewMat()
 	defer warped.Close()
-	// Off the page the warp writes 0, which the page itself never holds.
-	gocv.WarpPerspectiveWithParams(src, &warped, m, image.Pt(c.w, c.h), gocv.InterpolationLinear, gocv.BorderConstant, color.RGBA{})
 	grey, err := warped.DataPtrUint8()
 	if err != nil {
 		return gocv.Mat{}, fmt.Errorf("synth: warped page: %w", err)

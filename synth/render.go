@@ -52,6 +52,13 @@ type Options struct {
 	// Variety adds print weights, plain 1s, barred 7s, stains, strong
 	// glare and screens (WorldOptions turns it on); zero adds nothing.
 	Variety Variety
+	// Beside prints something boxed next to the puzzle (a second Sudoku,
+	// a larger crossword, a column of dense text), all of it in view.
+	Beside Beside
+	// MaxCurl is the most the page may be curled, as the angle in degrees
+	// it has turned at the grid's edge (see Curl); each photo takes a curl
+	// between a third of it and all of it. 0 keeps the page flat.
+	MaxCurl float64
 }
 
 // DefaultOptions returns the distortions the project's test photos use:
@@ -82,17 +89,25 @@ type Photo struct {
 	Truth sudoku.Grid
 	// Font and Style name the face and line style the puzzle was printed in.
 	Font, Style string
-	// Pose is where the camera saw the page from.
+	// Pose is where the camera saw the page from, and Curl how the page
+	// was bent.
 	Pose Pose
+	Curl Curl
+	// Beside is what was printed next to the puzzle; OtherCorners are its
+	// outer corners (TL, TR, BR, BL) in image pixels, and Other its puzzle
+	// when it is a second Sudoku (Cells nil otherwise).
+	Beside       Beside
+	OtherCorners [4]gocv.Point2f
+	Other        sudoku.Grid
 
-	toImage mat3    // grid units (unit square centred on 0) to image pixels
-	border  float64 // outer border width as a fraction of the grid's side
+	view   view    // grid units (unit square centred on 0) to image pixels
+	border float64 // outer border width as a fraction of the grid's side
 }
 
 // GridPoint maps a point of the grid's outer square, (0, 0) at its
 // top-left corner and (1, 1) at its bottom-right, to image pixels.
 func (p Photo) GridPoint(x, y float64) gocv.Point2f {
-	u, v, _ := p.toImage.apply(x-0.5, y-0.5)
+	u, v, _ := p.view.project(x-0.5, y-0.5)
 	return gocv.Point2f{X: float32(u), Y: float32(v)}
 }
 
@@ -146,6 +161,10 @@ func (o Options) Validate() error {
 		return bad("Symbols", "unknown symbol set %d", o.Symbols)
 	case o.Variety.Weight < 0 || o.Variety.Weight > 0.1:
 		return bad("Variety.Weight", "%g is outside 0..0.1", o.Variety.Weight)
+	case o.Beside < BesideNothing || o.Beside > BesideText:
+		return bad("Beside", "unknown kind %d", int(o.Beside))
+	case o.MaxCurl < 0 || o.MaxCurl > 75:
+		return bad("MaxCurl", "%g° is outside 0..75", o.MaxCurl)
 	}
 	for name, p := range map[string]float64{"PlainOnes": o.Variety.PlainOnes, "BarSevens": o.Variety.BarSevens,
 		"Stains": o.Variety.Stains, "Glare": o.Variety.Glare, "Screen": o.Variety.Screen} {
@@ -186,6 +205,7 @@ func checkPuzzle(pz sudoku.Grid) error {
 // any pixel is made, so the page and the camera can be reused (the video).
 type scene struct {
 	pose Pose
+	curl Curl
 	page pageSpec
 	look look
 }
@@ -217,21 +237,32 @@ func Render(puzzle sudoku.Grid, opts Options) (Photo, error) {
 		return Photo{}, err
 	}
 	cam := newCamera(opts.Width, opts.Height, sc.look, opts.Seed)
-	img, err := cam.shoot(page, sc.page, sc.pose)
+	v := newView(sc.pose, sc.curl, opts.Width, opts.Height)
+	img, err := cam.shoot(page, sc.page, v)
 	if err != nil {
 		return Photo{}, err
 	}
 	ph := Photo{
-		Truth: puzzle.Clone(),
-		Font:  sc.page.digitFont.Name,
-		Style: sc.page.style.Name,
-		Pose:  sc.pose,
+		Truth:  puzzle.Clone(),
+		Font:   sc.page.digitFont.Name,
+		Style:  sc.page.style.Name,
+		Pose:   sc.pose,
+		Curl:   sc.curl,
+		Beside: opts.Beside,
+		view:   v,
+		border: border,
 	}
-	h := sc.pose.homography(opts.Width, opts.Height)
-	ph.toImage, ph.border = h, border
-	q, _ := gridCorners(h)
-	for i, p := range q {
-		ph.Corners[i] = gocv.Point2f{X: float32(p[0]), Y: float32(p[1])}
+	for i, c := range [4][2]float64{{0, 0}, {1, 0}, {1, 1}, {0, 1}} {
+		ph.Corners[i] = ph.GridPoint(c[0], c[1])
+	}
+	if bs := sc.page.beside; bs != nil {
+		for i, c := range bs.corners() {
+			x, y, _ := v.project(c[0], c[1])
+			ph.OtherCorners[i] = gocv.Point2f{X: float32(x), Y: float32(y)}
+		}
+		if bs.kind == BesideSudoku {
+			ph.Other = bs.puzzle.Clone()
+		}
 	}
 	if sc.look.jpeg > 0 {
 		ph.JPEG, err = encodeJPEG(img, sc.look.jpeg)
@@ -275,7 +306,12 @@ func newScene(rng *rand.Rand, o Options) (scene, error) {
 	if len(styles) == 0 {
 		styles = LineStyles()
 	}
-	pose, err := samplePose(rng, o)
+	curl := sampleCurl(o)
+	beside, err := sampleBeside(o.Seed, o.Beside)
+	if err != nil {
+		return scene{}, err
+	}
+	pose, err := samplePose(rng, o, curl, beside)
 	if err != nil {
 		return scene{}, err
 	}
@@ -286,6 +322,7 @@ func newScene(rng *rand.Rand, o Options) (scene, error) {
 		symbols:   o.Symbols,
 		vary:      sampleVariety(o.Seed, o.Variety),
 		seed:      o.Seed,
+		beside:    beside,
 	}
 	h := pose.homography(o.Width, o.Height)
 	q, _ := gridCorners(h)
@@ -298,6 +335,25 @@ func newScene(rng *rand.Rand, o Options) (scene, error) {
 	// always samples down, as a real lens does from paper.
 	spec.scale = math.Max(64, 1.2*longest)
 	spec.ext = pageExtent(rng, h, o, spec.scale)
+	if beside != nil {
+		// The page holds the thing beside the puzzle whole.
+		e := &spec.ext
+		e.x0, e.y0 = math.Min(e.x0, beside.ext.x0-0.1), math.Min(e.y0, beside.ext.y0-0.1)
+		e.x1, e.y1 = math.Max(e.x1, beside.ext.x1+0.1), math.Max(e.y1, beside.ext.y1+0.1)
+	}
+	if !curl.IsFlat() {
+		// A curled page shows more of itself where it turns away: reach
+		// further on that side (the page ends where it has turned
+		// maxTurn).
+		ux, uy, _, _ := curl.axes()
+		far := curl.Start + curl.radius()*maxTurn
+		e := &spec.ext
+		e.x0, e.x1 = math.Min(e.x0, math.Min(0, ux*far)), math.Max(e.x1, math.Max(0, ux*far))
+		e.y0, e.y1 = math.Min(e.y0, math.Min(0, uy*far)), math.Max(e.y1, math.Max(0, uy*far))
+	}
+	for (spec.ext.x1-spec.ext.x0)*(spec.ext.y1-spec.ext.y0)*spec.scale*spec.scale > 4*maxPage {
+		spec.scale *= 0.9 // a page grown by the above still fits in memory
+	}
 	lk := sampleLook(rng, o)
 	if v := spec.vary; v.glare > 0 {
 		lk.light.glare, lk.light.glx, lk.light.gly, lk.light.glareRadius = v.glare, v.glx, v.gly, v.glr
@@ -310,16 +366,35 @@ func newScene(rng *rand.Rand, o Options) (scene, error) {
 			lk.finger = sampleFinger(fr, q)
 		}
 	}
-	return scene{pose: pose, page: spec, look: lk}, nil
+	return scene{pose: pose, curl: curl, page: spec, look: lk}, nil
 }
 
-// samplePose draws a camera pose that keeps the whole grid in view and at
-// least MinSide of the short side long on every side.
-func samplePose(rng *rand.Rand, o Options) (Pose, error) {
+// samplePose draws a camera pose that keeps the whole grid (and the thing
+// beside it, if any) in view and at least MinSide of the short side long
+// on every side.
+func samplePose(rng *rand.Rand, o Options, curl Curl, beside *besideSpec) (Pose, error) {
 	w, h := float64(o.Width), float64(o.Height)
 	short := math.Min(w, h)
 	margin := 0.03 * short
 	lo := math.Min(o.MinSide*1.1, o.MaxSide)
+	// inView returns the points that must be in the photo.
+	inView := func(p Pose) ([][2]float64, bool) {
+		v := newView(p, curl, o.Width, o.Height)
+		pts, ok := v.gridOutline()
+		if !ok || !v.gridVisible() {
+			return nil, false
+		}
+		if beside != nil {
+			for _, c := range beside.corners() {
+				x, y, ok := v.project(c[0], c[1])
+				if !ok {
+					return nil, false
+				}
+				pts = append(pts, [2]float64{x, y})
+			}
+		}
+		return pts, true
+	}
 	for try := 0; try < 200; try++ {
 		p := Pose{
 			Rotate:   (2*rng.Float64() - 1) * o.MaxRotate,
@@ -342,11 +417,11 @@ func samplePose(rng *rand.Rand, o Options) (Pose, error) {
 		// Shrink until it fits inside the margins.
 		fits := false
 		for k := 0; k < 20; k++ {
-			q, ok := gridCorners(p.homography(o.Width, o.Height))
+			pts, ok := inView(p)
 			if !ok {
 				break
 			}
-			x0, y0, x1, y1 := quadBounds(q)
+			x0, y0, x1, y1 := bounds(pts)
 			fx, fy := (x1-x0)/(w-2*margin), (y1-y0)/(h-2*margin)
 			f := math.Max(fx, fy)
 			if f <= 1 {
@@ -363,12 +438,50 @@ func samplePose(rng *rand.Rand, o Options) (Pose, error) {
 			continue
 		}
 		// Slide the picture so the grid sits anywhere inside the margins.
-		x0, y0, x1, y1 := quadBounds(q)
+		pts, _ := inView(p)
+		x0, y0, x1, y1 := bounds(pts)
 		p.ShiftX = margin - x0 + rng.Float64()*((w-2*margin)-(x1-x0))
 		p.ShiftY = margin - y0 + rng.Float64()*((h-2*margin)-(y1-y0))
 		return p, nil
 	}
 	return Pose{}, &OptionError{Field: "MinSide", Reason: fmt.Sprintf("no pose with tilt ≤ %g° keeps every grid side ≥ %g of the short side in a %dx%d photo", o.MaxTilt, o.MinSide, o.Width, o.Height)}
+}
+
+// bounds returns the bounding box of points.
+func bounds(pts [][2]float64) (minX, minY, maxX, maxY float64) {
+	minX, minY = math.Inf(1), math.Inf(1)
+	maxX, maxY = math.Inf(-1), math.Inf(-1)
+	for _, p := range pts {
+		minX, maxX = math.Min(minX, p[0]), math.Max(maxX, p[0])
+		minY, maxY = math.Min(minY, p[1]), math.Max(maxY, p[1])
+	}
+	return
+}
+
+// curlStream keeps the page's curl out of the photo's main random stream.
+const curlStream = 0x6375726c
+
+// sampleCurl draws the page's curl: none without MaxCurl; otherwise a
+// side, an angle between a third of MaxCurl and all of it at the grid's
+// edge, and a radius of 0.6 to 1.6 grid sides (a page's gentle roll
+// towards the gutter, not a fold), which sets where the bend starts. The
+// page rolls towards the camera three times in four.
+func sampleCurl(o Options) Curl {
+	if o.MaxCurl <= 0 {
+		return Curl{}
+	}
+	rng := rand.New(rand.NewPCG(uint64(o.Seed), curlStream))
+	c := Curl{Side: rng.IntN(4), Angle: o.MaxCurl * (1 + 2*rng.Float64()) / 3}
+	r := 0.6 + rng.Float64()
+	c.Start = 0.5 - rad(c.Angle)*r
+	if c.Start < -0.9 {
+		// The bend starts at most a little beyond the far edge: a larger
+		// radius with that start gives a smaller angle.
+		c.Start = -0.9
+		c.Angle = 1.4 / r * 180 / math.Pi
+	}
+	c.Down = rng.IntN(4) == 0
+	return c
 }
 
 // pageExtent decides how far the page reaches around the grid: far enough

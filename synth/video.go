@@ -179,7 +179,7 @@ func RenderVideo(o VideoOptions, emit func(frame gocv.Mat, truth VideoFrame) err
 		t := float64(f) / o.FPS
 		pose := videoPose(t, o.Width, o.Height)
 		which := videoPuzzle(t)
-		frame, err := cam.shoot(pages[which], specs[which], pose)
+		frame, err := cam.shoot(pages[which], specs[which], newView(pose, Curl{}, o.Width, o.Height))
 		if err != nil {
 			return fmt.Errorf("frame %d: %w", f, err)
 		}

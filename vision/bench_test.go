@@ -17,7 +17,7 @@ import (
 // app sees); the caller closes it.
 func benchFrame(b *testing.B, name string, w, h int) gocv.Mat {
 	dir := testenv.Shared(b, "datasets/wicht-v2-train")
-	img, err := ReadImage(filepath.Join(dir, name))
+	img, err := readImage(filepath.Join(dir, name))
 	if err != nil {
 		img.Close()
 		b.Fatal(err)
@@ -86,7 +86,7 @@ func reportCPU(b *testing.B, since time.Duration) {
 // BenchmarkAnalyze16 times Analyze on a synthetic 16×16 photo (640×480),
 // the costliest path: second look at the finest canvas and the lattice fit.
 func BenchmarkAnalyze16(b *testing.B) {
-	img, err := ReadImage(filepath.Join(testenv.RepoRoot(), "testdata", "synth", "image6.jpg"))
+	img, err := readImage(filepath.Join(testenv.RepoRoot(), "testdata", "synth", "image6.jpg"))
 	if err != nil {
 		img.Close()
 		b.Skip(err)
@@ -96,6 +96,39 @@ func BenchmarkAnalyze16(b *testing.B) {
 	defer d.Close()
 	if g, _, err := d.Analyze(img); err != nil || g.Shape.N() != 16 {
 		b.Fatalf("image6: N=%d, %v", g.Shape.N(), err)
+	}
+	b.ResetTimer()
+	c0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		d.Analyze(img)
+	}
+	reportCPU(b, c0)
+}
+
+// BenchmarkAnalyzeCurled times Analyze on a curled synthetic page
+// (640×480, testdata/synth-curl/image1.jpg): the bent path, resampled
+// through the outline's bend and the measured crossings.
+func BenchmarkAnalyzeCurled(b *testing.B) {
+	benchFile(b, "synth-curl/image1.jpg", true)
+}
+
+// BenchmarkAnalyzeBeside times Analyze on a page with two puzzles side by
+// side (640×480, testdata/synth-beside/image1.jpg): every candidate scored.
+func BenchmarkAnalyzeBeside(b *testing.B) {
+	benchFile(b, "synth-beside/image1.jpg", false)
+}
+
+func benchFile(b *testing.B, name string, bent bool) {
+	img, err := readImage(filepath.Join(testenv.RepoRoot(), "testdata", name))
+	if err != nil {
+		img.Close()
+		b.Skip(err)
+	}
+	defer img.Close()
+	d := NewDetector(Options{})
+	defer d.Close()
+	if g, _, err := d.Analyze(img); err != nil || (g.Bend != nil) != bent {
+		b.Fatalf("%s: %v, bent %v", name, err, g.Bend != nil)
 	}
 	b.ResetTimer()
 	c0 := cpuTime()

@@ -27,6 +27,7 @@ type piece struct {
 func (d *Detector) cells(n int, cs float64) []Cell {
 	gocv.Dilate(d.hlines, &d.hlines, d.kernel3)
 	gocv.Dilate(d.vlines, &d.vlines, d.kernel3)
+	d.sums.valid = false
 	// A digit printed across a line (a fold of the page bends grid lines
 	// through cells, a crease prints as a line of its own) would be cut
 	// in two by the line mask; keep the stroke where it crosses.

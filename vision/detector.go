@@ -30,6 +30,9 @@ type Grid struct {
 	Sharpness float64
 	// Brightness is the mean grey level (0..255) of the canvas (Analyze only).
 	Brightness float64
+	// Bend is how a curled page departs from H (Analyze only; nil on a
+	// flat page). ToFrame and CellH follow it.
+	Bend *Bend
 }
 
 // Options tunes a Detector. The zero value selects every default.
@@ -105,11 +108,25 @@ type Detector struct {
 	kernel3                      gocv.Mat
 	hk, vk                       gocv.Mat // line kernels for kLen
 	kLen                         int
+	look                         gocv.Mat // a candidate's flat view (choice.go)
+	mapX, mapY                   gocv.Mat // a bent canvas's resampling maps (bend.go)
 
 	// The last grid search's quadrilateral (find pixels) and the scale from
 	// find pixels to frame pixels, for Analyze's second look.
-	findQ     [4]pt
-	findScale float64
+	findQ       [4]pt
+	findContour []pt
+	findScale   float64
+	// The candidates of the last grid search, in Candidates order, and
+	// which of them was taken.
+	cands  []candidate
+	chosen int
+	// The band sums of the current line images (lattice.go), until
+	// binarise makes new ones.
+	sums struct {
+		col, row [latticeBands][]float64
+		side     int
+		valid    bool
+	}
 }
 
 // NewDetector returns a Detector with opts (zero fields take defaults).
@@ -127,7 +144,7 @@ func NewDetector(opts Options) *Detector {
 func (d *Detector) mats() []*gocv.Mat {
 	return []*gocv.Mat{&d.work, &d.gray, &d.small, &d.blur, &d.bin, &d.canvas, &d.cblur, &d.cbin,
 		&d.hlines, &d.vlines, &d.lines, &d.clean, &d.labels, &d.stats, &d.centroids, &d.prof, &d.lap,
-		&d.hk, &d.vk}
+		&d.hk, &d.vk, &d.look, &d.mapX, &d.mapY}
 }
 
 // Close frees the Detector's Mats. The Detector must not be used afterwards.
@@ -183,12 +200,37 @@ func (d *Detector) toGray(frame gocv.Mat) float64 {
 // set to 9*CellPx and no Shape. Errors are *QualityError (BadInput, NoGrid,
 // TooSmall); with TooSmall the Grid is still filled in.
 func (d *Detector) Locate(frame gocv.Mat) (Grid, error) {
-	g, _, err := d.locate(frame)
+	return d.LocatePick(frame, Pick{})
+}
+
+// LocatePick is Locate taking the grid p picks when the frame holds
+// several (Candidates lists them).
+func (d *Detector) LocatePick(frame gocv.Mat, p Pick) (Grid, error) {
+	g, _, err := d.locate(frame, p)
 	return g, err
 }
 
+// Candidates returns the quadrilaterals the last Locate or Analyze took
+// for possible grids, the most Sudoku-like first (those that do not look
+// like a lattice come last, largest first), with the one taken marked.
+// A frame with one candidate gives it alone, not scored (Score 0, Grid
+// true).
+func (d *Detector) Candidates() []Candidate {
+	out := make([]Candidate, len(d.cands))
+	for i, c := range d.cands {
+		out[i].Score = c.score
+		out[i].Grid = len(d.cands) == 1 || c.score >= goodLattice
+		out[i].Chosen = i == d.chosen
+		for k, p := range orderCorners(c.q) {
+			out[i].Corners[k] = gocv.Point2f{X: float32((p.X+0.5)*d.findScale - 0.5), Y: float32((p.Y+0.5)*d.findScale - 0.5)}
+		}
+	}
+	return out
+}
+
 // locate also returns the scale from working-grey pixels to frame pixels.
-func (d *Detector) locate(frame gocv.Mat) (Grid, float64, error) {
+func (d *Detector) locate(frame gocv.Mat, p Pick) (Grid, float64, error) {
+	d.cands, d.chosen = d.cands[:0], -1
 	if err := checkFrame(frame); err != nil {
 		return Grid{}, 0, err
 	}
@@ -204,11 +246,15 @@ func (d *Detector) locate(frame gocv.Mat) (Grid, float64, error) {
 		find = d.small
 		fs = float64(d.gray.Cols()) / float64(sz.X)
 	}
-	q, ok := d.findQuad(find)
-	if !ok {
+	d.findScale = fs * gs
+	d.cands = d.scoreCandidates(d.bin, d.findCandidates(find))
+	d.chosen = pick(d.cands, p, d.findScale)
+	if d.chosen < 0 {
 		return Grid{}, 0, qualityErr(NoGrid, "no quadrilateral contour")
 	}
-	d.findQ, d.findScale = q, fs*gs
+	c := d.cands[d.chosen]
+	q := refineQuadRobust(c.q, c.contour)
+	d.findQ, d.findContour = q, c.contour
 	g, ok := d.gridFromFind(q)
 	if !ok {
 		return Grid{}, 0, qualityErr(NoGrid, "degenerate quadrilateral")
@@ -263,10 +309,11 @@ func setHomography(g *Grid) bool {
 	return true
 }
 
-// findQuad returns the grid's quadrilateral in the pixels of img (grey), or
-// false. The grid is taken as the largest external contour of the
-// adaptive-threshold image that reduces to a convex quadrilateral.
-func (d *Detector) findQuad(img gocv.Mat) ([4]pt, bool) {
+// findCandidates returns the quadrilaterals in img (grey) that may be the
+// grid, largest first: the largest external contours of the
+// adaptive-threshold image (left in d.bin) that reduce to convex
+// quadrilaterals.
+func (d *Detector) findCandidates(img gocv.Mat) []candidate {
 	long := max(img.Cols(), img.Rows())
 	gocv.GaussianBlur(img, &d.blur, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
 	block := max(3, long/40) | 1
@@ -292,8 +339,9 @@ func (d *Detector) findQuad(img gocv.Mat) ([4]pt, bool) {
 		}
 	}
 	sort.Slice(cands, func(i, j int) bool { return cands[i].a > cands[j].a })
+	var out []candidate
 	for k, c := range cands {
-		if k == 3 {
+		if k == maxContours || len(out) == maxCandidates {
 			break
 		}
 		ip := contours.At(c.i).ToPoints()
@@ -302,10 +350,10 @@ func (d *Detector) findQuad(img gocv.Mat) ([4]pt, bool) {
 			p[i] = pt{float64(v.X), float64(v.Y)}
 		}
 		if q, ok := quadFromContour(p); ok {
-			return refineQuadRobust(q, p), true
+			out = append(out, candidate{q: q, contour: p, area: c.a})
 		}
 	}
-	return [4]pt{}, false
+	return out
 }
 
 // quadFromContour reduces a contour to four corners: Douglas-Peucker at
@@ -356,6 +404,10 @@ func quadFromContour(p []pt) ([4]pt, bool) {
 // for grid g whose frame->canvas homography is for g.Side; gs is the scale
 // from working-grey pixels to frame pixels.
 func (d *Detector) warp(g Grid, gs float64, side int) {
+	if g.Bend != nil {
+		d.warpBent(g, gs, side)
+		return
+	}
 	// gray -> frame -> canvas(g.Side) -> canvas(side)
 	k := float64(side) / float64(g.Side)
 	h := mul3([9]float64{k, 0, 0, 0, k, 0, 0, 0, 1}, mul3(g.H, [9]float64{gs, 0, 0, 0, gs, 0, 0, 0, 1}))
@@ -382,6 +434,7 @@ func (d *Detector) binarise(cellPx float64, kLen int) {
 	}
 	gocv.MorphologyEx(d.cbin, &d.hlines, gocv.MorphOpen, d.hk)
 	gocv.MorphologyEx(d.cbin, &d.vlines, gocv.MorphOpen, d.vk)
+	d.sums.valid = false
 }
 
 // profile returns the sums of m along rows (dim 1: one value per row) or
@@ -426,7 +479,13 @@ func (d *Detector) preferClearer(g Grid, guess shapeGuess, g2 Grid, gs float64, 
 // TooDark both Grid and cells are filled in (best effort) so a caller may
 // still try them.
 func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
-	g, gs, err := d.locate(frame)
+	return d.AnalyzePick(frame, Pick{})
+}
+
+// AnalyzePick is Analyze reading the grid p picks when the frame holds
+// several (Candidates lists them).
+func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
+	g, gs, err := d.locate(frame, p)
 	if err != nil {
 		return g, nil, err
 	}
@@ -435,6 +494,34 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 		side0 = canvasSide(d.opts.Sizes[0], d.opts.CellPx)
 	}
 	guess := d.readShape(g, gs, side0)
+	// A curled page: resample through the bend its outline shows, when
+	// that makes the grid lines stand out more.
+	if b := d.outlineBend(g); b != nil {
+		bent := g
+		bent.Bend = b
+		if bg := d.readShape(bent, gs, side0); bg.LineScore > guess.LineScore+bendGain {
+			g, guess = bent, bg
+		} else {
+			d.rectify(g, gs, side0)
+		}
+	}
+	// Weak lines on a page that may be curled: its boxes may be crowded
+	// where it turns away. Space the box lines evenly and look again.
+	if guess.LineScore < weakLineScore {
+		if even, cols, rows, ok := d.evenBoxes(g, side0); ok {
+			// Taken when the lines then stand out clearly, as a grid's do,
+			// in as many boxes as the lines evened make (a crease or a
+			// column of digits taken for a box line would read 10×10).
+			eg := d.readShape(even, gs, side0)
+			n, sh := eg.Shape.N(), eg.Shape
+			fits := n > 0 && (cols == 0 || sh.BoxCols*cols == n) && (rows == 0 || sh.BoxRows*rows == n)
+			if fits && eg.LineScore > guess.LineScore+bendGain && eg.LineScore >= weakLineScore {
+				g, guess = even, eg
+			} else {
+				d.rectify(g, gs, side0)
+			}
+		}
+	}
 	// Weak lines inside the quadrilateral mean it is not the grid's own
 	// outline (merged with a page frame or a crossword, or stretched by a
 	// caption): find the grid again from its cells.
@@ -528,6 +615,11 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 	// box fused with the outline at that corner).
 	if n < 12 {
 		d.fixOutlierCorners(&g, gs, n, cs)
+	}
+	if n < 12 {
+		// A curled page crowds the cells where it turns away: the lines
+		// say where the cells are.
+		d.refineBend(&g, gs, n, cs)
 	}
 	g.Shape = guess.Shape
 	g.ShapeConfidence = guess.Confidence
@@ -653,6 +745,12 @@ func (d *Detector) fixOutlierCorners(g *Grid, gs float64, n int, cs float64) {
 // grids: the lattice sits ~1.5% inside the printed outer edge on real
 // photos, and outline corners pulled by a caption are 3% off and more.
 const latticeOverride = 0.035
+
+// bendGain is how much a bend must raise the line score to be taken: a
+// caption fused along a side bows the outline of a flat page too, and
+// bending to it gains a little (up to 0.03 on the real photos), while
+// the bend of a curled page gains 0.05 and more.
+const bendGain = 0.04
 
 // weakLineScore is the line score below which the quadrilateral found is
 // doubted (real photos of grids found right score 0.30 and up).

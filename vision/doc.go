@@ -11,12 +11,16 @@
 // rectification, box shape from the grid's line profiles, cells). Frames
 // that cannot be read give a *QualityError whose Kind tells why (BadInput,
 // NoGrid, TooSmall, TooBlurry, TooDark) and whose message can be shown to
-// the user. ReadImage loads a file with the same checks.
+// the user. Files are loaded by pipeline.ReadImage.
 //
 // Steps of Analyze: grey at a bounded resolution; blur, adaptive threshold
-// and the largest external contour that reduces to a quadrilateral
+// and the external contours that reduce to quadrilaterals
 // (Douglas-Peucker at 1.5% of the perimeter, else the four longest sides,
-// else the largest quadrilateral in the hull); corners refined on straight
+// else the largest quadrilateral in the hull); when several qualify (two
+// puzzles, a crossword, a framed article), the one whose inside looks most
+// like a Sudoku lattice (lines at every 1/N with little ink between them,
+// thicker lines every few cells), not the largest alone (Candidates lists
+// them, AnalyzePick reads another); corners refined on straight
 // edge runs of the outline (robust to text or a finger touching the grid,
 // and to curved paper); a square canvas through the homography; when the
 // lines inside it are weak (the outline fused with a page frame, a
@@ -30,9 +34,19 @@
 // median grey of its rows and columns inside each box); the rectification
 // snapped to the measured grid lines (12×12 and 16×16 grids, read on the
 // finest canvas and cut on the 12×12 one; on coarser grids only a corner
-// the lines put far from the outline's is moved); cells from the
+// the lines put far from the outline's is moved); on a curled page (the
+// outline's sides bow, or the boxes are crowded where the page turns
+// away) the canvas is resampled through a Bend instead of one homography:
+// the sides fitted as curves and blended across the grid, the box lines
+// spaced evenly, and a piecewise-bilinear map through the measured line
+// crossings, each kept only when the lines stand out more; cells from the
 // connected ink components left once the grid lines are removed (but not
 // where a stroke crosses a line: digits on a fold or a crease), kept when
 // near a cell's centre, large enough and much darker than the paper, with
 // thin tails (a bent line's remnant fused with the digit) cut off.
 package vision
+
+// Importing vision quiets OpenCV's own logging (see internal/cvenv):
+// every part of sudokuar that calls OpenCV imports this package, so its
+// warnings never reach the user's terminal.
+import _ "github.com/sudokuar/sudokuar/internal/cvenv"

@@ -39,7 +39,7 @@ func (k QualityKind) String() string {
 	return fmt.Sprintf("QualityKind(%d)", int(k))
 }
 
-// QualityError is returned by Locate, Analyze and ReadImage when a frame
+// QualityError is returned by Locate and Analyze (and pipeline.ReadImage) when a frame
 // cannot be read. Kind lets callers tell the cases apart; Error gives a
 // message that can be shown to the user as is.
 type QualityError struct {

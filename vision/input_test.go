@@ -5,8 +5,6 @@ import (
 	"image"
 	"image/color"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -100,37 +98,6 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("Locate: got %v, want kind %v", err, tc.want)
 			}
 		})
-	}
-}
-
-func TestReadImage(t *testing.T) {
-	dir := t.TempDir()
-	notImg := filepath.Join(dir, "notes.txt")
-	os.WriteFile(notImg, []byte("hello, not an image"), 0o644)
-	fakeJPG := filepath.Join(dir, "broken.jpg")
-	os.WriteFile(fakeJPG, []byte("\xff\xd8\xff\xe0 truncated"), 0o644)
-	good := filepath.Join(dir, "grid.png")
-	g := drawGrid(t, 320, 240, 3, 3, [4]pt{{20, 10}, {300, 15}, {295, 230}, {25, 225}})
-	gocv.IMWrite(good, g)
-	g.Close()
-	for _, tc := range []struct {
-		path string
-		ok   bool
-	}{
-		{filepath.Join(dir, "missing.png"), false},
-		{dir, false},
-		{notImg, false},
-		{fakeJPG, false},
-		{good, true},
-	} {
-		m, err := ReadImage(tc.path)
-		if (err == nil) != tc.ok {
-			t.Errorf("ReadImage(%s) error %v, want ok=%v", tc.path, err, tc.ok)
-		}
-		if !tc.ok && kindOf(err) != BadInput {
-			t.Errorf("ReadImage(%s): kind %v, want BadInput", tc.path, kindOf(err))
-		}
-		m.Close()
 	}
 }
 

@@ -51,7 +51,12 @@ func bandSums(vl, hl []uint8, side int) (colSum, rowSum [latticeBands][]float64)
 
 // bandSums is bandSums on d.vlines and d.hlines (side×side), summed by
 // OpenCV on band regions. ok is false when the images do not match side.
+// The sums are kept until binarise changes the line images, as several
+// steps read them from one canvas.
 func (d *Detector) bandSums(side int) (colSum, rowSum [latticeBands][]float64, ok bool) {
+	if d.sums.valid && d.sums.side == side {
+		return d.sums.col, d.sums.row, true
+	}
 	if d.vlines.Cols() != side || d.vlines.Rows() != side || d.hlines.Cols() != side || d.hlines.Rows() != side {
 		return colSum, rowSum, false
 	}
@@ -77,6 +82,7 @@ func (d *Detector) bandSums(side int) (colSum, rowSum [latticeBands][]float64, o
 			return colSum, rowSum, false
 		}
 	}
+	d.sums.col, d.sums.row, d.sums.side, d.sums.valid = colSum, rowSum, side, true
 	return colSum, rowSum, true
 }
 

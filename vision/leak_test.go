@@ -25,8 +25,12 @@ func TestNoMatLeak(t *testing.T) {
 		// Synthetic photos that take the costlier paths: a 16×16 grid (second
 		// look, lattice snap) and a grid fused with its caption (weak lines,
 		// search for the grid's cells).
-		for _, name := range []string{"image6.jpg", "image24.jpg"} {
-			m, err := ReadImage(filepath.Join(testenv.RepoRoot(), "testdata", "synth", name))
+		// A page with two puzzles (candidates scored, a pick by point) and
+		// curled pages (bends: resampling maps, evened boxes, refined
+		// crossings).
+		for _, name := range []string{"synth/image6.jpg", "synth/image24.jpg", "synth-beside/image1.jpg",
+			"synth-curl/image1.jpg", "synth-curl/image2.jpg", "synth-curl/image17.jpg"} {
+			m, err := readImage(filepath.Join(testenv.RepoRoot(), "testdata", name))
 			defer m.Close()
 			if err == nil {
 				frames = append(frames, m)
@@ -38,9 +42,11 @@ func TestNoMatLeak(t *testing.T) {
 			for _, f := range frames {
 				d.Analyze(f)
 				d.Locate(f)
+				d.AnalyzePick(f, Pick{Rank: 1})
+				d.LocatePick(f, Pick{Near: gocv.Point2f{X: 100, Y: 100}, ByPoint: true})
 			}
 		}
-		m, _ := ReadImage("no/such/file.png")
+		m, _ := readImage("no/such/file.png")
 		m.Close()
 	}()
 	if after := gocv.MatProfile.Count(); after != before {

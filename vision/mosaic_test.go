@@ -40,7 +40,7 @@ func TestCellMosaic(t *testing.T) {
 	d := NewDetector(Options{})
 	defer d.Close()
 	for _, name := range []string{"image1.jpg", "image1008.jpg", "image115.jpg", "image1038.jpg", "image201.jpg", "image71.jpg"} {
-		img, err := ReadImage(filepath.Join(dir, name))
+		img, err := readImage(filepath.Join(dir, name))
 		if err != nil {
 			img.Close()
 			t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sudokuar/sudokuar/internal/testenv"
 	"github.com/sudokuar/sudokuar/ocr"
+	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/vision"
 )
 
@@ -29,7 +30,7 @@ func TestHardCellsRead(t *testing.T) {
 	for _, name := range []string{"image1049", "image1066", "image1067"} {
 		t.Run(name, func(t *testing.T) {
 			want := readTruth(t, filepath.Join(dir, name+".dat"))
-			img, err := vision.ReadImage(filepath.Join(dir, name+".jpg"))
+			img, err := pipeline.ReadImage(filepath.Join(dir, name+".jpg"), 0)
 			if err != nil {
 				img.Close()
 				t.Fatal(err)

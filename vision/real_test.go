@@ -175,7 +175,7 @@ func TestRealPhotos(t *testing.T) {
 	var withCorner, cornerOK, cellsTotal, cellsOK, failed, rotated, locatedCells, locatedOK int
 	minSharp, minBright := math.Inf(1), math.Inf(1)
 	for _, p := range photos {
-		img, err := ReadImage(p.path)
+		img, err := readImage(p.path)
 		if err != nil {
 			img.Close()
 			t.Errorf("%s: %v", p.name, err)

@@ -25,7 +25,7 @@ func TestSynthPhotos(t *testing.T) {
 	defer det.Close()
 	var cornerOK, shapeOK, cellsOK, cellsTotal, shapedOK, shapedTotal int
 	for _, p := range photos {
-		img, err := ReadImage(p.path)
+		img, err := readImage(p.path)
 		if err != nil {
 			img.Close()
 			t.Errorf("%s: %v", p.name, err)

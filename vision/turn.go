@@ -19,6 +19,7 @@ func (g Grid) Turn(k int) Grid {
 		c := g.Corners
 		g.Corners = [4]gocv.Point2f{c[3], c[0], c[1], c[2]}
 		g.Shape.BoxRows, g.Shape.BoxCols = g.Shape.BoxCols, g.Shape.BoxRows
+		g.Bend = g.Bend.turn()
 	}
 	// Keep HInv[8] = 1, as Grid documents.
 	if d := g.HInv[8]; d != 0 {

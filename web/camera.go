@@ -20,6 +20,7 @@ import (
 	"github.com/sudokuar/sudokuar/live"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // The camera protocol over the WebSocket at /ws/camera.
@@ -453,13 +454,13 @@ type pooledRecognizer struct {
 	ctx  context.Context
 }
 
-func (p *pooledRecognizer) Process(frame gocv.Mat) pipeline.Result {
+func (p *pooledRecognizer) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result {
 	pl, err := p.pool.get(p.ctx)
 	if err != nil {
 		return pipeline.Result{Status: pipeline.StatusLoadError, Error: err.Error()}
 	}
 	defer p.pool.put(pl)
-	return pl.Process(frame)
+	return pl.ProcessPick(frame, pick)
 }
 
 func (p *pooledRecognizer) Close() error { return nil }

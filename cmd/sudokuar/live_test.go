@@ -188,3 +188,69 @@ func TestLiveWindowLoop(t *testing.T) {
 		t.Fatalf("under xvfb-run: %v\n%s", err, out)
 	}
 }
+
+// childArgs, when set in the environment, makes the test binary run the
+// command it names (space-separated) as sudokuar's main would, so a test
+// can see what the real process writes to its stderr file descriptor,
+// OpenCV's and FFmpeg's C-level writes included.
+const childArgs = "SUDOKUAR_TEST_CHILD_ARGS"
+
+// runChild runs `sudokuar args...` in a child process with the
+// environment env added, and returns its exit status and everything it
+// wrote to stdout and stderr.
+func runChild(t *testing.T, env []string, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestChildMain$")
+	cmd.Env = append(append([]string{}, env...), childArgs+"="+strings.Join(args, " "))
+	for _, kv := range os.Environ() {
+		// The user's own OpenCV log settings would change what is tested.
+		if !strings.HasPrefix(kv, "OPENCV_") && !strings.HasPrefix(kv, childArgs+"=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, string(out)
+}
+
+// TestChildMain is the child side of runChild; on its own it does nothing.
+func TestChildMain(t *testing.T) {
+	args := os.Getenv(childArgs)
+	if args == "" {
+		t.Skip("only runs as the child of runChild")
+	}
+	os.Exit(run(strings.Fields(args), &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}))
+}
+
+// TestBadVideoIsQuiet opens broken videos as a user would and checks that
+// the only thing on the terminal is our own message: no OpenCV warnings
+// (`[ WARN:0@…] … cap_gstreamer.cpp`), no FFmpeg errors (`moov atom not
+// found`), no GStreamer criticals.
+func TestBadVideoIsQuiet(t *testing.T) {
+	demo := filepath.Join(testenv.RepoRoot(), "testdata", "video", "demo.mp4")
+	whole, err := os.ReadFile(demo)
+	if err != nil {
+		t.Skipf("demo video: %v", err)
+	}
+	dir := t.TempDir()
+	truncated := filepath.Join(dir, "truncated.mp4") // the index (moov atom) is cut off
+	if err := os.WriteFile(truncated, whole[:len(whole)/10], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	garbage := filepath.Join(dir, "garbage.mp4")
+	if err := os.WriteFile(garbage, []byte("not a video at all\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{truncated, garbage} {
+		code, out := runChild(t, nil, "live", "--headless", "--video", path)
+		want := "sudokuar live: open video " + path + ": OpenCV cannot decode it\n"
+		if code != exitFail || out != want {
+			t.Errorf("%s: exit %d, output:\n%s\nwant exit %d and only:\n%s", filepath.Base(path), code, out, exitFail, want)
+		}
+	}
+}

@@ -232,3 +232,33 @@ func TestSolveDemo(t *testing.T) {
 	}
 	checkAgainst(t, path, out, 20)
 }
+
+// TestSolveLongLines feeds lines too long to be puzzles (10 MB of digits,
+// a long comment, multi-byte characters) between good ones: each long one
+// is reported with its length and the next line is solved as usual.
+func TestSolveLongLines(t *testing.T) {
+	in := strings.Join([]string{
+		strings.Repeat("1", 10_000_000),
+		wikiPuzzle,
+		"#" + strings.Repeat("x", maxLine),
+		strings.Repeat("é", maxLine+1),
+		wikiPuzzle + "\r",                    // a CRLF line ending
+		strings.Repeat("2", maxLine-1) + " ", // at the limit: read, and refused as a puzzle
+		wikiPuzzle,                           // the last line, without a newline
+	}, "\n")
+	code, out, errOut := runCLI(t, in, "solve")
+	if code != exitFail {
+		t.Errorf("exit %d, want %d", code, exitFail)
+	}
+	if want := strings.Repeat(wikiSolution+"\n", 3); out != want {
+		t.Errorf("stdout %q, want three solutions", out)
+	}
+	want := fmt.Sprintf("stdin:1: too long (10000000 characters; at most %d)\n"+
+		"stdin:3: too long (%d characters; at most %d)\n"+
+		"stdin:4: too long (%d characters; at most %d)\n"+
+		"stdin:6: line format: %d characters is not the size of any grid (want 81 for 9x9, or N*N)\n"+
+		"sudokuar solve: 4 of 7 puzzles failed\n", maxLine, maxLine+1, maxLine, maxLine+1, maxLine, maxLine-1)
+	if errOut != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", errOut, want)
+	}
+}

@@ -13,7 +13,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"gocv.io/x/gocv"
+	"golang.org/x/term"
 
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -29,7 +31,9 @@ type scanConfig struct {
 	json      bool
 	truth     bool
 	backend   string
-	progress  bool // draw a progress bar (set when both outputs are terminals)
+	maxMP     float64 // largest image to decode, in megapixels
+	grid      int     // which grid to read when a photo holds several (1: the most Sudoku-like)
+	progress  bool    // draw a progress bar (set when stderr is a terminal)
 }
 
 // parseInterleaved parses flags that may come between or after the
@@ -62,6 +66,8 @@ func scanFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per image, one per line")
 	fs.BoolVar(&c.truth, "truth", false, "score against the .dat ground truth next to each image (digit accuracy, exact grids, solved grids, misses)")
 	fs.StringVar(&c.backend, "ocr-backend", pipeline.BackendGo, "digit network runtime: onnx-go or opencv")
+	fs.IntVar(&c.grid, "grid", 1, "when a photo holds several grids, read the `N`th most Sudoku-like (the output lists them)")
+	fs.Float64Var(&c.maxMP, "max-megapixels", pipeline.DefaultMaxPixels/1e6, "refuse images with more `MP` than this (read from the header, before decoding)")
 	return func(e *env, args []string) int {
 		paths, err := parseInterleaved(fs, args)
 		if err != nil {
@@ -78,10 +84,17 @@ func scanFlags(fs *flag.FlagSet) func(*env, []string) int {
 			fmt.Fprintf(e.stderr, "sudokuar scan: -j %d: need at least 1 worker\n", c.jobs)
 			return exitUsage
 		}
+		if c.grid < 1 {
+			fmt.Fprintf(e.stderr, "sudokuar scan: --grid %d: grids are counted from 1\n", c.grid)
+			return exitUsage
+		}
+		if c.maxMP <= 0 || c.maxMP > 1000 {
+			fmt.Fprintf(e.stderr, "sudokuar scan: --max-megapixels %g: want more than 0 and at most 1000\n", c.maxMP)
+			return exitUsage
+		}
 		c.paths = paths
-		so, sok := e.stdout.(*os.File)
-		se, eok := e.stderr.(*os.File)
-		c.progress = sok && eok && isTerminal(so) && isTerminal(se)
+		se, ok := e.stderr.(*os.File)
+		c.progress = ok && term.IsTerminal(int(se.Fd()))
 		failed, err := scan(c, e.stdout, e.stderr)
 		if err != nil {
 			fmt.Fprintln(e.stderr, "sudokuar scan:", err)
@@ -92,13 +105,6 @@ func scanFlags(fs *flag.FlagSet) func(*env, []string) int {
 		}
 		return exitOK
 	}
-}
-
-// isTerminal reports whether f is a terminal (a character device), which is
-// how the progress bar knows it is not writing into a pipe or a file.
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // scanItem is one image's outcome, kept in input order.
@@ -157,7 +163,7 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 				if outNames != nil {
 					out = outNames[i]
 				}
-				items[i] = scanOne(p, files[i], out)
+				items[i] = scanOne(p, files[i], out, int64(c.maxMP*1e6), vision.Pick{Rank: c.grid - 1})
 				done <- i
 			}
 		}(p)
@@ -175,17 +181,18 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 
 	// Print in input order as results come in, whatever order workers
 	// finish in, so output is the same for any -j.
-	bar := progressBar{w: stderr, on: c.progress, total: len(files), start: time.Now()}
+	start := time.Now()
+	bar := newProgressBar(stderr, c.progress, len(files))
 	ready := make([]bool, len(files))
 	printed, failed, solved := 0, 0, 0
 	var tally pipeline.Tally
 	enc := json.NewEncoder(stdout)
 	for i := range done {
 		ready[i] = true
-		bar.update(printed, filepath.Base(files[i]))
+		bar.Describe(filepath.Base(files[i]))
 		for printed < len(files) && ready[printed] {
 			it := items[printed]
-			bar.clear()
+			bar.Clear()
 			if it.loadErr {
 				failed++
 				fmt.Fprintf(stderr, "%s: %s\n", files[printed], it.res.Error)
@@ -211,31 +218,39 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 				}
 			}
 			printed++
-			bar.update(printed, "")
+			bar.Add(1)
 		}
 	}
-	bar.clear()
+	bar.Finish()
+	bar.Clear()
 	// Keep stdout to one JSON object per line when --json asks for it.
 	w := stdout
 	if c.json {
 		w = stderr
 	}
 	fmt.Fprintf(w, "%d images in %.1f s: %d solved, %d not solved, %d could not be loaded\n",
-		len(files), time.Since(bar.start).Seconds(), solved, len(files)-solved-failed, failed)
+		len(files), time.Since(start).Seconds(), solved, len(files)-solved-failed, failed)
 	if c.truth {
 		tally.Report(w)
 	}
 	return failed, nil
 }
 
-// scanOne loads, recognises and (with out set) annotates one image.
-func scanOne(p *pipeline.Pipeline, file, out string) scanItem {
-	img, err := vision.ReadImage(file)
+// scanOne loads, recognises and (with out set) annotates one image of at
+// most maxPixels pixels, reading the grid pick chooses.
+func scanOne(p *pipeline.Pipeline, file, out string, maxPixels int64, pick vision.Pick) scanItem {
+	img, err := pipeline.ReadImage(file, maxPixels)
 	defer img.Close()
 	if err != nil {
-		return scanItem{loadErr: true, res: pipeline.Result{File: file, Status: pipeline.StatusLoadError, Error: err.Error()}}
+		msg := err.Error()
+		var big *pipeline.TooLargeError
+		if errors.As(err, &big) {
+			mp := int64(big.Width) * int64(big.Height)
+			msg += fmt.Sprintf("; --max-megapixels %d reads it", (mp+999_999)/1_000_000)
+		}
+		return scanItem{loadErr: true, res: pipeline.Result{File: file, Status: pipeline.StatusLoadError, Error: msg}}
 	}
-	r := p.Process(img)
+	r := p.ProcessPick(img, pick)
 	r.File = file
 	it := scanItem{res: r}
 	if out != "" {
@@ -289,6 +304,23 @@ func describe(it scanItem) string {
 	}
 	if r.Status == pipeline.StatusUnread && r.Error != "" {
 		fmt.Fprintf(&b, " (%s)", r.Error)
+	}
+	if len(r.Grids) > 1 {
+		read := 0
+		for i, g := range r.Grids {
+			if g.Read {
+				read = i + 1
+			}
+		}
+		others := "--grid 2 reads the other"
+		if len(r.Grids) > 2 {
+			others = fmt.Sprintf("--grid 2..%d reads another", len(r.Grids))
+		}
+		if read == 1 {
+			fmt.Fprintf(&b, "\n  note: %d grids in this photo; read grid 1, the most Sudoku-like (%s)", len(r.Grids), others)
+		} else {
+			fmt.Fprintf(&b, "\n  note: %d grids in this photo; read grid %d (--grid 1 reads the most Sudoku-like)", len(r.Grids), read)
+		}
 	}
 	return b.String()
 }
@@ -356,33 +388,21 @@ func outputNames(files []string, dir string) []string {
 	return names
 }
 
-// progressBar draws "[#####.....] 12/40 image12.jpg" on one terminal line.
-type progressBar struct {
-	w     io.Writer
-	on    bool
-	total int
-	start time.Time
-	drawn bool
-}
-
-func (p *progressBar) update(done int, name string) {
-	if !p.on {
-		return
-	}
-	const width = 30
-	fill := width * done / max(p.total, 1)
-	eta := ""
-	if done > 0 && done < p.total {
-		left := time.Since(p.start) / time.Duration(done) * time.Duration(p.total-done)
-		eta = fmt.Sprintf(" ~%s left", left.Round(time.Second))
-	}
-	fmt.Fprintf(p.w, "\r\033[K[%s%s] %d/%d%s %s", strings.Repeat("#", fill), strings.Repeat(".", width-fill), done, p.total, eta, name)
-	p.drawn = true
-}
-
-func (p *progressBar) clear() {
-	if p.on && p.drawn {
-		fmt.Fprint(p.w, "\r\033[K")
-		p.drawn = false
-	}
+// newProgressBar returns the bar scan draws on w (stderr) while it works:
+// images done of total, rate, time left and the image last finished. It
+// draws nothing unless on (w is a terminal), so pipes and files stay clean.
+func newProgressBar(w io.Writer, on bool, total int) *progressbar.ProgressBar {
+	return progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetVisibility(on),
+		progressbar.OptionUseANSICodes(true),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString("photos"),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionShowDescriptionAtLineEnd(),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionSetTheme(progressbar.Theme{Saucer: "#", SaucerPadding: ".", BarStart: "[", BarEnd: "]"}),
+	)
 }

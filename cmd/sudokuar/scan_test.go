@@ -276,21 +276,30 @@ func TestScanWicht(t *testing.T) {
 
 func TestProgressBar(t *testing.T) {
 	var b bytes.Buffer
-	off := progressBar{w: &b, on: false, total: 10}
-	off.update(3, "x.jpg")
-	off.clear()
+	off := newProgressBar(&b, false, 10)
+	off.Describe("x.jpg")
+	off.Add(3)
+	off.Clear()
+	off.Finish()
 	if b.Len() != 0 {
 		t.Fatalf("a bar that is off wrote %q", b.String())
 	}
-	on := progressBar{w: &b, on: true, total: 4}
-	on.update(1, "image1.jpg")
-	if got := b.String(); !strings.Contains(got, "[#######.......................] 1/4") || !strings.Contains(got, "image1.jpg") {
+	on := newProgressBar(&b, true, 4)
+	on.Describe("image1.jpg")
+	on.Add(1)
+	if got := b.String(); !strings.Contains(got, "1/4") || !strings.Contains(got, "image1.jpg") || !strings.Contains(got, "[#######") {
 		t.Fatalf("bar = %q", got)
 	}
 	b.Reset()
-	on.clear()
-	if b.String() != "\r\033[K" {
+	on.Clear()
+	if b.String() != "\033[2K\r" {
 		t.Fatalf("clear wrote %q", b.String())
+	}
+	b.Reset()
+	on.Add(3)
+	on.Finish()
+	if got := b.String(); !strings.HasSuffix(got, "\033[2K\r") {
+		t.Fatalf("a finished bar must clear its line, wrote %q", got)
 	}
 }
 

@@ -49,23 +49,38 @@ func solveFlags(fs *flag.FlagSet) func(*env, []string) int {
 			fmt.Fprintln(e.stderr, "sudokuar solve: at most one input file")
 			return exitUsage
 		}
-		name, data, err := readInput(e, args)
+		name, in, err := openInput(e, args)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "sudokuar solve: %v\n", err)
+			return exitFail
+		}
+		defer in.Close()
+		br := bufio.NewReaderSize(in, readBuf)
+		// The format is told from the input's start; Peek does not consume it.
+		head, err := br.Peek(readBuf)
+		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+			fmt.Fprintf(e.stderr, "sudokuar solve: read %s: %v\n", name, err)
 			return exitFail
 		}
 		s := &solveCmd{e: e, name: name, count: *count, limit: *limit, shape: shape, solver: sv, counter: counter, timeout: *timeout}
 		out := bufio.NewWriter(e.stdout)
 		s.out = out
-		switch f := detectFormat(*format, name, data); f {
+		switch f := detectFormat(*format, name, head); f {
 		case "line":
-			s.lines(data)
-		case "grid":
-			g, fixed, err := sudoku.ReadGrid(bytes.NewReader(data))
-			s.one(sudoku.Puzzle(g, fixed), err)
-		case "dat":
-			g, err := sudoku.ReadDat(bytes.NewReader(data))
-			s.one(g, err)
+			s.lines(br)
+		case "grid", "dat":
+			data, err := readWhole(br, name)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "sudokuar solve: %v\n", err)
+				return exitFail
+			}
+			if f == "grid" {
+				g, fixed, err := sudoku.ReadGrid(bytes.NewReader(data))
+				s.one(sudoku.Puzzle(g, fixed), err)
+			} else {
+				g, err := sudoku.ReadDat(bytes.NewReader(data))
+				s.one(g, err)
+			}
 		default:
 			fmt.Fprintf(e.stderr, "sudokuar solve: --format %q: want line, grid, dat or auto\n", f)
 			return exitUsage
@@ -82,32 +97,88 @@ func solveFlags(fs *flag.FlagSet) func(*env, []string) int {
 	}
 }
 
-// readInput returns the input's name for messages and its bytes.
-func readInput(e *env, args []string) (string, []byte, error) {
+// Input limits. A puzzle line is at most 625 characters (25×25) plus a
+// comment; a line beyond maxLine is reported and skipped without being
+// kept in memory. Grid and .dat files are read whole, up to maxWhole.
+const (
+	readBuf  = 64 << 10
+	maxLine  = 64 << 10
+	maxWhole = 16 << 20
+)
+
+// openInput opens the named file, or stdin for none or "-", and returns
+// its name for messages.
+func openInput(e *env, args []string) (string, io.ReadCloser, error) {
 	if len(args) == 0 || args[0] == "-" {
-		data, err := io.ReadAll(e.stdin)
-		if err != nil {
-			return "", nil, fmt.Errorf("read stdin: %w", err)
-		}
-		return "stdin", data, nil
+		return "stdin", io.NopCloser(e.stdin), nil
 	}
-	data, err := os.ReadFile(args[0])
+	f, err := os.Open(args[0])
 	if err != nil {
 		return "", nil, err // *PathError names the file
 	}
-	return args[0], data, nil
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return "", nil, fmt.Errorf("%s is a folder, not a file of puzzles", args[0])
+	}
+	return args[0], f, nil
+}
+
+// readWhole reads a whole-file format (grid, .dat), refusing more than
+// maxWhole bytes.
+func readWhole(r io.Reader, name string) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxWhole+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	if len(data) > maxWhole {
+		return nil, fmt.Errorf("%s: too large for a grid file (more than %d MB)", name, maxWhole>>20)
+	}
+	return data, nil
+}
+
+// readLine reads the next line of r, without its line ending, into buf.
+// chars is the line's length in characters (UTF-8 sequences); a line
+// longer than max characters is read to its end but not kept (text is
+// then incomplete). err is io.EOF once the input is done (with the last
+// line, if it has no newline, still returned).
+func readLine(r *bufio.Reader, buf []byte, max int) (text []byte, chars int, err error) {
+	text = buf[:0]
+	for {
+		chunk, err := r.ReadSlice('\n')
+		for _, b := range chunk {
+			if b&0xC0 != 0x80 { // not a UTF-8 continuation byte
+				chars++
+			}
+		}
+		if len(text)+len(chunk) <= 4*max+2 { // UTF-8 takes up to 4 bytes a character, plus "\r\n"
+			text = append(text, chunk...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		// Drop the line ending from both the text and the count.
+		if n := len(chunk); n > 0 && chunk[n-1] == '\n' {
+			chars--
+			text = bytes.TrimSuffix(text, []byte{'\n'})
+			if len(text) > 0 && text[len(text)-1] == '\r' {
+				chars--
+				text = text[:len(text)-1]
+			}
+		}
+		return text, chars, err
+	}
 }
 
 // detectFormat resolves "auto": a .dat name, or a first line of two
 // numbers (the grid file header), else one puzzle per line.
-func detectFormat(format, name string, data []byte) string {
+func detectFormat(format, name string, head []byte) string {
 	if format != "auto" {
 		return format
 	}
 	if strings.HasSuffix(strings.ToLower(name), ".dat") {
 		return "dat"
 	}
-	for _, line := range strings.Split(string(data), "\n") {
+	for _, line := range strings.Split(string(head), "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || line[0] == '#' {
 			continue
@@ -140,34 +211,51 @@ type solveCmd struct {
 	failed  int
 }
 
-// lines solves one puzzle per line, skipping blank and '#' lines.
-func (s *solveCmd) lines(data []byte) {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || text[0] == '#' {
-			continue
+// lines solves one puzzle per line, skipping blank and '#' lines. A line
+// too long to be a puzzle is reported with its length, and the next line
+// is read as usual.
+func (s *solveCmd) lines(r *bufio.Reader) {
+	var buf []byte
+	for line := 1; ; line++ {
+		b, chars, err := readLine(r, buf, maxLine)
+		buf = b
+		if err != nil && err != io.EOF {
+			s.total++
+			s.fail(line, fmt.Errorf("read: %w", err))
+			return
 		}
-		s.total++
-		g, err := sudoku.ParseLine(text, s.shape)
-		if err != nil {
-			var pe *sudoku.ParseError
-			if errors.As(err, &pe) {
-				pe.Line = line
-			}
-			s.fail(line, err)
-			continue
+		if err == io.EOF && chars == 0 {
+			return
 		}
-		if err := s.solve(g); err != nil {
-			s.fail(line, err)
+		if chars > maxLine {
+			s.total++
+			s.fail(line, fmt.Errorf("too long (%d characters; at most %d)", chars, maxLine))
+		} else {
+			s.line(line, strings.TrimSpace(string(b)))
+		}
+		if err == io.EOF {
+			return
 		}
 	}
-	if err := sc.Err(); err != nil {
-		s.total++
-		s.fail(line+1, err)
+}
+
+// line solves the puzzle on line number n, unless it is blank or a comment.
+func (s *solveCmd) line(n int, text string) {
+	if text == "" || text[0] == '#' {
+		return
+	}
+	s.total++
+	g, err := sudoku.ParseLine(text, s.shape)
+	if err != nil {
+		var pe *sudoku.ParseError
+		if errors.As(err, &pe) {
+			pe.Line = n
+		}
+		s.fail(n, err)
+		return
+	}
+	if err := s.solve(g); err != nil {
+		s.fail(n, err)
 	}
 }
 

@@ -3,6 +3,7 @@
 // camera (package synth), with ground truth in the photo dataset's formats.
 //
 //	synth --out DIR --count N --seed S --sizes 4,6,8,9,12,16 [--res 640x480,1280x720] [--system-fonts] [--fingers 0.3]
+//	      [--beside sudoku,crossword,text] [--curl DEGREES]
 //	synth video --out DIR --seed S
 //	synth fonts [--system-fonts]
 //
@@ -92,6 +93,8 @@ func runPhotos(args []string, stdout, stderr io.Writer) error {
 	world := fs.Bool("world", false, "render with synth.WorldOptions: print weights, plain 1s, barred 7s, stains, strong glare, screens with moiré, smaller grids, lower JPEG quality (the training photos' look)")
 	fingers := fs.Float64("fingers", 0, "chance (0..1) that a thumb covers a grid corner or edge")
 	png := fs.Bool("png", false, "also write a lossless imageK.png of each photo (for viewing)")
+	besideFlag := fs.String("beside", "nothing", "print beside each puzzle: nothing, sudoku, crossword, text, or a comma-separated list used in turn")
+	curl := fs.Float64("curl", 0, "curl each page up to this angle in `degrees` at the grid's edge (0: flat)")
 	workers := fs.Int("j", runtime.NumCPU(), "parallel workers (the files do not depend on it)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -114,6 +117,14 @@ func runPhotos(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("--symbols: %w", err)
 	}
+	var besides []synth.Beside
+	for _, f := range strings.Split(*besideFlag, ",") {
+		b, err := synth.ParseBeside(strings.TrimSpace(f))
+		if err != nil {
+			return fmt.Errorf("--beside: %w", err)
+		}
+		besides = append(besides, b)
+	}
 	fonts, err := synth.Fonts(*systemFonts)
 	if err != nil {
 		return err
@@ -132,6 +143,8 @@ func runPhotos(args []string, stdout, stderr io.Writer) error {
 		opts.Fonts = fonts
 		opts.Fingers = *fingers
 		opts.Symbols = sym
+		opts.Beside = besides[k%len(besides)]
+		opts.MaxCurl = *curl
 		if *letters {
 			opts.Symbols = synth.Letters
 		}

@@ -15,6 +15,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/sudokuar/sudokuar/ocr"
+	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/synth"
 	"github.com/sudokuar/sudokuar/vision"
@@ -170,7 +171,7 @@ func cutPhoto(det *vision.Detector, path string) photoCells {
 		// The committed synthetic photos print 10..16 as numbers.
 		p.glyphs = ocr.ValueGlyphs(sudoku.Numbers, truth.N())
 	}
-	img, err := vision.ReadImage(path)
+	img, err := pipeline.ReadImage(path, 0)
 	defer img.Close()
 	if err != nil {
 		p.err = err

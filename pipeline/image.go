@@ -1,0 +1,188 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"image"
+	_ "image/jpeg" // header readers for image.DecodeConfig
+	_ "image/png"
+	"os"
+
+	"gocv.io/x/gocv"
+	_ "golang.org/x/image/bmp"
+	_ "golang.org/x/image/tiff"
+	_ "golang.org/x/image/webp"
+
+	"github.com/sudokuar/sudokuar/vision"
+)
+
+// DefaultMaxPixels is the most pixels an image may have to be decoded:
+// 50 megapixels, beyond any phone photo of a page (12 to 50 MP) while a
+// decoded 50 MP image still takes only 150 MB. The size is read from the
+// file's header before anything is decoded.
+const DefaultMaxPixels = 50_000_000
+
+// maxFileBytes bounds the files ReadImage reads into memory.
+const maxFileBytes = 64 << 20
+
+// minImageSide is the smallest image side a grid can be found in.
+const minImageSide = 32
+
+// TooLargeError reports an image whose header gives more pixels than the
+// limit. It was not decoded.
+type TooLargeError struct {
+	Name          string // the file (or upload) name
+	Width, Height int
+	Limit         int64 // pixels
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("read image %s: %dx%d is %s, over the limit of %s (not decoded)",
+		e.Name, e.Width, e.Height, megapixels(int64(e.Width)*int64(e.Height)), megapixels(e.Limit))
+}
+
+// megapixels writes n pixels in megapixels: "400 MP", "0.3 MP".
+func megapixels(n int64) string {
+	if n >= 10_000_000 {
+		return fmt.Sprintf("%d MP", (n+500_000)/1_000_000)
+	}
+	return fmt.Sprintf("%.1f MP", float64(n)/1e6)
+}
+
+// ReadImage loads a photo as an 8-bit BGR Mat: the one way every front end
+// (scan, uploads, training) reads a picture. The caller closes the
+// returned Mat, also on error (it is then empty).
+//
+// Before anything is decoded, the file must exist, hold 1 B to 64 MB,
+// start like a JPEG, PNG, BMP, TIFF or WebP file, and its header must
+// give at most maxPixels pixels (0 or less means DefaultMaxPixels): a
+// 20000×20000 PNG of a few megabytes would otherwise take 1.2 GB once
+// decoded. Too many pixels give a *TooLargeError; the other failures, and
+// an image too small to hold a grid, a *vision.QualityError of kind
+// BadInput. Every message names the file.
+func ReadImage(path string, maxPixels int64) (gocv.Mat, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return gocv.NewMat(), badInput("read image %s: %v", path, unwrapPath(err))
+	}
+	if st.IsDir() || st.Size() == 0 || st.Size() > maxFileBytes {
+		return gocv.NewMat(), badInput("read image %s: not a regular file of 1 B..%d MB", path, maxFileBytes>>20)
+	}
+	buf, err := os.ReadFile(path)
+	if err != nil {
+		return gocv.NewMat(), badInput("read image %s: %v", path, unwrapPath(err))
+	}
+	return DecodeImage(path, buf, maxPixels)
+}
+
+// DecodeImage is ReadImage for a picture already in memory (an upload);
+// name is used in messages.
+func DecodeImage(name string, buf []byte, maxPixels int64) (gocv.Mat, error) {
+	if maxPixels <= 0 {
+		maxPixels = DefaultMaxPixels
+	}
+	if len(buf) == 0 || len(buf) > maxFileBytes {
+		return gocv.NewMat(), badInput("read image %s: %d bytes (want 1 B..%d MB)", name, len(buf), maxFileBytes>>20)
+	}
+	if !looksLikeImage(buf) {
+		return gocv.NewMat(), badInput("read image %s: not a JPEG, PNG, BMP, TIFF or WebP file", name)
+	}
+	w, h, err := imageSize(buf)
+	if err != nil {
+		return gocv.NewMat(), badInput("read image %s: cannot read its size from the header (%v)", name, err)
+	}
+	if int64(w)*int64(h) > maxPixels {
+		return gocv.NewMat(), &TooLargeError{Name: name, Width: w, Height: h, Limit: maxPixels}
+	}
+	if w < minImageSide || h < minImageSide {
+		return gocv.NewMat(), badInput("read image %s: %dx%d is too small", name, w, h)
+	}
+	m, err := gocv.IMDecode(buf, gocv.IMReadColor)
+	if err != nil || m.Empty() {
+		return m, badInput("read image %s: cannot decode", name)
+	}
+	if m.Cols() < minImageSide || m.Rows() < minImageSide {
+		return m, badInput("read image %s: %dx%d is too small", name, m.Cols(), m.Rows())
+	}
+	return m, nil
+}
+
+func badInput(format string, args ...any) error {
+	return &vision.QualityError{Kind: vision.BadInput, Msg: fmt.Sprintf(format, args...)}
+}
+
+// unwrapPath drops the *os.PathError's own copy of the path, which the
+// message already names.
+func unwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// looksLikeImage checks the magic bytes of the formats we expect, so that
+// arbitrary files never reach the decoders.
+func looksLikeImage(b []byte) bool {
+	has := func(sig string) bool { return len(b) >= len(sig) && string(b[:len(sig)]) == sig }
+	switch {
+	case has("\xff\xd8\xff"), has("\x89PNG\r\n\x1a\n"), has("BM"), has("II*\x00"), has("MM\x00*"):
+		return true
+	case has("RIFF") && len(b) >= 12 && string(b[8:12]) == "WEBP":
+		return true
+	}
+	return false
+}
+
+// imageSize reads an image's width and height from its header, without
+// decoding its pixels. JPEG variants Go does not decode (12-bit,
+// arithmetic coding) still give their size from the frame header.
+func imageSize(buf []byte) (int, int, error) {
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(buf))
+	if err == nil {
+		return cfg.Width, cfg.Height, nil
+	}
+	if w, h, ok := jpegFrameSize(buf); ok {
+		return w, h, nil
+	}
+	return 0, 0, err
+}
+
+// jpegFrameSize walks a JPEG's markers to its start-of-frame header and
+// returns the size it gives.
+func jpegFrameSize(b []byte) (int, int, bool) {
+	if len(b) < 4 || b[0] != 0xff || b[1] != 0xd8 {
+		return 0, 0, false
+	}
+	for i := 2; i+4 <= len(b); {
+		if b[i] != 0xff {
+			return 0, 0, false
+		}
+		m := b[i+1]
+		switch {
+		case m == 0xff: // fill byte
+			i++
+			continue
+		case m == 0xd8 || m == 0x01 || m >= 0xd0 && m <= 0xd7: // markers without a length
+			i += 2
+			continue
+		case m == 0xd9 || m == 0xda: // end of image, start of scan: no frame header before it
+			return 0, 0, false
+		}
+		n := int(binary.BigEndian.Uint16(b[i+2:]))
+		if n < 2 || i+2+n > len(b) {
+			return 0, 0, false
+		}
+		// SOF0..SOF15, except DHT (c4), JPG (c8) and DAC (cc).
+		if m >= 0xc0 && m <= 0xcf && m != 0xc4 && m != 0xc8 && m != 0xcc {
+			if n < 7 {
+				return 0, 0, false
+			}
+			h := int(binary.BigEndian.Uint16(b[i+5:]))
+			w := int(binary.BigEndian.Uint16(b[i+7:]))
+			return w, h, w > 0 && h > 0
+		}
+		i += 2 + n
+	}
+	return 0, 0, false
+}

@@ -1,0 +1,720 @@
+package vision
+
+import (
+	"image/color"
+	"math"
+	"sort"
+
+	"gocv.io/x/gocv"
+)
+
+// A page curled towards a book's gutter is no plane: one homography from
+// its corners leaves the grid's lines bowed on the canvas, and the cells
+// on the side that turns away crowded together. Two measurements undo
+// that. The outline's sides, fitted as smooth curves, say how each side
+// bows; blending them across the grid (a Coons patch) straightens the
+// lines. The grid lines on the straightened canvas then say how the
+// cells' spacing drifts along each axis; a monotone respacing evens it.
+// Both are kept as one Bend: a mesh of displacements from the ideal
+// canvas to the canvas of the corners' homography, which the canvas is
+// resampled through and which maps cells back into the frame.
+
+// Bend is how the grid of a curled page departs from the homography of its
+// corners. The canvas point (x, y) of the ideal, flat grid (side S) lies at
+// canvas point (x + S·dx, y + S·dy) of Grid.H, where (dx, dy) is the mesh
+// interpolated bilinearly at (x/S, y/S).
+type Bend struct {
+	// K is the number of mesh intervals along each side.
+	K int
+	// DX and DY are the displacements, in fractions of the canvas side, at
+	// the (K+1)×(K+1) mesh points (i/K, j/K), row-major (index j*(K+1)+i).
+	DX, DY []float64
+}
+
+// At returns the displacement at (u, v) (fractions of the side; clamped
+// to the canvas).
+func (b *Bend) At(u, v float64) (float64, float64) {
+	if b == nil || b.K <= 0 || len(b.DX) != (b.K+1)*(b.K+1) || len(b.DY) != len(b.DX) {
+		return 0, 0
+	}
+	k := float64(b.K)
+	fu, fv := math.Max(0, math.Min(1, u))*k, math.Max(0, math.Min(1, v))*k
+	i, j := min(int(fu), b.K-1), min(int(fv), b.K-1)
+	tu, tv := fu-float64(i), fv-float64(j)
+	w := b.K + 1
+	at := func(m []float64) float64 {
+		a, c := m[j*w+i], m[j*w+i+1]
+		d, e := m[(j+1)*w+i], m[(j+1)*w+i+1]
+		return (a*(1-tu)+c*tu)*(1-tv) + (d*(1-tu)+e*tu)*tv
+	}
+	return at(b.DX), at(b.DY)
+}
+
+// turn returns the bend of a canvas turned a quarter turn clockwise:
+// (x, y) -> (1 - y, x), displacements turned alike.
+func (b *Bend) turn() *Bend {
+	if b == nil {
+		return nil
+	}
+	w := b.K + 1
+	out := &Bend{K: b.K, DX: make([]float64, len(b.DX)), DY: make([]float64, len(b.DY))}
+	for j := 0; j < w; j++ {
+		for i := 0; i < w; i++ {
+			// Mesh point (i, j) goes to (K - j, i); a displacement
+			// (dx, dy) turns to (-dy, dx).
+			o := i*w + (b.K - j)
+			out.DX[o] = -b.DY[j*w+i]
+			out.DY[o] = b.DX[j*w+i]
+		}
+	}
+	return out
+}
+
+// maxDisplacement is the largest displacement of the mesh, in fractions
+// of the side.
+func (b *Bend) maxDisplacement() float64 {
+	if b == nil {
+		return 0
+	}
+	m := 0.0
+	for i := range b.DX {
+		m = math.Max(m, math.Hypot(b.DX[i], b.DY[i]))
+	}
+	return m
+}
+
+// ToFrame maps the canvas point (x, y) (canvas of side Side, as cells are
+// cut from) to frame pixels, following the grid's bend when it has one.
+func (g Grid) ToFrame(x, y float64) (float64, float64) {
+	if g.Bend != nil && g.Side > 0 {
+		s := float64(g.Side)
+		dx, dy := g.Bend.At(x/s, y/s)
+		x, y = x+s*dx, y+s*dy
+	}
+	return Apply(g.HInv, x, y)
+}
+
+// CellH returns, for the cell at row r, column c of an n×n grid, the
+// homography from frame pixels to canvas pixels (canvas of side Side)
+// that holds within that cell: g.H on a flat page, and on a curled one
+// the map from the cell's four corners as the frame shows them.
+func (g Grid) CellH(r, c, n int) ([9]float64, bool) {
+	if g.Bend == nil {
+		return g.H, true
+	}
+	cs := float64(g.Side) / float64(n)
+	var src, dst [4]pt
+	for k, d := range [4][2]float64{{0, 0}, {1, 0}, {1, 1}, {0, 1}} {
+		x, y := (float64(c)+d[0])*cs, (float64(r)+d[1])*cs
+		fx, fy := g.ToFrame(x, y)
+		src[k], dst[k] = pt{fx, fy}, pt{x, y}
+	}
+	return homography(src, dst)
+}
+
+// edgeCurve is how one side of the outline bows away from the straight
+// canvas edge: d(t) = t(1-t)(a + b·t + c·t²) at t (0..1) along it, in
+// fractions of the side, towards +y for the top and bottom sides and +x
+// for the left and right ones.
+type edgeCurve [3]float64
+
+func (e edgeCurve) at(t float64) float64 {
+	return t * (1 - t) * (e[0] + t*(e[1]+t*e[2]))
+}
+
+// bendBand is how far (fraction of the side) outline points may lie from
+// a canvas edge and still count as that edge's.
+const bendBand = 0.15
+
+// minBend is the largest bow (fraction of the side) of a side below which
+// the page counts as flat. The outline at the search resolution is good
+// to about a pixel, a third of a percent of a grid's side; real photos of
+// flat pages bow up to 2% (lens, a slight wave of the paper), and bending
+// them gains too little to be kept (see bendGain), so it is not tried.
+const minBend = 0.02
+
+// edgeBends fits the four sides' curves (top, right, bottom, left) to
+// outline points in canvas units (0..1 across the canvas of the corners'
+// homography). A side with too few points stays straight.
+func edgeBends(pts []pt) [4]edgeCurve {
+	var samples [4][]pt // (t, d) per side
+	for _, p := range pts {
+		if p.X > 0.02 && p.X < 0.98 {
+			if math.Abs(p.Y) < bendBand {
+				samples[0] = append(samples[0], pt{p.X, p.Y})
+			}
+			if math.Abs(p.Y-1) < bendBand {
+				samples[2] = append(samples[2], pt{p.X, p.Y - 1})
+			}
+		}
+		if p.Y > 0.02 && p.Y < 0.98 {
+			if math.Abs(p.X-1) < bendBand {
+				samples[1] = append(samples[1], pt{p.Y, p.X - 1})
+			}
+			if math.Abs(p.X) < bendBand {
+				samples[3] = append(samples[3], pt{p.Y, p.X})
+			}
+		}
+	}
+	var out [4]edgeCurve
+	for s := range samples {
+		out[s], _ = fitEdgeCurve(samples[s])
+	}
+	return out
+}
+
+// fitEdgeCurve fits an edgeCurve to (t, d) samples: the median d in each
+// of 24 bins of t, a least-squares fit, and a refit without the bins far
+// from it (text or a thumb on the side).
+func fitEdgeCurve(s []pt) (edgeCurve, bool) {
+	const bins = 24
+	var meds []pt
+	buckets := make([][]float64, bins)
+	for _, p := range s {
+		b := min(bins-1, max(0, int(p.X*bins)))
+		buckets[b] = append(buckets[b], p.Y)
+	}
+	for b, v := range buckets {
+		if len(v) < 2 {
+			continue
+		}
+		sort.Float64s(v)
+		meds = append(meds, pt{(float64(b) + 0.5) / bins, v[len(v)/2]})
+	}
+	if len(meds) < bins/2 {
+		return edgeCurve{}, false
+	}
+	fit := func(ps []pt) (edgeCurve, bool) {
+		var a [3][3]float64
+		var r [3]float64
+		for _, p := range ps {
+			t := p.X
+			phi := [3]float64{t * (1 - t), t * t * (1 - t), t * t * t * (1 - t)}
+			for i := 0; i < 3; i++ {
+				for j := 0; j < 3; j++ {
+					a[i][j] += phi[i] * phi[j]
+				}
+				r[i] += phi[i] * p.Y
+			}
+		}
+		x, ok := solve3(a, r)
+		return edgeCurve(x), ok
+	}
+	e, ok := fit(meds)
+	if !ok {
+		return edgeCurve{}, false
+	}
+	res := make([]float64, len(meds))
+	for i, p := range meds {
+		res[i] = math.Abs(p.Y - e.at(p.X))
+	}
+	sorted := append([]float64(nil), res...)
+	sort.Float64s(sorted)
+	tol := math.Max(0.004, 3*sorted[len(sorted)/2])
+	var keep []pt
+	for i, p := range meds {
+		if res[i] <= tol {
+			keep = append(keep, p)
+		}
+	}
+	if len(keep) < bins/2 {
+		return edgeCurve{}, false
+	}
+	return fit(keep)
+}
+
+// solve3 solves the 3×3 system a·x = r (Cramer's rule).
+func solve3(a [3][3]float64, r [3]float64) ([3]float64, bool) {
+	det := func(m [3][3]float64) float64 {
+		return m[0][0]*(m[1][1]*m[2][2]-m[1][2]*m[2][1]) - m[0][1]*(m[1][0]*m[2][2]-m[1][2]*m[2][0]) + m[0][2]*(m[1][0]*m[2][1]-m[1][1]*m[2][0])
+	}
+	d := det(a)
+	if math.Abs(d) < 1e-18 {
+		return [3]float64{}, false
+	}
+	var x [3]float64
+	for c := 0; c < 3; c++ {
+		m := a
+		for i := 0; i < 3; i++ {
+			m[i][c] = r[i]
+		}
+		x[c] = det(m) / d
+	}
+	return x, true
+}
+
+// bendMeshK is the mesh resolution of a bend from the outline alone.
+const bendMeshK = 16
+
+// coonsBend blends the four side curves across the canvas: a point's
+// vertical displacement goes from the top side's to the bottom side's, its
+// horizontal one from the left side's to the right side's. It returns nil
+// when no side bows by minBend.
+func coonsBend(e [4]edgeCurve) *Bend {
+	most := 0.0
+	for _, c := range e {
+		for t := 0.05; t < 1; t += 0.05 {
+			most = math.Max(most, math.Abs(c.at(t)))
+		}
+	}
+	if most < minBend {
+		return nil
+	}
+	k := bendMeshK
+	w := k + 1
+	b := &Bend{K: k, DX: make([]float64, w*w), DY: make([]float64, w*w)}
+	for j := 0; j < w; j++ {
+		v := float64(j) / float64(k)
+		for i := 0; i < w; i++ {
+			u := float64(i) / float64(k)
+			b.DY[j*w+i] = (1-v)*e[0].at(u) + v*e[2].at(u)
+			b.DX[j*w+i] = (1-u)*e[3].at(v) + u*e[1].at(v)
+		}
+	}
+	return b
+}
+
+// outlineBend returns the bend that the grid search's outline (find
+// pixels) shows for g, or nil when its sides are straight.
+func (d *Detector) outlineBend(g Grid) *Bend {
+	if len(d.findContour) < 8 || g.Side <= 0 {
+		return nil
+	}
+	s := d.findScale
+	side := float64(g.Side)
+	var peri float64
+	for i := range d.findContour {
+		peri += d.findContour[i].dist(d.findContour[(i+1)%len(d.findContour)])
+	}
+	dense := densify(d.findContour, math.Max(1, peri/1500))
+	pts := make([]pt, 0, len(dense))
+	// The search image's own edge is no side of the grid: a grid cut off
+	// by the frame runs along it.
+	w, h := float64(d.bin.Cols()), float64(d.bin.Rows())
+	for _, p := range dense {
+		if p.X < 2 || p.Y < 2 || p.X > w-3 || p.Y > h-3 {
+			continue
+		}
+		q := apply(g.H, pt{(p.X+0.5)*s - 0.5, (p.Y+0.5)*s - 0.5})
+		pts = append(pts, pt{q.X / side, q.Y / side})
+	}
+	return coonsBend(edgeBends(pts))
+}
+
+// warpBent fills d.canvas with the grey working image resampled through
+// g's homography and bend onto a side×side canvas; gs is the scale from
+// working-grey pixels to frame pixels.
+func (d *Detector) warpBent(g Grid, gs float64, side int) {
+	if d.mapX.Rows() != side || d.mapX.Cols() != side {
+		d.mapX.Close()
+		d.mapY.Close()
+		d.mapX = gocv.NewMatWithSize(side, side, gocv.MatTypeCV32F)
+		d.mapY = gocv.NewMatWithSize(side, side, gocv.MatTypeCV32F)
+	}
+	xs, err1 := d.mapX.DataPtrFloat32()
+	ys, err2 := d.mapY.DataPtrFloat32()
+	if err1 != nil || err2 != nil {
+		return
+	}
+	// Ideal canvas (side) -> canvas of g (g.Side) -> frame -> grey.
+	k := float64(g.Side) / float64(side)
+	hs := g.HInv
+	sd := float64(side)
+	// The same pixel convention as warp's warpPerspective: canvas pixel
+	// (x, y) is the canvas point (x, y), grey pixel (a, b) the frame point
+	// (a·gs, b·gs). The mesh is interpolated along v once per row, then
+	// along u per pixel.
+	b := g.Bend
+	mw := b.K + 1
+	rowDX, rowDY := make([]float64, mw), make([]float64, mw)
+	kf := float64(b.K)
+	for y := 0; y < side; y++ {
+		v := float64(y) / sd
+		fv := math.Min(1, v) * kf
+		j := min(int(fv), b.K-1)
+		tv := fv - float64(j)
+		for i := 0; i < mw; i++ {
+			rowDX[i] = b.DX[j*mw+i]*(1-tv) + b.DX[(j+1)*mw+i]*tv
+			rowDY[i] = b.DY[j*mw+i]*(1-tv) + b.DY[(j+1)*mw+i]*tv
+		}
+		for x := 0; x < side; x++ {
+			u := float64(x) / sd
+			fu := math.Min(1, u) * kf
+			i := min(int(fu), b.K-1)
+			tu := fu - float64(i)
+			dx := rowDX[i]*(1-tu) + rowDX[i+1]*tu
+			dy := rowDY[i]*(1-tu) + rowDY[i+1]*tu
+			cx, cy := (u+dx)*sd*k, (v+dy)*sd*k
+			w := hs[6]*cx + hs[7]*cy + hs[8]
+			o := y*side + x
+			xs[o] = float32((hs[0]*cx + hs[1]*cy + hs[2]) / w / gs)
+			ys[o] = float32((hs[3]*cx + hs[4]*cy + hs[5]) / w / gs)
+		}
+	}
+	gocv.Remap(d.gray, &d.canvas, &d.mapX, &d.mapY, gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
+}
+
+// refineBend measures where the n+1 lines of each direction run on the
+// current (bent, binarised) canvas of side g.Side and, when they depart
+// from the ideal lattice, gives g a bend through the measured crossings:
+// between them every cell is mapped bilinearly. It re-warps and
+// re-binarises the canvas when it does; false means it left g alone.
+func (d *Detector) refineBend(g *Grid, gs float64, n int, cs float64) bool {
+	side := g.Side
+	colSum, rowSum, ok := d.bandSums(side)
+	if !ok || n < 2 {
+		return false
+	}
+	band := float64(side) / latticeBands
+	vx, seenV, okV := lineCurves(colSum, n, cs, band)
+	hy, seenH, okH := lineCurves(rowSum, n, cs, band)
+	if !okV || !okH {
+		return false
+	}
+	s := float64(side)
+	w := n + 1
+	next := &Bend{K: n, DX: make([]float64, w*w), DY: make([]float64, w*w)}
+	moved := 0.0
+	for j := 0; j <= n; j++ {
+		for k := 0; k <= n; k++ {
+			// The crossing of vertical line k, x = vx[k](y), and
+			// horizontal line j, y = hy[j](x).
+			x, y := float64(k)*cs, float64(j)*cs
+			for it := 0; it < 4; it++ {
+				x = vx[k].at(y)
+				y = hy[j].at(x)
+			}
+			// The outer lines run along the border's middle, a little
+			// inside the outline on any page: only the inner crossings
+			// tell a curl.
+			if k > 0 && k < n && j > 0 && j < n {
+				moved = math.Max(moved, math.Hypot(x-float64(k)*cs, y-float64(j)*cs))
+			}
+			u, v := x/s, y/s
+			du, dv := g.Bend.At(u, v)
+			next.DX[j*w+k] = u + du - float64(k)/float64(n)
+			next.DY[j*w+k] = v + dv - float64(j)/float64(n)
+		}
+	}
+	// Less than a fifth of a cell off inside: the lattice is right as it
+	// is (a flat page's inner lines are within a tenth of a cell). Two
+	// cells or more: the measurement is not to be trusted.
+	if moved < 0.2*cs || moved > 2*cs {
+		return false
+	}
+	// Kept only when the lines stand out more on the new canvas.
+	before := d.latticeContrast(n)
+	old := g.Bend
+	g.Bend = next
+	d.warp(*g, gs, side)
+	d.binarise(cs, d.kLen)
+	after := d.latticeContrast(n)
+	// Lines measured all the way are trusted with any gain; lines partly
+	// filled in from their neighbours only with a clear one.
+	if gain := after - before; gain > refineGain || gain > 0 && math.Min(seenV, seenH) >= 0.95 {
+		return true
+	}
+	g.Bend = old
+	d.warp(*g, gs, side)
+	d.binarise(cs, d.kLen)
+	return false
+}
+
+// refineGain is how much the lines must stand out more for a refined
+// bend to be taken when some of them were filled in rather than found: on
+// a flat page whose light cell lines break up, the lines found can follow
+// a crease instead and gain a little (0.04 on a real photo), while
+// crowded cells evened out gain 0.05 to 0.25.
+const refineGain = 0.05
+
+// latticeContrast is how much the ink of the binarised canvas gathers on
+// the lines of an even n×n lattice rather than between them (the mean of
+// lineContrast over rows and columns).
+func (d *Detector) latticeContrast(n int) float64 {
+	rows, cols := normalise01(d.profile(d.cbin, 1)), normalise01(d.profile(d.cbin, 0))
+	if len(rows) < 3*n || len(cols) < 3*n {
+		return math.Inf(-1)
+	}
+	return (lineContrast(rows, n) + lineContrast(cols, n)) / 2
+}
+
+// lineFit2 is a grid line measured in bands across the canvas: position =
+// a + b·t + c·t² at t along the line.
+type lineFit2 struct{ a, b, c float64 }
+
+func (l lineFit2) at(t float64) float64 { return l.a + t*(l.b+t*l.c) }
+
+// lineCurves finds the n+1 lines of one direction in the band sums (see
+// bandSums: sums[b][i] is the line ink at position i in band b). In each
+// band every line is looked for near where its neighbours put it (so the
+// spacing may drift, as on a page turning away); lines not found (light
+// cell lines the long-stroke image lost) are filled in from a cubic
+// through the positions found in that band. Each line is then fitted
+// across the bands. It also returns the share of the line positions that
+// were found rather than filled in, and is false when a band has fewer
+// than four lines.
+func lineCurves(sums [latticeBands][]float64, n int, cs, band float64) ([]lineFit2, float64, bool) {
+	pos := make([][]float64, latticeBands) // pos[b][k]
+	seen := 0
+	for b := 0; b < latticeBands; b++ {
+		p := sums[b]
+		side := len(p)
+		found := make([]float64, n+1)
+		var ks, xs []float64
+		prev, step := 0.0, cs
+		for k := 0; k <= n; k++ {
+			want := float64(k) * cs
+			if k > 0 {
+				want = prev + step
+			}
+			found[k] = math.NaN()
+			if x, ok := peakNear(p, want, 0.35*cs, 0.4*band); ok {
+				found[k] = x
+				if k > 0 && !math.IsNaN(found[k-1]) {
+					step = 0.5*step + 0.5*(x-found[k-1])
+				}
+				prev = x
+				ks, xs = append(ks, float64(k)), append(xs, x)
+			} else {
+				prev = want
+			}
+		}
+		if len(ks) < 4 {
+			return nil, 0, false
+		}
+		seen += len(ks)
+		poly, ok := fitCubic(ks, xs)
+		if !ok {
+			return nil, 0, false
+		}
+		for k := range found {
+			fk := poly(float64(k))
+			if math.IsNaN(found[k]) || math.Abs(found[k]-fk) > 0.25*cs {
+				found[k] = fk
+			}
+			found[k] = math.Max(0, math.Min(float64(side), found[k]))
+		}
+		pos[b] = found
+	}
+	out := make([]lineFit2, n+1)
+	for k := 0; k <= n; k++ {
+		var ts, ps []float64
+		for b := 0; b < latticeBands; b++ {
+			ts = append(ts, (float64(b)+0.5)*band)
+			ps = append(ps, pos[b][k])
+		}
+		out[k] = fitQuadratic(ts, ps)
+	}
+	return out, float64(seen) / float64(latticeBands*(n+1)), true
+}
+
+// fitCubic fits y = c0 + c1·x + c2·x² + c3·x³ (a lower degree when there
+// are few points) by least squares and returns it as a function.
+func fitCubic(xs, ys []float64) (func(float64) float64, bool) {
+	deg := min(3, len(xs)-1)
+	m := deg + 1
+	// Normal equations on x scaled to 0..1 for conditioning.
+	var scale float64
+	for _, x := range xs {
+		scale = math.Max(scale, math.Abs(x))
+	}
+	if scale == 0 {
+		scale = 1
+	}
+	a := make([][]float64, m)
+	for i := range a {
+		a[i] = make([]float64, m+1)
+	}
+	for i, x := range xs {
+		t := x / scale
+		pw := make([]float64, m)
+		pw[0] = 1
+		for d := 1; d < m; d++ {
+			pw[d] = pw[d-1] * t
+		}
+		for r := 0; r < m; r++ {
+			for c := 0; c < m; c++ {
+				a[r][c] += pw[r] * pw[c]
+			}
+			a[r][m] += pw[r] * ys[i]
+		}
+	}
+	// Gaussian elimination with partial pivoting.
+	for c := 0; c < m; c++ {
+		p := c
+		for r := c + 1; r < m; r++ {
+			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
+				p = r
+			}
+		}
+		if math.Abs(a[p][c]) < 1e-12 {
+			return nil, false
+		}
+		a[c], a[p] = a[p], a[c]
+		for r := c + 1; r < m; r++ {
+			f := a[r][c] / a[c][c]
+			for k := c; k <= m; k++ {
+				a[r][k] -= f * a[c][k]
+			}
+		}
+	}
+	coef := make([]float64, m)
+	for r := m - 1; r >= 0; r-- {
+		s := a[r][m]
+		for k := r + 1; k < m; k++ {
+			s -= a[r][k] * coef[k]
+		}
+		coef[r] = s / a[r][r]
+	}
+	return func(x float64) float64 {
+		t := x / scale
+		v, pw := 0.0, 1.0
+		for _, c := range coef {
+			v += c * pw
+			pw *= t
+		}
+		return v
+	}, true
+}
+
+// fitQuadratic fits p = a + b·t + c·t² to the points (linear with three or
+// fewer).
+func fitQuadratic(ts, ps []float64) lineFit2 {
+	if len(ts) <= 3 {
+		l := fitPositions(ts, ps)
+		return lineFit2{a: l.a, b: l.b}
+	}
+	f, ok := fitCubicDeg(ts, ps, 2)
+	if !ok {
+		l := fitPositions(ts, ps)
+		return lineFit2{a: l.a, b: l.b}
+	}
+	return f
+}
+
+// fitCubicDeg fits a quadratic (deg 2) exactly as lineFit2.
+func fitCubicDeg(ts, ps []float64, deg int) (lineFit2, bool) {
+	var a [3][3]float64
+	var r [3]float64
+	for i, t := range ts {
+		phi := [3]float64{1, t, t * t}
+		for p := 0; p < 3; p++ {
+			for q := 0; q < 3; q++ {
+				a[p][q] += phi[p] * phi[q]
+			}
+			r[p] += phi[p] * ps[i]
+		}
+	}
+	x, ok := solve3(a, r)
+	return lineFit2{x[0], x[1], x[2]}, ok
+}
+
+// strongLines returns the positions of the strongest lines of a line
+// profile (the sums of long strokes along one axis of the canvas): its
+// peaks of at least half the highest, closer ones merged. On a grid these
+// are the border and the thick box lines.
+func strongLines(p []float32) []float64 {
+	var mx float32
+	for _, v := range p {
+		mx = max(mx, v)
+	}
+	if mx <= 0 {
+		return nil
+	}
+	merge := len(p) / 20
+	var out []float64
+	for i := 0; i < len(p); {
+		if p[i] < mx/2 {
+			i++
+			continue
+		}
+		// A run above half height: its centre of mass is the line.
+		var s, w float64
+		j := i
+		for ; j < len(p) && p[j] >= mx/2; j++ {
+			s += float64(j) * float64(p[j])
+			w += float64(p[j])
+		}
+		c := s/w + 0.5
+		if n := len(out); n > 0 && c-out[n-1] < float64(merge) {
+			out[n-1] = (out[n-1] + c) / 2
+		} else {
+			out = append(out, c)
+		}
+		i = j
+	}
+	return out
+}
+
+// evenMap returns, for the strong lines of one axis of a canvas of side
+// side, the piecewise-linear map from where they should be (evenly
+// spaced, the outer ones at the canvas edges) to where they are, sampled
+// at k+1 points, or nil when they do not look like a grid's box lines
+// (three to five lines spanning the canvas: two to four boxes, as in the
+// grids of 6 to 16 cells a side) or are even already.
+func evenMap(lines []float64, side, k int) []float64 {
+	m := len(lines)
+	s := float64(side)
+	if m < 3 || m > 5 || lines[0] > 0.1*s || lines[m-1] < 0.9*s {
+		return nil
+	}
+	// The outer lines are the border: the canvas edges by construction.
+	at := append([]float64{0}, lines[1:m-1]...)
+	at = append(at, s)
+	worst := 0.0
+	for i, x := range at {
+		worst = math.Max(worst, math.Abs(x-float64(i)*s/float64(m-1)))
+	}
+	if worst < 0.03*s {
+		return nil
+	}
+	out := make([]float64, k+1)
+	for i := range out {
+		t := float64(i) / float64(k) * float64(m-1) // in boxes
+		b := min(int(t), m-2)
+		f := t - float64(b)
+		out[i] = (at[b]*(1-f) + at[b+1]*f) / s
+	}
+	return out
+}
+
+// evenBoxes returns g with a bend that spaces its box lines evenly, read
+// from the long-stroke images of the current canvas (side×side, warped
+// with g): a curled page crowds the boxes where it turns away, and a grid
+// whose boxes are uneven reads as the wrong size. It also returns how many
+// boxes across (cols) and down (rows) the lines it evened make, 0 for an
+// axis left alone; it is false when the box lines are even already or
+// not found.
+func (d *Detector) evenBoxes(g Grid, side int) (Grid, int, int, bool) {
+	const k = bendMeshK
+	vl, hl := strongLines(d.profile(d.vlines, 0)), strongLines(d.profile(d.hlines, 1))
+	mx, my := evenMap(vl, side, k), evenMap(hl, side, k)
+	if mx == nil && my == nil {
+		return g, 0, 0, false
+	}
+	cols, rows := 0, 0
+	if mx != nil {
+		cols = len(vl) - 1
+	}
+	if my != nil {
+		rows = len(hl) - 1
+	}
+	w := k + 1
+	next := &Bend{K: k, DX: make([]float64, w*w), DY: make([]float64, w*w)}
+	for j := 0; j < w; j++ {
+		for i := 0; i < w; i++ {
+			u, v := float64(i)/k, float64(j)/k
+			if mx != nil {
+				u = mx[i]
+			}
+			if my != nil {
+				v = my[j]
+			}
+			du, dv := g.Bend.At(u, v)
+			next.DX[j*w+i] = u + du - float64(i)/k
+			next.DY[j*w+i] = v + dv - float64(j)/k
+		}
+	}
+	g.Bend = next
+	return g, cols, rows, true
+}

@@ -1,0 +1,188 @@
+package vision
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"sort"
+
+	"gocv.io/x/gocv"
+)
+
+// A page may hold several boxed things that reduce to quadrilaterals: two
+// puzzles, a crossword, a framed article. The largest is not always the
+// Sudoku. Each candidate's inside is warped flat (on the binary image of
+// the grid search, which is already at hand, so this is cheap) and its
+// line profiles are asked how much they look like a Sudoku lattice: every
+// line of an N×N grid present at every 1/N, little ink between them, and
+// thicker lines every few cells.
+
+// Candidate is one quadrilateral of a frame that may be a Sudoku grid.
+type Candidate struct {
+	// Corners are the outline's corners in frame pixels (TL, TR, BR, BL),
+	// before the refinement the chosen grid gets.
+	Corners [4]gocv.Point2f
+	// Score says how Sudoku-like the lattice inside looks: about 0.3 to
+	// 1.5 for a grid's own outline, below goodLattice for text, a
+	// crossword or a frame around something else.
+	Score float64
+	// Grid says the lattice looks like a Sudoku's (Score is at least
+	// goodLattice), so a user may want this one read.
+	Grid bool
+	// Chosen marks the candidate Locate or Analyze took.
+	Chosen bool
+}
+
+// Pick chooses among several grids in one frame. The zero Pick takes the
+// most Sudoku-like one.
+type Pick struct {
+	// Rank takes the grid of this rank in Candidates order (0 = the most
+	// Sudoku-like); beyond the last, the last.
+	Rank int
+	// With ByPoint set, Near (frame pixels) chooses instead: the grid
+	// whose outline holds it, else the one whose centre is nearest. A
+	// live view follows one puzzle of two this way as the page moves.
+	Near    gocv.Point2f
+	ByPoint bool
+}
+
+// candidate is a quadrilateral of the grid search, in find pixels.
+type candidate struct {
+	q       [4]pt
+	contour []pt
+	area    float64 // of the contour
+	score   float64
+}
+
+// Search limits: the largest contours looked at, and the candidates kept.
+const (
+	maxContours   = 8
+	maxCandidates = 5
+)
+
+// goodLattice is the score from which a candidate counts as a Sudoku
+// grid when choosing; below it the largest quadrilateral is taken, as it
+// may be a grid whose lines the search resolution blurs or an outline
+// fused with a page frame (Analyze then finds the grid from its cells).
+const goodLattice = 0.1
+
+// latticeSide is the side of the small flat view a candidate is scored on.
+const latticeSide = 144
+
+// scoreCandidates fills in the score of each candidate (on the binary
+// image bin of the grid search) when there is more than one, and returns
+// them in the order Candidates reports: good lattices first, most
+// Sudoku-like first, then the others largest first.
+func (d *Detector) scoreCandidates(bin gocv.Mat, cs []candidate) []candidate {
+	if len(cs) < 2 {
+		return cs
+	}
+	for i := range cs {
+		cs[i].score = d.latticeLikeness(bin, cs[i].q)
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		gi, gj := cs[i].score >= goodLattice, cs[j].score >= goodLattice
+		if gi != gj {
+			return gi
+		}
+		if gi {
+			return cs[i].score > cs[j].score
+		}
+		return cs[i].area > cs[j].area
+	})
+	return cs
+}
+
+// latticeLikeness warps the inside of q (find pixels of bin, ink 255) to
+// a latticeSide square and scores its line profiles: for the grid side N
+// that fits best, how far the weaker grid lines stand above the ink
+// between them (lineSignificance, rows and columns alike), plus a bonus
+// when every r-th and c-th line is thicker than the others (box lines).
+func (d *Detector) latticeLikeness(bin gocv.Mat, q [4]pt) float64 {
+	s := float64(latticeSide)
+	h, ok := homography(q, [4]pt{{0, 0}, {s, 0}, {s, s}, {0, s}})
+	if !ok {
+		return math.Inf(-1)
+	}
+	for i := 0; i < 9; i++ {
+		d.hmat.SetDoubleAt(i/3, i%3, h[i])
+	}
+	gocv.WarpPerspectiveWithParams(bin, &d.look, d.hmat, image.Pt(latticeSide, latticeSide),
+		gocv.InterpolationLinear, gocv.BorderConstant, color.RGBA{})
+	rows, cols := d.profile(d.look, 1), d.profile(d.look, 0)
+	if len(rows) != latticeSide || len(cols) != latticeSide {
+		return math.Inf(-1)
+	}
+	return latticeScore(rows, cols, d.opts.Sizes)
+}
+
+// latticeScore scores the ink profiles of a flat square view (rows[y] is
+// the ink in row y, cols[x] in column x) as a Sudoku lattice; see
+// latticeLikeness.
+func latticeScore(rows, cols []float32, sizes []int) float64 {
+	rp, cp := normalise01(rows), normalise01(cols)
+	best, bestN := math.Inf(-1), 0
+	for _, n := range sizes {
+		if n < 2 || 4*n > len(rp) {
+			continue
+		}
+		sig := math.Min(lineSignificance(rp, n), lineSignificance(cp, n))
+		// A finer lattice that fits as well is the real one (4 fits the
+		// box lines of a 16×16 grid too).
+		if sig > best+0.02 || sig > best-0.02 && n > bestN {
+			best, bestN = sig, n
+		}
+	}
+	if bestN == 0 {
+		return math.Inf(-1)
+	}
+	// Box lines: the most contrasted factorisation, rows and columns.
+	rs, csum := lineStrengths(rp, bestN), lineStrengths(cp, bestN)
+	box := 0.0
+	for _, sh := range factorisations(bestN) {
+		if sh.BoxRows < 2 || sh.BoxCols < 2 {
+			continue
+		}
+		v := math.Min(periodContrast(rs, sh.BoxRows), periodContrast(csum, sh.BoxCols))
+		box = math.Max(box, v)
+	}
+	return best + 0.5*clamp01(box)
+}
+
+// normalise01 scales p so its largest value is 1.
+func normalise01(p []float32) []float64 {
+	var mx float32
+	for _, v := range p {
+		mx = max(mx, v)
+	}
+	out := make([]float64, len(p))
+	if mx > 0 {
+		for i, v := range p {
+			out[i] = float64(v) / float64(mx)
+		}
+	}
+	return out
+}
+
+// pick returns the index in cs (ordered as scoreCandidates leaves them)
+// of the candidate p asks for.
+func pick(cs []candidate, p Pick, scale float64) int {
+	if len(cs) == 0 {
+		return -1
+	}
+	if !p.ByPoint {
+		return min(max(p.Rank, 0), len(cs)-1)
+	}
+	// Frame pixels to find pixels (pixel centres stay centres).
+	at := pt{(float64(p.Near.X)+0.5)/scale - 0.5, (float64(p.Near.Y)+0.5)/scale - 0.5}
+	best, bestD := 0, math.Inf(1)
+	for i, c := range cs {
+		if isConvexQuad(c.q) && insideConvex(c.q, at) {
+			return i
+		}
+		if dd := centroid(c.q).dist(at); dd < bestD {
+			best, bestD = i, dd
+		}
+	}
+	return best
+}
