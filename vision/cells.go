@@ -25,6 +25,20 @@ type piece struct {
 // cell's middle and is smaller than a cell. What touches a cell's border
 // zone off-centre is treated as a grid-line remnant and dropped.
 func (d *Detector) cells(n int, cs float64) []Cell {
+	// A digit's own stroke can be as long as the line kernels: the stem of
+	// a tall 1, or any stroke of a digit touching the canvas's edge where
+	// the outer line fell outside (the opening counts what lies beyond
+	// the edge as ink). The line masks would take it and the digit would
+	// be lost. Grid lines lie on the lattice and run on for cells; what
+	// the masks hold in a cell's middle, shorter than a cell, is given
+	// back to the ink.
+	if hb, err := d.hlines.DataPtrUint8(); err == nil {
+		if vb, err := d.vlines.DataPtrUint8(); err == nil && len(hb) == len(vb) {
+			side := d.hlines.Cols()
+			freeStrokes(hb, side, 1, side, cs)
+			freeStrokes(vb, side, side, 1, cs)
+		}
+	}
 	gocv.Dilate(d.hlines, &d.hlines, d.kernel3)
 	gocv.Dilate(d.vlines, &d.vlines, d.kernel3)
 	d.sums.valid = false
@@ -398,6 +412,37 @@ func mendCrossings(m, bin []uint8, side, step, next, maxRun, maxInk int, cs floa
 				open = append(open, a)
 			}
 			a++
+		}
+	}
+}
+
+// freeStrokes clears, in the line mask m (side×side; runs go along step,
+// lines are stepped through by next: step = 1, next = side for horizontal
+// lines), the runs shorter than a cell that lie wholly in the middle of
+// a row (or column) of cells, at least 0.25 cell from every line of the
+// cs-pixel lattice: a digit's stroke, not a grid line.
+func freeStrokes(m []uint8, side, step, next int, cs float64) {
+	maxRun := int(0.95 * cs)
+	for a := 0; a < side; a++ {
+		off := float64(a) - math.Round(float64(a)/cs)*cs
+		if math.Abs(off) < 0.25*cs {
+			continue
+		}
+		base := a * next
+		for b := 0; b < side; {
+			if m[base+b*step] == 0 {
+				b++
+				continue
+			}
+			b0 := b
+			for b < side && m[base+b*step] != 0 {
+				b++
+			}
+			if b-b0 <= maxRun {
+				for k := b0; k < b; k++ {
+					m[base+k*step] = 0
+				}
+			}
 		}
 	}
 }
