@@ -92,6 +92,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzAPI -fuzztime 60s ./web
 	$(GO) test -run '^$$' -fuzz FuzzParsePuzzle -fuzztime 60s ./web
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./kakuro
+	$(GO) test -run '^$$' -fuzz FuzzModel -fuzztime 60s ./ilp
 
 # model retrains models/digits.onnx (needs ../shared for the real photos).
 model: deps font-deps

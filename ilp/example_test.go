@@ -74,3 +74,56 @@ func ExampleModel_Enumerate() {
 	// empty square, solutions found (limit 2): 2
 	// with a given, solutions found (limit 2): 1
 }
+
+// A 2x2 Kakuro: across, the top run sums to 4 and the bottom one to 3;
+// down, the left run sums to 3 and the right one to 4. Each white cell
+// gets binaries x[cell][d] ("the cell holds d"); a run's sum is the sum of
+// d·x[cell][d] over its cells, and "no digit twice in a run" is at most one
+// x[cell][d] per run and digit. Enumerate with limit 2 proves the answer
+// unique.
+func ExampleModel_kakuro() {
+	var m ilp.Model
+	var x [4][10]ilp.Var // cells a b / c d, digits 1..9
+	for cell := range x {
+		var one []ilp.Var
+		for d := 1; d <= 9; d++ {
+			x[cell][d] = m.Binary()
+			one = append(one, x[cell][d])
+		}
+		m.Add(ilp.Sum(one...), ilp.EQ, 1) // one digit per cell
+	}
+	run := func(sum float64, cells ...int) {
+		var total []ilp.Term
+		for d := 1; d <= 9; d++ {
+			var same []ilp.Var
+			for _, c := range cells {
+				total = append(total, ilp.Term{Var: x[c][d], Coef: float64(d)})
+				same = append(same, x[c][d])
+			}
+			m.Add(ilp.Sum(same...), ilp.LE, 1) // digit d at most once in the run
+		}
+		m.Add(total, ilp.EQ, sum)
+	}
+	run(4, 0, 1) // a b
+	run(3, 2, 3) // c d
+	run(3, 0, 2) // a c
+	run(4, 1, 3) // b d
+
+	sols, err := m.Enumerate(context.Background(), ilp.Options{}, 2, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("solutions found (limit 2):", len(sols))
+	for cell := range x {
+		for d := 1; d <= 9; d++ {
+			if sols[0].Int(x[cell][d]) == 1 {
+				fmt.Print(d, " ")
+			}
+		}
+	}
+	fmt.Println()
+	// Output:
+	// solutions found (limit 2): 1
+	// 1 3 2 1
+}

@@ -63,8 +63,8 @@ static void callback(glp_tree *T, void *info)
 int ilp_solve(int ncols, const int *kind, const double *lb, const double *ub,
 	const double *obj, int nrows, const int *sense, const double *rhs,
 	int nnz, const int *ia, const int *ja, const double *ar,
-	int maximize, double obj0, int tm_lim, const int *cancel,
-	double *x, ilp_out *out)
+	int maximize, double obj0, int tm_lim, int depth_first,
+	const int *cancel, double *x, ilp_out *out)
 {
 	call c;
 	glp_prob *P;
@@ -123,6 +123,10 @@ int ilp_solve(int ncols, const int *kind, const double *lb, const double *ub,
 	parm.msg_lev = GLP_MSG_OFF;
 	parm.presolve = GLP_ON;
 	parm.tm_lim = tm_lim;
+	if (depth_first) {
+		parm.br_tech = GLP_BR_FFV;
+		parm.bt_tech = GLP_BT_DFS;
+	}
 	parm.cb_func = callback;
 	parm.cb_info = &c;
 	out->ret = glp_intopt(P, &parm);

@@ -33,8 +33,10 @@ typedef struct {
  *   nrows rows: sense[i] (ILP_LE/GE/EQ) and right-hand side rhs[i];
  *   nnz matrix elements ar[k] at row ia[k], column ja[k];
  *   maximize != 0 to maximise, obj0 the objective's constant term;
- *   tm_lim the time limit in ms (INT_MAX: none); *cancel != 0 (read
- *   atomically) stops the branch and bound at its next step.
+ *   tm_lim the time limit in ms (INT_MAX: none); depth_first != 0 to
+ *   branch on the first fractional column and backtrack depth first
+ *   (GLP_BR_FFV, GLP_BT_DFS) instead of GLPK's defaults; *cancel != 0
+ *   (read atomically) stops the branch and bound at its next step.
  * On ILP_DONE, x[1..ncols] holds the MIP values (when there is one).
  * The caller must have validated the arrays: GLPK treats bad input as a
  * fatal error. Such errors (and GLPK's internal assertions) are still
@@ -43,8 +45,8 @@ typedef struct {
 int ilp_solve(int ncols, const int *kind, const double *lb, const double *ub,
 	const double *obj, int nrows, const int *sense, const double *rhs,
 	int nnz, const int *ia, const int *ja, const double *ar,
-	int maximize, double obj0, int tm_lim, const int *cancel,
-	double *x, ilp_out *out);
+	int maximize, double obj0, int tm_lim, int depth_first,
+	const int *cancel, double *x, ilp_out *out);
 
 /* ilp_tls reports whether this GLPK keeps its environment per thread
  * (built with thread-local storage), so that threads may solve at once. */

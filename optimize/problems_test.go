@@ -327,8 +327,8 @@ func (rippleGA) Random(rng *rand.Rand) []int {
 	}
 	return x
 }
-func (rippleGA) Cost(x []int) float64       { return ripple(x) }
-func (rippleGA) TraitSpace() (int, int)     { return len(want), 32 }
+func (rippleGA) Cost(x []int) float64      { return ripple(x) }
+func (rippleGA) TraitSpace() (int, int)    { return len(want), 32 }
 func (rippleGA) Traits(x []int, dst []int) { copy(dst, x) }
 
 // Breed takes each variable from either parent at random.

@@ -98,6 +98,7 @@ func factories() []factory {
 		{"dlx", "Knuth's dancing links (exact cover); the default", func(Options) Solver { return NewDLX() }},
 		{"backtrack", "classic recursive backtracking, first empty cell first", func(Options) Solver { return NewBacktrack() }},
 		{"stack", "exhaustive backtracking with an explicit stack, fewest-values cell first; counts solutions (Count)", func(Options) Solver { return NewStack() }},
+		{"ilp", "0-1 integer program solved by GLPK, after propagating naked and hidden singles", func(Options) Solver { return NewILP() }},
 		{"logic", "human techniques only, never a guess; says when it is stuck", func(Options) Solver { return NewLogic() }},
 		{"anneal", "simulated annealing over box permutations (stochastic)", func(o Options) Solver { return NewAnneal(o.Seed, o.Anneal) }},
 		{"cga", "cultural genetic algorithm over box permutations (stochastic)", func(o Options) Solver { return NewCGA(o.Seed, o.CGA) }},
