@@ -174,6 +174,9 @@ func ReadWith(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Setting
 			}
 		}
 	}
+	if err := secondLook(c, probs, cells, index, r.Turns, set.SecondLook); err != nil {
+		return Reading{}, err
+	}
 	r.Symbols = chooseSymbols(probs, n)
 	glyphs := ValueGlyphs(r.Symbols, n)
 	for i := range r.Conf {
@@ -191,6 +194,61 @@ func ReadWith(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Setting
 	res.confirmFaint()
 	res.check()
 	return r, nil
+}
+
+// secondLook reads again, from their grey view (vision.Cell.Grey, turned
+// like the rest), the cells whose top glyph probability is below `below`,
+// in one batch, and replaces each one's probabilities by the normalised
+// geometric mean of the two readings. The black-and-white view loses the
+// gap of a blurred 5 or the bowl of a 6 to the threshold and the grey view
+// sometimes keeps noise around a thin stroke, so they err on different
+// cells; where they agree the combined reading is surer, where they do not
+// it is less sure, and the doubt check decides as before.
+func secondLook(c Classifier, probs [][]float32, cells []vision.Cell, index []int, turns int, below float64) error {
+	var batch [][]float32
+	var which []int
+	for k, p := range probs {
+		grey := cells[index[k]].Grey
+		if len(grey) != CellLen || float64(max32(p)) >= below {
+			continue
+		}
+		batch = append(batch, TurnCell(grey, turns))
+		which = append(which, k)
+	}
+	if len(batch) == 0 {
+		return nil
+	}
+	more, err := classify(c, batch)
+	if err != nil {
+		return fmt.Errorf("second look: %w", err)
+	}
+	for j, k := range which {
+		p, q := probs[k], more[j]
+		m := make([]float32, len(p))
+		var sum float64
+		for v := range p {
+			if v < len(q) {
+				m[v] = float32(math.Sqrt(float64(p[v]) * float64(q[v])))
+				sum += float64(m[v])
+			}
+		}
+		if sum <= 0 {
+			continue
+		}
+		for v := range m {
+			m[v] = float32(float64(m[v]) / sum)
+		}
+		probs[k] = m
+	}
+	return nil
+}
+
+func max32(p []float32) float32 {
+	var m float32
+	for _, v := range p {
+		m = max(m, v)
+	}
+	return m
 }
 
 // glyphCount is how many glyph classes c's model has: Glyphs() when the

@@ -12,9 +12,16 @@ const CellSize = 28
 // component is scaled (aspect kept) to fit a 20×20 box and centred by its
 // bounding box, as in MNIST. Empty cells have Empty set; their Pixels may be
 // nil.
+//
+// Grey, when set, is a second view of the same ink in the same frame as
+// Pixels: drawn from the grey photo (1 as dark as the digit's ink, 0 at
+// its paper's grey) rather than from the binarisation, so a gap or a bowl
+// that blur filled in stays visible. The reader looks at it for the cells
+// it is unsure of.
 type Cell struct {
 	Row, Col int
 	Empty    bool
 	Ink      int // ink pixels found in the cell before normalisation
 	Pixels   []float32
+	Grey     []float32
 }
