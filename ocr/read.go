@@ -196,23 +196,23 @@ func ReadWith(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Setting
 	return r, nil
 }
 
-// secondLook reads again, from their grey view (vision.Cell.Grey, turned
-// like the rest), the cells whose top glyph probability is below `below`,
-// in one batch, and replaces each one's probabilities by the normalised
-// geometric mean of the two readings. The black-and-white view loses the
-// gap of a blurred 5 or the bowl of a 6 to the threshold and the grey view
-// sometimes keeps noise around a thin stroke, so they err on different
-// cells; where they agree the combined reading is surer, where they do not
-// it is less sure, and the doubt check decides as before.
+// secondLook reads again, from their half-way view (vision.Cell.Half,
+// turned like the rest), the cells whose top glyph probability is below
+// `below`, in one batch, and replaces each one's probabilities by the
+// normalised geometric mean of the two readings. The binarised view loses
+// the gap of a blurred 5 or the bowl of a 6 to the adaptive threshold and
+// the half-way cut thins or breaks a faint stroke, so they err on
+// different cells; where they agree the combined reading is surer, where
+// they do not it is less sure, and the doubt check decides as before.
 func secondLook(c Classifier, probs [][]float32, cells []vision.Cell, index []int, turns int, below float64) error {
 	var batch [][]float32
 	var which []int
 	for k, p := range probs {
-		grey := cells[index[k]].Grey
-		if len(grey) != CellLen || float64(max32(p)) >= below {
+		half := cells[index[k]].Half
+		if len(half) != CellLen || float64(max32(p)) >= below {
 			continue
 		}
-		batch = append(batch, TurnCell(grey, turns))
+		batch = append(batch, TurnCell(half, turns))
 		which = append(which, k)
 	}
 	if len(batch) == 0 {

@@ -56,7 +56,8 @@ type Settings struct {
 	// Reading.Doubt, whatever the rules say.
 	CheckBelow float64
 	// SecondLook: cells whose top glyph probability is below this are read
-	// again from their grey view and the two readings combined (0: never).
+	// again from their half-way view (vision.Cell.Half) and the two
+	// readings combined (0: never).
 	SecondLook float64
 }
 

@@ -13,15 +13,15 @@ const CellSize = 28
 // bounding box, as in MNIST. Empty cells have Empty set; their Pixels may be
 // nil.
 //
-// Grey, when set, is a second view of the same ink in the same frame as
-// Pixels: drawn from the grey photo (1 as dark as the digit's ink, 0 at
-// its paper's grey) rather than from the binarisation, so a gap or a bowl
-// that blur filled in stays visible. The reader looks at it for the cells
-// it is unsure of.
+// Half, when set, is a second view of the same ink, framed as Pixels: the
+// photo cut half-way between the grey of the cell's paper and that of the
+// digit's ink rather than by the adaptive binarisation, so a gap or a bowl
+// that blur filled in stays open. The reader looks at it for the cells it
+// is unsure of.
 type Cell struct {
 	Row, Col int
 	Empty    bool
 	Ink      int // ink pixels found in the cell before normalisation
 	Pixels   []float32
-	Grey     []float32
+	Half     []float32
 }

@@ -135,7 +135,7 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 			// Only ink that could be a faded digit is worth the reader's
 			// look; specks are common and normalising each costs time.
 			if 3*main.area >= minInk && float64(max(main.h, main.w)) >= 0.2*cs {
-				out[i].Pixels, out[i].Grey = pl.faint(i, pieces[i], main)
+				out[i].Pixels, out[i].Half = pl.faint(i, pieces[i], main)
 			}
 			continue
 		}
@@ -145,7 +145,7 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 		ct, edge := contrastOf(canvas, bin, labels, side, n, i, cs, main)
 		if edge > 0.5 {
 			out[i].Ink = main.area
-			out[i].Pixels, out[i].Grey = pl.faint(i, pieces[i], main)
+			out[i].Pixels, out[i].Half = pl.faint(i, pieces[i], main)
 			continue
 		}
 		cands = append(cands, cand{i, main, ct})
@@ -167,14 +167,14 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 		i, main := c.cell, c.main
 		out[i].Ink = main.area
 		if c.contrast < minContrast || c.contrast < 0.35*ref {
-			out[i].Pixels, out[i].Grey = pl.faint(i, pieces[i], main)
+			out[i].Pixels, out[i].Half = pl.faint(i, pieces[i], main)
 			continue
 		}
 		main = trimTails(labels, side, main, cs)
 		box, keep, ink := gather(pieces[i], main)
 		out[i].Ink = ink
 		out[i].Empty = false
-		out[i].Pixels, out[i].Grey = pl.render(i, box, keep)
+		out[i].Pixels, out[i].Half = pl.render(i, box, keep)
 	}
 	return out
 }
@@ -211,25 +211,25 @@ type plane struct {
 // little, too faint or too close to the border to count as a digit), so the
 // reader can look at it when the grid is otherwise ambiguous: a faded or
 // broken digit is a given the puzzle needs. The cell stays Empty.
-func (pl plane) faint(cell int, ps []piece, main piece) (pixels, grey []float32) {
+func (pl plane) faint(cell int, ps []piece, main piece) (pixels, half []float32) {
 	box, keep, _ := gather(ps, main)
 	return pl.render(cell, box, keep)
 }
 
 // render draws the digit made of the kept labels inside box, in cell,
-// twice as a CellSize×CellSize image (see normalise): pixels in black and
-// white, 1 on the kept labels (what the model was trained on), and grey
-// from the canvas, 1 where the canvas is as dark as the digit's ink and 0
-// at the grey of the cell's paper. The binarisation says which pixels are
-// the digit's; the grey keeps what it rounds away when a digit is small or
-// blurred (the gap of a 5, the bowl of a 6 or an 8 that a threshold fills
-// in), so the two views err on different cells and the reader takes a
-// second look through grey when it is unsure (see Cell.Grey). The blurred
-// rim just outside the kept components counts in grey too, and nothing
-// else: neighbours' ink and line remnants in the box stay dark.
-func (pl plane) render(cell int, box image.Rectangle, keep []int32) (pixels, grey []float32) {
+// twice as a CellSize×CellSize image (see normalise): pixels, 1 on the
+// kept labels (the binarisation the model was trained on), and half, 1
+// where the canvas is darker than half-way between the grey of the cell's
+// paper and that of the digit's ink. The adaptive binarisation takes in
+// the blurred edge of a stroke, which closes the gap of a small 5 or fills
+// the bowl of a 6 or an 8; the half-way cut keeps them open, so the two
+// views err on different cells and the reader takes a second look through
+// half when it is unsure (see Cell.Half). Only the kept components and the
+// rim of pixels touching them count in half: neighbours' ink and line
+// remnants in the box stay dark.
+func (pl plane) render(cell int, box image.Rectangle, keep []int32) (pixels, half []float32) {
 	paper, ink := pl.levels(cell, box, keep)
-	span := max(paper-ink, minContrast)
+	cut := paper - max(paper-ink, minContrast)/2
 	kept := func(l int32) bool {
 		for _, k := range keep {
 			if l == k {
@@ -240,7 +240,7 @@ func (pl plane) render(cell int, box image.Rectangle, keep []int32) (pixels, gre
 	}
 	w, h := box.Dx(), box.Dy()
 	src := make([]float32, w*h)
-	gsrc := make([]float32, w*h)
+	hsrc := make([]float32, w*h)
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			i := (box.Min.Y+y)*pl.side + box.Min.X + x
@@ -260,12 +260,12 @@ func (pl plane) render(cell int, box image.Rectangle, keep []int32) (pixels, gre
 					}
 				}
 			}
-			if in {
-				gsrc[y*w+x] = float32(min(1, max(0, (paper-float64(pl.canvas[i]))/span)))
+			if in && float64(pl.canvas[i]) <= cut {
+				hsrc[y*w+x] = 1
 			}
 		}
 	}
-	return normalise(src, w, h), normalise(gsrc, w, h)
+	return normalise(src, w, h), normalise(hsrc, w, h)
 }
 
 // levels returns the grey of cell's paper (the mean of the pixels not
