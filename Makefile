@@ -91,8 +91,11 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzRun -fuzztime 60s ./console
 	$(GO) test -run '^$$' -fuzz FuzzAPI -fuzztime 60s ./web
 	$(GO) test -run '^$$' -fuzz FuzzParsePuzzle -fuzztime 60s ./web
+	$(GO) test -run '^$$' -fuzz FuzzScan -fuzztime 60s ./web
+	$(GO) test -run '^$$' -fuzz FuzzCameraFrame -fuzztime 60s ./web
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./kakuro
 	$(GO) test -run '^$$' -fuzz FuzzModel -fuzztime 60s ./ilp
+	$(GO) test -run '^$$' -fuzz FuzzFindSteps -fuzztime 60s ./logic
 
 # model retrains models/digits.onnx (needs ../shared for the real photos).
 model: deps font-deps

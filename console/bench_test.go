@@ -12,7 +12,7 @@ import (
 // at once on a 25x25 board (5x5 boxes, testdata/puzzles/b5x5.txt), output
 // to io.Discard: the goal is at most 50 ms each. num_solutions, generate,
 // validate and hint are left out (they solve); "save (edit)" includes the
-// check that the board has a solution, here with DLX.
+// check that the board has a solution, with the program's ILP solver.
 func BenchmarkCommands25(b *testing.B) {
 	tmp := b.TempDir()
 	file := "testdata/puzzles/b5x5.txt"
@@ -35,7 +35,7 @@ func BenchmarkCommands25(b *testing.B) {
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			s := New(io.Discard, Config{Solver: solvers.NewDLX()})
+			s := New(io.Discard, Config{Solver: solvers.NewILP()})
 			for _, line := range splitLines(c.setup) {
 				s.Execute(line)
 			}

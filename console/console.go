@@ -108,7 +108,7 @@ const (
 // Config is what a Session needs from outside.
 type Config struct {
 	// Solver answers validate, hint, generate and the check before saving
-	// in Edit mode (the specification's ILP); nil means DLX.
+	// in Edit mode; nil means the specification's ILP (GLPK).
 	Solver solvers.Solver
 	// Rand drives generate; nil seeds one from the clock.
 	Rand *rand.Rand
@@ -141,7 +141,7 @@ func New(out io.Writer, cfg Config) *Session {
 		cfg.Rand = rand.New(rand.NewPCG(t, t>>32|1))
 	}
 	if cfg.Solver == nil {
-		cfg.Solver = solvers.NewDLX()
+		cfg.Solver = solvers.NewILP()
 	}
 	if cfg.ProgressEvery <= 0 {
 		cfg.ProgressEvery = 3 * time.Second

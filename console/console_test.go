@@ -19,7 +19,7 @@ import (
 // newSession returns a session on a buffer with DLX and a fixed seed.
 func newSession() (*Session, *bytes.Buffer) {
 	var out bytes.Buffer
-	return New(&out, Config{Solver: solvers.NewDLX(), Rand: rand.New(rand.NewPCG(1, 2))}), &out
+	return New(&out, Config{Solver: solvers.NewILP(), Rand: rand.New(rand.NewPCG(1, 2))}), &out
 }
 
 // boardOf prints the current board alone.
@@ -148,7 +148,7 @@ func TestUnreadableFile(t *testing.T) {
 func TestInterruptCount(t *testing.T) {
 	var out, progress bytes.Buffer
 	var mu sync.Mutex
-	s := New(&out, Config{Solver: solvers.NewDLX(), Progress: lockedWriter{&progress, &mu}, ProgressEvery: 20 * time.Millisecond})
+	s := New(&out, Config{Solver: solvers.NewILP(), Progress: lockedWriter{&progress, &mu}, ProgressEvery: 20 * time.Millisecond})
 	s.Execute("edit")
 	board := boardOf(t, s, &out)
 	if s.Interrupt() {

@@ -26,16 +26,18 @@ func (failing) Solve(context.Context, sudoku.Grid) (solvers.Result, error) {
 	return solvers.Result{}, sudoku.ErrNoSolution
 }
 
-// sessionSolvers names the sessions that run with another solver than DLX.
+// sessionSolvers names the sessions that run with another solver than
+// the program's own (ILP, GLPK).
 var sessionSolvers = map[string]solvers.Solver{
 	"failing_solver": failing{},
 }
 
 // runSession plays input through a fresh session with a fixed seed and
-// returns everything it printed.
+// the program's solver (ILP, as sudoku-console uses) and returns
+// everything it printed.
 func runSession(t testing.TB, name, input string) string {
 	t.Helper()
-	var sv solvers.Solver = solvers.NewDLX()
+	var sv solvers.Solver = solvers.NewILP()
 	if s, ok := sessionSolvers[name]; ok {
 		sv = s
 	}

@@ -22,9 +22,8 @@ const SolverName = "ilp"
 func Main() int {
 	sv, err := solvers.New(SolverName, solvers.Options{})
 	if err != nil {
-		// Until the ILP solver is built in, the exact DLX solver answers
-		// the same questions (solvable? a solution?).
-		sv = solvers.NewDLX()
+		fmt.Fprintf(os.Stderr, "sudoku-console: %v\n", err)
+		return 1
 	}
 	cfg := Config{Solver: sv}
 	if isTerminal(os.Stderr) {

@@ -154,7 +154,11 @@ func Version() string { return C.GoString(C.ilp_version()) }
 // Solution. When ctx ends or opts.TimeLimit passes first, it returns the
 // Solution so far (Feasible with the best values found, or Unknown) with
 // an error wrapping ctx.Err() or ErrTimeLimit. Otherwise err is nil and the
-// Solution is Optimal or Infeasible.
+// Solution is Optimal or Infeasible. GLPK notices a cancelled context
+// between branch-and-bound steps and its clock only between steps of its
+// own, not inside the first LP relaxation, so a solve may overrun its
+// limit by about one LP: measured up to 0.7 s for the 15,625-binary model
+// of an empty 25x25 Sudoku on a loaded machine, a few ms for 9x9 models.
 func (m *Model) Solve(ctx context.Context, opts Options) (*Solution, error) {
 	p, err := m.compile()
 	if err != nil {

@@ -1,6 +1,7 @@
 package kakuro
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -16,10 +17,10 @@ type GenerateOptions struct {
 	// Seed makes the puzzle reproducible: the same options give the same
 	// puzzle.
 	Seed uint64
-	// MaxRun caps the length of runs (2-9); 0 means 6 (less on boards
-	// smaller than 7).
+	// MaxRun caps the length of runs (2-9); 0 means 9, or the longer side
+	// of the play area when that is shorter.
 	MaxRun int
-	// Attempts bounds the fills tried before giving up; 0 means 200.
+	// Attempts bounds the fillings tried before giving up; 0 means 400.
 	Attempts int
 }
 
@@ -28,60 +29,83 @@ type GenerateOptions struct {
 var ErrGiveUp = errors.New("kakuro: generator gave up (try another seed or level)")
 
 // Generate makes a puzzle with exactly one solution at the level asked and
-// returns it solved, with its rating: Blank() gives the puzzle.
+// returns it solved, with its rating: Blank() gives the puzzle. It is
+// GenerateContext without a deadline.
+func Generate(opt GenerateOptions) (*Board, Rating, error) {
+	return GenerateContext(context.Background(), opt)
+}
+
+// GenerateContext is Generate that stops, with the context's error, when
+// ctx ends.
 //
-// How: a shape is drawn with the 180-degree symmetry of published Kakuros
-// (blocks in mirrored pairs, every white cell in an across and a down run
-// of 2 to MaxRun cells, the white cells connected); it is filled with
-// random digits, no digit twice in a run, and the clues are the sums. Such
-// a puzzle is almost never unique, so it is repaired by a hill climb:
-// propagation (the level's techniques) shows which cells stay open; one
-// open cell gets the digit that leaves the fewest candidates open (or,
+// How: a shape is drawn with the look of published Kakuros (see shape.go:
+// half-turn symmetry, runs of 2 to MaxRun cells, mostly short); it is
+// filled with random digits, no digit twice in a run, and the clues are
+// the sums. Such a puzzle is almost never unique, so it is repaired by a
+// hill climb. The level's techniques (see Rate) show which candidates stay
+// open; a stuck cell gets the digit that leaves the fewest open (or,
 // one time in four, its two runs are drawn again, the best of a few
 // draws favouring sums with few combinations), changing the clues over
 // it; the change is kept if no more candidates are open than before (or,
-// rarely, slightly more, to leave local minima). A puzzle the techniques
-// of its level solve is unique by construction. A puzzle that comes out
-// easier than asked is perturbed at a random cell and climbed again.
-// Levels Easy, Medium and Hard are generated; Level 0 takes the first
-// unique puzzle of any of them. Expert (needing guesses) is not offered.
-func Generate(opt GenerateOptions) (*Board, Rating, error) {
+// rarely, slightly more, to leave local minima). A change that makes the
+// puzzle solvable by easier techniques than the level asks is refused,
+// so the climb stays at its level. When the climb stalls, the shape is
+// changed: a stuck cell and its mirror become blocks (and any cell left
+// in a run of one with them), splitting the runs that would not settle
+// into shorter ones with new clues; at most a few per attempt, so the
+// shape keeps its look. A puzzle the techniques of its level solve is
+// unique by construction; an expert puzzle (which they cannot solve) is
+// proved unique by the fast solver. The result is rated again to check
+// its level. Level 0 takes the first unique puzzle of any level.
+func GenerateContext(ctx context.Context, opt GenerateOptions) (*Board, Rating, error) {
 	if opt.Rows < 3 || opt.Cols < 3 || opt.Rows > 40 || opt.Cols > 40 {
 		return nil, Rating{}, fmt.Errorf("kakuro: play area %dx%d: want 3 to 40 rows and columns", opt.Rows, opt.Cols)
 	}
-	if opt.Level == Expert {
-		return nil, Rating{}, fmt.Errorf("kakuro: expert puzzles (that need guessing) are not generated: none of the published test puzzles needs it either")
-	}
-	if opt.Level != 0 && (opt.Level < Easy || opt.Level > Hard) {
+	if opt.Level != 0 && (opt.Level < Easy || opt.Level > Expert) {
 		return nil, Rating{}, fmt.Errorf("kakuro: bad level %d", opt.Level)
 	}
 	maxRun := opt.MaxRun
 	if maxRun == 0 {
-		// Long runs with middling sums have many combinations and make
-		// uniqueness slow to reach: 6 keeps 15x15 boards quick to repair.
-		maxRun = max(2, min(6, max(opt.Rows, opt.Cols)-1))
+		maxRun = min(9, max(opt.Rows, opt.Cols))
 	}
 	if maxRun < 2 || maxRun > 9 {
 		return nil, Rating{}, fmt.Errorf("kakuro: max run %d: want 2 to 9", maxRun)
 	}
 	attempts := opt.Attempts
 	if attempts == 0 {
-		attempts = 200
+		attempts = 400
 	}
+	rng := rand.New(rand.NewPCG(opt.Seed, 0x6b616b75726f))
 	g := &generator{
-		rng:    rand.New(rand.NewPCG(opt.Seed, 0x6b616b75726f)),
+		rng:    rng,
 		rows:   opt.Rows,
 		cols:   opt.Cols,
-		maxRun: maxRun,
 		level:  opt.Level,
+		aim:    opt.Level,
+		drawer: newShapeDrawer(rng, opt.Rows, opt.Cols, maxRun),
+	}
+	if g.aim == Expert {
+		g.aim = Hard
 	}
 	for a := 0; a < attempts; a++ {
-		if (a%10 == 0 || g.shape == nil) && !g.newShape() && g.shape == nil {
-			continue // no shape drawn yet; a later draw may succeed
+		if err := ctx.Err(); err != nil {
+			return nil, Rating{}, err
 		}
-		if b, r, ok := g.attempt(); ok {
+		if a%4 == 0 || g.base == nil {
+			if w := g.drawer.draw(); w != nil {
+				g.base = w
+			}
+			if g.base == nil {
+				continue // a later draw may succeed
+			}
+		}
+		g.setShape(g.base, false)
+		if b, r, ok := g.attempt(ctx); ok {
 			return b, r, nil
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, Rating{}, err
 	}
 	return nil, Rating{}, ErrGiveUp
 }
@@ -90,228 +114,167 @@ func Generate(opt GenerateOptions) (*Board, Rating, error) {
 type generator struct {
 	rng        *rand.Rand
 	rows, cols int
-	maxRun     int
-	level      Level
+	level      Level // the level asked
+	aim        Level // the level the climb aims at: level, or Hard on the way to Expert
+	drawer     *shapeDrawer
+	base       []bool  // the shape drawn for this and the next few attempts
+	white      []bool  // the current shape (base plus blocks the repair added)
 	shape      *Board  // the board with the shape's white cells and no clues
 	fe         *engine // the shape as an engine without sums: digits only differ
 	pe         *engine // the shape as an engine with the current fill's sums
-	rt         *rater  // the rater on pe
-	stack      [][]uint16
+	cellIdx    []int   // board index -> white cell number, -1 for blocks
+	fill       []uint8 // the current digits, by white cell
+	dom        []uint16
 	tmp        []uint16
-	fill       []uint8  // the current digits, by white cell
-	dom        []uint16 // the rater's domains after evaluate; scratch for fills
-	fdom       []uint16 // scratch for fills
+	probe      []uint16
+	fdom       []uint16
 }
 
-// newShape draws a symmetric shape and compiles its filler; false when the
-// draw failed its checks (the caller draws again later).
-func (g *generator) newShape() bool {
-	for try := 0; try < 50; try++ {
-		white := g.drawShape()
-		if white == nil {
-			continue
-		}
-		b := NewBoard(g.rows+1, g.cols+1)
-		for r := 0; r < g.rows; r++ {
-			for c := 0; c < g.cols; c++ {
-				if white[r*g.cols+c] {
-					b.Set(r+1, c+1, Cell{White: true})
-				}
-			}
-		}
-		g.shape = b
-		g.fe = newEngine(b)
-		g.pe = newEngine(b)
-		g.rt = newRater(g.pe)
-		g.stack = nil // search buffers are sized for a shape
-		g.dom = make([]uint16, len(g.fe.init))
-		g.fdom = make([]uint16, len(g.fe.init))
-		g.fill = make([]uint8, len(g.fe.init))
-		return true
-	}
-	return false
-}
+// verdict is what the level's techniques make of the current clues.
+type verdict int
 
-// drawShape returns the white cells of a play area (row-major), or nil
-// when the draw broke a rule.
-func (g *generator) drawShape() []bool {
-	R, C := g.rows, g.cols
-	white := make([]bool, R*C)
-	for i := range white {
-		white[i] = true
+const (
+	open    verdict = iota // candidates remain open: not unique by the level's techniques
+	done                   // the puzzle has the level asked (and one solution)
+	tooEasy                // easier techniques solve it: refused during the climb
+)
+
+// setShape compiles white as the current shape. With keep, the digits of
+// the cells that stay white are kept (the repair added blocks); otherwise
+// the fill is left for fillAll.
+func (g *generator) setShape(white []bool, keep bool) {
+	var old []uint8
+	var oldIdx []int
+	if keep {
+		old, oldIdx = g.fill, g.cellIdx
 	}
-	block := func(r, c int) {
-		white[r*C+c] = false
-		white[(R-1-r)*C+(C-1-c)] = false
-	}
-	// Blocks at random, more on bigger boards, as published shapes have.
-	frac := 0.12 + 0.14*g.rng.Float64()
-	if R*C <= 36 {
-		frac = 0.05 + 0.12*g.rng.Float64()
-	}
-	for n := int(frac * float64(R*C) / 2); n > 0; n-- {
-		block(g.rng.IntN(R), g.rng.IntN(C))
-	}
-	// Break lines longer than maxRun at a random cell that leaves at least
-	// two cells each side where it can.
-	for changed := true; changed; {
-		changed = false
-		for _, across := range []bool{true, false} {
-			outer, inner := R, C
-			if !across {
-				outer, inner = C, R
-			}
-			at := func(o, i int) (int, int) {
-				if across {
-					return o, i
-				}
-				return i, o
-			}
-			for o := 0; o < outer; o++ {
-				for i := 0; i < inner; {
-					if r, c := at(o, i); !white[r*C+c] {
-						i++
-						continue
-					}
-					j := i
-					for j < inner {
-						if r, c := at(o, j); !white[r*C+c] {
-							break
-						}
-						j++
-					}
-					if n := j - i; n > g.maxRun {
-						lo, hi := i+2, j-3
-						if lo > hi {
-							lo, hi = i, j-1
-						}
-						r, c := at(o, lo+g.rng.IntN(hi-lo+1))
-						block(r, c)
-						changed = true
-					}
-					i = j
-				}
+	g.white = white
+	b := NewBoard(g.rows+1, g.cols+1)
+	for r := 0; r < g.rows; r++ {
+		for c := 0; c < g.cols; c++ {
+			if white[r*g.cols+c] {
+				b.Set(r+1, c+1, Cell{White: true})
 			}
 		}
 	}
-	// Every white cell needs a white neighbour across and one down (no
-	// run of one cell): block the cells that have none until none is left.
-	runLen := func(r, c, dr, dc int) int {
-		n := 1
-		for k := 1; ; k++ {
-			rr, cc := r+k*dr, c+k*dc
-			if rr >= R || cc >= C || !white[rr*C+cc] {
-				break
-			}
-			n++
-		}
-		for k := 1; ; k++ {
-			rr, cc := r-k*dr, c-k*dc
-			if rr < 0 || cc < 0 || !white[rr*C+cc] {
-				break
-			}
-			n++
-		}
-		return n
+	g.shape = b
+	g.fe = newEngine(b)
+	g.pe = newEngine(b)
+	n := len(g.fe.init)
+	g.cellIdx = make([]int, len(b.Cells))
+	for i := range g.cellIdx {
+		g.cellIdx[i] = -1
 	}
-	for changed := true; changed; {
-		changed = false
-		for r := 0; r < R; r++ {
-			for c := 0; c < C; c++ {
-				if white[r*C+c] && (runLen(r, c, 0, 1) < 2 || runLen(r, c, 1, 0) < 2) {
-					block(r, c)
-					changed = true
-				}
-			}
+	for c, i := range g.fe.cellOf {
+		g.cellIdx[i] = c
+	}
+	g.fill = make([]uint8, n)
+	if keep {
+		for c, i := range g.fe.cellOf {
+			g.fill[c] = old[oldIdx[i]]
 		}
 	}
-	// Enough white cells, all connected.
-	count, first := 0, -1
-	for i, w := range white {
-		if w {
-			count++
-			if first < 0 {
-				first = i
-			}
-		}
-	}
-	if count < R*C/2 || count < 4 {
-		return nil
-	}
-	seen := make([]bool, R*C)
-	stack := []int{first}
-	seen[first] = true
-	reached := 0
-	for len(stack) > 0 {
-		i := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		reached++
-		r, c := i/C, i%C
-		for _, d := range [4][2]int{{0, 1}, {1, 0}, {0, -1}, {-1, 0}} {
-			rr, cc := r+d[0], c+d[1]
-			if rr >= 0 && rr < R && cc >= 0 && cc < C && white[rr*C+cc] && !seen[rr*C+cc] {
-				seen[rr*C+cc] = true
-				stack = append(stack, rr*C+cc)
-			}
-		}
-	}
-	if reached != count {
-		return nil
-	}
-	return white
+	g.dom = make([]uint16, n)
+	g.tmp = make([]uint16, n)
+	g.probe = make([]uint16, n)
+	g.fdom = make([]uint16, n)
 }
 
 // attempt fills the shape and repairs it towards a unique puzzle of the
-// level asked (see Generate). It reports false when the repairs ran out.
-func (g *generator) attempt() (*Board, Rating, bool) {
+// level asked (see GenerateContext). It reports false when the repairs ran
+// out.
+func (g *generator) attempt(ctx context.Context) (*Board, Rating, bool) {
 	if !g.fillAll() {
 		return nil, Rating{}, false
 	}
-	n := len(g.fill)
-	st, open := g.evaluate()
-	saved := make([]uint8, n)
-	for iter := 0; iter < 20*n+100; iter++ {
-		if st == solved {
-			puzzle := g.puzzle()
-			r, err := Rate(puzzle)
-			if err == nil && (g.level == 0 || r.Level == g.level) {
-				for c, i := range g.fe.cellOf {
-					puzzle.Cells[i].Digit = int(g.fill[c])
-				}
-				return puzzle, r, true
-			}
-			// Too easy: move on from here at a random cell.
-			g.refill(int32(g.rng.IntN(n)))
-			st, open = g.evaluate()
-			continue
+	v, cur := g.evaluate()
+	best, since, added := cur, 0, 0
+	area := g.rows * g.cols
+	maxAdds := max(1, area/40)
+	budget := 20*len(g.fill) + 200
+	saved := make([]uint8, 0, len(g.fill))
+	for iter := 0; iter < budget; iter++ {
+		if iter%16 == 0 && ctx.Err() != nil {
+			return nil, Rating{}, false
 		}
-		copy(saved, g.fill)
-		center := g.stuckCell(g.dom)
+		if v == done {
+			if g.level == Expert && !g.harden(ctx) {
+				return nil, Rating{}, false
+			}
+			if b, r, ok := g.finish(); ok {
+				return b, r, true
+			}
+			return nil, Rating{}, false // the rater disagrees: start afresh
+		}
+		saved = append(saved[:0], g.fill...)
+		center := g.stuckCell()
 		if g.rng.IntN(4) == 0 || !g.bestDigit(center) {
 			g.refill(center)
 		}
-		nst, nopen := g.evaluate()
+		nv, next := g.evaluate()
 		// Mostly downhill or sideways; now and then a small step uphill, so
 		// that the climb can leave a local minimum (a set of cells whose
-		// digits can be swapped without changing any clue).
-		if nst == solved || nopen <= open || (nopen-open <= 8 && g.rng.IntN(20) == 0) {
-			st, open = nst, nopen
+		// digits can be swapped without changing any clue). A puzzle that
+		// came out too easy is never kept.
+		if nv == done || nv == open && (next <= cur || next-cur <= 8 && g.rng.IntN(20) == 0) {
+			v, cur = nv, next
 		} else {
 			copy(g.fill, saved)
-			st, open = g.evaluate()
+		}
+		if cur < best {
+			best, since = cur, 0
+			continue
+		}
+		// Stalled: split the runs around a stuck cell with a block pair.
+		if since++; since > 40+len(g.fill)/4 && added < maxAdds {
+			since = 0
+			if w := g.drawer.addBlock(g.white, g.cellOf(g.stuckCell())); w != nil {
+				g.setShape(w, true)
+				added++
+				v, cur = g.evaluate()
+				best = cur
+			}
 		}
 	}
 	return nil, Rating{}, false
 }
 
+// cellOf is the play-area index of white cell c.
+func (g *generator) cellOf(c int32) int {
+	i := g.fe.cellOf[c]
+	return (i/g.shape.Cols-1)*g.cols + i%g.shape.Cols - 1
+}
+
+// finish rates the current puzzle and returns it solved when its level is
+// the one asked.
+func (g *generator) finish() (*Board, Rating, bool) {
+	puzzle := g.puzzle()
+	r, err := Rate(puzzle)
+	if err != nil || (g.level != 0 && r.Level != g.level) {
+		return nil, Rating{}, false
+	}
+	for c, i := range g.fe.cellOf {
+		puzzle.Cells[i].Digit = int(g.fill[c])
+	}
+	return puzzle, r, true
+}
+
 // evaluate sets the puzzle engine's clues from the current filling and
-// measures how far the puzzle is from unique: it propagates (the rater's
-// combinations only, for Easy; whole-run consistency otherwise, which is
-// cheap) and returns the status and the candidates left open, leaving the
-// domains in g.dom. When few candidates are left and the level allows it,
-// the rater's cross-run step (Hard, Level 0) gets a chance to finish the
-// puzzle.
-func (g *generator) evaluate() (status, int) {
+// applies the level's techniques: it returns the verdict and, when open,
+// how many candidates are left open (the climb's measure), leaving the
+// domains in g.dom.
+//
+//   - Easy: the combination table (the rater's first technique).
+//   - Medium: whole-run consistency; a puzzle the table alone solves is
+//     too easy.
+//   - Hard: whole-run consistency, then, once few candidates are open,
+//     probing each candidate (cross-run reasoning, singleton
+//     consistency); a puzzle whole-run consistency solves is too easy.
+//   - Expert: as Hard, but a puzzle probing solves is too easy; one it
+//     leaves stuck with few candidates open is counted by search, and one
+//     solution is done.
+//   - Any (0): whole-run consistency; solved is done.
+func (g *generator) evaluate() (verdict, int) {
 	e := g.pe
 	for k := range e.runs {
 		e.runs[k].sum = uint8(g.runSum(int32(k)))
@@ -326,32 +289,166 @@ func (g *generator) evaluate() (status, int) {
 		}
 	}
 	copy(g.dom, e.init)
-	var st status
-	switch {
-	case g.level == Easy:
-		st = g.rt.solve(g.dom, TechCombinations)
-	case !e.propagateAll(g.dom):
-		st = broken // cannot happen: the filling satisfies every clue
-	case chooseCell(g.dom) < 0:
-		st = solved
-	default:
-		st = stuck
+	if g.aim == Easy {
+		if g.weakSolve(g.dom) {
+			return done, 0
+		}
+		return open, candidateCount(g.dom) - len(g.dom)
 	}
-	open := candidateCount(g.dom) - len(g.dom)
-	if st != stuck || g.level == Easy || g.level == Medium || open > len(g.dom) {
-		return st, open
+	e.propagateAll(g.dom) // cannot fail: the filling satisfies every clue
+	openCount := candidateCount(g.dom) - len(g.dom)
+	if openCount == 0 {
+		switch g.aim {
+		case 0:
+			return done, 0
+		case Medium:
+			copy(g.tmp, e.init)
+			if g.weakSolve(g.tmp) {
+				return tooEasy, 0
+			}
+			return done, 0
+		}
+		return tooEasy, 0
 	}
-	tmp := append(g.tmp[:0], g.dom...)
-	g.tmp = tmp
-	if g.rt.solve(tmp, TechCrossRun) == solved {
-		return solved, 0
+	if g.aim == 0 || g.aim == Medium || openCount > len(g.dom) {
+		return open, openCount
 	}
-	return st, open
+	// Few candidates open: probe them (the rater's cross-run step, to its
+	// fixpoint).
+	copy(g.tmp, g.dom)
+	g.pe.singletonConsistent(g.tmp, g.probe)
+	if chooseCell(g.tmp) < 0 {
+		return done, 0
+	}
+	return open, openCount
+}
+
+// harden turns the Hard puzzle of the current filling into an Expert one
+// (unique, but beyond probing single candidates): a walk over unique
+// puzzles, one digit at a time, towards more work for the probing
+// technique (see hardness), until it no longer solves the puzzle. It
+// reports false when the walk ran out.
+func (g *generator) harden(ctx context.Context) bool {
+	cur, _ := g.hardness()
+	saved := make([]uint8, len(g.fill))
+	for iter := 0; iter < 10*len(g.fill)+100; iter++ {
+		if iter%16 == 0 && ctx.Err() != nil {
+			return false
+		}
+		copy(saved, g.fill)
+		c := int32(g.rng.IntN(len(g.fill)))
+		var used uint16
+		for _, k := range g.fe.cellRuns[c] {
+			if k >= 0 {
+				for _, o := range g.fe.runs[k].cells {
+					used |= digitBit(int(g.fill[o]))
+				}
+			}
+		}
+		best, bestH := uint8(0), -1
+		for free := allDigits &^ used; free != 0; free &= free - 1 {
+			d := uint8(maskDigit(free & -free))
+			g.fill[c] = d
+			h, expert := g.hardness()
+			if expert {
+				return true
+			}
+			if h > bestH || h == bestH && g.rng.IntN(2) == 0 {
+				best, bestH = d, h
+			}
+		}
+		if best != 0 && (bestH >= cur || g.rng.IntN(10) == 0 && bestH >= 0) {
+			g.fill[c], cur = best, bestH
+		} else {
+			copy(g.fill, saved)
+		}
+	}
+	return false
+}
+
+// hardness measures how much the probing technique (the rater's cross-run
+// step) has to do on the puzzle of the current filling: the candidates
+// whole-run consistency leaves open plus four times those probing removes;
+// -1 when the puzzle is not unique or easier than Hard. expert reports a
+// unique puzzle that probing cannot solve.
+func (g *generator) hardness() (h int, expert bool) {
+	e := g.pe
+	for k := range e.runs {
+		e.runs[k].sum = uint8(g.runSum(int32(k)))
+	}
+	for c := range e.init {
+		e.init[c] = allDigits
+	}
+	for _, r := range e.runs {
+		u := combos.union[len(r.cells)][r.sum]
+		for _, c := range r.cells {
+			e.init[c] &= u
+		}
+	}
+	copy(g.dom, e.init)
+	e.propagateAll(g.dom)
+	gacOpen := candidateCount(g.dom) - len(g.dom)
+	if gacOpen == 0 {
+		return -1, false
+	}
+	copy(g.tmp, g.dom)
+	e.singletonConsistent(g.tmp, g.probe)
+	sacOpen := candidateCount(g.tmp) - len(g.tmp)
+	if sacOpen == 0 {
+		return gacOpen + 4*(gacOpen-sacOpen), false
+	}
+	s := search{e: e, limit: 2, budget: 50000, found: func([]uint16) bool { return true }}
+	s.run(g.tmp, 0)
+	if s.count == 1 && !s.broke {
+		return 0, true
+	}
+	return -1, false
+}
+
+// weakSolve applies the combination table to dom until nothing changes
+// and reports whether that solves the puzzle.
+func (g *generator) weakSolve(dom []uint16) bool {
+	e := g.pe
+	e.weak = true
+	defer func() { e.weak = false }()
+	e.propagateAll(dom)
+	return chooseCell(dom) < 0
+}
+
+// singletonConsistent removes from dom every candidate that, placed in its
+// cell, makes some run impossible once the runs are consistent again,
+// repeating until no candidate goes (dom must be run-consistent already).
+// probe is scratch of dom's length. It returns false on a contradiction.
+func (e *engine) singletonConsistent(dom, probe []uint16) bool {
+	for changed := true; changed; {
+		changed = false
+		for c, m := range dom {
+			if m&(m-1) == 0 {
+				continue
+			}
+			for rest := m; rest != 0; rest &= rest - 1 {
+				b := rest & -rest
+				copy(probe, dom)
+				probe[c] = b
+				if e.propagateCell(probe, int32(c)) {
+					continue
+				}
+				dom[c] &^= b
+				if !e.propagateCell(dom, int32(c)) {
+					return false
+				}
+				changed = true
+			}
+		}
+	}
+	return true
 }
 
 // bestDigit gives cell c the digit, among those its runs do not hold yet,
 // that leaves the fewest candidates open (each choice changes just the two
-// clues over c). It reports false when c has no other digit to take.
+// clues over c); a digit that finishes the puzzle at its level wins, one
+// that makes it too easy is never taken. It reports false when c has no
+// other digit to take.
 func (g *generator) bestDigit(c int32) bool {
 	var used uint16
 	for _, k := range g.fe.cellRuns[c] {
@@ -366,12 +463,18 @@ func (g *generator) bestDigit(c int32) bool {
 	for free := allDigits &^ used; free != 0; free &= free - 1 {
 		d := uint8(maskDigit(free & -free))
 		g.fill[c] = d
-		st, open := g.evaluate()
-		if st == solved {
-			open = -1
+		v, n := g.evaluate()
+		switch v {
+		case tooEasy:
+			continue
+		case done:
+			n = -1
 		}
-		if open < bestOpen || (open == bestOpen && g.rng.IntN(2) == 0) {
-			best, bestOpen = d, open
+		if n < bestOpen || (n == bestOpen && g.rng.IntN(2) == 0) {
+			best, bestOpen = d, n
+		}
+		if n < 0 {
+			break
 		}
 	}
 	if best == 0 {
@@ -382,29 +485,21 @@ func (g *generator) bestDigit(c int32) bool {
 	return true
 }
 
-// stuckCell picks a random cell the rater left open.
-func (g *generator) stuckCell(dom []uint16) int32 {
-	var open []int32
-	for c, m := range dom {
+// stuckCell picks a random cell the last evaluation left open.
+func (g *generator) stuckCell() int32 {
+	n, pick := 0, int32(-1)
+	for c, m := range g.dom {
 		if m&(m-1) != 0 {
-			open = append(open, int32(c))
+			n++
+			if g.rng.IntN(n) == 0 {
+				pick = int32(c)
+			}
 		}
 	}
-	if len(open) == 0 {
-		return int32(g.rng.IntN(len(dom)))
+	if pick < 0 {
+		return int32(g.rng.IntN(len(g.dom)))
 	}
-	return open[g.rng.IntN(len(open))]
-}
-
-// diffCell picks a random cell where two solutions differ.
-func (g *generator) diffCell(a, b *Board) int32 {
-	var diff []int32
-	for c, i := range g.fe.cellOf {
-		if a.Cells[i].Digit != b.Cells[i].Digit {
-			diff = append(diff, int32(c))
-		}
-	}
-	return diff[g.rng.IntN(len(diff))]
+	return pick
 }
 
 // fillAll fills every white cell at random, no digit twice in a run.
@@ -437,12 +532,10 @@ func (g *generator) searchFill(dom []uint16) bool {
 // the one whose new clues have the fewest combinations.
 func (g *generator) refill(center int32) {
 	e := g.fe
-	region := map[int32]bool{}
+	var region []int32
 	for _, k := range e.cellRuns[center] {
 		if k >= 0 {
-			for _, c := range e.runs[k].cells {
-				region[c] = true
-			}
+			region = append(region, e.runs[k].cells...)
 		}
 	}
 	old := append([]uint8(nil), g.fill...)
@@ -451,16 +544,16 @@ func (g *generator) refill(center int32) {
 	for try := 0; try < 4; try++ {
 		for c := range g.fdom {
 			g.fdom[c] = digitBit(int(old[c]))
-			if region[int32(c)] {
-				g.fdom[c] = allDigits
-			}
+		}
+		for _, c := range region {
+			g.fdom[c] = allDigits
 		}
 		g.fdom[center] = allDigits &^ digitBit(int(old[center]))
 		if !g.searchFill(g.fdom) {
 			continue
 		}
 		score := 0
-		for c := range region {
+		for _, c := range region {
 			for _, k := range e.cellRuns[c] {
 				if k >= 0 {
 					score += len(combos.sets[len(e.runs[k].cells)][g.runSum(k)])

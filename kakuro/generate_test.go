@@ -10,18 +10,25 @@ import (
 
 // TestGenerate makes small puzzles of every level and checks what Generate
 // promises: one solution, the level asked, 180-degree symmetry, the size,
-// runs of 2 to MaxRun cells, and the same puzzle again from the same seed.
+// runs of 2 to 9 cells (or MaxRun), and the same puzzle again from the same
+// seed.
 func TestGenerate(t *testing.T) {
 	for _, c := range []struct {
 		rows, cols int
 		level      Level
 		seed       uint64
+		maxRun     int
 	}{
-		{5, 5, Easy, 1}, {5, 5, Medium, 2}, {6, 7, Easy, 3}, {7, 7, Medium, 4}, {9, 9, Easy, 5}, {8, 8, Hard, 6},
+		{5, 5, Easy, 1, 0}, {5, 5, Medium, 2, 0}, {6, 7, Easy, 3, 0}, {7, 7, Medium, 4, 0},
+		{9, 9, Easy, 5, 0}, {8, 8, Hard, 6, 0}, {10, 10, Medium, 8, 5},
 	} {
 		name := fmt.Sprintf("%dx%d-%v-%d", c.rows, c.cols, c.level, c.seed)
 		t.Run(name, func(t *testing.T) {
-			opt := GenerateOptions{Rows: c.rows, Cols: c.cols, Level: c.level, Seed: c.seed}
+			opt := GenerateOptions{Rows: c.rows, Cols: c.cols, Level: c.level, Seed: c.seed, MaxRun: c.maxRun}
+			maxRun := c.maxRun
+			if maxRun == 0 {
+				maxRun = 9
+			}
 			sol, r, err := Generate(opt)
 			if err != nil {
 				t.Fatal(err)
@@ -57,7 +64,7 @@ func TestGenerate(t *testing.T) {
 				}
 			}
 			for _, run := range puzzle.Runs() {
-				if len(run.Cells) < 2 || len(run.Cells) > 6 {
+				if len(run.Cells) < 2 || len(run.Cells) > maxRun {
 					t.Fatalf("%s has %d cells", run.Name(puzzle.Cols), len(run.Cells))
 				}
 			}
@@ -67,8 +74,11 @@ func TestGenerate(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := Generate(GenerateOptions{Rows: 9, Cols: 9, Level: Expert}); err == nil {
-		t.Error("expert puzzles are not offered, yet Generate made one")
+	if _, _, err := Generate(GenerateOptions{Rows: 9, Cols: 9, Level: Expert + 1}); err == nil {
+		t.Error("a level beyond expert was accepted")
+	}
+	if _, _, err := Generate(GenerateOptions{Rows: 9, Cols: 9, MaxRun: 10}); err == nil {
+		t.Error("runs of 10 were accepted")
 	}
 	if _, _, err := Generate(GenerateOptions{Rows: 2, Cols: 9}); err == nil {
 		t.Error("a 2-row play area was accepted")
@@ -87,8 +97,8 @@ func BenchmarkGenerate(b *testing.B) {
 		seeds int
 	}{
 		{5, Easy, 11}, {5, Medium, 11},
-		{9, Easy, 11}, {9, Medium, 11}, {9, Hard, 11},
-		{15, Medium, 5}, {15, Hard, 5},
+		{9, Easy, 11}, {9, Medium, 11}, {9, Hard, 11}, {9, Expert, 11},
+		{15, Medium, 11}, {15, Hard, 11}, {15, Expert, 11},
 	} {
 		b.Run(fmt.Sprintf("%dx%d-%v", c.n, c.n, c.level), func(b *testing.B) {
 			runtime.LockOSThread()

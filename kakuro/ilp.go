@@ -2,6 +2,8 @@ package kakuro
 
 import (
 	"context"
+	"fmt"
+	"math/bits"
 	"time"
 
 	"github.com/sudokuar/sudokuar/ilp"
@@ -9,26 +11,83 @@ import (
 
 // Kakuro as a 0-1 integer program, solved by GLPK through package ilp: the
 // model of the seed project, corrected to constrain runs rather than whole
-// rows and columns (which only holds on boards without inner blocks).
+// rows and columns (which only holds on boards without inner blocks), and
+// by default strengthened with one variable per combination of each run.
+//
+// The plain model (ILPPlain), as the issue states it:
 //
 //	x[c][d] = 1 when white cell c holds digit d (d = 1..9)
 //	sum_d x[c][d] = 1                          every cell holds one digit
 //	sum_{c in r} sum_d d*x[c][d] = clue(r)     every run adds up to its clue
 //	sum_{c in r} x[c][d] <= 1                  no digit twice in a run
 //
-// x[c][d] exists only for digits d that the combination table allows in c
-// (a given digit g: only x[c][g]).
-// There is no objective: any solution is optimal. Uniqueness is proved as
-// the issue asks, by excluding the solution found (ilp.Model.Exclude) and
-// solving again: an infeasible second program means no other solution.
+// Its LP relaxation is weak: a run of four summing to 20 can spread half a
+// 1 and half a 9 over a cell, and GLPK branches for minutes on the bigger
+// boards. The combination model (ILPCombinations, the default) adds
+//
+//	y[r][k] = 1 when run r takes the k-th set of digits that sum to its clue
+//	sum_k y[r][k] = 1                          every run takes one set
+//	sum_{c in r} x[c][d] = sum_{k: d in set k} y[r][k]
+//	                                           digit d is in the run exactly when its set holds d
+//
+// which replaces "at most one of each digit" (the equality is stronger:
+// it also says which digits must appear) and implies the sum (kept all the
+// same, as the clue the reader knows). Its LP relaxation is the convex
+// hull of each run's digit sets, so fractional solutions are rare and
+// GLPK's branch and bound stays small.
+//
+// In both, x[c][d] exists only for digits the combination table allows in
+// c (a given g: only x[c][g]); ILPPropagated further keeps only the digits
+// the fast solver's propagation leaves, before any search. There is no
+// objective: any solution is optimal. Uniqueness is proved as the issue
+// asks, by excluding the solution found (ilp.Model.Exclude, on the x
+// variables) and solving again: an infeasible second program means no
+// other solution.
+
+// ILPModel chooses the formulation NewILPModel builds.
+type ILPModel int
+
+const (
+	// ILPCombinations is the default: x[c][d] and one variable per
+	// combination of each run (see the file comment).
+	ILPCombinations ILPModel = iota
+	// ILPPlain is the issue's formulation: x[c][d], one digit per cell,
+	// the sum and at most one of each digit per run.
+	ILPPlain
+	// ILPPropagated is ILPCombinations over the candidates the fast
+	// solver's propagation leaves (no search): the smallest program, but
+	// it leans on the fast solver, so it is no independent cross-check.
+	ILPPropagated
+)
+
+var ilpModelNames = [...]string{ILPCombinations: "combinations", ILPPlain: "plain", ILPPropagated: "propagated"}
+
+func (m ILPModel) String() string {
+	if m >= 0 && int(m) < len(ilpModelNames) {
+		return ilpModelNames[m]
+	}
+	return fmt.Sprintf("ILPModel(%d)", int(m))
+}
+
+// ParseILPModel reads a model name: combinations, plain or propagated.
+func ParseILPModel(s string) (ILPModel, error) {
+	for m, name := range ilpModelNames {
+		if s == name {
+			return ILPModel(m), nil
+		}
+	}
+	return 0, fmt.Errorf("kakuro: unknown ILP model %q (want combinations, plain or propagated)", s)
+}
 
 // ILP is a board compiled to an integer program.
 type ILP struct {
 	board  *Board
+	kind   ILPModel
 	model  ilp.Model
 	x      [][9]ilp.Var // per white cell, per digit 1-9 (index d-1); -1 = no variable
 	vars   []ilp.Var    // every x, to tell solutions apart
 	whites []int
+	empty  bool // some cell or run has no candidate left: no solution
 }
 
 // ILPStats is the work the ILP solver did.
@@ -39,62 +98,165 @@ type ILPStats struct {
 	Elapsed           time.Duration // GLPK's time over all solves
 }
 
-// NewILP validates b and builds its integer program. Errors are *RuleError.
-func NewILP(b *Board) (*ILP, error) {
+// NewILP validates b and builds its integer program in the default
+// (combination) formulation. Errors are *RuleError.
+func NewILP(b *Board) (*ILP, error) { return NewILPModel(b, ILPCombinations) }
+
+// NewILPModel validates b and builds its integer program in the
+// formulation kind. Errors are *RuleError.
+func NewILPModel(b *Board, kind ILPModel) (*ILP, error) {
 	if err := Validate(b); err != nil {
 		return nil, err
 	}
-	p := &ILP{board: b, whites: b.Whites()}
+	if kind < 0 || int(kind) >= len(ilpModelNames) {
+		return nil, fmt.Errorf("kakuro: unknown ILP model %d", int(kind))
+	}
+	p := &ILP{board: b, kind: kind, whites: b.Whites()}
 	// Variables exist only for the digits that some combination of each of
 	// the cell's clues holds (reading the combination table, as a person
 	// starts): the rest are zero anyway, and without them GLPK needs
 	// minutes instead of seconds on the bigger boards.
 	e := newEngine(b)
-	num := make(map[int]int, len(p.whites))
-	for i, w := range p.whites {
-		num[w] = i
+	dom := append([]uint16(nil), e.init...)
+	if kind == ILPPropagated && !e.propagateAll(dom) {
+		p.empty = true
+	}
+	// The combinations of each run that fit its cells' candidates; a
+	// digit no fitting combination of one of its runs holds is dropped
+	// from the cell (for the combination models).
+	var sets [][]uint16
+	if kind != ILPPlain {
+		sets = make([][]uint16, len(e.runs))
+		for changed := true; changed && !p.empty; {
+			changed = false
+			for k, r := range e.runs {
+				sets[k] = fittingSets(r, dom)
+				var u uint16
+				for _, m := range sets[k] {
+					u |= m
+				}
+				for _, c := range r.cells {
+					if nd := dom[c] & u; nd != dom[c] {
+						dom[c], changed = nd, true
+					}
+				}
+				if len(sets[k]) == 0 {
+					p.empty = true
+				}
+			}
+		}
+	}
+	for i := range p.whites {
 		var xs [9]ilp.Var
 		var one []ilp.Var
 		for d := range xs {
 			xs[d] = -1
-			if e.init[i]&digitBit(d+1) != 0 {
+			if dom[i]&digitBit(d+1) != 0 {
 				xs[d] = p.model.Binary()
 				p.vars = append(p.vars, xs[d])
 				one = append(one, xs[d])
 			}
 		}
 		p.x = append(p.x, xs)
+		if len(one) == 0 {
+			p.empty = true
+			continue
+		}
 		p.model.Add(ilp.Sum(one...), ilp.EQ, 1)
 	}
-	for _, r := range b.Runs() {
+	if p.empty {
+		return p, nil
+	}
+	for k, r := range e.runs {
 		var sum []ilp.Term
-		for _, w := range r.Cells {
-			for d, v := range p.x[num[w]] {
+		for _, c := range r.cells {
+			for d, v := range p.x[c] {
 				if v >= 0 {
 					sum = append(sum, ilp.Term{Var: v, Coef: float64(d + 1)})
 				}
 			}
 		}
-		p.model.Add(sum, ilp.EQ, float64(r.Sum))
-		for d := 0; d < 9; d++ {
-			var once []ilp.Var
-			for _, w := range r.Cells {
-				if v := p.x[num[w]][d]; v >= 0 {
-					once = append(once, v)
+		if r.sum > 0 {
+			p.model.Add(sum, ilp.EQ, float64(r.sum))
+		}
+		if kind == ILPPlain || r.sum == 0 {
+			for d := 0; d < 9; d++ {
+				var once []ilp.Var
+				for _, c := range r.cells {
+					if v := p.x[c][d]; v >= 0 {
+						once = append(once, v)
+					}
+				}
+				if len(once) > 1 {
+					p.model.Add(ilp.Sum(once...), ilp.LE, 1)
 				}
 			}
-			if len(once) > 1 {
-				p.model.Add(ilp.Sum(once...), ilp.LE, 1)
+			continue
+		}
+		y := make([]ilp.Var, len(sets[k]))
+		for j := range y {
+			y[j] = p.model.Binary()
+		}
+		p.model.Add(ilp.Sum(y...), ilp.EQ, 1)
+		for d := 0; d < 9; d++ {
+			var link []ilp.Term
+			for _, c := range r.cells {
+				if v := p.x[c][d]; v >= 0 {
+					link = append(link, ilp.Term{Var: v, Coef: 1})
+				}
+			}
+			for j, m := range sets[k] {
+				if m&digitBit(d+1) != 0 {
+					link = append(link, ilp.Term{Var: y[j], Coef: -1})
+				}
+			}
+			if len(link) > 0 {
+				p.model.Add(link, ilp.EQ, 0)
 			}
 		}
 	}
 	return p, nil
 }
 
+// fittingSets returns the digit sets of run r's clue that the cells'
+// candidates dom can take: every cell has a digit of the set, and the
+// cells together cover it (checked by the union only: cheap and enough to
+// prune, the program does the rest).
+func fittingSets(r erun, dom []uint16) []uint16 {
+	n := len(r.cells)
+	var union uint16
+	for _, c := range r.cells {
+		union |= dom[c]
+	}
+	var out []uint16
+	for _, m := range combos.sets[n][r.sum] {
+		if m&^union != 0 {
+			continue
+		}
+		ok := true
+		for _, c := range r.cells {
+			if dom[c]&m == 0 {
+				ok = false
+				break
+			}
+		}
+		if ok && bits.OnesCount16(m) == n {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Model returns the formulation p was built with.
+func (p *ILP) Model() ILPModel { return p.kind }
+
 // Solve finds up to limit solutions (limit 2 proves uniqueness: solve,
 // exclude, solve again) and reports the work.
 func (p *ILP) Solve(ctx context.Context, limit int) ([]*Board, ILPStats, error) {
 	st := ILPStats{Vars: p.model.NumVars(), Constraints: p.model.NumConstraints()}
+	if p.empty {
+		return nil, st, nil // a cell or run without candidates: no solution
+	}
 	sols, err := p.model.Enumerate(ctx, ilp.Options{}, limit, p.vars)
 	st.Solves = len(sols) + 1
 	if len(sols) == limit {
@@ -118,7 +280,7 @@ func (p *ILP) Solve(ctx context.Context, limit int) ([]*Board, ILPStats, error) 
 }
 
 // SolveILP returns up to limit solutions of b found by the integer
-// program (limit 2 proves uniqueness).
+// program in the default formulation (limit 2 proves uniqueness).
 func SolveILP(ctx context.Context, b *Board, limit int) ([]*Board, error) {
 	p, err := NewILP(b)
 	if err != nil {

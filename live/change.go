@@ -41,10 +41,10 @@ func (p *printer) Close() {
 	p.gray.Close()
 }
 
-// print returns the ink print of the n×n grid g in frame (a BGR frame), or
-// nil when it cannot be taken.
+// print returns the ink print of the n×n grid g in frame (BGR or grey),
+// or nil when it cannot be taken.
 func (p *printer) print(frame gocv.Mat, g vision.Grid, n int) inkPrint {
-	if n < 2 || g.Side <= 0 || frame.Empty() || frame.Channels() != 3 {
+	if n < 2 || g.Side <= 0 || frame.Empty() || (frame.Channels() != 3 && frame.Channels() != 1) {
 		return nil
 	}
 	side := n * cellPx
@@ -57,8 +57,12 @@ func (p *printer) print(frame gocv.Mat, g vision.Grid, n int) inkPrint {
 		}
 		p.h.SetDoubleAt(i/3, i%3, v)
 	}
-	gocv.WarpPerspective(frame, &p.warped, p.h, image.Pt(side, side))
-	gocv.CvtColor(p.warped, &p.gray, gocv.ColorBGRToGray)
+	if frame.Channels() == 1 {
+		gocv.WarpPerspective(frame, &p.gray, p.h, image.Pt(side, side))
+	} else {
+		gocv.WarpPerspective(frame, &p.warped, p.h, image.Pt(side, side))
+		gocv.CvtColor(p.warped, &p.gray, gocv.ColorBGRToGray)
+	}
 	if p.gray.Rows() != side || p.gray.Cols() != side {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"github.com/sudokuar/sudokuar/overlay"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/vision"
@@ -46,7 +47,9 @@ type Options struct {
 	OnFrame func(FrameInfo)
 	// Undrawn skips painting the frames: for a front end that draws the
 	// answer itself from OnFrame's corners and digits (the web camera),
-	// so the server spends nothing on pixels nobody sees.
+	// so the server spends nothing on pixels nobody sees. Such a session
+	// also takes grey (1-channel) frames, which are cheaper to decode:
+	// following and reading the grid work on grey anyway.
 	Undrawn bool
 	// Logf, if set, receives messages meant for the user (saves, errors).
 	Logf func(format string, args ...any)
@@ -72,6 +75,9 @@ type FrameInfo struct {
 	// the voted givens and, with auto-solve on, their solution.
 	Given, Solution string
 	Status          string // the HUD status message
+	// Hint is the sentence of the logical step drawn on the frame (the H
+	// key), "" if none.
+	Hint string
 	// Corners are the grid's corners in this frame (TL, TR, BR, BL of the
 	// page as read, so digits drawn from them stand upright; zero when the
 	// grid was not followed) and Box its box shape (rows, columns; zero
@@ -170,7 +176,8 @@ func Run(src Source, sink Sink, opts Options) (Summary, error) {
 		recognise(rec, opts.Votes, jobs, views)
 	}()
 
-	s := session{opts: opts, src: src, sink: sink, loc: loc, ink: ink, logf: logf, jobs: jobs, views: views, auto: !opts.ManualSolve}
+	s := session{opts: opts, src: src, sink: sink, loc: loc, ink: ink, logf: logf, jobs: jobs, views: views, auto: !opts.ManualSolve,
+		hint: hintState{puzzle: -1}}
 	sum := s.loop()
 	close(jobs)
 	<-done
@@ -236,6 +243,7 @@ type session struct {
 	lost    int  // frames since the grid was last followed
 	confirm int  // frames from this index on must be recognised before drawing
 	fps     float64
+	hint    hintState // the H key: logical steps drawn on the paper
 
 	// The grid followed when the frame holds several: the centre of the
 	// one followed last, moving with it from frame to frame (Tab switches).
@@ -263,8 +271,8 @@ func (s *session) loop() Summary {
 		if !s.src.Read(&frame) {
 			break
 		}
-		if frame.Channels() != 3 {
-			continue
+		if ch := frame.Channels(); ch != 3 && !(ch == 1 && s.opts.Undrawn) {
+			continue // grey frames only where nothing is painted on them
 		}
 		sum.Frames++
 		// Take in whatever the recogniser finished meanwhile.
@@ -277,6 +285,7 @@ func (s *session) loop() Summary {
 			}
 			break
 		}
+		s.pollHint()
 		g, locErr := s.locateAndSchedule(frame, i)
 		info := s.draw(&frame, g, locErr == nil, i)
 		due := base.Add(time.Duration(float64(i+1-baseFrame) / fps * float64(time.Second)))
@@ -564,10 +573,13 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 			info.Given = pipeline.GridString(s.cur.puzzle)
 			info.Box = [2]int{g.Shape.BoxRows, g.Shape.BoxCols}
 			info.Conflicts = s.cur.verdict.Conflicts
-			if s.auto && len(s.cur.verdict.Solution.Cells) > 0 {
+			switch {
+			case s.hint.on:
+				hintPicture(&pic, s.cur.puzzle)
+			case s.auto && len(s.cur.verdict.Solution.Cells) > 0:
 				pic.Solution = s.cur.verdict.Solution
 				info.Solution = pipeline.GridString(pic.Solution)
-			} else {
+			default:
 				pic.ShowGivens = true
 			}
 		}
@@ -576,10 +588,13 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 	if !s.auto {
 		mode = "auto-solve off"
 	}
-	pic.HUD = []string{fmt.Sprintf("%.0f fps  %s (Space)", s.fps, mode), status}
+	hud := []string{fmt.Sprintf("%.0f fps  %s (Space)  hint (H)", s.fps, mode), status}
 	if s.grids > 1 && s.gridAt > 0 {
-		pic.HUD = append(pic.HUD, fmt.Sprintf("grid %d of %d (Tab: next)", s.gridAt, s.grids))
+		hud = append(hud, fmt.Sprintf("grid %d of %d (Tab: next)", s.gridAt, s.grids))
 		info.Grids, info.GridAt = s.grids, s.gridAt
+	}
+	if s.hint.on {
+		hud = append(hud, s.hintHUD()...)
 	}
 	info.Status = status
 	info.Auto = s.auto
@@ -593,6 +608,16 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 	}
 	if err := pipeline.Draw(frame, g, located, pic); err != nil {
 		s.logf("draw frame %d: %v", i, err)
+	}
+	if s.hint.on && located && ready {
+		text, err := s.drawHint(frame, g)
+		if err != nil {
+			s.logf("draw hint, frame %d: %v", i, err)
+		}
+		info.Hint = text
+	}
+	if err := overlay.HUD(frame, hud); err != nil {
+		s.logf("draw HUD, frame %d: %v", i, err)
 	}
 	return info
 }
@@ -640,6 +665,8 @@ func (s *session) handleKey(key, i int, frame gocv.Mat, sum *Summary) bool {
 			s.unsettle(i + 1)
 			s.switched = true
 		}
+	case 'h', 'H':
+		s.toggleHint()
 	case 's', 'S':
 		files, err := s.save(frame)
 		if err != nil {

@@ -204,6 +204,50 @@ func TestKeys(t *testing.T) {
 	}
 }
 
+// TestHintKey presses H twice: the first logical step of the puzzle is
+// drawn on the paper, then the second, and the sentence goes with it.
+func TestHintKey(t *testing.T) {
+	d := loadDemo(t)
+	src, err := OpenVideo(d.video)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	sink := &keySink{keys: map[int]int{20: 'h', 35: 'h', 50: 'q'}}
+	var frames []FrameInfo
+	_, err = Run(src, sink, Options{
+		NewRecognizer: func() (Recognizer, error) { return newOracle(t, classic), nil },
+		OnFrame:       func(f FrameInfo) { frames = append(frames, f) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, second := "", ""
+	for _, f := range frames {
+		switch {
+		case f.Index <= 20 && f.Hint != "":
+			t.Errorf("frame %d: hint %q before H", f.Index, f.Hint)
+		case f.Index > 20 && f.Index <= 35 && f.Hint != "":
+			if first == "" {
+				first = f.Hint
+			} else if f.Hint != first {
+				t.Errorf("frame %d: hint changed to %q without a key", f.Index, f.Hint)
+			}
+		case f.Index > 35 && f.Hint != "":
+			second = f.Hint
+		}
+		if f.Hint != "" && (f.Solution != "" || f.Given != classic) {
+			t.Errorf("frame %d: hint mode drew solution %q given %q", f.Index, f.Solution, f.Given)
+		}
+	}
+	if first == "" || second == "" || first == second {
+		t.Fatalf("hints: first %q, second %q; want two different steps", first, second)
+	}
+	if !strings.HasPrefix(first, "Hidden single") && !strings.HasPrefix(first, "Full house") && !strings.HasPrefix(first, "Naked single") {
+		t.Errorf("first step of an easy puzzle: %q", first)
+	}
+}
+
 // TestRecognitionSchedule checks that recognition runs every 10th frame
 // (not more, not much less) and that the display loop does not wait for
 // it: the oracle is slowed to 60 ms a frame, and all 60 frames are still

@@ -28,45 +28,64 @@ type als struct {
 	maxCard int // largest number of candidates in one of its cells
 }
 
-// alsList returns the ALSs of up to maxSize cells, cached per grid state.
-// Each set is listed once, under the first house that holds it; lists are
-// by size, then house, then cells.
+// alsList returns the ALSs of up to maxSize cells: by size, then house,
+// then cells.
 func (g *Grid) alsList(maxSize int) []als {
+	var out []als
+	for k := 1; k <= maxSize; k++ {
+		out = append(out, g.alsOfSize(k)...)
+	}
+	return out
+}
+
+// alsOfSize returns the ALSs of exactly k cells, cached per grid state. Each
+// set is listed once, under the first house that holds it.
+func (g *Grid) alsOfSize(k int) []als {
 	st := g.state()
-	if st.alsMax >= maxSize {
-		return st.als
+	for len(st.als) <= k {
+		st.als = append(st.als, nil)
+		st.alsDone = append(st.alsDone, false)
+	}
+	if st.alsDone[k] {
+		return st.als[k]
 	}
 	var out []als
 	geo := g.geo
-	for size := 1; size <= maxSize; size++ {
-		for h := 0; h < 3*geo.n; h++ {
-			e := g.houseEmpty(h)
-			cells := e.appendTo(nil)
-			combinations(len(cells), size, func(idx []int) bool {
-				var set cellSet
-				var m digitMask
-				maxCard := 0
-				for _, i := range idx {
-					set.add(cells[i])
-					m |= g.cand[cells[i]]
-					if c := g.cand[cells[i]].count(); c > maxCard {
-						maxCard = c
-					}
+	for h := 0; h < 3*geo.n; h++ {
+		cells := g.houseEmpty(h).appendTo(nil)
+		var set cellSet
+		var rec func(from, size int, m digitMask, maxCard int)
+		rec = func(from, size int, m digitMask, maxCard int) {
+			if size == k {
+				if m.count() != k+1 {
+					return
 				}
-				if m.count() != size+1 {
-					return false
-				}
-				if size > 1 {
+				if k > 1 {
 					if hs := geo.commonHouses(set); len(hs) > 0 && hs[0] != h {
-						return false // listed under its first house
+						return // listed under its first house
 					}
 				}
-				out = append(out, als{cells: set, digits: m, house: h, size: size, maxCard: maxCard})
-				return false
-			})
+				out = append(out, als{cells: set, digits: m, house: h, size: k, maxCard: maxCard})
+				return
+			}
+			for i := from; i <= len(cells)-(k-size); i++ {
+				c := cells[i]
+				nm := m | g.cand[c]
+				if nm.count() > k+1 {
+					continue
+				}
+				mc := maxCard
+				if x := g.cand[c].count(); x > mc {
+					mc = x
+				}
+				set.add(c)
+				rec(i+1, size+1, nm, mc)
+				set.remove(c)
+			}
 		}
+		rec(0, 0, 0, 0)
 	}
-	st.als, st.alsMax = out, maxSize
+	st.als[k], st.alsDone[k] = out, true
 	return out
 }
 
@@ -209,40 +228,63 @@ func alsWingRating(k, maxCard int) int {
 // eliminations.
 func findALSWing(k int) func(g *Grid) (Step, bool) {
 	return func(g *Grid) (Step, bool) {
-		list := g.alsList(k)
-		var best alsXZ
-		bestRating, bestElims := 1<<30, -1
-		for _, a := range list {
-			if a.size != k {
-				continue
-			}
+		geo := g.geo
+		var bestA als
+		bestY := -1
+		bestRating, bestCount := 1<<30, -1
+		for _, a := range g.alsOfSize(k) {
 			rating := alsWingRating(k, a.maxCard)
 			if rating > bestRating {
 				continue
 			}
 			var near cellSet
 			for c := a.cells.first(); c >= 0; c = a.cells.next(c) {
-				near = near.or(g.geo.peers[c])
+				near = near.or(geo.peers[c])
 			}
 			near = near.andNot(a.cells).and(g.empty)
 			for y := near.first(); y >= 0; y = near.next(y) {
-				if g.cand[y].count() != 2 || g.cand[y]&^a.digits != 0 {
+				yv := g.cand[y]
+				if yv.count() != 2 || yv&^a.digits != 0 {
 					continue
 				}
-				b := als{cells: cellSetOf(y), digits: g.cand[y], house: g.geo.cellHouse[y][0], size: 1, maxCard: 2}
-				r, ok := g.alsXZElims(b, a)
-				if !ok {
+				// Restricted commons: every place of the digit in the ALS
+				// sees y.
+				var rcc digitMask
+				for m := yv; m != 0; m &= m - 1 {
+					d := digitMask(m).first()
+					if a.cells.and(g.pos[d-1]).subsetOf(geo.peers[y]) {
+						rcc |= bit(d)
+					}
+				}
+				if rcc == 0 {
 					continue
 				}
-				if rating < bestRating || (rating == bestRating && len(r.elims) > bestElims) {
-					best, bestRating, bestElims = r, rating, len(r.elims)
+				count := 0
+				if rcc.count() == 1 {
+					z := (yv &^ rcc).first()
+					zc := a.cells.and(g.pos[z-1])
+					v := geo.peers[y].and(geo.seenByAll(zc)).and(g.pos[z-1]).andNot(a.cells)
+					count = v.count()
+				} else {
+					b := als{cells: cellSetOf(y), digits: yv, size: 1, maxCard: 2}
+					if r, ok := g.alsXZElims(b, a); ok {
+						count = len(r.elims)
+					}
+				}
+				if count == 0 {
+					continue
+				}
+				if rating < bestRating || count > bestCount {
+					bestA, bestY, bestRating, bestCount = a, y, rating, count
 				}
 			}
 		}
-		if bestElims < 0 {
+		if bestY < 0 {
 			return Step{}, false
 		}
-		return g.alsStep(alsWingNames[k], float64(bestRating)/10, best), true
+		b := als{cells: cellSetOf(bestY), digits: g.cand[bestY], house: geo.cellHouse[bestY][0], size: 1, maxCard: 2}
+		r, _ := g.alsXZElims(b, bestA)
+		return g.alsStep(alsWingNames[k], float64(bestRating)/10, r), true
 	}
 }
 

@@ -4,12 +4,15 @@ package logic
 // that it is computed once per state: it is thrown away as soon as the grid
 // changes (the grid's version moves on).
 type stateCache struct {
-	version uint64
-	als     []als // almost locked sets up to alsMax cells
-	alsMax  int
-	sdLinks [][]sdLink // strong links per digit
-	sdDone  []bool
-	sdJoins [][][]sdJoin // per digit: which link ends join which starts
+	version  uint64
+	als      [][]als // almost locked sets by size
+	alsDone  []bool
+	sdLinks  [][]sdLink // strong links per digit
+	sdDone   []bool
+	sdJoins  [][][]sdJoin   // per digit: which link ends join which starts
+	tmpl     []templateInfo // per digit
+	tmplDone []bool
+	impl     [4]*implGraph // static implication closures by kind of link (x=1, y=2)
 }
 
 // state returns the cache of g's current state, resetting it if g changed.
@@ -18,4 +21,33 @@ func (g *Grid) state() *stateCache {
 		g.cache = &stateCache{version: g.version}
 	}
 	return g.cache
+}
+
+// digitCache holds what depends only on one digit's candidate cells (its
+// strong links and their joins, its templates). It outlives grid states:
+// it stays valid while a step leaves that digit's cells alone, which most
+// steps do.
+type digitCache struct {
+	pos     cellSet // the digit's candidate cells it was computed for
+	valid   bool
+	links   []sdLink
+	linksOK bool
+	joins   [][]sdJoin
+	joinsOK bool
+	tmpl    templateInfo
+	tmplOK  bool
+}
+
+// digitInfo returns digit d's cache, cleared if its cells changed. (A
+// digit placed anywhere leaves its cells too, so the cells say everything
+// these depend on.)
+func (g *Grid) digitInfo(d int) *digitCache {
+	if g.digits == nil {
+		g.digits = make([]digitCache, g.geo.n)
+	}
+	dc := &g.digits[d-1]
+	if !dc.valid || dc.pos != g.pos[d-1] {
+		*dc = digitCache{pos: g.pos[d-1], valid: true}
+	}
+	return dc
 }

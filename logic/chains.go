@@ -1,6 +1,9 @@
 package logic
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // Chains and loops of implications that hold in the grid as it is (Sudoku
 // Explainer's "Forcing Chains & Cycles", 6.5 and up): from a candidate
@@ -49,6 +52,21 @@ type staticSearch struct {
 	parent []pot
 	order  []pot // visit order
 	buf    []pot
+}
+
+var staticPools sync.Map // int (potentials) -> *sync.Pool
+
+// getStaticSearch returns a search for g, reusing a pooled one.
+func getStaticSearch(g *Grid) (*staticSearch, func()) {
+	np := g.geo.size * g.geo.n * 2
+	pi, _ := staticPools.LoadOrStore(np, &sync.Pool{})
+	pool := pi.(*sync.Pool)
+	s, _ := pool.Get().(*staticSearch)
+	if s == nil || s.geo != g.geo {
+		s = newStaticSearch(g)
+	}
+	s.g = g
+	return s, func() { s.g = nil; pool.Put(s) }
 }
 
 func newStaticSearch(g *Grid) *staticSearch {
@@ -119,6 +137,7 @@ func (s *staticSearch) bfs(src pot, mode chainMode, maxDepth int, found func(par
 		}
 		s.epoch = 1
 	}
+	ig := s.g.implications(mode)
 	s.mark[src] = s.epoch
 	s.depth[src] = 0
 	s.parent[src] = -1
@@ -128,12 +147,7 @@ func (s *staticSearch) bfs(src pot, mode chainMode, maxDepth int, found func(par
 		if int(s.depth[p]) >= maxDepth {
 			continue
 		}
-		if p.on() {
-			s.buf = onToOff(s.g, p, mode.y, s.buf[:0])
-		} else {
-			s.buf = offToOn(s.g, p, mode.x, mode.y, s.buf[:0])
-		}
-		for _, q := range s.buf {
+		for _, q := range ig.succ(p) {
 			if found != nil && !found(p, q) {
 				return
 			}
@@ -214,7 +228,8 @@ func findChainsAndCycles(g *Grid) (Step, bool) {
 // searchStatic searches cycles and forcing chains of the given modes and
 // returns the best one rated at most limit.
 func searchStatic(g *Grid, modes []chainMode, limit hintKey) (Step, bool) {
-	s := newStaticSearch(g)
+	s, release := getStaticSearch(g)
+	defer release()
 	best := chainCandidate{key: limit}
 	n := s.n
 	var strong []pot
@@ -226,7 +241,22 @@ func searchStatic(g *Grid, modes []chainMode, limit hintKey) (Step, bool) {
 			}
 			for m := g.cand[c]; m != 0; m &= m - 1 {
 				d := digitMask(m).first()
+				if !mode.y && !g.templateUseful(d) {
+					continue // single-digit chains on d can find nothing
+				}
 				src := mkPot(n, c, d, true)
+				// What could this start lead to at all?
+				ig := g.implications(mode)
+				strong = offToOnPartners(g, src, mode, strong[:0])
+				canLoop := false
+				for _, q := range strong {
+					canLoop = canLoop || ig.reaches(src, q)
+				}
+				canOn := mode.fcBase > 0 && ig.reaches(src, src.conj())
+				canOff := mode.fcBase > 0 && ig.reaches(src.conj(), src)
+				if !canLoop && !canOn && !canOff {
+					continue
+				}
 				maxC := maxComplexity(mode.loopBase, best.key.rating)
 				if mode.fcBase > 0 {
 					if fc := maxComplexity(mode.fcBase, best.key.rating); fc > maxC {
@@ -236,9 +266,6 @@ func searchStatic(g *Grid, modes []chainMode, limit hintKey) (Step, bool) {
 				if maxC < 0 {
 					continue
 				}
-				// The off potentials that would turn src on: closing a loop
-				// through one of them makes a cycle.
-				strong = offToOnPartners(g, src, mode, strong[:0])
 				var fcTarget, fcParent pot = -1, -1
 				s.bfs(src, mode, maxC-2, func(par, child pot) bool {
 					if child == src.conj() && fcParent < 0 {
@@ -247,7 +274,9 @@ func searchStatic(g *Grid, modes []chainMode, limit hintKey) (Step, bool) {
 					return true
 				})
 				// Cycles, in the order Sudoku Explainer meets them.
-				s.cycles(src, mode, strong, maxC, &best)
+				if canLoop {
+					s.cycles(src, mode, strong, maxC, &best)
+				}
 				if mode.fcBase > 0 && fcParent >= 0 {
 					cx := int(s.depth[fcParent]) + 2
 					key := hintKey{mode.fcBase + lengthBonus(cx), cx, mode.sortKey}
@@ -257,7 +286,7 @@ func searchStatic(g *Grid, modes []chainMode, limit hintKey) (Step, bool) {
 					}
 				}
 				// The chain from src off that comes back to src on.
-				if mode.fcBase > 0 {
+				if canOff {
 					maxC = maxComplexity(mode.fcBase, best.key.rating)
 					if maxC < 0 {
 						continue
@@ -317,7 +346,6 @@ func (s *staticSearch) cycles(src pot, mode chainMode, strong []pot, maxC int, b
 	if len(strong) == 0 {
 		return
 	}
-	var buf []pot
 	for _, u := range s.order {
 		if !u.on() || s.depth[u] < 2 {
 			continue
@@ -330,8 +358,7 @@ func (s *staticSearch) cycles(src pot, mode chainMode, strong []pot, maxC int, b
 		if !key.less(best.key) {
 			break
 		}
-		buf = onToOff(s.g, u, mode.y, buf[:0])
-		for _, q := range buf {
+		for _, q := range s.g.implications(mode).succ(u) {
 			isStrong := false
 			for _, t := range strong {
 				if t == q {
@@ -452,4 +479,12 @@ func chainPattern(n int, chain []pot) []Candidate {
 	return sortCandidates(out)
 }
 
-var techChainsAndCycles = Technique{Name: "Forcing chains and cycles", Rating: 6.5, find: findChainsAndCycles}
+var (
+	techChainsAndCycles = Technique{Name: "Forcing chains and cycles", Rating: 6.5, find: findChainsAndCycles}
+	techXChains         = Technique{Name: "X-chains and cycles", Rating: 6.5, find: func(g *Grid) (Step, bool) {
+		return searchStatic(g, []chainMode{modeX}, noHint)
+	}}
+	techXYChains = Technique{Name: "XY-chains and alternating inference chains", Rating: 6.5, find: func(g *Grid) (Step, bool) {
+		return searchStatic(g, []chainMode{modeY, modeXY}, noHint)
+	}}
+)

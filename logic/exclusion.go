@@ -13,6 +13,14 @@ import "fmt"
 // combinations (peers with 2..degree candidates). None when a naked single
 // is waiting (as Sudoku Explainer skips the technique then).
 func (g *Grid) exclusionCells(degree int) ([]int, []cellSet) {
+	cells, ex, _ := g.exclusionCellsSingles(degree)
+	return cells, ex
+}
+
+// exclusionCellsSingles is exclusionCells that also says whether a cell was
+// left out because a naked single waits among its peers.
+func (g *Grid) exclusionCellsSingles(degree int) ([]int, []cellSet, bool) {
+	skipped := false
 	var cells []int
 	ex := make([]cellSet, g.geo.size)
 	for c := g.empty.first(); c >= 0; c = g.empty.next(c) {
@@ -32,60 +40,98 @@ func (g *Grid) exclusionCells(degree int) ([]int, []cellSet) {
 				e.add(p)
 			}
 		}
+		if single {
+			skipped = true
+		}
 		if !single && !e.empty() {
 			cells = append(cells, c)
 			ex[c] = e
 		}
 	}
-	return cells, ex
+	return cells, ex, skipped
 }
 
-// alignedElims works out the exclusions for the base cells with the common
-// excluders, returning the removable candidates.
+// alignedElims works out the exclusions for two or three base cells with
+// the common excluders, returning the removable candidates.
 func (g *Grid) alignedElims(base []int, excluders cellSet) []Candidate {
 	k := len(base)
-	ds := make([][]int, k)
-	for i, c := range base {
-		ds[i] = g.cand[c].digits()
+	var union digitMask
+	for _, c := range base {
+		union |= g.cand[c]
 	}
-	allowed := make([]digitMask, k)
-	combo := make([]int, k)
-	var exList []digitMask
-	for c := excluders.first(); c >= 0; c = excluders.next(c) {
-		exList = append(exList, g.cand[c])
-	}
-	var rec func(i int)
-	rec = func(i int) {
-		if i == k {
-			var used digitMask
-			for j := 0; j < k; j++ {
-				used |= bit(combo[j])
-			}
-			for _, m := range exList {
-				if m&^used == 0 {
-					return
-				}
-			}
-			for j := 0; j < k; j++ {
-				allowed[j] |= bit(combo[j])
-			}
-			return
-		}
-		for _, d := range ds[i] {
-			ok := true
-			for j := 0; j < i; j++ {
-				if combo[j] == d && g.geo.sees(base[j], base[i]) {
-					ok = false
-					break
-				}
-			}
-			if ok {
-				combo[i] = d
-				rec(i + 1)
-			}
+	// Only an excluder whose candidates all lie among the base cells' can
+	// ever be emptied.
+	var ex [32]digitMask
+	ne := 0
+	for c := excluders.first(); c >= 0 && ne < len(ex); c = excluders.next(c) {
+		if g.cand[c]&^union == 0 {
+			ex[ne] = g.cand[c]
+			ne++
 		}
 	}
-	rec(0)
+	a, b := base[0], base[1]
+	sab := g.geo.sees(a, b)
+	if ne == 0 && !sab && (k == 2 || (!g.geo.sees(a, base[2]) && !g.geo.sees(b, base[2]))) {
+		return nil // every combination is allowed
+	}
+	// A quick proof that nothing goes: a value is surely allowed when the
+	// other cells can take values no excluder holds (no excluder can then
+	// be emptied) without repeating a digit in a house.
+	var exUnion digitMask
+	for i := 0; i < ne; i++ {
+		exUnion |= ex[i]
+	}
+	if allAllowedQuick(g, base, exUnion) {
+		return nil
+	}
+	excluded := func(used digitMask) bool {
+		for i := 0; i < ne; i++ {
+			if ex[i]&^used == 0 {
+				return true
+			}
+		}
+		return false
+	}
+	var allowed [3]digitMask
+	full := [3]digitMask{g.cand[a], g.cand[b]}
+	if k == 3 {
+		full[2] = g.cand[base[2]]
+	}
+	done := func() bool { return allowed == full }
+	for ma := g.cand[a]; ma != 0 && !done(); ma &= ma - 1 {
+		da := digitMask(ma).first()
+		for mb := g.cand[b]; mb != 0; mb &= mb - 1 {
+			db := digitMask(mb).first()
+			if da == db && sab {
+				continue
+			}
+			if k == 2 {
+				if !excluded(bit(da) | bit(db)) {
+					allowed[0] |= bit(da)
+					allowed[1] |= bit(db)
+				}
+				continue
+			}
+			c := base[2]
+			if allowed[0].has(da) && allowed[1].has(db) && allowed[2] == full[2] {
+				continue // nothing new to learn from this pair
+			}
+			for mc := g.cand[c]; mc != 0; mc &= mc - 1 {
+				dc := digitMask(mc).first()
+				if (dc == da && g.geo.sees(a, c)) || (dc == db && g.geo.sees(b, c)) {
+					continue
+				}
+				if !excluded(bit(da) | bit(db) | bit(dc)) {
+					allowed[0] |= bit(da)
+					allowed[1] |= bit(db)
+					allowed[2] |= bit(dc)
+				}
+			}
+		}
+	}
+	if done() {
+		return nil
+	}
 	var out []Candidate
 	for i, c := range base {
 		for m := g.cand[c] &^ allowed[i]; m != 0; m &= m - 1 {
@@ -128,8 +174,24 @@ func findAlignedPair(g *Grid) (Step, bool) {
 	return Step{}, false
 }
 
+// findAlignedTriple tries every triple of cells with at least two common
+// excluders. It is the slowest technique below the chains and rarely fires,
+// so it remembers a grid state (g.ate) in which it found nothing at all: a
+// triple whose cells and common excluders still hold the candidates they
+// held then must still find nothing (the outcome depends on those
+// candidates alone, and excluders that have since dropped out can only
+// allow more), and is skipped.
 func findAlignedTriple(g *Grid) (Step, bool) {
-	cells, ex := g.exclusionCells(3)
+	cells, ex, skipped := g.exclusionCellsSingles(3)
+	var changed cellSet
+	cached := g.ate != nil
+	if cached {
+		for c, m := range g.cand {
+			if m != g.ate[c] {
+				changed.add(c)
+			}
+		}
+	}
 	var cand cellSet
 	for _, c := range cells {
 		cand.add(c)
@@ -147,11 +209,19 @@ func findAlignedTriple(g *Grid) (Step, bool) {
 				if common.count() < 2 {
 					continue
 				}
+				if cached && !changed.has(a) && !changed.has(b) && !changed.has(c) && common.and(changed).empty() {
+					continue
+				}
 				if elims := g.alignedElims([]int{a, b, c}, common); len(elims) > 0 {
 					return g.alignedStep([]int{a, b, c}, common, elims), true
 				}
 			}
 		}
+	}
+	// Nothing anywhere: remember this state, unless a cell sat out because
+	// of a waiting naked single (its triples were not tried).
+	if !skipped && !g.stopped() {
+		g.ate = append(g.ate[:0], g.cand...)
 	}
 	return Step{}, false
 }
@@ -160,3 +230,44 @@ var (
 	techAlignedPair   = Technique{Name: "Aligned pair exclusion", Rating: 6.2, find: findAlignedPair}
 	techAlignedTriple = Technique{Name: "Aligned triple exclusion", Rating: 7.5, find: findAlignedTriple}
 )
+
+// allAllowedQuick reports, without enumerating combinations, whether every
+// candidate of every base cell has a combination no excluder can block:
+// the other cells take values outside exUnion (the excluders' candidates),
+// distinct where the cells share a house.
+func allAllowedQuick(g *Grid, base []int, exUnion digitMask) bool {
+	k := len(base)
+	for i := 0; i < k; i++ {
+		others := make([]int, 0, 2)
+		for j := 0; j < k; j++ {
+			if j != i {
+				others = append(others, base[j])
+			}
+		}
+		a := base[i]
+		for m := g.cand[a]; m != 0; m &= m - 1 {
+			va := digitMask(m).first()
+			free := func(c int) digitMask {
+				f := g.cand[c] &^ exUnion
+				if g.geo.sees(a, c) {
+					f &^= bit(va)
+				}
+				return f
+			}
+			if k == 2 {
+				if free(others[0]) == 0 {
+					return false
+				}
+				continue
+			}
+			fb, fc := free(others[0]), free(others[1])
+			if fb == 0 || fc == 0 {
+				return false
+			}
+			if g.geo.sees(others[0], others[1]) && fb == fc && fb.count() == 1 {
+				return false
+			}
+		}
+	}
+	return true
+}

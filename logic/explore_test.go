@@ -1,7 +1,10 @@
 package logic
 
 import (
+	"context"
 	"fmt"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"math"
 	"os"
 	"runtime"
 	"sort"
@@ -192,9 +195,11 @@ func TestTechniqueTimes(t *testing.T) {
 	spent := make([]time.Duration, len(rateOrder))
 	calls := make([]int, len(rateOrder))
 	fired := make([]int, len(rateOrder))
+	lo, hi := 6.5, 99.0
+	fmt.Sscan(os.Getenv("LOGIC_TIMES"), &lo, &hi)
 	n := 0
 	for _, p := range ps {
-		if p.rating < 6.5 {
+		if p.rating < lo || p.rating >= hi {
 			continue
 		}
 		n++
@@ -229,4 +234,102 @@ func TestTechniqueTimes(t *testing.T) {
 		fmt.Printf("%-32s %8v %5.1f%% calls %6d fired %5d  per call %v\n", tech.Name, spent[i].Round(time.Millisecond), 100*float64(spent[i])/float64(total), calls[i], fired[i], (spent[i] / time.Duration(calls[i]+1)).Round(time.Microsecond))
 	}
 	fmt.Println("total", total, "puzzles", n-1)
+}
+
+// TestSeventeen rates the first $LOGIC_17 puzzles of 17-clue.txt, checking
+// every step against the solution (a development aid; the sweep itself is
+// a benchmark).
+func TestSeventeen(t *testing.T) {
+	limit := 0
+	fmt.Sscan(os.Getenv("LOGIC_17"), &limit)
+	if limit == 0 {
+		t.Skip("set LOGIC_17=count")
+	}
+	ps := readRated(t, "puzzles/17-clue.txt")
+	if limit > len(ps) {
+		limit = len(ps)
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	start := threadCPU()
+	hist := map[float64]int{}
+	var worst time.Duration
+	for _, p := range ps[:limit] {
+		t0 := threadCPU()
+		g, sol, err := prepare(p.grid)
+		if err != nil {
+			t.Fatalf("%s: %v", p.line, err)
+		}
+		r, err := rateGrid(context.Background(), g, true)
+		if err != nil {
+			t.Errorf("%s: %v", p.line, err)
+			continue
+		}
+		if d := threadCPU() - t0; d > worst {
+			worst = d
+		}
+		g2, _ := NewGrid(p.grid)
+		for _, s := range r.Steps {
+			checkStep(t, s, sol)
+			g2.Apply(s)
+		}
+		hist[math.Floor(r.SE)]++
+	}
+	t.Logf("%d puzzles, CPU %v, worst %v, by SE: %v", limit, threadCPU()-start, worst, hist)
+}
+
+// TestHintPathAll solves every calibration puzzle in hint order, checking
+// each step against the solution (LOGIC_HINTALL=1).
+func TestHintPathAll(t *testing.T) {
+	if os.Getenv("LOGIC_HINTALL") == "" {
+		t.Skip("set LOGIC_HINTALL=1")
+	}
+	ps := readRated(t, "puzzles/rated/se-sudoku-exchange.txt")
+	used := map[string]int{}
+	runtime.LockOSThread()
+	start := threadCPU()
+	for _, p := range ps {
+		sol, steps, err := SolveSteps(context.Background(), p.grid)
+		if err != nil {
+			t.Fatalf("%s: %v", p.line, err)
+		}
+		want, _ := uniqueSolution(p.grid)
+		if !sol.Equal(want) {
+			t.Fatalf("%s: wrong solution", p.line)
+		}
+		for _, s := range steps {
+			checkStep(t, s, want)
+			used[s.Technique]++
+		}
+	}
+	t.Logf("CPU %v; techniques used: %v", threadCPU()-start, used)
+}
+
+// TestGeneratorRates measures Generate per level on 9×9 ($LOGIC_GEN=count
+// of puzzles per level): puzzles per CPU second and the median CPU time.
+func TestGeneratorRates(t *testing.T) {
+	count := 0
+	fmt.Sscan(os.Getenv("LOGIC_GEN"), &count)
+	if count == 0 {
+		t.Skip("set LOGIC_GEN=count")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	shape := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	for _, l := range Levels {
+		var ts []time.Duration
+		var total time.Duration
+		for seed := int64(0); seed < int64(count); seed++ {
+			t0 := threadCPU()
+			p, r, err := Generate(shape, l, 1000+seed, seed%2 == 0)
+			d := threadCPU() - t0
+			if err != nil || r.Level != l || sudoku.CountSolutions(p, 2) != 1 {
+				t.Fatalf("%v seed %d: %v %v", l, seed, r.Level, err)
+			}
+			ts = append(ts, d)
+			total += d
+		}
+		sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
+		t.Logf("%-8v %3d puzzles: %.1f/s, median %v, max %v", l, count, float64(count)/total.Seconds(), ts[len(ts)/2].Round(time.Millisecond), ts[len(ts)-1].Round(time.Millisecond))
+	}
 }

@@ -37,6 +37,19 @@ func findFish(k int) func(g *Grid) (Step, bool) {
 			if kind == kindRow {
 				coverKind = kindCol
 			}
+			// The digit's places along each line, as bits of the other
+			// direction.
+			masks := make([]uint32, n*n)
+			for d := 1; d <= n; d++ {
+				p := g.pos[d-1]
+				for c := p.first(); c >= 0; c = p.next(c) {
+					line := c / n
+					if kind == kindCol {
+						line = c % n
+					}
+					masks[(d-1)*n+line] |= 1 << uint(g.geo.across(kind, c))
+				}
+			}
 			var step Step
 			if combinations(n, k, func(idx []int) bool {
 				for d := 1; d <= n; d++ {
@@ -45,22 +58,22 @@ func findFish(k int) func(g *Grid) (Step, bool) {
 					if missing[d-1] < 2*k {
 						continue
 					}
-					var base cellSet
 					var cover uint32 // cover lines as bits
 					ok := true
 					for _, i := range idx {
-						p := g.housePos(kind*n+i, d)
-						if p.count() < 2 {
+						m := masks[(d-1)*n+i]
+						if popcount32(m) < 2 {
 							ok = false
 							break
 						}
-						base = base.or(p)
-						for c := p.first(); c >= 0; c = p.next(c) {
-							cover |= 1 << uint(g.geo.across(kind, c))
-						}
+						cover |= m
 					}
 					if !ok || popcount32(cover) != k {
 						continue
+					}
+					var base cellSet
+					for _, i := range idx {
+						base = base.or(g.housePos(kind*n+i, d))
 					}
 					var coverSet cellSet
 					var coverHouses []int

@@ -3,6 +3,7 @@ package logic
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Forcing chains: assume a candidate on (or off) and follow everything that
@@ -39,6 +40,7 @@ var (
 	fcMultiple = fcMode{name: "Multiple forcing chains", multiple: true, base: 80}
 	fcDynamic  = fcMode{name: "Dynamic forcing chains", multiple: true, dynamic: true, base: 85}
 	fcPlus     = fcMode{name: "Dynamic forcing chains (+)", multiple: true, dynamic: true, level: 1, base: 90}
+	fcNested   = fcMode{name: "Nested forcing chains", multiple: true, dynamic: true, level: 2, base: 95}
 )
 
 // closure is everything one assumption implies: the potentials reached,
@@ -56,7 +58,8 @@ type closure struct {
 	absurdPot   pot
 	virt        pot
 	virtParents []pot
-	bound       int // depth limit the closure was computed with
+	bound       int  // depth limit the closure was computed with
+	cut         bool // the bound stopped the search (else the closure is complete)
 }
 
 type fcNode struct {
@@ -120,6 +123,40 @@ type fcEngine struct {
 	onCache   map[pot]*closure // closures of "cell is digit", per search pass
 	free      []*closure
 	truncated bool // a search stopped at its depth bound, or found a step above the level
+	qOn, qOff []pot
+	static    *implGraph // the implications, when the grid does not change during a search
+	acc       []uint64
+}
+
+// fcPools keeps forcing-chain engines (and their closures) for reuse, one
+// pool per grid size: the searches allocate nothing once warm.
+var fcPools sync.Map // int (potentials) -> *sync.Pool
+
+// getFCEngine returns an engine for g and mode, reusing a pooled one.
+func getFCEngine(g *Grid, mode fcMode) (*fcEngine, func()) {
+	np := g.geo.size * g.geo.n * 2
+	pi, _ := fcPools.LoadOrStore(np, &sync.Pool{})
+	pool := pi.(*sync.Pool)
+	e, _ := pool.Get().(*fcEngine)
+	if e == nil || e.geo != g.geo {
+		e = newFCEngine(g, mode)
+	} else {
+		e.g, e.mode = g, mode
+		e.work.copyFrom(g)
+		e.static = nil
+		for p, cl := range e.onCache {
+			e.free = append(e.free, cl)
+			delete(e.onCache, p)
+		}
+	}
+	return e, func() {
+		for p, cl := range e.onCache {
+			e.free = append(e.free, cl)
+			delete(e.onCache, p)
+		}
+		e.g = nil
+		pool.Put(e)
+	}
 }
 
 func newFCEngine(g *Grid, mode fcMode) *fcEngine {
@@ -146,12 +183,14 @@ func (e *fcEngine) run(src pot, bound int, cl *closure) {
 	cl.reset(e.np)
 	cl.src = src
 	cl.bound = bound
+	cl.cut = false
 	e.work.copyFrom(e.g)
 	w := e.work
 	n := e.n
 	y := !e.mode.nishio
 	cl.insert(src, nil, 0)
-	var qOn, qOff []pot
+	qOn, qOff := e.qOn[:0], e.qOff[:0]
+	defer func() { e.qOn, e.qOff = qOn[:0], qOff[:0] }()
 	if src.on() {
 		qOn = append(qOn, src)
 	} else {
@@ -164,11 +203,17 @@ func (e *fcEngine) run(src pot, bound int, cl *closure) {
 			hOn++
 			d := cl.depthOf(p)
 			if d >= bound {
-				e.truncated = true
+				e.truncated, cl.cut = true, true
 				continue
 			}
-			e.buf = onToOff(w, p, y, e.buf[:0])
-			for _, q := range e.buf {
+			var next []pot
+			if e.static != nil {
+				next = e.static.succ(p)
+			} else {
+				e.buf = onToOff(w, p, y, e.buf[:0])
+				next = e.buf
+			}
+			for _, q := range next {
 				if cl.has(q.conj()) {
 					cl.absurd, cl.absurdPot, cl.virt = true, q.conj(), q
 					cl.virtParents = append(cl.virtParents[:0], p)
@@ -188,7 +233,14 @@ func (e *fcEngine) run(src pot, bound int, cl *closure) {
 			d := cl.depthOf(p)
 			c, dg := p.cell(n), p.digit(n)
 			if d >= bound {
-				e.truncated = true
+				e.truncated, cl.cut = true, true
+			} else if e.static != nil {
+				for _, q := range e.static.succ(p) {
+					e.par = append(e.par[:0], p)
+					if e.onFound(cl, q, d+1, &qOn) {
+						return
+					}
+				}
 			} else {
 				// Cell rule: the cell's last other candidate.
 				if y && w.cand[c].count() == 2 {
@@ -228,6 +280,9 @@ func (e *fcEngine) run(src pot, bound int, cl *closure) {
 				w.cand[c] &^= bit(dg)
 				w.pos[dg-1].remove(c)
 			}
+			continue
+		}
+		if e.mode.level > 0 && e.advanced(cl, bound, &qOff) {
 			continue
 		}
 		return
@@ -293,6 +348,9 @@ func (e *fcEngine) ancestors(cl *closure, p pot, limit int) int {
 
 // chainTo returns the chain from the closure's source to p, following the
 // first parent of each potential.
+//
+// A closure recomputed for a step's text normally reaches p again; only a
+// search stopped by its context can differ, and then the chain is just p.
 func (cl *closure) chainTo(p pot) []pot {
 	var rev []pot
 	if cl.absurd && p == cl.virt {
@@ -301,6 +359,9 @@ func (cl *closure) chainTo(p pot) []pot {
 	}
 	for {
 		rev = append(rev, p)
+		if !cl.has(p) {
+			break
+		}
 		ps := cl.parentsOf(p)
 		if len(ps) == 0 {
 			break
@@ -321,16 +382,19 @@ type fcHint struct {
 }
 
 // onClosure returns the (cached) closure of "cell is digit".
+//
+// Closures are always followed to the end: a search cut at some depth would
+// not know where the full search stops at a contradiction (it stops at once,
+// before reaching all of the shallower potentials), and a step must rest on
+// what Sudoku Explainer's full search sees. The depth bound only decides
+// which steps a deepening pass considers.
 func (e *fcEngine) onClosure(p pot, bound int) *closure {
-	if cl, ok := e.onCache[p]; ok && cl.bound >= bound {
+	if cl, ok := e.onCache[p]; ok {
 		return cl
 	}
-	cl := e.onCache[p]
-	if cl == nil {
-		cl = e.newClosure()
-		e.onCache[p] = cl
-	}
-	e.run(p, bound, cl)
+	cl := e.newClosure()
+	e.onCache[p] = cl
+	e.run(p, 1<<29, cl)
 	return cl
 }
 
@@ -341,10 +405,13 @@ func (e *fcEngine) onClosure(p pot, bound int) *closure {
 // in Sudoku Explainer's order), and short steps are found without paying
 // for long searches. A pass that was never cut short proves there is none.
 func (e *fcEngine) find() (Step, bool) {
-	for level := e.mode.base; level <= e.mode.base+60; level++ {
-		maxC := maxComplexity(e.mode.base, level)
-		if level > e.mode.base && maxC == maxComplexity(e.mode.base, level-1) {
-			continue
+	// Skipping levels is safe: a pass at level r finds every step rated up
+	// to r and keeps the best, and the passes before proved nothing rates
+	// lower. A last pass without a bound settles the rest.
+	for _, add := range []int{0, 2, 5, 1 << 20} {
+		maxC := 1 << 29
+		if add < 1<<20 {
+			maxC = maxComplexity(e.mode.base, e.mode.base+add)
 		}
 		e.truncated = false
 		best := e.pass(maxC)
@@ -380,17 +447,53 @@ func (e *fcEngine) pass(maxC int) fcHint {
 			best = fcHint{key, build}
 		}
 	}
-	offCl := e.newClosure()
-	defer func() { e.free = append(e.free, offCl) }()
+	var offCl *closure
 	for c := g.empty.first(); c >= 0; c = g.empty.next(c) {
+		if g.stopped() {
+			return fcHint{key: noHint}
+		}
 		card := g.cand[c].count()
 		if !(card > 2 || (card > 1 && e.mode.dynamic)) {
 			continue
+		}
+		// Without grid updates, what every branch implies is known in
+		// advance: skip cells and houses whose branches share nothing.
+		cellOK := true
+		if e.static != nil && e.mode.multiple {
+			cellOK = e.staticCommon(g.cand[c], func(d int) []pot { return []pot{mkPot(n, c, d, true)} }, c)
 		}
 		var cellOn []*closure
 		for m := g.cand[c]; m != 0; m &= m - 1 {
 			d := digitMask(m).first()
 			pOn := mkPot(n, c, d, true)
+			if e.static != nil && e.mode.multiple && !cellOK && !e.regionsPossible(c, d) {
+				continue
+			}
+			if e.mode.nishio {
+				// Single-digit reasoning only ever condemns a candidate in
+				// no template, or proves one in every template.
+				t := g.templates(d)
+				if t.ok {
+					if !t.some.has(c) {
+						if on := e.onClosure(pOn, bound()); on.absurd {
+							a := e.ancestors(on, on.absurdPot, limit())
+							b := e.ancestors(on, on.virt, limit())
+							src := pOn
+							consider(a+b, 7, func() Step { return e.contradictionStep(e.fresh(src), src) })
+						}
+					}
+					if t.all.has(c) {
+						offCl = e.onClosure(pOn.conj(), bound())
+						if offCl.absurd {
+							a := e.ancestors(offCl, offCl.absurdPot, limit())
+							b := e.ancestors(offCl, offCl.virt, limit())
+							src := pOn.conj()
+							consider(a+b, 7, func() Step { return e.contradictionStep(e.fresh(src), src) })
+						}
+					}
+					continue
+				}
+			}
 			on := e.onClosure(pOn, bound())
 			cellOn = append(cellOn, on)
 			contradiction := e.mode.dynamic || e.mode.nishio
@@ -401,7 +504,7 @@ func (e *fcEngine) pass(maxC int) fcHint {
 				consider(a+b, 7, func() Step { return e.contradictionStep(e.fresh(src), src) })
 			}
 			if contradiction || (e.mode.dynamic && card >= 3) {
-				e.run(pOn.conj(), bound(), offCl)
+				offCl = e.onClosure(pOn.conj(), bound())
 				if contradiction && offCl.absurd {
 					a := e.ancestors(offCl, offCl.absurdPot, limit())
 					b := e.ancestors(offCl, offCl.virt, limit())
@@ -416,11 +519,64 @@ func (e *fcEngine) pass(maxC int) fcHint {
 				e.regionChains(c, d, on, consider, bound, limit)
 			}
 		}
-		if !e.mode.nishio && e.mode.multiple {
+		if !e.mode.nishio && e.mode.multiple && cellOK {
 			e.cellChains(c, cellOn, consider, limit)
 		}
 	}
 	return best
+}
+
+// staticCommon reports whether the static implications of the potentials
+// starts(d), for each digit d of m, share any potential (other than in
+// cell skip).
+func (e *fcEngine) staticCommon(m digitMask, starts func(d int) []pot, skip int) bool {
+	ig := e.static
+	var acc []uint64
+	for x := m; x != 0; x &= x - 1 {
+		for _, p := range starts(digitMask(x).first()) {
+			r := ig.reachSet(p)
+			if r == nil {
+				return true
+			}
+			if acc == nil {
+				acc = append(e.acc[:0], r...)
+				continue
+			}
+			any := uint64(0)
+			for i := range acc {
+				acc[i] &= r[i]
+				any |= acc[i]
+			}
+			if any == 0 {
+				e.acc = acc
+				return false
+			}
+		}
+	}
+	e.acc = acc
+	return acc != nil
+}
+
+// regionsPossible reports whether some house where c is the first place of
+// d could give a static region chain.
+func (e *fcEngine) regionsPossible(c, d int) bool {
+	g := e.g
+	n := e.n
+	hs := e.geo.cellHouse[c]
+	for _, h := range [3]int{hs[2], hs[0], hs[1]} {
+		places := g.housePos(h, d)
+		if places.count() < 2 || places.first() != c {
+			continue
+		}
+		var starts []pot
+		for x := places.first(); x >= 0; x = places.next(x) {
+			starts = append(starts, mkPot(n, x, d, true))
+		}
+		if e.staticCommon(bit(d), func(int) []pot { return starts }, -1) {
+			return true
+		}
+	}
+	return false
 }
 
 // fresh computes the full closure of p anew (for building a step's text).
@@ -482,6 +638,15 @@ func (e *fcEngine) regionChains(c, d int, on *closure, consider func(int, int, f
 		places := g.housePos(h, d)
 		if places.count() < 2 || places.first() != c {
 			continue
+		}
+		if e.static != nil {
+			var starts []pot
+			for x := places.first(); x >= 0; x = places.next(x) {
+				starts = append(starts, mkPot(n, x, d, true))
+			}
+			if !e.staticCommon(bit(d), func(int) []pot { return starts }, -1) {
+				continue
+			}
 		}
 		var cls []*closure
 		for x := places.first(); x >= 0; x = places.next(x) {
@@ -640,9 +805,12 @@ func (e *fcEngine) outcomeStep(label string, t pot, cls []*closure, _ []string) 
 // findForcing returns the finder of a forcing-chain family.
 func findForcing(mode fcMode) func(g *Grid) (Step, bool) {
 	return func(g *Grid) (Step, bool) {
-		e := newFCEngine(g, mode)
-		s, ok := e.find()
-		return s, ok
+		e, release := getFCEngine(g, mode)
+		defer release()
+		if !mode.dynamic {
+			e.static = g.implications(chainMode{x: true, y: !mode.nishio})
+		}
+		return e.find()
 	}
 }
 
@@ -651,4 +819,5 @@ var (
 	techMultipleFC  = Technique{Name: "Multiple forcing chains", Rating: 8.0, find: findForcing(fcMultiple)}
 	techDynamicFC   = Technique{Name: "Dynamic forcing chains", Rating: 8.5, find: findForcing(fcDynamic)}
 	techDynamicPlus = Technique{Name: "Dynamic forcing chains (+)", Rating: 9.0, find: findForcing(fcPlus)}
+	techNestedFC    = Technique{Name: "Nested forcing chains", Rating: 9.5, find: findForcing(fcNested)}
 )

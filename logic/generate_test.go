@@ -18,6 +18,11 @@ func TestGenerateLevels(t *testing.T) {
 		{sudoku.Shape{BoxRows: 3, BoxCols: 3}, Hard, false},
 		{sudoku.Shape{BoxRows: 2, BoxCols: 2}, Easy, false},
 		{sudoku.Shape{BoxRows: 2, BoxCols: 3}, Medium, true},
+		{sudoku.Shape{BoxRows: 3, BoxCols: 2}, Hard, false},
+		{sudoku.Shape{BoxRows: 2, BoxCols: 4}, Expert, false},
+		{sudoku.Shape{BoxRows: 3, BoxCols: 3}, Expert, true},
+		{sudoku.Shape{BoxRows: 3, BoxCols: 3}, Extreme, false},
+		{sudoku.Shape{BoxRows: 4, BoxCols: 4}, Easy, false},
 	} {
 		p, r, err := Generate(c.shape, c.level, 7, c.symmetric)
 		if err != nil {
@@ -41,7 +46,12 @@ func TestGenerateLevels(t *testing.T) {
 		}
 	}
 	var le *LevelError
-	if _, _, err := Generate(sudoku.Shape{BoxRows: 2, BoxCols: 2}, Extreme, 1, false); !errors.As(err, &le) {
-		t.Errorf("4x4 extreme: got %v, want *LevelError", err)
+	for _, c := range []struct {
+		shape sudoku.Shape
+		level Level
+	}{{sudoku.Shape{BoxRows: 2, BoxCols: 2}, Medium}, {sudoku.Shape{BoxRows: 2, BoxCols: 3}, Extreme}} {
+		if _, _, err := Generate(c.shape, c.level, 1, false); !errors.As(err, &le) || le.Max != MaxLevel(c.shape) {
+			t.Errorf("%v %v: got %v, want *LevelError", c.shape, c.level, err)
+		}
 	}
 }

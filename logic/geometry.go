@@ -34,6 +34,7 @@ type geometry struct {
 	// crossing[h] lists the houses that share a segment with house h:
 	// the boxes a line runs through, the lines that run through a box.
 	crossing [][]int
+	seOrder  []int // houses in Sudoku Explainer's order: boxes, columns, rows
 }
 
 var geometries sync.Map // sudoku.Shape -> *geometry (immutable once stored)
@@ -88,6 +89,7 @@ func geometryFor(s sudoku.Shape) (*geometry, error) {
 			}
 		}
 	}
+	g.seOrder = g.buildSEOrder()
 	actual, _ := geometries.LoadOrStore(s, g)
 	return actual.(*geometry), nil
 }

@@ -1,6 +1,7 @@
 package logic
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -22,9 +23,19 @@ type Grid struct {
 	// is what uniqueness techniques (unique rectangles, BUG) rely on.
 	unique bool
 
-	version uint64      // bumped by every change; keys the cache
-	cache   *stateCache // what several techniques share for one state
+	version uint64       // bumped by every change; keys the cache
+	cache   *stateCache  // what several techniques share for one state
+	digits  []digitCache // what depends on one digit's cells, across states
+	// ate is a state in which aligned triple exclusion found nothing (nil
+	// until one is seen); see findAlignedTriple.
+	ate []digitMask
+	// ctx, when set, lets the long searches give up early (they then find
+	// nothing, and the caller reports ctx's error).
+	ctx context.Context
 }
+
+// stopped reports whether the grid's context is done.
+func (g *Grid) stopped() bool { return g.ctx != nil && g.ctx.Err() != nil }
 
 // NewGrid returns the candidate grid of puzzle p: its givens placed and, in
 // every empty cell, the digits that no given in the same row, column or box

@@ -78,11 +78,18 @@ func uniqueSolution(p sudoku.Grid) (sudoku.Grid, error) {
 // rateGrid solves g in rating order, keeping the steps if keep is set.
 func rateGrid(ctx context.Context, g *Grid, keep bool) (Rating, error) {
 	var r Rating
+	if ctx.Done() != nil {
+		g.ctx = ctx
+		defer func() { g.ctx = nil }()
+	}
 	for !g.Solved() {
 		if err := ctx.Err(); err != nil {
 			return Rating{}, err
 		}
 		s, ok := nextStep(g, rateOrder)
+		if err := ctx.Err(); err != nil {
+			return Rating{}, err
+		}
 		if !ok {
 			return Rating{}, fmt.Errorf("%w (after %d steps)", ErrStuck, len(r.Steps))
 		}

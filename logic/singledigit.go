@@ -26,11 +26,12 @@ import (
 // crossing cell it counts with the group.
 type sdNode struct {
 	cells  cellSet
-	houses uint64 // houses holding every cell of the node
+	houses uint64  // houses holding every cell of the node
+	seen   cellSet // cells that see every cell of the node
 }
 
 func (geo *geometry) node(cells cellSet) sdNode {
-	return sdNode{cells: cells, houses: geo.housesOf(cells)}
+	return sdNode{cells: cells, houses: geo.housesOf(cells), seen: geo.seenByAll(cells)}
 }
 
 // housesOf returns the houses (as bits) that hold every cell of s.
@@ -65,13 +66,9 @@ type sdLink struct {
 
 // strongLinks lists the strong links of digit d, cached per state.
 func (g *Grid) strongLinks(d int) []sdLink {
-	st := g.state()
-	if st.sdLinks == nil {
-		st.sdLinks = make([][]sdLink, g.geo.n)
-		st.sdDone = make([]bool, g.geo.n)
-	}
-	if st.sdDone[d-1] {
-		return st.sdLinks[d-1]
+	dc := g.digitInfo(d)
+	if dc.linksOK {
+		return dc.links
 	}
 	geo := g.geo
 	n := geo.n
@@ -94,19 +91,22 @@ func (g *Grid) strongLinks(d int) []sdLink {
 			}
 		case k > 2 && k <= 6:
 			// A line whose places lie in exactly two of its boxes.
-			var segs []cellSet
+			var segs [3]cellSet
+			ns := 0
 			for _, b := range geo.crossing[h] {
 				if s := p.and(geo.houseSet[b]); !s.empty() {
-					segs = append(segs, s)
+					if ns < len(segs) {
+						segs[ns] = s
+					}
+					ns++
 				}
 			}
-			if len(segs) == 2 {
+			if ns == 2 {
 				out = append(out, sdLink{house: h, kind: kind, grouped: true, a: geo.node(segs[0]), b: geo.node(segs[1]), places: p})
 			}
 		}
 	}
-	st.sdLinks[d-1] = out
-	st.sdDone[d-1] = true
+	dc.links, dc.linksOK = out, true
 	return out
 }
 
@@ -187,28 +187,31 @@ func (geo *geometry) sharedHouse(s cellSet) int {
 
 // sdChain is a chain of strong links in order, each with its orientation.
 type sdChain struct {
-	links  []sdLink
+	links  []*sdLink
 	flip   []bool // link i runs from b to a
 	shared []int  // house joining link i's end to link i+1's start
 }
 
-func (c *sdChain) start(i int) cellSet {
+func (c *sdChain) start(i int) cellSet { return c.startNode(i).cells }
+func (c *sdChain) end(i int) cellSet   { return c.endNode(i).cells }
+
+func (c *sdChain) startNode(i int) *sdNode {
 	if c.flip[i] {
-		return c.links[i].b.cells
+		return &c.links[i].b
 	}
-	return c.links[i].a.cells
+	return &c.links[i].a
 }
 
-func (c *sdChain) end(i int) cellSet {
+func (c *sdChain) endNode(i int) *sdNode {
 	if c.flip[i] {
-		return c.links[i].a.cells
+		return &c.links[i].a
 	}
-	return c.links[i].b.cells
+	return &c.links[i].b
 }
 
 // sdRating is Sudoku Explainer's rating of a chain of strong links of the
 // given kinds (tenths).
-func sdRating(links []sdLink) int { return sdRatingFloor(links, len(links)) }
+func sdRating(links []*sdLink) int { return sdRatingFloor(links, len(links)) }
 
 // sdJoin is a link end that can follow another: link j read in direction
 // flip, joined through house h.
@@ -221,38 +224,41 @@ type sdJoin struct {
 // strongJoins returns, for each link and direction (index 2*i+flip), the
 // links whose start shares a house with that end, cached per state.
 func (g *Grid) strongJoins(d int, links []sdLink) [][]sdJoin {
-	st := g.state()
-	if st.sdJoins == nil {
-		st.sdJoins = make([][][]sdJoin, g.geo.n)
-	}
-	if st.sdJoins[d-1] != nil {
-		return st.sdJoins[d-1]
+	dc := g.digitInfo(d)
+	if dc.joinsOK {
+		return dc.joins
 	}
 	geo := g.geo
 	out := make([][]sdJoin, 2*len(links))
-	for i, l := range links {
+	var flat []sdJoin
+	bounds := make([]int, 2*len(links)+1)
+	for i := range links {
+		l := &links[i]
 		for f := 0; f < 2; f++ {
+			bounds[2*i+f] = len(flat)
 			end := l.b.houses
 			if f == 1 {
 				end = l.a.houses
 			}
-			for j, m := range links {
-				if j == i || m.places.intersects(l.places) {
+			for j := range links {
+				m := &links[j]
+				if (m.a.houses|m.b.houses)&end == 0 || j == i || m.places.intersects(l.places) {
 					continue
 				}
-				for f2 := 0; f2 < 2; f2++ {
-					start := m.a.houses
-					if f2 == 1 {
-						start = m.b.houses
-					}
-					if h := geo.pickHouse(end & start); h >= 0 {
-						out[2*i+f] = append(out[2*i+f], sdJoin{j, f2 == 1, h})
-					}
+				if h := geo.pickHouse(end & m.a.houses); h >= 0 {
+					flat = append(flat, sdJoin{j, false, h})
+				}
+				if h := geo.pickHouse(end & m.b.houses); h >= 0 {
+					flat = append(flat, sdJoin{j, true, h})
 				}
 			}
 		}
 	}
-	st.sdJoins[d-1] = out
+	bounds[2*len(links)] = len(flat)
+	for i := range out {
+		out[i] = flat[bounds[i]:bounds[i+1]:bounds[i+1]]
+	}
+	dc.joins, dc.joinsOK = out, true
 	return out
 }
 
@@ -273,7 +279,7 @@ func findStrongLinks(k int) func(g *Grid) (Step, bool) {
 			ch := &sdChain{}
 			var used cellSet
 			var rec func()
-			push := func(l sdLink, flip bool, sh int) {
+			push := func(l *sdLink, flip bool, sh int) {
 				ch.links = append(ch.links, l)
 				ch.flip = append(ch.flip, flip)
 				if len(ch.links) > 1 {
@@ -295,14 +301,15 @@ func findStrongLinks(k int) func(g *Grid) (Step, bool) {
 					return
 				}
 				if depth == k {
-					elims, ok := g.sdElims(ch, d)
-					if !ok {
+					e := g.sdElimSet(ch, d)
+					if e.empty() {
 						return
 					}
 					r := sdRating(ch.links)
-					if r < bestRating || (r == bestRating && len(elims) > len(bestElims)) {
+					if r < bestRating || (r == bestRating && e.count() > len(bestElims)) {
+						elims := g.elimsOf(e, d)
 						cp := &sdChain{
-							links:  append([]sdLink(nil), ch.links...),
+							links:  append([]*sdLink(nil), ch.links...),
 							flip:   append([]bool(nil), ch.flip...),
 							shared: append([]int(nil), ch.shared...),
 						}
@@ -315,7 +322,7 @@ func findStrongLinks(k int) func(g *Grid) (Step, bool) {
 					f = 1
 				}
 				for _, jn := range joins[2*last[depth-1]+f] {
-					l := links[jn.j]
+					l := &links[jn.j]
 					if l.places.intersects(used) {
 						continue
 					}
@@ -329,7 +336,8 @@ func findStrongLinks(k int) func(g *Grid) (Step, bool) {
 					pop()
 				}
 			}
-			for i, l := range links {
+			for i := range links {
+				l := &links[i]
 				for _, flip := range []bool{false, true} {
 					push(l, flip, -1)
 					last = append(last[:0], i)
@@ -349,7 +357,7 @@ func findStrongLinks(k int) func(g *Grid) (Step, bool) {
 // sdRatingFloor is the rating of a chain of k strong links whose kinds
 // are those of links (tenths): the lowest a chain starting with links can
 // reach, as more links only add kinds.
-func sdRatingFloor(links []sdLink, k int) int {
+func sdRatingFloor(links []*sdLink, k int) int {
 	if len(links) == 0 {
 		return 0
 	}
@@ -382,29 +390,32 @@ func sdRatingFloor(links []sdLink, k int) int {
 // that see both outer ends (for a ring, both ends of every weak link),
 // outside the chain's houses.
 func (g *Grid) sdElims(ch *sdChain, d int) ([]Candidate, bool) {
+	e := g.sdElimSet(ch, d)
+	if e.empty() {
+		return nil, false
+	}
+	return g.elimsOf(e, d), true
+}
+
+func (g *Grid) sdElimSet(ch *sdChain, d int) cellSet {
 	geo := g.geo
 	k := len(ch.links)
-	start, end := ch.start(0), ch.end(k-1)
+	start, end := ch.startNode(0), ch.endNode(k-1)
 	var base cellSet
 	for _, l := range ch.links {
 		base = base.or(geo.houseSet[l.house])
 	}
-	victims := geo.seenByAll(start.or(end)).andNot(base)
-	ring := geo.sharedHouse(start.or(end)) >= 0
-	if !ring {
+	victims := start.seen.and(end.seen).andNot(base)
+	if start.houses&end.houses == 0 {
 		for _, h := range ch.shared {
 			victims = victims.andNot(geo.houseSet[h])
 		}
 	} else {
 		for i := 0; i+1 < k; i++ {
-			victims = victims.or(geo.seenByAll(ch.end(i).or(ch.start(i + 1))).andNot(base))
+			victims = victims.or(ch.endNode(i).seen.and(ch.startNode(i + 1).seen).andNot(base))
 		}
 	}
-	e := victims.and(g.pos[d-1])
-	if e.empty() {
-		return nil, false
-	}
-	return g.elimsOf(e, d), true
+	return victims.and(g.pos[d-1])
 }
 
 func sdName(ch *sdChain, ring bool) string {

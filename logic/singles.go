@@ -19,7 +19,9 @@ const (
 
 // seHouseOrder lists houses in Sudoku Explainer's order: boxes, then
 // columns, then rows.
-func (g *geometry) seHouseOrder() []int {
+func (g *geometry) seHouseOrder() []int { return g.seOrder }
+
+func (g *geometry) buildSEOrder() []int {
 	n := g.n
 	out := make([]int, 0, 3*n)
 	for h := kindBox * n; h < 3*n; h++ {

@@ -85,8 +85,8 @@ func digitOr(ds []int) string {
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
-// elimText says what a step removes: "remove 4 from r1c3 and r5c8" or, for
-// several digits, "remove 4 from r1c3, 7 from r2c2 and r2c5".
+// elimText says what a step removes: "remove 4 from r1c3 and r5c8", or
+// for several digits "remove 2 and 9 from r5c1; 4 from r2c2".
 func (g *geometry) elimText(elims []Candidate) string {
 	byDigit := map[int][]int{}
 	var digits []int
@@ -97,11 +97,28 @@ func (g *geometry) elimText(elims []Candidate) string {
 		byDigit[e.Digit] = append(byDigit[e.Digit], e.Cell)
 	}
 	sort.Ints(digits)
-	parts := make([]string, len(digits))
-	for i, d := range digits {
+	// Digits removed from the same cells go together.
+	var parts []string
+	done := map[int]bool{}
+	for _, d := range digits {
+		if done[d] {
+			continue
+		}
 		cells := byDigit[d]
 		sort.Ints(cells)
-		parts[i] = fmt.Sprintf("%d from %s", d, g.cellList(cells))
+		key := fmt.Sprint(cells)
+		same := []int{d}
+		for _, d2 := range digits {
+			if d2 > d && !done[d2] {
+				c2 := byDigit[d2]
+				sort.Ints(c2)
+				if fmt.Sprint(c2) == key {
+					same = append(same, d2)
+					done[d2] = true
+				}
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%s from %s", digitList(same), g.cellList(cells)))
 	}
 	return "remove " + strings.Join(parts, "; ")
 }

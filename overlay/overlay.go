@@ -151,41 +151,138 @@ func Solution(frame *gocv.Mat, g vision.Grid, puzzle, solution sudoku.Grid, st S
 			continue
 		}
 		row, c := i/n, i%n
-		u0, v0 := float64(c)*cs+float64(gl.x)*k, float64(row)*cs+float64(gl.y)*k
-		u1, v1 := u0+float64(gl.w)*k, v0+float64(gl.h)*k
-		var xs, ys []float64
-		for _, p := range [][2]float64{{u0, v0}, {u1, v0}, {u1, v1}, {u0, v1}} {
-			x, y := framePt(g, p[0], p[1])
-			xs, ys = append(xs, x), append(ys, y)
+		blit(data, w, h, ch, g, n, i, gl, float64(c)*cs, float64(row)*cs, k, col, st.Alpha)
+	}
+	return nil
+}
+
+// blit alpha-blends glyph gl, rendered in a square whose top-left corner
+// is (cu, cv) on the canvas at k canvas units per glyph pixel, into the
+// frame pixels it covers through the homography of cell (row-major, of an
+// n×n grid) that holds it: within a cell one homography holds, also on a
+// curled page.
+func blit(data []byte, w, h, ch int, g vision.Grid, n, cell int, gl *glyph, cu, cv, k float64, col [3]byte, alpha float64) {
+	u0, v0 := cu+float64(gl.x)*k, cv+float64(gl.y)*k
+	u1, v1 := u0+float64(gl.w)*k, v0+float64(gl.h)*k
+	var xs, ys []float64
+	for _, p := range [][2]float64{{u0, v0}, {u1, v0}, {u1, v1}, {u0, v1}} {
+		x, y := framePt(g, p[0], p[1])
+		xs, ys = append(xs, x), append(ys, y)
+	}
+	box := bbox(xs, ys, w, h)
+	a256 := int(alpha * 256)
+	hh, ok := g.CellH(cell/n, cell%n, n)
+	if !ok {
+		return
+	}
+	for y := box.Min.Y; y < box.Max.Y; y++ {
+		// The homography's numerators and denominator are linear in x:
+		// step them instead of multiplying per pixel.
+		fx, fy := float64(box.Min.X), float64(y)
+		nu := hh[0]*fx + hh[1]*fy + hh[2]
+		nv := hh[3]*fx + hh[4]*fy + hh[5]
+		dw := hh[6]*fx + hh[7]*fy + hh[8]
+		for x := box.Min.X; x < box.Max.X; x, nu, nv, dw = x+1, nu+hh[0], nv+hh[3], dw+hh[6] {
+			if dw == 0 {
+				continue
+			}
+			m := gl.sample((nu/dw-u0)/k, (nv/dw-v0)/k)
+			if m == 0 {
+				continue
+			}
+			a := m * a256 >> 8
+			p := (y*w + x) * ch
+			for q := 0; q < min(ch, 3); q++ {
+				data[p+q] = byte((int(data[p+q])*(255-a) + int(col[q])*a) / 255)
+			}
 		}
-		box := bbox(xs, ys, w, h)
-		a256 := int(st.Alpha * 256)
-		// Within a cell one homography holds, also on a curled page.
-		hh, ok := g.CellH(row, c, n)
+	}
+}
+
+// Mark is one digit to draw in a cell: a big one fills the cell (a digit
+// to place), a small one sits where a pencil mark would (the candidate's
+// place in a little box-shaped grid inside the cell), and a struck one is
+// crossed out (a candidate to eliminate).
+type Mark struct {
+	Cell, Digit int // row-major cell index, digit 1..N
+	Small       bool
+	Strike      bool
+	Color       color.RGBA
+}
+
+// Marks draws marks into the grid g on frame, following its perspective
+// like Solution. The grid must come from Analyze, which sets its Shape.
+func Marks(frame *gocv.Mat, g vision.Grid, marks []Mark, st Style) error {
+	data, ch, err := checkFrame(frame)
+	if err != nil {
+		return err
+	}
+	if err := checkGrid(g); err != nil {
+		return err
+	}
+	n := g.Shape.N()
+	if n <= 0 {
+		return fmt.Errorf("overlay: grid has no shape (use a Grid from Analyze)")
+	}
+	if st.Alpha <= 0 || st.Alpha > 1 {
+		st.Alpha = 1
+	}
+	w, h := frame.Cols(), frame.Rows()
+	side := float64(g.Side)
+	var perim float64
+	corners := [][2]float64{{0, 0}, {side, 0}, {side, side}, {0, side}}
+	for i, c := range corners {
+		x0, y0 := framePt(g, c[0], c[1])
+		nx := corners[(i+1)%4]
+		x1, y1 := framePt(g, nx[0], nx[1])
+		perim += math.Hypot(x1-x0, y1-y0)
+	}
+	cellPx := int(math.Min(maxGlyph, math.Max(12, perim/4/float64(n))))
+	cs := side / float64(n)
+	// Pencil marks sit in a BoxCols×BoxRows grid inside the cell.
+	sc, sr := g.Shape.BoxCols, g.Shape.BoxRows
+	sub := cs / float64(max(sc, sr))
+	subPx := max(8, cellPx/max(sc, sr))
+	type key struct {
+		d     int
+		small bool
+	}
+	glyphs := map[key]*glyph{}
+	for _, mk := range marks {
+		if mk.Cell < 0 || mk.Cell >= n*n || mk.Digit < 1 || mk.Digit > n {
+			return fmt.Errorf("overlay: mark %d at cell %d outside a %dx%d grid", mk.Digit, mk.Cell, n, n)
+		}
+		kk := key{mk.Digit, mk.Small}
+		gl, ok := glyphs[kk]
 		if !ok {
+			px := cellPx
+			stg := st
+			if mk.Small {
+				px = subPx
+				stg.HeightFrac, stg.Weight = 0.75, 0.1
+			}
+			gl = renderGlyph(st.Symbols.Symbol(mk.Digit), px, stg)
+			glyphs[kk] = gl
+		}
+		if gl == nil {
 			continue
 		}
-		for y := box.Min.Y; y < box.Max.Y; y++ {
-			// The homography's numerators and denominator are linear in x:
-			// step them instead of multiplying per pixel.
-			fx, fy := float64(box.Min.X), float64(y)
-			nu := hh[0]*fx + hh[1]*fy + hh[2]
-			nv := hh[3]*fx + hh[4]*fy + hh[5]
-			dw := hh[6]*fx + hh[7]*fy + hh[8]
-			for x := box.Min.X; x < box.Max.X; x, nu, nv, dw = x+1, nu+hh[0], nv+hh[3], dw+hh[6] {
-				if dw == 0 {
-					continue
-				}
-				m := gl.sample((nu/dw-u0)/k, (nv/dw-v0)/k)
-				if m == 0 {
-					continue
-				}
-				a := m * a256 >> 8
-				p := (y*w + x) * ch
-				for q := 0; q < min(ch, 3); q++ {
-					data[p+q] = byte((int(data[p+q])*(255-a) + int(col[q])*a) / 255)
-				}
-			}
+		row, c := mk.Cell/n, mk.Cell%n
+		cu, cv := float64(c)*cs, float64(row)*cs
+		size, px := cs, cellPx
+		if mk.Small {
+			i := mk.Digit - 1
+			cu += float64(i%sc) * sub
+			cv += float64(i/sc) * sub
+			size, px = sub, subPx
+		}
+		col := bgr(mk.Color, ch)
+		blit(data, w, h, ch, g, n, mk.Cell, gl, cu, cv, size/float64(px), col, st.Alpha)
+		if mk.Strike {
+			x0, y0 := framePt(g, cu+0.15*size, cv+0.85*size)
+			x1, y1 := framePt(g, cu+0.85*size, cv+0.15*size)
+			gocv.Line(frame, image.Pt(int(math.Round(x0)), int(math.Round(y0))), image.Pt(int(math.Round(x1)), int(math.Round(y1))),
+				mk.Color, max(1, int(math.Round(math.Abs(x1-x0)/6))))
 		}
 	}
 	return nil

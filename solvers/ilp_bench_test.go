@@ -213,3 +213,7 @@ func BenchmarkILPGenerated16Unique(b *testing.B) {
 func BenchmarkILPGenerated25(b *testing.B) {
 	benchILP(b, generated(b, "gen25.txt"), limit25(b), withLevel(reduceProbe, false))
 }
+
+func BenchmarkILP25x25Plain(b *testing.B) {
+	benchILP(b, loadSet(b, "puzzles/large/gecode_25x25.txt", 0), limit25(b), plain)
+}

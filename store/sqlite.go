@@ -245,6 +245,23 @@ func (s *SQLite) FinishGame(ctx context.Context, g Game, r Result) (Result, erro
 	return r, nil
 }
 
+// ExpireGames implements Expirer.
+func (s *SQLite) ExpireGames(ctx context.Context, idle, unplayed time.Time) (int64, error) {
+	res, err := s.db.ExecContext(ctx, `DELETE FROM games
+		WHERE status IN (?, ?)
+		AND (updated < ? OR (updated = created AND created < ?))
+		AND id NOT IN (SELECT game_id FROM results)`,
+		StatusPlaying, StatusRevealed, millis(idle), millis(unplayed))
+	if err != nil {
+		return 0, fmt.Errorf("store: expire games: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("store: expire games: %w", err)
+	}
+	return n, nil
+}
+
 const resultColumns = `id, game_id, kind, size, level, player, name, millis, hints, mistakes, finished`
 
 // Leaderboard implements Store.

@@ -97,6 +97,18 @@ type Store interface {
 	Close() error
 }
 
+// Expirer is a Store that can forget the games nobody plays any more. It
+// stands beside Store rather than in it so that a store without it still
+// serves; web expires games when its store has it.
+type Expirer interface {
+	// ExpireGames deletes the games that were not solved (still playing,
+	// or whose solution was revealed) and were last changed before idle,
+	// or never changed since they were created before unplayed. A solved
+	// game and every result stay, whatever their age. It returns how many
+	// games it deleted.
+	ExpireGames(ctx context.Context, idle, unplayed time.Time) (int64, error)
+}
+
 // Errors a Store returns (wrapped); test them with errors.Is.
 var (
 	ErrNotFound  = errors.New("store: not found")

@@ -63,6 +63,11 @@ type Options struct {
 	MinInkFrac float64
 }
 
+// WorkSide is the long side a frame is scaled down to before anything
+// else: MaxSide, or its default. A front end that decodes images itself
+// need not decode more pixels than this.
+func (o Options) WorkSide() int { return o.withDefaults().MaxSide }
+
 func (o Options) withDefaults() Options {
 	if o.MaxSide <= 0 {
 		o.MaxSide = 1600

@@ -47,6 +47,12 @@ func (s *Server) apiNewGame(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) startGame(w http.ResponseWriter, r *http.Request, req newGameRequest) {
+	done, err := s.admit(r, s.guards.games, s.guards.work)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	defer done()
 	var gen Generated
 	if strings.TrimSpace(req.Puzzle) != "" {
 		g, err := parsePuzzle(req.Puzzle, req.Box)

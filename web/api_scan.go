@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"image"
 	_ "image/jpeg" // DecodeConfig: read a photo's size before decoding it
 	_ "image/png"
 	"io"
+	"math"
 	"mime"
 	"net/http"
 	"path/filepath"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"gocv.io/x/gocv"
@@ -147,49 +150,128 @@ func checkImage(data []byte, maxPixels int) (image.Config, error) {
 // move closer, too blurry, too dark, ...); a request that is not a usable
 // image is a 4xx.
 func (s *Server) apiScan(w http.ResponseWriter, r *http.Request) {
+	// Take a place before reading the body: the places bound how many
+	// photos are held in memory at once.
+	done, err := s.admit(r, s.guards.engine, s.guards.uploads)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	defer done()
 	data, name, err := s.readPhoto(w, r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	if _, err := checkImage(data, s.cfg.MaxUploadPixels); err != nil {
+	cfg, err := checkImage(data, s.cfg.MaxUploadPixels)
+	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	pl, err := s.pipes.get(r.Context())
+	ctx, cancel := context.WithTimeout(r.Context(), s.guards.limits.Wait)
+	pl, err := s.pipes.get(ctx)
+	cancel()
 	if err != nil {
-		s.writeError(w, r, errorf(http.StatusServiceUnavailable, "%v", err))
+		s.writeError(w, r, &apiError{Status: http.StatusServiceUnavailable, RetryAfter: 5,
+			Msg: "the server is busy reading other photos: try again in a few seconds"})
 		return
 	}
 	defer s.pipes.put(pl)
-	m, err := gocv.IMDecode(data, gocv.IMReadColor)
-	if err != nil || m.Empty() {
-		if err == nil {
-			m.Close()
-		}
-		s.writeError(w, r, errorf(http.StatusUnsupportedMediaType, "this image cannot be decoded"))
+	m, scale, err := decodePhoto(data, cfg, s.workSide())
+	if err != nil {
+		s.writeError(w, r, err)
 		return
 	}
 	defer m.Close()
 	res := pl.Process(m)
+	if scale != 1 && res.Found {
+		for i := range res.Corners {
+			for k := range res.Corners[i] {
+				// Pixel centres stay centres.
+				res.Corners[i][k] = math.Round(((res.Corners[i][k]+0.5)*scale-0.5)*100) / 100
+			}
+		}
+	}
 	res.File = name
-	writeJSON(w, http.StatusOK, res)
+	out := Scanned{Result: res}
+	if res.Status == pipeline.StatusSolved && res.Puzzle.N() > 0 {
+		// The rating is the engine's, as for a puzzle typed in; a
+		// puzzle it cannot rate in time goes out without one.
+		if r, l, err := rate(r.Context(), res.Puzzle); err == nil {
+			out.Rating, out.Level = r, l
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
 }
+
+// Scanned is /api/scan's answer: one line of `scan --json`, and for a
+// solved puzzle the logic engine's rating and level.
+type Scanned struct {
+	pipeline.Result
+	Rating float64 `json:"rating,omitempty"`
+	Level  string  `json:"level,omitempty"`
+}
+
+// workSide is the long side the recogniser works at: larger photos are
+// scaled down to it before anything else (vision.Options.MaxSide).
+func (s *Server) workSide() int { return s.cfg.Pipeline.Vision.WorkSide() }
+
+// decodePhoto decodes a checked upload in grey, the only thing the
+// recogniser reads. A photo whose long side is at least twice work is
+// decoded at 1/2, 1/4 or 1/8 of its size (libjpeg scales while it
+// decodes), never below work: the recogniser would scale it down to work
+// anyway, and a 40-megapixel photo then takes a twentieth of the memory.
+// scale is the factor from the decoded pixels back to the photo's.
+func decodePhoto(data []byte, cfg image.Config, work int) (gocv.Mat, float64, error) {
+	long := max(cfg.Width, cfg.Height)
+	flag, scale := gocv.IMReadGrayScale, 1.0
+	for _, f := range []struct {
+		flag gocv.IMReadFlag
+		k    int
+	}{{gocv.IMReadReducedGrayscale8, 8}, {gocv.IMReadReducedGrayscale4, 4}, {gocv.IMReadReducedGrayscale2, 2}} {
+		if long/f.k >= work {
+			flag = f.flag
+			break
+		}
+	}
+	m, err := gocv.IMDecode(data, flag)
+	if err != nil || m.Empty() {
+		if err == nil {
+			m.Close()
+		}
+		return gocv.Mat{}, 0, errorf(http.StatusUnsupportedMediaType, "this image cannot be decoded")
+	}
+	if m.Cols() > 0 && m.Cols() != cfg.Width {
+		scale = float64(cfg.Width) / float64(m.Cols())
+	}
+	return m, scale, nil
+}
+
+func (s *Server) photoTooLarge() string {
+	return fmt.Sprintf("the photo is larger than %.0f MB: please send a smaller one", float64(s.cfg.MaxUploadBytes)/(1<<20))
+}
+
+// uploadTime bounds how long receiving one photo may take: 20 MB at
+// 3 Mbit/s.
+const uploadTime = time.Minute
 
 // readPhoto reads the "photo" field of a multipart upload, refusing more
 // than MaxUploadBytes. It returns the bytes and the file's base name (for
 // the answer only: nothing is ever written to disk).
 func (s *Server) readPhoto(w http.ResponseWriter, r *http.Request) ([]byte, string, error) {
 	limit := s.cfg.MaxUploadBytes
-	tooBig := errorf(http.StatusRequestEntityTooLarge, "the photo is larger than %.0f MB: please send a smaller one", float64(limit)/(1<<20))
-	if r.ContentLength > limit+(64<<10) {
+	tooBig := errorf(http.StatusRequestEntityTooLarge, "%s", s.photoTooLarge())
+	if r.ContentLength > limit+multipartSlack {
 		return nil, "", tooBig
 	}
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "multipart/form-data" {
 		return nil, "", errorf(http.StatusUnsupportedMediaType, "send the photo as multipart/form-data in the field \"photo\"")
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, limit+(64<<10))
+	r.Body = http.MaxBytesReader(w, r.Body, limit+multipartSlack)
+	// A client that sends its photo slower than a slow phone line holds
+	// a place others wait for: give it a minute, then let go.
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(uploadTime))
 	mr, err := r.MultipartReader()
 	if err != nil {
 		return nil, "", errorf(http.StatusBadRequest, "malformed multipart body: %v", err)

@@ -98,6 +98,12 @@ func (s *Server) apiAnalyze(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	done, err := s.admit(r, s.guards.engine, s.guards.work)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	defer done()
 	writeJSON(w, http.StatusOK, analyze(r.Context(), g))
 }
 
@@ -119,6 +125,12 @@ func (s *Server) apiSolve(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(http.StatusBadRequest, "%v", err))
 		return
 	}
+	done, err := s.admit(r, s.guards.engine, s.guards.work)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	defer done()
 	out := Solved{Analysis: analyze(r.Context(), g), Solver: name}
 	if out.Status != pipeline.StatusSolved {
 		writeJSON(w, http.StatusOK, out)

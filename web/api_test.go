@@ -25,6 +25,9 @@ import (
 const (
 	classic         = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 	classicSolution = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+	// hex16 is the first puzzle of testdata/puzzles/zoo-16.txt.
+	hex16         = "1.E..GA.6...3.9B...C..9.A...D..G6B.9.21...3........F6......9..A....B54...9..GF7.....B.29.1.E...6.E...8..3.4F52.....83..DGC6.......167....4..2...2.F..B.4...C...........67..3..E.C975...G..E..B...432...5.7F.CG...D..G...92B68A3......C4......EDF..B......EA..5.."
+	hex16Solution = "15E4CGAF68D2379B738C459EAF1BD62G6BA9D218EG37F45CD2GF673B45C9E8A131DB546C298AGF7EFC5GBA29D17E43869E6A18G73B4F52CD47283EFDGC6591BAE81673CAB49G2DF52AF38BE41D5C69G7BG4DF9567A231CE8C97521DGF6E8AB43A432E6B587FDCG195DCEGF7192B68A348697AC4253G1BEDFGFB19D83CEA47562"
 )
 
 // apiServer is the web app over a fresh database, served by httptest.
@@ -135,6 +138,12 @@ func TestAPISolveAndAnalyze(t *testing.T) {
 		{name: "dots and lines", path: "/api/solve", body: `{"puzzle":"53..7....\n6..195...\n.98....6.\n8...6...3\n4..8.3..1\n7...2...6\n.6....28.\n...419..5\n....8..79","solver":"dlx"}`, status: 200,
 			fields: map[string]any{"solution": classicSolution}},
 		{name: "grid file", path: "/api/analyze", body: `{"puzzle":"2 2\n1. 0 0 0\n0 0 3. 0\n0 4. 0 0\n0 0 0 2."}`, status: 200, fields: map[string]any{"status": "solved", "size": 4}},
+		{name: "ilp", path: "/api/solve", body: `{"puzzle":"` + classic + `","solver":"ilp"}`, status: 200,
+			fields: map[string]any{"solution": classicSolution, "status": "solved", "solver": "ilp"}},
+		{name: "ilp 16x16", path: "/api/solve", body: `{"puzzle":"` + hex16 + `","solver":"ilp"}`, status: 200,
+			fields: map[string]any{"solution": hex16Solution, "status": "solved", "solver": "ilp"}},
+		{name: "ilp conflict", path: "/api/solve", body: `{"puzzle":"` + conflict + `","solver":"ilp"}`, status: 200,
+			fields: map[string]any{"status": "no solution", "solution": ""}},
 		{name: "6x6", path: "/api/solve", body: `{"puzzle":"` + sixBy + `"}`, status: 200, fields: map[string]any{"status": "several solutions", "box": []any{2.0, 3.0}}},
 		{name: "conflict", path: "/api/solve", body: `{"puzzle":"` + conflict + `"}`, status: 200,
 			fields: map[string]any{"status": "no solution", "conflicts": []any{0.0, 1.0}, "solution": ""}},

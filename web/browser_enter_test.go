@@ -50,12 +50,12 @@ func TestBrowserEnter(t *testing.T) {
 	b.run("paste", chromedp.SetValue(`#paste`, lines, chromedp.ByQuery), chromedp.Evaluate(`document.getElementById('paste').dispatchEvent(new Event('input'))`, nil))
 	b.waitJS("pasted and judged", `document.getElementById('verdict').textContent.startsWith('One solution') && document.querySelector('`+cellSel(0)+`').textContent === '5'`, 10*time.Second)
 
-	// Solve with another solver when the zoo offers one.
+	// Solve with another solver of the zoo: ILP (GLPK) when offered.
 	var solvers []string
 	b.eval(`Array.from(document.getElementById('solver').options, (o) => o.value)`, &solvers)
 	pick := "dlx"
 	for _, s := range solvers {
-		if s == "backtrack" {
+		if s == "ilp" || (s == "backtrack" && pick == "dlx") {
 			pick = s
 		}
 	}

@@ -25,6 +25,12 @@ func TestBrowserUpload(t *testing.T) {
 	b.run("choose the photo", chromedp.SetUploadFiles(`#photo`, []string{photo}, chromedp.ByQuery))
 	b.waitJS("the photo read and solved", `document.getElementById('scan-msg').textContent.startsWith('Solved') && Number(document.getElementById('photo-canvas').dataset.drawn) > 0`, 60*time.Second)
 	b.waitJS("the verdict", `document.getElementById('verdict').textContent.startsWith('One solution')`, 10*time.Second)
+	// The verdict repaints the photo: the solution stays drawn on it.
+	var drawn string
+	b.eval(`document.getElementById('photo-canvas').dataset.drawn`, &drawn)
+	if drawn == "" || drawn == "0" {
+		t.Errorf("after the verdict the photo shows %q solution digits, want them still drawn", drawn)
+	}
 
 	// The editable grid holds the givens as read: all the true ones.
 	var cells []string

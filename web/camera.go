@@ -83,9 +83,11 @@ type frameMsg struct {
 // reads it.
 type cameraConn struct {
 	conn   *websocket.Conn
+	ctx    context.Context
 	cancel context.CancelFunc
-	frames chan frameMsg // the newest frame not yet taken (at most one)
-	idle   time.Duration // how long the client may send nothing
+	sends  sync.WaitGroup // drop notices on their way
+	frames chan frameMsg  // the newest frame not yet taken (at most one)
+	idle   time.Duration  // how long the client may send nothing
 	keys   chan int
 
 	mu              sync.Mutex
@@ -94,7 +96,16 @@ type cameraConn struct {
 	walk            stepWalk       // where H has got to in the puzzle in view (read loop only)
 	server          []float64      // per answered frame: ms from receipt to answer
 	frameN, dropped int
+	dropsOut        int    // drop notices not yet written
+	flooded         string // why the server closed a client that does not read, or ""
 }
+
+// maxDropsOut is how many drop notices may wait to be written. The page
+// keeps at most two frames unanswered, so at 15 frames a second 64 notices
+// waiting means some four seconds in which nothing could be written to it:
+// a client sending frames without reading the answers, closed before its
+// notices pile up in memory.
+const maxDropsOut = 64
 
 func (s *Server) streamCount() int {
 	s.streamsMu.Lock()
@@ -132,6 +143,15 @@ func (s *Server) camera(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(http.StatusServiceUnavailable, "%d camera streams are open, the most this server takes: try again soon", s.cfg.MaxCameraStreams))
 		return
 	}
+	if cams := s.guards.cameras; cams != nil {
+		addr := clientOf(r).addr
+		if !cams.add(addr) {
+			s.writeError(w, r, &apiError{Status: http.StatusTooManyRequests, RetryAfter: 5,
+				Msg: fmt.Sprintf("%d camera streams are already open from your address: close one first", cams.max)})
+			return
+		}
+		defer cams.done(addr)
+	}
 	// Accept checks that the page comes from this server's own origin.
 	conn, err := websocket.Accept(w, r, nil)
 	if err != nil {
@@ -139,7 +159,7 @@ func (s *Server) camera(w http.ResponseWriter, r *http.Request) {
 	}
 	conn.SetReadLimit(maxFrameBytes)
 	ctx, cancel := context.WithCancel(context.Background())
-	c := &cameraConn{conn: conn, cancel: cancel, frames: make(chan frameMsg, 1), keys: make(chan int, 8), idle: s.cfg.CameraIdle}
+	c := &cameraConn{conn: conn, ctx: ctx, cancel: cancel, frames: make(chan frameMsg, 1), keys: make(chan int, 8), idle: s.cfg.CameraIdle}
 	s.streamsMu.Lock()
 	s.streams[c] = struct{}{}
 	s.streamsMu.Unlock()
@@ -151,6 +171,8 @@ func (s *Server) camera(w http.ResponseWriter, r *http.Request) {
 	}()
 	start := time.Now()
 	status, reason := s.runCamera(ctx, c)
+	cancel()
+	c.sends.Wait()
 	conn.Close(status, reason)
 	c.logSummary(s, time.Since(start), reason)
 }
@@ -163,10 +185,11 @@ func (s *Server) runCamera(ctx context.Context, c *cameraConn) (websocket.Status
 		return websocket.StatusNormalClosure, ""
 	}
 	var badReason string
-	src := &wsSource{frames: c.frames, done: ctx.Done(), bad: func(reason string) {
+	src := &wsSource{frames: c.frames, done: ctx.Done(), slots: s.frameSlots, bad: func(reason string) {
 		badReason = reason
 		go c.conn.Close(websocket.StatusUnsupportedData, reason)
-	}}
+	}, drop: c.drop}
+	defer src.release()
 	opts := live.Options{
 		Pipeline: s.cfg.Pipeline,
 		Every:    5, // a recognition every third of a second at 15 fps
@@ -174,8 +197,11 @@ func (s *Server) runCamera(ctx context.Context, c *cameraConn) (websocket.Status
 		NewRecognizer: func() (live.Recognizer, error) {
 			return &pooledRecognizer{pool: s.pipes, ctx: ctx}, nil
 		},
-		OnFrame: func(info live.FrameInfo) { c.answer(ctx, src.cur, info) },
-		Logf:    func(format string, args ...any) { s.log.Info("camera: " + fmt.Sprintf(format, args...)) },
+		OnFrame: func(info live.FrameInfo) {
+			src.release() // the frame's work is done; sending the answer needs no core
+			c.answer(ctx, src.cur, info)
+		},
+		Logf: func(format string, args ...any) { s.log.Info("camera: " + fmt.Sprintf(format, args...)) },
 	}
 	sessionDone := make(chan error, 1)
 	go func() {
@@ -213,11 +239,13 @@ func (c *cameraConn) readLoop(ctx context.Context) (websocket.StatusCode, string
 		timer.Stop()
 		if err != nil {
 			c.mu.Lock()
-			away, quiet := c.goingAway, idle
+			away, quiet, flooded := c.goingAway, idle, c.flooded
 			c.mu.Unlock()
 			switch {
 			case away || ctx.Err() != nil:
 				return websocket.StatusGoingAway, "the server is shutting down"
+			case flooded != "":
+				return websocket.StatusPolicyViolation, flooded
 			case quiet:
 				return websocket.StatusPolicyViolation, fmt.Sprintf("nothing received for %v", c.idle)
 			case strings.Contains(err.Error(), "read limited"):
@@ -245,14 +273,42 @@ func (c *cameraConn) readLoop(ctx context.Context) (websocket.StatusCode, string
 		// dropped, and the client told, so it never falls behind.
 		select {
 		case old := <-c.frames:
-			c.mu.Lock()
-			c.dropped++
-			c.mu.Unlock()
-			c.send(ctx, map[string]any{"type": "dropped", "seq": old.seq})
+			c.drop(old.seq)
 		default:
 		}
 		c.frames <- f
 	}
+}
+
+// drop tells the client that frame seq was skipped for a newer one, so it
+// may send the next. The message goes out on its own goroutine: neither
+// the reader nor a session holding a frame slot waits on the network.
+func (c *cameraConn) drop(seq uint32) {
+	c.mu.Lock()
+	c.dropped++
+	over := c.dropsOut >= maxDropsOut
+	first := over && c.flooded == ""
+	if first {
+		c.flooded = "frames sent without reading the answers"
+	}
+	if !over {
+		c.dropsOut++
+	}
+	c.mu.Unlock()
+	if first {
+		go c.conn.Close(websocket.StatusPolicyViolation, "frames sent without reading the answers")
+	}
+	if over {
+		return
+	}
+	c.sends.Add(1)
+	go func() {
+		defer c.sends.Done()
+		c.send(c.ctx, map[string]any{"type": "dropped", "seq": seq})
+		c.mu.Lock()
+		c.dropsOut--
+		c.mu.Unlock()
+	}()
 }
 
 // checkFrame checks one binary frame message (sequence number, a JPEG
@@ -398,35 +454,92 @@ func (c *cameraConn) logSummary(s *Server, d time.Duration, reason string) {
 // wsSource is a live.Source fed by the WebSocket's reader. It decodes
 // each frame it hands on; a frame that does not decode ends the stream
 // (bad calls the connection's close with the reason).
+//
+// Streams take turns: a frame is taken and worked on (decoded, the grid
+// followed, its ink printed) only while the stream holds one of the
+// server's frame slots, one per core, handed out first come first served
+// (Go's channels queue their waiting senders in order). Fifty streams
+// then share the cores evenly and each frame, once started, runs on a
+// core of its own instead of fifty half-done frames thrashing the cores
+// (cgo calls do not count against GOMAXPROCS, so nothing else bounds
+// them). A stream waiting for a slot keeps only its newest frame, so the
+// wait costs freshness, never a backlog.
 type wsSource struct {
 	frames <-chan frameMsg
 	done   <-chan struct{}
 	bad    func(reason string)
-	cur    frameMsg // the frame last read
+	drop   func(seq uint32) // tells the client a frame was skipped for a newer one
+	cur    frameMsg         // the frame last read
+
+	slots chan struct{} // the server's frame slots
+	mu    sync.Mutex
+	held  bool // this stream holds a slot
 }
 
 func (w *wsSource) Read(m *gocv.Mat) bool {
+	w.release()
+	// Wait for a frame, then for a slot; then take the newest frame,
+	// which may have replaced that one meanwhile.
+	var f frameMsg
 	select {
-	case f := <-w.frames:
-		d, err := gocv.IMDecode(f.jpg, gocv.IMReadColor)
-		ok := err == nil && !d.Empty() && d.Channels() == 3 && d.Cols() == f.w && d.Rows() == f.h
-		if ok {
-			d.CopyTo(m)
-		}
-		if err == nil {
-			d.Close()
-		}
-		if !ok {
-			w.bad(fmt.Sprintf("frame %d: the JPEG does not decode", f.seq))
-			return false
-		}
-		f.jpg = nil
-		w.cur = f
-		return true
+	case f = <-w.frames:
 	case <-w.done:
 		return false
 	}
+	select {
+	case w.slots <- struct{}{}:
+		w.mu.Lock()
+		w.held = true
+		w.mu.Unlock()
+	case <-w.done:
+		return false
+	}
+	select {
+	case newer := <-w.frames:
+		w.drop(f.seq)
+		f = newer
+	default:
+	}
+	d, ok := decodeFrame(f)
+	if !ok {
+		w.bad(fmt.Sprintf("frame %d: the JPEG does not decode", f.seq))
+		return false
+	}
+	// The decoded Mat becomes the session's frame: no copy.
+	m.Close()
+	*m = d
+	f.jpg = nil
+	w.cur = f
+	return true
 }
+
+// release gives back the stream's frame slot, if it holds one.
+func (w *wsSource) release() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.held {
+		w.held = false
+		<-w.slots
+	}
+}
+
+// decodeFrame decodes a checked camera frame in grey: everything the
+// server does with a frame (follow the grid, print its ink, read the
+// digits) works on grey, and libjpeg decoding only the luma plane skips
+// the chroma planes and the colour conversion. ok is false when the JPEG
+// does not decode to the size its header announced. The caller closes m.
+func decodeFrame(f frameMsg) (m gocv.Mat, ok bool) {
+	d, err := gocv.IMDecode(f.jpg, gocv.IMReadGrayScale)
+	if err != nil {
+		return gocv.Mat{}, false
+	}
+	if d.Empty() || d.Cols() != f.w || d.Rows() != f.h {
+		d.Close()
+		return gocv.Mat{}, false
+	}
+	return d, true
+}
+
 func (w *wsSource) FPS() float64     { return cameraFPS }
 func (w *wsSource) Size() (int, int) { return 0, 0 }
 func (w *wsSource) Name() string     { return "browser camera" }

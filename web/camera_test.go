@@ -9,6 +9,7 @@ import (
 	"image"
 	"image/color"
 	"image/jpeg"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -104,12 +105,19 @@ func (c *camClient) frameAnswerFor(seq uint32) map[string]any {
 
 // jpegFrame encodes photo scaled into a w×h frame, as the page sends it.
 func jpegFrame(t testing.TB, photo image.Image, w, h int) []byte {
+	return jpegFrameAt(t, photo, w, h, 0, 0, 1)
+}
+
+// jpegFrameAt is jpegFrame with the photo moved by (dx, dy) pixels and
+// zoomed by zoom: a camera held in the hand.
+func jpegFrameAt(t testing.TB, photo image.Image, w, h int, dx, dy, zoom float64) []byte {
 	canvas := image.NewRGBA(image.Rect(0, 0, w, h))
 	draw.Draw(canvas, canvas.Bounds(), image.NewUniform(color.RGBA{110, 110, 110, 255}), image.Point{}, draw.Src)
 	pb := photo.Bounds()
-	k := min(float64(w)/float64(pb.Dx()), float64(h)/float64(pb.Dy()))
+	k := min(float64(w)/float64(pb.Dx()), float64(h)/float64(pb.Dy())) * zoom
 	dw, dh := int(float64(pb.Dx())*k), int(float64(pb.Dy())*k)
-	draw.CatmullRom.Scale(canvas, image.Rect((w-dw)/2, (h-dh)/2, (w-dw)/2+dw, (h-dh)/2+dh), photo, pb, draw.Src, nil)
+	x0, y0 := (w-dw)/2+int(math.Round(dx)), (h-dh)/2+int(math.Round(dy))
+	draw.CatmullRom.Scale(canvas, image.Rect(x0, y0, x0+dw, y0+dh), photo, pb, draw.Src, nil)
 	var b bytes.Buffer
 	if err := jpeg.Encode(&b, canvas, &jpeg.Options{Quality: 70}); err != nil {
 		t.Fatal(err)
@@ -122,7 +130,7 @@ func jpegFrame(t testing.TB, photo image.Image, w, h int) []byte {
 // camera's doc comment: each bad client is closed with a reason, and a
 // good client beside them keeps its answers.
 func TestCameraProtocol(t *testing.T) {
-	a := newAPIServer(t, Config{MaxCameraStreams: 8})
+	a := newAPIServer(t, Config{MaxCameraStreams: 8, Limits: Limits{CameraPerClient: 16}})
 	photoPath, want := cameraPhoto(t)
 	frame := jpegFrame(t, decodeFile(t, photoPath), 1280, 720)
 

@@ -140,7 +140,7 @@ func (gs *games) load(ctx context.Context, id string) (*played, error) {
 	}
 	rec, err := gs.store.Game(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, errorf(http.StatusNotFound, "no game %q", id)
+		return nil, errorf(http.StatusNotFound, "no game %q (a game left untouched for a month, or never played for a day, is deleted)", id)
 	}
 	if err != nil {
 		return nil, err

@@ -17,6 +17,9 @@ const maxJSONBody = 64 << 10
 type apiError struct {
 	Status int
 	Msg    string
+	// RetryAfter, if positive, is sent as the Retry-After header (in
+	// seconds) of a 429 or 503.
+	RetryAfter int
 }
 
 func (e *apiError) Error() string { return e.Msg }
@@ -40,6 +43,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var ae *apiError
 	if errors.As(err, &ae) {
+		retryAfter(w, ae.RetryAfter)
 		writeJSON(w, ae.Status, map[string]string{"error": ae.Msg})
 		return
 	}

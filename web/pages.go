@@ -102,7 +102,7 @@ func (a *assets) serve(w http.ResponseWriter, r *http.Request, f asset) {
 }
 
 // pageNames lists the page templates; each is layout.html plus its own file.
-var pageNames = []string{"home", "play", "enter", "upload", "camera", "leaderboard", "notfound"}
+var pageNames = []string{"home", "play", "enter", "upload", "camera", "leaderboard", "notfound", "kakuro", "kakuro-solve"}
 
 func parsePages(a *assets) (map[string]*template.Template, error) {
 	funcs := template.FuncMap{
@@ -113,6 +113,8 @@ func parsePages(a *assets) (map[string]*template.Template, error) {
 		"add1":      func(i int) int { return i + 1 },
 		"maxLevel":  maxLevel,
 		"levelNote": func(l string) string { return levelNotes[l] },
+		// sizeLabel writes a stored size ("9x9") as the pages do ("9×9").
+		"sizeLabel": func(size string) string { return strings.Replace(size, "x", "×", 1) },
 	}
 	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html")
 	if err != nil {
@@ -149,6 +151,7 @@ type pageData struct {
 var pageTitles = map[string]string{
 	"home": "Sudoku", "play": "Play", "enter": "Enter a puzzle", "upload": "Upload a photo",
 	"camera": "Camera", "leaderboard": "Leaderboard", "notfound": "Not found",
+	"kakuro": "Kakuro", "kakuro-solve": "Solve a Kakuro",
 }
 
 // page returns a handler rendering a page that needs no server data (its

@@ -44,6 +44,15 @@ type Config struct {
 	Workers int
 	// Now is the clock (default time.Now); tests move it.
 	Now func() time.Time
+	// Limits bounds what one client may ask (rates, work in flight,
+	// camera streams); the zero value takes DefaultLimits.
+	Limits Limits
+	// ExpireAfter: a game nobody has touched for this long, and that was
+	// not solved, is deleted (default 30 days; negative: never). A game
+	// never played past its start goes after ExpireUnplayedAfter (default
+	// a day). Results on the leaderboards and in histories are never
+	// deleted.
+	ExpireAfter, ExpireUnplayedAfter time.Duration
 }
 
 // Server is the web app. Make one with New, serve its Handler, and Close
@@ -57,6 +66,12 @@ type Server struct {
 	assets *assets
 	pipes  *pipePool
 	games  *games
+	guards *guards
+	expiry *expirer // nil when the store cannot expire games or it is off
+
+	// frameSlots: camera frames worked on at once, one per core (see
+	// wsSource).
+	frameSlots chan struct{}
 
 	// live camera connections, closed by CloseStreams.
 	streamsMu sync.Mutex
@@ -90,24 +105,33 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.ExpireAfter == 0 {
+		cfg.ExpireAfter = 30 * 24 * time.Hour
+	}
+	if cfg.ExpireUnplayedAfter == 0 {
+		cfg.ExpireUnplayedAfter = 24 * time.Hour
+	}
 	a, err := loadAssets()
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{
-		cfg:     cfg,
-		log:     cfg.Log,
-		store:   cfg.Store,
-		mux:     http.NewServeMux(),
-		assets:  a,
-		pipes:   newPipePool(cfg.Workers, cfg.Pipeline),
-		streams: map[*cameraConn]struct{}{},
+		cfg:        cfg,
+		log:        cfg.Log,
+		store:      cfg.Store,
+		mux:        http.NewServeMux(),
+		assets:     a,
+		pipes:      newPipePool(cfg.Workers, cfg.Pipeline),
+		guards:     newGuards(cfg.Limits, cfg.Workers),
+		frameSlots: make(chan struct{}, cfg.Workers),
+		streams:    map[*cameraConn]struct{}{},
 	}
 	s.games = &games{store: cfg.Store, now: cfg.Now}
 	if s.pages, err = parsePages(a); err != nil {
 		return nil, err
 	}
 	s.routes()
+	s.expiry = startExpiry(cfg)
 	return s, nil
 }
 
@@ -123,6 +147,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /upload", s.page("upload"))
 	m.HandleFunc("GET /camera", s.page("camera"))
 	m.HandleFunc("GET /leaderboard", s.leaderboardPage)
+	s.kakuroRoutes() // pages and API of kakuro.go
 	m.Handle("GET /static/", s.assets)
 	m.HandleFunc("GET /favicon.ico", s.assets.favicon)
 
@@ -169,15 +194,17 @@ func (s *Server) apiNotFound(w http.ResponseWriter, r *http.Request) {
 }
 
 // Handler returns the server's HTTP handler with its safety layers:
-// recovery from panics, security headers and request logging.
+// recovery from panics, security headers, the request budget of each
+// client and the bound on request bodies.
 func (s *Server) Handler() http.Handler {
-	return s.recoverer(s.headers(s.mux))
+	return s.recoverer(s.headers(s.guard(s.mux)))
 }
 
-// Close releases the recognition pipelines and ends camera streams. Call
-// it after http.Server.Shutdown.
+// Close releases the recognition pipelines, ends camera streams and stops
+// expiring games. Call it after http.Server.Shutdown.
 func (s *Server) Close() error {
 	s.CloseStreams()
+	s.expiry.stop()
 	return s.pipes.close()
 }
 

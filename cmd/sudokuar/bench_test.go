@@ -11,7 +11,7 @@ import (
 // the default for puzzles it solves, one line per puzzle.
 func TestSolveWithEverySolver(t *testing.T) {
 	in := wikiPuzzle + "\n" + "..4.4...1.2..2..\n"
-	for _, name := range []string{"dlx", "backtrack", "logic", "anneal", "cga"} {
+	for _, name := range []string{"dlx", "backtrack", "stack", "ilp", "logic", "anneal", "cga"} {
 		code, out, errOut := runCLI(t, in, "solve", "--solver", name, "--timeout", "20s")
 		if code != exitOK || !strings.HasPrefix(out, wikiSolution+"\n") || strings.Count(out, "\n") != 2 {
 			t.Errorf("--solver %s: code %d, stdout %q, stderr %q", name, code, out, errOut)

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/sudokuar/sudokuar/logic"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
@@ -14,6 +15,9 @@ func generateFlags(fs *flag.FlagSet) func(*env, []string) int {
 	count := fs.Int("count", 1, "number of puzzles")
 	seed := fs.Int64("seed", 1, "random seed of the first puzzle; puzzle i uses seed+i, so output is reproducible")
 	clues := fs.Int("clues", 0, "stop removing givens at this many (0: as few as uniqueness allows)")
+	level := fs.String("level", "", "difficulty level: easy, medium, hard, expert or extreme (rated on the Sudoku Explainer scale; see the README for the bands)")
+	symmetry := fs.Bool("symmetry", false, "with --level, keep the givens symmetric under a half turn")
+	showRating := fs.Bool("rating", false, "with --level, follow each puzzle with its rating, level and hardest technique")
 	return func(e *env, args []string) int {
 		if len(args) > 0 {
 			fmt.Fprintf(e.stderr, "sudokuar generate: unexpected argument %q\n", args[0])
@@ -36,6 +40,36 @@ func generateFlags(fs *flag.FlagSet) func(*env, []string) int {
 		}
 		out := bufio.NewWriter(e.stdout)
 		defer out.Flush()
+		if *level != "" {
+			lv, err := logic.ParseLevel(*level)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "sudokuar generate: --level: %v\n", err)
+				return exitUsage
+			}
+			if *clues != 0 {
+				fmt.Fprintln(e.stderr, "sudokuar generate: --clues and --level do not go together")
+				return exitUsage
+			}
+			for i := 0; i < *count; i++ {
+				g, r, err := logic.Generate(shape, lv, *seed+int64(i), *symmetry)
+				if err != nil {
+					out.Flush()
+					fmt.Fprintf(e.stderr, "sudokuar generate: %v\n", err)
+					return exitFail
+				}
+				if *showRating {
+					fmt.Fprintf(out, "%s %.1f %s %s\n", g, r.SE, r.Level, r.Hardest)
+				} else {
+					fmt.Fprintln(out, g)
+				}
+				out.Flush()
+			}
+			return exitOK
+		}
+		if *symmetry || *showRating {
+			fmt.Fprintln(e.stderr, "sudokuar generate: --symmetry and --rating need --level")
+			return exitUsage
+		}
 		for i := 0; i < *count; i++ {
 			g, err := sudoku.Generate(shape, *seed+int64(i), *clues)
 			if err != nil {

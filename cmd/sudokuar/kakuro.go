@@ -3,12 +3,15 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -131,8 +134,25 @@ func batchStatus(e *env, cmd string, failed, total int) int {
 }
 
 // solveWith solves b with the named solver and returns its solution.
-func solveWith(solver string, b *kakuro.Board) (*kakuro.Board, kakuro.Result, error) {
+// model is the ILP's formulation (ILP only).
+func solveWith(solver string, model kakuro.ILPModel, b *kakuro.Board) (*kakuro.Board, kakuro.Result, error) {
 	switch solver {
+	case "ilp":
+		p, err := kakuro.NewILPModel(b, model)
+		if err != nil {
+			return nil, kakuro.Result{}, err
+		}
+		sols, st, err := p.Solve(context.Background(), 2)
+		res := kakuro.Result{Count: len(sols), Nodes: uint64(st.Nodes)}
+		switch {
+		case err != nil:
+			return nil, res, err
+		case len(sols) == 0:
+			return nil, res, errors.New("no solution: the clues contradict each other")
+		case len(sols) == 1:
+			return sols[0], res, nil
+		}
+		return nil, res, fmt.Errorf("not unique: %v", &kakuro.MultipleError{First: sols[0], Second: sols[1]})
 	case "fast":
 		s, err := kakuro.NewSolver(b)
 		if err != nil {
@@ -160,24 +180,35 @@ func solveWith(solver string, b *kakuro.Board) (*kakuro.Board, kakuro.Result, er
 		}
 		return nil, kakuro.Result{}, errors.New("not unique: more than one solution")
 	}
-	return nil, kakuro.Result{}, fmt.Errorf("unknown solver %q (want fast or dlx)", solver)
+	return nil, kakuro.Result{}, fmt.Errorf("unknown solver %q (want fast, dlx or ilp)", solver)
 }
 
 func kakuroSolveFlags(fs *flag.FlagSet) func(*env, []string) int {
-	solver := fs.String("solver", "fast", "solver: fast (propagation and search) or dlx (exact cover, Dancing Links)")
-	stats := fs.Bool("stats", false, "print each puzzle's solving time and search nodes on stderr")
+	solver := fs.String("solver", "fast", "solver: fast (propagation and search), dlx (exact cover, Dancing Links) or ilp (integer program, GLPK)")
+	ilpModel := fs.String("ilp-model", "combinations", "the ILP's formulation: combinations (one variable per digit set of each run), plain (the issue's: sum and at most one of each digit per run) or propagated (combinations over the fast solver's propagated candidates)")
+	stats := fs.Bool("stats", false, "print each puzzle's solving time (wall and thread CPU) and search nodes (GLPK's branch-and-bound nodes for ilp) on stderr")
 	return func(e *env, args []string) int {
+		model, err := kakuro.ParseILPModel(*ilpModel)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "sudokuar kakuro solve: --ilp-model: %v\n", err)
+			return exitUsage
+		}
 		out := bufio.NewWriter(e.stdout)
 		defer out.Flush()
 		n := 0
+		// The thread clock counts this goroutine's work (GLPK's too: cgo
+		// runs on the calling thread) while it stays on one OS thread.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		cpuClock := threadClock()
 		failed := readKakuros(e, args, func(name string, b *kakuro.Board) error {
-			start := time.Now()
-			sol, res, err := solveWith(*solver, b)
+			start, c0 := time.Now(), cpuClock()
+			sol, res, err := solveWith(*solver, model, b)
 			if err != nil {
 				return err
 			}
 			if *stats {
-				fmt.Fprintf(e.stderr, "%s: %s, %d nodes\n", name, time.Since(start).Round(time.Microsecond), res.Nodes)
+				fmt.Fprintf(e.stderr, "%s: %s wall, %s thread CPU, %d nodes\n", name, time.Since(start).Round(time.Microsecond), (cpuClock() - c0).Round(time.Microsecond), res.Nodes)
 			}
 			if n > 0 {
 				out.WriteByte('\n')
@@ -231,7 +262,9 @@ func kakuroRateFlags(fs *flag.FlagSet) func(*env, []string) int {
 
 func kakuroGenerateFlags(fs *flag.FlagSet) func(*env, []string) int {
 	size := fs.String("size", "9", "play area `N` or `RxC` (white area without the clue row and column), 3 to 40")
-	level := fs.String("level", "medium", "easy, medium or hard (see the README for what each needs)")
+	level := fs.String("level", "medium", "easy, medium, hard or expert (see the README for what each needs)")
+	maxRun := fs.Int("max-run", 0, "longest run, 2 to 9 (0: 9, or the longer side of a smaller play area)")
+	stats := fs.Bool("stats", false, "print each puzzle's generation time (wall and thread CPU) and rating on stderr, and the median at the end")
 	seed := fs.Uint64("seed", 1, "random seed of the first puzzle; puzzle i uses seed+i, so output is reproducible")
 	count := fs.Int("count", 1, "number of puzzles")
 	dir := fs.String("out", "", "write NAME.txt and NAME.solution.txt per puzzle into this folder instead of printing")
@@ -258,9 +291,33 @@ func kakuroGenerateFlags(fs *flag.FlagSet) func(*env, []string) int {
 		}
 		out := bufio.NewWriter(e.stdout)
 		defer out.Flush()
+		// The thread clock measures this goroutine's work only while it
+		// stays on one OS thread.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		cpuClock := threadClock()
+		var walls, cpus []time.Duration
+		if *stats {
+			defer func() {
+				if len(walls) == 0 {
+					return
+				}
+				slices.Sort(walls)
+				slices.Sort(cpus)
+				fmt.Fprintf(e.stderr, "%d puzzles %dx%d %v: median %s wall (max %s), median %s thread CPU (max %s)\n",
+					len(walls), rows, cols, lv, walls[len(walls)/2].Round(time.Millisecond), walls[len(walls)-1].Round(time.Millisecond),
+					cpus[len(cpus)/2].Round(time.Millisecond), cpus[len(cpus)-1].Round(time.Millisecond))
+			}()
+		}
 		for i := 0; i < *count; i++ {
 			s := *seed + uint64(i)
-			sol, r, err := kakuro.Generate(kakuro.GenerateOptions{Rows: rows, Cols: cols, Level: lv, Seed: s})
+			t0, c0 := time.Now(), cpuClock()
+			sol, r, err := kakuro.Generate(kakuro.GenerateOptions{Rows: rows, Cols: cols, Level: lv, Seed: s, MaxRun: *maxRun})
+			wall, cpu := time.Since(t0), cpuClock()-c0
+			if *stats {
+				walls, cpus = append(walls, wall), append(cpus, cpu)
+				fmt.Fprintf(e.stderr, "seed %d: %s wall, %s thread CPU, %v (%v)\n", s, wall.Round(time.Millisecond), cpu.Round(time.Millisecond), r, err)
+			}
 			if err != nil {
 				out.Flush()
 				fmt.Fprintf(e.stderr, "sudokuar kakuro generate: seed %d: %v\n", s, err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -17,6 +18,7 @@ import (
 	"gocv.io/x/gocv"
 	"golang.org/x/term"
 
+	"github.com/sudokuar/sudokuar/logic"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/vision"
@@ -113,6 +115,34 @@ type scanItem struct {
 	loadErr  bool
 	writeErr error
 	outFile  string
+	rating   *logic.Rating // the solved puzzle's rating (nil when not solved or not rated)
+}
+
+// scanJSON is one line of scan --json: the pipeline's result plus, for a
+// solved puzzle, its rating on the Sudoku Explainer scale and its level.
+type scanJSON struct {
+	pipeline.Result
+	Rating  *float64 `json:"rating,omitempty"`
+	Level   string   `json:"level,omitempty"`
+	Hardest string   `json:"hardest,omitempty"`
+}
+
+// rateTimeout bounds the rating of one scanned puzzle.
+const rateTimeout = 20 * time.Second
+
+// rateScanned rates a solved puzzle; nil if it cannot be rated in time.
+func rateScanned(r pipeline.Result) *logic.Rating {
+	if !r.IsSolved() {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), rateTimeout)
+	defer cancel()
+	rt, err := logic.RateContext(ctx, r.Puzzle)
+	if err != nil {
+		return nil
+	}
+	rt.Steps = nil
+	return &rt
 }
 
 // scan runs the whole command; it returns how many files failed to load.
@@ -164,6 +194,7 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 					out = outNames[i]
 				}
 				items[i] = scanOne(p, files[i], out, int64(c.maxMP*1e6), vision.Pick{Rank: c.grid - 1})
+				items[i].rating = rateScanned(items[i].res)
 				done <- i
 			}
 		}(p)
@@ -204,7 +235,12 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 				solved++
 			}
 			if c.json {
-				if err := enc.Encode(it.res); err != nil {
+				js := scanJSON{Result: it.res}
+				if it.rating != nil {
+					se := it.rating.SE
+					js.Rating, js.Level, js.Hardest = &se, it.rating.Level.String(), it.rating.Hardest
+				}
+				if err := enc.Encode(js); err != nil {
 					return failed, fmt.Errorf("write JSON: %w", err)
 				}
 			} else if !it.loadErr {
@@ -297,6 +333,9 @@ func describe(it scanItem) string {
 		for _, c := range r.Check {
 			fmt.Fprintf(&b, " [%s: %s]", c.Name, c.Reason)
 		}
+	}
+	if it.rating != nil {
+		fmt.Fprintf(&b, ", rated %.1f (%s)", it.rating.SE, it.rating.Level)
 	}
 	fmt.Fprintf(&b, " in %.0f ms", r.Ms)
 	if it.outFile != "" {

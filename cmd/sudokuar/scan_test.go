@@ -184,6 +184,8 @@ func TestScanSynthetic(t *testing.T) {
 			Solution string       `json:"solution"`
 			Status   string       `json:"status"`
 			Ms       *float64     `json:"ms"`
+			Rating   *float64     `json:"rating"`
+			Level    string       `json:"level"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatalf("line %d is not JSON: %v: %s", lines, err, sc.Text())
@@ -221,6 +223,9 @@ func TestScanSynthetic(t *testing.T) {
 		if r.Status == pipeline.StatusSolved {
 			if len(r.Solution) != len(r.Given) || strings.Contains(r.Solution, "0") {
 				t.Errorf("%s: solved but solution %q", r.File, r.Solution)
+			}
+			if r.Rating == nil || *r.Rating < 1 || r.Level == "" {
+				t.Errorf("%s: solved but not rated: rating %v level %q", r.File, r.Rating, r.Level)
 			}
 			if _, err := os.Stat(filepath.Join(out, strings.TrimSuffix(filepath.Base(r.File), filepath.Ext(r.File))+".solved"+filepath.Ext(r.File))); err != nil {
 				t.Errorf("%s: no annotated image: %v", r.File, err)

@@ -107,6 +107,9 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 		srv.Close()
 		return err
 	}
+	// A hostile client opening sockets by the thousand uses up only its
+	// own address's share.
+	ln = web.LimitListener(ln, web.DefaultConnsPerAddr)
 	scheme := "http"
 	if tlsCfg != nil {
 		ln = tls.NewListener(ln, tlsCfg)
@@ -143,6 +146,13 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 	err = hs.Shutdown(ctx)
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
+	}
+	if err != nil {
+		// A request still running after 10 s (a photo crawling in):
+		// close its connection, so it fails and its client knows,
+		// rather than the database closing under it.
+		fmt.Fprintln(stderr, "sudokuar serve: requests still running after 10 s, closing their connections:", err)
+		err = hs.Close()
 	}
 	return errors.Join(err, srv.Close())
 }

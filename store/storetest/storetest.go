@@ -30,6 +30,7 @@ func Run(t *testing.T, o Open) {
 	t.Run("History", func(t *testing.T) { history(t, o) })
 	t.Run("Markup", func(t *testing.T) { markup(t, o) })
 	t.Run("Concurrent", func(t *testing.T) { concurrent(t, o) })
+	t.Run("Expire", func(t *testing.T) { expire(t, o) })
 	if o.Reopen != nil {
 		t.Run("Reopen", func(t *testing.T) { reopen(t, o) })
 	}
@@ -220,6 +221,62 @@ func markup(t *testing.T, o Open) {
 	got, err := s.Leaderboard(ctx, store.Board{Kind: store.KindSudoku, Size: "9x9", Level: "easy"}, 0)
 	if err != nil || len(got) != 1 || got[0].Name != r.Name || got[0].GameID != id {
 		t.Errorf("leaderboard = %+v, %v", got, err)
+	}
+}
+
+// expire checks ExpireGames on a store that has it: unsolved games idle
+// too long go (and those never played, sooner); solved games, their
+// results and recent games stay.
+func expire(t *testing.T, o Open) {
+	ctx := context.Background()
+	s := o.New(t)
+	ex, ok := s.(store.Expirer)
+	if !ok {
+		t.Skipf("%T does not implement store.Expirer", s)
+	}
+	day := 24 * time.Hour
+	now := t0.Add(100 * day)
+	add := func(id, status string, created, updated time.Time) {
+		t.Helper()
+		g := game(id)
+		g.Created, g.Updated = created, created
+		if err := s.CreateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		g.Status, g.Updated = status, updated
+		if status == store.StatusSolved {
+			if _, err := s.FinishGame(ctx, g, result(id, 1000)); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := s.UpdateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old, recent := now.Add(-40*day), now.Add(-10*day)
+	add("idle", store.StatusPlaying, old, old.Add(time.Hour))                   // played, then left 40 days: goes
+	add("revealed", store.StatusRevealed, old, old.Add(time.Hour))              // solution shown 40 days ago: goes
+	add("unplayed", store.StatusPlaying, now.Add(-2*day), now.Add(-2*day))      // started 2 days ago, never played: goes
+	add("fresh", store.StatusPlaying, now.Add(-time.Hour), now.Add(-time.Hour)) // started an hour ago: stays
+	add("playing", store.StatusPlaying, old, recent)                            // played 10 days ago: stays
+	add("solved", store.StatusSolved, old.Add(-100*day), old)                   // solved long ago: stays, with its result
+	n, err := ex.ExpireGames(ctx, now.Add(-30*day), now.Add(-day))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 3 {
+		t.Errorf("ExpireGames deleted %d games, want 3", n)
+	}
+	for id, want := range map[string]bool{"idle": false, "revealed": false, "unplayed": false, "fresh": true, "playing": true, "solved": true} {
+		_, err := s.Game(ctx, id)
+		if got := err == nil; got != want {
+			t.Errorf("game %s kept: %v, want %v (%v)", id, got, want, err)
+		}
+	}
+	if b, _ := s.Leaderboard(ctx, store.Board{Kind: store.KindSudoku, Size: "9x9", Level: "easy"}, 0); len(b) != 1 || b[0].GameID != "solved" {
+		t.Errorf("leaderboard after expiry: %+v", b)
+	}
+	if n, err := ex.ExpireGames(ctx, now.Add(-30*day), now.Add(-day)); err != nil || n != 0 {
+		t.Errorf("second ExpireGames: %d, %v; want 0", n, err)
 	}
 }
 

@@ -12,8 +12,19 @@ let photo = null;  // the ImageBitmap shown
 let scan = null;   // the server's answer
 const ed = new Editor({
   onSolved: (r) => { if (r.solution) paint(r.puzzle, r.solution); },
-  onVerdict: () => paint(ed.text(), null),
+  onVerdict: onVerdict,
 });
+
+// onVerdict repaints the photo when the grid's verdict comes back: the
+// grid as read keeps the solution the scan drew; an edited one shows its
+// conflicts, and Solve draws its solution.
+function onVerdict() {
+  const asRead = scan && ed.text() === scan.given;
+  paint(ed.text(), asRead && scan.status === 'solved' ? scan.solution : null);
+  if (!asRead && scan && scan.status === 'solved') {
+    say($('scan-msg'), 'You changed the grid: Solve draws its solution on the photo.');
+  }
+}
 
 const messages = {
   'no grid': 'No Sudoku grid found in this photo. Take it straight on, with the whole grid in view and some margin around it.',

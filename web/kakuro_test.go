@@ -1,0 +1,103 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/sudokuar/sudokuar/store"
+)
+
+// kakuroUnique is a small unique Kakuro (from our generator), its
+// solution's digits by white cell, and versions that break.
+const (
+	kakuroUnique     = "5 5\n# 21\\ 12\\ # #\n\\9 . . 11\\ 15\\\n\\29 . . . .\n\\10 . . . .\n# # \\11 . ."
+	kakuroTwoWays    = "3 3\n# 3\\ 3\\\n\\3 . .\n\\3 . ."
+	kakuroNoSolution = "3 3\n# 3\\ 3\\\n\\3 . .\n\\5 . ."
+)
+
+// TestAPIKakuro plays Kakuro through the API: a new game, the bad
+// requests around it (sizes, levels, entries, actions), check, hint,
+// submit with wrong and then right digits, the leaderboard, and the
+// solver endpoint with good, malformed, non-unique and unsolvable boards.
+func TestAPIKakuro(t *testing.T) {
+	a := newAPIServer(t, Config{})
+	status, v := a.post("/api/kakuro/games", `{"size": "5", "level": "easy"}`)
+	if status != 201 {
+		t.Fatalf("new game: %d %v", status, v)
+	}
+	id := v["id"].(string)
+	n := len(v["entries"].([]any))
+	if v["solution"] != nil || v["status"] != "playing" || v["level"] != "easy" {
+		t.Fatalf("new game view: %v", v)
+	}
+	rec, err := a.store.Game(context.Background(), id)
+	if err != nil || rec.Kind != store.KindKakuro {
+		t.Fatalf("stored game %v, %v", rec.Kind, err)
+	}
+	sol, err := kakuroSolution(rec)
+	if err != nil || len(sol) != n {
+		t.Fatalf("solution %v (%v), %d white cells", sol, err, n)
+	}
+	entries := func(ds []int) string {
+		b, _ := json.Marshal(map[string]any{"entries": ds})
+		return string(b)
+	}
+	wrongFirst := append([]int(nil), make([]int, n)...)
+	wrongFirst[0] = sol[0]%9 + 1
+	full := append([]int(nil), sol...)
+	full[1] = 0
+
+	g := "/api/kakuro/games/" + id
+	runCases(t, a, []apiCase{
+		{name: "bad size", path: "/api/kakuro/games", body: `{"size": "6", "level": "easy"}`, status: 400, errHas: "size"},
+		{name: "bad level", path: "/api/kakuro/games", body: `{"size": "5", "level": "extreme"}`, status: 400, errHas: "level"},
+		{name: "unknown field", path: "/api/kakuro/games", body: `{"size": "5", "rows": 3}`, status: 400, errHas: "unknown field"},
+		{name: "no game", method: "GET", path: "/api/kakuro/games/0123456789abcdef0123456789abcdef", status: 404},
+		{name: "bad id", method: "GET", path: "/api/kakuro/games/x", status: 404},
+		{name: "unknown action", path: g + "/pause", body: `{}`, status: 404, errHas: "save, check"},
+		{name: "too few entries", path: g + "/save", body: `{"entries": [1, 2]}`, status: 400, errHas: "white cells"},
+		{name: "digit 10", path: g + "/save", body: entries(append([]int{10}, make([]int, n-1)...)), status: 400, errHas: "cell 0 holds 10"},
+		{name: "save", path: g + "/save", body: entries(wrongFirst), status: 200},
+		{name: "reload keeps entries", method: "GET", path: g, status: 200, fields: map[string]any{"entries": fmt.Sprint(toAny(wrongFirst))}},
+		{name: "check finds the wrong digit", path: g + "/check", body: `{}`, status: 200, fields: map[string]any{"wrong": "[0]", "mistakes": 1}},
+		{name: "hint mends it", path: g + "/hint", body: `{}`, status: 200, fields: map[string]any{"hint": fmt.Sprintf("map[cell:0 digit:%d]", sol[0]), "hints": 1}},
+		{name: "submit with an empty cell", path: g + "/submit", body: entries(full), status: 200, fields: map[string]any{"status": "playing"}},
+		{name: "submit without a name", path: g + "/submit", body: entries(sol), status: 400, errHas: "name"},
+		{name: "submit", path: g + "/submit", body: strings.TrimSuffix(entries(sol), "}") + `, "name": "<b>Kim</b>"}`, status: 200,
+			fields: map[string]any{"status": "solved", "solution": fmt.Sprint(toAny(sol))}},
+		{name: "over", path: g + "/hint", body: `{}`, status: 409, errHas: "over"},
+		{name: "leaderboard", method: "GET", path: "/api/kakuro/leaderboard?size=5x5&level=easy", status: 200},
+		{name: "leaderboard bad size", method: "GET", path: "/api/kakuro/leaderboard?size=41&level=easy", status: 400},
+		{name: "solve", path: "/api/kakuro/solve", body: jsonPuzzle(kakuroUnique), status: 200,
+			fields: map[string]any{"solution": "5 5\n# 21\\ 12\\ # #\n\\9 8 1 11\\ 15\\\n\\29 9 8 7 5\n\\10 4 3 1 2\n# # \\11 3 8\n"}},
+		{name: "solve bad token", path: "/api/kakuro/solve", body: jsonPuzzle(strings.Replace(kakuroUnique, "\\29 .", "\\29 x", 1)), status: 400, errHas: "line 4"},
+		{name: "solve two ways", path: "/api/kakuro/solve", body: jsonPuzzle(kakuroTwoWays), status: 422, errHas: "solution"},
+		{name: "solve none", path: "/api/kakuro/solve", body: jsonPuzzle(kakuroNoSolution), status: 422},
+		{name: "solve empty", path: "/api/kakuro/solve", body: `{"puzzle": ""}`, status: 400},
+	})
+	_, lb := a.call("GET", "/api/kakuro/leaderboard?size=5&level=easy", "", "")
+	list := lb["list"].([]any)
+	if len(list) != 1 || list[0].(map[string]any)["name"] != "<b>Kim</b>" || list[0].(map[string]any)["hints"].(float64) != 1 {
+		t.Errorf("leaderboard %v", list)
+	}
+	// Kakuro results never reach the Sudoku leaderboard.
+	if _, sl := a.call("GET", "/api/leaderboard?size=9&level=easy", "", ""); len(sl["list"].([]any)) != 0 {
+		t.Errorf("sudoku leaderboard %v", sl)
+	}
+}
+
+func toAny(ds []int) []any {
+	out := make([]any, len(ds))
+	for i, d := range ds {
+		out[i] = float64(d)
+	}
+	return out
+}
+
+func jsonPuzzle(s string) string {
+	b, _ := json.Marshal(map[string]string{"puzzle": s})
+	return string(b)
+}

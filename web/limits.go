@@ -1,0 +1,457 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// What one client may ask of the server, so that a flood from one browser
+// or one address leaves everyone else served. Three kinds of bound:
+//
+//   - rates (token buckets): requests, new games and engine work (analyze,
+//     solve, scan) per player cookie and, four times as large, per address
+//     (a household or a school shares one), answered 429 with Retry-After;
+//   - work in flight (gates): photo uploads and engine calls running or
+//     waiting at once, server-wide and per address; a request waits a
+//     little for a free place, then gets 503 (server busy) or 429 (this
+//     client already has its share running);
+//   - camera streams open at once per address (429).
+//
+// A client is its player cookie when it sends a valid one, and always its
+// address: a client that drops or rotates its cookie is still held by the
+// address's bucket. IPv6 addresses count by their /64, the block one
+// household is given.
+
+// Rate is a token bucket: Burst requests at once, then PerMinute.
+type Rate struct {
+	PerMinute float64
+	Burst     int
+}
+
+// Limits bounds what one client may ask of the server. Zero fields take
+// the defaults of DefaultLimits.
+type Limits struct {
+	// Off turns every per-client bound off (benchmarks that play fifty
+	// clients from one address). Server-wide bounds stay.
+	Off bool
+	// Requests: every request except static files.
+	Requests Rate
+	// NewGames: games started (POST /api/games, GET /api/generate); each
+	// runs the generator or rates the player's puzzle.
+	NewGames Rate
+	// Engine: /api/analyze, /api/solve and /api/scan calls.
+	Engine Rate
+	// AddressShare: an address's buckets are this many times a player's
+	// (default 4).
+	AddressShare float64
+
+	// Uploads: photos being received or read at once, server-wide
+	// (default 8: up to 8 × MaxUploadBytes held in memory);
+	// UploadsPerClient of them from one address (default 2).
+	Uploads, UploadsPerClient int
+	// EngineWork: generator, rating and solver calls running at once,
+	// server-wide (default 2 per core); EngineWorkPerClient from one
+	// address (default 2).
+	EngineWork, EngineWorkPerClient int
+	// Wait is how long a request waits for a free place before 503
+	// (default 10 s).
+	Wait time.Duration
+	// CameraPerClient: camera streams open at once from one address
+	// (default 4).
+	CameraPerClient int
+}
+
+// DefaultLimits are the bounds a zero Limits stands for, with workers
+// recognitions at once.
+func DefaultLimits(workers int) Limits {
+	return Limits{
+		Requests:            Rate{PerMinute: 600, Burst: 200},
+		NewGames:            Rate{PerMinute: 10, Burst: 10},
+		Engine:              Rate{PerMinute: 120, Burst: 60},
+		AddressShare:        4,
+		Uploads:             8,
+		UploadsPerClient:    2,
+		EngineWork:          2 * max(1, workers),
+		EngineWorkPerClient: 2,
+		Wait:                10 * time.Second,
+		CameraPerClient:     4,
+	}
+}
+
+// withDefaults fills the zero fields of l from DefaultLimits.
+func (l Limits) withDefaults(workers int) Limits {
+	d := DefaultLimits(workers)
+	rate := func(r *Rate, def Rate) {
+		if r.PerMinute <= 0 {
+			r.PerMinute = def.PerMinute
+		}
+		if r.Burst <= 0 {
+			r.Burst = def.Burst
+		}
+	}
+	rate(&l.Requests, d.Requests)
+	rate(&l.NewGames, d.NewGames)
+	rate(&l.Engine, d.Engine)
+	for _, f := range []struct{ v, def *int }{
+		{&l.Uploads, &d.Uploads}, {&l.UploadsPerClient, &d.UploadsPerClient},
+		{&l.EngineWork, &d.EngineWork}, {&l.EngineWorkPerClient, &d.EngineWorkPerClient},
+		{&l.CameraPerClient, &d.CameraPerClient},
+	} {
+		if *f.v <= 0 {
+			*f.v = *f.def
+		}
+	}
+	if l.AddressShare <= 0 {
+		l.AddressShare = d.AddressShare
+	}
+	if l.Wait <= 0 {
+		l.Wait = d.Wait
+	}
+	return l
+}
+
+// client is who is asking: the address (always) and the player cookie
+// (when the request carries a valid one).
+type client struct {
+	addr, player string
+}
+
+// clientOf identifies the client of r.
+func clientOf(r *http.Request) client {
+	c := client{addr: addressKey(r.RemoteAddr)}
+	if ck, err := r.Cookie(playerCookie); err == nil && validID(ck.Value) {
+		c.player = ck.Value
+	}
+	return c
+}
+
+// addressKey is the key of a remote address: the IP, or for IPv6 its /64.
+func addressKey(remote string) string {
+	host, _, err := net.SplitHostPort(remote)
+	if err != nil {
+		host = remote
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	ip = ip.Unmap().WithZone("")
+	if ip.Is6() {
+		p, _ := ip.Prefix(64)
+		return p.String()
+	}
+	return ip.String()
+}
+
+// buckets is one rate per key. Keys that have refilled completely are
+// forgotten, so the map holds only clients active in the last few
+// minutes; maxKeys bounds it even then (the fullest buckets go first).
+type buckets struct {
+	rate  float64 // tokens per second
+	burst float64
+	mu    sync.Mutex
+	m     map[string]*bucket
+	sweep time.Time // the last time full buckets were dropped
+}
+
+type bucket struct {
+	tokens float64
+	at     time.Time
+}
+
+const maxBucketKeys = 100_000
+
+func newBuckets(r Rate, scale float64) *buckets {
+	return &buckets{rate: r.PerMinute * scale / 60, burst: math.Max(1, float64(r.Burst)*scale), m: map[string]*bucket{}}
+}
+
+// take spends one token of key's bucket at now. When there is none it
+// returns false and how long until there is.
+func (b *buckets) take(key string, now time.Time) (bool, time.Duration) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if now.Sub(b.sweep) > time.Minute || len(b.m) >= maxBucketKeys {
+		b.forget(now)
+	}
+	k, ok := b.m[key]
+	if !ok {
+		k = &bucket{tokens: b.burst, at: now}
+		b.m[key] = k
+	}
+	if dt := now.Sub(k.at).Seconds(); dt > 0 {
+		k.tokens = math.Min(b.burst, k.tokens+dt*b.rate)
+		k.at = now
+	}
+	if k.tokens >= 1 {
+		k.tokens--
+		return true, 0
+	}
+	wait := time.Duration((1 - k.tokens) / b.rate * float64(time.Second))
+	return false, wait
+}
+
+// forget drops the buckets that are full again (they behave as new ones);
+// if that is not enough, the map is cleared (a flood of keys: every
+// client starts afresh rather than the server running out of memory).
+func (b *buckets) forget(now time.Time) {
+	b.sweep = now
+	for key, k := range b.m {
+		if k.tokens+now.Sub(k.at).Seconds()*b.rate >= b.burst {
+			delete(b.m, key)
+		}
+	}
+	if len(b.m) >= maxBucketKeys {
+		clear(b.m)
+	}
+}
+
+// rateLimit is a Rate for players and the same, scaled, for addresses.
+type rateLimit struct {
+	what             string // for the message: "requests", "new games"
+	players, address *buckets
+}
+
+func newRateLimit(what string, r Rate, share float64) *rateLimit {
+	return &rateLimit{what: what, players: newBuckets(r, 1), address: newBuckets(r, share)}
+}
+
+// allow spends a token of c's address and, if it has one, of its player
+// cookie. A refusal is an *apiError with status 429 and RetryAfter set.
+func (l *rateLimit) allow(c client, now time.Time) error {
+	if l == nil {
+		return nil
+	}
+	ok, wait := l.address.take(c.addr, now)
+	if ok && c.player != "" {
+		ok, wait = l.players.take(c.player, now)
+	}
+	if ok {
+		return nil
+	}
+	secs := max(1, int(math.Ceil(wait.Seconds())))
+	return &apiError{Status: http.StatusTooManyRequests, RetryAfter: secs,
+		Msg: fmt.Sprintf("too many %s from you: wait %d s and try again", l.what, secs)}
+}
+
+// gate bounds work in flight: total places server-wide, perKey of them
+// for one key. Waiting is first come, first served (Go's channels queue
+// their senders in order).
+type gate struct {
+	what   string // "photo", "puzzle"
+	all    chan struct{}
+	perKey int
+	wait   time.Duration
+
+	mu   sync.Mutex
+	keys map[string]*keyPlaces
+}
+
+type keyPlaces struct {
+	ch    chan struct{}
+	users int // requests holding or waiting for one of ch's places
+}
+
+func newGate(what string, total, perKey int, wait time.Duration) *gate {
+	return &gate{what: what, all: make(chan struct{}, total), perKey: perKey, wait: wait, keys: map[string]*keyPlaces{}}
+}
+
+// enter waits (up to g.wait, or until ctx ends) for a place for key and
+// returns the function that gives it back. Refusals are *apiError: 429
+// when key's own places stay taken, 503 when the server's do. key ""
+// skips the per-key bound.
+func (g *gate) enter(ctx context.Context, key string) (func(), error) {
+	timer := time.NewTimer(g.wait)
+	defer timer.Stop()
+	var kp *keyPlaces
+	if key != "" {
+		g.mu.Lock()
+		kp = g.keys[key]
+		if kp == nil {
+			kp = &keyPlaces{ch: make(chan struct{}, g.perKey)}
+			g.keys[key] = kp
+		}
+		kp.users++
+		g.mu.Unlock()
+		select {
+		case kp.ch <- struct{}{}:
+		case <-timer.C:
+			g.release(key, kp, false)
+			return nil, &apiError{Status: http.StatusTooManyRequests, RetryAfter: 5,
+				Msg: fmt.Sprintf("you already have %s being worked on: wait for them to finish", count(g.perKey, g.what))}
+		case <-ctx.Done():
+			g.release(key, kp, false)
+			return nil, errorf(http.StatusServiceUnavailable, "the request was cancelled")
+		}
+	}
+	select {
+	case g.all <- struct{}{}:
+	case <-timer.C:
+		g.release(key, kp, true)
+		return nil, &apiError{Status: http.StatusServiceUnavailable, RetryAfter: 5,
+			Msg: fmt.Sprintf("the server is busy with other people's %ss: try again in a few seconds", g.what)}
+	case <-ctx.Done():
+		g.release(key, kp, true)
+		return nil, errorf(http.StatusServiceUnavailable, "the request was cancelled")
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			<-g.all
+			g.release(key, kp, true)
+		})
+	}, nil
+}
+
+// release gives back key's place (held says whether it had one) and
+// forgets the key when nobody uses it.
+func (g *gate) release(key string, kp *keyPlaces, held bool) {
+	if kp == nil {
+		return
+	}
+	if held {
+		<-kp.ch
+	}
+	g.mu.Lock()
+	kp.users--
+	if kp.users == 0 {
+		delete(g.keys, key)
+	}
+	g.mu.Unlock()
+}
+
+// count writes "1 photo", "2 photos".
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// counter bounds things held open per key (camera streams per address).
+type counter struct {
+	mu  sync.Mutex
+	max int
+	n   map[string]int
+}
+
+// add takes one of key's places; false when all max are taken.
+func (c *counter) add(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n[key] >= c.max {
+		return false
+	}
+	c.n[key]++
+	return true
+}
+
+func (c *counter) done(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n[key]--; c.n[key] <= 0 {
+		delete(c.n, key)
+	}
+}
+
+// guards are the server's bounds, built from Limits.
+type guards struct {
+	limits                  Limits
+	requests, games, engine *rateLimit // nil when Off
+	uploads, work           *gate
+	cameras                 *counter // nil when Off
+}
+
+func newGuards(l Limits, workers int) *guards {
+	l = l.withDefaults(workers)
+	g := &guards{limits: l}
+	perKey := func(n int) int { return n }
+	if l.Off {
+		perKey = func(int) int { return 0 }
+	} else {
+		g.requests = newRateLimit("requests", l.Requests, l.AddressShare)
+		g.games = newRateLimit("new games", l.NewGames, l.AddressShare)
+		g.engine = newRateLimit("puzzles to analyse, solve or scan", l.Engine, l.AddressShare)
+		g.cameras = &counter{max: l.CameraPerClient, n: map[string]int{}}
+	}
+	g.uploads = newGate("photo", l.Uploads, perKey(l.UploadsPerClient), l.Wait)
+	g.work = newGate("puzzle", l.EngineWork, perKey(l.EngineWorkPerClient), l.Wait)
+	return g
+}
+
+// gateKey is the per-client key for a gate: the address, or "" when
+// per-client bounds are off.
+func (g *guards) gateKey(c client) string {
+	if g.limits.Off {
+		return ""
+	}
+	return c.addr
+}
+
+// isStatic reports requests for the embedded files, which cost nothing
+// and are cached: they spend no request tokens.
+func isStatic(path string) bool {
+	return strings.HasPrefix(path, "/static/") || path == "/favicon.ico"
+}
+
+// maxBody is the largest request body path may carry.
+func (s *Server) maxBody(path string) int64 {
+	if path == "/api/scan" {
+		return s.cfg.MaxUploadBytes + multipartSlack
+	}
+	return maxJSONBody
+}
+
+// multipartSlack is what a multipart upload may carry beside the photo:
+// headers, boundaries, other small fields.
+const multipartSlack = 64 << 10
+
+// guard is the outer layer of every request: the request budget, and the
+// body bound (a body announced larger than the route takes is refused
+// before a byte of it is read; one that grows past it fails on reading).
+func (s *Server) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		limit := s.maxBody(r.URL.Path)
+		if r.ContentLength > limit {
+			w.Header().Set("Connection", "close")
+			msg := fmt.Sprintf("the request body is %d bytes; %s takes at most %d", r.ContentLength, r.URL.Path, limit)
+			if r.URL.Path == "/api/scan" {
+				msg = s.photoTooLarge()
+			}
+			s.writeError(w, r, errorf(http.StatusRequestEntityTooLarge, "%s", msg))
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
+		if !isStatic(r.URL.Path) {
+			if err := s.guards.requests.allow(clientOf(r), s.cfg.Now()); err != nil {
+				s.writeError(w, r, err)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// admit lets r through rate l and into gate g, or says why not. The
+// caller runs the returned function when the work is done.
+func (s *Server) admit(r *http.Request, l *rateLimit, g *gate) (func(), error) {
+	c := clientOf(r)
+	if err := l.allow(c, s.cfg.Now()); err != nil {
+		return nil, err
+	}
+	return g.enter(r.Context(), s.guards.gateKey(c))
+}
+
+// retryAfter writes the Retry-After header of a refusal.
+func retryAfter(w http.ResponseWriter, secs int) {
+	if secs > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+	}
+}

@@ -1,0 +1,79 @@
+package web
+
+import (
+	"net"
+	"sync"
+)
+
+// LimitListener wraps ln so that one address holds at most perAddr
+// connections open at once (IPv6 counted by its /64, as the request
+// limits do). A connection past that is closed as soon as it is accepted,
+// before the server spends a goroutine or a buffer on it: a client that
+// opens thousands of sockets and sends nothing exhausts only its own
+// share, while the request limits (Limits) bound what it may ask on the
+// connections it keeps. perAddr <= 0 returns ln unchanged.
+//
+// A browser opens about six connections to a host, plus one per camera
+// stream, so a household or a classroom behind one address fits in the
+// default of DefaultConnsPerAddr.
+func LimitListener(ln net.Listener, perAddr int) net.Listener {
+	if perAddr <= 0 {
+		return ln
+	}
+	return &limitListener{Listener: ln, max: perAddr, open: map[string]int{}}
+}
+
+// DefaultConnsPerAddr is the connection bound `sudokuar serve` uses.
+const DefaultConnsPerAddr = 64
+
+type limitListener struct {
+	net.Listener
+	max  int
+	mu   sync.Mutex
+	open map[string]int
+}
+
+// Accept returns the next connection whose address is under its bound,
+// closing those over it.
+func (l *limitListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		key := addressKey(c.RemoteAddr().String())
+		l.mu.Lock()
+		ok := l.open[key] < l.max
+		if ok {
+			l.open[key]++
+		}
+		l.mu.Unlock()
+		if !ok {
+			c.Close()
+			continue
+		}
+		return &limitedConn{Conn: c, release: func() { l.done(key) }}, nil
+	}
+}
+
+func (l *limitListener) done(key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.open[key]--; l.open[key] <= 0 {
+		delete(l.open, key)
+	}
+}
+
+// limitedConn gives its address's place back when it is closed (once,
+// however often Close is called).
+type limitedConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *limitedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
+}
