@@ -97,6 +97,11 @@ func (r Reading) Certain() bool { return r.Solutions == 1 && len(r.Doubt) == 0 }
 // they differ go to Doubt. Each correction is listed in Changes. A grid that stays unsolvable is returned
 // as read, with Solutions saying so; that is not an error.
 //
+// Second look: before the repair, the cells the model is less than
+// Settings.SecondLook sure of are read again from vision.Cell.Half (the
+// same ink cut half-way between paper and ink) and the two readings
+// combined (see secondLook).
+//
 // Doubt: a solved reading is checked cell by cell: a given the model is
 // less than CheckBelow sure of, or one for which another value (at least
 // AltFloor as likely) also gives a unique solution, is listed in Doubt.
@@ -106,7 +111,8 @@ func (r Reading) Certain() bool { return r.Solutions == 1 && len(r.Doubt) == 0 }
 // turned by one, two and three quarter turns (one more batch) and the surest
 // turn is kept (Reading.Turns).
 //
-// Cost: one batch (two for a doubtful reading) plus a bounded search
+// Cost: one batch (two for a doubtful reading, one more, of the unsure
+// cells only, for the second look) plus a bounded search
 // (maxTries readings, at most maxSolves solver runs, each with a bounded
 // budget) and check (at most maxChecks more runs): about 0.3 ms of CPU for
 // a clean 9×9 reading and 5 ms at worst (BenchmarkRepair).
