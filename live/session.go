@@ -166,6 +166,8 @@ func Run(src Source, sink Sink, opts Options) (Summary, error) {
 	defer loc.Close()
 	ink := newPrinter()
 	defer ink.Close()
+	still := newStillness()
+	defer still.Close()
 
 	jobs := make(chan job)
 	views := make(chan view, 1)
@@ -176,7 +178,7 @@ func Run(src Source, sink Sink, opts Options) (Summary, error) {
 		recognise(rec, opts.Votes, jobs, views)
 	}()
 
-	s := session{opts: opts, src: src, sink: sink, loc: loc, ink: ink, logf: logf, jobs: jobs, views: views, auto: !opts.ManualSolve,
+	s := session{opts: opts, src: src, sink: sink, loc: loc, ink: ink, still: still, logf: logf, jobs: jobs, views: views, auto: !opts.ManualSolve,
 		hint: hintState{puzzle: -1}}
 	sum := s.loop()
 	close(jobs)
@@ -225,15 +227,22 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 }
 
 type session struct {
-	opts  Options
-	src   Source
-	sink  Sink
-	loc   *vision.Detector
-	ink   *printer
-	ref   inkPrint // ink print of the grid in the frame last sent for recognition
-	logf  func(string, ...any)
-	jobs  chan<- job
-	views <-chan view
+	opts Options
+	src  Source
+	sink Sink
+	loc  *vision.Detector
+	ink  *printer
+	ref  inkPrint // ink print of the grid in the frame last sent for recognition
+	// still tells a frame that shows what the frame last followed
+	// showed; the grid found there (followed, followedErr) and its ink
+	// print (followedPrint) then stand for this frame too.
+	still         *stillness
+	followed      vision.Grid
+	followedErr   error
+	followedPrint inkPrint
+	logf          func(string, ...any)
+	jobs          chan<- job
+	views         <-chan view
 
 	auto    bool
 	cur     view
@@ -414,14 +423,26 @@ func (s *session) pick() vision.Pick {
 // recognition is in, nothing is drawn into the grid (it may be another
 // puzzle).
 func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) {
-	g, err := s.locate(frame)
+	n := 9
+	if s.have && s.cur.puzzle.Shape.N() > 0 {
+		n = s.cur.puzzle.Shape.N()
+	}
+	var g vision.Grid
+	var err error
 	var print inkPrint
-	if err == nil {
-		n := 9
-		if s.have && s.cur.puzzle.Shape.N() > 0 {
-			n = s.cur.puzzle.Shape.N()
+	if s.still.same(frame) && (s.followedErr != nil || len(s.followedPrint) == n*n) {
+		// Nothing moved since the frame last followed: its grid and
+		// print stand, and following costs nothing.
+		g, err, print = s.followed, s.followedErr, s.followedPrint
+	} else {
+		g, err = s.locate(frame)
+		if err == nil {
+			print = s.ink.print(frame, g, n)
 		}
-		print = s.ink.print(frame, g, n)
+		s.still.keep()
+		s.followed, s.followedErr, s.followedPrint = g, err, print
+	}
+	if err == nil {
 		switch {
 		case s.lost >= lostAfter:
 			s.unsettle(i)

@@ -47,6 +47,8 @@ const (
 	kakuroMaxHints        = 5
 	// kakuroMaxText bounds a typed puzzle: a 40x40 board of "45\45" tokens.
 	kakuroMaxText = 40 * 40 * 7
+	// kakuroMaxNodes caps the solver's search on a typed board.
+	kakuroMaxNodes = 2_000_000
 )
 
 // kakuroSession is what the store keeps of a Kakuro game beside its puzzle
@@ -179,6 +181,14 @@ func (s *Server) apiKakuroNew(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	// Generating is the costliest thing a client can ask for: the same
+	// rate limit and work gate as a new Sudoku game.
+	done, err := s.admit(r, s.guards.games, s.guards.work)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	defer done()
 	ctx, cancel := context.WithTimeout(r.Context(), kakuroGenerateTimeout)
 	defer cancel()
 	sol, rating, err := kakuro.GenerateContext(ctx, kakuro.GenerateOptions{Rows: n, Cols: n, Level: lv, Seed: newSeed()})
@@ -486,6 +496,12 @@ func (s *Server) apiKakuroSolve(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(http.StatusBadRequest, "board %dx%d: at most 41x41 (a 40x40 play area)", b.Rows, b.Cols))
 		return
 	}
+	release, err := s.admit(r, s.guards.engine, s.guards.work)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	defer release()
 	type answer struct {
 		sol *kakuro.Board
 		err error
@@ -493,8 +509,25 @@ func (s *Server) apiKakuroSolve(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	done := make(chan answer, 1)
 	go func() {
-		sol, err := kakuro.Solve(b)
-		done <- answer{sol, err}
+		// The node cap ends the search of a hostile board (published ones
+		// need 0 to 2 nodes), so no goroutine outlives its request by long.
+		s, err := kakuro.NewSolver(b)
+		if err != nil {
+			done <- answer{nil, err}
+			return
+		}
+		s.MaxNodes = kakuroMaxNodes
+		res := s.Count(2)
+		switch {
+		case res.Count == 1 && !res.Stopped:
+			done <- answer{res.Solutions[0], nil}
+		case res.Count >= 2:
+			done <- answer{nil, &kakuro.MultipleError{First: res.Solutions[0], Second: res.Solutions[1]}}
+		case res.Stopped:
+			done <- answer{nil, fmt.Errorf("no answer after %d search nodes: too open to solve here", res.Nodes)}
+		default:
+			done <- answer{nil, kakuro.ErrNoSolution}
+		}
 	}()
 	var a answer
 	select {

@@ -77,6 +77,7 @@ func TestAPIKakuro(t *testing.T) {
 		{name: "solve two ways", path: "/api/kakuro/solve", body: jsonPuzzle(kakuroTwoWays), status: 422, errHas: "solution"},
 		{name: "solve none", path: "/api/kakuro/solve", body: jsonPuzzle(kakuroNoSolution), status: 422},
 		{name: "solve empty", path: "/api/kakuro/solve", body: `{"puzzle": ""}`, status: 400},
+		{name: "solve an open 9x9 (every line 45)", path: "/api/kakuro/solve", body: jsonPuzzle(openKakuro()), status: 422, errHas: "solution"},
 	})
 	_, lb := a.call("GET", "/api/kakuro/leaderboard?size=5&level=easy", "", "")
 	list := lb["list"].([]any)
@@ -87,6 +88,17 @@ func TestAPIKakuro(t *testing.T) {
 	if _, sl := a.call("GET", "/api/leaderboard?size=9&level=easy", "", ""); len(sl["list"].([]any)) != 0 {
 		t.Errorf("sudoku leaderboard %v", sl)
 	}
+}
+
+// openKakuro is a 9x9 play area without blocks, every run summing to 45:
+// any Sudoku-like Latin square solves it.
+func openKakuro() string {
+	var b strings.Builder
+	b.WriteString("10 10\n#" + strings.Repeat(" 45\\", 9) + "\n")
+	for r := 0; r < 9; r++ {
+		b.WriteString("\\45" + strings.Repeat(" .", 9) + "\n")
+	}
+	return b.String()
 }
 
 func toAny(ds []int) []any {

@@ -262,12 +262,13 @@ func kakuroRateFlags(fs *flag.FlagSet) func(*env, []string) int {
 
 func kakuroGenerateFlags(fs *flag.FlagSet) func(*env, []string) int {
 	size := fs.String("size", "9", "play area `N` or `RxC` (white area without the clue row and column), 3 to 40")
-	level := fs.String("level", "medium", "easy, medium, hard or expert (see the README for what each needs)")
+	level := fs.String("level", "medium", "easy, medium, hard or expert (see the README for what each needs; expert rarely succeeds yet)")
 	maxRun := fs.Int("max-run", 0, "longest run, 2 to 9 (0: 9, or the longer side of a smaller play area)")
 	stats := fs.Bool("stats", false, "print each puzzle's generation time (wall and thread CPU) and rating on stderr, and the median at the end")
 	seed := fs.Uint64("seed", 1, "random seed of the first puzzle; puzzle i uses seed+i, so output is reproducible")
 	count := fs.Int("count", 1, "number of puzzles")
 	dir := fs.String("out", "", "write NAME.txt and NAME.solution.txt per puzzle into this folder instead of printing")
+	limit := fs.Duration("timeout", 5*time.Minute, "give up on a puzzle after this long (0: no limit); expert often needs it")
 	return func(e *env, args []string) int {
 		if len(args) > 0 {
 			fmt.Fprintf(e.stderr, "sudokuar kakuro generate: unexpected argument %q\n", args[0])
@@ -312,7 +313,15 @@ func kakuroGenerateFlags(fs *flag.FlagSet) func(*env, []string) int {
 		for i := 0; i < *count; i++ {
 			s := *seed + uint64(i)
 			t0, c0 := time.Now(), cpuClock()
-			sol, r, err := kakuro.Generate(kakuro.GenerateOptions{Rows: rows, Cols: cols, Level: lv, Seed: s, MaxRun: *maxRun})
+			ctx, cancel := context.Background(), context.CancelFunc(func() {})
+			if *limit > 0 {
+				ctx, cancel = context.WithTimeout(ctx, *limit)
+			}
+			sol, r, err := kakuro.GenerateContext(ctx, kakuro.GenerateOptions{Rows: rows, Cols: cols, Level: lv, Seed: s, MaxRun: *maxRun})
+			cancel()
+			if errors.Is(err, context.DeadlineExceeded) {
+				err = fmt.Errorf("no %v %dx%d puzzle within --timeout %v (expert puzzles are rare; try a lower level or another seed)", lv, rows, cols, *limit)
+			}
 			wall, cpu := time.Since(t0), cpuClock()-c0
 			if *stats {
 				walls, cpus = append(walls, wall), append(cpus, cpu)

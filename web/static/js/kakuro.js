@@ -33,29 +33,36 @@ function showChooser() {
     $('resume-link').href = '/kakuro/' + cur;
   }
   const levels = [...document.querySelectorAll('.level')];
+  // best lists the fastest games of the chosen size, by level.
   const best = async () => {
     const body = $('best').querySelector('tbody');
+    const size = chosenSize();
+    const rows = [];
+    for (const b of levels) {
+      try {
+        const list = await api(`/api/kakuro/leaderboard?size=${size}&level=${b.dataset.level}&limit=5`);
+        list.forEach((r, i) => rows.push([b.dataset.level, i + 1, r.name, r.time, r.hints]));
+      } catch (e) { /* that level's rows stay out */ }
+    }
+    if (size !== chosenSize()) return; // the choice changed while asking
     body.replaceChildren();
-    try {
-      const list = await api(`/api/kakuro/leaderboard?size=${chosenSize()}&level=easy&limit=10`);
-      list.forEach((r, i) => {
-        const tr = document.createElement('tr');
-        for (const t of [i + 1, r.name, r.time, r.hints]) {
-          const td = document.createElement('td');
-          td.textContent = String(t);
-          tr.append(td);
-        }
-        body.append(tr);
-      });
-      if (!list.length) {
-        const tr = document.createElement('tr');
+    for (const row of rows) {
+      const tr = document.createElement('tr');
+      for (const t of row) {
         const td = document.createElement('td');
-        td.colSpan = 4;
-        td.textContent = 'No easy game finished at this size yet.';
+        td.textContent = String(t);
         tr.append(td);
-        body.append(tr);
       }
-    } catch (e) { /* the table stays empty */ }
+      body.append(tr);
+    }
+    if (!rows.length) {
+      const tr = document.createElement('tr');
+      const td = document.createElement('td');
+      td.colSpan = 5;
+      td.textContent = `No ${size}×${size} game finished yet.`;
+      tr.append(td);
+      body.append(tr);
+    }
   };
   for (const r of document.querySelectorAll('input[name=size]')) r.addEventListener('change', best);
   best();
