@@ -685,6 +685,7 @@ func (s *session) handleKey(key, i int, frame gocv.Mat, sum *Summary) bool {
 		if s.nextGrid() {
 			s.unsettle(i + 1)
 			s.switched = true
+			s.still.forget() // a still page: the other grid must be found
 		}
 	case 'h', 'H':
 		s.toggleHint()
