@@ -8,7 +8,7 @@ APT     := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 # Fonts the digit model is trained on (see models/README.md for their licences).
 FONT_PKGS := fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf fonts-urw-base35 fonts-noto-core fonts-noto-mono fonts-lato fonts-open-sans fonts-roboto-unhinted fonts-comic-neue
 
-.PHONY: all deps test-deps font-deps build sudoku-console run serve test bench zoo fuzz model synth video clean
+.PHONY: all deps test-deps font-deps build sudoku-console run serve test test-pg bench zoo fuzz model synth video clean
 
 all: build
 
@@ -64,6 +64,15 @@ test: test-deps
 	$(GO) vet ./...
 	$(GO) test ./...
 	$(GO) test -tags matprofile -run Leak ./vision/ ./overlay/ ./synth/ ./live/ ./ocr/
+	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then $(MAKE) --no-print-directory test-pg; \
+	else echo "make test: PostgreSQL is not installed, skipping test-pg (make test-pg installs it)"; fi
+
+# test-pg runs the store's shared test suite (and the rooms' store tests)
+# against a real PostgreSQL: a throwaway cluster in a temp folder, started
+# with initdb/pg_ctl and removed afterwards (scripts/test-pg.sh).
+test-pg:
+	$(call apt-install,postgresql)
+	sh scripts/test-pg.sh $(GO) test -count=1 -run 'Postgres' ./store/ ./rooms/
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchtime 3s ./...
@@ -91,6 +100,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzRun -fuzztime 60s ./console
 	$(GO) test -run '^$$' -fuzz FuzzAPI -fuzztime 60s ./web
 	$(GO) test -run '^$$' -fuzz FuzzParsePuzzle -fuzztime 60s ./web
+	$(GO) test -run '^$$' -fuzz FuzzReceive -fuzztime 60s ./rooms
 	$(GO) test -run '^$$' -fuzz FuzzScan -fuzztime 60s ./web
 	$(GO) test -run '^$$' -fuzz FuzzCameraFrame -fuzztime 60s ./web
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./kakuro

@@ -3,7 +3,10 @@ package live
 import (
 	"testing"
 
+	"gocv.io/x/gocv"
+
 	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // BenchmarkDemoHeadless plays the whole 1280×720 demo video as fast as it
@@ -104,4 +107,52 @@ func BenchmarkProcess720p(b *testing.B) {
 			b.Fatalf("frame 60: %s (%s)", r.Status, r.Error)
 		}
 	}
+}
+
+// BenchmarkDemoFrames times the vision steps on the demo video's own
+// frames (1280×720, every 3rd of its first 300: the page moving, tilting,
+// leaving and coming back) rather than on one still: Locate, which the
+// display loop runs on every frame to follow the grid, and Analyze, which
+// recognition runs every 10th.
+//
+//	OPENCV_FOR_THREADS_NUM=1 go test ./live -run '^$' -bench DemoFrames -count 3
+func BenchmarkDemoFrames(b *testing.B) {
+	d := loadDemo(b)
+	src, err := OpenVideo(d.video)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var frames []gocv.Mat
+	defer func() {
+		for _, f := range frames {
+			f.Close()
+		}
+	}()
+	m := gocv.NewMat()
+	for i := 0; i < 300 && src.Read(&m); i++ {
+		if i%3 == 0 {
+			frames = append(frames, m.Clone())
+		}
+	}
+	m.Close()
+	src.Close()
+	if len(frames) == 0 {
+		b.Fatalf("%s: no frames", d.video)
+	}
+	det := vision.NewDetector(vision.Options{})
+	defer det.Close()
+	b.Run("Locate", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			det.Locate(frames[i%len(frames)])
+			i++
+		}
+	})
+	b.Run("Analyze", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			det.Analyze(frames[i%len(frames)])
+			i++
+		}
+	})
 }

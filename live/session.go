@@ -75,6 +75,9 @@ type FrameInfo struct {
 	// the voted givens and, with auto-solve on, their solution.
 	Given, Solution string
 	Status          string // the HUD status message
+	// Grids is how many grids are in view; with more than one, GridAt
+	// says which is followed, counted from 1 left to right (Tab: next).
+	Grids, GridAt int
 	// Hint is the sentence of the logical step drawn on the frame (the H
 	// key), "" if none.
 	Hint string
@@ -86,9 +89,6 @@ type FrameInfo struct {
 	Box       [2]int
 	Conflicts []int // cells of conflicting givens, painted red
 	Auto      bool  // auto-solve is on
-	// Grids is how many grids are in view; with more than one, GridAt
-	// says which is followed, counted from 1 left to right (Tab: next).
-	Grids, GridAt int
 }
 
 // Summary tells how a session went.
@@ -261,6 +261,7 @@ type session struct {
 	grids    int  // grids in view in the last frame (for the HUD)
 	gridAt   int  // which of them is followed, counted from 1 left to right
 	switched bool // the next recognition is of another grid: vote afresh
+	refollow bool // Tab chose another grid: follow it even if nothing moved
 }
 
 // lostAfter is how many frames without the grid make its return count as
@@ -430,7 +431,7 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 	var g vision.Grid
 	var err error
 	var print inkPrint
-	if s.still.same(frame) && (s.followedErr != nil || len(s.followedPrint) == n*n) {
+	if !s.refollow && s.still.same(frame) && (s.followedErr != nil || len(s.followedPrint) == n*n) {
 		// Nothing moved since the frame last followed: its grid and
 		// print stand, and following costs nothing.
 		g, err, print = s.followed, s.followedErr, s.followedPrint
@@ -441,6 +442,7 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		}
 		s.still.keep()
 		s.followed, s.followedErr, s.followedPrint = g, err, print
+		s.refollow = false
 	}
 	if err == nil {
 		switch {
@@ -684,8 +686,7 @@ func (s *session) handleKey(key, i int, frame gocv.Mat, sum *Summary) bool {
 		// anything is drawn into it.
 		if s.nextGrid() {
 			s.unsettle(i + 1)
-			s.switched = true
-			s.still.forget() // a still page: the other grid must be found
+			s.switched, s.refollow = true, true
 		}
 	case 'h', 'H':
 		s.toggleHint()

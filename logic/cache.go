@@ -36,6 +36,13 @@ type digitCache struct {
 	joinsOK bool
 	tmpl    templateInfo
 	tmplOK  bool
+	// strong[k]: the digit's best chain of k strong links (findStrongLinks).
+	strong [5]struct {
+		done   bool
+		chain  *sdChain
+		elims  []Candidate
+		rating int
+	}
 }
 
 // digitInfo returns digit d's cache, cleared if its cells changed. (A

@@ -266,92 +266,119 @@ func (g *Grid) strongJoins(d int, links []sdLink) [][]sdJoin {
 // lowest rating, then most eliminations.
 func findStrongLinks(k int) func(g *Grid) (Step, bool) {
 	return func(g *Grid) (Step, bool) {
-		geo := g.geo
 		var best *sdChain
 		var bestElims []Candidate
 		bestRating, bestD := 1<<30, 0
-		for d := 1; d <= geo.n; d++ {
-			links := g.strongLinks(d)
-			if len(links) < k {
+		// The best chain of each digit depends on that digit's cells alone
+		// (its links and the cells that lose it), so it is kept with the
+		// digit's cache. Taking the digits' bests in order with the same
+		// rule picks the same chain as one search over every digit.
+		for d := 1; d <= g.geo.n; d++ {
+			dc := g.digitInfo(d)
+			b := &dc.strong[k]
+			if !b.done {
+				b.chain, b.elims, b.rating = g.bestStrongChain(d, k)
+				b.done = true
+			}
+			if b.chain == nil {
 				continue
 			}
-			joins := g.strongJoins(d, links)
-			ch := &sdChain{}
-			var used cellSet
-			var rec func()
-			push := func(l *sdLink, flip bool, sh int) {
-				ch.links = append(ch.links, l)
-				ch.flip = append(ch.flip, flip)
-				if len(ch.links) > 1 {
-					ch.shared = append(ch.shared, sh)
-				}
-			}
-			pop := func() {
-				depth := len(ch.links) - 1
-				ch.links = ch.links[:depth]
-				ch.flip = ch.flip[:depth]
-				if depth > 0 {
-					ch.shared = ch.shared[:depth-1]
-				}
-			}
-			var last []int // link index of each level
-			rec = func() {
-				depth := len(ch.links)
-				if sdRatingFloor(ch.links, k) > bestRating {
-					return
-				}
-				if depth == k {
-					e := g.sdElimSet(ch, d)
-					if e.empty() {
-						return
-					}
-					r := sdRating(ch.links)
-					if r < bestRating || (r == bestRating && e.count() > len(bestElims)) {
-						elims := g.elimsOf(e, d)
-						cp := &sdChain{
-							links:  append([]*sdLink(nil), ch.links...),
-							flip:   append([]bool(nil), ch.flip...),
-							shared: append([]int(nil), ch.shared...),
-						}
-						best, bestElims, bestRating, bestD = cp, elims, r, d
-					}
-					return
-				}
-				f := 0
-				if ch.flip[depth-1] {
-					f = 1
-				}
-				for _, jn := range joins[2*last[depth-1]+f] {
-					l := &links[jn.j]
-					if l.places.intersects(used) {
-						continue
-					}
-					push(l, jn.flip, jn.h)
-					last = append(last, jn.j)
-					prev := used
-					used = used.or(l.places)
-					rec()
-					used = prev
-					last = last[:len(last)-1]
-					pop()
-				}
-			}
-			for i := range links {
-				l := &links[i]
-				for _, flip := range []bool{false, true} {
-					push(l, flip, -1)
-					last = append(last[:0], i)
-					used = l.places
-					rec()
-					pop()
-				}
+			if b.rating < bestRating || (b.rating == bestRating && len(b.elims) > len(bestElims)) {
+				best, bestElims, bestRating, bestD = b.chain, b.elims, b.rating, d
 			}
 		}
 		if best == nil {
 			return Step{}, false
 		}
-		return g.sdStep(best, bestD, bestRating, bestElims), true
+		// The chain and its eliminations stay in the cache: the step gets
+		// its own copy of what it might be handed on with.
+		return g.sdStep(best, bestD, bestRating, append([]Candidate(nil), bestElims...)), true
 	}
+}
+
+// bestStrongChain returns digit d's chain of k strong links with the lowest
+// rating (tenths) and, among those, the most eliminations (the first found
+// on a tie), or nil when no chain eliminates anything.
+func (g *Grid) bestStrongChain(d, k int) (*sdChain, []Candidate, int) {
+	var best *sdChain
+	var bestElims []Candidate
+	bestRating := 1 << 30
+	links := g.strongLinks(d)
+	if len(links) < k {
+		return nil, nil, 0
+	}
+	joins := g.strongJoins(d, links)
+	ch := &sdChain{}
+	var used cellSet
+	var rec func()
+	push := func(l *sdLink, flip bool, sh int) {
+		ch.links = append(ch.links, l)
+		ch.flip = append(ch.flip, flip)
+		if len(ch.links) > 1 {
+			ch.shared = append(ch.shared, sh)
+		}
+	}
+	pop := func() {
+		depth := len(ch.links) - 1
+		ch.links = ch.links[:depth]
+		ch.flip = ch.flip[:depth]
+		if depth > 0 {
+			ch.shared = ch.shared[:depth-1]
+		}
+	}
+	var last []int // link index of each level
+	rec = func() {
+		depth := len(ch.links)
+		if sdRatingFloor(ch.links, k) > bestRating {
+			return
+		}
+		if depth == k {
+			e := g.sdElimSet(ch, d)
+			if e.empty() {
+				return
+			}
+			r := sdRating(ch.links)
+			if r < bestRating || (r == bestRating && e.count() > len(bestElims)) {
+				elims := g.elimsOf(e, d)
+				cp := &sdChain{
+					links:  append([]*sdLink(nil), ch.links...),
+					flip:   append([]bool(nil), ch.flip...),
+					shared: append([]int(nil), ch.shared...),
+				}
+				best, bestElims, bestRating = cp, elims, r
+			}
+			return
+		}
+		f := 0
+		if ch.flip[depth-1] {
+			f = 1
+		}
+		for _, jn := range joins[2*last[depth-1]+f] {
+			l := &links[jn.j]
+			if l.places.intersects(used) {
+				continue
+			}
+			push(l, jn.flip, jn.h)
+			last = append(last, jn.j)
+			prev := used
+			used = used.or(l.places)
+			rec()
+			used = prev
+			last = last[:len(last)-1]
+			pop()
+		}
+	}
+	for i := range links {
+		l := &links[i]
+		for _, flip := range []bool{false, true} {
+			push(l, flip, -1)
+			last = append(last[:0], i)
+			used = l.places
+			rec()
+			pop()
+		}
+	}
+	return best, bestElims, bestRating
 }
 
 // sdRatingFloor is the rating of a chain of k strong links whose kinds

@@ -151,17 +151,21 @@ func Solution(frame *gocv.Mat, g vision.Grid, puzzle, solution sudoku.Grid, st S
 			continue
 		}
 		row, c := i/n, i%n
-		blit(data, w, h, ch, g, n, i, gl, float64(c)*cs, float64(row)*cs, k, col, st.Alpha)
+		// Within a cell one homography holds, also on a curled page.
+		hh, ok := g.CellH(row, c, n)
+		if !ok {
+			continue
+		}
+		blit(data, w, h, ch, hh, g, gl, float64(c)*cs, float64(row)*cs, k, col, st.Alpha)
 	}
 	return nil
 }
 
 // blit alpha-blends glyph gl, rendered in a square whose top-left corner
 // is (cu, cv) on the canvas at k canvas units per glyph pixel, into the
-// frame pixels it covers through the homography of cell (row-major, of an
-// n×n grid) that holds it: within a cell one homography holds, also on a
-// curled page.
-func blit(data []byte, w, h, ch int, g vision.Grid, n, cell int, gl *glyph, cu, cv, k float64, col [3]byte, alpha float64) {
+// frame pixels it covers; hh maps frame pixels to the canvas within the
+// glyph's cell (vision.Grid.CellH).
+func blit(data []byte, w, h, ch int, hh [9]float64, g vision.Grid, gl *glyph, cu, cv, k float64, col [3]byte, alpha float64) {
 	u0, v0 := cu+float64(gl.x)*k, cv+float64(gl.y)*k
 	u1, v1 := u0+float64(gl.w)*k, v0+float64(gl.h)*k
 	var xs, ys []float64
@@ -171,10 +175,6 @@ func blit(data []byte, w, h, ch int, g vision.Grid, n, cell int, gl *glyph, cu, 
 	}
 	box := bbox(xs, ys, w, h)
 	a256 := int(alpha * 256)
-	hh, ok := g.CellH(cell/n, cell%n, n)
-	if !ok {
-		return
-	}
 	for y := box.Min.Y; y < box.Max.Y; y++ {
 		// The homography's numerators and denominator are linear in x:
 		// step them instead of multiplying per pixel.
@@ -277,7 +277,11 @@ func Marks(frame *gocv.Mat, g vision.Grid, marks []Mark, st Style) error {
 			size, px = sub, subPx
 		}
 		col := bgr(mk.Color, ch)
-		blit(data, w, h, ch, g, n, mk.Cell, gl, cu, cv, size/float64(px), col, st.Alpha)
+		hh, ok := g.CellH(row, c, n)
+		if !ok {
+			continue
+		}
+		blit(data, w, h, ch, hh, g, gl, cu, cv, size/float64(px), col, st.Alpha)
 		if mk.Strike {
 			x0, y0 := framePt(g, cu+0.15*size, cv+0.85*size)
 			x1, y1 := framePt(g, cu+0.85*size, cv+0.15*size)

@@ -47,6 +47,10 @@ type Result struct {
 	// Changed lists the cells whose reading the OCR's repair replaced by a
 	// less likely value.
 	Changed []int `json:"changed,omitempty"`
+	// Grids lists the grids found in the frame when there are several (a
+	// page with two puzzles), the most Sudoku-like first, with the one
+	// read marked; ProcessPick reads another.
+	Grids []GridChoice `json:"grids,omitempty"`
 	// Check lists the cells to check on the page before trusting a
 	// solution (status "check cells"), with the reason for each.
 	Check []Check `json:"check,omitempty"`
@@ -58,10 +62,6 @@ type Result struct {
 	// reading is of the value in Given (calibrated probability, three
 	// decimals); 1 for cells vision saw no ink in.
 	Conf []float64 `json:"conf,omitempty"`
-	// Grids lists the grids found in the frame when there are several (a
-	// page with two puzzles), the most Sudoku-like first, with the one
-	// read marked; ProcessPick reads another.
-	Grids []GridChoice `json:"grids,omitempty"`
 	// Turns is how many clockwise quarter turns the page lay away from
 	// upright in the frame (0 normally); Puzzle, Grid and Corners are
 	// already turned to match. Apply vision.Grid.Turn to a grid Locate finds later.
@@ -70,6 +70,14 @@ type Result struct {
 	Puzzle sudoku.Grid `json:"-"` // the givens as read (Shape zero when no grid)
 	Solved sudoku.Grid `json:"-"` // the full solution (Cells nil unless solved)
 	Grid   vision.Grid `json:"-"` // where the grid is in the frame
+}
+
+// GridChoice is one of several grids found in one frame.
+type GridChoice struct {
+	Corners [4][2]float64 `json:"corners"` // TL, TR, BR, BL in the frame's pixels
+	// Score says how Sudoku-like its lattice looks (see vision.Candidate).
+	Score float64 `json:"score"`
+	Read  bool    `json:"read,omitempty"` // the grid this Result read
 }
 
 // Check is one cell to check on the page.
@@ -86,14 +94,6 @@ func (r Result) CheckCells() []int {
 		out[i] = c.Cell
 	}
 	return out
-}
-
-// GridChoice is one of several grids found in one frame.
-type GridChoice struct {
-	Corners [4][2]float64 `json:"corners"` // TL, TR, BR, BL in the frame's pixels
-	// Score says how Sudoku-like its lattice looks (see vision.Candidate).
-	Score float64 `json:"score"`
-	Read  bool    `json:"read,omitempty"` // the grid this Result read
 }
 
 // IsSolved reports whether the result carries a solution.

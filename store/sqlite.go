@@ -119,6 +119,38 @@ var migrations = []string{
 	);
 	CREATE INDEX results_board ON results(kind, size, level, millis);
 	CREATE INDEX results_player ON results(player, finished);`,
+	// 2: multiplayer matches (rooms), and the mode each result was played in.
+	`ALTER TABLE results ADD COLUMN mode TEXT NOT NULL DEFAULT 'solo';
+	ALTER TABLE results ADD COLUMN match_id TEXT NOT NULL DEFAULT '';
+	ALTER TABLE results ADD COLUMN place INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE results ADD COLUMN players INTEGER NOT NULL DEFAULT 0;
+	DROP INDEX results_board;
+	CREATE INDEX results_board ON results(kind, size, level, mode, millis);
+	CREATE TABLE matches (
+		id      TEXT PRIMARY KEY,
+		mode    TEXT NOT NULL,
+		kind    TEXT NOT NULL,
+		size    TEXT NOT NULL,
+		level   TEXT NOT NULL,
+		puzzle  TEXT NOT NULL,
+		room    TEXT NOT NULL,
+		started INTEGER NOT NULL,
+		ended   INTEGER NOT NULL
+	);
+	CREATE TABLE match_seats (
+		match_id TEXT NOT NULL REFERENCES matches(id),
+		seat     INTEGER NOT NULL,
+		game_id  TEXT NOT NULL REFERENCES games(id),
+		player   TEXT NOT NULL,
+		name     TEXT NOT NULL,
+		place    INTEGER NOT NULL,
+		millis   INTEGER NOT NULL,
+		filled   INTEGER NOT NULL,
+		mistakes INTEGER NOT NULL,
+		hints    INTEGER NOT NULL,
+		PRIMARY KEY (match_id, seat)
+	);
+	CREATE INDEX match_seats_player ON match_seats(player);`,
 }
 
 func (s *SQLite) migrate(ctx context.Context) error {
@@ -226,21 +258,31 @@ func (s *SQLite) FinishGame(ctx context.Context, g Game, r Result) (Result, erro
 		return Result{}, err
 	}
 	r.GameID = g.ID
-	res, err := tx.ExecContext(ctx, `INSERT INTO results
-		(game_id, kind, size, level, player, name, millis, hints, mistakes, finished)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.GameID, r.Kind, r.Size, r.Level, r.Player, r.Name, r.Millis, r.Hints, r.Mistakes, millis(r.Finished))
-	if isConstraint(err) {
-		return Result{}, fmt.Errorf("store: result for game %s: %w", g.ID, ErrDuplicate)
-	}
-	if err != nil {
-		return Result{}, fmt.Errorf("store: result for game %s: %w", g.ID, err)
-	}
-	if r.ID, err = res.LastInsertId(); err != nil {
-		return Result{}, fmt.Errorf("store: result for game %s: %w", g.ID, err)
+	if r, err = insertResult(ctx, tx, r); err != nil {
+		return Result{}, err
 	}
 	if err := tx.Commit(); err != nil {
 		return Result{}, fmt.Errorf("store: finish game %s: %w", g.ID, err)
+	}
+	return r, nil
+}
+
+// insertResult adds r (for r.GameID) inside tx and returns it with its ID.
+func insertResult(ctx context.Context, tx *sql.Tx, r Result) (Result, error) {
+	r.Mode = mode(r.Mode)
+	res, err := tx.ExecContext(ctx, `INSERT INTO results
+		(game_id, kind, size, level, player, name, millis, hints, mistakes, finished, mode, match_id, place, players)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.GameID, r.Kind, r.Size, r.Level, r.Player, r.Name, r.Millis, r.Hints, r.Mistakes, millis(r.Finished),
+		r.Mode, r.Match, r.Placing, r.Players)
+	if isConstraint(err) {
+		return Result{}, fmt.Errorf("store: result for game %s: %w", r.GameID, ErrDuplicate)
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("store: result for game %s: %w", r.GameID, err)
+	}
+	if r.ID, err = res.LastInsertId(); err != nil {
+		return Result{}, fmt.Errorf("store: result for game %s: %w", r.GameID, err)
 	}
 	return r, nil
 }
@@ -262,14 +304,14 @@ func (s *SQLite) ExpireGames(ctx context.Context, idle, unplayed time.Time) (int
 	return n, nil
 }
 
-const resultColumns = `id, game_id, kind, size, level, player, name, millis, hints, mistakes, finished`
+const resultColumns = `id, game_id, kind, size, level, player, name, millis, hints, mistakes, finished, mode, match_id, place, players`
 
 // Leaderboard implements Store.
 func (s *SQLite) Leaderboard(ctx context.Context, b Board, limit int) ([]Result, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+resultColumns+` FROM results
-		WHERE kind = ? AND size = ? AND level = ?
+		WHERE kind = ? AND size = ? AND level = ? AND mode = ?
 		ORDER BY millis, hints, mistakes, finished, id LIMIT ?`,
-		b.Kind, b.Size, b.Level, limitOr(limit, 20))
+		b.Kind, b.Size, b.Level, mode(b.Mode), limitOr(limit, 20))
 	if err != nil {
 		return nil, fmt.Errorf("store: leaderboard %v: %w", b, err)
 	}
@@ -292,7 +334,8 @@ func scanResults(rows *sql.Rows) ([]Result, error) {
 	for rows.Next() {
 		var r Result
 		var finished int64
-		if err := rows.Scan(&r.ID, &r.GameID, &r.Kind, &r.Size, &r.Level, &r.Player, &r.Name, &r.Millis, &r.Hints, &r.Mistakes, &finished); err != nil {
+		if err := rows.Scan(&r.ID, &r.GameID, &r.Kind, &r.Size, &r.Level, &r.Player, &r.Name, &r.Millis, &r.Hints, &r.Mistakes, &finished,
+			&r.Mode, &r.Match, &r.Placing, &r.Players); err != nil {
 			return nil, fmt.Errorf("store: read results: %w", err)
 		}
 		r.Finished = fromMillis(finished)
@@ -300,6 +343,143 @@ func scanResults(rows *sql.Rows) ([]Result, error) {
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: read results: %w", err)
+	}
+	return out, nil
+}
+
+// SaveMatch implements Store.
+func (s *SQLite) SaveMatch(ctx context.Context, m Match) (Match, error) {
+	if err := checkMatch(m); err != nil {
+		return Match{}, err
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return Match{}, fmt.Errorf("store: save match %s: %w", m.ID, err)
+	}
+	defer tx.Rollback()
+	_, err = tx.ExecContext(ctx, `INSERT INTO matches (id, mode, kind, size, level, puzzle, room, started, ended)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		m.ID, m.Mode, m.Kind, m.Size, m.Level, m.Puzzle, m.Room, millis(m.Started), millis(m.Ended))
+	if isConstraint(err) {
+		return Match{}, fmt.Errorf("store: save match %s: %w", m.ID, ErrDuplicate)
+	}
+	if err != nil {
+		return Match{}, fmt.Errorf("store: save match %s: %w", m.ID, err)
+	}
+	m.Seats = append([]Seat(nil), m.Seats...)
+	for i := range m.Seats {
+		g := seatGame(m, i)
+		_, err := tx.ExecContext(ctx, `INSERT INTO games
+			(id, kind, player, size, level, puzzle, solution, state, status, created, updated)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.ID, g.Kind, g.Player, g.Size, g.Level, g.Puzzle, g.Solution, g.State, g.Status, millis(g.Created), millis(g.Updated))
+		if isConstraint(err) {
+			return Match{}, fmt.Errorf("store: save match %s seat %d: %w", m.ID, i, ErrDuplicate)
+		}
+		if err != nil {
+			return Match{}, fmt.Errorf("store: save match %s seat %d: %w", m.ID, i, err)
+		}
+		st := m.Seats[i]
+		m.Seats[i].GameID = g.ID
+		if _, err := tx.ExecContext(ctx, `INSERT INTO match_seats
+			(match_id, seat, game_id, player, name, place, millis, filled, mistakes, hints)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			m.ID, i, g.ID, st.Player, st.Name, st.Placing, st.Millis, st.Filled, st.Mistakes, st.Hints); err != nil {
+			return Match{}, fmt.Errorf("store: save match %s seat %d: %w", m.ID, i, err)
+		}
+		if st.Placing > 0 {
+			if _, err := insertResult(ctx, tx, seatResult(m, i)); err != nil {
+				return Match{}, err
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return Match{}, fmt.Errorf("store: save match %s: %w", m.ID, err)
+	}
+	return m, nil
+}
+
+const matchColumns = `m.id, m.mode, m.kind, m.size, m.level, m.puzzle, m.room, m.started, m.ended`
+
+// Match implements Store.
+func (s *SQLite) Match(ctx context.Context, id string) (Match, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+matchColumns+` FROM matches m WHERE m.id = ?`, id)
+	if err != nil {
+		return Match{}, fmt.Errorf("store: match %q: %w", id, err)
+	}
+	ms, err := s.scanMatches(ctx, rows, true)
+	if err != nil {
+		return Match{}, err
+	}
+	if len(ms) == 0 {
+		return Match{}, fmt.Errorf("store: match %q: %w", id, ErrNotFound)
+	}
+	return ms[0], nil
+}
+
+// PlayerMatches implements Store.
+func (s *SQLite) PlayerMatches(ctx context.Context, player string, limit int) ([]Match, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+matchColumns+` FROM matches m
+		WHERE m.id IN (SELECT match_id FROM match_seats WHERE player = ?)
+		ORDER BY m.ended DESC, m.id LIMIT ?`, player, limitOr(limit, 20))
+	if err != nil {
+		return nil, fmt.Errorf("store: matches of a player: %w", err)
+	}
+	return s.scanMatches(ctx, rows, false)
+}
+
+// scanMatches reads match rows, then their seats (with the seats' states
+// when withState).
+func (s *SQLite) scanMatches(ctx context.Context, rows *sql.Rows, withState bool) ([]Match, error) {
+	var out []Match
+	index := map[string]int{}
+	err := func() error {
+		defer rows.Close()
+		for rows.Next() {
+			var m Match
+			var started, ended int64
+			if err := rows.Scan(&m.ID, &m.Mode, &m.Kind, &m.Size, &m.Level, &m.Puzzle, &m.Room, &started, &ended); err != nil {
+				return err
+			}
+			m.Started, m.Ended = fromMillis(started), fromMillis(ended)
+			index[m.ID] = len(out)
+			out = append(out, m)
+		}
+		return rows.Err()
+	}()
+	if err != nil {
+		return nil, fmt.Errorf("store: read matches: %w", err)
+	}
+	if len(out) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(out))
+	marks := make([]string, len(out))
+	for i, m := range out {
+		args[i], marks[i] = m.ID, "?"
+	}
+	state := "NULL"
+	if withState {
+		state = "g.state"
+	}
+	seats, err := s.db.QueryContext(ctx, `SELECT s.match_id, s.game_id, s.player, s.name, s.place, s.millis, s.filled, s.mistakes, s.hints, `+state+`
+		FROM match_seats s JOIN games g ON g.id = s.game_id
+		WHERE s.match_id IN (`+strings.Join(marks, ", ")+`) ORDER BY s.match_id, s.seat`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: read match seats: %w", err)
+	}
+	defer seats.Close()
+	for seats.Next() {
+		var id string
+		var st Seat
+		if err := seats.Scan(&id, &st.GameID, &st.Player, &st.Name, &st.Placing, &st.Millis, &st.Filled, &st.Mistakes, &st.Hints, &st.State); err != nil {
+			return nil, fmt.Errorf("store: read match seats: %w", err)
+		}
+		m := &out[index[id]]
+		m.Seats = append(m.Seats, st)
+	}
+	if err := seats.Err(); err != nil {
+		return nil, fmt.Errorf("store: read match seats: %w", err)
 	}
 	return out, nil
 }

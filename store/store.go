@@ -1,13 +1,15 @@
 // Package store keeps what `sudokuar serve` must not forget: games in
 // progress (so a page reload or a server restart loses nothing), finished
-// results, and the leaderboards and histories read from them.
+// results, the multiplayer matches played in rooms, and the leaderboards
+// and histories read from them.
 //
-// In: plain Game and Result values. Out: the same values read back, ranked
+// In: plain Game, Result and Match values. Out: the same values read back, ranked
 // for a leaderboard or listed for one player. The Store interface is the
-// seam: web (and later rooms) use only it, never SQL. The embedded default
-// is SQLite (OpenSQLite, pure Go through modernc.org/sqlite); a PostgreSQL
-// implementation can sit beside it behind the same interface, with the same
-// tests (see storetest.go: RunTests takes any Store).
+// seam: web and rooms use only it, never SQL. The embedded default is
+// SQLite (OpenSQLite, pure Go through modernc.org/sqlite); PostgreSQL
+// (OpenPostgres, through github.com/jackc/pgx/v5) sits beside it behind the
+// same interface for a server that outgrows one machine. Both pass the same
+// tests (package storetest: Run takes any Store).
 //
 // A game's State is opaque to the store: the front end that plays it
 // decides its encoding (JSON). The store only keeps it, with the columns a
@@ -35,6 +37,18 @@ const (
 	StatusPlaying  = "playing"  // in progress
 	StatusSolved   = "solved"   // finished by the player, result recorded
 	StatusRevealed = "revealed" // the player asked for the solution: no result
+	// StatusUnfinished: a seat of a multiplayer match that ended before
+	// this player finished (they left, gave up, or the others won first
+	// in co-op's absence). It has no result.
+	StatusUnfinished = "unfinished"
+)
+
+// Modes of play. Leaderboards never mix them: a race time and a team's
+// co-op time are not a solo time.
+const (
+	ModeSolo = "solo" // one player, one board (what a Result with Mode "" means)
+	ModeRace = "race" // same puzzle, own boards, first correct finish wins
+	ModeCoop = "coop" // one shared board filled together
 )
 
 // Game is one puzzle being played by one player.
@@ -65,11 +79,48 @@ type Result struct {
 	Hints    int
 	Mistakes int
 	Finished time.Time
+	// Multiplayer results say where they came from; solo ones leave these
+	// zero (Mode "" is stored and read back as ModeSolo).
+	Mode    string // ModeSolo, ModeRace, ModeCoop
+	Match   string // the Match's ID
+	Placing int    // 1 = won (every finisher of a co-op match places 1)
+	Players int    // how many sat at the match
 }
 
-// Board names one leaderboard.
+// Board names one leaderboard. Mode "" means ModeSolo.
 type Board struct {
 	Kind, Size, Level string
+	Mode              string
+}
+
+// Match is one finished multiplayer game: the puzzle, when it ran by the
+// server's clock, and every seat with its outcome.
+type Match struct {
+	ID      string // random, unguessable; the key
+	Mode    string // ModeRace or ModeCoop
+	Kind    string
+	Size    string
+	Level   string
+	Puzzle  string // the givens, in the kind's one-line text
+	Room    string // the room's join code, for the record
+	Started time.Time
+	Ended   time.Time
+	Seats   []Seat // in seat order
+}
+
+// Seat is one player's part in a Match.
+type Seat struct {
+	GameID   string // set by SaveMatch: the Game row that keeps State
+	Player   string // the player's id
+	Name     string // shown as text, never as HTML
+	Placing  int    // 1.. for those who finished; 0 did not finish
+	Millis   int64  // time from the start to this player's finish (0: none)
+	Filled   int    // cells filled when the match ended
+	Mistakes int
+	Hints    int
+	// State is the front end's record of the seat's board and the moves
+	// played on it (read back by Match, not by PlayerMatches).
+	State []byte
 }
 
 // Store is the storage every front end shares. Implementations are safe
@@ -91,6 +142,19 @@ type Store interface {
 	Leaderboard(ctx context.Context, b Board, limit int) ([]Result, error)
 	// History lists one player's results, newest first, on every board.
 	History(ctx context.Context, player string, limit int) ([]Result, error)
+	// SaveMatch stores a finished multiplayer match in one transaction: the
+	// match, a Game per seat (its State, status solved or unfinished) and
+	// a Result for each seat that finished (Mode, Match, Placing and
+	// Players set), so finishers appear on their mode's leaderboard and in
+	// their history. A second save of the same ID gives ErrDuplicate. It
+	// returns m with each seat's GameID.
+	SaveMatch(ctx context.Context, m Match) (Match, error)
+	// Match returns one match with its seats and their States, or an
+	// error wrapping ErrNotFound.
+	Match(ctx context.Context, id string) (Match, error)
+	// PlayerMatches lists the matches a player sat at, newest first, with
+	// every seat (States left out). limit <= 0 means 20.
+	PlayerMatches(ctx context.Context, player string, limit int) ([]Match, error)
 	// Ping checks that the store answers.
 	Ping(ctx context.Context) error
 	// Close releases the store.
@@ -145,6 +209,55 @@ func CleanName(name string) (string, error) {
 		}
 	}
 	return n, nil
+}
+
+// mode returns the stored form of a Result's or Board's mode.
+func mode(m string) string {
+	if m == "" {
+		return ModeSolo
+	}
+	return m
+}
+
+// checkMatch refuses a Match that cannot be stored sensibly.
+func checkMatch(m Match) error {
+	switch {
+	case m.ID == "":
+		return errors.New("store: match without an ID")
+	case m.Mode != ModeRace && m.Mode != ModeCoop:
+		return fmt.Errorf("store: match %s: mode %q, want %q or %q", m.ID, m.Mode, ModeRace, ModeCoop)
+	case len(m.Seats) == 0:
+		return fmt.Errorf("store: match %s: no seats", m.ID)
+	}
+	return nil
+}
+
+// seatGame is the Game row that keeps seat i of m.
+func seatGame(m Match, i int) Game {
+	s := m.Seats[i]
+	status := StatusUnfinished
+	if s.Placing > 0 {
+		status = StatusSolved
+	}
+	state := s.State
+	if state == nil {
+		state = []byte("{}")
+	}
+	return Game{
+		ID: fmt.Sprintf("%s.%d", m.ID, i), Kind: m.Kind, Player: s.Player, Size: m.Size, Level: m.Level,
+		Puzzle: m.Puzzle, State: state, Status: status, Created: m.Started, Updated: m.Ended,
+	}
+}
+
+// seatResult is the Result of a seat that finished.
+func seatResult(m Match, i int) Result {
+	s := m.Seats[i]
+	return Result{
+		GameID: fmt.Sprintf("%s.%d", m.ID, i), Kind: m.Kind, Size: m.Size, Level: m.Level, Player: s.Player,
+		Name: s.Name, Millis: s.Millis, Hints: s.Hints, Mistakes: s.Mistakes,
+		Finished: m.Started.Add(time.Duration(s.Millis) * time.Millisecond),
+		Mode:     m.Mode, Match: m.ID, Placing: s.Placing, Players: len(m.Seats),
+	}
 }
 
 // limitOr returns limit, or def when limit is not positive, capped at 1000.

@@ -209,6 +209,24 @@ func shootCurled(src gocv.Mat, spec pageSpec, v view, w, h int) (gocv.Mat, error
 	return out, nil
 }
 
+// pagePoint returns the map from a photo pixel to the page pixel it
+// shows (ok false off the page), flat or curled.
+func (v view) pagePoint(spec pageSpec, w, h int) func(px, py float64) (float64, float64, bool) {
+	if v.curl.IsFlat() {
+		inv := v.flat.mul(spec.toGrid()).inv()
+		return inv.apply
+	}
+	kinv := v.k.inv()
+	return func(px, py float64) (float64, float64, bool) {
+		x, y, ok := v.unproject(kinv, px, py)
+		if !ok {
+			return 0, 0, false
+		}
+		sx, sy := spec.pixel(x, y)
+		return sx, sy, true
+	}
+}
+
 // gridOutline returns points along the grid's outer edge as the photo
 // shows it (16 per side), for fitting the grid in view.
 func (v view) gridOutline() ([][2]float64, bool) {

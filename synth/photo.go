@@ -335,12 +335,12 @@ func (c *camera) shoot(page *image.Gray, spec pageSpec, v view) (gocv.Mat, error
 	if lk.screen != nil {
 		// Each photo pixel sees the subpixels of the page point it maps
 		// to; the lattice is finer than the sensor's, hence moiré.
-		inv := hm.inv()
-		for i, v := range grey {
-			if v == 0 {
+		toPage := v.pagePoint(spec, c.w, c.h)
+		for i, g := range grey {
+			if g == 0 {
 				continue
 			}
-			x, y, ok := inv.apply(float64(i%c.w), float64(i/c.w))
+			x, y, ok := toPage(float64(i%c.w), float64(i/c.w))
 			if !ok {
 				continue
 			}

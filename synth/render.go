@@ -49,9 +49,6 @@ type Options struct {
 	Fingers float64
 	// JPEGMin and JPEGMax bound the JPEG quality; 0 for both skips JPEG.
 	JPEGMin, JPEGMax int
-	// Variety adds print weights, plain 1s, barred 7s, stains, strong
-	// glare and screens (WorldOptions turns it on); zero adds nothing.
-	Variety Variety
 	// Beside prints something boxed next to the puzzle (a second Sudoku,
 	// a larger crossword, a column of dense text), all of it in view.
 	Beside Beside
@@ -59,6 +56,9 @@ type Options struct {
 	// it has turned at the grid's edge (see Curl); each photo takes a curl
 	// between a third of it and all of it. 0 keeps the page flat.
 	MaxCurl float64
+	// Variety adds print weights, plain 1s, barred 7s, stains, strong
+	// glare and screens (WorldOptions turns it on); zero adds nothing.
+	Variety Variety
 }
 
 // DefaultOptions returns the distortions the project's test photos use:
@@ -159,12 +159,12 @@ func (o Options) Validate() error {
 		return bad("JPEG", "quality %d..%d is not within 1..100", o.JPEGMin, o.JPEGMax)
 	case o.Symbols != Numbers && o.Symbols != Letters && o.Symbols != ZeroBased:
 		return bad("Symbols", "unknown symbol set %d", o.Symbols)
-	case o.Variety.Weight < 0 || o.Variety.Weight > 0.1:
-		return bad("Variety.Weight", "%g is outside 0..0.1", o.Variety.Weight)
 	case o.Beside < BesideNothing || o.Beside > BesideText:
 		return bad("Beside", "unknown kind %d", int(o.Beside))
 	case o.MaxCurl < 0 || o.MaxCurl > 75:
 		return bad("MaxCurl", "%g° is outside 0..75", o.MaxCurl)
+	case o.Variety.Weight < 0 || o.Variety.Weight > 0.1:
+		return bad("Variety.Weight", "%g is outside 0..0.1", o.Variety.Weight)
 	}
 	for name, p := range map[string]float64{"PlainOnes": o.Variety.PlainOnes, "BarSevens": o.Variety.BarSevens,
 		"Stains": o.Variety.Stains, "Glare": o.Variety.Glare, "Screen": o.Variety.Screen} {
@@ -320,9 +320,9 @@ func newScene(rng *rand.Rand, o Options) (scene, error) {
 		textFont:  fonts[rng.IntN(len(fonts))],
 		style:     styles[rng.IntN(len(styles))],
 		symbols:   o.Symbols,
+		beside:    beside,
 		vary:      sampleVariety(o.Seed, o.Variety),
 		seed:      o.Seed,
-		beside:    beside,
 	}
 	h := pose.homography(o.Width, o.Height)
 	q, _ := gridCorners(h)

@@ -452,7 +452,8 @@ func (l lineFit2) at(t float64) float64 { return l.a + t*(l.b+t*l.c) }
 // through the positions found in that band. Each line is then fitted
 // across the bands. It also returns the share of the line positions that
 // were found rather than filled in, and is false when a band has fewer
-// than four lines.
+// than four lines, a border far from the canvas edge or a cell squeezed to
+// less than 0.4 of its width.
 func lineCurves(sums [latticeBands][]float64, n int, cs, band float64) ([]lineFit2, float64, bool) {
 	pos := make([][]float64, latticeBands) // pos[b][k]
 	seen := 0
@@ -493,6 +494,17 @@ func lineCurves(sums [latticeBands][]float64, n int, cs, band float64) ([]lineFi
 				found[k] = fk
 			}
 			found[k] = math.Max(0, math.Min(float64(side), found[k]))
+		}
+		// The outline put the border at the canvas edges: a border line
+		// found far from them, or cells squeezed to a sliver, mean the
+		// lines were not followed (the page turning out of sight).
+		if found[0] > 0.3*cs || found[n] < float64(side)-0.3*cs {
+			return nil, 0, false
+		}
+		for k := 1; k <= n; k++ {
+			if found[k]-found[k-1] < 0.4*cs {
+				return nil, 0, false
+			}
 		}
 		pos[b] = found
 	}

@@ -49,7 +49,8 @@ type Pick struct {
 // candidate is a quadrilateral of the grid search, in find pixels.
 type candidate struct {
 	q       [4]pt
-	contour []pt
+	contour []pt    // its points; nil until read (contourPoints)
+	index   int     // in the search's contours
 	area    float64 // of the contour
 	score   float64
 }
@@ -66,8 +67,9 @@ const (
 // fused with a page frame (Analyze then finds the grid from its cells).
 const goodLattice = 0.1
 
-// latticeSide is the side of the small flat view a candidate is scored on.
-const latticeSide = 144
+// latticeSide is the side of the small flat view a candidate is scored on
+// (12 pixels a cell for 9×9, 6 for 16×16).
+const latticeSide = 108
 
 // scoreCandidates fills in the score of each candidate (on the binary
 // image bin of the grid search) when there is more than one, and returns
@@ -107,8 +109,10 @@ func (d *Detector) latticeLikeness(bin gocv.Mat, q [4]pt) float64 {
 	for i := 0; i < 9; i++ {
 		d.hmat.SetDoubleAt(i/3, i%3, h[i])
 	}
+	// Nearest neighbour: the image is binary, and this is the bulk of the
+	// cost of a candidate.
 	gocv.WarpPerspectiveWithParams(bin, &d.look, d.hmat, image.Pt(latticeSide, latticeSide),
-		gocv.InterpolationLinear, gocv.BorderConstant, color.RGBA{})
+		gocv.InterpolationNearestNeighbor, gocv.BorderConstant, color.RGBA{})
 	rows, cols := d.profile(d.look, 1), d.profile(d.look, 0)
 	if len(rows) != latticeSide || len(cols) != latticeSide {
 		return math.Inf(-1)

@@ -113,8 +113,9 @@ type Detector struct {
 	kernel3                      gocv.Mat
 	hk, vk                       gocv.Mat // line kernels for kLen
 	kLen                         int
-	look                         gocv.Mat // a candidate's flat view (choice.go)
-	mapX, mapY                   gocv.Mat // a bent canvas's resampling maps (bend.go)
+	look                         gocv.Mat          // a candidate's flat view (choice.go)
+	contours                     gocv.PointsVector // of the last grid search
+	mapX, mapY                   gocv.Mat          // a bent canvas's resampling maps (bend.go)
 
 	// The last grid search's quadrilateral (find pixels) and the scale from
 	// find pixels to frame pixels, for Analyze's second look.
@@ -143,6 +144,7 @@ func NewDetector(opts Options) *Detector {
 	}
 	d.hmat = gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
 	d.kernel3 = gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
+	d.contours = gocv.NewPointsVector() // gocv cannot close a zero one
 	return d
 }
 
@@ -159,6 +161,7 @@ func (d *Detector) Close() error {
 	}
 	d.hmat.Close()
 	d.kernel3.Close()
+	d.contours.Close()
 	return nil
 }
 
@@ -257,7 +260,10 @@ func (d *Detector) locate(frame gocv.Mat, p Pick) (Grid, float64, error) {
 	if d.chosen < 0 {
 		return Grid{}, 0, qualityErr(NoGrid, "no quadrilateral contour")
 	}
-	c := d.cands[d.chosen]
+	c := &d.cands[d.chosen]
+	if c.contour == nil {
+		c.contour = d.contourPoints(c.index)
+	}
 	q := refineQuadRobust(c.q, c.contour)
 	d.findQ, d.findContour = q, c.contour
 	g, ok := d.gridFromFind(q)
@@ -326,8 +332,11 @@ func (d *Detector) findCandidates(img gocv.Mat) []candidate {
 	// Close one-pixel gaps in thin printed lines so the grid stays one contour.
 	gocv.Dilate(d.bin, &d.bin, d.kernel3)
 
-	contours := gocv.FindContours(d.bin, gocv.RetrievalExternal, gocv.ChainApproxSimple)
-	defer contours.Close()
+	// The contours stay with the Detector until the next search: the
+	// chosen candidate's points are read from them (contourPoints).
+	d.contours.Close()
+	d.contours = gocv.FindContours(d.bin, gocv.RetrievalExternal, gocv.ChainApproxSimple)
+	contours := d.contours
 	type cand struct {
 		i int
 		a float64
@@ -349,16 +358,64 @@ func (d *Detector) findCandidates(img gocv.Mat) []candidate {
 		if k == maxContours || len(out) == maxCandidates {
 			break
 		}
-		ip := contours.At(c.i).ToPoints()
-		p := make([]pt, len(ip))
-		for i, v := range ip {
-			p[i] = pt{float64(v.X), float64(v.Y)}
+		if k == 0 {
+			// The largest: all of its points and every way of reducing
+			// it to four corners.
+			p := d.contourPoints(c.i)
+			if q, ok := quadFromContour(p); ok {
+				out = append(out, candidate{q: q, contour: p, area: c.a, index: c.i})
+			}
+			continue
 		}
-		if q, ok := quadFromContour(p); ok {
-			out = append(out, candidate{q: q, contour: p, area: c.a})
+		// The others are only candidates when they are plainly
+		// quadrilaterals, found without copying their points out of
+		// OpenCV one by one (a page of text has many long contours).
+		if q, ok := plainQuad(contours.At(c.i), c.a); ok {
+			out = append(out, candidate{q: q, area: c.a, index: c.i})
 		}
 	}
 	return out
+}
+
+// contourPoints copies contour i of the last search out of OpenCV.
+func (d *Detector) contourPoints(i int) []pt {
+	pv := d.contours.At(i)
+	n := pv.Size()
+	p := make([]pt, n)
+	for k := 0; k < n; k++ {
+		v := pv.At(k)
+		p[k] = pt{float64(v.X), float64(v.Y)}
+	}
+	return p
+}
+
+// plainQuad reduces a contour of area a to a convex quadrilateral by
+// Douglas-Peucker at 1.5%, 3% or 5% of its perimeter (a curled grid's
+// bowed sides need the coarser ones), or false.
+func plainQuad(pv gocv.PointVector, a float64) ([4]pt, bool) {
+	peri := gocv.ArcLength(pv, true)
+	for _, f := range []float64{0.015, 0.03, 0.05} {
+		approx := gocv.ApproxPolyDP(pv, f*peri, true)
+		n := approx.Size()
+		if n < 4 {
+			approx.Close()
+			break
+		}
+		if n == 4 {
+			var q [4]pt
+			for k := 0; k < 4; k++ {
+				v := approx.At(k)
+				q[k] = pt{float64(v.X), float64(v.Y)}
+			}
+			approx.Close()
+			if isConvexQuad(q) && polyArea(q[:]) > 0.6*a && polyArea(q[:]) < 1.4*a {
+				return q, true
+			}
+			return [4]pt{}, false
+		}
+		approx.Close()
+	}
+	return [4]pt{}, false
 }
 
 // quadFromContour reduces a contour to four corners: Douglas-Peucker at

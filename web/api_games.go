@@ -136,8 +136,8 @@ func (s *Server) apiGameAction(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, v)
 }
 
-// apiLeaderboard: GET /api/leaderboard?size=9&level=easy[&limit=20] ->
-// [Result], fastest first.
+// apiLeaderboard: GET /api/leaderboard?size=9&level=easy[&mode=race][&limit=20]
+// -> [Result], fastest first (mode: solo, the default, race or coop).
 func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	shape, err := shapeForSize(q.Get("size"))
@@ -155,7 +155,12 @@ func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	list, err := s.store.Leaderboard(r.Context(), store.Board{Kind: store.KindSudoku, Size: sizeName(shape), Level: level}, limit)
+	mode, err := modeParam(q.Get("mode"))
+	if err != nil {
+		s.writeError(w, r, errorf(http.StatusBadRequest, "%v", err))
+		return
+	}
+	list, err := s.store.Leaderboard(r.Context(), store.Board{Kind: store.KindSudoku, Size: sizeName(shape), Level: level, Mode: mode}, limit)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -204,6 +209,9 @@ type publicResult struct {
 	Hints    int    `json:"hints"`
 	Mistakes int    `json:"mistakes"`
 	Finished string `json:"finished"`
+	Mode     string `json:"mode"`
+	Place    int    `json:"place,omitempty"`   // multiplayer: where they finished
+	Players  int    `json:"players,omitempty"` // multiplayer: how many played
 }
 
 func publicResults(list []store.Result) []publicResult {
@@ -212,6 +220,7 @@ func publicResults(list []store.Result) []publicResult {
 		out = append(out, publicResult{
 			Name: r.Name, Size: r.Size, Level: r.Level, Millis: r.Millis, Time: formatMillis(r.Millis),
 			Hints: r.Hints, Mistakes: r.Mistakes, Finished: r.Finished.Format("2006-01-02T15:04:05Z07:00"),
+			Mode: r.Mode, Place: r.Placing, Players: r.Players,
 		})
 	}
 	return out

@@ -113,9 +113,10 @@ func (s *Server) streamCount() int {
 	return len(s.streams)
 }
 
-// CloseStreams ends every camera stream (going away) and refuses new
-// ones: the first step of a graceful shutdown.
+// CloseStreams ends every camera stream and room connection (going away)
+// and refuses new ones: the first step of a graceful shutdown.
 func (s *Server) CloseStreams() {
+	defer s.rooms.Close() // rooms tell their players, finished matches are saved
 	s.streamsMu.Lock()
 	s.closing = true
 	for c := range s.streams {

@@ -36,25 +36,23 @@ func validLevel(l string) bool {
 }
 
 // maxLevel is the hardest level the play page offers for a grid of side n:
-// the logic engine's MaxLevel (small grids cannot be hard), capped where
-// its generator does not find a puzzle in the time a player waits. Measured
-// here: 4×4 medium and 16×16 expert found nothing in 20 s for any of three
-// seeds, symmetric or not, while every other level of every size came in
-// under 2 s.
+// the logic engine's MaxLevel (small grids cannot be hard), but at most
+// expert on 16×16. logic's BenchmarkGenerate measured 16×16 expert at
+// 0.5 s of CPU median (0.95 s max) and extreme at 3.3 s (4.5 s max); the
+// generator would be fast enough, but a hint on an extreme 16×16 may need
+// forcing chains that take longer than hintTimeout, and a game whose
+// hints fail is worse than one level fewer.
 func maxLevel(n int) string {
 	s, err := sudoku.ShapeForN(n)
 	if err != nil {
 		return levels[0]
 	}
 	l := logic.MaxLevel(s)
-	if cap, ok := generatorCap[n]; ok && cap < l {
-		l = cap
+	if n >= 16 && l > logic.Expert {
+		l = logic.Expert
 	}
 	return l.String()
 }
-
-// generatorCap is the hardest level the generator reaches in time, by side.
-var generatorCap = map[int]logic.Level{4: logic.Easy, 16: logic.Hard}
 
 // shapeForSize returns the box shape for a play size given as "9", "9x9".
 func shapeForSize(size string) (sudoku.Shape, error) {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sudokuar/sudokuar/rooms"
 	"github.com/sudokuar/sudokuar/store"
 )
 
@@ -102,7 +103,7 @@ func (a *assets) serve(w http.ResponseWriter, r *http.Request, f asset) {
 }
 
 // pageNames lists the page templates; each is layout.html plus its own file.
-var pageNames = []string{"home", "play", "enter", "upload", "camera", "leaderboard", "notfound", "kakuro", "kakuro-solve"}
+var pageNames = []string{"home", "play", "enter", "upload", "camera", "leaderboard", "notfound", "rooms", "kakuro", "kakuro-solve"}
 
 func parsePages(a *assets) (map[string]*template.Template, error) {
 	funcs := template.FuncMap{
@@ -113,6 +114,9 @@ func parsePages(a *assets) (map[string]*template.Template, error) {
 		"add1":      func(i int) int { return i + 1 },
 		"maxLevel":  maxLevel,
 		"levelNote": func(l string) string { return levelNotes[l] },
+		"modes":     func() []string { return []string{store.ModeSolo, store.ModeRace, store.ModeCoop} },
+		"modeName":  func(m string) string { return modeNames[m] },
+		"roomSizes": roomSizes,
 		// sizeLabel writes a stored size ("9x9") as the pages do ("9×9").
 		"sizeLabel": func(size string) string { return strings.Replace(size, "x", "×", 1) },
 	}
@@ -141,6 +145,23 @@ var levelNotes = map[string]string{
 	"extreme": "chains, forcing",
 }
 
+// roomSize is a board size a room offers, with its hardest level.
+type roomSize struct {
+	N   int
+	Max string
+}
+
+func roomSizes() []roomSize {
+	var out []roomSize
+	for _, n := range rooms.Sizes {
+		out = append(out, roomSize{N: n, Max: rooms.MaxLevel(n).String()})
+	}
+	return out
+}
+
+// modeNames are the modes as the pages say them.
+var modeNames = map[string]string{store.ModeSolo: "Solo", store.ModeRace: "Race", store.ModeCoop: "Co-op", "": "Solo"}
+
 // pageData is what every page template gets.
 type pageData struct {
 	Title string // the page's own title
@@ -151,6 +172,7 @@ type pageData struct {
 var pageTitles = map[string]string{
 	"home": "Sudoku", "play": "Play", "enter": "Enter a puzzle", "upload": "Upload a photo",
 	"camera": "Camera", "leaderboard": "Leaderboard", "notfound": "Not found",
+	"rooms":  "Play with friends",
 	"kakuro": "Kakuro", "kakuro-solve": "Solve a Kakuro",
 }
 
@@ -185,13 +207,17 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 // leaderboardData is the leaderboard page's data.
 type leaderboardData struct {
 	Size, Level string
+	Mode        string // solo, race, coop
 	Best        []store.Result
 	Mine        []store.Result
+	Matches     []publicMatch // this browser's multiplayer games
 	Error       string
 }
 
 func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 	d := leaderboardData{Size: r.URL.Query().Get("size"), Level: r.URL.Query().Get("level")}
+	mode, modeErr := modeParam(r.URL.Query().Get("mode"))
+	d.Mode = mode
 	if d.Size == "" {
 		d.Size = "9"
 	}
@@ -205,15 +231,20 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 		d.Error, status = err.Error(), http.StatusBadRequest
 	case !validLevel(d.Level):
 		d.Error, status = fmt.Sprintf("level %q: want one of %s", d.Level, strings.Join(levels, ", ")), http.StatusBadRequest
+	case modeErr != nil:
+		d.Error, status, d.Mode = modeErr.Error(), http.StatusBadRequest, store.ModeSolo
 	default:
 		d.Size = fmt.Sprint(shape.N())
-		if d.Best, err = s.store.Leaderboard(r.Context(), store.Board{Kind: store.KindSudoku, Size: sizeName(shape), Level: d.Level}, 20); err != nil {
+		if d.Best, err = s.store.Leaderboard(r.Context(), store.Board{Kind: store.KindSudoku, Size: sizeName(shape), Level: d.Level, Mode: d.Mode}, 20); err != nil {
 			s.log.Error("leaderboard", "err", err)
 			d.Error, status = "the leaderboard cannot be read right now", http.StatusInternalServerError
 		}
 	}
 	if c, err := r.Cookie(playerCookie); err == nil && validID(c.Value) {
 		d.Mine, _ = s.store.History(r.Context(), c.Value, 20)
+		if ms, err := s.store.PlayerMatches(r.Context(), c.Value, 10); err == nil {
+			d.Matches = publicMatches(ms, c.Value)
+		}
 	}
 	s.render(w, r, status, "leaderboard", d)
 }

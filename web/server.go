@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/rooms"
 	"github.com/sudokuar/sudokuar/store"
 )
 
@@ -44,6 +45,9 @@ type Config struct {
 	Workers int
 	// Now is the clock (default time.Now); tests move it.
 	Now func() time.Time
+	// Rooms configures multiplayer (zero: defaults; its Store and Log
+	// default to the server's).
+	Rooms rooms.Config
 	// Limits bounds what one client may ask (rates, work in flight,
 	// camera streams); the zero value takes DefaultLimits.
 	Limits Limits
@@ -66,6 +70,7 @@ type Server struct {
 	assets *assets
 	pipes  *pipePool
 	games  *games
+	rooms  *rooms.Hub // multiplayer, over /ws/rooms
 	guards *guards
 	expiry *expirer // nil when the store cannot expire games or it is off
 
@@ -127,6 +132,13 @@ func New(cfg Config) (*Server, error) {
 		streams:    map[*cameraConn]struct{}{},
 	}
 	s.games = &games{store: cfg.Store, now: cfg.Now}
+	if cfg.Rooms.Store == nil {
+		cfg.Rooms.Store = cfg.Store
+	}
+	if cfg.Rooms.Log == nil {
+		cfg.Rooms.Log = cfg.Log
+	}
+	s.rooms = rooms.NewHub(cfg.Rooms)
 	if s.pages, err = parsePages(a); err != nil {
 		return nil, err
 	}
@@ -147,6 +159,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /upload", s.page("upload"))
 	m.HandleFunc("GET /camera", s.page("camera"))
 	m.HandleFunc("GET /leaderboard", s.leaderboardPage)
+	m.HandleFunc("GET /rooms", s.roomPage)
+	m.HandleFunc("GET /rooms/{code}", s.roomPage)
 	s.kakuroRoutes() // pages and API of kakuro.go
 	m.Handle("GET /static/", s.assets)
 	m.HandleFunc("GET /favicon.ico", s.assets.favicon)
@@ -163,10 +177,14 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/games/{id}/{action}", s.apiGameAction)
 	m.HandleFunc("GET /api/leaderboard", s.apiLeaderboard)
 	m.HandleFunc("GET /api/history", s.apiHistory)
+	m.HandleFunc("GET /api/rooms", s.apiRooms)
+	m.HandleFunc("GET /api/rooms/stats", s.apiRoomsStats)
+	m.HandleFunc("GET /api/matches", s.apiMatches)
 	m.HandleFunc("/api/", s.apiNotFound)
 
-	// The camera's live stream.
+	// The camera's live stream, and multiplayer rooms.
 	m.HandleFunc("GET /ws/camera", s.camera)
+	m.HandleFunc("GET /ws/rooms", s.roomsSocket)
 
 	m.HandleFunc("/", s.notFound)
 }
@@ -200,13 +218,16 @@ func (s *Server) Handler() http.Handler {
 	return s.recoverer(s.headers(s.guard(s.mux)))
 }
 
-// Close releases the recognition pipelines, ends camera streams and stops
-// expiring games. Call it after http.Server.Shutdown.
+// Close releases the recognition pipelines, ends camera streams and
+// rooms, and stops expiring games. Call it after http.Server.Shutdown.
 func (s *Server) Close() error {
 	s.CloseStreams()
 	s.expiry.stop()
 	return s.pipes.close()
 }
+
+// Rooms returns the multiplayer hub (for its counters).
+func (s *Server) Rooms() *rooms.Hub { return s.rooms }
 
 // headers sets the security headers every response carries: no inline
 // script or style may run (a name like <script> can only ever be text),

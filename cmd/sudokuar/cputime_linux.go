@@ -26,3 +26,14 @@ func threadClock() func() time.Duration {
 }
 
 const haveThreadClock = true
+
+// processCPU returns the CPU time (user and system) this process has used
+// so far; loadgen reports its own share beside the server's, since both
+// compete for the same cores on one machine.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

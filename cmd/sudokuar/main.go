@@ -51,6 +51,7 @@ func commands() []command {
 		{name: "hint", args: "PUZZLE|FILE", summary: "show the next logical step (or the first wrong entry, with --current)", flags: hintFlags},
 		{name: "console", args: "", summary: "play the console Sudoku game (the same program as sudoku-console): commands on standard input", flags: consoleFlags},
 		{name: "serve", args: "", summary: "the game in the browser: play, enter or upload a puzzle, and the AR camera", flags: serveFlags},
+		{name: "loadgen", args: "", summary: "simulate players in multiplayer rooms against a running serve and report round trips", flags: loadgenFlags},
 		{name: "kakuro", args: "solve|count|rate|generate [flags] [FILE...]", summary: "Kakuro: solve, count solutions, rate and generate puzzles", flags: kakuroFlags},
 	}
 }

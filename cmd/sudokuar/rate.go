@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -60,12 +59,13 @@ func rateFlags(fs *flag.FlagSet) func(*env, []string) int {
 				args = []string{*against} // rate the truth file itself
 			}
 		}
-		name, data, err := readInput(e, args)
+		name, in, err := openInput(e, args)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "sudokuar rate: %v\n", err)
 			return exitFail
 		}
-		items := readPuzzleLines(data, shape)
+		items := readPuzzleLines(bufio.NewReaderSize(in, readBuf), shape)
+		in.Close()
 		rateAll(items, *jobs, *timeout, *check)
 		out := bufio.NewWriter(e.stdout)
 		defer out.Flush()
@@ -163,35 +163,50 @@ func checkItem(it *rateItem, timeout time.Duration) error {
 }
 
 // readPuzzleLines reads one puzzle per line, skipping blank and '#' lines;
-// anything after the puzzle on a line (such as a rating) is ignored.
-func readPuzzleLines(data []byte, shape *sudoku.Shape) []*rateItem {
+// anything after the puzzle on a line (such as a rating) is ignored. A
+// line too long to be a puzzle becomes an item with its error, as solve
+// reports it, and is not kept.
+func readPuzzleLines(r *bufio.Reader, shape *sudoku.Shape) []*rateItem {
 	var items []*rateItem
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || text[0] == '#' {
-			continue
+	var buf []byte
+	for line := 1; ; line++ {
+		b, chars, err := readLine(r, buf, maxLine)
+		buf = b
+		if err != nil && err != io.EOF {
+			return append(items, &rateItem{line: line, err: fmt.Errorf("read: %w", err)})
 		}
-		first := strings.Fields(text)[0]
-		it := &rateItem{line: line, text: first}
-		g, err := sudoku.ParseLine(first, shape)
-		if err != nil {
-			var pe *sudoku.ParseError
-			if errors.As(err, &pe) {
-				pe.Line = 0 // the file:line prefix names it
-			}
-			it.err = err
+		if err == io.EOF && chars == 0 {
+			return items
 		}
-		it.grid = g
-		items = append(items, it)
+		if chars > maxLine {
+			items = append(items, &rateItem{line: line, err: fmt.Errorf("too long (%d characters; at most %d)", chars, maxLine)})
+		} else if it := puzzleItem(line, strings.TrimSpace(string(b)), shape); it != nil {
+			items = append(items, it)
+		}
+		if err == io.EOF {
+			return items
+		}
 	}
-	if err := sc.Err(); err != nil {
-		items = append(items, &rateItem{line: line + 1, err: err})
+}
+
+// puzzleItem parses the puzzle at the start of line number n, or returns
+// nil for a blank or '#' line.
+func puzzleItem(n int, text string, shape *sudoku.Shape) *rateItem {
+	if text == "" || text[0] == '#' {
+		return nil
 	}
-	return items
+	first := strings.Fields(text)[0]
+	it := &rateItem{line: n, text: first}
+	g, err := sudoku.ParseLine(first, shape)
+	if err != nil {
+		var pe *sudoku.ParseError
+		if errors.As(err, &pe) {
+			pe.Line = 0 // the file:line prefix names it
+		}
+		it.err = err
+	}
+	it.grid = g
+	return it
 }
 
 // rateAll rates the items with jobs workers; with check set it also runs

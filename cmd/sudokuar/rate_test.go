@@ -44,6 +44,23 @@ func TestRateLines(t *testing.T) {
 	}
 }
 
+// TestRateLongLine: a line too long to be a puzzle is reported with its
+// length, as solve does, and the next line is rated.
+func TestRateLongLine(t *testing.T) {
+	in := strings.Repeat("1", 10_000_000) + "\n" + wikiPuzzle
+	code, out, errOut := runCLI(t, in, "rate")
+	if code != exitFail {
+		t.Errorf("exit %d, want %d", code, exitFail)
+	}
+	if out != wikiPuzzle+" 1.2 easy Hidden single\n" {
+		t.Errorf("stdout %q, want the second line rated", out)
+	}
+	want := fmt.Sprintf("stdin:1: too long (10000000 characters; at most %d)\nsudokuar rate: 1 of 2 puzzles not rated\n", maxLine)
+	if errOut != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", errOut, want)
+	}
+}
+
 func TestRateJSONAndWorkers(t *testing.T) {
 	in := strings.Repeat(wikiPuzzle+"\n"+hardPuzzle+"\n", 3)
 	code, out, _ := runCLI(t, in, "rate", "--json", "-j", "3")

@@ -36,7 +36,7 @@ type serveConfig struct {
 func serveFlags(fs *flag.FlagSet) func(*env, []string) int {
 	var c serveConfig
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "listen on this `host:port` (0.0.0.0:8080 to reach it from a phone on the same network)")
-	fs.StringVar(&c.db, "db", "", "SQLite database `file` for games and scores (default: sudokuar/sudokuar.db in the user's data folder)")
+	fs.StringVar(&c.db, "db", "", "SQLite database `file` for games and scores (default: sudokuar/sudokuar.db in the user's data folder), or a postgres:// URL")
 	fs.StringVar(&c.tlsCert, "tls-cert", "", "serve HTTPS with this certificate `file` (PEM; phones need HTTPS for the camera)")
 	fs.StringVar(&c.tlsKey, "tls-key", "", "the certificate's private key `file` (PEM)")
 	fs.StringVar(&c.backend, "ocr-backend", pipeline.BackendGo, "digit network runtime: onnx-go or opencv")
@@ -85,9 +85,22 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 		}
 		tlsCfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
-	db, err := store.OpenSQLite(c.db)
-	if err != nil {
-		return err
+	var db store.Store
+	where := c.db
+	if store.IsPostgresURL(c.db) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		pg, err := store.OpenPostgres(ctx, c.db)
+		cancel()
+		if err != nil {
+			return err
+		}
+		db, where = pg, "PostgreSQL"
+	} else {
+		lite, err := store.OpenSQLite(c.db)
+		if err != nil {
+			return err
+		}
+		db = lite
 	}
 	defer db.Close()
 	level := slog.LevelWarn
@@ -125,7 +138,7 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 	}
 	hs.RegisterOnShutdown(srv.CloseStreams)
 	url := fmt.Sprintf("%s://%s", scheme, ln.Addr())
-	fmt.Fprintf(stdout, "sudokuar serve: %s (games and scores in %s; Ctrl+C stops)\n", url, c.db)
+	fmt.Fprintf(stdout, "sudokuar serve: %s (games and scores in %s; Ctrl+C stops)\n", url, where)
 	for _, u := range lanURLs(scheme, ln.Addr()) {
 		fmt.Fprintf(stdout, "  from a phone on this network: %s\n", u)
 	}

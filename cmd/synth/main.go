@@ -113,10 +113,6 @@ func runPhotos(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sym, err := sudoku.ParseSymbols(*symbols)
-	if err != nil {
-		return fmt.Errorf("--symbols: %w", err)
-	}
 	var besides []synth.Beside
 	for _, f := range strings.Split(*besideFlag, ",") {
 		b, err := synth.ParseBeside(strings.TrimSpace(f))
@@ -124,6 +120,10 @@ func runPhotos(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("--beside: %w", err)
 		}
 		besides = append(besides, b)
+	}
+	sym, err := sudoku.ParseSymbols(*symbols)
+	if err != nil {
+		return fmt.Errorf("--symbols: %w", err)
 	}
 	fonts, err := synth.Fonts(*systemFonts)
 	if err != nil {
@@ -142,9 +142,9 @@ func runPhotos(args []string, stdout, stderr io.Writer) error {
 		}
 		opts.Fonts = fonts
 		opts.Fingers = *fingers
-		opts.Symbols = sym
 		opts.Beside = besides[k%len(besides)]
 		opts.MaxCurl = *curl
+		opts.Symbols = sym
 		if *letters {
 			opts.Symbols = synth.Letters
 		}

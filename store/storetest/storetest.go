@@ -30,6 +30,8 @@ func Run(t *testing.T, o Open) {
 	t.Run("History", func(t *testing.T) { history(t, o) })
 	t.Run("Markup", func(t *testing.T) { markup(t, o) })
 	t.Run("Concurrent", func(t *testing.T) { concurrent(t, o) })
+	t.Run("Matches", func(t *testing.T) { matches(t, o) })
+	t.Run("ModesApart", func(t *testing.T) { modesApart(t, o) })
 	t.Run("Expire", func(t *testing.T) { expire(t, o) })
 	if o.Reopen != nil {
 		t.Run("Reopen", func(t *testing.T) { reopen(t, o) })
@@ -348,7 +350,14 @@ func reopen(t *testing.T, o Open) {
 	if _, err := s.FinishGame(ctx, g2, result("r2", 1234)); err != nil {
 		t.Fatal(err)
 	}
+	m := match("m1", t0)
+	if _, err := s.SaveMatch(ctx, m); err != nil {
+		t.Fatal(err)
+	}
 	s = o.Reopen(t, s)
+	if got, err := s.Match(ctx, "m1"); err != nil || len(got.Seats) != 3 {
+		t.Errorf("match after reopening: %+v, %v", got, err)
+	}
 	got, err := s.Game(ctx, "r1")
 	if err != nil || string(got.State) != `{"after":"move"}` {
 		t.Errorf("after reopening: %+v, %v", got, err)
@@ -356,5 +365,154 @@ func reopen(t *testing.T, o Open) {
 	board, err := s.Leaderboard(ctx, store.Board{Kind: store.KindSudoku, Size: "9x9", Level: "easy"}, 0)
 	if err != nil || len(board) != 1 || board[0].Millis != 1234 {
 		t.Errorf("leaderboard after reopening: %+v, %v", board, err)
+	}
+}
+
+// match is a three-seat race: Ada won, Bob came second, Cy left.
+func match(id string, started time.Time) store.Match {
+	return store.Match{
+		ID: id, Mode: store.ModeRace, Kind: store.KindSudoku, Size: "9x9", Level: "easy",
+		Puzzle: "puzzle-" + id, Room: "ABC234", Started: started, Ended: started.Add(3 * time.Minute),
+		Seats: []store.Seat{
+			{Player: "pa", Name: "Ada", Placing: 1, Millis: 100_000, Filled: 81, Mistakes: 1, Hints: 2, State: []byte(`{"moves":["a"]}`)},
+			{Player: "pb", Name: "<b>Bob</b>", Placing: 2, Millis: 150_000, Filled: 81, Hints: 5, State: []byte(`{"moves":["b"]}`)},
+			{Player: "pc", Name: "Cy", Placing: 0, Filled: 40, Mistakes: 3, State: []byte(`{"moves":["c"]}`)},
+		},
+	}
+}
+
+// matches saves multiplayer matches and reads them back every way the
+// pages do: the match with its seats, a player's matches, the finishers'
+// results in their history and on the race leaderboard.
+func matches(t *testing.T, o Open) {
+	ctx := context.Background()
+	s := o.New(t)
+	m := match("m1", t0)
+	saved, err := s.SaveMatch(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, st := range saved.Seats {
+		if st.GameID == "" {
+			t.Errorf("seat %d has no game id", i)
+		}
+	}
+	if _, err := s.SaveMatch(ctx, m); !errors.Is(err, store.ErrDuplicate) {
+		t.Errorf("second SaveMatch: %v, want ErrDuplicate", err)
+	}
+	bad := match("", t0)
+	if _, err := s.SaveMatch(ctx, bad); err == nil {
+		t.Error("a match without an id was saved")
+	}
+	bad = match("m-bad", t0)
+	bad.Mode = "chess"
+	if _, err := s.SaveMatch(ctx, bad); err == nil {
+		t.Error("a match of mode chess was saved")
+	}
+	got, err := s.Match(ctx, "m1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Mode != store.ModeRace || got.Room != "ABC234" || !got.Started.Equal(t0) || !got.Ended.Equal(t0.Add(3*time.Minute)) || len(got.Seats) != 3 {
+		t.Fatalf("Match = %+v", got)
+	}
+	for i, st := range got.Seats {
+		want := m.Seats[i]
+		want.GameID = saved.Seats[i].GameID
+		if fmt.Sprint(st) != fmt.Sprint(want) {
+			t.Errorf("seat %d = %+v, want %+v", i, st, want)
+		}
+	}
+	// Each seat's board is a game of its player, finished or not.
+	if g, err := s.Game(ctx, saved.Seats[2].GameID); err != nil || g.Status != store.StatusUnfinished || g.Player != "pc" || string(g.State) != `{"moves":["c"]}` {
+		t.Errorf("unfinished seat's game: %+v, %v", g, err)
+	}
+	if g, err := s.Game(ctx, saved.Seats[0].GameID); err != nil || g.Status != store.StatusSolved {
+		t.Errorf("winner's game: %+v, %v", g, err)
+	}
+	if _, err := s.Match(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Match(nope): %v, want ErrNotFound", err)
+	}
+
+	// A later co-op match Ada played alone with Bob.
+	co := match("m2", t0.Add(time.Hour))
+	co.Mode = store.ModeCoop
+	co.Seats = co.Seats[:2]
+	co.Seats[1].Placing, co.Seats[1].Millis = 1, 100_000
+	if _, err := s.SaveMatch(ctx, co); err != nil {
+		t.Fatal(err)
+	}
+	list, err := s.PlayerMatches(ctx, "pa", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 2 || list[0].ID != "m2" || list[1].ID != "m1" || len(list[1].Seats) != 3 || list[1].Seats[1].Name != "<b>Bob</b>" {
+		t.Fatalf("PlayerMatches(pa) = %+v", list)
+	}
+	if list[1].Seats[0].State != nil {
+		t.Errorf("PlayerMatches carries states: %q", list[1].Seats[0].State)
+	}
+	if l, _ := s.PlayerMatches(ctx, "pc", 0); len(l) != 1 || l[0].ID != "m1" {
+		t.Errorf("PlayerMatches(pc) = %+v", l)
+	}
+	if l, _ := s.PlayerMatches(ctx, "pa", 1); len(l) != 1 {
+		t.Errorf("limit 1 gave %d", len(l))
+	}
+	if l, err := s.PlayerMatches(ctx, "nobody", 0); err != nil || len(l) != 0 {
+		t.Errorf("PlayerMatches(nobody) = %+v, %v", l, err)
+	}
+
+	// Finishers have results: in their history with where they placed...
+	h, err := s.History(ctx, "pb", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h) != 2 || h[0].Mode != store.ModeCoop || h[1].Mode != store.ModeRace || h[1].Placing != 2 || h[1].Players != 3 || h[1].Match != "m1" || h[1].Hints != 5 {
+		t.Errorf("History(pb) = %+v", h)
+	}
+	if h, _ := s.History(ctx, "pc", 0); len(h) != 0 {
+		t.Errorf("a player who did not finish has results: %+v", h)
+	}
+	// ...and on their mode's leaderboard, never on the solo one.
+	race, err := s.Leaderboard(ctx, store.Board{Kind: store.KindSudoku, Size: "9x9", Level: "easy", Mode: store.ModeRace}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(race) != 2 || race[0].Name != "Ada" || race[0].Millis != 100_000 || race[0].Placing != 1 || race[1].Name != "<b>Bob</b>" {
+		t.Errorf("race leaderboard = %+v", race)
+	}
+	if solo, _ := s.Leaderboard(ctx, store.Board{Kind: store.KindSudoku, Size: "9x9", Level: "easy"}, 0); len(solo) != 0 {
+		t.Errorf("solo leaderboard has multiplayer results: %+v", solo)
+	}
+	if coop, _ := s.Leaderboard(ctx, store.Board{Kind: store.KindSudoku, Size: "9x9", Level: "easy", Mode: store.ModeCoop}, 0); len(coop) != 2 {
+		t.Errorf("co-op leaderboard = %+v", coop)
+	}
+}
+
+// modesApart checks that a solo result reads back as ModeSolo and that
+// Board's zero Mode is the solo board.
+func modesApart(t *testing.T, o Open) {
+	ctx := context.Background()
+	s := o.New(t)
+	g := game("solo1")
+	if err := s.CreateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	g.Status = store.StatusSolved
+	r, err := s.FinishGame(ctx, g, result("solo1", 5000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Mode != store.ModeSolo {
+		t.Errorf("FinishGame returned mode %q", r.Mode)
+	}
+	for _, mode := range []string{"", store.ModeSolo} {
+		b, err := s.Leaderboard(ctx, store.Board{Kind: store.KindSudoku, Size: "9x9", Level: "easy", Mode: mode}, 0)
+		if err != nil || len(b) != 1 || b[0].Mode != store.ModeSolo || b[0].Placing != 0 || b[0].Match != "" {
+			t.Errorf("mode %q: %+v, %v", mode, b, err)
+		}
+	}
+	if b, _ := s.Leaderboard(ctx, store.Board{Kind: store.KindSudoku, Size: "9x9", Level: "easy", Mode: store.ModeRace}, 0); len(b) != 0 {
+		t.Errorf("race board has the solo result: %+v", b)
 	}
 }

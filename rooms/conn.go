@@ -1,0 +1,257 @@
+package rooms
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sudokuar/sudokuar/store"
+)
+
+// MaxMessageBytes is the largest message a client may send: a 16×16
+// finish grid is 256 characters, so 2 KiB leaves room and no more.
+const MaxMessageBytes = 2048
+
+// Why a connection was closed, for the transport to pass on (package web
+// maps them to WebSocket close codes).
+const (
+	CloseNormal   = iota // the client went away, or the server is done with it
+	CloseTooBig          // a message over MaxMessageBytes
+	ClosePolicy          // flooding, or too slow to read its messages
+	CloseShutdown        // the server is shutting down
+)
+
+// Conn is one client connection. The transport calls Receive with each
+// message read, in order, from one goroutine; writes every message of Out
+// to the client; and calls Close when the client is gone. Done is closed
+// when the server ends the connection; Reason says why.
+type Conn struct {
+	hub    *Hub
+	player string // the player's id (a browser cookie): their seat's key
+
+	out  chan []byte
+	done chan struct{}
+	once sync.Once
+
+	closeCode   int
+	closeReason string
+
+	room atomic.Pointer[Room] // the room this connection is in, set by the room
+
+	// read side: used only by the goroutine that calls Receive.
+	name    string
+	limit   bucket
+	dropped int       // messages dropped in the current window
+	window  time.Time // start of the window
+	warned  time.Time // last rate error sent
+}
+
+// Out is the stream of encoded messages for the client.
+func (c *Conn) Out() <-chan []byte { return c.out }
+
+// Done is closed when the server has ended the connection.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Reason returns why the server ended the connection (after Done).
+func (c *Conn) Reason() (code int, reason string) { return c.closeCode, c.closeReason }
+
+// Player returns the id the connection was opened with.
+func (c *Conn) Player() string { return c.player }
+
+// Close tells the server the client is gone: its seat waits for it to
+// come back, its place in a queue is given up.
+func (c *Conn) Close() { c.end(CloseNormal, "") }
+
+// end closes the connection once, with a code and reason for the
+// transport, and tells its room and the matchmaker.
+func (c *Conn) end(code int, reason string) {
+	c.once.Do(func() {
+		c.closeCode, c.closeReason = code, reason
+		close(c.done)
+		if r := c.room.Load(); r != nil {
+			r.post(envelope{kind: evGone, conn: c})
+		}
+		c.hub.mm.cancel(c)
+		c.hub.dropConn(c)
+	})
+}
+
+// send queues an encoded message for the client. A client that lets
+// Config.OutQueue messages pile up is too slow to play: it is closed
+// rather than allowed to hold the room's memory.
+func (c *Conn) send(b []byte) {
+	select {
+	case <-c.done:
+		return
+	default:
+	}
+	select {
+	case c.out <- b:
+	default:
+		c.end(ClosePolicy, fmt.Sprintf("too slow: %d messages waiting", cap(c.out)))
+	}
+}
+
+// sendJSON encodes v and sends it.
+func (c *Conn) sendJSON(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		c.hub.log.Error("rooms: encode", "err", err)
+		return
+	}
+	c.send(b)
+}
+
+func (c *Conn) sendError(seq int64, code, format string, args ...any) {
+	c.sendJSON(Error{T: "error", Seq: seq, Code: code, Msg: fmt.Sprintf(format, args...)})
+}
+
+// Receive takes one message from the client: it checks the size, the
+// message budget and the JSON, then hands it to the hub (rooms, queues)
+// or to the connection's room. When the room's queue is full it waits a
+// little (holding back this client only), then answers "busy".
+func (c *Conn) Receive(data []byte) {
+	select {
+	case <-c.done:
+		return
+	default:
+	}
+	if len(data) > MaxMessageBytes {
+		c.end(CloseTooBig, fmt.Sprintf("message of %d bytes: the most is %d", len(data), MaxMessageBytes))
+		return
+	}
+	now := c.hub.now()
+	if !c.limit.take(now) {
+		c.overBudget(now)
+		return
+	}
+	var in In
+	if err := json.Unmarshal(data, &in); err != nil {
+		c.sendError(0, ErrBad, "not a JSON message: %v", err)
+		return
+	}
+	if in.Name != "" {
+		name, err := store.CleanName(in.Name)
+		if err != nil {
+			c.sendError(in.Seq, ErrBad, "%v", err)
+			return
+		}
+		c.name = name
+	}
+	h := c.hub
+	switch in.T {
+	case "list":
+		c.sendJSON(RoomList{T: "rooms", Rooms: h.PublicRooms()})
+	case "create":
+		set, err := settingsFrom(in)
+		if err != nil {
+			c.sendError(in.Seq, ErrBad, "%v", err)
+			return
+		}
+		c.leaveRoom()
+		h.mm.cancel(c)
+		if err := h.create(set, []joinReq{{conn: c, name: c.displayName()}}); err != nil {
+			c.sendError(in.Seq, ErrClosing, "%v", err)
+		}
+	case "join":
+		code := strings.ToUpper(strings.TrimSpace(in.Code))
+		r := h.room(code)
+		if r == nil {
+			c.sendError(in.Seq, ErrNoRoom, "no room %q: check the code, or the game may have ended", in.Code)
+			return
+		}
+		if cur := c.room.Load(); cur != r {
+			c.leaveRoom()
+		}
+		h.mm.cancel(c)
+		r.post(envelope{kind: evJoin, conn: c, aside: &aside{join: joinReq{conn: c, name: c.displayName(), watch: in.Watch, seq: in.Seq}}})
+	case "quick":
+		set, err := settingsFrom(in)
+		if err != nil {
+			c.sendError(in.Seq, ErrBad, "%v", err)
+			return
+		}
+		c.leaveRoom()
+		h.mm.enqueue(c, c.displayName(), set)
+	case "cancel":
+		h.mm.cancel(c)
+	case "ready", "sit", "leave", "kick", "move", "mark", "undo", "redo", "hint", "finish", "forfeit", "again", "sync":
+		r := c.room.Load()
+		if r == nil {
+			c.sendError(in.Seq, ErrNoRoom, "you are not in a room")
+			return
+		}
+		if !r.offer(envelope{kind: evMsg, conn: c, in: in, at: now}) {
+			c.sendError(in.Seq, ErrBusy, "the room is busy: try again")
+		}
+	default:
+		c.sendError(in.Seq, ErrBad, "unknown message type %q", in.T)
+	}
+}
+
+// leaveRoom takes the connection out of its room, if any.
+func (c *Conn) leaveRoom() {
+	if r := c.room.Load(); r != nil {
+		r.post(envelope{kind: evLeave, conn: c})
+		c.room.CompareAndSwap(r, nil)
+	}
+}
+
+// displayName is the name the player gave, or a stand-in.
+func (c *Conn) displayName() string {
+	if c.name != "" {
+		return c.name
+	}
+	return "Player " + strings.ToUpper(c.player[:min(4, len(c.player))])
+}
+
+// overBudget handles a message over the budget: it is dropped, the client
+// is told at most once a second, and a client that keeps flooding (more
+// than floodLimit drops in floodWindow) is closed.
+func (c *Conn) overBudget(now time.Time) {
+	if now.Sub(c.window) > floodWindow {
+		c.window, c.dropped = now, 0
+	}
+	c.dropped++
+	c.hub.dropped.Add(1)
+	if c.dropped > floodLimit {
+		c.end(ClosePolicy, fmt.Sprintf("too many messages: over %d beyond the limit of %.0f a second", floodLimit, c.limit.rate))
+		return
+	}
+	if now.Sub(c.warned) >= time.Second {
+		c.warned = now
+		c.sendError(0, ErrRate, "too many messages: at most %.0f a second (burst %d); this one was dropped", c.limit.rate, int(c.limit.burst))
+	}
+}
+
+// Flood limits: a client may overrun its budget now and then (a key held
+// down); one that drops floodLimit messages within floodWindow is not
+// playing.
+const (
+	floodLimit  = 200
+	floodWindow = 5 * time.Second
+)
+
+// bucket is a token bucket: rate tokens a second, at most burst saved.
+type bucket struct {
+	rate, burst float64
+	tokens      float64
+	last        time.Time
+}
+
+func (b *bucket) take(now time.Time) bool {
+	if b.last.IsZero() {
+		b.tokens = b.burst
+	} else if dt := now.Sub(b.last).Seconds(); dt > 0 {
+		b.tokens = min(b.burst, b.tokens+dt*b.rate)
+	}
+	b.last = now
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}

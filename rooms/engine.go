@@ -1,0 +1,249 @@
+package rooms
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/sudokuar/sudokuar/logic"
+	"github.com/sudokuar/sudokuar/sudoku"
+)
+
+// What rooms asks of the engine: a puzzle of a size and level (with its
+// solution, which stays on the server) and a hint for a board in play.
+
+// Puzzle is a game's puzzle with its solution.
+type Puzzle struct {
+	Givens   sudoku.Grid
+	Solution sudoku.Grid
+	Rating   float64 // Sudoku Explainer scale
+	Level    logic.Level
+}
+
+// PuzzleSource makes puzzles. Implementations are safe for concurrent use.
+type PuzzleSource interface {
+	Puzzle(ctx context.Context, s sudoku.Shape, level logic.Level) (Puzzle, error)
+}
+
+// Generator is the PuzzleSource that asks package logic for a new unique,
+// symmetric puzzle rated within the level's band.
+type Generator struct{}
+
+// Puzzle implements PuzzleSource.
+func (Generator) Puzzle(ctx context.Context, s sudoku.Shape, level logic.Level) (Puzzle, error) {
+	p, r, err := logic.GenerateContext(ctx, s, level, int64(rand.Uint64()>>1), true)
+	if err != nil {
+		return Puzzle{}, err
+	}
+	sol, err := sudoku.Solve(p)
+	if err != nil {
+		return Puzzle{}, fmt.Errorf("rooms: the generated puzzle does not solve: %w", err)
+	}
+	return Puzzle{Givens: p, Solution: sol, Rating: r.SE, Level: r.Level}, nil
+}
+
+// Pool keeps a few puzzles ready for each size and level that has been
+// asked for, so a quick match does not wait for the generator: a puzzle
+// taken is replaced in the background.
+type Pool struct {
+	src  PuzzleSource
+	keep int
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	ready   map[poolKey][]Puzzle
+	filling map[poolKey]bool
+}
+
+type poolKey struct {
+	shape sudoku.Shape
+	level logic.Level
+}
+
+// NewPool keeps up to keep puzzles of each kind asked for, made by src.
+func NewPool(src PuzzleSource, keep int) *Pool {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Pool{src: src, keep: keep, ctx: ctx, cancel: cancel, ready: map[poolKey][]Puzzle{}, filling: map[poolKey]bool{}}
+}
+
+// Puzzle implements PuzzleSource: a ready puzzle if there is one, else a
+// new one made now.
+func (p *Pool) Puzzle(ctx context.Context, s sudoku.Shape, level logic.Level) (Puzzle, error) {
+	k := poolKey{s, level}
+	p.mu.Lock()
+	list := p.ready[k]
+	var pz Puzzle
+	ok := len(list) > 0
+	if ok {
+		pz, p.ready[k] = list[0], list[1:]
+	}
+	p.mu.Unlock()
+	p.refill(k)
+	if ok {
+		return pz, nil
+	}
+	return p.src.Puzzle(ctx, s, level)
+}
+
+// Warm starts filling the pool for s and level before anyone asks.
+func (p *Pool) Warm(s sudoku.Shape, level logic.Level) { p.refill(poolKey{s, level}) }
+
+// refill makes puzzles for k in the background until keep are ready; one
+// filler per kind at a time.
+func (p *Pool) refill(k poolKey) {
+	p.mu.Lock()
+	if p.filling[k] || len(p.ready[k]) >= p.keep || p.ctx.Err() != nil {
+		p.mu.Unlock()
+		return
+	}
+	p.filling[k] = true
+	p.wg.Add(1)
+	p.mu.Unlock()
+	go func() {
+		defer p.wg.Done()
+		for {
+			ctx, cancel := context.WithTimeout(p.ctx, generateTimeout)
+			pz, err := p.src.Puzzle(ctx, k.shape, k.level)
+			cancel()
+			p.mu.Lock()
+			if err == nil {
+				p.ready[k] = append(p.ready[k], pz)
+			}
+			if err != nil || len(p.ready[k]) >= p.keep || p.ctx.Err() != nil {
+				p.filling[k] = false
+				p.mu.Unlock()
+				return
+			}
+			p.mu.Unlock()
+		}
+	}()
+}
+
+// Close stops the background fillers and waits for them.
+func (p *Pool) Close() {
+	p.cancel()
+	p.wg.Wait()
+}
+
+// generateTimeout bounds one puzzle's generation.
+const generateTimeout = 30 * time.Second
+
+// hintTimeout bounds one hint's search.
+const hintTimeout = 5 * time.Second
+
+// Sizes lists the board sides a room can be played on.
+var Sizes = []int{4, 6, 9, 16}
+
+// generatorCap is the hardest level the generator reaches in the time a
+// player waits, by side (measured on the web branch: 4×4 medium and 16×16
+// expert found nothing in 20 s).
+var generatorCap = map[int]logic.Level{4: logic.Easy, 16: logic.Hard}
+
+// MaxLevel is the hardest level offered for a board of side n.
+func MaxLevel(n int) logic.Level {
+	s, err := sudoku.ShapeForN(n)
+	if err != nil {
+		return logic.Easy
+	}
+	l := logic.MaxLevel(s)
+	if c, ok := generatorCap[n]; ok && c < l {
+		l = c
+	}
+	return l
+}
+
+// shapeFor returns the box shape of a board of side n, if rooms offer it.
+func shapeFor(n int) (sudoku.Shape, error) {
+	for _, x := range Sizes {
+		if x == n {
+			return sudoku.ShapeForN(n)
+		}
+	}
+	return sudoku.Shape{}, fmt.Errorf("size %d: want 4, 6, 9 or 16", n)
+}
+
+// hint returns the next step for the board cur of puzzle, or an error
+// when the engine has none (or none in time).
+func hint(puzzle, cur sudoku.Grid) (Step, error) {
+	type answer struct {
+		h   logic.HintResult
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		h, err := logic.Hint(puzzle, cur)
+		done <- answer{h, err}
+	}()
+	var a answer
+	select {
+	case a = <-done:
+	case <-time.After(hintTimeout):
+		return Step{}, errors.New("the logic engine found no step in time")
+	}
+	if a.err != nil {
+		return Step{}, a.err
+	}
+	switch h := a.h; {
+	case h.Wrong != nil:
+		return Step{Technique: "Wrong entry", Sentence: h.Wrong.Text, Cells: append([]int{}, h.Wrong.Clash...), Wrong: []int{h.Wrong.Cell}}, nil
+	case h.Step != nil:
+		s := h.Step
+		st := Step{Technique: s.Technique, Rating: s.Rating, Sentence: s.Text, Cells: append([]int{}, s.Cells...)}
+		for _, c := range s.Placements {
+			st.Placements = append(st.Placements, Digit{c.Cell, c.Digit})
+		}
+		for _, c := range s.Eliminations {
+			st.Eliminations = append(st.Eliminations, Digit{c.Cell, c.Digit})
+		}
+		return st, nil
+	case h.Solved:
+		return Step{}, errors.New("the board is already solved")
+	}
+	return Step{}, logic.ErrStuck
+}
+
+// cellsString writes a grid's cells one character each: '0' empty, '1'-'9',
+// then 'A' = 10 (the web's grid strings).
+func cellsString(cells []int) string {
+	b := make([]byte, len(cells))
+	for i, v := range cells {
+		if v <= 9 {
+			b[i] = byte('0' + v)
+		} else {
+			b[i] = byte('A' + v - 10)
+		}
+	}
+	return string(b)
+}
+
+// parseCells reads cellsString's text for a board of side n.
+func parseCells(text string, n int) ([]int, error) {
+	if len(text) != n*n {
+		return nil, fmt.Errorf("%d characters for a %dx%d board, want %d", len(text), n, n, n*n)
+	}
+	out := make([]int, n*n)
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		var v int
+		switch {
+		case c >= '0' && c <= '9':
+			v = int(c - '0')
+		case c >= 'A' && c <= 'Z':
+			v = int(c-'A') + 10
+		case c == '.':
+		default:
+			return nil, fmt.Errorf("character %q at %d", c, i)
+		}
+		if v > n {
+			return nil, fmt.Errorf("value %d above %d at %d", v, n, i)
+		}
+		out[i] = v
+	}
+	return out, nil
+}

@@ -1,0 +1,465 @@
+package rooms
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sudokuar/sudokuar/logic"
+	"github.com/sudokuar/sudokuar/store"
+	"github.com/sudokuar/sudokuar/sudoku"
+)
+
+// Config is what a Hub needs; the zero value works (with no store,
+// finished matches are not kept).
+type Config struct {
+	// Store keeps finished matches and their results.
+	Store store.Store
+	// Puzzles makes each game's puzzle (default: a Pool over Generator
+	// keeping 4 of each kind asked for).
+	Puzzles PuzzleSource
+	// Log receives errors (default: discard).
+	Log *slog.Logger
+	// Now is the server's clock (default time.Now); tests move it.
+	Now func() time.Time
+	// Tick is how often rooms look at their timers (default 100 ms).
+	Tick time.Duration
+	// Countdown is the pause between "everyone is ready" and the start
+	// (default 3 s; quick-match rooms start without one).
+	Countdown time.Duration
+	// Reconnect is how long a seat waits for a dropped player (default 60 s).
+	Reconnect time.Duration
+	// QuickFill: a quick-match queue starts a room with the players it
+	// has (two or more) once the first has waited this long (default 2 s);
+	// four start at once.
+	QuickFill time.Duration
+	// QuickAlone: a player alone in a queue this long starts alone
+	// (default 10 s).
+	QuickAlone time.Duration
+	// Rate and Burst are each connection's message budget (default 20 a
+	// second, 40 at once).
+	Rate  float64
+	Burst int
+	// MaxSeats is the most players in a room (default 4); MaxWatchers the
+	// most spectators (default 16).
+	MaxSeats, MaxWatchers int
+	// MaxRooms caps the rooms open at once (default 20,000).
+	MaxRooms int
+	// OutQueue is how many messages may wait for a client that does not
+	// read them before it is closed as too slow (default 256: at the
+	// message budget of four players, seconds of play).
+	OutQueue int
+}
+
+// MaxHints is how many hints each player has in a game.
+const MaxHints = 5
+
+// Hub is the multiplayer server: the rooms by code, the quick-match
+// queues, and the connections. Make one with NewHub and Close it when the
+// transport has stopped.
+type Hub struct {
+	cfg     Config
+	log     *slog.Logger
+	now     func() time.Time
+	puzzles PuzzleSource
+	pool    *Pool // the default source, closed with the hub
+	mm      *matchmaker
+
+	mu      sync.Mutex
+	rooms   map[string]*Room
+	conns   map[*Conn]struct{}
+	closing bool
+	work    sync.WaitGroup // room loops, hints, generations and saves
+
+	moves   atomic.Int64 // moves applied, every room
+	dropped atomic.Int64 // messages dropped over a budget
+	matches atomic.Int64 // matches stored
+	lat     latency      // moves: from the socket to the answer queued
+}
+
+// latency is a histogram of durations, safe for concurrent use: 50 µs
+// steps up to 100 ms (where a healthy server's moves are), then 10 ms
+// steps up to 10 s (where a starved one's tail is: a figure clamped at
+// 100 ms would hide it), then one bucket for the rest.
+type latency struct {
+	buckets [latFine + latCoarse + 1]atomic.Int64
+	max     atomic.Int64 // µs
+}
+
+const (
+	latFine   = 2000 // 50 µs buckets: 0..100 ms
+	latCoarse = 990  // 10 ms buckets: 100 ms..10 s
+)
+
+// latBucket is the bucket of a duration of us µs.
+func latBucket(us int64) int {
+	if us < latFine*50 {
+		return int(max(us, 0) / 50)
+	}
+	return latFine + int(min((us-latFine*50)/10_000, latCoarse))
+}
+
+// latEdge is the upper edge of bucket i in µs (the last has none: -1).
+func latEdge(i int) int64 {
+	switch {
+	case i < latFine:
+		return int64(i+1) * 50
+	case i < latFine+latCoarse:
+		return latFine*50 + int64(i-latFine+1)*10_000
+	}
+	return -1
+}
+
+func (l *latency) add(d time.Duration) {
+	us := d.Microseconds()
+	l.buckets[latBucket(us)].Add(1)
+	for {
+		m := l.max.Load()
+		if us <= m || l.max.CompareAndSwap(m, us) {
+			return
+		}
+	}
+}
+
+// quantiles returns the count and the p50, p99 (upper edges of their
+// buckets: to the next 50 µs below 100 ms, the next 10 ms above; the
+// max beyond 10 s) and max in µs.
+func (l *latency) quantiles() (n, p50, p99, max int64) {
+	var counts [len(l.buckets)]int64
+	for i := range l.buckets {
+		counts[i] = l.buckets[i].Load()
+		n += counts[i]
+	}
+	mx := l.max.Load()
+	at := func(q float64) int64 {
+		want := int64(q*float64(n) + 0.5)
+		var sum int64
+		for i, c := range counts {
+			if sum += c; sum >= want && c > 0 {
+				if e := latEdge(i); e >= 0 {
+					return min(e, mx)
+				}
+				return mx
+			}
+		}
+		return 0
+	}
+	if n == 0 {
+		return 0, 0, 0, 0
+	}
+	return n, at(0.5), at(0.99), mx
+}
+
+// NewHub starts a hub with cfg (defaults filled in).
+func NewHub(cfg Config) *Hub {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&cfg.Tick, 100*time.Millisecond)
+	def(&cfg.Countdown, 3*time.Second)
+	def(&cfg.Reconnect, 60*time.Second)
+	def(&cfg.QuickFill, 2*time.Second)
+	def(&cfg.QuickAlone, 10*time.Second)
+	if cfg.Rate <= 0 {
+		cfg.Rate = 20
+	}
+	if cfg.Burst <= 0 {
+		cfg.Burst = 40
+	}
+	if cfg.MaxSeats <= 0 {
+		cfg.MaxSeats = 4
+	}
+	if cfg.MaxWatchers <= 0 {
+		cfg.MaxWatchers = 16
+	}
+	if cfg.MaxRooms <= 0 {
+		cfg.MaxRooms = 20_000
+	}
+	if cfg.OutQueue <= 0 {
+		cfg.OutQueue = 256
+	}
+	h := &Hub{cfg: cfg, log: cfg.Log, now: cfg.Now, puzzles: cfg.Puzzles, rooms: map[string]*Room{}, conns: map[*Conn]struct{}{}}
+	if h.puzzles == nil {
+		h.pool = NewPool(Generator{}, 4)
+		h.puzzles = h.pool
+	}
+	h.mm = newMatchmaker(h)
+	return h
+}
+
+// Connect opens a connection for player (a non-empty id the transport
+// vouches for: the same id finds its seat again after a reconnect). The
+// first message on Out is the Welcome.
+func (h *Hub) Connect(player string) (*Conn, error) {
+	if player == "" {
+		return nil, errors.New("rooms: a connection needs a player id")
+	}
+	c := &Conn{
+		hub: h, player: player,
+		out: make(chan []byte, h.cfg.OutQueue), done: make(chan struct{}),
+		limit: bucket{rate: h.cfg.Rate, burst: float64(h.cfg.Burst)},
+	}
+	h.mu.Lock()
+	if h.closing {
+		h.mu.Unlock()
+		return nil, errors.New("rooms: the server is shutting down")
+	}
+	h.conns[c] = struct{}{}
+	h.mu.Unlock()
+	c.sendJSON(Welcome{
+		T: "welcome", Rate: h.cfg.Rate, Burst: h.cfg.Burst, MaxBytes: MaxMessageBytes, MaxHints: MaxHints,
+		ReconnectMs: h.cfg.Reconnect.Milliseconds(), MaxSeats: h.cfg.MaxSeats,
+	})
+	return c, nil
+}
+
+func (h *Hub) dropConn(c *Conn) {
+	h.mu.Lock()
+	delete(h.conns, c)
+	h.mu.Unlock()
+}
+
+// Settings are what a room is created with; they do not change (there is
+// no host to change them).
+type Settings struct {
+	Mode   string // Race or Coop
+	Shape  sudoku.Shape
+	Level  logic.Level
+	Public bool // listed for anyone to join; otherwise by code or link only
+	Quick  bool // made by quick match: starts as soon as its puzzle is ready
+}
+
+// settingsFrom checks a create or quick message.
+func settingsFrom(in In) (Settings, error) {
+	var s Settings
+	switch in.Mode {
+	case Race, Coop:
+		s.Mode = in.Mode
+	case "":
+		s.Mode = Race
+	default:
+		return s, fmt.Errorf("mode %q: want %q or %q", in.Mode, Race, Coop)
+	}
+	if in.Size == 0 {
+		in.Size = 9
+	}
+	shape, err := shapeFor(in.Size)
+	if err != nil {
+		return s, err
+	}
+	s.Shape = shape
+	s.Level = logic.Easy
+	if in.Level != "" {
+		l, err := logic.ParseLevel(in.Level)
+		if err != nil || in.Level != strings.ToLower(in.Level) {
+			return s, fmt.Errorf("level %q: want one of easy, medium, hard, expert, extreme", in.Level)
+		}
+		s.Level = l
+	}
+	if max := MaxLevel(in.Size); s.Level > max {
+		return s, fmt.Errorf("no %s puzzles at %dx%d: the hardest there is %s", s.Level, in.Size, in.Size, max)
+	}
+	s.Public = in.Public
+	return s, nil
+}
+
+// codeAlphabet has no 0/O or 1/I, so a code read aloud is typed right.
+const codeAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+// CodeLength is the length of a room's join code (32^6, about a billion
+// codes: guessing one is hopeless at the message budget).
+const CodeLength = 6
+
+func newCode() string {
+	var b [CodeLength]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("crypto/rand failed: " + err.Error())
+	}
+	for i := range b {
+		b[i] = codeAlphabet[int(b[i])%len(codeAlphabet)]
+	}
+	return string(b[:])
+}
+
+// ValidCode reports whether s has a join code's form.
+func ValidCode(s string) bool {
+	if len(s) != CodeLength {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !strings.ContainsRune(codeAlphabet, rune(s[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+func newID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("crypto/rand failed: " + err.Error())
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// create opens a room with set and seats the first players in it.
+func (h *Hub) create(set Settings, first []joinReq) error {
+	h.mu.Lock()
+	if h.closing {
+		h.mu.Unlock()
+		return errors.New("the server is shutting down")
+	}
+	if len(h.rooms) >= h.cfg.MaxRooms {
+		h.mu.Unlock()
+		return fmt.Errorf("the server has %d rooms open, the most it takes: try again soon", h.cfg.MaxRooms)
+	}
+	code := newCode()
+	for h.rooms[code] != nil {
+		code = newCode()
+	}
+	r := newRoom(h, code, set)
+	h.rooms[code] = r
+	h.work.Add(1)
+	h.mu.Unlock()
+	// The first joins are queued before the loop starts, so a new room is
+	// never seen empty and closed.
+	for _, j := range first {
+		r.inbox <- envelope{kind: evJoin, conn: j.conn, aside: &aside{join: j}}
+	}
+	go func() {
+		defer h.work.Done()
+		r.run()
+	}()
+	return nil
+}
+
+// room returns the open room with this code, or nil.
+func (h *Hub) room(code string) *Room {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.rooms[code]
+}
+
+// removeRoom forgets a room that has closed.
+func (h *Hub) removeRoom(r *Room) {
+	h.mu.Lock()
+	if h.rooms[r.code] == r {
+		delete(h.rooms, r.code)
+	}
+	h.mu.Unlock()
+}
+
+// PublicRooms lists the public rooms whose lobby has a free seat, fullest
+// first.
+func (h *Hub) PublicRooms() []RoomInfo {
+	h.mu.Lock()
+	list := make([]RoomInfo, 0)
+	for _, r := range h.rooms {
+		if info := r.info.Load(); info != nil && r.set.Public && info.Phase == PhaseLobby && info.Players < info.Max {
+			list = append(list, *info)
+		}
+	}
+	h.mu.Unlock()
+	slices.SortFunc(list, func(a, b RoomInfo) int {
+		if a.Players != b.Players {
+			return b.Players - a.Players
+		}
+		return strings.Compare(a.Code, b.Code)
+	})
+	if len(list) > 50 {
+		list = list[:50]
+	}
+	return list
+}
+
+// Stats are the hub's counters, for monitoring and the load generator.
+type Stats struct {
+	Rooms   int   `json:"rooms"`   // open rooms
+	Playing int   `json:"playing"` // rooms with a game on
+	Conns   int   `json:"conns"`   // connections
+	Queued  int   `json:"queued"`  // players waiting for a quick match
+	Moves   int64 `json:"moves"`   // moves applied since the start
+	Dropped int64 `json:"dropped"` // messages dropped over a budget
+	Matches int64 `json:"matches"` // finished matches stored
+	// The server's own share of a move's round trip, since the start:
+	// from the message read off the socket to the answer queued for
+	// writing (p50 and p99 to the next 50 µs below 100 ms, 10 ms above).
+	MoveCount int64 `json:"moveCount"`
+	MoveP50Us int64 `json:"moveP50Us"`
+	MoveP99Us int64 `json:"moveP99Us"`
+	MoveMaxUs int64 `json:"moveMaxUs"`
+}
+
+// Stats returns the counters now.
+func (h *Hub) Stats() Stats {
+	h.mu.Lock()
+	s := Stats{Rooms: len(h.rooms), Conns: len(h.conns)}
+	for _, r := range h.rooms {
+		if info := r.info.Load(); info != nil && (info.Phase == PhasePlaying || info.Phase == PhaseCountdown) {
+			s.Playing++
+		}
+	}
+	h.mu.Unlock()
+	s.Queued = h.mm.waiting()
+	s.Moves, s.Dropped, s.Matches = h.moves.Load(), h.dropped.Load(), h.matches.Load()
+	s.MoveCount, s.MoveP50Us, s.MoveP99Us, s.MoveMaxUs = h.lat.quantiles()
+	return s
+}
+
+// Close shuts the hub down: no new connections or rooms, every room tells
+// its players the server is going away and closes, results being saved
+// are written, and every connection ends with CloseShutdown.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	if h.closing {
+		h.mu.Unlock()
+		return
+	}
+	h.closing = true
+	rooms := make([]*Room, 0, len(h.rooms))
+	for _, r := range h.rooms {
+		rooms = append(rooms, r)
+	}
+	h.mu.Unlock()
+	h.mm.stop()
+	for _, r := range rooms {
+		r.post(envelope{kind: evShutdown})
+	}
+	h.work.Wait()
+	h.mu.Lock()
+	conns := make([]*Conn, 0, len(h.conns))
+	for c := range h.conns {
+		conns = append(conns, c)
+	}
+	h.mu.Unlock()
+	for _, c := range conns {
+		c.end(CloseShutdown, "the server is shutting down")
+	}
+	if h.pool != nil {
+		h.pool.Close()
+	}
+}
+
+// goWork runs f beside the rooms, counted so Close waits for it.
+func (h *Hub) goWork(f func()) {
+	h.work.Add(1)
+	go func() {
+		defer h.work.Done()
+		f()
+	}()
+}

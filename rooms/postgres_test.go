@@ -1,0 +1,68 @@
+package rooms
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/sudokuar/sudokuar/store"
+)
+
+// TestPostgresCoopSaved plays a co-op game to the end with PostgreSQL as
+// the store (`make test-pg` provides one): the match and both results are
+// there, as a second node reading the same database would see them.
+func TestPostgresCoopSaved(t *testing.T) {
+	base := os.Getenv("SUDOKUAR_PG_URL")
+	if base == "" {
+		t.Skip("SUDOKUAR_PG_URL is not set: `make test-pg` runs this against a throwaway PostgreSQL")
+	}
+	ctx := context.Background()
+	admin, err := pgxpool.New(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	var b [6]byte
+	rand.Read(b[:])
+	schema := "rooms_" + hex.EncodeToString(b[:])
+	if _, err := admin.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`)
+	conn := base + " search_path=" + schema
+	if store.IsPostgresURL(base) {
+		sep := "?"
+		if strings.Contains(base, "?") {
+			sep = "&"
+		}
+		conn = base + sep + "search_path=" + schema
+	}
+	pg, err := store.OpenPostgres(ctx, conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close()
+
+	h := newHarness(t, func(c *Config) { c.Store = pg })
+	a, bb := h.connect("pa"), h.connect("pb")
+	_, states := startCoop(t, h, a, bb)
+	sol := solve(t, states[0])
+	for k, i := range emptyCells(states[0].Puzzle) {
+		[]*client{a, bb}[k%2].send(In{T: "move", Cell: ptr(i), Value: ptr(sol[i])})
+	}
+	a.expect("over", nil)
+	waitFor(t, "the match stored", func() bool { return h.hub.Stats().Matches == 1 })
+	ms, err := pg.PlayerMatches(ctx, "pb", 0)
+	if err != nil || len(ms) != 1 || ms[0].Mode != store.ModeCoop || len(ms[0].Seats) != 2 || ms[0].Seats[0].Placing != 1 {
+		t.Fatalf("matches in PostgreSQL: %+v, %v", ms, err)
+	}
+	board, err := pg.Leaderboard(ctx, store.Board{Kind: store.KindSudoku, Size: "9x9", Level: "easy", Mode: store.ModeCoop}, 0)
+	if err != nil || len(board) != 2 {
+		t.Errorf("co-op leaderboard in PostgreSQL: %+v, %v", board, err)
+	}
+}

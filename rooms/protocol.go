@@ -1,0 +1,296 @@
+package rooms
+
+import (
+	"github.com/sudokuar/sudokuar/game"
+)
+
+// The protocol: every message, both ways, is one JSON object whose "t"
+// names it. A client numbers the messages it wants answered with "seq";
+// the answer (or the error) carries the same number back.
+//
+// Client to server (In):
+//
+//	{"t":"list"}                                          public rooms waiting for players
+//	{"t":"create","mode":"race","size":9,"level":"easy","public":false,"name":"Ada"}
+//	{"t":"join","code":"K7QX2M","name":"Bob"}            a seat if one is free, else watching
+//	{"t":"join","code":"K7QX2M","watch":true}             watch only
+//	{"t":"quick","mode":"race","size":9,"level":"easy","name":"Cy"}
+//	{"t":"cancel"}                                        leave the quick-match queue
+//	{"t":"ready","on":true}                               lobby: ready to start
+//	{"t":"sit"}                                           a watcher takes a free seat (lobby)
+//	{"t":"leave"}
+//	{"t":"kick","seat":2}                                 a vote to remove seat 2
+//	{"t":"move","seq":7,"cell":40,"value":5}              value 0 erases
+//	{"t":"mark","seq":8,"cell":40,"value":5}              toggles a pencil mark
+//	{"t":"undo","seq":9}  {"t":"redo","seq":10}           race only: your own board
+//	{"t":"hint","seq":11}
+//	{"t":"finish","seq":12,"grid":"534678912…"}           confirm: this is the board I played
+//	{"t":"forfeit"}                                       race: give up
+//	{"t":"again"}                                         after the game: play another
+//	{"t":"sync","seq":13}                                 send me the whole state
+//
+// Server to client: "welcome" once, then "state" (the whole room as this
+// connection may see it) whenever it changes shape, and small events in
+// between: "move" (co-op: every move on the shared board, numbered by the
+// room's version v), "ack" (race: your own move, with your board's
+// version), "progress" (race: another player's counts, never their
+// digits), "marks", "hint", "finish" (someone finished), "over" (the
+// ranking and, now, the solution), "vote", "queued", "rooms", "left",
+// "kicked", "closed" and "error".
+
+// In is a message from a client. Which fields count depends on T.
+type In struct {
+	T      string `json:"t"`
+	Seq    int64  `json:"seq,omitempty"`
+	Name   string `json:"name,omitempty"`
+	Code   string `json:"code,omitempty"`
+	Mode   string `json:"mode,omitempty"`
+	Size   int    `json:"size,omitempty"`
+	Level  string `json:"level,omitempty"`
+	Public bool   `json:"public,omitempty"`
+	Watch  bool   `json:"watch,omitempty"`
+	On     *bool  `json:"on,omitempty"`
+	Cell   *int   `json:"cell,omitempty"`
+	Value  *int   `json:"value,omitempty"`
+	// Seat: for kick, the seat voted out; for a move, whose board it is
+	// meant for (it must be the sender's own: there is no other).
+	Seat *int   `json:"seat,omitempty"`
+	Grid string `json:"grid,omitempty"`
+}
+
+// Modes of play.
+const (
+	Race = "race" // same puzzle, own boards, first correct finish wins
+	Coop = "coop" // one shared board filled together
+)
+
+// Phases of a room.
+const (
+	PhaseLobby     = "lobby"     // seats fill, players get ready
+	PhaseCountdown = "countdown" // everyone is ready: the start is announced
+	PhasePlaying   = "playing"
+	PhaseOver      = "over" // ranking shown; "again" starts a new lobby
+)
+
+// Error codes in an "error" message, for programs; Msg says it in words.
+const (
+	ErrBad       = "bad"        // the message does not parse or misses a field
+	ErrRate      = "rate"       // over the message budget: dropped
+	ErrNoRoom    = "no-room"    // no room with that code, or not in a room
+	ErrFull      = "full"       // no seat and no place to watch
+	ErrNotNow    = "not-now"    // not in this phase of the game
+	ErrNotYours  = "not-yours"  // another player's board, or a watcher playing
+	ErrFixed     = "fixed"      // the cell is a given
+	ErrNoHints   = "no-hints"   // all hints used, or none to give
+	ErrNotPlayed = "not-played" // a finish grid that is not the board played
+	ErrNotSolved = "not-solved" // the board played is not the solution yet
+	ErrOver      = "over"       // the game has ended
+	ErrBusy      = "busy"       // the room's queue is full: try again
+	ErrBanned    = "banned"     // voted out of this room
+	ErrClosing   = "closing"    // the server is shutting down
+)
+
+// Welcome is the first message on a connection: the limits it lives by.
+type Welcome struct {
+	T           string  `json:"t"`           // "welcome"
+	Rate        float64 `json:"rate"`        // messages per second, sustained
+	Burst       int     `json:"burst"`       // messages at once
+	MaxBytes    int     `json:"maxBytes"`    // the largest message
+	MaxHints    int     `json:"maxHints"`    // per player per game
+	ReconnectMs int64   `json:"reconnectMs"` // how long a seat waits for its player
+	MaxSeats    int     `json:"maxSeats"`
+}
+
+// Error answers a message the server refused.
+type Error struct {
+	T    string `json:"t"` // "error"
+	Seq  int64  `json:"seq,omitempty"`
+	Code string `json:"code"`
+	Msg  string `json:"msg"`
+}
+
+// RoomInfo is a public room in the "rooms" list.
+type RoomInfo struct {
+	Code    string `json:"code"`
+	Mode    string `json:"mode"`
+	Size    int    `json:"size"`
+	Level   string `json:"level"`
+	Players int    `json:"players"`
+	Max     int    `json:"max"`
+	Phase   string `json:"phase"`
+}
+
+// RoomList answers "list".
+type RoomList struct {
+	T     string     `json:"t"` // "rooms"
+	Rooms []RoomInfo `json:"rooms"`
+}
+
+// Queued answers "quick": the player waits for others.
+type Queued struct {
+	T       string `json:"t"` // "queued"
+	Mode    string `json:"mode"`
+	Size    int    `json:"size"`
+	Level   string `json:"level"`
+	Waiting int    `json:"waiting"` // players in this queue, you included
+}
+
+// State is the whole room as one connection may see it.
+type State struct {
+	T        string     `json:"t"` // "state"
+	Code     string     `json:"code"`
+	Mode     string     `json:"mode"`
+	Size     int        `json:"size"`
+	Box      [2]int     `json:"box"` // rows and columns of a box
+	Level    string     `json:"level"`
+	Rating   float64    `json:"rating,omitempty"`
+	Public   bool       `json:"public"`
+	Quick    bool       `json:"quick"`
+	Phase    string     `json:"phase"`
+	StartsIn int64      `json:"startsIn,omitempty"` // ms until the start (countdown)
+	Elapsed  int64      `json:"elapsedMs"`          // ms since the start, by the server's clock
+	You      int        `json:"you"`                // your seat, or -1 when watching
+	Seats    []SeatView `json:"seats"`
+	Watchers int        `json:"watchers"`
+	MaxHints int        `json:"maxHints"`
+	Game     int        `json:"game"`             // games played in this room, this one included
+	Puzzle   string     `json:"puzzle,omitempty"` // the givens, once the game has started
+	// Board is your board in a race, the shared one in co-op (with your
+	// own pencil marks). Watchers of a race get none: only progress.
+	Board    *BoardView `json:"board,omitempty"`
+	Results  []Placing  `json:"results,omitempty"`  // once over
+	Solution string     `json:"solution,omitempty"` // once over, never before
+	Seq      int64      `json:"seq,omitempty"`      // answering a sync
+}
+
+// SeatView is one seat as everyone sees it: never its digits.
+type SeatView struct {
+	Seat     int    `json:"seat"`
+	Name     string `json:"name"`
+	Ready    bool   `json:"ready"`
+	Online   bool   `json:"online"`
+	AwayMs   int64  `json:"awayMs,omitempty"` // ms the seat still waits for its player
+	Filled   int    `json:"filled"`           // cells filled (race: on their own board)
+	Mistakes int    `json:"mistakes"`
+	Hints    int    `json:"hints"`
+	Place    int    `json:"place,omitempty"` // 1.. once finished
+	Ms       int64  `json:"ms,omitempty"`    // their time, once finished
+	Out      string `json:"out,omitempty"`   // why they stopped: left, gave up, dropped, voted out
+	Votes    int    `json:"votes,omitempty"` // votes to remove them
+}
+
+// BoardView is a board's cells and what the server says of them.
+type BoardView struct {
+	V         int64        `json:"v"`     // the board's version: moves applied so far
+	Cells     string       `json:"cells"` // '0' empty, 'A' = 10 …
+	Marks     []game.Marks `json:"marks"` // your pencil marks, bit v = value v
+	Wrong     []int        `json:"wrong"` // entries that are not the solution's
+	Conflicts []int        `json:"conflicts"`
+	Filled    int          `json:"filled"`
+	Total     int          `json:"total"`
+	CanUndo   bool         `json:"canUndo"`
+	CanRedo   bool         `json:"canRedo"`
+}
+
+// Change is one cell a move changed.
+type Change struct {
+	Cell  int        `json:"cell"`
+	Value int        `json:"value"`
+	Marks game.Marks `json:"marks,omitempty"`
+}
+
+// Move is a change to a board: "move" broadcast in co-op, "ack" to the
+// mover in a race.
+type Move struct {
+	T         string   `json:"t"`
+	V         int64    `json:"v"`    // the board's version after it
+	Seat      int      `json:"seat"` // who moved
+	Seq       int64    `json:"seq,omitempty"`
+	Changes   []Change `json:"changes"`
+	Wrong     []int    `json:"wrong"`
+	Conflicts []int    `json:"conflicts"`
+	Filled    int      `json:"filled"`
+	Mistakes  int      `json:"mistakes"` // the mover's
+	CanUndo   bool     `json:"canUndo,omitempty"`
+	CanRedo   bool     `json:"canRedo,omitempty"`
+}
+
+// Progress is another race player's counts.
+type Progress struct {
+	T        string `json:"t"` // "progress"
+	Seat     int    `json:"seat"`
+	Filled   int    `json:"filled"`
+	Mistakes int    `json:"mistakes"`
+	Hints    int    `json:"hints"`
+}
+
+// HintMsg answers "hint".
+type HintMsg struct {
+	T    string `json:"t"` // "hint"
+	Seq  int64  `json:"seq,omitempty"`
+	Step Step   `json:"step"`
+	Used int    `json:"used"`
+	Max  int    `json:"max"`
+}
+
+// Step is one logical step as the pages draw it (the same shape as the
+// play page's hints): the cells that prove it, what it places or
+// eliminates, and its sentence.
+type Step struct {
+	Technique    string  `json:"technique"`
+	Rating       float64 `json:"rating,omitempty"`
+	Sentence     string  `json:"sentence"`
+	Cells        []int   `json:"cells"`
+	Placements   []Digit `json:"placements,omitempty"`
+	Eliminations []Digit `json:"eliminations,omitempty"`
+	Wrong        []int   `json:"wrong,omitempty"` // an entry that contradicts the solution
+}
+
+// Digit is a value in a cell.
+type Digit struct {
+	Cell  int `json:"cell"`
+	Value int `json:"value"`
+}
+
+// Finish announces a player who finished (race) or the team (co-op).
+type Finish struct {
+	T     string `json:"t"` // "finish"
+	Seat  int    `json:"seat"`
+	Place int    `json:"place"`
+	Ms    int64  `json:"ms"`
+}
+
+// Placing is one line of the ranking.
+type Placing struct {
+	Seat     int    `json:"seat"`
+	Name     string `json:"name"`
+	Place    int    `json:"place"` // 0: did not finish
+	Ms       int64  `json:"ms"`
+	Filled   int    `json:"filled"`
+	Mistakes int    `json:"mistakes"`
+	Hints    int    `json:"hints"`
+	Out      string `json:"out,omitempty"`
+}
+
+// Over ends a game: the ranking, and the solution at last.
+type Over struct {
+	T        string    `json:"t"` // "over"
+	Results  []Placing `json:"results"`
+	Solution string    `json:"solution"`
+	Ms       int64     `json:"ms"` // the game's length
+}
+
+// Vote tells the room that someone wants a seat removed.
+type Vote struct {
+	T     string `json:"t"` // "vote"
+	Seat  int    `json:"seat"`
+	Votes int    `json:"votes"`
+	Need  int    `json:"need"`
+}
+
+// Notice is "left", "kicked", "closed" or "replaced": this connection is
+// no longer in the room, and why.
+type Notice struct {
+	T   string `json:"t"`
+	Msg string `json:"msg"`
+}

@@ -1,0 +1,170 @@
+package rooms
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sudokuar/sudokuar/store"
+)
+
+// startRace makes a private race room with ada and bob seated, both ready,
+// and waits for the game to start. It returns the room's code and the
+// state each player got at the start.
+func startRace(t *testing.T, h *harness, ada, bob *client) (string, State, State) {
+	t.Helper()
+	st := ada.createRoom(Race, false)
+	if st.Phase != PhaseLobby || st.You != 0 || len(st.Code) != CodeLength || !ValidCode(st.Code) {
+		t.Fatalf("first state: %+v", st)
+	}
+	bob.join(st.Code)
+	ada.ready()
+	bob.ready()
+	sa, sb := ada.playing(), bob.playing()
+	return st.Code, sa, sb
+}
+
+// TestRace plays a race between two players from the lobby to the
+// ranking: each sees only their own board and the other's counts, the
+// first correct finish wins, and the match is stored with both seats.
+func TestRace(t *testing.T) {
+	h := newHarness(t, nil)
+	ada, bob := h.connect("ada-id"), h.connect("bob-id")
+	code, sa, sb := startRace(t, h, ada, bob)
+	if sa.You != 0 || sb.You != 1 || sa.Puzzle != sb.Puzzle || sa.Board.Cells != sa.Puzzle {
+		t.Fatalf("start: ada %+v, bob %+v", sa, sb)
+	}
+	sol := solve(t, sa)
+	solText := cellsString(sol)
+	n := sa.Size
+
+	// Bob makes a wrong move, then one right one.
+	var empty []int
+	for i, c := range sa.Puzzle {
+		if c == '0' {
+			empty = append(empty, i)
+		}
+	}
+	wrong := sol[empty[0]]%n + 1
+	bob.send(In{T: "move", Cell: &empty[0], Value: &wrong})
+	var ack Move
+	bob.expect("ack", nil).decode(t, &ack)
+	if len(ack.Changes) != 1 || ack.Changes[0].Value != wrong || len(ack.Wrong) != 1 || ack.Mistakes != 1 {
+		t.Errorf("bob's wrong move: %+v", ack)
+	}
+	// Ada hears of it as counts only.
+	var p Progress
+	ada.expect("progress", nil).decode(t, &p)
+	if p.Seat != 1 || p.Filled != n*n-len(empty)+1 || p.Mistakes != 1 {
+		t.Errorf("ada sees %+v", p)
+	}
+
+	// Ada plays the whole solution.
+	for _, i := range empty {
+		ada.send(In{T: "move", Cell: ptr(i), Value: ptr(sol[i])})
+	}
+	var fin Finish
+	ada.expect("finish", nil).decode(t, &fin)
+	if fin.Seat != 0 || fin.Place != 1 || fin.Ms < 0 {
+		t.Errorf("finish: %+v", fin)
+	}
+	bob.expect("finish", func(m msg) bool { return strings.Contains(string(m.raw), `"seat":0`) })
+	// A finished player can confirm, not play on.
+	seq := ada.send(In{T: "finish", Grid: solText})
+	ada.expect("finish", func(m msg) bool { return true })
+	seq = ada.send(In{T: "move", Cell: &empty[0], Value: ptr(0)})
+	if e := ada.errorFor(seq); e.Code != ErrOver {
+		t.Errorf("move after finishing: %+v", e)
+	}
+	// The game goes on for Bob; he gives up and the game is over.
+	st := bob.sync()
+	if st.Phase != PhasePlaying || st.Seats[0].Place != 1 {
+		t.Fatalf("bob after ada finished: %+v", st)
+	}
+	bob.send(In{T: "forfeit"})
+	var over Over
+	ada.expect("over", nil).decode(t, &over)
+	if len(over.Results) != 2 || over.Results[0].Name != "ada-id" || over.Results[0].Place != 1 || over.Results[1].Place != 0 ||
+		over.Results[1].Out != "gave up" || over.Solution != solText {
+		t.Errorf("over: %+v", over)
+	}
+
+	// Before "over", no message to either player carried the solution, and
+	// none to Bob carried Ada's digits beyond the givens.
+	for _, cl := range []*client{ada, bob} {
+		for _, m := range cl.all() {
+			if strings.Contains(m, `"t":"over"`) || strings.Contains(m, `"t":"finish"`) {
+				break // the end, or their own finish (their board is the solution now)
+			}
+			if strings.Contains(m, solText) {
+				t.Errorf("%s got the solution before the end: %s", cl.name, m)
+			}
+		}
+	}
+	for _, m := range bob.all() {
+		if strings.Contains(m, `"t":"ack"`) && strings.Contains(m, `"seat":0`) {
+			t.Errorf("bob got ada's move: %s", m)
+		}
+	}
+
+	// The match is stored: both seats, Ada's result on the race board.
+	waitFor(t, "the match stored", func() bool { return h.hub.Stats().Matches == 1 })
+	ctx := context.Background()
+	ms, err := h.store.PlayerMatches(ctx, "bob-id", 0)
+	if err != nil || len(ms) != 1 || len(ms[0].Seats) != 2 || ms[0].Room != code || ms[0].Mode != store.ModeRace {
+		t.Fatalf("bob's matches: %+v, %v", ms, err)
+	}
+	if s := ms[0].Seats[0]; s.Name != "ada-id" || s.Placing != 1 || s.Filled != n*n {
+		t.Errorf("ada's seat: %+v", s)
+	}
+	if s := ms[0].Seats[1]; s.Placing != 0 || s.Mistakes != 1 {
+		t.Errorf("bob's seat: %+v", s)
+	}
+	board, _ := h.store.Leaderboard(ctx, store.Board{Kind: store.KindSudoku, Size: "9x9", Level: "easy", Mode: store.ModeRace}, 0)
+	if len(board) != 1 || board[0].Player != "ada-id" || board[0].Placing != 1 || board[0].Players != 2 {
+		t.Errorf("race leaderboard: %+v", board)
+	}
+	// The stored record replays to the solution.
+	m, err := h.store.Match(ctx, ms[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec seatRecord
+	if err := json.Unmarshal(m.Seats[0].State, &rec); err != nil {
+		t.Fatal(err)
+	}
+	givens, _ := parseCells(sa.Puzzle, n)
+	fixed := make([]bool, n*n)
+	for i, v := range givens {
+		fixed[i] = v != 0
+	}
+	end, err := replayMoves(gridOf(sa, givens), fixed, rec.Board)
+	if err != nil || cellsString(end.Cells) != solText {
+		t.Errorf("stored moves replay to %v, %v", cellsString(end.Cells), err)
+	}
+
+	// Another game in the same room: "again" brings the lobby back.
+	ada.send(In{T: "again"})
+	st = bob.state(func(s State) bool { return s.Phase == PhaseLobby })
+	if st.Game != 1 || !st.Seats[0].Ready || st.Seats[1].Ready {
+		t.Errorf("after again: %+v", st)
+	}
+	bob.ready()
+	st2 := bob.playing()
+	if st2.Game != 2 || st2.Puzzle == sa.Puzzle || st2.Board.Filled != n*n-strings.Count(st2.Puzzle, "0") {
+		t.Errorf("second game: %+v", st2)
+	}
+}
+
+// waitFor polls cond for up to 5 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatalf("waiting for %s: not after 5 s", what)
+}

@@ -1,0 +1,178 @@
+package store_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/sudokuar/sudokuar/store"
+	"github.com/sudokuar/sudokuar/store/storetest"
+)
+
+// pgEnv names the variable that points the PostgreSQL tests at a server;
+// `make test-pg` starts a throwaway cluster and sets it.
+const pgEnv = "SUDOKUAR_PG_URL"
+
+// pgURL returns the test database's connection string or skips t.
+func pgURL(t *testing.T) string {
+	t.Helper()
+	u := os.Getenv(pgEnv)
+	if u == "" {
+		t.Skipf("%s is not set: run `make test-pg` to test the PostgreSQL store against a throwaway cluster", pgEnv)
+	}
+	return u
+}
+
+// withParam adds key=value to a connection string in either of its forms.
+func withParam(conn, key, value string) string {
+	if store.IsPostgresURL(conn) {
+		u, err := url.Parse(conn)
+		if err != nil {
+			return conn
+		}
+		q := u.Query()
+		q.Set(key, value)
+		u.RawQuery = q.Encode()
+		return u.String()
+	}
+	return conn + " " + key + "=" + value
+}
+
+// TestPostgres runs the shared store suite, each subtest in a schema of
+// its own, dropped afterwards.
+func TestPostgres(t *testing.T) {
+	base := pgURL(t)
+	ctx := context.Background()
+	admin, err := pgxpool.New(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	newSchema := func(t *testing.T) string {
+		var b [6]byte
+		rand.Read(b[:])
+		name := "t_" + hex.EncodeToString(b[:])
+		if _, err := admin.Exec(ctx, `CREATE SCHEMA `+name); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if _, err := admin.Exec(context.Background(), `DROP SCHEMA `+name+` CASCADE`); err != nil {
+				t.Errorf("drop schema %s: %v", name, err)
+			}
+		})
+		return name
+	}
+	open := func(t *testing.T, conn string) *store.Postgres {
+		s, err := store.OpenPostgres(ctx, conn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	storetest.Run(t, storetest.Open{
+		New: func(t *testing.T) store.Store {
+			return open(t, withParam(base, "search_path", newSchema(t)))
+		},
+		Reopen: func(t *testing.T, s store.Store) store.Store {
+			conn := s.(*store.Postgres).URL()
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			return open(t, conn)
+		},
+	})
+
+	// Two nodes starting at once on an empty database: one migrates, the
+	// other waits for it and finds the schema done.
+	t.Run("ConcurrentMigrations", func(t *testing.T) {
+		conn := withParam(base, "search_path", newSchema(t))
+		errs := make(chan error, 4)
+		for range 4 {
+			go func() {
+				s, err := store.OpenPostgres(ctx, conn)
+				if err == nil {
+					err = s.Ping(ctx)
+					s.Close()
+				}
+				errs <- err
+			}()
+		}
+		for range 4 {
+			if err := <-errs; err != nil {
+				t.Error(err)
+			}
+		}
+	})
+}
+
+// TestPostgresBadURL needs no server: a connection string that does not
+// parse, and a server that is not there, are clear errors that never
+// print the password.
+func TestPostgresBadURL(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := store.OpenPostgres(ctx, "postgres://u:secret@[::1")
+	if err == nil || strings.Contains(err.Error(), "secret") {
+		t.Errorf("bad URL: %v", err)
+	}
+	_, err = store.OpenPostgres(ctx, "postgres://u:secret@127.0.0.1:1/db?connect_timeout=2")
+	if err == nil || strings.Contains(err.Error(), "secret") || !strings.Contains(err.Error(), "127.0.0.1") {
+		t.Errorf("no server: %v", err)
+	}
+	if !store.IsPostgresURL("postgresql://x/y") || store.IsPostgresURL("/tmp/x.db") {
+		t.Error("IsPostgresURL")
+	}
+}
+
+// TestPostgresNotify measures what docs/scaling.md builds matchmaking and
+// presence across nodes on: PostgreSQL's LISTEN/NOTIFY. One connection
+// listens, another notifies 1,000 times; every notification must arrive,
+// in order, and the round trip is logged (p50, p99).
+func TestPostgresNotify(t *testing.T) {
+	base := pgURL(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	listener, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer listener.Close(ctx)
+	sender, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sender.Close(ctx)
+	if _, err := listener.Exec(ctx, `LISTEN sudokuar_test`); err != nil {
+		t.Fatal(err)
+	}
+	const n = 1000
+	var lat []time.Duration
+	for i := range n {
+		t0 := time.Now()
+		if _, err := sender.Exec(ctx, `SELECT pg_notify('sudokuar_test', $1)`, fmt.Sprint(i)); err != nil {
+			t.Fatal(err)
+		}
+		note, err := listener.WaitForNotification(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if note.Payload != fmt.Sprint(i) {
+			t.Fatalf("notification %d carried %q", i, note.Payload)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	slices.Sort(lat)
+	t.Logf("NOTIFY -> LISTEN round trip over a unix socket, %d in order: p50 %v, p99 %v, max %v",
+		n, lat[n/2], lat[n*99/100], lat[n-1])
+}

@@ -1,0 +1,529 @@
+// rooms.js: Play with friends. /rooms is the lobby (quick match, new
+// room, join by code, open rooms); /rooms/CODE is a room: its lobby with
+// ready checks, the race or co-op board, and the results. Everything goes
+// over one WebSocket to /ws/rooms (the protocol is in rooms/protocol.go);
+// the server decides every move, this page only shows what it says.
+import { $, say } from './api.js';
+import { Board, makePad, keyValue, parseCells, arrows } from './grid.js';
+
+const NAME = 'sudokuar.name'; // shared with the play page
+
+let ws = null;
+let seq = 0;
+let retry = 0;        // reconnect attempts in a row
+let wanted = null;    // the room code this page should be in
+let leaving = false;  // the player left on purpose: no rejoin
+let st = null;        // the latest state
+let board = null;     // the Board widget
+let cells = [];       // the board's values as the server last said
+let marks = [];       // my pencil marks
+let wrong = new Set();
+let conflicts = new Set();
+let pencil = false;
+let hintView = null;
+let clockBase = 0;    // performance.now() when st.elapsedMs was true
+let solution = null;  // once the game is over
+let listTimer = 0;
+
+const codeIn = location.pathname.split('/')[2];
+$('name').value = localStorage.getItem(NAME) || '';
+if (codeIn) {
+  wanted = codeIn.toUpperCase();
+  showRoom();
+} else {
+  showLobby();
+}
+connect();
+setInterval(tick, 250);
+
+// ---- the connection ----
+
+function connect() {
+  ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/rooms`);
+  ws.onopen = () => {
+    retry = 0;
+    if (wanted) send({ t: 'join', code: wanted, name: myName() });
+    else send({ t: 'list' });
+  };
+  ws.onmessage = (e) => {
+    let m;
+    try { m = JSON.parse(e.data); } catch { return; }
+    (handlers[m.t] || (() => {}))(m);
+  };
+  ws.onclose = (e) => {
+    ws = null;
+    if (e.code === 1008 || e.code === 1009) {
+      tell(`The server closed the connection: ${e.reason || 'protocol error'}. Reload the page to come back.`, 'error');
+      return;
+    }
+    const wait = Math.min(5000, 500 * 2 ** retry++);
+    tell(e.code === 1001 ? 'The server is restarting: reconnecting…' : 'Connection lost: reconnecting…', 'error');
+    setTimeout(connect, wait);
+  };
+}
+
+function send(m) {
+  if (!ws || ws.readyState !== WebSocket.OPEN) {
+    tell('Not connected yet: try again in a moment.', 'error');
+    return 0;
+  }
+  m.seq = ++seq;
+  ws.send(JSON.stringify(m));
+  return m.seq;
+}
+
+function myName() {
+  const n = $('name').value.trim() || localStorage.getItem(NAME) || '';
+  if (n) localStorage.setItem(NAME, n);
+  return n || undefined;
+}
+
+// tell writes a message where the player is looking.
+function tell(text, kind) {
+  say(wanted ? $('room-msg') : $('lobby-msg'), text, kind);
+}
+
+const handlers = {
+  welcome() {},
+  rooms(m) { showPublic(m.rooms); },
+  queued(m) {
+    $('queue').textContent = `Looking for players… ${m.waiting} waiting for ${m.mode === 'coop' ? 'co-op' : 'a race'} at ${m.size}×${m.size} ${m.level}.`;
+  },
+  state(m) {
+    wanted = m.code;
+    if (location.pathname !== '/rooms/' + m.code) history.pushState(null, '', '/rooms/' + m.code);
+    if ($('room').hidden) showRoom();
+    showState(m);
+  },
+  ack(m) { applyMove(m); },
+  move(m) { applyMove(m); },
+  progress(m) {
+    const s = st && st.seats.find((x) => x.seat === m.seat);
+    if (!s) return;
+    Object.assign(s, { filled: m.filled, mistakes: m.mistakes, hints: m.hints });
+    drawSeats();
+  },
+  hint(m) {
+    const me = mySeat();
+    if (me) me.hints = m.used;
+    showHint(m.step);
+    drawMine();
+  },
+  finish(m) {
+    if (m.seat < 0) { tell(`Solved together in ${clock(m.ms)}!`, 'ok'); return; }
+    const s = st && st.seats.find((x) => x.seat === m.seat);
+    const who = s ? (m.seat === st.you ? 'You' : s.name) : 'Someone';
+    const place = ['', 'first', 'second', 'third', 'fourth'][m.place] || `#${m.place}`;
+    tell(`${who} finished ${place} in ${clock(m.ms)}.`, m.seat === st.you ? 'ok' : '');
+  },
+  over(m) { solution = parseCells(m.solution); },
+  vote(m) {
+    const s = st && st.seats.find((x) => x.seat === m.seat);
+    if (s) tell(`A vote to remove ${s.name}: ${m.votes} of ${m.need} needed.`);
+  },
+  error(m) {
+    tell(m.code === 'rate' ? 'Slow down: too many messages.' : m.msg, 'error');
+    if (m.code === 'no-room' || m.code === 'banned' || m.code === 'full') {
+      if (st == null) { wanted = null; history.replaceState(null, '', '/rooms'); showLobby(); say($('lobby-msg'), m.msg, 'error'); }
+    }
+  },
+  left() { backToLobby('You left the room.'); },
+  kicked(m) { backToLobby(m.msg); },
+  replaced(m) { backToLobby(m.msg + '. This window is no longer in the room.'); },
+  closed(m) { tell(m.msg, 'error'); },
+};
+
+function backToLobby(text) {
+  wanted = null;
+  st = null;
+  history.pushState(null, '', '/rooms');
+  showLobby();
+  say($('lobby-msg'), text);
+  send({ t: 'list' });
+}
+
+addEventListener('popstate', () => {
+  const code = location.pathname.split('/')[2];
+  if (!code && wanted) { send({ t: 'leave' }); backToLobby('You left the room.'); }
+});
+
+// ---- the lobby ----
+
+function showLobby() {
+  $('lobby').hidden = false;
+  $('room').hidden = true;
+  document.title = 'Play with friends · sudokuar';
+  clearInterval(listTimer);
+  listTimer = setInterval(() => { if (!wanted) send({ t: 'list' }); }, 4000);
+}
+
+// choice reads a form's mode, size and level (prefix q or c).
+function choice(p) {
+  const v = (name) => document.querySelector(`[name=${p}${name}]:checked`);
+  return {
+    mode: v('mode').value,
+    size: Number(v('size').value),
+    level: document.querySelector(`[name=${p}level]`).value,
+  };
+}
+
+// Small boards cannot be hard: offer the levels each size reaches.
+for (const p of ['q', 'c']) {
+  const sel = document.querySelector(`[name=${p}level]`);
+  const order = [...sel.options].map((o) => o.value);
+  const limit = () => {
+    const max = document.querySelector(`[name=${p}size]:checked`).dataset.max;
+    for (const o of sel.options) o.disabled = order.indexOf(o.value) > order.indexOf(max);
+    if (sel.selectedOptions[0].disabled) sel.value = max;
+  };
+  for (const r of document.querySelectorAll(`[name=${p}size]`)) r.addEventListener('change', limit);
+  limit();
+}
+
+function needName() {
+  if (myName()) return false;
+  say($('lobby-msg'), 'Type your name first: the other players see it.', 'error');
+  $('name').focus();
+  return true;
+}
+
+$('quick-form').onsubmit = (e) => {
+  e.preventDefault();
+  if (needName()) return;
+  if (send({ t: 'quick', name: myName(), ...choice('q') })) {
+    $('queue').textContent = 'Looking for players…';
+    $('cancel').hidden = false;
+  }
+};
+$('cancel').onclick = () => {
+  send({ t: 'cancel' });
+  $('queue').textContent = '';
+  $('cancel').hidden = true;
+};
+$('create-form').onsubmit = (e) => {
+  e.preventDefault();
+  if (needName()) return;
+  send({ t: 'create', name: myName(), public: $('public').checked, ...choice('c') });
+};
+$('join-form').onsubmit = (e) => {
+  e.preventDefault();
+  const code = $('code').value.trim().toUpperCase();
+  if (!/^[A-Z2-9]{6}$/.test(code)) { say($('lobby-msg'), 'A room code is 6 letters and digits.', 'error'); return; }
+  if (needName()) return;
+  wanted = code;
+  send({ t: 'join', code, name: myName() });
+};
+
+function showPublic(list) {
+  const ul = $('public-rooms');
+  ul.replaceChildren();
+  if (!list.length) {
+    ul.append(Object.assign(document.createElement('li'), { className: 'empty', textContent: 'No public room is waiting for players right now.' }));
+    return;
+  }
+  for (const r of list) {
+    const li = document.createElement('li');
+    const what = document.createElement('span');
+    what.textContent = `${r.mode === 'coop' ? 'Co-op' : 'Race'} · ${r.size}×${r.size} ${r.level} · ${r.players}/${r.max} players`;
+    const b = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Join' });
+    b.onclick = () => { if (needName()) return; wanted = r.code; send({ t: 'join', code: r.code, name: myName() }); };
+    li.append(what, b);
+    ul.append(li);
+  }
+}
+
+// ---- the room ----
+
+function showRoom() {
+  $('lobby').hidden = true;
+  $('room').hidden = false;
+  clearInterval(listTimer);
+  $('room-code').textContent = wanted;
+  $('link').value = `${location.origin}/rooms/${wanted}`;
+}
+
+function mySeat() { return st && st.you >= 0 ? st.seats.find((s) => s.seat === st.you) : null; }
+
+function showState(m) {
+  const first = !st || st.code !== m.code || st.game !== m.game || st.size !== m.size;
+  const wasPhase = st && st.phase;
+  st = m;
+  clockBase = performance.now();
+  document.title = `Room ${m.code} · sudokuar`;
+  $('room-what').textContent = `${m.mode === 'coop' ? 'Co-op' : 'Race'} · ${m.size}×${m.size} ${m.level.charAt(0).toUpperCase()}${m.level.slice(1)}`;
+  $('room-code').textContent = m.code;
+  $('link').value = `${location.origin}/rooms/${m.code}`;
+  if (m.phase !== 'over') solution = null;
+  else if (m.solution) solution = parseCells(m.solution);
+  if (m.board) {
+    cells = parseCells(m.board.cells);
+    marks = m.board.marks.slice();
+    wrong = new Set(m.board.wrong);
+    conflicts = new Set(m.board.conflicts);
+  }
+  if (first || !board || wasPhase !== m.phase) { hintView = null; }
+  if (m.phase === 'playing' && wasPhase !== 'playing') { say($('room-msg'), m.game > 0 && wasPhase ? 'Go!' : '', 'ok'); }
+
+  const lobby = m.phase === 'lobby' || m.phase === 'countdown';
+  $('waiting').hidden = !lobby;
+  $('play').hidden = lobby;
+  $('results').hidden = m.phase !== 'over';
+  if (lobby) drawWaiting();
+  else drawGame(first);
+  if (m.phase === 'over') drawResults();
+  drawSeats();
+}
+
+function drawWaiting() {
+  const me = mySeat();
+  const seated = st.seats.filter((s) => !s.out);
+  const notReady = seated.filter((s) => !s.ready || !s.online);
+  let text;
+  if (st.you < 0) text = seated.length < 4 ? 'You are watching. Take a seat to play.' : 'You are watching: every seat is taken.';
+  else if (seated.length < 2 && !st.quick) text = 'Waiting for another player: send them the link below.';
+  else if (notReady.length) text = `Waiting for ${notReady.map((s) => (s.seat === st.you ? 'you' : s.name)).join(', ')} to be ready.`;
+  else text = 'Everyone is ready.';
+  $('wait-text').textContent = text;
+  $('countdown').hidden = st.phase !== 'countdown';
+  $('ready').hidden = !me;
+  $('sit').hidden = !!me || seated.length >= 4;
+  if (me) {
+    $('ready').setAttribute('aria-pressed', String(me.ready));
+    $('ready').textContent = me.ready ? 'Ready ✓ (click to wait)' : "I'm ready";
+  }
+  tick();
+}
+
+function drawGame(first) {
+  const watchingRace = st.mode === 'race' && st.you < 0;
+  $('watching').hidden = !watchingRace;
+  $('board-wrap').hidden = watchingRace;
+  $('pad').hidden = watchingRace || st.you < 0 || st.phase !== 'playing';
+  $('tools').hidden = $('keys').hidden = st.you < 0 || st.phase !== 'playing';
+  $('undo').hidden = $('redo').hidden = st.mode === 'coop';
+  $('keys').textContent = 'Keys: arrows move, 1–9 (A–G on 16×16) write, 0 or Backspace erase, P pencil, H hint' + (st.mode === 'coop' ? '.' : ', U/Ctrl+Z undo.');
+  if (!st.board) return;
+  if (!board) board = new Board($('board'), () => redraw());
+  board.setShape(st.box[0], st.box[1]);
+  if (st.phase !== 'playing') board.sel = -1;
+  if (first) makePad($('pad'), st.size, (v) => write(v));
+  drawMine();
+  redraw();
+  if (first && st.you >= 0) $('board').focus({ preventScroll: true });
+}
+
+// drawMine updates the counters above the board and the tools.
+function drawMine() {
+  if (!st || !st.board) return;
+  const me = mySeat();
+  $('filled').textContent = `${st.board.filled}/${st.board.total}`;
+  $('hints').textContent = `${me ? me.hints : 0}/${st.maxHints}`;
+  $('mistakes').textContent = me ? me.mistakes : 0;
+  const over = st.phase !== 'playing' || !me || me.place > 0 || !!me.out;
+  for (const b of document.querySelectorAll('#tools button, #pad button')) b.disabled = over;
+  if (!over) {
+    $('undo').disabled = !st.board.canUndo;
+    $('redo').disabled = !st.board.canRedo;
+    $('hint').disabled = me.hints >= st.maxHints;
+  }
+}
+
+function redraw() {
+  if (!board || !st || !st.board) return;
+  const given = parseCells(st.puzzle).map((x) => x > 0);
+  const values = cells.slice();
+  const solved = new Set();
+  if (solution) {
+    solution.forEach((x, i) => { if (!given[i] && values[i] !== x) { values[i] = x; solved.add(i); } });
+  }
+  board.draw({
+    values, given, marks, wrong: solution ? new Set() : wrong, conflicts: solution ? new Set() : conflicts,
+    hint: hintView && hintView.cells, targets: hintView && hintView.targets, elim: hintView && hintView.elim, solved,
+  });
+}
+
+function applyMove(m) {
+  if (!st || !st.board) return;
+  for (const c of m.changes) { cells[c.cell] = c.value; marks[c.cell] = c.marks || 0; }
+  wrong = new Set(m.wrong);
+  conflicts = new Set(m.conflicts);
+  st.board.filled = m.filled;
+  st.board.v = m.v;
+  if (m.t === 'ack' || m.seat === st.you) {
+    st.board.canUndo = !!m.canUndo;
+    st.board.canRedo = !!m.canRedo;
+  }
+  const mover = st.seats.find((s) => s.seat === m.seat);
+  if (mover) mover.mistakes = m.mistakes;
+  for (const s of st.seats) if (st.mode === 'coop' || s.seat === m.seat) s.filled = m.filled;
+  if (m.changes.some((c) => hintView && (hintView.targets.has(c.cell)))) hintView = null;
+  drawMine();
+  drawSeats();
+  redraw();
+}
+
+function write(v) {
+  const i = board && board.sel;
+  if (i == null || i < 0 || !st || st.phase !== 'playing') return;
+  if (parseCells(st.puzzle)[i]) { say($('room-msg'), 'That cell is a given.'); return; }
+  if (pencil && v > 0) {
+    if (cells[i]) { say($('room-msg'), 'Erase the digit before pencilling.'); return; }
+    send({ t: 'mark', cell: i, value: v });
+  } else {
+    send({ t: 'move', cell: i, value: v });
+  }
+}
+
+function showHint(step) {
+  const targets = new Set();
+  const elim = new Map();
+  for (const p of step.placements || []) targets.add(p.cell);
+  for (const w of step.wrong || []) targets.add(w);
+  for (const e of step.eliminations || []) {
+    if (!elim.has(e.cell)) elim.set(e.cell, new Set());
+    elim.get(e.cell).add(e.value);
+  }
+  hintView = { cells: new Set(step.cells || []), targets, elim };
+  say($('room-msg'), step.sentence || step.technique);
+  redraw();
+}
+
+function drawSeats() {
+  if (!st) return;
+  const ol = $('seats');
+  ol.replaceChildren();
+  const total = st.size * st.size;
+  const givens = st.puzzle ? parseCells(st.puzzle).filter((x) => x > 0).length : 0;
+  for (const s of st.seats) {
+    const li = document.createElement('li');
+    li.className = 'seat' + (s.seat === st.you ? ' you' : '') + (s.online ? '' : ' away') + (s.out ? ' out' : '');
+    const top = document.createElement('div');
+    top.className = 'seat-top';
+    const name = Object.assign(document.createElement('span'), { className: 'name', textContent: s.name });
+    top.append(name);
+    if (s.seat === st.you) top.append(badge('you', 'you'));
+    if (s.place) top.append(badge(s.place === 1 ? (st.mode === 'coop' ? 'solved' : '1st') : ['', '', '2nd', '3rd', '4th'][s.place], 'place p' + s.place));
+    if (s.out) top.append(badge(s.out, 'outb'));
+    else if (!s.online) top.append(badge(`away ${Math.ceil((s.awayMs || 0) / 1000)}s`, 'awayb'));
+    else if ((st.phase === 'lobby' || st.phase === 'countdown')) top.append(badge(s.ready ? 'ready' : 'not ready', s.ready ? 'ready' : 'wait'));
+    li.append(top);
+    if (st.phase !== 'lobby' && st.phase !== 'countdown') {
+      if (st.mode === 'race') {
+        const bar = document.createElement('div');
+        bar.className = 'bar-track';
+        const fill = document.createElement('div');
+        fill.className = 'bar-fill';
+        fill.style.width = `${Math.round(100 * Math.max(0, s.filled - givens) / Math.max(1, total - givens))}%`;
+        bar.append(fill);
+        bar.setAttribute('role', 'progressbar');
+        bar.setAttribute('aria-valuenow', String(s.filled));
+        bar.setAttribute('aria-valuemax', String(total));
+        li.append(bar);
+      }
+      const info = document.createElement('div');
+      info.className = 'seat-info';
+      info.textContent = `${st.mode === 'race' ? `${s.filled}/${total} · ` : ''}${s.mistakes} mistake${s.mistakes === 1 ? '' : 's'} · ${s.hints}/${st.maxHints} hints${s.place ? ' · ' + clock(s.ms) : ''}`;
+      li.append(info);
+    }
+    if (s.seat !== st.you && st.you >= 0 && !s.out && st.phase !== 'over') {
+      const k = Object.assign(document.createElement('button'), { type: 'button', className: 'small kick', textContent: s.votes ? `Remove (${s.votes})` : 'Remove' });
+      k.title = 'Vote to remove this player from the room';
+      k.onclick = () => { if (confirm(`Vote to remove ${s.name} from the room?`)) send({ t: 'kick', seat: s.seat }); };
+      li.append(k);
+    }
+    ol.append(li);
+  }
+  for (let i = st.seats.length; i < 4 && (st.phase === 'lobby' || st.phase === 'countdown'); i++) {
+    ol.append(Object.assign(document.createElement('li'), { className: 'seat free', textContent: 'Free seat' }));
+  }
+  $('watchers').textContent = st.watchers ? `${st.watchers} watching` : '';
+}
+
+function badge(text, cls) {
+  return Object.assign(document.createElement('span'), { className: 'badge ' + cls, textContent: text });
+}
+
+function drawResults() {
+  const me = mySeat();
+  const mine = me && st.results.find((r) => r.seat === st.you);
+  let title = 'Results';
+  if (st.mode === 'coop') title = st.results.some((r) => r.place) ? `Solved together in ${clock(st.elapsedMs)}` : 'Not solved this time';
+  else if (mine && mine.place === 1) title = 'You won!';
+  else if (mine && mine.place) title = `You finished ${['', 'first', 'second', 'third', 'fourth'][mine.place]}`;
+  $('result-title').textContent = title;
+  const tb = $('ranking').querySelector('tbody');
+  tb.replaceChildren();
+  for (const r of st.results) {
+    const tr = document.createElement('tr');
+    if (r.seat === st.you) tr.className = 'you';
+    for (const text of [r.place || '–', r.name, r.place ? clock(r.ms) : (r.out || 'not finished'), `${r.filled}/${st.size * st.size}`, r.mistakes, `${r.hints}/${st.maxHints}`]) {
+      tr.append(Object.assign(document.createElement('td'), { textContent: String(text) }));
+    }
+    tb.append(tr);
+  }
+  $('again').hidden = !me;
+  $('lb-link').href = `/leaderboard?size=${st.size}&level=${encodeURIComponent(st.level)}&mode=${st.mode}`;
+}
+
+function clock(ms) {
+  const s = Math.floor((ms || 0) / 1000);
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`
+    : `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+function tick() {
+  if (!st) return;
+  if (st.phase === 'countdown') {
+    const left = Math.max(0, st.startsIn - (performance.now() - clockBase));
+    $('countdown').textContent = `Starting in ${Math.ceil(left / 1000)}…`;
+  }
+  let ms = st.elapsedMs;
+  if (st.phase === 'playing') ms += performance.now() - clockBase;
+  $('timer').textContent = clock(ms);
+  // Away seats count down between states.
+  if (st.seats.some((s) => !s.online && !s.out)) {
+    for (const s of st.seats) if (!s.online && s.awayMs) s.awayMs = Math.max(0, s.awayMs - 250);
+    drawSeats();
+  }
+}
+
+function setPencil(on) {
+  pencil = on;
+  $('pencil').setAttribute('aria-pressed', String(on));
+  $('pad').classList.toggle('pencil', on);
+}
+
+// ---- controls ----
+
+$('ready').onclick = () => { const me = mySeat(); send({ t: 'ready', on: !(me && me.ready) }); };
+$('sit').onclick = () => send({ t: 'sit', name: myName() });
+$('leave').onclick = () => { if (confirm('Leave this room?')) send({ t: 'leave' }); };
+$('again').onclick = () => send({ t: 'again' });
+$('copy-link').onclick = async () => {
+  try { await navigator.clipboard.writeText($('link').value); tell('Link copied: send it to your friends.', 'ok'); } catch { $('link').select(); }
+};
+$('link').onfocus = () => $('link').select();
+$('pencil').onclick = () => setPencil(!pencil);
+$('undo').onclick = () => send({ t: 'undo' });
+$('redo').onclick = () => send({ t: 'redo' });
+$('hint').onclick = () => send({ t: 'hint' });
+$('forfeit').onclick = () => { if (confirm('Give up this game? You keep watching.')) send({ t: 'forfeit' }); };
+
+document.addEventListener('keydown', (e) => {
+  if (!st || st.phase !== 'playing' || st.you < 0 || !board) return;
+  if (e.target.closest && e.target.closest('input, textarea, select')) return;
+  if (e.ctrlKey || e.metaKey) {
+    const k = e.key.toLowerCase();
+    if (k === 'z' && !e.shiftKey) { e.preventDefault(); $('undo').click(); }
+    else if (k === 'y' || (k === 'z' && e.shiftKey)) { e.preventDefault(); $('redo').click(); }
+    return;
+  }
+  if (e.altKey) return;
+  if (arrows[e.key]) { e.preventDefault(); board.move(...arrows[e.key]); return; }
+  const v = keyValue(e.key, st.size);
+  if (v >= 0) { e.preventDefault(); write(v); return; }
+  const k = e.key.toLowerCase();
+  if (k === 'p' || k === 'n') setPencil(!pencil);
+  else if (k === 'h') $('hint').click();
+  else if (k === 'u' && st.mode === 'race') $('undo').click();
+});
