@@ -58,10 +58,6 @@ func TestTabSwitchesGrid(t *testing.T) {
 	var followed []int // GridAt per frame
 	_, err = Run(src, sink, Options{
 		Every: 5,
-		// At the camera's pace: a still page costs next to nothing per
-		// frame, so unpaced the 25 frames between the presses would pass
-		// before a recognition could land.
-		Paced: true,
 		OnRecognition: func(r pipeline.Result) {
 			if r.IsSolved() {
 				got = append(got, reading{*r.Frame, r.Given})

@@ -75,7 +75,3 @@ func (s *stillness) keep() {
 	s.thumb, s.ref = s.ref, s.thumb
 	s.have = !s.ref.Empty()
 }
-
-// forget drops the kept thumbnail, so the next frame is followed afresh
-// whatever it shows: the grid to follow changed (Tab), not the picture.
-func (s *stillness) forget() { s.have = false }

@@ -285,11 +285,8 @@ func (c *camera) shoot(page *image.Gray, spec pageSpec, v view) (gocv.Mat, error
 	}
 	defer src.Close()
 	var warped gocv.Mat
-	// hm maps the flat page to the photo; on a curled page it is only
-	// where the page would be without the curl (the screen's moiré below
-	// uses it: screens do not curl).
-	hm := v.flat.mul(spec.toGrid())
 	if v.curl.IsFlat() {
+		hm := v.flat.mul(spec.toGrid())
 		m := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
 		defer m.Close()
 		for i, x := range hm {

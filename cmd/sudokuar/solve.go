@@ -123,29 +123,6 @@ func openInput(e *env, args []string) (string, io.ReadCloser, error) {
 	return args[0], f, nil
 }
 
-// maxList is the most a command that reads every puzzle line at once
-// (rate) takes: 256 MB, some three million 81-character lines.
-const maxList = 256 << 20
-
-// readInput returns the input's name for messages and its bytes, read
-// whole, for commands that need every line at once (rate); at most
-// maxList bytes.
-func readInput(e *env, args []string) (string, []byte, error) {
-	name, r, err := openInput(e, args)
-	if err != nil {
-		return "", nil, err
-	}
-	defer r.Close()
-	data, err := io.ReadAll(io.LimitReader(r, maxList+1))
-	if err != nil {
-		return "", nil, fmt.Errorf("read %s: %w", name, err)
-	}
-	if len(data) > maxList {
-		return "", nil, fmt.Errorf("%s: too large (more than %d MB)", name, maxList>>20)
-	}
-	return name, data, nil
-}
-
 // readWhole reads a whole-file format (grid, .dat), refusing more than
 // maxWhole bytes.
 func readWhole(r io.Reader, name string) ([]byte, error) {
