@@ -509,3 +509,48 @@ func BenchmarkRepair(b *testing.B) {
 		})
 	}
 }
+
+// TestReadSecondLook: a cell the model is unsure of is read again from its
+// half-way view (vision.Cell.Half) and the two readings combined; a sure
+// cell is not looked at twice, and SecondLook 0 turns the look off.
+func TestReadSecondLook(t *testing.T) {
+	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	const cell = 2*9 + 7 // r3c8, a 6; 5 would also give a unique solution
+	const halfMark = 500 + cell
+	cases := []struct {
+		name    string
+		read    []float32 // from Pixels
+		half    []float32 // from Half
+		set     float64   // Settings.SecondLook
+		looked  bool      // Half was classified
+		certain bool
+	}{
+		{"unsure, the half-way view agrees", sure(6, 0.99, 5), sure(6, 0.99999, 5), 0.999, true, true},
+		{"unsure, the half-way view disagrees", sure(6, 0.99, 5), sure(5, 0.99, 6), 0.999, true, false},
+		{"sure: no second look", sure(6, 0.9999, 5), sure(5, 0.99, 6), 0.999, false, true},
+		{"second look off", sure(6, 0.99, 5), sure(6, 0.99999, 5), 0, false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, cells, cl := setup(t, wiki, s9)
+			cl.probs[cell] = c.read
+			cl.probs[halfMark] = c.half
+			cells[cell].Half = mark(halfMark, 0)
+			set := ocr.DefaultSettings
+			set.SecondLook = c.set
+			r, err := ocr.ReadWith(cl, s9, cells, set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cl.seen[halfMark] != c.looked {
+				t.Errorf("half-way view classified: %v, want %v", cl.seen[halfMark], c.looked)
+			}
+			if r.Certain() != c.certain {
+				t.Errorf("certain %v (doubts %+v), want %v", r.Certain(), r.Doubt, c.certain)
+			}
+			if r.Solutions != 1 || r.Given.Cells[cell] != 6 && c.certain {
+				t.Errorf("r3c8 = %d with %d solutions, want 6 and 1", r.Given.Cells[cell], r.Solutions)
+			}
+		})
+	}
+}

@@ -12,9 +12,16 @@ const CellSize = 28
 // component is scaled (aspect kept) to fit a 20×20 box and centred by its
 // bounding box, as in MNIST. Empty cells have Empty set; their Pixels may be
 // nil.
+//
+// Half, when set, is a second view of the same ink, framed as Pixels: the
+// photo cut half-way between the grey of the cell's paper and that of the
+// digit's ink rather than by the adaptive binarisation, so a gap or a bowl
+// that blur filled in stays open. The reader looks at it for the cells it
+// is unsure of.
 type Cell struct {
 	Row, Col int
 	Empty    bool
 	Ink      int // ink pixels found in the cell before normalisation
 	Pixels   []float32
+	Half     []float32
 }

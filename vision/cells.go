@@ -25,6 +25,20 @@ type piece struct {
 // cell's middle and is smaller than a cell. What touches a cell's border
 // zone off-centre is treated as a grid-line remnant and dropped.
 func (d *Detector) cells(n int, cs float64) []Cell {
+	// A digit's own stroke can be as long as the line kernels: the stem of
+	// a tall 1, or any stroke of a digit touching the canvas's edge where
+	// the outer line fell outside (the opening counts what lies beyond
+	// the edge as ink). The line masks would take it and the digit would
+	// be lost. Grid lines lie on the lattice and run on for cells; what
+	// the masks hold in a cell's middle, shorter than a cell, is given
+	// back to the ink.
+	if hb, err := d.hlines.DataPtrUint8(); err == nil {
+		if vb, err := d.vlines.DataPtrUint8(); err == nil && len(hb) == len(vb) {
+			side := d.hlines.Cols()
+			freeStrokes(hb, side, 1, side, cs)
+			freeStrokes(vb, side, side, 1, cs)
+		}
+	}
 	gocv.Dilate(d.hlines, &d.hlines, d.kernel3)
 	gocv.Dilate(d.vlines, &d.vlines, d.kernel3)
 	d.sums.valid = false
@@ -64,6 +78,7 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 	stats := unsafe.Slice((*int32)(unsafe.Pointer(&sb[0])), len(sb)/4)
 	labels := unsafe.Slice((*int32)(unsafe.Pointer(&lb[0])), len(lb)/4)
 	side := d.clean.Cols()
+	pl := plane{canvas: canvas, bin: bin, labels: labels, side: side, n: n, cs: cs}
 
 	minPiece := max(3, int(0.004*cs*cs))
 	pieces := make([][]piece, n*n)
@@ -120,7 +135,7 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 			// Only ink that could be a faded digit is worth the reader's
 			// look; specks are common and normalising each costs time.
 			if 3*main.area >= minInk && float64(max(main.h, main.w)) >= 0.2*cs {
-				out[i].Pixels = faintPixels(labels, side, pieces[i], main)
+				out[i].Pixels, out[i].Half = pl.faint(i, pieces[i], main)
 			}
 			continue
 		}
@@ -130,7 +145,7 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 		ct, edge := contrastOf(canvas, bin, labels, side, n, i, cs, main)
 		if edge > 0.5 {
 			out[i].Ink = main.area
-			out[i].Pixels = faintPixels(labels, side, pieces[i], main)
+			out[i].Pixels, out[i].Half = pl.faint(i, pieces[i], main)
 			continue
 		}
 		cands = append(cands, cand{i, main, ct})
@@ -152,14 +167,14 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 		i, main := c.cell, c.main
 		out[i].Ink = main.area
 		if c.contrast < minContrast || c.contrast < 0.35*ref {
-			out[i].Pixels = faintPixels(labels, side, pieces[i], main)
+			out[i].Pixels, out[i].Half = pl.faint(i, pieces[i], main)
 			continue
 		}
 		main = trimTails(labels, side, main, cs)
 		box, keep, ink := gather(pieces[i], main)
 		out[i].Ink = ink
 		out[i].Empty = false
-		out[i].Pixels = normalise(labels, side, box, keep)
+		out[i].Pixels, out[i].Half = pl.render(i, box, keep)
 	}
 	return out
 }
@@ -182,13 +197,123 @@ func gather(ps []piece, main piece) (image.Rectangle, []int32, int) {
 	return box, keep, ink
 }
 
-// faintPixels normalises the ink of a cell that is still called empty (too
+// plane is what the cell images are cut from: the grey canvas, its
+// binarisation (ink 255) and the labels of the cleaned ink's components,
+// all side×side, for an n×n grid of cs-pixel cells.
+type plane struct {
+	canvas, bin []uint8
+	labels      []int32
+	side, n     int
+	cs          float64
+}
+
+// faint normalises the ink of a cell that is still called empty (too
 // little, too faint or too close to the border to count as a digit), so the
 // reader can look at it when the grid is otherwise ambiguous: a faded or
 // broken digit is a given the puzzle needs. The cell stays Empty.
-func faintPixels(labels []int32, side int, ps []piece, main piece) []float32 {
+func (pl plane) faint(cell int, ps []piece, main piece) (pixels, half []float32) {
 	box, keep, _ := gather(ps, main)
-	return normalise(labels, side, box, keep)
+	return pl.render(cell, box, keep)
+}
+
+// render draws the digit made of the kept labels inside box, in cell,
+// twice as a CellSize×CellSize image (see normalise): pixels, 1 on the
+// kept labels (the binarisation the model was trained on), and half, 1
+// where the canvas is darker than half-way between the grey of the cell's
+// paper and that of the digit's ink. The adaptive binarisation takes in
+// the blurred edge of a stroke, which closes the gap of a small 5 or fills
+// the bowl of a 6 or an 8; the half-way cut keeps them open, so the two
+// views err on different cells and the reader takes a second look through
+// half when it is unsure (see Cell.Half). Only the kept components and the
+// rim of pixels touching them count in half: neighbours' ink and line
+// remnants in the box stay dark.
+func (pl plane) render(cell int, box image.Rectangle, keep []int32) (pixels, half []float32) {
+	paper, ink := pl.levels(cell, box, keep)
+	cut := paper - max(paper-ink, minContrast)/2
+	kept := func(l int32) bool {
+		for _, k := range keep {
+			if l == k {
+				return true
+			}
+		}
+		return false
+	}
+	w, h := box.Dx(), box.Dy()
+	src := make([]float32, w*h)
+	hsrc := make([]float32, w*h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			i := (box.Min.Y+y)*pl.side + box.Min.X + x
+			in := kept(pl.labels[i])
+			if in {
+				src[y*w+x] = 1
+			} else if pl.bin[i] == 0 {
+				// The rim: paper-side pixels touching the digit.
+				gx, gy := box.Min.X+x, box.Min.Y+y
+				for dy := -1; dy <= 1 && !in; dy++ {
+					for dx := -1; dx <= 1; dx++ {
+						nx, ny := gx+dx, gy+dy
+						if nx >= 0 && ny >= 0 && nx < pl.side && ny < pl.side && kept(pl.labels[ny*pl.side+nx]) {
+							in = true
+							break
+						}
+					}
+				}
+			}
+			if in && float64(pl.canvas[i]) <= cut {
+				hsrc[y*w+x] = 1
+			}
+		}
+	}
+	return normalise(src, w, h), normalise(hsrc, w, h)
+}
+
+// levels returns the grey of cell's paper (the mean of the pixels not
+// binarised as ink) and of the digit's ink (the darkest quarter of the
+// kept labels' pixels in box).
+func (pl plane) levels(cell int, box image.Rectangle, keep []int32) (paper, ink float64) {
+	row, col := cell/pl.n, cell%pl.n
+	x0, y0 := int(float64(col)*pl.cs), int(float64(row)*pl.cs)
+	x1, y1 := min(pl.side, int(float64(col+1)*pl.cs)), min(pl.side, int(float64(row+1)*pl.cs))
+	var sum, np int
+	for y := y0; y < y1; y++ {
+		for x := x0; x < x1; x++ {
+			if i := y*pl.side + x; pl.bin[i] == 0 {
+				sum += int(pl.canvas[i])
+				np++
+			}
+		}
+	}
+	var hist [256]int
+	ni := 0
+	for y := box.Min.Y; y < box.Max.Y; y++ {
+		for x := box.Min.X; x < box.Max.X; x++ {
+			i := y*pl.side + x
+			for _, k := range keep {
+				if pl.labels[i] == k {
+					hist[pl.canvas[i]]++
+					ni++
+					break
+				}
+			}
+		}
+	}
+	if ni == 0 {
+		return 255, 0
+	}
+	// The mean of the darkest quarter of the ink.
+	want, got, acc := max(1, ni/4), 0, 0
+	for g := 0; g < 256 && got < want; g++ {
+		k := min(hist[g], want-got)
+		got += k
+		acc += k * g
+	}
+	ink = float64(acc) / float64(got)
+	paper = 255
+	if np > 0 {
+		paper = float64(sum) / float64(np)
+	}
+	return paper, ink
 }
 
 // minContrast is the grey-level gap between a digit and its paper below
@@ -228,24 +353,10 @@ func contrastOf(canvas, bin []uint8, labels []int32, side, n, cell int, cs float
 	return paper/float64(np) - ink/float64(ni), float64(ne) / float64(ni)
 }
 
-// normalise renders the kept labels inside r as a CellSize×CellSize image:
-// ink 1 on 0, the box scaled (aspect kept) so its longer side is 20 pixels
-// and centred, with area-weighted resampling giving grey edges.
-func normalise(labels []int32, stride int, r image.Rectangle, keep []int32) []float32 {
-	w, h := r.Dx(), r.Dy()
-	src := make([]float32, w*h)
-	for y := 0; y < h; y++ {
-		row := labels[(r.Min.Y+y)*stride+r.Min.X:]
-		for x := 0; x < w; x++ {
-			l := row[x]
-			for _, k := range keep {
-				if l == k {
-					src[y*w+x] = 1
-					break
-				}
-			}
-		}
-	}
+// normalise fits a w×h ink image (ink 1 on 0) into a CellSize×CellSize
+// one: scaled (aspect kept) so its longer side is 20 pixels and centred,
+// with area-weighted resampling.
+func normalise(src []float32, w, h int) []float32 {
 	const box = 20
 	tw, th := box, box
 	if w > h {
@@ -398,6 +509,37 @@ func mendCrossings(m, bin []uint8, side, step, next, maxRun, maxInk int, cs floa
 				open = append(open, a)
 			}
 			a++
+		}
+	}
+}
+
+// freeStrokes clears, in the line mask m (side×side; runs go along step,
+// lines are stepped through by next: step = 1, next = side for horizontal
+// lines), the runs shorter than a cell that lie wholly in the middle of
+// a row (or column) of cells, at least 0.25 cell from every line of the
+// cs-pixel lattice: a digit's stroke, not a grid line.
+func freeStrokes(m []uint8, side, step, next int, cs float64) {
+	maxRun := int(0.95 * cs)
+	for a := 0; a < side; a++ {
+		off := float64(a) - math.Round(float64(a)/cs)*cs
+		if math.Abs(off) < 0.25*cs {
+			continue
+		}
+		base := a * next
+		for b := 0; b < side; {
+			if m[base+b*step] == 0 {
+				b++
+				continue
+			}
+			b0 := b
+			for b < side && m[base+b*step] != 0 {
+				b++
+			}
+			if b-b0 <= maxRun {
+				for k := b0; k < b; k++ {
+					m[base+k*step] = 0
+				}
+			}
 		}
 	}
 }

@@ -41,7 +41,9 @@
 // spaced evenly, and a piecewise-bilinear map through the measured line
 // crossings, each kept only when the lines stand out more; cells from the
 // connected ink components left once the grid lines are removed (but not
-// where a stroke crosses a line: digits on a fold or a crease), kept when
+// where a stroke crosses a line: digits on a fold or a crease, nor the
+// strokes shorter than a cell in a cell's middle: the stem of a tall 1,
+// a digit touching the canvas's edge), kept when
 // near a cell's centre, large enough and much darker than the paper, with
 // thin tails (a bent line's remnant fused with the digit) cut off.
 package vision

@@ -82,6 +82,25 @@ func TestCellMosaic(t *testing.T) {
 			if cx, cy := sx/sum, sy/sum; cx < 8 || cx > 19 || cy < 8 || cy > 19 {
 				t.Errorf("%s r%dc%d: ink centred at (%.1f,%.1f)", name, c.Row, c.Col, cx, cy)
 			}
+			// The half-way view is the same digit, thinner: in the same
+			// box, in [0,1], with some ink but not more than the
+			// binarisation's (plus the one-pixel rim around it).
+			if len(c.Half) != CellSize*CellSize {
+				t.Fatalf("%s r%dc%d: %d half-way pixels", name, c.Row, c.Col, len(c.Half))
+			}
+			var half float64
+			for y := 0; y < CellSize; y++ {
+				for x := 0; x < CellSize; x++ {
+					v := float64(c.Half[y*CellSize+x])
+					if v < 0 || v > 1 || v > 0 && (x < 3 || y < 3 || x > 24 || y > 24) {
+						t.Fatalf("%s r%dc%d: half-way pixel %v at (%d,%d)", name, c.Row, c.Col, v, x, y)
+					}
+					half += v
+				}
+			}
+			if half < 0.2*sum || half > 1.5*sum {
+				t.Errorf("%s r%dc%d: half-way view has %.0f of ink, the binarised one %.0f", name, c.Row, c.Col, half, sum)
+			}
 		}
 		if out != "" {
 			m := cellMosaic(cells, g.Shape.N())

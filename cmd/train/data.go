@@ -14,6 +14,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"github.com/sudokuar/sudokuar/internal/errata"
 	"github.com/sudokuar/sudokuar/ocr"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -107,28 +108,16 @@ func splitPhotos(dir string, holdout float64) (train, test []string, err error) 
 	return train, test, nil
 }
 
-// errata are cells whose label in ../shared lacks a given the page prints
-// (each checked by eye on the photo; every one is the digit the puzzle's
-// solution has there, so the puzzle and its solution are unchanged). They
-// are applied to the truth for training and measuring; the figures say so.
-var errata = map[string][]struct{ row, col, v int }{
-	"es2812-18.dat": {{1, 3, 8}},
-	"es2812-32.dat": {{9, 7, 3}},
-	"es2812-58.dat": {{7, 8, 2}, {9, 7, 8}},
-}
-
-// readTruth reads a photo's .dat and applies the errata for it.
+// readTruth reads a photo's .dat and applies the errata for it (package
+// errata: labels that disagree with what the page prints, checked by eye).
 func readTruth(dat string) (sudoku.Grid, int, error) {
 	g, err := sudoku.ReadDatFile(dat)
 	if err != nil {
 		return g, 0, err
 	}
-	fixes := errata[filepath.Base(dat)]
-	if filepath.Base(filepath.Dir(dat)) != "others-train" {
-		fixes = nil
-	}
+	fixes := errata.For(dat)
 	for _, f := range fixes {
-		g.Set(f.row-1, f.col-1, f.v)
+		g.Set(f.Row-1, f.Col-1, f.V)
 	}
 	return g, len(fixes), nil
 }
