@@ -50,9 +50,14 @@ func (g *Grid) alsOfSize(k int) []als {
 		return st.als[k]
 	}
 	var out []als
+	if k := len(g.spareALS); k > 0 {
+		out = g.spareALS[k-1]
+		g.spareALS = g.spareALS[:k-1]
+	}
 	geo := g.geo
+	var cells []int
 	for h := 0; h < 3*geo.n; h++ {
-		cells := g.houseEmpty(h).appendTo(nil)
+		cells = g.houseEmpty(h).appendTo(cells[:0])
 		var set cellSet
 		var rec func(from, size int, m digitMask, maxCard int)
 		rec = func(from, size int, m digitMask, maxCard int) {

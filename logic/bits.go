@@ -84,6 +84,9 @@ func (s cellSet) appendTo(dst []int) []int {
 	return dst
 }
 
+// maxDigits is the largest number of digits a Grid handles (16×16).
+const maxDigits = 16
+
 // digitMask is a set of digits: bit d-1 stands for digit d (1..16).
 type digitMask uint32
 

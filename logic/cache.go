@@ -18,6 +18,20 @@ type stateCache struct {
 // state returns the cache of g's current state, resetting it if g changed.
 func (g *Grid) state() *stateCache {
 	if g.cache == nil || g.cache.version != g.version {
+		if g.cache != nil {
+			// The old state's implication graphs and ALS lists are
+			// dead: keep their memory for the new state's.
+			for _, ig := range g.cache.impl {
+				if ig != nil {
+					g.spareImpl = append(g.spareImpl, ig)
+				}
+			}
+			for _, a := range g.cache.als {
+				if cap(a) > 0 {
+					g.spareALS = append(g.spareALS, a[:0])
+				}
+			}
+		}
 		g.cache = &stateCache{version: g.version}
 	}
 	return g.cache
@@ -34,6 +48,9 @@ type digitCache struct {
 	linksOK bool
 	joins   [][]sdJoin
 	joinsOK bool
+	// The arrays behind joins, kept for reuse.
+	joinsFlat   []sdJoin
+	joinsBounds []int
 	tmpl    templateInfo
 	tmplOK  bool
 	// strong[k]: the digit's best chain of k strong links (findStrongLinks).
@@ -54,7 +71,13 @@ func (g *Grid) digitInfo(d int) *digitCache {
 	}
 	dc := &g.digits[d-1]
 	if !dc.valid || dc.pos != g.pos[d-1] {
+		// Keep the arrays of the links and joins for the new cells: the
+		// cache is rebuilt for most digits at most steps of a hard puzzle.
+		// (Nothing outside the cache points into them: the chains that do
+		// go with it.)
+		links, joins, flat, bounds := dc.links[:0], dc.joins[:0], dc.joinsFlat[:0], dc.joinsBounds[:0]
 		*dc = digitCache{pos: g.pos[d-1], valid: true}
+		dc.links, dc.joins, dc.joinsFlat, dc.joinsBounds = links, joins, flat, bounds
 	}
 	return dc
 }

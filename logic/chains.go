@@ -193,8 +193,9 @@ func cycleElims(g *Grid, cycle []pot) []Candidate {
 	for _, p := range cycle {
 		cells.add(p.cell(n))
 	}
-	forw := make([]cellSet, n)
-	back := make([]cellSet, n)
+	// Arrays, not slices: this runs for every loop the searches meet, most
+	// of which eliminate nothing, so it should not allocate.
+	var forw, back [maxDigits]cellSet
 	for _, p := range cycle {
 		d := p.digit(n)
 		if p.on() {

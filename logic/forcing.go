@@ -580,8 +580,10 @@ func (e *fcEngine) regionsPossible(c, d int) bool {
 }
 
 // fresh computes the full closure of p anew (for building a step's text).
+// The step builders (contradictionStep, outcomeStep) give it back to the
+// engine's free list once the step is built.
 func (e *fcEngine) fresh(p pot) *closure {
-	cl := &closure{}
+	cl := e.newClosure()
 	e.run(p, 1<<30, cl)
 	return cl
 }
@@ -656,15 +658,17 @@ func (e *fcEngine) regionChains(c, d int, on *closure, consider func(int, int, f
 				cls = append(cls, e.onClosure(mkPot(n, x, d, true), bound()))
 			}
 		}
-		e.common(cls, consider, limit, 6, fmt.Sprintf("Region forcing chains (%d in %s)", d, e.geo.houseName(h)))
+		e.common(cls, consider, limit, 6, "Region forcing chains")
 	}
 }
 
 func (e *fcEngine) cellChains(c int, cls []*closure, consider func(int, int, func() Step), limit func() int) {
-	e.common(cls, consider, limit, 5, fmt.Sprintf("Cell forcing chains (%s)", e.geo.cellName(c)))
+	e.common(cls, consider, limit, 5, "Cell forcing chains")
 }
 
-// common considers every potential that all closures reach.
+// common considers every potential that all closures reach. The label
+// says which kind of chain the closures make (see outcomeStep); it is a
+// constant because common runs for every cell and house of every pass.
 func (e *fcEngine) common(cls []*closure, consider func(int, int, func() Step), limit func() int, sortKey int, label string) {
 	first := cls[0]
 	for _, lists := range [2][]pot{first.onList, first.offList} {
@@ -765,6 +769,7 @@ func (e *fcEngine) contradictionStep(cl *closure, src pot) Step {
 	text := fmt.Sprintf("%s: if %s, then %s; but also %s; so %s: %s", e.familyName("contradiction"), e.geo.potName(src),
 		e.geo.chainText(a[1:]), e.geo.chainText(b[1:]), verdict, e.geo.elimText(elims))
 	s := e.stepFrom(e.familyName("contradiction"), elims, [][]pot{a, b}, text)
+	e.free = append(e.free, cl) // fresh: the step holds copies of its chains
 	return s
 }
 
@@ -799,7 +804,9 @@ func (e *fcEngine) outcomeStep(label string, t pot, cls []*closure, _ []string) 
 		name = strings.Replace(name, "forcing chains", "double forcing chains", 1)
 	}
 	text := fmt.Sprintf("%s: %s; either way %s: %s", name, strings.Join(parts, "; "), verdict, e.geo.elimText(elims))
-	return e.stepFrom(name, elims, chains, text)
+	s := e.stepFrom(name, elims, chains, text)
+	e.free = append(e.free, cls...) // fresh: the step holds copies of its chains
+	return s
 }
 
 // findForcing returns the finder of a forcing-chain family.

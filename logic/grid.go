@@ -26,6 +26,12 @@ type Grid struct {
 	version uint64       // bumped by every change; keys the cache
 	cache   *stateCache  // what several techniques share for one state
 	digits  []digitCache // what depends on one digit's cells, across states
+	// Memory reused from state to state (never shared with a clone):
+	// implication graphs and ALS lists of past states, the scratch that
+	// builds the graphs.
+	spareImpl []*implGraph
+	spareALS  [][]als
+	implBuf   *implScratch
 	// ate is a state in which aligned triple exclusion found nothing (nil
 	// until one is seen); see findAlignedTriple.
 	ate []digitMask

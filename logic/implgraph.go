@@ -55,7 +55,8 @@ func (ig *implGraph) reachSet(from pot) []uint64 {
 }
 
 // implications returns the closure of the static graph with the links of
-// mode, cached per state.
+// mode, cached per state. The graph is valid until g changes: its memory
+// is then reused for the next state's graphs.
 func (g *Grid) implications(mode chainMode) *implGraph {
 	st := g.state()
 	key := 0
@@ -68,17 +69,50 @@ func (g *Grid) implications(mode chainMode) *implGraph {
 	if st.impl[key] != nil {
 		return st.impl[key]
 	}
-	ig := buildImplGraph(g, mode)
+	var ig *implGraph
+	if k := len(g.spareImpl); k > 0 {
+		ig = g.spareImpl[k-1]
+		g.spareImpl = g.spareImpl[:k-1]
+	} else {
+		ig = &implGraph{}
+	}
+	if g.implBuf == nil {
+		g.implBuf = &implScratch{}
+	}
+	buildImplGraph(g, mode, ig, g.implBuf)
 	st.impl[key] = ig
 	return ig
 }
 
-func buildImplGraph(g *Grid, mode chainMode) *implGraph {
+// implScratch is the working memory of buildImplGraph, kept on the Grid:
+// rating builds a graph for most states of a hard puzzle, and allocating
+// it every time made the garbage collector a good part of the cost.
+type implScratch struct {
+	adj                     []int32 // edges by local potential
+	buf                     []pot
+	index, low              []int32
+	onStack                 []bool
+	stack, call, edgePos    []int32
+	memberStart, memberList []int32 // potentials of each component
+}
+
+// grow returns s with length n, reusing its array when it is large enough.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// buildImplGraph fills ig (whose slices it reuses) with the graph of g's
+// implications under mode and its closure.
+func buildImplGraph(g *Grid, mode chainMode, ig *implGraph, sc *implScratch) {
 	n := g.geo.n
-	ig := &implGraph{local: make([]int32, g.geo.size*n)}
+	ig.local = grow(ig.local, g.geo.size*n)
 	for i := range ig.local {
 		ig.local[i] = -1
 	}
+	ig.cands = ig.cands[:0]
 	for c := g.empty.first(); c >= 0; c = g.empty.next(c) {
 		for m := g.cand[c]; m != 0; m &= m - 1 {
 			ci := c*n + digitMask(m).first() - 1
@@ -89,9 +123,9 @@ func buildImplGraph(g *Grid, mode chainMode) *implGraph {
 	nv := 2 * len(ig.cands)
 	ig.words = (nv + 63) / 64
 	// Adjacency in compressed rows.
-	start := make([]int32, nv+1)
-	var adj []int32
-	var buf []pot
+	start := grow(ig.start, nv+1)
+	adj := sc.adj[:0]
+	buf := sc.buf
 	for v := 0; v < nv; v++ {
 		start[v] = int32(len(adj))
 		p := pot(ig.cands[v/2])*2 + pot(v&1)
@@ -104,23 +138,25 @@ func buildImplGraph(g *Grid, mode chainMode) *implGraph {
 			adj = append(adj, ig.lp(q))
 		}
 	}
+	sc.adj, sc.buf = adj, buf
 	start[nv] = int32(len(adj))
 	ig.start = start
-	ig.adj = make([]pot, len(adj))
+	ig.adj = grow(ig.adj, len(adj))
 	for i, l := range adj {
 		ig.adj[i] = pot(ig.cands[l/2])*2 + pot(l&1)
 	}
 	// Tarjan's algorithm, iteratively. Components come out in reverse
 	// topological order: every component's successors are finished first.
-	ig.comp = make([]int32, nv)
-	index := make([]int32, nv)
-	low := make([]int32, nv)
-	onStack := make([]bool, nv)
+	ig.comp = grow(ig.comp, nv)
+	index := grow(sc.index, nv)
+	low := grow(sc.low, nv)
+	onStack := grow(sc.onStack, nv)
+	sc.index, sc.low, sc.onStack = index, low, onStack
 	for i := range index {
 		index[i] = -1
+		onStack[i] = false
 	}
-	var stack, call []int32
-	var edgePos []int32
+	stack, call, edgePos := sc.stack[:0], sc.call[:0], sc.edgePos[:0]
 	next := int32(0)
 	ncomp := int32(0)
 	for root := 0; root < nv; root++ {
@@ -173,19 +209,38 @@ func buildImplGraph(g *Grid, mode chainMode) *implGraph {
 			}
 		}
 	}
-	// Closure over the condensation, successors before predecessors.
-	members := make([][]int32, ncomp)
-	for v := 0; v < nv; v++ {
-		members[ig.comp[v]] = append(members[ig.comp[v]], int32(v))
+	sc.stack, sc.call, sc.edgePos = stack, call, edgePos
+	// The members of each component, in increasing order (a counting sort).
+	ms := grow(sc.memberStart, int(ncomp)+1)
+	ml := grow(sc.memberList, nv)
+	sc.memberStart, sc.memberList = ms, ml
+	for i := range ms {
+		ms[i] = 0
 	}
-	ig.reach = make([]uint64, int(ncomp)*ig.words)
-	ig.cyc = make([]bool, ncomp)
+	for v := 0; v < nv; v++ {
+		ms[ig.comp[v]+1]++
+	}
+	for k := int32(0); k < ncomp; k++ {
+		ms[k+1] += ms[k]
+	}
+	fill := index // Tarjan is done with index: reuse it as fill positions
+	copy(fill, ms[:ncomp])
+	for v := 0; v < nv; v++ {
+		k := ig.comp[v]
+		ml[fill[k]] = int32(v)
+		fill[k]++
+	}
+	// Closure over the condensation, successors before predecessors.
+	ig.reach = grow(ig.reach, int(ncomp)*ig.words)
+	for i := range ig.reach {
+		ig.reach[i] = 0
+	}
+	ig.cyc = grow(ig.cyc, int(ncomp))
 	for k := int32(0); k < ncomp; k++ {
 		r := ig.reach[int(k)*ig.words : int(k+1)*ig.words]
-		if len(members[k]) > 1 {
-			ig.cyc[k] = true
-		}
-		for _, v := range members[k] {
+		members := ml[ms[k]:ms[k+1]]
+		ig.cyc[k] = len(members) > 1
+		for _, v := range members {
 			r[v>>6] |= 1 << uint(v&63)
 			for e := start[v]; e < start[v+1]; e++ {
 				w := adj[e]
@@ -201,5 +256,4 @@ func buildImplGraph(g *Grid, mode chainMode) *implGraph {
 			}
 		}
 	}
-	return ig
 }

@@ -72,7 +72,7 @@ func (g *Grid) strongLinks(d int) []sdLink {
 	}
 	geo := g.geo
 	n := geo.n
-	var out []sdLink
+	out := dc.links[:0]
 	for _, h := range geo.seHouseOrder() {
 		p := g.housePos(h, d)
 		k := p.count()
@@ -229,9 +229,9 @@ func (g *Grid) strongJoins(d int, links []sdLink) [][]sdJoin {
 		return dc.joins
 	}
 	geo := g.geo
-	out := make([][]sdJoin, 2*len(links))
-	var flat []sdJoin
-	bounds := make([]int, 2*len(links)+1)
+	out := grow(dc.joins, 2*len(links))
+	flat := dc.joinsFlat[:0]
+	bounds := grow(dc.joinsBounds, 2*len(links)+1)
 	for i := range links {
 		l := &links[i]
 		for f := 0; f < 2; f++ {
@@ -259,6 +259,7 @@ func (g *Grid) strongJoins(d int, links []sdLink) [][]sdJoin {
 		out[i] = flat[bounds[i]:bounds[i+1]:bounds[i+1]]
 	}
 	dc.joins, dc.joinsOK = out, true
+	dc.joinsFlat, dc.joinsBounds = flat, bounds
 	return out
 }
 
