@@ -158,7 +158,7 @@ func ReadWith(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Setting
 		}
 		return Reading{}, err
 	}
-	r := Reading{Given: sudoku.NewGrid(shape), Prob: make([][]float32, n*n), Conf: make([]float32, n*n)}
+	turns := 0
 	if doubtful(probs, index, inked, shape) {
 		// Maybe the page is turned: read the cells turned each other way
 		// (one batch) and keep the turn the model is surest about.
@@ -176,13 +176,41 @@ func ReadWith(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Setting
 		for k := 1; k < 4; k++ {
 			p := more[(k-1)*len(batch) : k*len(batch)]
 			if s := sureness(p, inked); s > best {
-				best, probs, r.Turns = s, p, k
+				best, probs, turns = s, p, k
 			}
 		}
 	}
-	if err := secondLook(c, probs, cells, index, r.Turns, set.SecondLook); err != nil {
+	first := resolve(probs, index, inked, shape, turns, set)
+	if set.SecondLook <= 0 || first.Certain() && minGiven(first) >= set.LookCertainBelow {
+		return first, nil
+	}
+	looked, err := secondLook(c, probs, cells, index, turns, set.SecondLook)
+	if err != nil {
 		return Reading{}, err
 	}
+	if !looked {
+		return first, nil
+	}
+	return resolve(probs, index, inked, shape, turns, set), nil
+}
+
+// minGiven is the confidence of the least sure given of r (1 when none).
+func minGiven(r Reading) float64 {
+	least := float32(1)
+	for i, v := range r.Given.Cells {
+		if v != 0 {
+			least = min(least, r.Conf[i])
+		}
+	}
+	return float64(least)
+}
+
+// resolve turns the batch's glyph probabilities (probs[k] for cell
+// index[k], inked[k] when vision found ink there) into a repaired and
+// checked Reading.
+func resolve(probs [][]float32, index []int, inked []bool, shape sudoku.Shape, turns int, set Settings) Reading {
+	n := shape.N()
+	r := Reading{Given: sudoku.NewGrid(shape), Prob: make([][]float32, n*n), Conf: make([]float32, n*n), Turns: turns}
 	r.Symbols = chooseSymbols(probs, n)
 	glyphs := ValueGlyphs(r.Symbols, n)
 	for i := range r.Conf {
@@ -199,7 +227,7 @@ func ReadWith(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Setting
 	res.repair()
 	res.confirmFaint()
 	res.check()
-	return r, nil
+	return r
 }
 
 // secondLook reads again, from their half-way view (vision.Cell.Half,
@@ -210,7 +238,7 @@ func ReadWith(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Setting
 // the half-way cut thins or breaks a faint stroke, so they err on
 // different cells; where they agree the combined reading is surer, where
 // they do not it is less sure, and the doubt check decides as before.
-func secondLook(c Classifier, probs [][]float32, cells []vision.Cell, index []int, turns int, below float64) error {
+func secondLook(c Classifier, probs [][]float32, cells []vision.Cell, index []int, turns int, below float64) (bool, error) {
 	var batch [][]float32
 	var which []int
 	for k, p := range probs {
@@ -222,11 +250,11 @@ func secondLook(c Classifier, probs [][]float32, cells []vision.Cell, index []in
 		which = append(which, k)
 	}
 	if len(batch) == 0 {
-		return nil
+		return false, nil
 	}
 	more, err := classify(c, batch)
 	if err != nil {
-		return fmt.Errorf("second look: %w", err)
+		return false, fmt.Errorf("second look: %w", err)
 	}
 	for j, k := range which {
 		p, q := probs[k], more[j]
@@ -246,7 +274,7 @@ func secondLook(c Classifier, probs [][]float32, cells []vision.Cell, index []in
 		}
 		probs[k] = m
 	}
-	return nil
+	return true, nil
 }
 
 func max32(p []float32) float32 {
