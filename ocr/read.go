@@ -97,10 +97,14 @@ func (r Reading) Certain() bool { return r.Solutions == 1 && len(r.Doubt) == 0 }
 // they differ go to Doubt. Each correction is listed in Changes. A grid that stays unsolvable is returned
 // as read, with Solutions saying so; that is not an error.
 //
-// Second look: before the repair, the cells the model is less than
+// Second look: the cells the model is less than
 // Settings.SecondLook sure of are read again from vision.Cell.Half (the
-// same ink cut half-way between paper and ink) and the two readings
-// combined (see secondLook).
+// same ink cut half-way between paper and ink), the two readings combined
+// (see secondLook) and the grid repaired and checked again. It is skipped
+// when the first reading is already certain and every given is at least
+// Settings.LookCertainBelow sure: the look can then still put a cell in
+// doubt in principle, but on the 240 real photos it changed none of those
+// readings, and skipping it saves a model run on about half the grids.
 //
 // Doubt: a solved reading is checked cell by cell: a given the model is
 // less than CheckBelow sure of, or one for which another value (at least
@@ -112,7 +116,7 @@ func (r Reading) Certain() bool { return r.Solutions == 1 && len(r.Doubt) == 0 }
 // turn is kept (Reading.Turns).
 //
 // Cost: one batch (two for a doubtful reading, one more, of the unsure
-// cells only, for the second look) plus a bounded search
+// cells only, for the second look, and then a second repair) plus a bounded search
 // (maxTries readings, at most maxSolves solver runs, each with a bounded
 // budget) and check (at most maxChecks more runs): about 0.3 ms of CPU for
 // a clean 9×9 reading and 5 ms at worst (BenchmarkRepair).
