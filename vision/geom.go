@@ -426,9 +426,15 @@ func fitSideRobust(a, b pt, pts []pt, t0, t1 float64) (line, bool) {
 		return line{}, false
 	}
 	tol := math.Max(1.5, 0.005*l)
-	inliers := func(ln line) int {
+	// inliers counts near's points within tol of ln, giving up (with a
+	// count of at most beat) once the points left cannot lift it above
+	// beat: only a line with more inliers than the best so far matters.
+	inliers := func(ln line, beat int) int {
 		n := 0
-		for _, p := range near {
+		for k, p := range near {
+			if n+len(near)-k <= beat {
+				break
+			}
 			v := p.sub(ln.P)
 			if math.Abs(v.X*ln.D.Y-v.Y*ln.D.X) <= tol {
 				n++
@@ -452,7 +458,7 @@ func fitSideRobust(a, b pt, pts []pt, t0, t1 float64) (line, bool) {
 			continue
 		}
 		ln := line{p, pt{(q.X - p.X) / dl, (q.Y - p.Y) / dl}}
-		if n := inliers(ln); n > bestN {
+		if n := inliers(ln, bestN); n > bestN {
 			best, bestN = ln, n
 		}
 	}
