@@ -228,8 +228,6 @@ func (pl plane) faint(cell int, ps []piece, main piece) (pixels, half []float32)
 // rim of pixels touching them count in half: neighbours' ink and line
 // remnants in the box stay dark.
 func (pl plane) render(cell int, box image.Rectangle, keep []int32) (pixels, half []float32) {
-	paper, ink := pl.levels(cell, box, keep)
-	cut := paper - max(paper-ink, minContrast)/2
 	kept := func(l int32) bool {
 		for _, k := range keep {
 			if l == k {
@@ -248,6 +246,8 @@ func (pl plane) render(cell int, box image.Rectangle, keep []int32) (pixels, hal
 			mask[(y-box.Min.Y+1)*mw+x-box.Min.X+1] = kept(pl.labels[y*pl.side+x])
 		}
 	}
+	paper, ink := pl.levels(cell, box, mask)
+	cut := paper - max(paper-ink, minContrast)/2
 	src := make([]float32, w*h)
 	hsrc := make([]float32, w*h)
 	for y := 0; y < h; y++ {
@@ -274,8 +274,9 @@ func (pl plane) render(cell int, box image.Rectangle, keep []int32) (pixels, hal
 
 // levels returns the grey of cell's paper (the mean of the pixels not
 // binarised as ink) and of the digit's ink (the darkest quarter of the
-// kept labels' pixels in box).
-func (pl plane) levels(cell int, box image.Rectangle, keep []int32) (paper, ink float64) {
+// kept labels' pixels in box). kept marks the pixels of the kept labels
+// in box and a one-pixel margin round it (render's mask).
+func (pl plane) levels(cell int, box image.Rectangle, kept []bool) (paper, ink float64) {
 	row, col := cell/pl.n, cell%pl.n
 	x0, y0 := int(float64(col)*pl.cs), int(float64(row)*pl.cs)
 	x1, y1 := min(pl.side, int(float64(col+1)*pl.cs)), min(pl.side, int(float64(row+1)*pl.cs))
@@ -290,15 +291,12 @@ func (pl plane) levels(cell int, box image.Rectangle, keep []int32) (paper, ink 
 	}
 	var hist [256]int
 	ni := 0
+	mw := box.Dx() + 2
 	for y := box.Min.Y; y < box.Max.Y; y++ {
 		for x := box.Min.X; x < box.Max.X; x++ {
-			i := y*pl.side + x
-			for _, k := range keep {
-				if pl.labels[i] == k {
-					hist[pl.canvas[i]]++
-					ni++
-					break
-				}
+			if kept[(y-box.Min.Y+1)*mw+x-box.Min.X+1] {
+				hist[pl.canvas[y*pl.side+x]]++
+				ni++
 			}
 		}
 	}

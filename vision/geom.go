@@ -411,7 +411,9 @@ func fitSideRobust(a, b pt, pts []pt, t0, t1 float64) (line, bool) {
 	}
 	d := pt{(b.X - a.X) / l, (b.Y - a.Y) / l}
 	band := math.Max(3, 0.1*l)
-	var near []pt
+	// A side holds about a quarter of the outline: room for it and more
+	// without growing the slice point by point.
+	near := make([]pt, 0, len(pts)/3+8)
 	for _, p := range pts {
 		w := p.sub(a)
 		t := (w.X*d.X + w.Y*d.Y) / l
@@ -465,7 +467,7 @@ func fitSideRobust(a, b pt, pts []pt, t0, t1 float64) (line, bool) {
 	if bestN < 8 {
 		return line{}, false
 	}
-	var sel []pt
+	sel := make([]pt, 0, len(near))
 	for _, p := range near {
 		v := p.sub(best.P)
 		if math.Abs(v.X*best.D.Y-v.Y*best.D.X) <= tol {
