@@ -96,7 +96,7 @@ func TestBackendsAgreeWithTrainingGraph(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %s: %v", name, backend, err)
 			}
-			for _, n := range []int{1, 3, 30, 81, 90} {
+			for _, n := range []int{1, 3, 10, 18, 26, 30, 35, 43, 60, 70, 81, 90} {
 				cells := randomCells(rng, n)
 				got, err := c.Classify(cells)
 				if err != nil {

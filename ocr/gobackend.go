@@ -19,7 +19,7 @@ import (
 // with a batch of one, gorgonnx's output differed from the training graph
 // and from OpenCV by up to 0.02 (TestBackendsAgreeWithTrainingGraph), so a
 // single cell is padded to 4.
-var batchSizes = [...]int{4, 8, 16, 24, 32, 40, 48, 64, 81}
+var batchSizes = [...]int{4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 56, 64, 72, 81}
 
 // goClassifier runs the model with onnx-go's gorgonia backend. Graphs are
 // built lazily, once per batch size, and reused.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sudokuar/sudokuar/internal/testenv"
 	"github.com/sudokuar/sudokuar/ocr"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -136,5 +137,71 @@ func BenchmarkReadGrid(b *testing.B) {
 			}
 			b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 		})
+	}
+}
+
+// BenchmarkReadRealPhotos times Read on real photos (every fourth 9×9
+// photo of ../shared/datasets/wicht-v2-train and others-train, cut by
+// vision), where unlike the clean synthetic ones about half the grids have
+// a given under Settings.LookCertainBelow or need the repair and so get the
+// second look: per backend with the default settings and with the second
+// look on every grid (LookCertainBelow 1, the cost before it was gated).
+func BenchmarkReadRealPhotos(b *testing.B) {
+	if len(shippedBytes()) == 0 {
+		b.Skip("models/digits.onnx not trained yet")
+	}
+	var files []string
+	for _, d := range []string{"datasets/wicht-v2-train", "datasets/others-train"} {
+		f, _ := filepath.Glob(filepath.Join(testenv.Shared(b, d), "*.jpg"))
+		sort.Strings(f)
+		files = append(files, f...)
+	}
+	det := vision.NewDetector(vision.Options{})
+	defer det.Close()
+	var grids []photo
+	for i := 0; i < len(files); i += 4 {
+		img, err := pipeline.ReadImage(files[i], 0)
+		if err != nil {
+			b.Fatalf("%s: %v", files[i], err)
+		}
+		g, cells, err := det.Analyze(img)
+		img.Close()
+		if err != nil || g.Shape.N() != 9 {
+			continue
+		}
+		grids = append(grids, photo{name: filepath.Base(files[i]), shape: g.Shape, cells: cells})
+	}
+	if len(grids) == 0 {
+		b.Skip("vision cut no 9×9 grid from the real photos")
+	}
+	always := ocr.DefaultSettings
+	always.LookCertainBelow = 1
+	for _, backend := range []string{ocr.BackendGo, ocr.BackendOpenCV} {
+		for _, s := range []struct {
+			name string
+			set  ocr.Settings
+		}{{"default", ocr.DefaultSettings}, {"look-always", always}} {
+			b.Run(backend+"/"+s.name, func(b *testing.B) {
+				c, err := ocr.Default(backend)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer ocr.CloseClassifier(c)
+				for _, p := range grids { // build every batch-size graph first
+					if _, err := ocr.ReadWith(c, p.shape, p.cells, s.set); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ResetTimer()
+				cpu := processCPU()
+				for i := 0; i < b.N; i++ {
+					p := grids[i%len(grids)]
+					if _, err := ocr.ReadWith(c, p.shape, p.cells, s.set); err != nil {
+						b.Fatalf("%s: %v", p.name, err)
+					}
+				}
+				b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			})
+		}
 	}
 }

@@ -512,7 +512,8 @@ func BenchmarkRepair(b *testing.B) {
 
 // TestReadSecondLook: a cell the model is unsure of is read again from its
 // half-way view (vision.Cell.Half) and the two readings combined; a sure
-// cell is not looked at twice, and SecondLook 0 turns the look off.
+// cell is not looked at twice, nor a reading already certain with every
+// given at least LookCertainBelow sure, and SecondLook 0 turns the look off.
 func TestReadSecondLook(t *testing.T) {
 	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
 	const cell = 2*9 + 7 // r3c8, a 6; 5 would also give a unique solution
@@ -528,6 +529,8 @@ func TestReadSecondLook(t *testing.T) {
 		{"unsure, the half-way view agrees", sure(6, 0.99, 5), sure(6, 0.99999, 5), 0.999, true, true},
 		{"unsure, the half-way view disagrees", sure(6, 0.99, 5), sure(5, 0.99, 6), 0.999, true, false},
 		{"sure: no second look", sure(6, 0.9999, 5), sure(5, 0.99, 6), 0.999, false, true},
+		{"certain and every given 95% sure: no second look", sure(6, 0.996, 5), sure(5, 0.99, 6), 0.999, false, true},
+		{"certain but a given under 95%: looked, and put in doubt", []float32{0.055, 0, 0, 0, 0, 0.005, 0.94, 0, 0, 0}, sure(5, 0.99, 6), 0.999, true, false},
 		{"second look off", sure(6, 0.99, 5), sure(6, 0.99999, 5), 0, false, false},
 	}
 	for _, c := range cases {

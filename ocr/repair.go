@@ -59,6 +59,12 @@ type Settings struct {
 	// again from their half-way view (vision.Cell.Half) and the two
 	// readings combined (0: never).
 	SecondLook float64
+	// LookCertainBelow: a reading that is already certain without the
+	// second look (one solution, nothing to check) gets it only when some
+	// given is under this sure, for there the half-way view may still
+	// disagree and put the cell in doubt; a reading whose givens are all
+	// at least this sure is kept as read (1: always look).
+	LookCertainBelow float64
 }
 
 // DefaultSettings are the thresholds Read uses, one rule in two places: a
@@ -68,7 +74,7 @@ type Settings struct {
 // On the 240 real photos of ../shared this shows 226 solved, none wrong,
 // and holds 12 back, all read right (go run ./cmd/train --eval
 // models/digits.onnx --sweep; see models/README.md).
-var DefaultSettings = Settings{AcceptMargin: 4.6, AltFloor: 0.01, CheckBelow: 0.5, SecondLook: 0.999}
+var DefaultSettings = Settings{AcceptMargin: 4.6, AltFloor: 0.01, CheckBelow: 0.5, SecondLook: 0.999, LookCertainBelow: 0.95}
 
 // resolver repairs and checks one Reading.
 type resolver struct {

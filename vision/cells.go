@@ -228,8 +228,6 @@ func (pl plane) faint(cell int, ps []piece, main piece) (pixels, half []float32)
 // rim of pixels touching them count in half: neighbours' ink and line
 // remnants in the box stay dark.
 func (pl plane) render(cell int, box image.Rectangle, keep []int32) (pixels, half []float32) {
-	paper, ink := pl.levels(cell, box, keep)
-	cut := paper - max(paper-ink, minContrast)/2
 	kept := func(l int32) bool {
 		for _, k := range keep {
 			if l == k {
@@ -239,39 +237,46 @@ func (pl plane) render(cell int, box image.Rectangle, keep []int32) (pixels, hal
 		return false
 	}
 	w, h := box.Dx(), box.Dy()
+	// The kept labels, once per pixel of the box and a one-pixel margin
+	// (inside the canvas), for the rim test's neighbours.
+	mw := w + 2
+	mask := make([]bool, mw*(h+2))
+	for y := max(0, box.Min.Y-1); y < min(pl.side, box.Max.Y+1); y++ {
+		for x := max(0, box.Min.X-1); x < min(pl.side, box.Max.X+1); x++ {
+			mask[(y-box.Min.Y+1)*mw+x-box.Min.X+1] = kept(pl.labels[y*pl.side+x])
+		}
+	}
+	paper, ink := pl.levels(cell, box, mask)
+	cut := paper - max(paper-ink, minContrast)/2
 	src := make([]float32, w*h)
 	hsrc := make([]float32, w*h)
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			i := (box.Min.Y+y)*pl.side + box.Min.X + x
-			in := kept(pl.labels[i])
+			m := (y+1)*mw + x + 1
+			in := mask[m]
 			if in {
 				src[y*w+x] = 1
 			} else if pl.bin[i] == 0 {
 				// The rim: paper-side pixels touching the digit.
-				gx, gy := box.Min.X+x, box.Min.Y+y
-				for dy := -1; dy <= 1 && !in; dy++ {
-					for dx := -1; dx <= 1; dx++ {
-						nx, ny := gx+dx, gy+dy
-						if nx >= 0 && ny >= 0 && nx < pl.side && ny < pl.side && kept(pl.labels[ny*pl.side+nx]) {
-							in = true
-							break
-						}
-					}
-				}
+				in = mask[m-mw-1] || mask[m-mw] || mask[m-mw+1] ||
+					mask[m-1] || mask[m+1] ||
+					mask[m+mw-1] || mask[m+mw] || mask[m+mw+1]
 			}
 			if in && float64(pl.canvas[i]) <= cut {
 				hsrc[y*w+x] = 1
 			}
 		}
 	}
-	return normalise(src, w, h), normalise(hsrc, w, h)
+	views := normalise(w, h, src, hsrc)
+	return views[0], views[1]
 }
 
 // levels returns the grey of cell's paper (the mean of the pixels not
 // binarised as ink) and of the digit's ink (the darkest quarter of the
-// kept labels' pixels in box).
-func (pl plane) levels(cell int, box image.Rectangle, keep []int32) (paper, ink float64) {
+// kept labels' pixels in box). kept marks the pixels of the kept labels
+// in box and a one-pixel margin round it (render's mask).
+func (pl plane) levels(cell int, box image.Rectangle, kept []bool) (paper, ink float64) {
 	row, col := cell/pl.n, cell%pl.n
 	x0, y0 := int(float64(col)*pl.cs), int(float64(row)*pl.cs)
 	x1, y1 := min(pl.side, int(float64(col+1)*pl.cs)), min(pl.side, int(float64(row+1)*pl.cs))
@@ -286,15 +291,12 @@ func (pl plane) levels(cell int, box image.Rectangle, keep []int32) (paper, ink 
 	}
 	var hist [256]int
 	ni := 0
+	mw := box.Dx() + 2
 	for y := box.Min.Y; y < box.Max.Y; y++ {
 		for x := box.Min.X; x < box.Max.X; x++ {
-			i := y*pl.side + x
-			for _, k := range keep {
-				if pl.labels[i] == k {
-					hist[pl.canvas[i]]++
-					ni++
-					break
-				}
+			if kept[(y-box.Min.Y+1)*mw+x-box.Min.X+1] {
+				hist[pl.canvas[y*pl.side+x]]++
+				ni++
 			}
 		}
 	}
@@ -353,10 +355,11 @@ func contrastOf(canvas, bin []uint8, labels []int32, side, n, cell int, cs float
 	return paper/float64(np) - ink/float64(ni), float64(ne) / float64(ni)
 }
 
-// normalise fits a w×h ink image (ink 1 on 0) into a CellSize×CellSize
-// one: scaled (aspect kept) so its longer side is 20 pixels and centred,
-// with area-weighted resampling.
-func normalise(src []float32, w, h int) []float32 {
+// normalise fits w×h ink images (ink 1 on 0) into CellSize×CellSize
+// ones: scaled (aspect kept) so the longer side is 20 pixels and centred,
+// with area-weighted resampling. The images share one size, so the
+// weights are worked out once for all of them.
+func normalise(w, h int, srcs ...[]float32) [][]float32 {
 	const box = 20
 	tw, th := box, box
 	if w > h {
@@ -364,36 +367,44 @@ func normalise(src []float32, w, h int) []float32 {
 	} else {
 		tw = max(1, int(math.Round(float64(w)*box/float64(h))))
 	}
-	small := resampleArea(src, w, h, tw, th)
-	out := make([]float32, CellSize*CellSize)
+	wx, wy := areaWeights(w, tw), areaWeights(h, th)
+	tmp := make([]float32, h*tw)
+	small := make([]float32, tw*th)
 	ox, oy := (CellSize-tw)/2, (CellSize-th)/2
-	for y := 0; y < th; y++ {
-		copy(out[(oy+y)*CellSize+ox:(oy+y)*CellSize+ox+tw], small[y*tw:(y+1)*tw])
+	outs := make([][]float32, len(srcs))
+	for k, src := range srcs {
+		resampleArea(src, w, tw, wx, wy, tmp, small)
+		out := make([]float32, CellSize*CellSize)
+		for y := 0; y < th; y++ {
+			copy(out[(oy+y)*CellSize+ox:(oy+y)*CellSize+ox+tw], small[y*tw:(y+1)*tw])
+		}
+		outs[k] = out
 	}
-	return out
+	return outs
 }
 
-// resampleArea scales a sw×sh image to dw×dh, each output pixel being the
-// mean of the source area it covers (exact fractional overlaps, separable).
-func resampleArea(src []float32, sw, sh, dw, dh int) []float32 {
-	wx := areaWeights(sw, dw)
-	wy := areaWeights(sh, dh)
-	tmp := make([]float32, sh*dw)
-	for y := 0; y < sh; y++ {
+// resampleArea scales a sw-wide image to dst, dw wide, each output pixel
+// being the mean of the source area it covers (exact fractional overlaps,
+// separable, through the weights wx along rows and wy along columns of
+// areaWeights); tmp (source rows × dw) is scratch.
+func resampleArea(src []float32, sw, dw int, wx, wy []weight, tmp, dst []float32) {
+	clear(tmp)
+	clear(dst)
+	for y := 0; y < len(tmp)/dw; y++ {
+		row, trow := src[y*sw:(y+1)*sw], tmp[y*dw:(y+1)*dw]
 		for _, e := range wx {
-			tmp[y*dw+e.d] += src[y*sw+e.s] * e.w
+			trow[e.d] += row[e.s] * e.w
 		}
 	}
-	out := make([]float32, dw*dh)
 	for _, e := range wy {
-		for x := 0; x < dw; x++ {
-			out[e.d*dw+x] += tmp[e.s*dw+x] * e.w
+		drow, trow := dst[e.d*dw:(e.d+1)*dw], tmp[e.s*dw:(e.s+1)*dw]
+		for x := range drow {
+			drow[x] += trow[x] * e.w
 		}
 	}
-	for i, v := range out {
-		out[i] = min(1, max(0, v))
+	for i, v := range dst {
+		dst[i] = min(1, max(0, v))
 	}
-	return out
 }
 
 type weight struct {
@@ -405,7 +416,7 @@ type weight struct {
 // source sample falls in each destination sample, normalised per destination.
 func areaWeights(sn, dn int) []weight {
 	scale := float64(sn) / float64(dn) // source units per destination sample
-	var out []weight
+	out := make([]weight, 0, sn+dn)
 	for d := 0; d < dn; d++ {
 		a, b := float64(d)*scale, float64(d+1)*scale
 		for s := int(a); s < sn && float64(s) < b; s++ {

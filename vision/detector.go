@@ -113,9 +113,14 @@ type Detector struct {
 	kernel3                      gocv.Mat
 	hk, vk                       gocv.Mat // line kernels for kLen
 	kLen                         int
-	look                         gocv.Mat          // a candidate's flat view (choice.go)
-	contours                     gocv.PointsVector // of the last grid search
-	mapX, mapY                   gocv.Mat          // a bent canvas's resampling maps (bend.go)
+	// canvasGen counts the canvases warp has made; binGen and binBlock
+	// say which canvas d.cbin was thresholded from and with what block,
+	// so binarise can keep it when only the line kernels change.
+	canvasGen, binGen uint64
+	binBlock          int
+	look              gocv.Mat          // a candidate's flat view (choice.go)
+	contours          gocv.PointsVector // of the last grid search
+	mapX, mapY        gocv.Mat          // a bent canvas's resampling maps (bend.go)
 
 	// The last grid search's quadrilateral (find pixels) and the scale from
 	// find pixels to frame pixels, for Analyze's second look.
@@ -466,6 +471,7 @@ func quadFromContour(p []pt) ([4]pt, bool) {
 // for grid g whose frame->canvas homography is for g.Side; gs is the scale
 // from working-grey pixels to frame pixels.
 func (d *Detector) warp(g Grid, gs float64, side int) {
+	d.canvasGen++
 	if g.Bend != nil {
 		d.warpBent(g, gs, side)
 		return
@@ -482,11 +488,16 @@ func (d *Detector) warp(g Grid, gs float64, side int) {
 
 // binarise fills d.cbin (ink = 255) from d.canvas and d.hlines/d.vlines with
 // the long horizontal and vertical strokes of it (grid lines), using line
-// kernels of length kLen.
+// kernels of length kLen. The threshold is kept when the canvas and the
+// block are those d.cbin was made from (nothing writes d.cbin but this):
+// Analyze's final pass over a 9×9 canvas changes only the kernels.
 func (d *Detector) binarise(cellPx float64, kLen int) {
-	gocv.GaussianBlur(d.canvas, &d.cblur, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
 	block := max(3, int(cellPx*0.75)) | 1
-	gocv.AdaptiveThreshold(d.cblur, &d.cbin, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, block, 7)
+	if d.binGen != d.canvasGen || d.binBlock != block || d.cbin.Empty() {
+		gocv.GaussianBlur(d.canvas, &d.cblur, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
+		gocv.AdaptiveThreshold(d.cblur, &d.cbin, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, block, 7)
+		d.binGen, d.binBlock = d.canvasGen, block
+	}
 	if kLen != d.kLen {
 		d.hk.Close()
 		d.vk.Close()
@@ -704,12 +715,24 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 func (d *Detector) measure(g *Grid) {
 	g.Brightness = d.canvas.Mean().Val1
 	gocv.Laplacian(d.canvas, &d.lap, gocv.MatTypeCV16S, 1, 1, 0, gocv.BorderReplicate)
-	mean, std := gocv.NewMat(), gocv.NewMat()
-	defer mean.Close()
-	defer std.Close()
-	gocv.MeanStdDev(d.lap, &mean, &std)
-	sd := std.GetDoubleAt(0, 0)
-	g.Sharpness = sd * sd
+	g.Sharpness = variance16(d.lap)
+}
+
+// variance16 is the variance of a CV_16S Mat's values, summed exactly in
+// integers (OpenCV's MeanStdDev took longer than the Laplacian itself).
+func variance16(m gocv.Mat) float64 {
+	v, err := m.DataPtrInt16()
+	if err != nil || len(v) == 0 {
+		return 0
+	}
+	var sum, sq int64
+	for _, x := range v {
+		sum += int64(x)
+		sq += int64(x) * int64(x)
+	}
+	n := float64(len(v))
+	mean := float64(sum) / n
+	return max(0, float64(sq)/n-mean*mean)
 }
 
 // latticeCorners returns g's corners (frame pixels) corrected so the grid

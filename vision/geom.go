@@ -411,7 +411,9 @@ func fitSideRobust(a, b pt, pts []pt, t0, t1 float64) (line, bool) {
 	}
 	d := pt{(b.X - a.X) / l, (b.Y - a.Y) / l}
 	band := math.Max(3, 0.1*l)
-	var near []pt
+	// A side holds about a quarter of the outline: room for it and more
+	// without growing the slice point by point.
+	near := make([]pt, 0, len(pts)/3+8)
 	for _, p := range pts {
 		w := p.sub(a)
 		t := (w.X*d.X + w.Y*d.Y) / l
@@ -426,9 +428,15 @@ func fitSideRobust(a, b pt, pts []pt, t0, t1 float64) (line, bool) {
 		return line{}, false
 	}
 	tol := math.Max(1.5, 0.005*l)
-	inliers := func(ln line) int {
+	// inliers counts near's points within tol of ln, giving up (with a
+	// count of at most beat) once the points left cannot lift it above
+	// beat: only a line with more inliers than the best so far matters.
+	inliers := func(ln line, beat int) int {
 		n := 0
-		for _, p := range near {
+		for k, p := range near {
+			if n+len(near)-k <= beat {
+				break
+			}
 			v := p.sub(ln.P)
 			if math.Abs(v.X*ln.D.Y-v.Y*ln.D.X) <= tol {
 				n++
@@ -452,14 +460,14 @@ func fitSideRobust(a, b pt, pts []pt, t0, t1 float64) (line, bool) {
 			continue
 		}
 		ln := line{p, pt{(q.X - p.X) / dl, (q.Y - p.Y) / dl}}
-		if n := inliers(ln); n > bestN {
+		if n := inliers(ln, bestN); n > bestN {
 			best, bestN = ln, n
 		}
 	}
 	if bestN < 8 {
 		return line{}, false
 	}
-	var sel []pt
+	sel := make([]pt, 0, len(near))
 	for _, p := range near {
 		v := p.sub(best.P)
 		if math.Abs(v.X*best.D.Y-v.Y*best.D.X) <= tol {
