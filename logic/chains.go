@@ -90,15 +90,13 @@ func onToOff(g *Grid, p pot, y bool, dst []pot) []pot {
 			dst = append(dst, mkPot(n, c, digitMask(m).first(), false))
 		}
 	}
-	hs := g.geo.cellHouse[c]
-	var done cellSet
-	done.add(c)
-	for _, h := range [3]int{hs[2], hs[0], hs[1]} {
-		s := g.geo.houseSet[h].and(g.pos[d-1]).andNot(done)
-		for x := s.first(); x >= 0; x = s.next(x) {
+	// One bit test per peer: this runs for every potential of every
+	// implication graph and dynamic search.
+	pd := &g.pos[d-1]
+	for _, x := range g.geo.sePeers[c] {
+		if pd.has(x) {
 			dst = append(dst, mkPot(n, x, d, false))
 		}
-		done = done.or(s)
 	}
 	return dst
 }

@@ -27,6 +27,10 @@ type geometry struct {
 	cellHouse [][3]int  // row, column and box house of each cell
 	peers     []cellSet // cells sharing a house with the cell, itself excluded
 	peerList  [][]int
+	// sePeers lists the peers of each cell in the order Sudoku Explainer
+	// meets them: the box, then the rest of the row, then the rest of the
+	// column, each in increasing order.
+	sePeers [][]int
 	all       cellSet
 	// segment[box][line] is the intersection of a box with a row or
 	// column house (empty when they do not cross).
@@ -68,6 +72,7 @@ func geometryFor(s sudoku.Shape) (*geometry, error) {
 	}
 	g.peers = make([]cellSet, n*n)
 	g.peerList = make([][]int, n*n)
+	g.sePeers = make([][]int, n*n)
 	for i := 0; i < n*n; i++ {
 		var p cellSet
 		for _, h := range g.cellHouse[i] {
@@ -76,6 +81,13 @@ func geometryFor(s sudoku.Shape) (*geometry, error) {
 		p.remove(i)
 		g.peers[i] = p
 		g.peerList[i] = p.appendTo(nil)
+		var done cellSet
+		done.add(i)
+		for _, h := range [3]int{g.cellHouse[i][2], g.cellHouse[i][0], g.cellHouse[i][1]} {
+			rest := g.houseSet[h].andNot(done)
+			g.sePeers[i] = rest.appendTo(g.sePeers[i])
+			done = done.or(rest)
+		}
 	}
 	g.segment = make(map[[2]int]cellSet)
 	g.crossing = make([][]int, 3*n)
