@@ -51,8 +51,8 @@ type digitCache struct {
 	// The arrays behind joins, kept for reuse.
 	joinsFlat   []sdJoin
 	joinsBounds []int
-	tmpl    templateInfo
-	tmplOK  bool
+	tmpl        templateInfo
+	tmplOK      bool
 	// strong[k]: the digit's best chain of k strong links (findStrongLinks).
 	strong [5]struct {
 		done   bool

@@ -31,7 +31,7 @@ type geometry struct {
 	// meets them: the box, then the rest of the row, then the rest of the
 	// column, each in increasing order.
 	sePeers [][]int
-	all       cellSet
+	all     cellSet
 	// segment[box][line] is the intersection of a box with a row or
 	// column house (empty when they do not cross).
 	segment map[[2]int]cellSet
