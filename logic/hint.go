@@ -1,6 +1,7 @@
 package logic
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -90,4 +91,25 @@ func Hint(puzzle, current sudoku.Grid) (HintResult, error) {
 		return HintResult{}, ErrStuck
 	}
 	return HintResult{Step: &s}, nil
+}
+
+// HintContext is Hint that returns ctx's error when ctx ends first: the
+// front ends bound how long a player waits. One step's search cannot be
+// interrupted, so it finishes in the background and its answer is dropped.
+func HintContext(ctx context.Context, puzzle, current sudoku.Grid) (HintResult, error) {
+	type answer struct {
+		h   HintResult
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		h, err := Hint(puzzle, current)
+		done <- answer{h, err}
+	}()
+	select {
+	case a := <-done:
+		return a.h, a.err
+	case <-ctx.Done():
+		return HintResult{}, ctx.Err()
+	}
 }

@@ -171,25 +171,16 @@ func shapeFor(n int) (sudoku.Shape, error) {
 // hint returns the next step for the board cur of puzzle, or an error
 // when the engine has none (or none in time).
 func hint(puzzle, cur sudoku.Grid) (Step, error) {
-	type answer struct {
-		h   logic.HintResult
-		err error
-	}
-	done := make(chan answer, 1)
-	go func() {
-		h, err := logic.Hint(puzzle, cur)
-		done <- answer{h, err}
-	}()
-	var a answer
-	select {
-	case a = <-done:
-	case <-time.After(hintTimeout):
+	ctx, cancel := context.WithTimeout(context.Background(), hintTimeout)
+	defer cancel()
+	h, err := logic.HintContext(ctx, puzzle, cur)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
 		return Step{}, errors.New("the logic engine found no step in time")
+	case err != nil:
+		return Step{}, err
 	}
-	if a.err != nil {
-		return Step{}, a.err
-	}
-	switch h := a.h; {
+	switch {
 	case h.Wrong != nil:
 		return Step{Technique: "Wrong entry", Sentence: h.Wrong.Text, Cells: append([]int{}, h.Wrong.Clash...), Wrong: []int{h.Wrong.Cell}}, nil
 	case h.Step != nil:

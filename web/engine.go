@@ -150,27 +150,18 @@ type Digit struct {
 // givens are puzzle's non-zero cells); a wrong entry of the player comes
 // first, as a step naming it.
 func hint(ctx context.Context, puzzle, cur sudoku.Grid) (Step, error) {
-	type answer struct {
-		h   logic.HintResult
-		err error
-	}
-	done := make(chan answer, 1)
-	go func() {
-		h, err := logic.Hint(puzzle, cur)
-		done <- answer{h, err}
-	}()
-	var a answer
-	select {
-	case a = <-done:
-	case <-time.After(hintTimeout):
-		return Step{}, errors.New("the logic engine found no step in time")
-	case <-ctx.Done():
+	within, cancel := context.WithTimeout(ctx, hintTimeout)
+	defer cancel()
+	h, err := logic.HintContext(within, puzzle, cur)
+	switch {
+	case err != nil && ctx.Err() != nil:
 		return Step{}, ctx.Err()
+	case errors.Is(err, context.DeadlineExceeded):
+		return Step{}, errors.New("the logic engine found no step in time")
+	case err != nil:
+		return Step{}, err
 	}
-	if a.err != nil {
-		return Step{}, a.err
-	}
-	switch h := a.h; {
+	switch {
 	case h.Wrong != nil:
 		return Step{Technique: "Wrong entry", Sentence: h.Wrong.Text, Cells: append([]int{}, h.Wrong.Clash...), Wrong: []int{h.Wrong.Cell}}, nil
 	case h.Step != nil:
