@@ -84,6 +84,22 @@ func framePt(g vision.Grid, x, y float64) (float64, float64) {
 	return g.ToFrame(x, y)
 }
 
+// glyphSize is the side in pixels at which digits are rendered for a grid
+// of side n cells: about a cell's size in the frame (the grid's perimeter
+// there over 4n), at least 12 and at most maxGlyph.
+func glyphSize(g vision.Grid, n int) int {
+	side := float64(g.Side)
+	var perim float64
+	corners := [][2]float64{{0, 0}, {side, 0}, {side, side}, {0, side}}
+	for i, c := range corners {
+		x0, y0 := framePt(g, c[0], c[1])
+		nx := corners[(i+1)%4]
+		x1, y1 := framePt(g, nx[0], nx[1])
+		perim += math.Hypot(x1-x0, y1-y0)
+	}
+	return int(math.Min(maxGlyph, math.Max(12, perim/4/float64(n))))
+}
+
 // bbox returns the frame rectangle covering pts, clipped to w×h.
 func bbox(xs, ys []float64, w, h int) image.Rectangle {
 	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
@@ -122,18 +138,10 @@ func Solution(frame *gocv.Mat, g vision.Grid, puzzle, solution sudoku.Grid, st S
 	}
 	w, h := frame.Cols(), frame.Rows()
 	side := float64(g.Side)
-	var perim float64
-	corners := [][2]float64{{0, 0}, {side, 0}, {side, side}, {0, side}}
-	for i, c := range corners {
-		x0, y0 := framePt(g, c[0], c[1])
-		nx := corners[(i+1)%4]
-		x1, y1 := framePt(g, nx[0], nx[1])
-		perim += math.Hypot(x1-x0, y1-y0)
-	}
 	// Glyphs are rendered once per digit at about the cell's size in the
 	// frame, then mapped into each cell through the homography: only the
 	// pixels under a digit are touched, which keeps this cheap at 720p.
-	cellPx := int(math.Min(maxGlyph, math.Max(12, perim/4/float64(n))))
+	cellPx := glyphSize(g, n)
 	glyphs := map[int]*glyph{}
 	cs := side / float64(n)
 	k := cs / float64(cellPx) // canvas units per glyph pixel
@@ -229,15 +237,7 @@ func Marks(frame *gocv.Mat, g vision.Grid, marks []Mark, st Style) error {
 	}
 	w, h := frame.Cols(), frame.Rows()
 	side := float64(g.Side)
-	var perim float64
-	corners := [][2]float64{{0, 0}, {side, 0}, {side, side}, {0, side}}
-	for i, c := range corners {
-		x0, y0 := framePt(g, c[0], c[1])
-		nx := corners[(i+1)%4]
-		x1, y1 := framePt(g, nx[0], nx[1])
-		perim += math.Hypot(x1-x0, y1-y0)
-	}
-	cellPx := int(math.Min(maxGlyph, math.Max(12, perim/4/float64(n))))
+	cellPx := glyphSize(g, n)
 	cs := side / float64(n)
 	// Pencil marks sit in a BoxCols×BoxRows grid inside the cell.
 	sc, sr := g.Shape.BoxCols, g.Shape.BoxRows
