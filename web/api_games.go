@@ -60,7 +60,11 @@ func (s *Server) startGame(w http.ResponseWriter, r *http.Request, req newGameRe
 			s.writeError(w, r, errorf(http.StatusBadRequest, "puzzle: %v", err))
 			return
 		}
-		a := analyze(r.Context(), g)
+		a, err := analyze(r.Context(), g)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
 		if a.Status != pipeline.StatusSolved {
 			msg := a.Status
 			if a.Reason != "" {
