@@ -169,9 +169,10 @@ func shapeFor(n int) (sudoku.Shape, error) {
 }
 
 // hint returns the next step for the board cur of puzzle, or an error
-// when the engine has none (or none in time).
-func hint(puzzle, cur sudoku.Grid) (Step, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), hintTimeout)
+// when the engine has none (or none in time, or ctx ended: the room
+// closed).
+func hint(ctx context.Context, puzzle, cur sudoku.Grid) (Step, error) {
+	ctx, cancel := context.WithTimeout(ctx, hintTimeout)
 	defer cancel()
 	h, err := logic.HintContext(ctx, puzzle, cur)
 	switch {

@@ -217,8 +217,14 @@ func (r *Room) askHint(i int, in In) {
 	s.hintBusy = true
 	givens, cur := r.puzzle.Givens.Clone(), r.boardOf(i).Grid()
 	e := &aside{seat: i, player: s.player, seq: in.Seq, gameNum: r.games}
+	ctx, gate, key := r.ctx, r.hub.gate, s.conn.addr
 	r.hub.goWork(func() {
-		e.step, e.err = hint(givens, cur)
+		if done, err := gate.Enter(ctx, key); err != nil {
+			e.err = fmt.Errorf("the server is busy: try again in a few seconds (%w)", err)
+		} else {
+			e.step, e.err = hint(ctx, givens, cur)
+			done()
+		}
 		r.post(envelope{kind: evHint, aside: e})
 	})
 }

@@ -22,6 +22,7 @@ import (
 	_ "golang.org/x/image/tiff"
 	_ "golang.org/x/image/webp"
 
+	"github.com/sudokuar/sudokuar/internal/limit"
 	"github.com/sudokuar/sudokuar/pipeline"
 )
 
@@ -31,7 +32,7 @@ import (
 // hands each to one borrower at a time.
 type pipePool struct {
 	opts   pipeline.Options
-	slots  chan struct{}        // one token per pipeline that may run
+	slots  *limit.Gate          // one place per pipeline that may run
 	mu     sync.Mutex           // guards idle and closed
 	idle   []*pipeline.Pipeline // built and free
 	built  int
@@ -39,46 +40,45 @@ type pipePool struct {
 }
 
 func newPipePool(n int, opts pipeline.Options) *pipePool {
-	return &pipePool{opts: opts, slots: make(chan struct{}, n)}
+	return &pipePool{opts: opts, slots: limit.NewGate(n, 0, 0)}
 }
 
 // errClosed is returned once the server is shutting down.
 var errClosed = errors.New("the server is shutting down")
 
 // get borrows a pipeline, waiting for a free one until ctx ends. The
-// caller gives it back with put.
-func (p *pipePool) get(ctx context.Context) (*pipeline.Pipeline, error) {
-	select {
-	case p.slots <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+// caller gives it back by calling the returned function.
+func (p *pipePool) get(ctx context.Context) (*pipeline.Pipeline, func(), error) {
+	release, err := p.slots.Enter(ctx, "")
+	if err != nil {
+		return nil, nil, err
 	}
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
-		<-p.slots
-		return nil, errClosed
+		release()
+		return nil, nil, errClosed
 	}
 	if k := len(p.idle); k > 0 {
 		pl := p.idle[k-1]
 		p.idle = p.idle[:k-1]
 		p.mu.Unlock()
-		return pl, nil
+		return pl, func() { p.put(pl, release) }, nil
 	}
 	p.mu.Unlock()
 	pl, err := pipeline.New(p.opts)
 	if err != nil {
-		<-p.slots
-		return nil, err
+		release()
+		return nil, nil, err
 	}
 	p.mu.Lock()
 	p.built++
 	p.mu.Unlock()
-	return pl, nil
+	return pl, func() { p.put(pl, release) }, nil
 }
 
-// put returns a borrowed pipeline.
-func (p *pipePool) put(pl *pipeline.Pipeline) {
+// put returns a borrowed pipeline and its place.
+func (p *pipePool) put(pl *pipeline.Pipeline, release func()) {
 	p.mu.Lock()
 	if p.closed {
 		pl.Close()
@@ -86,7 +86,7 @@ func (p *pipePool) put(pl *pipeline.Pipeline) {
 		p.idle = append(p.idle, pl)
 	}
 	p.mu.Unlock()
-	<-p.slots
+	release()
 }
 
 // close closes the idle pipelines; those still lent are closed on return.
@@ -169,14 +169,14 @@ func (s *Server) apiScan(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.guards.limits.Wait)
-	pl, err := s.pipes.get(ctx)
+	pl, put, err := s.pipes.get(ctx)
 	cancel()
 	if err != nil {
 		s.writeError(w, r, &apiError{Status: http.StatusServiceUnavailable, RetryAfter: 5,
 			Msg: "the server is busy reading other photos: try again in a few seconds"})
 		return
 	}
-	defer s.pipes.put(pl)
+	defer put()
 	m, scale, err := decodePhoto(data, cfg, s.workSide())
 	if err != nil {
 		s.writeError(w, r, err)
