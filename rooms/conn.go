@@ -58,8 +58,8 @@ type Conn struct {
 	limit   limit.Bucket // messages
 	creates limit.Bucket // rooms created
 	dropped int          // messages dropped in the current window
-	window  time.Time // start of the window
-	warned  time.Time // last rate error sent
+	window  time.Time    // start of the window
+	warned  time.Time    // last rate error sent
 }
 
 // Out is the stream of encoded messages for the client.
@@ -265,4 +265,3 @@ const (
 	floodLimit  = 200
 	floodWindow = 5 * time.Second
 )
-

@@ -102,14 +102,14 @@ type Hub struct {
 	pool    *Pool // the default source, closed with the hub
 	mm      *matchmaker
 
-	gate    Gate
+	gate Gate
 
 	mu      sync.Mutex
 	rooms   map[string]*Room
 	conns   map[*Conn]struct{}
 	byAddr  map[string]*addrCount // connections and rooms per address
 	closing bool
-	quit    chan struct{} // closed by Close: stops the idle sweep
+	quit    chan struct{}  // closed by Close: stops the idle sweep
 	work    sync.WaitGroup // room loops, hints, generations and saves
 
 	moves   atomic.Int64 // moves applied, every room

@@ -1,11 +1,11 @@
 package web
 
 import (
-	"errors"
 	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"math"
@@ -479,8 +479,8 @@ type wsSource struct {
 	drop   func(seq uint32) // tells the client a frame was skipped for a newer one
 	cur    frameMsg         // the frame last read
 
-	slots   *limit.Gate // the server's frame slots
-	mu      sync.Mutex
+	slots    *limit.Gate // the server's frame slots
+	mu       sync.Mutex
 	giveBack func() // gives back the slot this stream holds, or nil
 }
 
