@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"unsafe"
 )
 
@@ -404,7 +405,11 @@ func (m *Matrix) SearchThenResetContext(ctx context.Context, limit int, visit fu
 const ctxCheckNodes = 1 << 12
 
 // cancelled reports whether the search's context is done, and notes why.
+// It also yields the processor (a search under a context is a server's:
+// its other requests then wait at most ctxCheckNodes nodes behind it, not
+// a scheduler's time slice per hop).
 func (m *Matrix) cancelled() bool {
+	runtime.Gosched()
 	if err := m.ctx.Err(); err != nil {
 		m.ctxErr = err
 		return true

@@ -1,13 +1,11 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"image"
 	"math"
 	"net/http"
 	"slices"
@@ -319,8 +317,8 @@ func (c *cameraConn) drop(seq uint32) {
 }
 
 // checkFrame checks one binary frame message (sequence number, a JPEG
-// whose header gives a size in bounds); reason says what is wrong with a
-// bad one. The pixels are decoded later, by the session, if the frame is
+// whose header gives a size in bounds and at most pipeline.MaxJPEGScans
+// scans: pipeline.CheckImage); reason says what is wrong with a bad one. The pixels are decoded later, by the session, if the frame is
 // still the newest when it is free.
 func checkFrame(data []byte) (frameMsg, string) {
 	if len(data) < 4+3 {
@@ -328,12 +326,19 @@ func checkFrame(data []byte) (frameMsg, string) {
 	}
 	seq := binary.BigEndian.Uint32(data)
 	jpg := data[4:]
-	if imageKind(jpg) != "jpeg" {
+	if pipeline.ImageKind(jpg) != "jpeg" {
 		return frameMsg{}, fmt.Sprintf("frame %d is not a JPEG", seq)
 	}
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(jpg))
-	if err != nil {
+	cfg, err := pipeline.CheckImage(fmt.Sprintf("frame %d", seq), jpg, int64(maxFrameSide)*int64(maxFrameSide))
+	var tl *pipeline.TooLargeError
+	var ie *pipeline.ImageError
+	switch {
+	case errors.As(err, &ie) && ie.Problem == pipeline.TooManyScans:
+		return frameMsg{}, fmt.Sprintf("frame %d: %s", seq, ie.Msg)
+	case errors.As(err, &ie) && ie.Problem == pipeline.Unreadable:
 		return frameMsg{}, fmt.Sprintf("frame %d: bad JPEG header", seq)
+	case err != nil && !errors.As(err, &tl) && !errors.As(err, &ie):
+		return frameMsg{}, fmt.Sprintf("frame %d: %v", seq, err)
 	}
 	if cfg.Width > maxFrameSide || cfg.Height > maxFrameSide || cfg.Width < 32 || cfg.Height < 32 {
 		return frameMsg{}, fmt.Sprintf("frame %d is %d×%d: scale it to 32..%d pixels a side", seq, cfg.Width, cfg.Height, maxFrameSide)

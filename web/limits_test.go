@@ -44,13 +44,13 @@ func (c *fakeClock) Add(d time.Duration) {
 // address (127.0.0.2, 127.0.0.3, …: Linux routes all of 127/8 to lo), so
 // that per-address bounds can tell two clients apart on one machine.
 type peer struct {
-	t    *testing.T
+	t    testing.TB
 	a    *apiServer
 	ip   string
 	http *http.Client
 }
 
-func (a *apiServer) peer(t *testing.T, ip string) *peer {
+func (a *apiServer) peer(t testing.TB, ip string) *peer {
 	t.Helper()
 	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}, Timeout: 5 * time.Second}
 	jar, _ := cookiejar.New(nil)
