@@ -581,8 +581,12 @@ func BenchmarkHostile(b *testing.B) {
 	}{
 		{"none", func(testing.TB, *apiServer) { time.Sleep(10 * time.Second) }}, // the innocent alone, for comparison
 		{"unsolvable16", func(tb testing.TB, a *apiServer) { attackUnsolvable(tb, a, 10*time.Second) }},
-		{"createFlood", func(tb testing.TB, a *apiServer) { attackCreates(tb, a, "127.0.0.41", 1, 50*time.Millisecond, 10*time.Second) }},
-		{"backToBackCreates", func(tb testing.TB, a *apiServer) { attackCreates(tb, a, "127.0.0.42", 40, 20*time.Millisecond, 10*time.Second) }},
+		{"createFlood", func(tb testing.TB, a *apiServer) {
+			attackCreates(tb, a, "127.0.0.41", 1, 50*time.Millisecond, 10*time.Second)
+		}},
+		{"backToBackCreates", func(tb testing.TB, a *apiServer) {
+			attackCreates(tb, a, "127.0.0.42", 40, 20*time.Millisecond, 10*time.Second)
+		}},
 		{"scanBomb", func(tb testing.TB, a *apiServer) {
 			bomb, err := attack.ScanBomb(1280, 1280, 87_000)
 			if err != nil {
