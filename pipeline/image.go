@@ -170,20 +170,33 @@ func CheckImage(name string, buf []byte, maxPixels int64) (ImageInfo, error) {
 }
 
 // JPEGScans counts the start-of-scan markers of a JPEG, stopping at
-// limit (limit <= 0: all), without decoding anything: it walks the marker
-// segments by their lengths and skips each scan's entropy-coded data,
-// where a 0xFF byte is followed by 0x00 (a stuffed data byte) or a
-// restart marker. Truncated or broken data ends the count where it
-// breaks: the decoder refuses such files later, and the count only needs
-// to be an upper bound on the work the decoder will do.
+// limit (limit <= 0: all), without decoding anything (see walkJPEG).
+// Truncated or broken data ends the count where it breaks: the decoder
+// refuses such files later, and the count only needs to bound the work
+// the decoder will do.
 func JPEGScans(b []byte, limit int) int {
-	if len(b) < 2 || b[0] != 0xff || b[1] != 0xd8 {
-		return 0
-	}
 	scans := 0
+	walkJPEG(b, func(m byte, _ []byte) bool {
+		if m == 0xda {
+			scans++
+		}
+		return limit <= 0 || scans < limit
+	})
+	return scans
+}
+
+// walkJPEG calls visit with each marker segment of a JPEG (the marker
+// and the segment's bytes after its length) until visit returns false or
+// the data ends or breaks. It walks the segments by their lengths and
+// skips each scan's entropy-coded data, where a 0xFF byte is followed by
+// 0x00 (a stuffed data byte), a restart marker or another 0xFF.
+func walkJPEG(b []byte, visit func(marker byte, seg []byte) bool) {
+	if len(b) < 2 || b[0] != 0xff || b[1] != 0xd8 {
+		return
+	}
 	for i := 2; i+1 < len(b); {
 		if b[i] != 0xff {
-			return scans
+			return
 		}
 		m := b[i+1]
 		switch {
@@ -194,44 +207,47 @@ func JPEGScans(b []byte, limit int) int {
 			i += 2
 			continue
 		case m == 0xd9: // end of image
-			return scans
+			visit(m, nil)
+			return
 		}
 		if i+4 > len(b) {
-			return scans
+			return
 		}
 		n := int(binary.BigEndian.Uint16(b[i+2:]))
-		if n < 2 {
-			return scans
+		if n < 2 || i+2+n > len(b) {
+			return
+		}
+		if !visit(m, b[i+4:i+2+n]) {
+			return
 		}
 		i += 2 + n
-		if m != 0xda {
-			continue
-		}
-		if scans++; limit > 0 && scans >= limit {
-			return scans
-		}
-		// Entropy-coded data: up to the next marker that is neither a
-		// stuffed 0xFF00 nor a restart marker.
-		for i < len(b) {
-			j := bytes.IndexByte(b[i:], 0xff)
-			if j < 0 {
-				return scans
+		if m == 0xda {
+			if i = skipEntropy(b, i); i < 0 {
+				return
 			}
-			i += j
-			if i+1 >= len(b) {
-				return scans
-			}
-			if next := b[i+1]; next == 0x00 || next >= 0xd0 && next <= 0xd7 || next == 0xff {
-				i++
-				if next != 0xff {
-					i++
-				}
-				continue
-			}
-			break
 		}
 	}
-	return scans
+}
+
+// skipEntropy returns the index of the marker that ends the entropy-coded
+// data starting at i, or -1 when the data ends first.
+func skipEntropy(b []byte, i int) int {
+	for i < len(b) {
+		j := bytes.IndexByte(b[i:], 0xff)
+		if j < 0 || i+j+1 >= len(b) {
+			return -1
+		}
+		i += j
+		switch next := b[i+1]; {
+		case next == 0xff:
+			i++ // fill bytes before a marker
+		case next == 0x00 || next >= 0xd0 && next <= 0xd7:
+			i += 2
+		default:
+			return i
+		}
+	}
+	return -1
 }
 
 func badInput(format string, args ...any) error {
@@ -283,39 +299,25 @@ func imageSize(buf []byte) (int, int, error) {
 
 // jpegFrameSize walks a JPEG's markers to its start-of-frame header and
 // returns the size it gives.
-func jpegFrameSize(b []byte) (int, int, bool) {
-	if len(b) < 4 || b[0] != 0xff || b[1] != 0xd8 {
+func jpegFrameSize(b []byte) (w, h int, ok bool) {
+	walkJPEG(b, func(m byte, seg []byte) bool {
+		// SOF0..SOF15, except DHT (c4), JPG (c8) and DAC (cc); a scan or
+		// the end before any means there is no frame header.
+		switch {
+		case m == 0xda || m == 0xd9:
+			return false
+		case m >= 0xc0 && m <= 0xcf && m != 0xc4 && m != 0xc8 && m != 0xcc:
+			if len(seg) >= 5 {
+				h = int(binary.BigEndian.Uint16(seg[1:]))
+				w = int(binary.BigEndian.Uint16(seg[3:]))
+				ok = w > 0 && h > 0
+			}
+			return false
+		}
+		return true
+	})
+	if !ok {
 		return 0, 0, false
 	}
-	for i := 2; i+4 <= len(b); {
-		if b[i] != 0xff {
-			return 0, 0, false
-		}
-		m := b[i+1]
-		switch {
-		case m == 0xff: // fill byte
-			i++
-			continue
-		case m == 0xd8 || m == 0x01 || m >= 0xd0 && m <= 0xd7: // markers without a length
-			i += 2
-			continue
-		case m == 0xd9 || m == 0xda: // end of image, start of scan: no frame header before it
-			return 0, 0, false
-		}
-		n := int(binary.BigEndian.Uint16(b[i+2:]))
-		if n < 2 || i+2+n > len(b) {
-			return 0, 0, false
-		}
-		// SOF0..SOF15, except DHT (c4), JPG (c8) and DAC (cc).
-		if m >= 0xc0 && m <= 0xcf && m != 0xc4 && m != 0xc8 && m != 0xcc {
-			if n < 7 {
-				return 0, 0, false
-			}
-			h := int(binary.BigEndian.Uint16(b[i+5:]))
-			w := int(binary.BigEndian.Uint16(b[i+7:]))
-			return w, h, w > 0 && h > 0
-		}
-		i += 2 + n
-	}
-	return 0, 0, false
+	return w, h, true
 }

@@ -165,7 +165,11 @@ func (c *Conn) Receive(data []byte) {
 			c.sendError(in.Seq, ErrBad, "%v", err)
 			return
 		}
-		if ok, wait := c.creates.Take(now); !ok {
+		ok, wait := c.creates.Take(now)
+		if ok && c.addr != "" {
+			ok, wait = h.creates.Take(c.addr, now)
+		}
+		if !ok {
 			c.sendError(in.Seq, ErrRate, "too many rooms created: wait %.0f s and try again", math.Ceil(wait.Seconds()))
 			return
 		}

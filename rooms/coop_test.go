@@ -60,6 +60,9 @@ func TestCoopConflictingMoves(t *testing.T) {
 	wg.Wait()
 	final := cls[0].sync() // the room has handled every move before this
 	for _, cl := range cls {
+		// Sync first: its answer comes after every broadcast queued for
+		// this client before it, so all() then holds them all.
+		st := cl.sync()
 		board := []byte(start.Puzzle)
 		var v int64
 		acks := 0
@@ -86,7 +89,6 @@ func TestCoopConflictingMoves(t *testing.T) {
 				board[ch.Cell] = cellsString([]int{ch.Value})[0]
 			}
 		}
-		st := cl.sync()
 		if string(board) != st.Board.Cells || st.Board.Cells != final.Board.Cells || v != st.Board.V {
 			t.Errorf("%s ends on %s (v%d), the server on %s (v%d)", cl.name, board, v, st.Board.Cells, st.Board.V)
 		}

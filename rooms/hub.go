@@ -60,10 +60,12 @@ type Config struct {
 	// made and left stays open while others are in it).
 	MaxRooms, MaxRoomsPerAddress, MaxRoomsPerConn int
 	// CreateRate and CreateBurst are each connection's budget of rooms
-	// created (default 10 a minute, 5 at once): every room starts a
-	// generation.
-	CreateRate  float64 // per minute
-	CreateBurst int
+	// created (default 6 a minute, 3 at once): every room starts a
+	// generation. An address has AddressShare times as much (default 4:
+	// a household or a school shares one).
+	CreateRate   float64 // per minute
+	CreateBurst  int
+	AddressShare float64
 	// MaxConns caps the connections open at once (default 5,000: some
 	// 40 KB each, with the socket's buffers); MaxConnsPerAddress those
 	// from one address (default 64). LobbyIdle closes a connection in no
@@ -102,7 +104,8 @@ type Hub struct {
 	pool    *Pool // the default source, closed with the hub
 	mm      *matchmaker
 
-	gate Gate
+	gate    Gate
+	creates *limit.Buckets // rooms created per address
 
 	mu      sync.Mutex
 	rooms   map[string]*Room
@@ -229,11 +232,14 @@ func NewHub(cfg Config) *Hub {
 	defInt(&cfg.MaxRooms, 20_000)
 	defInt(&cfg.MaxRoomsPerAddress, 20)
 	defInt(&cfg.MaxRoomsPerConn, 3)
-	defInt(&cfg.CreateBurst, 5)
+	defInt(&cfg.CreateBurst, 3)
 	defInt(&cfg.MaxConns, 5_000)
 	defInt(&cfg.MaxConnsPerAddress, 64)
 	if cfg.CreateRate <= 0 {
-		cfg.CreateRate = 10
+		cfg.CreateRate = 6
+	}
+	if cfg.AddressShare <= 0 {
+		cfg.AddressShare = 4
 	}
 	def(&cfg.LobbyIdle, 10*time.Minute)
 	if cfg.Work == nil {
@@ -243,7 +249,8 @@ func NewHub(cfg Config) *Hub {
 		cfg.OutQueue = 256
 	}
 	h := &Hub{cfg: cfg, log: cfg.Log, now: cfg.Now, gate: cfg.Work, rooms: map[string]*Room{}, conns: map[*Conn]struct{}{},
-		byAddr: map[string]*addrCount{}, quit: make(chan struct{})}
+		byAddr: map[string]*addrCount{}, quit: make(chan struct{}),
+		creates: limit.NewBuckets(cfg.CreateRate*cfg.AddressShare/60, float64(cfg.CreateBurst)*cfg.AddressShare)}
 	// Every generation goes through the gate, keyed by the address of
 	// the room that asked (the pool's own refills are the server's).
 	if cfg.Puzzles == nil {
