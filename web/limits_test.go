@@ -409,61 +409,40 @@ func (p *peer) cookie() string {
 	return ""
 }
 
-// TestGate checks the in-flight bound alone: first come first served,
-// per-key places, and places given back.
-func TestGate(t *testing.T) {
-	g := newGate("puzzle", 3, 2, 100*time.Millisecond)
+// TestGateRefusals: the gate's refusals (limit.Gate, tested in its
+// package) reach clients as a 429 (their own places taken), a 503 (the
+// server's) and a 503 for a cancelled request, each with a message.
+func TestGateRefusals(t *testing.T) {
+	g := newGate("puzzle", 2, 1, 50*time.Millisecond)
 	ctx := context.Background()
-	var leave []func()
-	for range 2 {
-		done, err := g.enter(ctx, "a")
-		if err != nil {
-			t.Fatal(err)
-		}
-		leave = append(leave, done)
-	}
-	if _, err := g.enter(ctx, "a"); err == nil || err.(*apiError).Status != 429 {
-		t.Errorf("a third place for a: %v, want 429", err)
-	}
-	done, err := g.enter(ctx, "b")
+	done, err := g.enter(ctx, "a")
 	if err != nil {
-		t.Fatalf("b beside a: %v", err)
+		t.Fatal(err)
 	}
-	if _, err := g.enter(ctx, "c"); err == nil || err.(*apiError).Status != 503 {
-		t.Errorf("every place taken: %v, want 503", err)
-	}
-	// A waiter gets the place given back while it waits.
-	got := make(chan error, 1)
-	go func() {
-		d, err := g.enter(ctx, "c")
-		if err == nil {
-			d()
-		}
-		got <- err
-	}()
-	time.Sleep(20 * time.Millisecond)
-	done()
-	done() // twice is harmless
-	if err := <-got; err != nil {
-		t.Errorf("c waiting for b's place: %v", err)
-	}
-	for _, d := range leave {
-		d()
-	}
-	if g.InUse() != 0 || g.Keys() != 0 {
-		t.Errorf("after everything is given back: %d places taken, %d keys kept", g.InUse(), g.Keys())
-	}
-	cctx, cancel := context.WithCancel(ctx)
+	defer done()
+	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	for range 3 {
-		d, _ := g.enter(ctx, "")
-		defer d()
+	for _, c := range []struct {
+		ctx    context.Context
+		key    string
+		status int
+		msg    string
+	}{
+		{ctx, "a", 429, "you already have 1 puzzle being worked on"},
+		{cancelled, "b", 503, "cancelled"},
+	} {
+		_, err := g.enter(c.ctx, c.key)
+		if ae, ok := err.(*apiError); !ok || ae.Status != c.status || !strings.Contains(ae.Msg, c.msg) {
+			t.Errorf("%s: %v, want %d %q", c.key, err, c.status, c.msg)
+		}
 	}
-	if _, err := g.enter(cctx, "z"); err == nil {
-		t.Errorf("a cancelled request got a place")
+	d2, err := g.enter(ctx, "b")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if g.Keys() != 0 {
-		t.Errorf("a refused key is kept: %d", g.Keys())
+	defer d2()
+	if _, err := g.enter(ctx, "c"); err == nil || err.(*apiError).Status != 503 || !strings.Contains(err.Error(), "other people's puzzles") {
+		t.Errorf("every place taken: %v, want 503", err)
 	}
 }
 
