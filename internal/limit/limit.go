@@ -156,6 +156,9 @@ func (g *Gate) InUse() int { return len(g.all) }
 // once). Refusals: ErrKeyFull, ErrFull, or an error wrapping ctx.Err().
 // Key "" skips the bound per key.
 func (g *Gate) Enter(ctx context.Context, key string) (func(), error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err // a free place must not go to a request already gone
+	}
 	var expired <-chan time.Time // nil: never
 	if g.wait > 0 {
 		timer := time.NewTimer(g.wait)
