@@ -404,22 +404,9 @@ func (p *played) result() store.Result {
 	}
 }
 
-// rank is a solved game's place on its leaderboard: 0 when it is
-// unranked or beyond the first 100.
+// rank is a solved game's place on its leaderboard (see rankOf).
 func (gs *games) rank(ctx context.Context, p *played) int {
-	if p.s.Flag != "" || p.s.Name == "" {
-		return 0
-	}
-	list, err := gs.store.Leaderboard(ctx, store.Board{Kind: p.rec.Kind, Size: p.rec.Size, Level: p.rec.Level}, 100)
-	if err != nil {
-		return 0
-	}
-	for k, r := range list {
-		if r.GameID == p.rec.ID {
-			return k + 1
-		}
-	}
-	return 0
+	return gs.rankOf(ctx, p.rec, p.s.Flag, p.s.Name)
 }
 
 func nameOr(names ...string) string {
