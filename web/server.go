@@ -143,6 +143,12 @@ func New(cfg Config) (*Server, error) {
 		streams:    map[*cameraConn]struct{}{},
 	}
 	s.games = &games{store: cfg.Store, now: cfg.Now, floorPerStep: cfg.FloorPerStep}
+	if cfg.Rooms.FloorPerStep == 0 { // the same floor in rooms
+		cfg.Rooms.FloorPerStep = cfg.FloorPerStep
+		if cfg.FloorPerStep == 0 {
+			cfg.Rooms.FloorPerStep = -1
+		}
+	}
 	if cfg.Rooms.Store == nil {
 		cfg.Rooms.Store = cfg.Store
 	}
