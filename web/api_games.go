@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"io"
 	"mime"
 	"net/http"
@@ -109,6 +110,18 @@ func (s *Server) apiGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, v)
+}
+
+// playStatus turns a *playError into the API's error with its status;
+// other errors pass through.
+func playStatus(err error) error {
+	var pe *playError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	status := map[playErrKind]int{playBad: http.StatusBadRequest, playNotFound: http.StatusNotFound,
+		playForbidden: http.StatusForbidden, playConflict: http.StatusConflict}[pe.Kind]
+	return errorf(status, "%s", pe.Msg)
 }
 
 // nameCookie remembers the name a player last finished a game under, so

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
-	"net/http"
 	"slices"
 	"sync"
 	"time"
@@ -156,18 +155,6 @@ func (e *playError) Error() string { return e.Msg }
 
 func refuse(k playErrKind, format string, args ...any) error {
 	return &playError{Kind: k, Msg: fmt.Sprintf(format, args...)}
-}
-
-// playStatus turns a *playError into the API's error with its status;
-// other errors pass through.
-func playStatus(err error) error {
-	var pe *playError
-	if !errors.As(err, &pe) {
-		return err
-	}
-	status := map[playErrKind]int{playBad: http.StatusBadRequest, playNotFound: http.StatusNotFound,
-		playForbidden: http.StatusForbidden, playConflict: http.StatusConflict}[pe.Kind]
-	return errorf(status, "%s", pe.Msg)
 }
 
 // floorMs is the plausibility floor of a puzzle solved in steps logical
