@@ -364,15 +364,21 @@ func (p *played) allowed(name string, who actor) error {
 func (gs *games) save(ctx context.Context, p *played, now time.Time) (*store.Result, error) {
 	p.gm.TrimHistory(MaxHistory)
 	p.s.Board = p.gm.Snapshot()
+	return gs.write(ctx, &p.rec, p.s, now, p.s.Name != "", p.result)
+}
+
+// write stores rec with state (JSON) as of now; a solved game that is
+// named gets its result too, in the same transaction, and returns it.
+func (gs *games) write(ctx context.Context, rec *store.Game, state any, now time.Time, named bool, result func() store.Result) (*store.Result, error) {
 	var err error
-	if p.rec.State, err = json.Marshal(p.s); err != nil {
+	if rec.State, err = json.Marshal(state); err != nil {
 		return nil, err
 	}
-	p.rec.Updated = now
-	if p.rec.Status != store.StatusSolved || p.s.Name == "" {
-		return nil, gs.store.UpdateGame(ctx, p.rec)
+	rec.Updated = now
+	if rec.Status != store.StatusSolved || !named {
+		return nil, gs.store.UpdateGame(ctx, *rec)
 	}
-	r, err := gs.store.FinishGame(ctx, p.rec, p.result())
+	r, err := gs.store.FinishGame(ctx, *rec, result())
 	if errors.Is(err, store.ErrDuplicate) {
 		return nil, refuse(playConflict, "the game is over and its result recorded")
 	}
@@ -558,14 +564,7 @@ func (p *played) finish(now time.Time) {
 	p.rec.Status = store.StatusSolved
 	p.s.FinishedAt = now.UnixMilli()
 	p.s.ShowErrors = false
-	switch {
-	case p.s.Own:
-		p.s.Flag = store.FlagOwn
-	case p.s.Assisted:
-		p.s.Flag = store.FlagAssists
-	case p.s.ElapsedMs < p.s.FloorMs:
-		p.s.Flag = store.FlagTooFast
-	}
+	p.s.Flag = finishFlag(p.s.Own, p.s.Assisted, p.s.ElapsedMs, p.s.FloorMs)
 }
 
 // hint answers a hint outside the game's lock: under the lock it checks
@@ -611,14 +610,32 @@ func (p *played) stopClock(now time.Time) {
 }
 
 // wrongEntries lists the filled cells whose digit is not the solution's.
-func (p *played) wrongEntries() []int {
+func (p *played) wrongEntries() []int { return wrongCells(p.gm.Grid().Cells, p.solution.Cells) }
+
+// wrongCells lists the filled entries (not 0) that differ from sol: what
+// Sudoku's and Kakuro's assists show.
+func wrongCells(entries, sol []int) []int {
 	wrong := []int{}
-	for i, v := range p.gm.Grid().Cells {
-		if v != 0 && v != p.solution.Cells[i] {
+	for i, v := range entries {
+		if v != 0 && v != sol[i] {
 			wrong = append(wrong, i)
 		}
 	}
 	return wrong
+}
+
+// finishFlag says why a finish is not ranked ("": ranked): the player's
+// own puzzle, an assist used, or a time under the plausibility floor.
+func finishFlag(own, assisted bool, elapsedMs, floorMs int64) string {
+	switch {
+	case own:
+		return store.FlagOwn
+	case assisted:
+		return store.FlagAssists
+	case elapsedMs < floorMs:
+		return store.FlagTooFast
+	}
+	return ""
 }
 
 func (p *played) view(now time.Time) View {

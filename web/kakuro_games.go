@@ -193,26 +193,13 @@ func (gs *games) kakuroAct(ctx context.Context, id, action string, who actor, a 
 
 // kakuroSave stores p; a solved game with a name gets its result.
 func (gs *games) kakuroSave(ctx context.Context, p *kakuroPlayed, now time.Time) (*store.Result, error) {
-	var err error
-	if p.rec.State, err = json.Marshal(p.s); err != nil {
-		return nil, err
-	}
-	p.rec.Updated = now
-	if p.rec.Status != store.StatusSolved || p.s.Name == "" {
-		return nil, gs.store.UpdateGame(ctx, p.rec)
-	}
-	r, err := gs.store.FinishGame(ctx, p.rec, store.Result{
-		GameID: p.rec.ID, Kind: store.KindKakuro, Size: p.rec.Size, Level: p.rec.Level, Player: p.rec.Player,
-		Name: p.s.Name, Millis: p.s.ElapsedMs, Hints: p.s.Hints, Mistakes: p.s.Mistakes,
-		Finished: time.UnixMilli(p.s.FinishedAt).UTC(), Flag: p.s.Flag,
+	return gs.write(ctx, &p.rec, p.s, now, p.s.Name != "", func() store.Result {
+		return store.Result{
+			GameID: p.rec.ID, Kind: store.KindKakuro, Size: p.rec.Size, Level: p.rec.Level, Player: p.rec.Player,
+			Name: p.s.Name, Millis: p.s.ElapsedMs, Hints: p.s.Hints, Mistakes: p.s.Mistakes,
+			Finished: time.UnixMilli(p.s.FinishedAt).UTC(), Flag: p.s.Flag,
+		}
 	})
-	if errors.Is(err, store.ErrDuplicate) {
-		return nil, refuse(playConflict, "the game is over and its result recorded")
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &r, nil
 }
 
 // rankOf is a solved game's place on its leaderboard (0: unranked, or
@@ -306,15 +293,7 @@ func kakuroReveal(p *kakuroPlayed, _ kakuroAction, now time.Time) (func(*KakuroV
 	return nil, nil
 }
 
-func (p *kakuroPlayed) wrong() []int {
-	out := []int{}
-	for i, d := range p.s.Entries {
-		if d != 0 && d != p.sol[i] {
-			out = append(out, i)
-		}
-	}
-	return out
-}
+func (p *kakuroPlayed) wrong() []int { return wrongCells(p.s.Entries, p.sol) }
 
 // finishIfSolved ends the game when the entries are the solution.
 func (p *kakuroPlayed) finishIfSolved(now time.Time) {
@@ -325,12 +304,7 @@ func (p *kakuroPlayed) finishIfSolved(now time.Time) {
 	p.over = p.sol
 	p.s.ElapsedMs = now.Sub(p.rec.Created).Milliseconds()
 	p.s.FinishedAt = now.UnixMilli()
-	switch {
-	case p.s.Assisted:
-		p.s.Flag = store.FlagAssists
-	case p.s.ElapsedMs < p.s.FloorMs:
-		p.s.Flag = store.FlagTooFast
-	}
+	p.s.Flag = finishFlag(false, p.s.Assisted, p.s.ElapsedMs, p.s.FloorMs)
 }
 
 // kakuroView builds what the page sees of rec; the solution and the
