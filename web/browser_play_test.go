@@ -161,6 +161,12 @@ func TestBrowserPlay(t *testing.T) {
 	b.run("a move in game 2", chromedp.Click(cellSel(e2), chromedp.ByQuery), chromedp.KeyEvent(string(rec2.Solution[e2])))
 	b.waitJS("the move shown", fmt.Sprintf(`document.querySelector('%s').textContent === '%c'`, cellSel(e2), rec2.Solution[e2]), 10*time.Second)
 
+	// The game's link opened in another browser watches: every control
+	// is off, and the page says whose game it is.
+	watcher, _ := b.secondContext(t)
+	watcher.run("open the link elsewhere", chromedp.Navigate(ts.URL+path2))
+	watcher.waitJS("watching", `document.querySelectorAll('#board .cell').length === 16 && document.getElementById('msg').textContent.includes('watching') && [...document.querySelectorAll('#pad button, .tools button')].every((x) => x.disabled)`, 20*time.Second)
+
 	// Restart the server on the same database and address.
 	ts = ts.Restart()
 

@@ -66,7 +66,7 @@ async function startGame(gid) {
     $('game').append(a);
     return;
   }
-  if (view.status === 'playing') localStorage.setItem(CURRENT, gid);
+  if (view.status === 'playing' && !view.watching) localStorage.setItem(CURRENT, gid);
   wire();
   setInterval(tick, 250);
 }
@@ -102,7 +102,6 @@ function show(v) {
   }
   $('progress').textContent = `${v.filled}/${v.total}`;
   $('hints').textContent = `${v.hints}/${v.maxHints}`;
-  showFairPlay(v);
   $('undo').disabled = !v.canUndo;
   $('redo').disabled = !v.canRedo;
   $('hint').disabled = v.hints >= v.maxHints;
@@ -111,6 +110,7 @@ function show(v) {
   $('board').classList.toggle('covered', v.paused && !over);
   $('pause').textContent = v.paused ? 'Resume' : 'Pause';
   for (const b of document.querySelectorAll('.tools button, #pad button, #pause')) b.disabled = b.disabled || over;
+  showFairPlay(v);
   $('submit-form').hidden = !v.needName;
   $('pause').hidden = over;
   if (over) { board.sel = -1; hintView = null; showDone(v); }
