@@ -14,13 +14,14 @@ import (
 )
 
 // Kakuro in the web app: a play page (/kakuro) that asks for a generated
-// puzzle by play area and level, times the player, colours wrong entries,
-// gives hints and takes a submission for the Kakuro leaderboard; and a
-// page (/kakuro/solve) to type in a newspaper Kakuro and solve it. Every
-// puzzle offered for play comes from package kakuro's generator (the
-// published test puzzles are never served). The rules, solving, rating
-// and generating are package kakuro's; this file only keeps sessions in
-// the store, like games.go does for Sudoku.
+// puzzle by play area and level, times the player, takes each digit as a
+// move, gives hints and ends the game on the last right digit for the
+// Kakuro leaderboard; and a page (/kakuro/solve) to type in a newspaper
+// Kakuro and solve it. Every puzzle offered for play comes from package
+// kakuro's generator (the published test puzzles are never served). The
+// rules of the puzzle, solving, rating and generating are package
+// kakuro's; the rules of a session are kakuro_games.go's (beside
+// games.go's for Sudoku); this file is the HTTP side.
 
 // kakuroSizes are the play areas (white area without the clue row and
 // column) offered, with the hardest level each gets in the time a player
