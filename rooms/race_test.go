@@ -208,3 +208,42 @@ func TestRaceTooFast(t *testing.T) {
 		t.Errorf("history %+v: want the flagged finish kept", hist)
 	}
 }
+
+// TestRaceProbing: a racer who tries every digit in a cell gets the same
+// answer for the right one as for the wrong ones (issue 19: place 1 in
+// 3.3 s by reading the wrong-cells list of each acknowledgement), and the
+// other player hears only counts.
+func TestRaceProbing(t *testing.T) {
+	h := newHarness(t, nil)
+	ada, bob := h.connect("ada-id"), h.connect("bob-id")
+	_, sa, _ := startRace(t, h, ada, bob)
+	cell := emptyCells(sa.Puzzle)[0]
+	strip := func(raw []byte) string {
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		// Conflicts are the rules (any client computes them from the
+		// board): they may differ, the rest may not.
+		for _, k := range []string{"changes", "v", "seq", "canUndo", "canRedo", "conflicts"} {
+			delete(m, k)
+		}
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	var first string
+	for d := 1; d <= sa.Size; d++ {
+		seq := ada.send(In{T: "move", Cell: ptr(cell), Value: ptr(d)})
+		got := strip(ada.expect("ack", func(m msg) bool { return m.Seq == seq }).raw)
+		if d == 1 {
+			first = got
+		} else if got != first {
+			t.Errorf("digit %d answers %s, digit 1 %s: the answer tells them apart", d, got, first)
+		}
+	}
+	for _, m := range bob.all() {
+		if strings.Contains(m, `"wrong":[`+"1") || strings.Contains(m, `"mistakes"`) {
+			t.Errorf("bob hears of ada's digits: %s", m)
+		}
+	}
+}
