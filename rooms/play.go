@@ -272,8 +272,8 @@ func (r *Room) confirm(i int, in In) {
 		return
 	}
 	if !r.solved(b) {
-		wrong, _ := r.judge(b)
-		s.conn.sendError(in.Seq, ErrNotSolved, "not solved yet: %d cells empty, %d wrong", b.EmptyCells(), len(wrong))
+		// How many are wrong would be a signal a prober could read.
+		s.conn.sendError(in.Seq, ErrNotSolved, "not solved yet: %d cells empty", b.EmptyCells())
 		return
 	}
 	s.conn.sendJSON(Finish{T: "finish", Seat: i, Place: s.place, Ms: s.ms})

@@ -241,6 +241,14 @@ func TestRaceProbing(t *testing.T) {
 			t.Errorf("digit %d answers %s, digit 1 %s: the answer tells them apart", d, got, first)
 		}
 	}
+	// A "finish" with the board played says it is not solved, not how
+	// many digits are wrong.
+	grid := []byte(sa.Puzzle)
+	grid[cell] = byte('0' + sa.Size)
+	seq := ada.send(In{T: "finish", Grid: string(grid)})
+	if e := ada.errorFor(seq); e.Code != ErrNotSolved || strings.Contains(e.Msg, "wrong") {
+		t.Errorf("finish of an unsolved board: %+v", e)
+	}
 	for _, m := range bob.all() {
 		if strings.Contains(m, `"wrong":[`+"1") || strings.Contains(m, `"mistakes"`) {
 			t.Errorf("bob hears of ada's digits: %s", m)
