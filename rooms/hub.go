@@ -77,6 +77,10 @@ type Config struct {
 	// own engine calls go through; default: a gate of two places per core,
 	// two per address).
 	Work Gate
+	// FloorPerStep sets the plausibility floor of a finish (see
+	// Room.floorMs): a finish faster than it is flagged "too fast" and
+	// kept off the leaderboards (default 300 ms; negative: no floor).
+	FloorPerStep time.Duration
 	// OutQueue is how many messages may wait for a client that does not
 	// read them before it is closed as too slow (default 256: at the
 	// message budget of four players, seconds of play).
@@ -244,6 +248,12 @@ func NewHub(cfg Config) *Hub {
 	def(&cfg.LobbyIdle, 10*time.Minute)
 	if cfg.Work == nil {
 		cfg.Work = limit.NewGate(2*runtime.GOMAXPROCS(0), 2, 10*time.Second)
+	}
+	switch {
+	case cfg.FloorPerStep == 0:
+		cfg.FloorPerStep = 300 * time.Millisecond
+	case cfg.FloorPerStep < 0:
+		cfg.FloorPerStep = 0
 	}
 	if cfg.OutQueue <= 0 {
 		cfg.OutQueue = 256

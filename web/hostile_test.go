@@ -48,9 +48,9 @@ func hostileServer(t testing.TB, cfg Config) *apiServer {
 	return newAPIServer(t, cfg)
 }
 
-// innocent is the player beside the attack: its own address, a solo
+// bystander is the innocent player beside the attack: its own address, a solo
 // game, and a race room with a second player.
-type innocent struct {
+type bystander struct {
 	t      testing.TB
 	p      *peer
 	game   string
@@ -63,10 +63,10 @@ type innocent struct {
 	fails []string
 }
 
-// newInnocent starts the innocent's games (before the attack).
-func newInnocent(t testing.TB, a *apiServer) *innocent {
+// newBystander starts the innocent's games (before the attack).
+func newBystander(t testing.TB, a *apiServer) *bystander {
 	t.Helper()
-	in := &innocent{t: t, p: a.peer(t, "127.0.0.99"), lat: map[string][]time.Duration{}}
+	in := &bystander{t: t, p: a.peer(t, "127.0.0.99"), lat: map[string][]time.Duration{}}
 	in.p.visit()
 	s, v, _ := in.p.post("/api/games", `{"size":"9","level":"easy"}`)
 	if s != http.StatusCreated {
@@ -90,7 +90,7 @@ func newInnocent(t testing.TB, a *apiServer) *innocent {
 }
 
 // play runs the innocent's three requests in turn until ctx ends.
-func (in *innocent) play(ctx context.Context) {
+func (in *bystander) play(ctx context.Context) {
 	for k := 0; ctx.Err() == nil; k++ {
 		in.timed("health", func() error {
 			s, _, _ := in.p.do("GET", "/api/health", "", nil)
@@ -115,7 +115,7 @@ func (in *innocent) play(ctx context.Context) {
 // roomMove sends a move on the innocent's room socket and waits for its
 // acknowledgement (or an error) without failing the test from the
 // innocent's goroutine.
-func (in *innocent) roomMove(cell, value int) error {
+func (in *bystander) roomMove(cell, value int) error {
 	c := in.room
 	c.seq++
 	seq := c.seq
@@ -158,7 +158,7 @@ func statusErr(got, want int) error {
 	return nil
 }
 
-func (in *innocent) timed(what string, f func() error) {
+func (in *bystander) timed(what string, f func() error) {
 	start := time.Now()
 	err := f()
 	d := time.Since(start)
@@ -175,7 +175,7 @@ func (in *innocent) timed(what string, f func() error) {
 
 // during plays the innocent while attack runs, then reports: an error
 // for every failure, and the p99 of each request in the log.
-func (in *innocent) during(attack func()) map[string]time.Duration {
+func (in *bystander) during(attack func()) map[string]time.Duration {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -259,7 +259,7 @@ func attackUnsolvable(t testing.TB, a *apiServer, d time.Duration) map[int]int {
 // and once the attackers stop every place is free.
 func TestHostileUnsolvable16(t *testing.T) {
 	a := hostileServer(t, Config{})
-	in := newInnocent(t, a)
+	in := newBystander(t, a)
 	var codes map[int]int
 	in.during(func() {
 		done := make(chan struct{})
@@ -413,7 +413,7 @@ func attackCreates(t testing.TB, a *apiServer, ip string, conns int, gap, d time
 // have waited their 300 ms) no room and no goroutine is left.
 func TestHostileRoomCreates(t *testing.T) {
 	a := hostileServer(t, Config{})
-	in := newInnocent(t, a)
+	in := newBystander(t, a)
 	base := a.web.Rooms().Stats().Rooms // the innocent's
 	goroutines := runtime.NumGoroutine()
 	var flood, b2b int
@@ -439,7 +439,7 @@ func TestHostileRoomCreates(t *testing.T) {
 // outside a room are closed after LobbyIdle.
 func TestHostileIdleRoomSockets(t *testing.T) {
 	a := hostileServer(t, Config{Rooms: rooms.Config{MaxConnsPerAddress: 16, LobbyIdle: time.Second}})
-	in := newInnocent(t, a)
+	in := newBystander(t, a)
 	base := a.web.Rooms().Stats().Conns
 	var held []*roomSocket
 	in.during(func() {
@@ -479,7 +479,7 @@ func TestHostileScanBomb(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := hostileServer(t, Config{})
-	in := newInnocent(t, a)
+	in := newBystander(t, a)
 	ctype, body := multipartBody(t, "photo", "bomb.jpg", bomb)
 	in.during(func() {
 		var wg sync.WaitGroup
@@ -524,7 +524,7 @@ func TestHostileScanBomb(t *testing.T) {
 // at once never get more than MaxCameraStreams in.
 func TestHostileIdleCameras(t *testing.T) {
 	a := hostileServer(t, Config{MaxCameraStreams: 8, CameraIdle: 500 * time.Millisecond, Limits: Limits{CameraPerClient: 30}})
-	in := newInnocent(t, a)
+	in := newBystander(t, a)
 	in.during(func() {
 		var wg sync.WaitGroup
 		var mu sync.Mutex
@@ -602,7 +602,7 @@ func BenchmarkHostile(b *testing.B) {
 		b.Run(at.name, func(b *testing.B) {
 			for range b.N {
 				a := hostileServer(b, Config{})
-				in := newInnocent(b, a)
+				in := newBystander(b, a)
 				p99 := in.during(func() { at.run(b, a) })
 				for what, d := range p99 {
 					b.ReportMetric(float64(d.Microseconds())/1000, strings.ReplaceAll(what, " ", "-")+"-p99-ms")
