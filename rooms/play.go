@@ -220,7 +220,7 @@ func (r *Room) askHint(i int, in In) {
 	ctx, gate, key := r.ctx, r.hub.gate, s.conn.addr
 	r.hub.goWork(func() {
 		if done, err := gate.Enter(ctx, key); err != nil {
-			e.err = fmt.Errorf("the server is busy: try again in a few seconds (%w)", err)
+			e.err, e.busy = fmt.Errorf("the server is busy: try again in a few seconds (%w)", err), true
 		} else {
 			e.step, e.err = hint(ctx, givens, cur)
 			done()
@@ -236,6 +236,13 @@ func (r *Room) gotHint(e *aside) {
 	s := r.seats[e.seat]
 	s.hintBusy = false
 	if r.phase != PhasePlaying {
+		return
+	}
+	if e.busy {
+		s.hints-- // the engine never started: nothing was spent
+		if s.conn != nil {
+			s.conn.sendError(e.seq, ErrBusy, "no hint: %v", e.err)
+		}
 		return
 	}
 	if e.err != nil {

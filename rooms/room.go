@@ -93,6 +93,7 @@ type aside struct {
 	step    Step
 	seq     int64
 	gameNum int
+	busy    bool // a hint the engine gate refused: no work done, not spent
 }
 
 const (
