@@ -583,6 +583,20 @@ func (h *Hub) PublicRooms() []RoomInfo {
 	return list
 }
 
+// Open lists the summaries of every open room, public or not (for
+// monitoring and tests; PublicRooms is what players see).
+func (h *Hub) Open() []RoomInfo {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	list := make([]RoomInfo, 0, len(h.rooms))
+	for _, r := range h.rooms {
+		if info := r.info.Load(); info != nil {
+			list = append(list, *info)
+		}
+	}
+	return list
+}
+
 // Stats are the hub's counters, for monitoring and the load generator.
 type Stats struct {
 	Rooms   int   `json:"rooms"`   // open rooms

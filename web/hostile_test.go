@@ -430,6 +430,9 @@ func TestHostileRoomCreates(t *testing.T) {
 		t.Errorf("40 sockets creating back to back had %d rooms open, want at most 80", b2b-base)
 	}
 	settled(t, "no attacker room left", func() bool { return a.web.Rooms().Stats().Rooms == base })
+	if a.web.Rooms().Stats().Rooms != base {
+		t.Logf("rooms open: %+v; hub: %+v", a.web.Rooms().Open(), a.web.Rooms().Stats())
+	}
 	settled(t, "no attacker goroutine left", func() bool { return runtime.NumGoroutine() <= goroutines+5 })
 	settled(t, "no engine place held", func() bool { return a.web.guards.work.InUse() == 0 })
 }
