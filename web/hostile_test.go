@@ -572,7 +572,8 @@ func TestHostileIdleCameras(t *testing.T) {
 // BenchmarkHostile plays each attack for longer (the unsolvable 16×16
 // and the creates for 10 s each, the scan bomb as 8 uploads), with the
 // innocent player beside it, and reports the innocent's p99 per request
-// (ms), the process's peak RSS (MB) and the rooms left open. "none" is
+// (ms), the process's peak RSS (MB) and the rooms and goroutines the
+// attack left (after its sockets closed and their seats waited). "none" is
 // the innocent alone, to compare with on a loaded machine. Run
 // it with -benchtime 1x:
 //
@@ -606,12 +607,19 @@ func BenchmarkHostile(b *testing.B) {
 			for range b.N {
 				a := hostileServer(b, Config{})
 				in := newBystander(b, a)
+				base, goroutines := a.web.Rooms().Stats().Rooms, runtime.NumGoroutine()
 				p99 := in.during(func() { at.run(b, a) })
 				for what, d := range p99 {
 					b.ReportMetric(float64(d.Microseconds())/1000, strings.ReplaceAll(what, " ", "-")+"-p99-ms")
 				}
 				b.ReportMetric(float64(peakRSS())/(1<<20), "peak-RSS-MB")
-				b.ReportMetric(float64(a.web.Rooms().Stats().Rooms), "rooms-left")
+				// What the attack left once its sockets closed and the
+				// seats waited their 300 ms (up to 10 s).
+				for end := time.Now().Add(10 * time.Second); time.Now().Before(end) && a.web.Rooms().Stats().Rooms > base; {
+					time.Sleep(20 * time.Millisecond)
+				}
+				b.ReportMetric(float64(a.web.Rooms().Stats().Rooms-base), "rooms-left")
+				b.ReportMetric(float64(max(0, runtime.NumGoroutine()-goroutines)), "goroutines-left")
 			}
 		})
 	}
