@@ -62,13 +62,14 @@ func Generate(s Shape, seed int64, clues int) (Grid, error) {
 // wanders past the budget is restarted with another seed.
 func (sv *Solver) randomFill(seed uint64) (Grid, error) {
 	out := NewGrid(sv.shape)
-	defer sv.m.SetRandom(false, 0)
-	sv.m.SetBudget(fillBudget)
-	defer sv.m.SetBudget(0)
+	m := sv.matrix()
+	defer m.SetRandom(false, 0)
+	m.SetBudget(fillBudget)
+	defer m.SetBudget(sv.budget)
 	for try := uint64(0); try < 20; try++ {
-		sv.m.SetRandom(true, seed+try*0x9e3779b97f4a7c15)
+		m.SetRandom(true, seed+try*0x9e3779b97f4a7c15)
 		sv.dst = out.Cells
-		n, err := sv.m.SearchThenReset(1, sv.record)
+		n, err := m.SearchThenReset(1, sv.record)
 		sv.dst = nil
 		if err == nil && n == 1 {
 			return out, nil

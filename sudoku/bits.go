@@ -1,0 +1,312 @@
+package sudoku
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/sudokuar/sudokuar/dlx"
+)
+
+// The bit-parallel solver for 9×9 grids with 3×3 boxes, in the style of
+// the fast C solvers (fsss2, JCZSolve, tdoku without SIMD): the grid is
+// kept as nine bitboards, one per digit, each split in three bands of
+// three rows (27 cells in a uint32, bit (row%3)*9+column), so that a whole
+// house of one digit is a few shifts and masks. Constraint propagation
+// places naked singles (found for all cells at once by adding the nine
+// boards up in bits) and hidden singles in rows, columns and boxes (found
+// for all houses of a digit at once, only for the digits whose board
+// changed), and notices any cell or house left without a candidate. When
+// singles stall it guesses on a cell with two candidates (else the one
+// with fewest), keeping the other branch on a small explicit stack of
+// whole states (30 words each).
+
+const (
+	all27      = 1<<27 - 1 // the 27 cells of a band
+	minirowLow = 0x1249249 // the first cell of each of a band's nine minirows (three cells of a row in one box)
+	rowLow     = 0x40201   // the first cell of each of a band's three rows
+	boxLow     = 0x49      // the first cell of each of a band's three boxes, in its first row
+)
+
+// bitCell is where a cell sits in the bitboards and what placing a digit
+// there clears of that digit's board: its row, column and box, itself
+// excepted.
+type bitCell struct {
+	band  uint8
+	pos   uint8     // bit within the band
+	peers [3]uint32 // per band
+}
+
+// bitCells is the immutable geometry of the 81 cells.
+var bitCells = func() (t [81]bitCell) {
+	for i := range 81 {
+		r, c := i/9, i%9
+		t[i].band, t[i].pos = uint8(r/3), uint8(r%3*9+c)
+		for j := range 81 {
+			r2, c2 := j/9, j%9
+			if j != i && (r2 == r || c2 == c || (r2/3 == r/3 && c2/3 == c/3)) {
+				t[i].peers[r2/3] |= 1 << (r2%3*9 + c2)
+			}
+		}
+	}
+	return t
+}()
+
+// bitState is a search state: cand[d][b] holds the cells of band b where
+// digit d+1 may still go, including the cell where it is placed; open the
+// cells not yet filled; dirty the digits whose board changed since hidden
+// singles last looked at it.
+type bitState struct {
+	cand  [9][3]uint32
+	open  [3]uint32
+	dirty uint32
+}
+
+// reset makes s the empty grid.
+func (s *bitState) reset() {
+	for d := range s.cand {
+		s.cand[d] = [3]uint32{all27, all27, all27}
+	}
+	s.open = [3]uint32{all27, all27, all27}
+	s.dirty = 1<<9 - 1
+}
+
+// place puts digit d+1 in the cell at bit pos of band b; it reports false,
+// changing nothing, when d+1 is no longer a candidate there.
+func (s *bitState) place(d int, b int, pos uint) bool {
+	bit := uint32(1) << pos
+	if s.cand[d][b]&bit == 0 {
+		return false
+	}
+	s.open[b] &^= bit
+	dirty := s.dirty
+	for e := range s.cand {
+		x := s.cand[e][b]
+		s.cand[e][b] = x &^ bit
+		dirty |= (x >> pos & 1) << e
+	}
+	p := &bitCells[b*27+int(pos)].peers
+	s.cand[d][0] &^= p[0]
+	s.cand[d][1] &^= p[1]
+	s.cand[d][2] &^= p[2]
+	s.cand[d][b] |= bit
+	s.dirty = dirty | 1<<d
+	return true
+}
+
+// nakedSingles places every open cell with one candidate left and reports
+// whether it placed any; ok is false when some cell has no candidate.
+func (s *bitState) nakedSingles() (placed, ok bool) {
+	for b := range 3 {
+		var one, two uint32
+		for d := range s.cand {
+			x := s.cand[d][b]
+			two |= one & x
+			one |= x
+		}
+		if one != all27 {
+			return placed, false
+		}
+		single := one &^ two & s.open[b]
+		for single != 0 {
+			pos := uint(bits.TrailingZeros32(single))
+			single &= single - 1
+			bit := uint32(1) << pos
+			d := 0
+			for d < 9 && s.cand[d][b]&bit == 0 {
+				d++
+			}
+			if d == 9 || !s.place(d, b, pos) {
+				return placed, false // emptied by a placement of this round
+			}
+			placed = true
+		}
+	}
+	return placed, true
+}
+
+// anyTwo returns, bit by bit, whether at least two of x, y and z are set.
+func anyTwo(x, y, z uint32) uint32 { return x&y | x&z | y&z }
+
+// hiddenSingles returns the open cells where digit d+1 is the only place
+// left in a row, column or box; ok is false when some house has no place
+// for it at all.
+func (s *bitState) hiddenSingles(d int) (h [3]uint32, ok bool) {
+	var c1, c2 [3]uint32 // columns of each band with at least one, two places
+	for b := range 3 {
+		x := s.cand[d][b]
+		// Minirows (three cells of a row inside a box) with one or more,
+		// two or more places, at each minirow's first bit.
+		m1 := (x | x>>1 | x>>2) & minirowLow
+		m2 := anyTwo(x, x>>1, x>>2) & minirowLow
+		// A row is three minirows three bits apart, a box three minirows
+		// nine bits apart.
+		r1 := (m1 | m1>>3 | m1>>6) & rowLow
+		r2 := (m2 | m2>>3 | m2>>6 | anyTwo(m1, m1>>3, m1>>6)) & rowLow
+		b1 := (m1 | m1>>9 | m1>>18) & boxLow
+		b2 := (m2 | m2>>9 | m2>>18 | anyTwo(m1, m1>>9, m1>>18)) & boxLow
+		if r1 != rowLow || b1 != boxLow {
+			return h, false
+		}
+		rows := (r1 &^ r2) * 0x1ff
+		boxes := (b1 &^ b2) * 7
+		boxes |= boxes<<9 | boxes<<18
+		h[b] = (rows | boxes) & x
+		c1[b] = (x | x>>9 | x>>18) & 0x1ff
+		c2[b] = anyTwo(x, x>>9, x>>18) & 0x1ff
+	}
+	one := c1[0] | c1[1] | c1[2]
+	if one != 0x1ff {
+		return h, false
+	}
+	cols := one &^ (c2[0] | c2[1] | c2[2] | anyTwo(c1[0], c1[1], c1[2]))
+	cols |= cols<<9 | cols<<18
+	for b := range 3 {
+		h[b] = (h[b] | s.cand[d][b]&cols) & s.open[b]
+	}
+	return h, true
+}
+
+// propagate places singles until none is left. It reports false on a
+// contradiction: a cell without candidates or a house without a place for
+// some digit.
+func (s *bitState) propagate() bool {
+	for {
+		placed, ok := s.nakedSingles()
+		if !ok {
+			return false
+		}
+		if placed {
+			continue
+		}
+		for !placed && s.dirty != 0 {
+			d := bits.TrailingZeros32(s.dirty)
+			s.dirty &= s.dirty - 1
+			h, ok := s.hiddenSingles(d)
+			if !ok {
+				return false
+			}
+			for b := range 3 {
+				for x := h[b]; x != 0; x &= x - 1 {
+					if !s.place(d, b, uint(bits.TrailingZeros32(x))) {
+						return false // two singles of d in one house
+					}
+					placed = true
+				}
+			}
+		}
+		if !placed {
+			return true
+		}
+	}
+}
+
+// branch picks the cell to guess on: the first with two candidates, else
+// the first with fewest. It returns the cell's band and bit.
+func (s *bitState) branch() (b int, pos uint) {
+	for b := range 3 {
+		var one, two, three uint32
+		for d := range s.cand {
+			x := s.cand[d][b]
+			three |= two & x
+			two |= one & x
+			one |= x
+		}
+		if pair := two &^ three & s.open[b]; pair != 0 {
+			return b, uint(bits.TrailingZeros32(pair))
+		}
+	}
+	best := 10
+	for bb := range 3 {
+		for x := s.open[bb]; x != 0; x &= x - 1 {
+			p := uint(bits.TrailingZeros32(x))
+			n := 0
+			for d := range s.cand {
+				n += int(s.cand[d][bb] >> p & 1)
+			}
+			if n < best {
+				best, b, pos = n, bb, p
+			}
+		}
+	}
+	return b, pos
+}
+
+// write stores the digits of a solved state in dst (81 cells).
+func (s *bitState) write(dst []int) {
+	_ = dst[80]
+	for d := range s.cand {
+		for b := range 3 {
+			for x := s.cand[d][b]; x != 0; x &= x - 1 {
+				dst[b*27+bits.TrailingZeros32(x)] = d + 1
+			}
+		}
+	}
+}
+
+// bitSolver is the search: the current state and a stack of the branches
+// still to try.
+type bitSolver struct {
+	cur    bitState
+	stack  [81]bitState
+	budget uint64 // search nodes a search may visit; 0: no limit
+	nodes  uint64 // search nodes (propagations) so far
+	guess  uint64 // guesses so far
+}
+
+// load sets the givens of an already-checked 9×9 grid.
+func (e *bitSolver) load(cells []int) {
+	e.cur.reset()
+	for i, v := range cells {
+		if v != 0 {
+			c := &bitCells[i]
+			e.cur.place(v-1, int(c.band), uint(c.pos))
+		}
+	}
+}
+
+// search finds up to limit solutions (limit <= 0: all) of the loaded
+// grid, writing the first to dst when dst is not nil, and returns how many
+// it found; an error wrapping dlx.ErrBudget when the budget ran out.
+func (e *bitSolver) search(limit int, dst []int) (int, error) {
+	found, depth := 0, 0
+	start := e.nodes
+	s := &e.cur
+	for {
+		e.nodes++
+		if s.propagate() {
+			if s.open == [3]uint32{} {
+				found++
+				if found == 1 && dst != nil {
+					s.write(dst)
+				}
+				if found == limit {
+					return found, nil
+				}
+			} else if e.budget > 0 && e.nodes-start > e.budget {
+				return found, fmt.Errorf("sudoku: bits: %w", dlx.ErrBudget)
+			} else {
+				// Guess the cell's lowest candidate; the stack keeps the
+				// state where it is struck out instead.
+				b, pos := s.branch()
+				bit := uint32(1) << pos
+				d := 0
+				for s.cand[d][b]&bit == 0 {
+					d++
+				}
+				alt := &e.stack[depth]
+				*alt = *s
+				alt.cand[d][b] &^= bit
+				alt.dirty |= 1 << d
+				depth++
+				e.guess++
+				s.place(d, b, pos)
+				continue
+			}
+		}
+		if depth == 0 {
+			return found, nil
+		}
+		depth--
+		*s = e.stack[depth]
+	}
+}
