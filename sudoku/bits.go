@@ -51,6 +51,29 @@ var bitCells = func() (t [81]bitCell) {
 	return t
 }()
 
+// permutations[p] is, for a 3×3 pattern p of where a digit may still go
+// (bit 3*line+box: one of a band's three rows, or one of a stack's three
+// columns, inside one of its three boxes), the part of p that lies on some
+// way to put the digit once in every line and once in every box: the rest
+// can go (locked candidates, pointing and claiming, and their
+// permutations). 0 means no way.
+var permutations = func() (t [512]uint16) {
+	perms := [6][3]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
+	for p := range 512 {
+		for _, q := range perms {
+			m := uint16(1<<q[0] | 1<<(3+q[1]) | 1<<(6+q[2]))
+			if uint16(p)&m == m {
+				t[p] |= m
+			}
+		}
+	}
+	return t
+}()
+
+// spread3 turns three bits (one per box) into the 9 cells of those boxes'
+// minirows in one row.
+var spread3 = [8]uint32{0, 7, 7 << 3, 7<<3 | 7, 7 << 6, 7<<6 | 7, 7<<6 | 7<<3, 0x1ff}
+
 // bitState is a search state: cand[d][b] holds the cells of band b where
 // digit d+1 may still go, including the cell where it is placed; open the
 // cells not yet filled; dirty the digits whose board changed since hidden
@@ -195,9 +218,65 @@ func (s *bitState) propagate() bool {
 			}
 		}
 		if !placed {
-			return true
+			switch s.lockedCandidates() {
+			case lockedNone:
+				return true
+			case lockedFail:
+				return false
+			}
 		}
 	}
+}
+
+const (
+	lockedNone = iota // nothing struck out
+	lockedSome        // some candidates struck out
+	lockedFail        // a digit has no way through a band or stack
+)
+
+// lockedCandidates strikes out, for every digit, the candidates that
+// cannot be part of putting it once in each row and box of a band, or
+// each column and box of a stack (see permutations).
+func (s *bitState) lockedCandidates() int {
+	out := lockedNone
+	for d := range s.cand {
+		c := &s.cand[d]
+		var colAny [3]uint32
+		for b := range 3 {
+			x := c[b]
+			m := (x | x>>1 | x>>2) & minirowLow
+			p := m&1 | m>>2&2 | m>>4&4 | m>>6&8 | m>>8&16 | m>>10&32 | m>>12&64 | m>>14&128 | m>>16&256
+			a := permutations[p]
+			if a == 0 {
+				return lockedFail
+			}
+			keep := spread3[a&7] | spread3[a>>3&7]<<9 | spread3[a>>6]<<18
+			if x&^keep != 0 {
+				x &= keep
+				c[b] = x
+				s.dirty |= 1 << d
+				out = lockedSome
+			}
+			colAny[b] = (x | x>>9 | x>>18) & 0x1ff
+		}
+		for k := uint(0); k < 9; k += 3 {
+			p := colAny[0]>>k&7 | (colAny[1]>>k&7)<<3 | (colAny[2]>>k&7)<<6
+			a := uint32(permutations[p])
+			if a == 0 {
+				return lockedFail
+			}
+			for b := range 3 {
+				keep := (a >> (3 * b) & 7) << k
+				keep |= keep<<9 | keep<<18 | ^((0x7 | 0x7<<9 | 0x7<<18) << k)
+				if x := c[b]; x&^keep != 0 {
+					c[b] = x & keep
+					s.dirty |= 1 << d
+					out = lockedSome
+				}
+			}
+		}
+	}
+	return out
 }
 
 // branch picks the cell to guess on: the first with two candidates, else
