@@ -70,24 +70,37 @@ var permutations = func() (t [512]uint16) {
 	return t
 }()
 
+// minirows3[v] is, for the nine cells v of a row, which of its three
+// minirows (the cells in each box) hold any.
+var minirows3 = func() (t [512]uint8) {
+	for v := range 512 {
+		for k := range 3 {
+			if v>>(3*k)&7 != 0 {
+				t[v] |= 1 << k
+			}
+		}
+	}
+	return t
+}()
+
 // spread3 turns three bits (one per box) into the 9 cells of those boxes'
 // minirows in one row.
 var spread3 = [8]uint32{0, 7, 7 << 3, 7<<3 | 7, 7 << 6, 7<<6 | 7, 7<<6 | 7<<3, 0x1ff}
 
-// bitState is a search state: cand[d][b] holds the cells of band b where
+// bitState is a search state: cand[b][d] holds the cells of band b where
 // digit d+1 may still go, including the cell where it is placed; open the
 // cells not yet filled; dirty the digits whose board changed since hidden
 // singles last looked at it.
 type bitState struct {
-	cand  [9][3]uint32
+	cand  [3][9]uint32
 	open  [3]uint32
 	dirty uint32
 }
 
 // reset makes s the empty grid.
 func (s *bitState) reset() {
-	for d := range s.cand {
-		s.cand[d] = [3]uint32{all27, all27, all27}
+	for b := range s.cand {
+		s.cand[b] = [9]uint32{all27, all27, all27, all27, all27, all27, all27, all27, all27}
 	}
 	s.open = [3]uint32{all27, all27, all27}
 	s.dirty = 1<<9 - 1
@@ -96,23 +109,23 @@ func (s *bitState) reset() {
 // place puts digit d+1 in the cell at bit pos of band b; it reports false,
 // changing nothing, when d+1 is no longer a candidate there.
 func (s *bitState) place(d int, b int, pos uint) bool {
+	c := &s.cand[b]
 	bit := uint32(1) << pos
-	if s.cand[d][b]&bit == 0 {
+	if c[d]&bit == 0 {
 		return false
 	}
 	s.open[b] &^= bit
-	dirty := s.dirty
-	for e := range s.cand {
-		x := s.cand[e][b]
-		s.cand[e][b] = x &^ bit
-		dirty |= (x >> pos & 1) << e
-	}
+	// Strike the cell out of every digit's board (unrolled: this is the
+	// hottest loop), noting which boards change.
+	x0, x1, x2, x3, x4, x5, x6, x7, x8 := c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]
+	s.dirty |= x0>>pos&1 | (x1>>pos&1)<<1 | (x2>>pos&1)<<2 | (x3>>pos&1)<<3 | (x4>>pos&1)<<4 |
+		(x5>>pos&1)<<5 | (x6>>pos&1)<<6 | (x7>>pos&1)<<7 | (x8>>pos&1)<<8
+	c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8] = x0&^bit, x1&^bit, x2&^bit, x3&^bit, x4&^bit, x5&^bit, x6&^bit, x7&^bit, x8&^bit
 	p := &bitCells[b*27+int(pos)].peers
-	s.cand[d][0] &^= p[0]
-	s.cand[d][1] &^= p[1]
-	s.cand[d][2] &^= p[2]
-	s.cand[d][b] |= bit
-	s.dirty = dirty | 1<<d
+	s.cand[0][d] &^= p[0]
+	s.cand[1][d] &^= p[1]
+	s.cand[2][d] &^= p[2]
+	c[d] |= bit
 	return true
 }
 
@@ -121,8 +134,7 @@ func (s *bitState) place(d int, b int, pos uint) bool {
 func (s *bitState) nakedSingles() (placed, ok bool) {
 	for b := range 3 {
 		var one, two uint32
-		for d := range s.cand {
-			x := s.cand[d][b]
+		for _, x := range &s.cand[b] {
 			two |= one & x
 			one |= x
 		}
@@ -135,7 +147,7 @@ func (s *bitState) nakedSingles() (placed, ok bool) {
 			single &= single - 1
 			bit := uint32(1) << pos
 			d := 0
-			for d < 9 && s.cand[d][b]&bit == 0 {
+			for d < 9 && s.cand[b][d]&bit == 0 {
 				d++
 			}
 			if d == 9 || !s.place(d, b, pos) {
@@ -154,9 +166,14 @@ func anyTwo(x, y, z uint32) uint32 { return x&y | x&z | y&z }
 // left in a row, column or box; ok is false when some house has no place
 // for it at all.
 func (s *bitState) hiddenSingles(d int) (h [3]uint32, ok bool) {
+	x0, x1, x2 := s.cand[0][d], s.cand[1][d], s.cand[2][d]
+	if (x0&s.open[0] | x1&s.open[1] | x2&s.open[2]) == 0 {
+		// Placed in full, or a house has lost it.
+		return h, bits.OnesCount32(x0)+bits.OnesCount32(x1)+bits.OnesCount32(x2) == 9
+	}
 	var c1, c2 [3]uint32 // columns of each band with at least one, two places
 	for b := range 3 {
-		x := s.cand[d][b]
+		x := s.cand[b][d]
 		// Minirows (three cells of a row inside a box) with one or more,
 		// two or more places, at each minirow's first bit.
 		m1 := (x | x>>1 | x>>2) & minirowLow
@@ -184,7 +201,7 @@ func (s *bitState) hiddenSingles(d int) (h [3]uint32, ok bool) {
 	cols := one &^ (c2[0] | c2[1] | c2[2] | anyTwo(c1[0], c1[1], c1[2]))
 	cols |= cols<<9 | cols<<18
 	for b := range 3 {
-		h[b] = (h[b] | s.cand[d][b]&cols) & s.open[b]
+		h[b] = (h[b] | s.cand[b][d]&cols) & s.open[b]
 	}
 	return h, true
 }
@@ -201,7 +218,7 @@ func (s *bitState) propagate() bool {
 		if placed {
 			continue
 		}
-		for !placed && s.dirty != 0 {
+		for s.dirty != 0 {
 			d := bits.TrailingZeros32(s.dirty)
 			s.dirty &= s.dirty - 1
 			h, ok := s.hiddenSingles(d)
@@ -218,6 +235,9 @@ func (s *bitState) propagate() bool {
 			}
 		}
 		if !placed {
+			if s.open == [3]uint32{} {
+				return true
+			}
 			switch s.lockedCandidates() {
 			case lockedNone:
 				return true
@@ -239,21 +259,21 @@ const (
 // each column and box of a stack (see permutations).
 func (s *bitState) lockedCandidates() int {
 	out := lockedNone
-	for d := range s.cand {
-		c := &s.cand[d]
+	for d := range 9 {
+		if s.cand[0][d]&s.open[0]|s.cand[1][d]&s.open[1]|s.cand[2][d]&s.open[2] == 0 {
+			continue // placed in full (hiddenSingles checked the count)
+		}
 		var colAny [3]uint32
 		for b := range 3 {
-			x := c[b]
-			m := (x | x>>1 | x>>2) & minirowLow
-			p := m&1 | m>>2&2 | m>>4&4 | m>>6&8 | m>>8&16 | m>>10&32 | m>>12&64 | m>>14&128 | m>>16&256
+			x := s.cand[b][d]
+			p := uint16(minirows3[x&0x1ff]) | uint16(minirows3[x>>9&0x1ff])<<3 | uint16(minirows3[x>>18&0x1ff])<<6
 			a := permutations[p]
 			if a == 0 {
 				return lockedFail
 			}
-			keep := spread3[a&7] | spread3[a>>3&7]<<9 | spread3[a>>6]<<18
-			if x&^keep != 0 {
-				x &= keep
-				c[b] = x
+			if a != p {
+				x &= spread3[a&7] | spread3[a>>3&7]<<9 | spread3[a>>6]<<18
+				s.cand[b][d] = x
 				s.dirty |= 1 << d
 				out = lockedSome
 			}
@@ -265,15 +285,15 @@ func (s *bitState) lockedCandidates() int {
 			if a == 0 {
 				return lockedFail
 			}
-			for b := range 3 {
-				keep := (a >> (3 * b) & 7) << k
-				keep |= keep<<9 | keep<<18 | ^((0x7 | 0x7<<9 | 0x7<<18) << k)
-				if x := c[b]; x&^keep != 0 {
-					c[b] = x & keep
-					s.dirty |= 1 << d
-					out = lockedSome
-				}
+			if a == p {
+				continue
 			}
+			for b := range 3 {
+				drop := (p &^ a) >> (3 * b) & 7 << k // minicolumns of band b to clear
+				s.cand[b][d] &^= drop | drop<<9 | drop<<18
+			}
+			s.dirty |= 1 << d
+			out = lockedSome
 		}
 	}
 	return out
@@ -284,8 +304,7 @@ func (s *bitState) lockedCandidates() int {
 func (s *bitState) branch() (b int, pos uint) {
 	for b := range 3 {
 		var one, two, three uint32
-		for d := range s.cand {
-			x := s.cand[d][b]
+		for _, x := range &s.cand[b] {
 			three |= two & x
 			two |= one & x
 			one |= x
@@ -299,8 +318,8 @@ func (s *bitState) branch() (b int, pos uint) {
 		for x := s.open[bb]; x != 0; x &= x - 1 {
 			p := uint(bits.TrailingZeros32(x))
 			n := 0
-			for d := range s.cand {
-				n += int(s.cand[d][bb] >> p & 1)
+			for _, x := range &s.cand[bb] {
+				n += int(x >> p & 1)
 			}
 			if n < best {
 				best, b, pos = n, bb, p
@@ -313,9 +332,9 @@ func (s *bitState) branch() (b int, pos uint) {
 // write stores the digits of a solved state in dst (81 cells).
 func (s *bitState) write(dst []int) {
 	_ = dst[80]
-	for d := range s.cand {
-		for b := range 3 {
-			for x := s.cand[d][b]; x != 0; x &= x - 1 {
+	for b := range s.cand {
+		for d, x := range &s.cand[b] {
+			for ; x != 0; x &= x - 1 {
 				dst[b*27+bits.TrailingZeros32(x)] = d + 1
 			}
 		}
@@ -369,12 +388,12 @@ func (e *bitSolver) search(limit int, dst []int) (int, error) {
 				b, pos := s.branch()
 				bit := uint32(1) << pos
 				d := 0
-				for s.cand[d][b]&bit == 0 {
+				for s.cand[b][d]&bit == 0 {
 					d++
 				}
 				alt := &e.stack[depth]
 				*alt = *s
-				alt.cand[d][b] &^= bit
+				alt.cand[b][d] &^= bit
 				alt.dirty |= 1 << d
 				depth++
 				e.guess++
