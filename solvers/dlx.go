@@ -45,7 +45,7 @@ func (d *DLX) solver(s sudoku.Shape) (*sudoku.Solver, error) {
 	if sv, ok := d.byShape[s]; ok {
 		return sv, nil
 	}
-	sv, err := sudoku.NewSolver(s)
+	sv, err := sudoku.NewDLXSolver(s)
 	if err != nil {
 		return nil, err
 	}
