@@ -98,7 +98,7 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 				fmt.Fprintln(e.stderr, "sudokuar bench: --peer-runs must be positive")
 				return exitUsage
 			}
-			return comparePeers(e, sets, names, peers, *peerRuns)
+			return comparePeers(e, sets, names, peers, *peerRuns, selfSolve)
 		}
 		solverLimit := map[string]time.Duration{}
 		for _, kv := range strings.Split(*limits, ",") {

@@ -109,16 +109,21 @@ func solveOnly(set benchSet, name string, minCPU time.Duration) (float64, error)
 	return float64(n) / (now() - start).Seconds(), nil
 }
 
-// comparePeers measures our solvers (names) and the peers side by side on
-// each set: runs rounds of whole-process runs, one program after the other
-// in turn, then the solve-only rates, and prints both with our rate over
-// each peer's.
-func comparePeers(e *env, sets []benchSet, names []string, peers []peer, rounds int) int {
+// selfSolve returns the command line of `sudokuar solve --solver name`,
+// this very program, reading puzzles on stdin.
+func selfSolve(name string) ([]string, error) {
 	self, err := os.Executable()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "sudokuar bench: --peer: %v\n", err)
-		return exitFail
+		return nil, err
 	}
+	return []string{self, "solve", "--solver", name}, nil
+}
+
+// comparePeers measures our solvers (names) and the peers side by side on
+// each set: runs rounds of whole-process runs, one program after the other
+// in turn (ours is the command line ours returns), then the solve-only
+// rates, and prints both with our rate over each peer's.
+func comparePeers(e *env, sets []benchSet, names []string, peers []peer, rounds int, ours func(name string) ([]string, error)) int {
 	fmt.Fprintf(e.stdout, "| set | program | whole process, CPU s (median of %d) | puzzles/s | solve only, puzzles/CPU-s |\n|---|---|---|---|---|\n", rounds)
 	for _, set := range sets {
 		var input bytes.Buffer
@@ -129,8 +134,13 @@ func comparePeers(e *env, sets []benchSet, names []string, peers []peer, rounds 
 		var progs []peerResult
 		var argvs [][]string
 		for _, name := range names {
+			argv, err := ours(name)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "sudokuar bench: --peer: %v\n", err)
+				return exitFail
+			}
 			progs = append(progs, peerResult{program: name})
-			argvs = append(argvs, []string{self, "solve", "--solver", name})
+			argvs = append(argvs, argv)
 		}
 		for _, p := range peers {
 			progs = append(progs, peerResult{program: p.name})
