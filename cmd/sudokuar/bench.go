@@ -224,6 +224,7 @@ const (
 	failTimeout = "out of time"
 	failStuck   = "stuck"
 	failNone    = "no solution"
+	failShape   = "shape not supported"
 	failOther   = "error"
 	failWrong   = "WRONG GRID"
 )
@@ -264,7 +265,7 @@ func quantile(ts []time.Duration, q float64) time.Duration {
 
 func (r benchRun) whyFailed() string {
 	var parts []string
-	for _, k := range []string{failTimeout, failStuck, failNone, failOther, failWrong} {
+	for _, k := range []string{failTimeout, failStuck, failNone, failShape, failOther, failWrong} {
 		if n := r.fails[k]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, k))
 		}
@@ -360,6 +361,8 @@ func classify(g sudoku.Grid, res solvers.Result, err error) string {
 		return failStuck
 	case errors.Is(err, sudoku.ErrNoSolution):
 		return failNone
+	case errors.Is(err, solvers.ErrShape):
+		return failShape
 	}
 	return failOther
 }
