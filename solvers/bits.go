@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/sudokuar/sudokuar/sudoku"
 )
@@ -58,14 +57,7 @@ func (b *Bits) Solve(ctx context.Context, g sudoku.Grid) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	start := time.Now()
-	before := sv.Stats().Nodes
-	sol, err := sv.Solve(g)
-	st := Stats{Elapsed: time.Since(start), Nodes: sv.Stats().Nodes - before}
-	if err != nil {
-		return Result{Stats: st}, err
-	}
-	return Result{Solution: sol, Stats: st}, nil
+	return exactSolve(sv, g)
 }
 
 // Count returns the number of solutions of g up to limit (limit <= 0:

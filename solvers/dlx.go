@@ -30,6 +30,12 @@ func (d *DLX) Solve(ctx context.Context, g sudoku.Grid) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	return exactSolve(sv, g)
+}
+
+// exactSolve solves g with sv (dlx and bits), timing the search and
+// counting its nodes.
+func exactSolve(sv *sudoku.Solver, g sudoku.Grid) (Result, error) {
 	start := time.Now()
 	before := sv.Stats().Nodes
 	sol, err := sv.Solve(g)
