@@ -162,47 +162,48 @@ func (s *bitState) nakedSingles() (placed, ok bool) {
 // anyTwo returns, bit by bit, whether at least two of x, y and z are set.
 func anyTwo(x, y, z uint32) uint32 { return x&y | x&z | y&z }
 
+// bandHouses looks at one band x of a digit's board: h the cells that are
+// the digit's only place in their row or box, c1 and c2 the columns with
+// at least one and at least two places in the band; ok is false when a
+// row or box of the band has no place.
+func bandHouses(x uint32) (h, c1, c2 uint32, ok bool) {
+	// Minirows (three cells of a row inside a box) with one or more, two
+	// or more places, at each minirow's first bit.
+	m1 := (x | x>>1 | x>>2) & minirowLow
+	m2 := anyTwo(x, x>>1, x>>2) & minirowLow
+	// A row is three minirows three bits apart, a box three minirows nine
+	// bits apart.
+	r1 := (m1 | m1>>3 | m1>>6) & rowLow
+	r2 := (m2 | m2>>3 | m2>>6 | anyTwo(m1, m1>>3, m1>>6)) & rowLow
+	b1 := (m1 | m1>>9 | m1>>18) & boxLow
+	b2 := (m2 | m2>>9 | m2>>18 | anyTwo(m1, m1>>9, m1>>18)) & boxLow
+	boxes := (b1 &^ b2) * 7
+	h = ((r1&^r2)*0x1ff | boxes | boxes<<9 | boxes<<18) & x
+	return h, (x | x>>9 | x>>18) & 0x1ff, anyTwo(x, x>>9, x>>18) & 0x1ff, r1 == rowLow && b1 == boxLow
+}
+
 // hiddenSingles returns the open cells where digit d+1 is the only place
 // left in a row, column or box; ok is false when some house has no place
 // for it at all.
 func (s *bitState) hiddenSingles(d int) (h [3]uint32, ok bool) {
 	x0, x1, x2 := s.cand[0][d], s.cand[1][d], s.cand[2][d]
-	if (x0&s.open[0] | x1&s.open[1] | x2&s.open[2]) == 0 {
+	o0, o1, o2 := s.open[0], s.open[1], s.open[2]
+	if (x0&o0 | x1&o1 | x2&o2) == 0 {
 		// Placed in full, or a house has lost it.
 		return h, bits.OnesCount32(x0)+bits.OnesCount32(x1)+bits.OnesCount32(x2) == 9
 	}
-	var c1, c2 [3]uint32 // columns of each band with at least one, two places
-	for b := range 3 {
-		x := s.cand[b][d]
-		// Minirows (three cells of a row inside a box) with one or more,
-		// two or more places, at each minirow's first bit.
-		m1 := (x | x>>1 | x>>2) & minirowLow
-		m2 := anyTwo(x, x>>1, x>>2) & minirowLow
-		// A row is three minirows three bits apart, a box three minirows
-		// nine bits apart.
-		r1 := (m1 | m1>>3 | m1>>6) & rowLow
-		r2 := (m2 | m2>>3 | m2>>6 | anyTwo(m1, m1>>3, m1>>6)) & rowLow
-		b1 := (m1 | m1>>9 | m1>>18) & boxLow
-		b2 := (m2 | m2>>9 | m2>>18 | anyTwo(m1, m1>>9, m1>>18)) & boxLow
-		if r1 != rowLow || b1 != boxLow {
-			return h, false
-		}
-		rows := (r1 &^ r2) * 0x1ff
-		boxes := (b1 &^ b2) * 7
-		boxes |= boxes<<9 | boxes<<18
-		h[b] = (rows | boxes) & x
-		c1[b] = (x | x>>9 | x>>18) & 0x1ff
-		c2[b] = anyTwo(x, x>>9, x>>18) & 0x1ff
-	}
-	one := c1[0] | c1[1] | c1[2]
-	if one != 0x1ff {
+	h0, c10, c20, ok0 := bandHouses(x0)
+	h1, c11, c21, ok1 := bandHouses(x1)
+	h2, c12, c22, ok2 := bandHouses(x2)
+	one := c10 | c11 | c12
+	if !ok0 || !ok1 || !ok2 || one != 0x1ff {
 		return h, false
 	}
-	cols := one &^ (c2[0] | c2[1] | c2[2] | anyTwo(c1[0], c1[1], c1[2]))
+	cols := one &^ (c20 | c21 | c22 | anyTwo(c10, c11, c12))
 	cols |= cols<<9 | cols<<18
-	for b := range 3 {
-		h[b] = (h[b] | s.cand[b][d]&cols) & s.open[b]
-	}
+	h[0] = (h0 | x0&cols) & o0
+	h[1] = (h1 | x1&cols) & o1
+	h[2] = (h2 | x2&cols) & o2
 	return h, true
 }
 
@@ -218,7 +219,7 @@ func (s *bitState) propagate() bool {
 		if placed {
 			continue
 		}
-		for s.dirty != 0 {
+		for !placed && s.dirty != 0 {
 			d := bits.TrailingZeros32(s.dirty)
 			s.dirty &= s.dirty - 1
 			h, ok := s.hiddenSingles(d)
