@@ -127,8 +127,9 @@ func (sv *Solver) ResetStats() {
 }
 
 // SetBudget limits each later search to about n search nodes (0: no
-// limit); a search that runs out fails with an error wrapping
-// dlx.ErrBudget. Useful when solving guesses that may be far from a real
+// limit; for the bit-parallel engine a node is a propagation, and it
+// needs some 30 times fewer than dancing links); a search that runs out
+// fails with an error wrapping dlx.ErrBudget. Useful when solving guesses that may be far from a real
 // puzzle.
 func (sv *Solver) SetBudget(n uint64) {
 	sv.budget = n
