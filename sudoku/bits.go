@@ -89,8 +89,8 @@ var spread3 = [8]uint32{0, 7, 7 << 3, 7<<3 | 7, 7 << 6, 7<<6 | 7, 7<<6 | 7<<3, 0
 
 // bitState is a search state: cand[b][d] holds the cells of band b where
 // digit d+1 may still go, including the cell where it is placed; open the
-// cells not yet filled; dirty the digits whose board changed since hidden
-// singles last looked at it.
+// cells not yet filled; dirty the bands of each digit's board (bit 3*d+b)
+// that changed since hidden singles last looked at them.
 type bitState struct {
 	cand  [3][9]uint32
 	open  [3]uint32
@@ -103,7 +103,7 @@ func (s *bitState) reset() {
 		s.cand[b] = [9]uint32{all27, all27, all27, all27, all27, all27, all27, all27, all27}
 	}
 	s.open = [3]uint32{all27, all27, all27}
-	s.dirty = 1<<9 - 1
+	s.dirty = 1<<27 - 1
 }
 
 // place puts digit d+1 in the cell at bit pos of band b; it reports false,
@@ -118,8 +118,8 @@ func (s *bitState) place(d int, b int, pos uint) bool {
 	// Strike the cell out of every digit's board (unrolled: this is the
 	// hottest loop), noting which boards change.
 	x0, x1, x2, x3, x4, x5, x6, x7, x8 := c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]
-	s.dirty |= x0>>pos&1 | (x1>>pos&1)<<1 | (x2>>pos&1)<<2 | (x3>>pos&1)<<3 | (x4>>pos&1)<<4 |
-		(x5>>pos&1)<<5 | (x6>>pos&1)<<6 | (x7>>pos&1)<<7 | (x8>>pos&1)<<8
+	s.dirty |= (x0>>pos&1|(x1>>pos&1)<<3|(x2>>pos&1)<<6|(x3>>pos&1)<<9|(x4>>pos&1)<<12|
+		(x5>>pos&1)<<15|(x6>>pos&1)<<18|(x7>>pos&1)<<21|(x8>>pos&1)<<24)<<b | 7<<(3*d)
 	c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8] = x0&^bit, x1&^bit, x2&^bit, x3&^bit, x4&^bit, x5&^bit, x6&^bit, x7&^bit, x8&^bit
 	p := &bitCells[b*27+int(pos)].peers
 	s.cand[0][d] &^= p[0]
@@ -163,10 +163,9 @@ func (s *bitState) nakedSingles() (placed, ok bool) {
 func anyTwo(x, y, z uint32) uint32 { return x&y | x&z | y&z }
 
 // bandHouses looks at one band x of a digit's board: h the cells that are
-// the digit's only place in their row or box, c1 and c2 the columns with
-// at least one and at least two places in the band; ok is false when a
-// row or box of the band has no place.
-func bandHouses(x uint32) (h, c1, c2 uint32, ok bool) {
+// the digit's only place in their row or box; ok is false when a row or
+// box of the band has no place.
+func bandHouses(x uint32) (h uint32, ok bool) {
 	// Minirows (three cells of a row inside a box) with one or more, two
 	// or more places, at each minirow's first bit.
 	m1 := (x | x>>1 | x>>2) & minirowLow
@@ -178,28 +177,40 @@ func bandHouses(x uint32) (h, c1, c2 uint32, ok bool) {
 	b1 := (m1 | m1>>9 | m1>>18) & boxLow
 	b2 := (m2 | m2>>9 | m2>>18 | anyTwo(m1, m1>>9, m1>>18)) & boxLow
 	boxes := (b1 &^ b2) * 7
-	h = ((r1&^r2)*0x1ff | boxes | boxes<<9 | boxes<<18) & x
-	return h, (x | x>>9 | x>>18) & 0x1ff, anyTwo(x, x>>9, x>>18) & 0x1ff, r1 == rowLow && b1 == boxLow
+	return ((r1&^r2)*0x1ff | boxes | boxes<<9 | boxes<<18) & x, r1 == rowLow && b1 == boxLow
 }
 
 // hiddenSingles returns the open cells where digit d+1 is the only place
 // left in a row, column or box; ok is false when some house has no place
-// for it at all.
-func (s *bitState) hiddenSingles(d int) (h [3]uint32, ok bool) {
+// for it at all. Rows and boxes are looked at only in the bands (bits 0-2)
+// that changed since the last look: the others have nothing new.
+func (s *bitState) hiddenSingles(d int, bands uint32) (h [3]uint32, ok bool) {
 	x0, x1, x2 := s.cand[0][d], s.cand[1][d], s.cand[2][d]
 	o0, o1, o2 := s.open[0], s.open[1], s.open[2]
 	if (x0&o0 | x1&o1 | x2&o2) == 0 {
 		// Placed in full, or a house has lost it.
 		return h, bits.OnesCount32(x0)+bits.OnesCount32(x1)+bits.OnesCount32(x2) == 9
 	}
-	h0, c10, c20, ok0 := bandHouses(x0)
-	h1, c11, c21, ok1 := bandHouses(x1)
-	h2, c12, c22, ok2 := bandHouses(x2)
+	ok = true
+	var h0, h1, h2 uint32
+	if bands&1 != 0 {
+		h0, ok = bandHouses(x0)
+	}
+	if bands&2 != 0 && ok {
+		h1, ok = bandHouses(x1)
+	}
+	if bands&4 != 0 && ok {
+		h2, ok = bandHouses(x2)
+	}
+	// Columns: the nine cells of a column are three apart nine bits in
+	// each band.
+	c10, c11, c12 := (x0|x0>>9|x0>>18)&0x1ff, (x1|x1>>9|x1>>18)&0x1ff, (x2|x2>>9|x2>>18)&0x1ff
 	one := c10 | c11 | c12
-	if !ok0 || !ok1 || !ok2 || one != 0x1ff {
+	if !ok || one != 0x1ff {
 		return h, false
 	}
-	cols := one &^ (c20 | c21 | c22 | anyTwo(c10, c11, c12))
+	two := anyTwo(x0, x0>>9, x0>>18) | anyTwo(x1, x1>>9, x1>>18) | anyTwo(x2, x2>>9, x2>>18) | anyTwo(c10, c11, c12)
+	cols := one &^ two & 0x1ff
 	cols |= cols<<9 | cols<<18
 	h[0] = (h0 | x0&cols) & o0
 	h[1] = (h1 | x1&cols) & o1
@@ -220,9 +231,10 @@ func (s *bitState) propagate() bool {
 			continue
 		}
 		for !placed && s.dirty != 0 {
-			d := bits.TrailingZeros32(s.dirty)
-			s.dirty &= s.dirty - 1
-			h, ok := s.hiddenSingles(d)
+			d := bits.TrailingZeros32(s.dirty) / 3
+			bands := s.dirty >> (3 * d) & 7
+			s.dirty &^= 7 << (3 * d)
+			h, ok := s.hiddenSingles(d, bands)
 			if !ok {
 				return false
 			}
@@ -275,7 +287,7 @@ func (s *bitState) lockedCandidates() int {
 			if a != p {
 				x &= spread3[a&7] | spread3[a>>3&7]<<9 | spread3[a>>6]<<18
 				s.cand[b][d] = x
-				s.dirty |= 1 << d
+				s.dirty |= 1 << (3*d + b)
 				out = lockedSome
 			}
 			colAny[b] = (x | x>>9 | x>>18) & 0x1ff
@@ -293,7 +305,7 @@ func (s *bitState) lockedCandidates() int {
 				drop := (p &^ a) >> (3 * b) & 7 << k // minicolumns of band b to clear
 				s.cand[b][d] &^= drop | drop<<9 | drop<<18
 			}
-			s.dirty |= 1 << d
+			s.dirty |= 7 << (3 * d)
 			out = lockedSome
 		}
 	}
@@ -395,7 +407,7 @@ func (e *bitSolver) search(limit int, dst []int) (int, error) {
 				alt := &e.stack[depth]
 				*alt = *s
 				alt.cand[b][d] &^= bit
-				alt.dirty |= 1 << d
+				alt.dirty |= 1 << (3*d + b)
 				depth++
 				e.guess++
 				s.place(d, b, pos)
