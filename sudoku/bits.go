@@ -89,12 +89,12 @@ var spread3 = [8]uint32{0, 7, 7 << 3, 7<<3 | 7, 7 << 6, 7<<6 | 7, 7<<6 | 7<<3, 0
 
 // bitState is a search state: cand[b][d] holds the cells of band b where
 // digit d+1 may still go, including the cell where it is placed; open the
-// cells not yet filled; dirty the bands of each digit's board (bit 3*d+b)
-// that changed since hidden singles last looked at them.
+// cells not yet filled; seen the boards as hidden singles last looked at
+// them, so that they look again only at what changed.
 type bitState struct {
-	cand  [3][9]uint32
-	open  [3]uint32
-	dirty uint32
+	cand [3][9]uint32
+	open [3]uint32
+	seen [3][9]uint32
 }
 
 // reset makes s the empty grid.
@@ -103,7 +103,7 @@ func (s *bitState) reset() {
 		s.cand[b] = [9]uint32{all27, all27, all27, all27, all27, all27, all27, all27, all27}
 	}
 	s.open = [3]uint32{all27, all27, all27}
-	s.dirty = 1<<27 - 1
+	s.seen = [3][9]uint32{}
 }
 
 // place puts digit d+1 in the cell at bit pos of band b; it reports false,
@@ -116,10 +116,8 @@ func (s *bitState) place(d int, b int, pos uint) bool {
 	}
 	s.open[b] &^= bit
 	// Strike the cell out of every digit's board (unrolled: this is the
-	// hottest loop), noting which boards change.
+	// hottest loop).
 	x0, x1, x2, x3, x4, x5, x6, x7, x8 := c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]
-	s.dirty |= (x0>>pos&1|(x1>>pos&1)<<3|(x2>>pos&1)<<6|(x3>>pos&1)<<9|(x4>>pos&1)<<12|
-		(x5>>pos&1)<<15|(x6>>pos&1)<<18|(x7>>pos&1)<<21|(x8>>pos&1)<<24)<<b | 7<<(3*d)
 	c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8] = x0&^bit, x1&^bit, x2&^bit, x3&^bit, x4&^bit, x5&^bit, x6&^bit, x7&^bit, x8&^bit
 	p := &bitCells[b*27+int(pos)].peers
 	s.cand[0][d] &^= p[0]
@@ -230,10 +228,22 @@ func (s *bitState) propagate() bool {
 		if placed {
 			continue
 		}
-		for !placed && s.dirty != 0 {
-			d := bits.TrailingZeros32(s.dirty) / 3
-			bands := s.dirty >> (3 * d) & 7
-			s.dirty &^= 7 << (3 * d)
+		for d := 0; !placed && d < 9; d++ {
+			x0, x1, x2 := s.cand[0][d], s.cand[1][d], s.cand[2][d]
+			var bands uint32
+			if x0 != s.seen[0][d] {
+				bands |= 1
+			}
+			if x1 != s.seen[1][d] {
+				bands |= 2
+			}
+			if x2 != s.seen[2][d] {
+				bands |= 4
+			}
+			if bands == 0 {
+				continue
+			}
+			s.seen[0][d], s.seen[1][d], s.seen[2][d] = x0, x1, x2
 			h, ok := s.hiddenSingles(d, bands)
 			if !ok {
 				return false
@@ -287,7 +297,6 @@ func (s *bitState) lockedCandidates() int {
 			if a != p {
 				x &= spread3[a&7] | spread3[a>>3&7]<<9 | spread3[a>>6]<<18
 				s.cand[b][d] = x
-				s.dirty |= 1 << (3*d + b)
 				out = lockedSome
 			}
 			colAny[b] = (x | x>>9 | x>>18) & 0x1ff
@@ -305,7 +314,6 @@ func (s *bitState) lockedCandidates() int {
 				drop := (p &^ a) >> (3 * b) & 7 << k // minicolumns of band b to clear
 				s.cand[b][d] &^= drop | drop<<9 | drop<<18
 			}
-			s.dirty |= 7 << (3 * d)
 			out = lockedSome
 		}
 	}
@@ -407,7 +415,6 @@ func (e *bitSolver) search(limit int, dst []int) (int, error) {
 				alt := &e.stack[depth]
 				*alt = *s
 				alt.cand[b][d] &^= bit
-				alt.dirty |= 1 << (3*d + b)
 				depth++
 				e.guess++
 				s.place(d, b, pos)
