@@ -16,9 +16,12 @@ import (
 // boards up in bits) and hidden singles in rows, columns and boxes (found
 // for all houses of a digit at once, only for the digits whose board
 // changed), and notices any cell or house left without a candidate. When
-// singles stall it guesses on a cell with two candidates (else the one
-// with fewest), keeping the other branch on a small explicit stack of
-// whole states (30 words each).
+// singles stall it strikes out locked candidates (in each band and stack,
+// the places of a digit that no way of putting it once in each line and
+// box uses: one table look-up per band), and when that stalls too it
+// guesses on a cell with two candidates (else the one with fewest),
+// keeping the other branch on a small explicit stack of whole states
+// (57 words each).
 
 const (
 	all27      = 1<<27 - 1 // the 27 cells of a band
