@@ -465,59 +465,82 @@ func areaWeights(sn, dn int) []weight {
 // running on for maxInk pixels on both sides is a line, not a digit; runs
 // near a crossing of the cs-pixel lattice are left alone.
 func mendCrossings(m, bin []uint8, side, step, next, maxRun, maxInk int, cs float64) {
-	mend := func(a, b0, b int) {
-		base := a * next
-		// The run is [b0, b); two pixels of ink are needed each side.
-		if b-b0 > maxRun || b0 < 2 || b+2 > side ||
-			bin[base+(b0-1)*step] == 0 || bin[base+(b0-2)*step] == 0 ||
-			bin[base+b*step] == 0 || bin[base+(b+1)*step] == 0 {
-			return
-		}
-		// Near a crossing of the lattice the ink across is the other
-		// line (blurred lines break up in the masks), not a digit.
-		if nearLattice(float64(a), cs) && nearLattice(float64(b0+b)/2, cs) {
-			return
-		}
-		// Ink running on far on both sides is another line crossing
-		// this one (its mask broke up), not a digit.
-		lo, hi := 2, 2
-		for lo < maxInk && b0-1-lo >= 0 && bin[base+(b0-1-lo)*step] != 0 {
-			lo++
-		}
-		for hi < maxInk && b+hi < side && bin[base+(b+hi)*step] != 0 {
-			hi++
-		}
-		if min(lo, hi) < maxInk {
-			for k := b0; k < b; k++ {
-				m[base+k*step] = 0
-			}
-		}
-	}
+	mc := crossMender{m: m, bin: bin, side: side, step: step, next: next, maxRun: maxRun, maxInk: maxInk, cs: cs}
 	// The masks are mostly empty: both directions are walked in memory
 	// order, a word of 8 pixels at a time, and runs across the line are
 	// followed for the pixels that are set.
 	if step == 1 {
-		for a := 0; a < side; a++ {
-			row := m[a*next : a*next+side]
-			for b := 0; b < side; {
-				if b+8 <= side && binary.LittleEndian.Uint64(row[b:]) == 0 {
-					b += 8
-					continue
-				}
-				if row[b] == 0 {
-					b++
-					continue
-				}
-				b0 := b
-				for b < side && row[b] != 0 {
-					b++
-				}
-				mend(a, b0, b)
-			}
-		}
+		mc.walkRows()
 		return
 	}
-	// Runs down the columns (a = column, b = row), followed row by row.
+	mc.walkColumns()
+}
+
+// crossMender holds mendCrossings' arguments for its steps.
+type crossMender struct {
+	m, bin                           []uint8
+	side, step, next, maxRun, maxInk int
+	cs                               float64
+}
+
+// mend clears the run [b0, b) of line a when it is a stroke crossing the
+// line (see mendCrossings).
+func (mc crossMender) mend(a, b0, b int) {
+	base, step, bin, side := a*mc.next, mc.step, mc.bin, mc.side
+	// The run is [b0, b); two pixels of ink are needed each side.
+	if b-b0 > mc.maxRun || b0 < 2 || b+2 > side ||
+		bin[base+(b0-1)*step] == 0 || bin[base+(b0-2)*step] == 0 ||
+		bin[base+b*step] == 0 || bin[base+(b+1)*step] == 0 {
+		return
+	}
+	// Near a crossing of the lattice the ink across is the other
+	// line (blurred lines break up in the masks), not a digit.
+	if nearLattice(float64(a), mc.cs) && nearLattice(float64(b0+b)/2, mc.cs) {
+		return
+	}
+	// Ink running on far on both sides is another line crossing
+	// this one (its mask broke up), not a digit.
+	lo, hi := 2, 2
+	for lo < mc.maxInk && b0-1-lo >= 0 && bin[base+(b0-1-lo)*step] != 0 {
+		lo++
+	}
+	for hi < mc.maxInk && b+hi < side && bin[base+(b+hi)*step] != 0 {
+		hi++
+	}
+	if min(lo, hi) < mc.maxInk {
+		for k := b0; k < b; k++ {
+			mc.m[base+k*step] = 0
+		}
+	}
+}
+
+// walkRows follows the runs along the rows (step 1, a = row).
+func (mc crossMender) walkRows() {
+	side := mc.side
+	for a := 0; a < side; a++ {
+		row := mc.m[a*mc.next : a*mc.next+side]
+		for b := 0; b < side; {
+			if b+8 <= side && binary.LittleEndian.Uint64(row[b:]) == 0 {
+				b += 8
+				continue
+			}
+			if row[b] == 0 {
+				b++
+				continue
+			}
+			b0 := b
+			for b < side && row[b] != 0 {
+				b++
+			}
+			mc.mend(a, b0, b)
+		}
+	}
+}
+
+// walkColumns follows the runs down the columns (a = column, b = row),
+// row by row.
+func (mc crossMender) walkColumns() {
+	side, m := mc.side, mc.m
 	start := make([]int, side)
 	for a := range start {
 		start[a] = -1
@@ -526,18 +549,18 @@ func mendCrossings(m, bin []uint8, side, step, next, maxRun, maxInk int, cs floa
 	for b := 0; b <= side; b++ {
 		still = still[:0]
 		for _, a := range open {
-			if b < side && m[b*step+a*next] != 0 {
+			if b < side && m[b*mc.step+a*mc.next] != 0 {
 				still = append(still, a)
 				continue
 			}
-			mend(a, start[a], b)
+			mc.mend(a, start[a], b)
 			start[a] = -1
 		}
 		open, still = still, open
 		if b == side {
 			break
 		}
-		row := m[b*step : b*step+side]
+		row := m[b*mc.step : b*mc.step+side]
 		for a := 0; a < side; {
 			if a+8 <= side && binary.LittleEndian.Uint64(row[a:]) == 0 {
 				a += 8

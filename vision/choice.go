@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"sort"
+	"unsafe"
 
 	"gocv.io/x/gocv"
 )
@@ -190,3 +191,95 @@ func pick(cs []candidate, p Pick, scale float64) int {
 	}
 	return best
 }
+
+// innerCandidates looks inside the outline of candidate outer (the
+// largest quadrilateral of the search, whose points are read) when its
+// own inside does not look like a lattice: a page held against a
+// background has its outline found first, and the grid printed on it is a
+// component inside, never an external contour. The binary search image
+// within outer, its sides moved in by innerInset of the outline's size
+// (to cut the page edge off), is searched for external contours again;
+// those holding at most maxInnerShare of outer's area and reducing to
+// quadrilaterals are returned, largest first, with their points.
+func (d *Detector) innerCandidates(outer candidate, minArea float64) []candidate {
+	if d.latticeLikeness(d.bin, outer.q) >= innerSearchBelow {
+		return nil
+	}
+	c := centroid(outer.q)
+	pv := gocv.NewPointVector()
+	defer pv.Close()
+	for _, p := range outer.q {
+		x := c.X + (p.X-c.X)*(1-innerInset)
+		y := c.Y + (p.Y-c.Y)*(1-innerInset)
+		pv.Append(image.Pt(int(math.Round(x)), int(math.Round(y))))
+	}
+	polys := gocv.NewPointsVector()
+	defer polys.Close()
+	polys.Append(pv)
+	if d.inner.Rows() != d.bin.Rows() || d.inner.Cols() != d.bin.Cols() || d.inner.Type() != gocv.MatTypeCV8UC1 {
+		d.inner.Close()
+		d.inner = gocv.NewMatWithSize(d.bin.Rows(), d.bin.Cols(), gocv.MatTypeCV8UC1)
+	}
+	d.inner.SetTo(gocv.Scalar{})
+	gocv.FillPoly(&d.inner, polys, color.RGBA{255, 255, 255, 0})
+	gocv.BitwiseAnd(d.bin, d.inner, &d.inner)
+	// Every component's outer boundary (the page edge's own ring is one,
+	// holding nearly all of outer, and the grid another inside its hole).
+	hier := gocv.NewMat()
+	defer hier.Close()
+	contours := gocv.FindContoursWithParams(d.inner, &hier, gocv.RetrievalCComp, gocv.ChainApproxSimple)
+	defer contours.Close()
+	hb, err := hier.DataPtrUint8()
+	if err != nil || len(hb) < contours.Size()*16 || contours.Size() == 0 {
+		return nil
+	}
+	h := unsafe.Slice((*int32)(unsafe.Pointer(&hb[0])), contours.Size()*4)
+	type found struct {
+		i int
+		a float64
+	}
+	var fs []found
+	for i := 0; i < contours.Size(); i++ {
+		if h[i*4+3] >= 0 { // a hole
+			continue
+		}
+		ci := contours.At(i)
+		if ci.Size() < 4 {
+			continue
+		}
+		if a := gocv.ContourArea(ci); a >= minArea && a <= maxInnerShare*outer.area {
+			fs = append(fs, found{i, a})
+		}
+	}
+	sort.Slice(fs, func(i, j int) bool { return fs[i].a > fs[j].a })
+	var out []candidate
+	for k, f := range fs {
+		if k == maxContours || len(out) == maxCandidates {
+			break
+		}
+		ci := contours.At(f.i)
+		ip := ci.ToPoints()
+		p := make([]pt, len(ip))
+		for j, v := range ip {
+			p[j] = pt{float64(v.X), float64(v.Y)}
+		}
+		q, ok := plainQuad(ci, f.a)
+		if !ok && k == 0 {
+			q, ok = quadFromContour(p)
+		}
+		if ok {
+			out = append(out, candidate{q: q, contour: p, area: f.a, index: -1})
+		}
+	}
+	return out
+}
+
+// Inner search: the lattice score of the largest outline below which the
+// search looks inside it, how far its sides are moved in first (a share
+// of its size), and the largest share of its area an inner candidate may
+// hold (more is the outline's own inside, as a grid's interior lines).
+const (
+	innerSearchBelow = 0.3
+	innerInset       = 0.03
+	maxInnerShare    = 0.8
+)

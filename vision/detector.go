@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"errors"
 	"image"
 	"image/color"
 	"math"
@@ -119,6 +120,7 @@ type Detector struct {
 	canvasGen, binGen uint64
 	binBlock          int
 	look              gocv.Mat          // a candidate's flat view (choice.go)
+	inner             gocv.Mat          // the binary image inside the largest outline (choice.go)
 	contours          gocv.PointsVector // of the last grid search
 	mapX, mapY        gocv.Mat          // a bent canvas's resampling maps (bend.go)
 
@@ -156,7 +158,7 @@ func NewDetector(opts Options) *Detector {
 func (d *Detector) mats() []*gocv.Mat {
 	return []*gocv.Mat{&d.work, &d.gray, &d.small, &d.blur, &d.bin, &d.canvas, &d.cblur, &d.cbin,
 		&d.hlines, &d.vlines, &d.lines, &d.clean, &d.labels, &d.stats, &d.centroids, &d.prof, &d.lap,
-		&d.hk, &d.vk, &d.look, &d.mapX, &d.mapY}
+		&d.hk, &d.vk, &d.look, &d.inner, &d.mapX, &d.mapY}
 }
 
 // Close frees the Detector's Mats. The Detector must not be used afterwards.
@@ -243,9 +245,20 @@ func (d *Detector) Candidates() []Candidate {
 
 // locate also returns the scale from working-grey pixels to frame pixels.
 func (d *Detector) locate(frame gocv.Mat, p Pick) (Grid, float64, error) {
+	gs, err := d.search(frame)
+	if err != nil {
+		return Grid{}, 0, err
+	}
+	d.chosen = pick(d.cands, p, d.findScale)
+	return d.take(frame, gs)
+}
+
+// search looks for the candidate grids of frame (d.cands, in Candidates
+// order) and returns the scale from working-grey pixels to frame pixels.
+func (d *Detector) search(frame gocv.Mat) (float64, error) {
 	d.cands, d.chosen = d.cands[:0], -1
 	if err := checkFrame(frame); err != nil {
-		return Grid{}, 0, err
+		return 0, err
 	}
 	gs := d.toGray(frame)
 
@@ -261,8 +274,13 @@ func (d *Detector) locate(frame gocv.Mat, p Pick) (Grid, float64, error) {
 	}
 	d.findScale = fs * gs
 	d.cands = d.scoreCandidates(d.bin, d.findCandidates(find))
-	d.chosen = pick(d.cands, p, d.findScale)
-	if d.chosen < 0 {
+	return gs, nil
+}
+
+// take turns candidate d.chosen of the last search into a Grid: its
+// corners refined on the outline's straight runs, checked for size.
+func (d *Detector) take(frame gocv.Mat, gs float64) (Grid, float64, error) {
+	if d.chosen < 0 || d.chosen >= len(d.cands) {
 		return Grid{}, 0, qualityErr(NoGrid, "no quadrilateral contour")
 	}
 	c := &d.cands[d.chosen]
@@ -378,6 +396,9 @@ func (d *Detector) findCandidates(img gocv.Mat) []candidate {
 		if q, ok := plainQuad(contours.At(c.i), c.a); ok {
 			out = append(out, candidate{q: q, area: c.a, index: c.i})
 		}
+	}
+	if len(out) > 0 {
+		out = append(out, d.innerCandidates(out[0], minArea)...)
 	}
 	return out
 }
@@ -562,6 +583,44 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 	if err != nil {
 		return g, nil, err
 	}
+	g, cells, _, err := d.analyzeTaken(g, gs)
+	// The default pick reads the next candidates when the first holds no
+	// lattice: the most Sudoku-like by the search's coarse look, or the
+	// largest, may be a page or a frame whose grid is another candidate.
+	// Another is taken only when its lines are clear (a frame around the
+	// grid and a column of text reads as a lattice of weak lines).
+	if p != (Pick{}) || !isKind(err, NoGrid) {
+		return g, cells, err
+	}
+	first, firstErr := d.chosen, err
+	for k := 1; k < min(len(d.cands), maxRetries+1); k++ {
+		d.chosen = k
+		g2, gs2, err2 := d.take(frame, gs)
+		if err2 != nil {
+			continue
+		}
+		if g2, cells2, score, err2 := d.analyzeTaken(g2, gs2); !isKind(err2, NoGrid) && score >= weakLineScore {
+			return g2, cells2, err2
+		}
+	}
+	d.chosen = first
+	return g, cells, firstErr
+}
+
+// maxRetries is how many more candidates the default pick reads when the
+// first holds no lattice.
+const maxRetries = 2
+
+// isKind reports whether err is a *QualityError of kind k.
+func isKind(err error, k QualityKind) bool {
+	var qe *QualityError
+	return errors.As(err, &qe) && qe.Kind == k
+}
+
+// analyzeTaken reads grid g (just located; gs is the scale from
+// working-grey pixels to frame pixels): its box shape and its cells, and
+// how clearly its lines stand out (the line score).
+func (d *Detector) analyzeTaken(g Grid, gs float64) (Grid, []Cell, float64, error) {
 	a := analysis{g: g, gs: gs, side0: g.Side}
 	if len(d.opts.Sizes) == 1 {
 		a.side0 = canvasSide(d.opts.Sizes[0], d.opts.CellPx)
@@ -573,18 +632,18 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 	d.tryEdgeLines(&a)
 	n := d.lookFiner(&a)
 	if n == 0 || a.guess.LineScore < 0.1 {
-		return a.g, nil, qualityErr(NoGrid, "no grid lines inside the quadrilateral (line score %.2f)", a.guess.LineScore)
+		return a.g, nil, a.guess.LineScore, qualityErr(NoGrid, "no grid lines inside the quadrilateral (line score %.2f)", a.guess.LineScore)
 	}
 	cs := d.finalCanvas(&a, n)
 	g = a.g
 	cells := d.cells(n, cs)
 	switch {
 	case g.Brightness < d.opts.MinBrightness:
-		return g, cells, qualityErr(TooDark, "mean grey %.0f, need %.0f", g.Brightness, d.opts.MinBrightness)
+		return g, cells, a.guess.LineScore, qualityErr(TooDark, "mean grey %.0f, need %.0f", g.Brightness, d.opts.MinBrightness)
 	case g.Sharpness < d.opts.MinSharpness:
-		return g, cells, qualityErr(TooBlurry, "sharpness %.0f, need %.0f", g.Sharpness, d.opts.MinSharpness)
+		return g, cells, a.guess.LineScore, qualityErr(TooBlurry, "sharpness %.0f, need %.0f", g.Sharpness, d.opts.MinSharpness)
 	}
-	return g, cells, nil
+	return g, cells, a.guess.LineScore, nil
 }
 
 // analysis is the state of one Analyze between its steps: the grid as
