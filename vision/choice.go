@@ -208,10 +208,10 @@ func (d *Detector) innerCandidates(outer candidate, minArea float64) []candidate
 	c := centroid(outer.q)
 	pv := gocv.NewPointVector()
 	defer pv.Close()
-	for _, p := range outer.q {
-		x := c.X + (p.X-c.X)*(1-innerInset)
-		y := c.Y + (p.Y-c.Y)*(1-innerInset)
-		pv.Append(image.Pt(int(math.Round(x)), int(math.Round(y))))
+	var inset [4]pt
+	for i, p := range outer.q {
+		inset[i] = pt{c.X + (p.X-c.X)*(1-innerInset), c.Y + (p.Y-c.Y)*(1-innerInset)}
+		pv.Append(image.Pt(int(math.Round(inset[i].X)), int(math.Round(inset[i].Y))))
 	}
 	polys := gocv.NewPointsVector()
 	defer polys.Close()
@@ -267,7 +267,10 @@ func (d *Detector) innerCandidates(outer candidate, minArea float64) []candidate
 		if !ok && k == 0 {
 			q, ok = quadFromContour(p)
 		}
-		if ok {
+		// A component cut by the inset's edge is outer's own content (the
+		// inner lines of a grid whose outer line the inset cut off), not
+		// something printed inside it.
+		if ok && clearOf(q, inset, innerMargin*math.Sqrt(outer.area)) {
 			out = append(out, candidate{q: q, contour: p, area: f.a, index: -1})
 		}
 	}
@@ -276,10 +279,28 @@ func (d *Detector) innerCandidates(outer candidate, minArea float64) []candidate
 
 // Inner search: the lattice score of the largest outline below which the
 // search looks inside it, how far its sides are moved in first (a share
-// of its size), and the largest share of its area an inner candidate may
-// hold (more is the outline's own inside, as a grid's interior lines).
+// of its size), the largest share of its area an inner candidate may
+// hold (more is the outline's own inside, as a grid's interior lines),
+// and how far an inner candidate's corners must keep from the inset's
+// edge (a share of the outline's side).
 const (
 	innerSearchBelow = 0.3
 	innerInset       = 0.03
 	maxInnerShare    = 0.8
+	innerMargin      = 0.01
 )
+
+// clearOf reports whether every corner of q lies at least m inside the
+// convex quadrilateral r.
+func clearOf(q, r [4]pt, m float64) bool {
+	for _, p := range q {
+		for i := 0; i < 4; i++ {
+			a, b := r[i], r[(i+1)%4]
+			l := a.dist(b)
+			if l == 0 || math.Abs(cross(a, b, p))/l < m {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -121,6 +121,7 @@ type Detector struct {
 	binBlock          int
 	look              gocv.Mat          // a candidate's flat view (choice.go)
 	inner             gocv.Mat          // the binary image inside the largest outline (choice.go)
+	ext               gocv.Mat          // the view one cell beyond a grid's sides (whole.go)
 	contours          gocv.PointsVector // of the last grid search
 	mapX, mapY        gocv.Mat          // a bent canvas's resampling maps (bend.go)
 
@@ -158,7 +159,7 @@ func NewDetector(opts Options) *Detector {
 func (d *Detector) mats() []*gocv.Mat {
 	return []*gocv.Mat{&d.work, &d.gray, &d.small, &d.blur, &d.bin, &d.canvas, &d.cblur, &d.cbin,
 		&d.hlines, &d.vlines, &d.lines, &d.clean, &d.labels, &d.stats, &d.centroids, &d.prof, &d.lap,
-		&d.hk, &d.vk, &d.look, &d.inner, &d.mapX, &d.mapY}
+		&d.hk, &d.vk, &d.look, &d.inner, &d.ext, &d.mapX, &d.mapY}
 }
 
 // Close frees the Detector's Mats. The Detector must not be used afterwards.
@@ -584,6 +585,9 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 		return g, nil, err
 	}
 	g, cells, _, err := d.analyzeTaken(g, gs)
+	if len(cells) > 0 {
+		g, cells, err = d.wholeGrid(g, gs, cells, err)
+	}
 	// The default pick reads the next candidates when the first holds no
 	// lattice: the most Sudoku-like by the search's coarse look, or the
 	// largest, may be a page or a frame whose grid is another candidate.
@@ -599,7 +603,11 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 		if err2 != nil {
 			continue
 		}
-		if g2, cells2, score, err2 := d.analyzeTaken(g2, gs2); !isKind(err2, NoGrid) && score >= weakLineScore {
+		g2, cells2, score, err2 := d.analyzeTaken(g2, gs2)
+		if len(cells2) > 0 {
+			g2, cells2, err2 = d.wholeGrid(g2, gs2, cells2, err2)
+		}
+		if !isKind(err2, NoGrid) && score >= weakLineScore {
 			return g2, cells2, err2
 		}
 	}
