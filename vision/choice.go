@@ -267,10 +267,11 @@ func (d *Detector) innerCandidates(outer candidate, minArea float64) []candidate
 		if !ok && k == 0 {
 			q, ok = quadFromContour(p)
 		}
-		// A component cut by the inset's edge is outer's own content (the
-		// inner lines of a grid whose outer line the inset cut off), not
-		// something printed inside it.
-		if ok && clearOf(q, inset, innerMargin*math.Sqrt(outer.area)) {
+		// A large component cut by the inset's edge is outer's own
+		// content (the inner lines of a grid whose outer line the inset
+		// cut off), not something printed inside it; a grid printed near
+		// the page's edge may touch it, but holds much less of the page.
+		if ok && (polyArea(q[:]) < touchShare*polyArea(outer.q[:]) || clearOf(q, inset, innerMargin*math.Sqrt(outer.area))) {
 			out = append(out, candidate{q: q, contour: p, area: f.a, index: -1})
 		}
 	}
@@ -281,13 +282,15 @@ func (d *Detector) innerCandidates(outer candidate, minArea float64) []candidate
 // search looks inside it, how far its sides are moved in first (a share
 // of its size), the largest share of its area an inner candidate may
 // hold (more is the outline's own inside, as a grid's interior lines),
-// and how far an inner candidate's corners must keep from the inset's
-// edge (a share of the outline's side).
+// how far an inner candidate's corners must keep from the inset's edge
+// (a share of the outline's side), and the share of the outline's area
+// below which an inner candidate may touch that edge.
 const (
 	innerSearchBelow = 0.3
 	innerInset       = 0.03
 	maxInnerShare    = 0.8
 	innerMargin      = 0.01
+	touchShare       = 0.6
 )
 
 // clearOf reports whether every corner of q lies at least m inside the
