@@ -198,9 +198,10 @@ func pick(cs []candidate, p Pick, scale float64) int {
 // background has its outline found first, and the grid printed on it is a
 // component inside, never an external contour. The binary search image
 // within outer, its sides moved in by innerInset of the outline's size
-// (to cut the page edge off), is searched for external contours again;
-// those holding at most maxInnerShare of outer's area and reducing to
-// quadrilaterals are returned, largest first, with their points.
+// (to cut the background off), is searched again for the outer
+// boundaries of its components; those holding at most maxInnerShare of
+// outer's area, reducing to quadrilaterals and not merely outer's own
+// content cut by the inset are returned, largest first, with their points.
 func (d *Detector) innerCandidates(outer candidate, minArea float64) []candidate {
 	if d.latticeLikeness(d.bin, outer.q) >= innerSearchBelow {
 		return nil
