@@ -2,6 +2,7 @@ package rooms
 
 import (
 	"github.com/sudokuar/sudokuar/game"
+	"github.com/sudokuar/sudokuar/logic"
 )
 
 // The protocol: every message, both ways, is one JSON object whose "t"
@@ -226,30 +227,11 @@ type Progress struct {
 
 // HintMsg answers "hint".
 type HintMsg struct {
-	T    string `json:"t"` // "hint"
-	Seq  int64  `json:"seq,omitempty"`
-	Step Step   `json:"step"`
-	Used int    `json:"used"`
-	Max  int    `json:"max"`
-}
-
-// Step is one logical step as the pages draw it (the same shape as the
-// play page's hints): the cells that prove it, what it places or
-// eliminates, and its sentence.
-type Step struct {
-	Technique    string  `json:"technique"`
-	Rating       float64 `json:"rating,omitempty"`
-	Sentence     string  `json:"sentence"`
-	Cells        []int   `json:"cells"`
-	Placements   []Digit `json:"placements,omitempty"`
-	Eliminations []Digit `json:"eliminations,omitempty"`
-	Wrong        []int   `json:"wrong,omitempty"` // an entry that contradicts the solution
-}
-
-// Digit is a value in a cell.
-type Digit struct {
-	Cell  int `json:"cell"`
-	Value int `json:"value"`
+	T    string       `json:"t"` // "hint"
+	Seq  int64        `json:"seq,omitempty"`
+	Step logic.Advice `json:"step"`
+	Used int          `json:"used"`
+	Max  int          `json:"max"`
 }
 
 // Finish announces a player who finished (race) or the team (co-op).

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sudokuar/sudokuar/game"
+	"github.com/sudokuar/sudokuar/logic"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
@@ -87,7 +88,7 @@ type aside struct {
 	err     error
 	seat    int
 	player  string
-	step    Step
+	step    logic.Advice
 	seq     int64
 	gameNum int
 }

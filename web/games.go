@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sudokuar/sudokuar/game"
+	"github.com/sudokuar/sudokuar/logic"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/store"
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -86,7 +87,7 @@ type View struct {
 	// Solution is set once the game is over (solved or revealed).
 	Solution string `json:"solution,omitempty"`
 	// Set by the action that asked for them.
-	Hint    *Step         `json:"hint,omitempty"`
+	Hint    *logic.Advice `json:"hint,omitempty"`
 	Checked []int         `json:"checked,omitempty"` // wrong entries found by check or submit
 	Result  *publicResult `json:"result,omitempty"`
 }
