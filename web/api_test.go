@@ -233,7 +233,14 @@ func TestAPIGames(t *testing.T) {
 		{name: "move while paused", path: act + "move", body: fmt.Sprintf(`{"cell":%d,"value":1}`, empty), status: 409, errHas: "paused"},
 		{name: "beacon pause (text/plain, empty)", path: act + "pause", ctype: "text/plain;charset=UTF-8", body: ``, status: 200},
 		{name: "resume", path: act + "resume", body: `{}`, status: 200, fields: map[string]any{"paused": false}},
-		{name: "hint", path: act + "hint", body: `{}`, status: 200},
+		{name: "hint", path: act + "hint", body: `{}`, status: 200, fields: map[string]any{"hints": 1, "hintStages": 1}},
+		{name: "hint pattern", path: act + "hint", body: `{"stage":2}`, status: 200, fields: map[string]any{"hints": 1, "hintStages": 2}},
+		{name: "hint answer", path: act + "hint", body: `{"stage":3}`, status: 200, fields: map[string]any{"hints": 1, "hintStages": 3}},
+		{name: "hint answer twice", path: act + "hint", body: `{"stage":3}`, status: 409, errHas: "no hint open"},
+		{name: "hint stage 4", path: act + "hint", body: `{"stage":4}`, status: 400, errHas: "stage"},
+		{name: "second hint", path: act + "hint", body: `{"stage":1}`, status: 200, fields: map[string]any{"hints": 2, "hintStages": 4}},
+		{name: "a move closes it", path: act + "move", body: fmt.Sprintf(`{"cell":%d,"value":0}`, empty), status: 200},
+		{name: "hint pattern after a move", path: act + "hint", body: `{"stage":2}`, status: 409, errHas: "no hint open"},
 	})
 	// Fill in the solution and submit.
 	for i := range puzzle {
@@ -477,5 +484,50 @@ func TestConcurrentMoves(t *testing.T) {
 	}
 	if _, v := a.call("GET", "/api/games/"+id, "", ""); v["cells"] != classic || v["canUndo"] != false {
 		t.Errorf("after undoing every move: %v", v["cells"])
+	}
+}
+
+// TestAPIMoveClearsMarks: a move with "clear" takes the digit out of its
+// peers' pencil marks, and one undo brings them back, across a reload.
+func TestAPIMoveClearsMarks(t *testing.T) {
+	a := newAPIServer(t, Config{})
+	status, v := a.call("GET", "/api/generate?size=9&level=easy", "", "")
+	if status != 201 {
+		t.Fatalf("generate: %d %v", status, v)
+	}
+	id := v["id"].(string)
+	rec, err := a.store.Game(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two empty cells of one row: mark the first's digit in the second.
+	var x, y int = -1, -1
+	for r := 0; r < 9 && y < 0; r++ {
+		x = -1
+		for c := 0; c < 9; c++ {
+			if rec.Puzzle[r*9+c] == '0' {
+				if x < 0 {
+					x = r*9 + c
+				} else {
+					y = r*9 + c
+					break
+				}
+			}
+		}
+	}
+	d := rec.Solution[x]
+	act := "/api/games/" + id + "/"
+	marks := func(v map[string]any) string { return fmt.Sprint(v["marks"].([]any)[y]) }
+	if s, v := a.post(act+"mark", fmt.Sprintf(`{"cell":%d,"value":%c}`, y, d)); s != 200 || marks(v) == "0" {
+		t.Fatalf("mark: %d %v", s, v)
+	}
+	if s, v := a.post(act+"move", fmt.Sprintf(`{"cell":%d,"value":%c,"clear":true}`, x, d)); s != 200 || marks(v) != "0" {
+		t.Fatalf("move with clear: %d, marks of the peer %v", s, marks(v))
+	}
+	if s, v := a.call("GET", "/api/games/"+id, "", ""); s != 200 || marks(v) != "0" {
+		t.Fatalf("reload: %d, marks %v", s, marks(v))
+	}
+	if s, v := a.post(act+"undo", `{}`); s != 200 || marks(v) == "0" || v["cells"].(string)[x] != '0' {
+		t.Fatalf("undo: %d, marks %v, cell %c", s, marks(v), v["cells"].(string)[x])
 	}
 }

@@ -45,6 +45,11 @@ type session struct {
 	ShowErrors   bool          `json:"showErrors"`
 	Name         string        `json:"name,omitempty"` // who submitted it
 	Own          bool          `json:"own,omitempty"`  // the player's own puzzle: unranked
+	// HintStages counts every stage of every hint shown (nudge, pattern,
+	// answer); HintOpen is set while the last hint's next stage may be
+	// asked for free (until the next move).
+	HintStages int  `json:"hintStages,omitempty"`
+	HintOpen   bool `json:"hintOpen,omitempty"`
 }
 
 // played is one game in memory while an action runs on it.
@@ -73,6 +78,7 @@ type View struct {
 	ElapsedMs  int64        `json:"elapsedMs"`
 	Paused     bool         `json:"paused"`
 	Hints      int          `json:"hints"`
+	HintStages int          `json:"hintStages"` // stages shown over all hints
 	MaxHints   int          `json:"maxHints"`
 	Mistakes   int          `json:"mistakes"`
 	ShowErrors bool         `json:"showErrors"`
@@ -182,6 +188,11 @@ type Action struct {
 	Value *int   `json:"value,omitempty"`
 	On    *bool  `json:"on,omitempty"`
 	Name  string `json:"name,omitempty"`
+	// Clear (move): also take the value out of the peers' pencil marks.
+	Clear bool `json:"clear,omitempty"`
+	// Stage (hint): 1 (default) a new hint, counted against MaxHints; 2
+	// its pattern, 3 its answer applied, both only for the hint still open.
+	Stage int `json:"stage,omitempty"`
 }
 
 // actions lists the names act accepts, for error messages.
@@ -223,6 +234,7 @@ func (gs *games) act(ctx context.Context, id, name string, a Action) (View, erro
 			return View{}, errorf(http.StatusBadRequest, "cell %d is off the board (0..%d)", cell, n*n-1)
 		}
 		r, c := cell/n, cell%n
+		p.s.HintOpen = false
 		switch {
 		case gm.Fixed(r, c):
 			err = game.ErrFixed
@@ -231,7 +243,12 @@ func (gs *games) act(ctx context.Context, id, name string, a Action) (View, erro
 		case gm.Value(r, c) == v:
 			// The digit is already there: no move, no second mistake.
 		default:
-			if _, err = gm.Set(r, c, v); err == nil && v != 0 && v != p.solution.Cells[cell] {
+			if a.Clear && v != 0 {
+				_, err = gm.Place(r, c, v)
+			} else {
+				_, err = gm.Set(r, c, v)
+			}
+			if err == nil && v != 0 && v != p.solution.Cells[cell] {
 				p.s.Mistakes++
 			}
 		}
@@ -239,8 +256,10 @@ func (gs *games) act(ctx context.Context, id, name string, a Action) (View, erro
 			return View{}, errorf(http.StatusConflict, "r%dc%d is a given and cannot change", r+1, c+1)
 		}
 	case "undo":
+		p.s.HintOpen = false
 		_, err = gm.Undo()
 	case "redo":
+		p.s.HintOpen = false
 		_, err = gm.Redo()
 	case "pause":
 		if !paused {
@@ -257,14 +276,10 @@ func (gs *games) act(ctx context.Context, id, name string, a Action) (View, erro
 		}
 		p.s.ShowErrors = *a.On
 	case "hint":
-		if p.s.Hints >= MaxHints {
-			return View{}, errorf(http.StatusConflict, "no hints left: all %d used", MaxHints)
-		}
-		step, herr := hint(ctx, p.puzzle, gm.Grid())
+		step, herr := p.hintStage(ctx, a.Stage)
 		if herr != nil {
-			return View{}, errorf(http.StatusConflict, "no hint: %v", herr)
+			return View{}, herr
 		}
-		p.s.Hints++
 		extra = func(v *View) { v.Hint = &step }
 	case "check":
 		wrong := p.wrongEntries()
@@ -330,6 +345,64 @@ func (gs *games) act(ctx context.Context, id, name string, a Action) (View, erro
 	return v, nil
 }
 
+// hintStage shows stage (0 or 1: a new hint; 2: its pattern; 3: its
+// answer, applied as moves) of a hint. Stage 1 counts against MaxHints;
+// every stage counts in HintStages. Stages 2 and 3 are for the hint still
+// open: the grid has not changed, so the engine finds the same step.
+func (p *played) hintStage(ctx context.Context, stage int) (logic.Advice, error) {
+	if stage == 0 {
+		stage = 1
+	}
+	switch {
+	case stage < 1 || stage > 3:
+		return logic.Advice{}, errorf(http.StatusBadRequest, "hint stage %d: want 1 (nudge), 2 (pattern) or 3 (answer)", stage)
+	case stage == 1 && p.s.Hints >= MaxHints:
+		return logic.Advice{}, errorf(http.StatusConflict, "no hints left: all %d used", MaxHints)
+	case stage > 1 && !p.s.HintOpen:
+		return logic.Advice{}, errorf(http.StatusConflict, "no hint open: ask for a new one")
+	}
+	step, err := hint(ctx, p.puzzle, p.gm.Grid())
+	if err != nil {
+		return logic.Advice{}, errorf(http.StatusConflict, "no hint: %v", err)
+	}
+	if stage == 1 {
+		p.s.Hints++
+	}
+	p.s.HintStages++
+	p.s.HintOpen = stage < 3
+	if stage == 3 {
+		if err := p.applyAdvice(step); err != nil {
+			return logic.Advice{}, err
+		}
+	}
+	return step, nil
+}
+
+// applyAdvice plays a hint's answer: a wrong entry is erased, a placement
+// placed (and taken from its peers' marks), an elimination taken from the
+// pencil marks that hold it.
+func (p *played) applyAdvice(a logic.Advice) error {
+	n := p.shape.N()
+	for _, w := range a.Wrong {
+		if _, err := p.gm.Set(w/n, w%n, 0); err != nil {
+			return err
+		}
+	}
+	for _, c := range a.Placements {
+		if _, err := p.gm.Place(c.Cell/n, c.Cell%n, c.Digit); err != nil {
+			return err
+		}
+	}
+	for _, c := range a.Eliminations {
+		if m := p.gm.Marks(c.Cell/n, c.Cell%n); m.Has(c.Digit) && p.gm.Value(c.Cell/n, c.Cell%n) == 0 {
+			if _, err := p.gm.SetMarks(c.Cell/n, c.Cell%n, m&^(1<<c.Digit)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 func (p *played) stopClock(now time.Time) {
 	if p.s.RunningSince != 0 {
 		p.s.ElapsedMs += now.UnixMilli() - p.s.RunningSince
@@ -364,7 +437,7 @@ func (p *played) view(now time.Time) View {
 		ID: p.rec.ID, Size: n, Box: p.s.Box, Level: p.rec.Level, Rating: p.s.Rating, Own: p.s.Own,
 		Puzzle: p.rec.Puzzle, Cells: pipeline.GridString(cells),
 		Marks: marks, Status: p.rec.Status, ElapsedMs: p.s.ElapsedMs, Paused: p.s.RunningSince == 0,
-		Hints: p.s.Hints, MaxHints: MaxHints, Mistakes: p.s.Mistakes, ShowErrors: p.s.ShowErrors,
+		Hints: p.s.Hints, HintStages: p.s.HintStages, MaxHints: MaxHints, Mistakes: p.s.Mistakes, ShowErrors: p.s.ShowErrors,
 		Wrong: []int{}, Conflicts: []int{}, Total: n * n, Filled: n*n - gm.EmptyCells(),
 		CanUndo: gm.CanUndo(), CanRedo: gm.CanRedo(),
 	}
