@@ -60,11 +60,15 @@ type seat struct {
 	version  int64        // race: moves applied to board
 	hints    int
 	hintBusy bool
-	mistakes int
-	place    int   // 1.. once finished
-	ms       int64 // their time, once finished
-	out      string
-	played   bool // sat at the current game from its start
+	// The hint whose next stages are free until the seat's next move,
+	// and the stages shown over all hints.
+	openHint   *logic.Advice
+	hintStages int
+	mistakes   int
+	place      int   // 1.. once finished
+	ms         int64 // their time, once finished
+	out        string
+	played     bool // sat at the current game from its start
 }
 
 // envelope is one thing for the room to handle: a client's message, or
