@@ -3,14 +3,15 @@
 // that answers with the new view, so a reload or a restart loses nothing.
 import { api, $, say } from './api.js';
 import { Board, makePad, keyValue, parseCells, arrows } from './grid.js';
+import { clock, Pencil, StagedHint, conflicts, showLeft, clearMarks, wireClearMarks, sentence } from './playkit.js';
 
 const CURRENT = 'sudokuar.currentGame';
 const NAME = 'sudokuar.name';
 
 let view = null;       // the server's latest View
 let board = null;
-let pencil = false;
-let hintView = null;   // the latest hint to show: {cells, targets, elim}
+const pencil = new Pencil();
+const hint = new StagedHint($('msg'), () => redraw());
 let checked = null;    // cells a check or submit found wrong
 let clockBase = 0;     // performance.now() when view.elapsedMs was true
 
@@ -55,6 +56,8 @@ function showChooser() {
 
 async function startGame(gid) {
   $('game').hidden = false;
+  document.body.classList.add('in-game');
+  wireClearMarks();
   board = new Board($('board'), () => redraw());
   $('name').value = localStorage.getItem(NAME) || '';
   try {
@@ -81,7 +84,7 @@ function act(action, body) {
       show(v);
       return v;
     } catch (e) {
-      say($('msg'), e.message, 'error');
+      say($('msg'), sentence(e.message), 'error');
       return null;
     }
   };
@@ -105,7 +108,6 @@ function show(v) {
   $('mistakes').textContent = v.mistakes;
   $('undo').disabled = !v.canUndo;
   $('redo').disabled = !v.canRedo;
-  $('hint').disabled = v.hints >= v.maxHints;
   $('errors').setAttribute('aria-pressed', String(v.showErrors));
   $('errors').textContent = v.showErrors ? 'Errors on' : 'Errors off';
   const over = v.status !== 'playing';
@@ -115,7 +117,7 @@ function show(v) {
   for (const b of document.querySelectorAll('.tools button, #pad button, #pause')) b.disabled = b.disabled || over;
   $('submit-form').hidden = over;
   $('pause').hidden = over;
-  if (over) { board.sel = -1; hintView = null; showDone(v); }
+  if (over) { board.select(-1); hint.clear(); showDone(v); }
   tick();
   redraw();
 }
@@ -131,21 +133,23 @@ function redraw() {
   }
   const wrong = new Set(view.wrong);
   if (checked) for (const i of checked) wrong.add(i);
+  // Rule breaks always show: they are rules, not answers.
+  const clash = view.status === 'playing' ? conflicts(values, view.box[0], view.box[1]) : new Set();
+  for (const i of view.conflicts || []) clash.add(i);
+  const h = hint.view();
   board.draw({
-    values, given, marks: view.marks, wrong, conflicts: new Set(view.conflicts),
-    hint: hintView && hintView.cells, targets: hintView && hintView.targets, elim: hintView && hintView.elim,
-    solved: solvedCells,
+    values, given, marks: view.marks, wrong, conflicts: clash,
+    hint: h.cells, targets: h.targets, elim: h.elim, solved: solvedCells,
   });
+  showLeft($('pad'), values, view.size);
+  if (view.status === 'playing') $('hint').disabled = view.hints >= view.maxHints && hint.next() === 1;
 }
 
 function tick() {
   if (!view) return;
   let ms = view.elapsedMs;
   if (!view.paused && view.status === 'playing') ms += performance.now() - clockBase;
-  const s = Math.floor(ms / 1000);
-  const t = s >= 3600 ? `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`
-    : `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-  $('timer').textContent = t;
+  $('timer').textContent = clock(ms);
 }
 
 async function write(v) {
@@ -153,39 +157,18 @@ async function write(v) {
   if (i < 0 || !view || view.status !== 'playing' || view.paused) return;
   if (parseCells(view.puzzle)[i]) { say($('msg'), 'That cell is a given.'); return; }
   checked = null;
-  if (pencil && v > 0) {
+  hint.clear();
+  if (pencil.on && v > 0) {
     if (parseCells(view.cells)[i]) { say($('msg'), 'Erase the digit before pencilling.'); return; }
     await act('mark', { cell: i, value: v });
   } else {
-    const r = await act('move', { cell: i, value: v });
-    if (r) { hintView = null; say($('msg'), ''); }
+    const r = await act('move', v > 0 && clearMarks() ? { cell: i, value: v, clear: true } : { cell: i, value: v });
+    if (r) say($('msg'), '');
   }
   if (view.filled === view.total && view.status === 'playing') {
     say($('msg'), 'Every cell is filled: type your name and Submit.', 'ok');
     $('name').focus();
   }
-}
-
-function setPencil(on) {
-  pencil = on;
-  $('pencil').setAttribute('aria-pressed', String(on));
-  $('pad').classList.toggle('pencil', on);
-}
-
-function showHint(step) {
-  const n = view.size;
-  const cells = new Set(step.cells || []);
-  const targets = new Set();
-  const elim = new Map();
-  for (const p of step.placements || []) targets.add(p.cell);
-  for (const w of step.wrong || []) targets.add(w);
-  for (const e of step.eliminations || []) {
-    if (!elim.has(e.cell)) elim.set(e.cell, new Set());
-    elim.get(e.cell).add(e.value);
-  }
-  hintView = { cells, targets, elim };
-  say($('msg'), step.sentence || step.technique, '');
-  if (n) redraw();
 }
 
 function showDone(v) {
@@ -219,15 +202,16 @@ function wire() {
     if (e.target === el || e.target.closest('input, textarea, select')) return;
     onKey(e);
   });
-  $('pencil').onclick = () => setPencil(!pencil);
-  $('undo').onclick = () => { checked = null; act('undo'); };
-  $('redo').onclick = () => { checked = null; act('redo'); };
+  $('pencil').onclick = () => pencil.toggle();
+  $('undo').onclick = () => { checked = null; hint.clear(); act('undo'); };
+  $('redo').onclick = () => { checked = null; hint.clear(); act('redo'); };
   $('pause').onclick = () => act(view.paused ? 'resume' : 'pause');
   $('resume-btn').onclick = () => act('resume');
   $('errors').onclick = () => act('errors', { on: !view.showErrors });
   $('hint').onclick = async () => {
-    const v = await act('hint');
-    if (v && v.hint) showHint(v.hint);
+    const stage = hint.next();
+    const v = await act('hint', { stage });
+    if (v && v.hint) hint.show(v.hint, stage, v.box[0], v.box[1]);
   };
   $('check').onclick = async () => {
     const v = await act('check');
@@ -284,7 +268,7 @@ function onKey(e) {
     write(v);
     return;
   }
-  if (k === 'p' || k === 'n') { setPencil(!pencil); return; }
+  if (k === 'p' || k === 'n') { pencil.toggle(); return; }
   if (k === 'h') { $('hint').click(); return; }
   if (k === 'u') { $('undo').click(); return; }
   if (k === 'e') { $('errors').click(); }
