@@ -134,7 +134,11 @@ func TestAPISolveAndAnalyze(t *testing.T) {
 	sixBy := "120000000010000000000000000000000000" // 6x6, boxes 2x3 by default
 	runCases(t, a, []apiCase{
 		{name: "ok", path: "/api/solve", body: `{"puzzle":"` + classic + `"}`, status: 200,
-			fields: map[string]any{"solution": classicSolution, "status": "solved", "solver": "dlx", "givens": 30}},
+			fields: map[string]any{"solution": classicSolution, "status": "solved", "solver": "dlx", "givens": 30, "level": "easy"}},
+		// The Enter page solves without rating again (rating waits up to
+		// rateTimeout on a hard puzzle; the solver takes microseconds).
+		{name: "ok, unrated", path: "/api/solve", body: `{"puzzle":"` + classic + `","rate":false}`, status: 200,
+			fields: map[string]any{"solution": classicSolution, "status": "solved", "rating": nil, "level": nil}},
 		{name: "dots and lines", path: "/api/solve", body: `{"puzzle":"53..7....\n6..195...\n.98....6.\n8...6...3\n4..8.3..1\n7...2...6\n.6....28.\n...419..5\n....8..79","solver":"dlx"}`, status: 200,
 			fields: map[string]any{"solution": classicSolution}},
 		{name: "grid file", path: "/api/analyze", body: `{"puzzle":"2 2\n1. 0 0 0\n0 0 3. 0\n0 4. 0 0\n0 0 0 2."}`, status: 200, fields: map[string]any{"status": "solved", "size": 4}},
