@@ -34,6 +34,7 @@ export class Board {
   constructor(el, onPick) {
     this.el = el;
     this.onPick = onPick || (() => {});
+    this.onSelect = null; // called after every change of selection (zoom.js follows it)
     this.n = 0;
     this.sel = -1;
     this.cells = [];
@@ -59,6 +60,7 @@ export class Board {
     this.el.style.setProperty('--bc', bc);
     this.el.replaceChildren();
     this.el.setAttribute('role', 'grid');
+    this.el.classList.toggle('big', n >= 12); // bigger pencil marks (app.css)
     this.el.setAttribute('aria-rowcount', n);
     this.el.setAttribute('aria-colcount', n);
     this.cells = [];
@@ -91,6 +93,7 @@ export class Board {
     if (i >= 0 && this.cells[i]) this.el.setAttribute('aria-activedescendant', this.cells[i].id);
     else this.el.removeAttribute('aria-activedescendant');
     if (this.last) this.draw(this.last);
+    if (this.onSelect) this.onSelect(i);
   }
 
   // move shifts the selection by dr rows and dc columns, wrapping around.

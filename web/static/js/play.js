@@ -3,6 +3,7 @@
 // that answers with the new view, so a reload or a restart loses nothing.
 import { api, $, say } from './api.js';
 import { Board, makePad, keyValue, parseCells, arrows } from './grid.js';
+import { Zoom } from './zoom.js';
 import { clock, Pencil, StagedHint, conflicts, showLeft, clearMarks, wireClearMarks, sentence } from './playkit.js';
 
 const CURRENT = 'sudokuar.currentGame';
@@ -12,6 +13,7 @@ let view = null;       // the server's latest View
 let board = null;
 const pencil = new Pencil();
 const hint = new StagedHint($('msg'), () => redraw());
+let zoom = null;
 let checked = null;    // cells a check or submit found wrong
 let clockBase = 0;     // performance.now() when view.elapsedMs was true
 
@@ -59,6 +61,7 @@ async function startGame(gid) {
   document.body.classList.add('in-game');
   wireClearMarks();
   board = new Board($('board'), () => redraw());
+  zoom = new Zoom(board, $('zoom'));
   $('name').value = localStorage.getItem(NAME) || '';
   try {
     show(await api('/api/games/' + gid));
@@ -99,6 +102,7 @@ function show(v) {
   clockBase = performance.now();
   if (first) {
     board.setShape(v.box[0], v.box[1]);
+    zoom.offer(v.size);
     $('board').append($('paused')); // the cover sits over the cells
     makePad($('pad'), v.size, (x) => write(x));
     $('what').textContent = `${v.size}×${v.size} · ${v.own ? 'your puzzle' : v.level}${v.rating ? ' · ' + v.rating.toFixed(1) : ''}`;
@@ -142,6 +146,7 @@ function redraw() {
     hint: h.cells, targets: h.targets, elim: h.elim, solved: solvedCells,
   });
   showLeft($('pad'), values, view.size);
+  zoom.update();
   if (view.status === 'playing') $('hint').disabled = view.hints >= view.maxHints && hint.next() === 1;
 }
 
@@ -270,6 +275,7 @@ function onKey(e) {
   }
   if (k === 'p' || k === 'n') { pencil.toggle(); return; }
   if (k === 'h') { $('hint').click(); return; }
+  if (k === 'z' && !$('zoom').hidden) { zoom.set(!zoom.on); return; }
   if (k === 'u') { $('undo').click(); return; }
   if (k === 'e') { $('errors').click(); }
 }

@@ -5,6 +5,7 @@
 // the server decides every move, this page only shows what it says.
 import { $, say } from './api.js';
 import { Board, makePad, keyValue, parseCells, arrows } from './grid.js';
+import { Zoom } from './zoom.js';
 import { clock, Pencil, StagedHint, conflicts as clashes, showLeft, clearMarks, wireClearMarks, sentence } from './playkit.js';
 
 const NAME = 'sudokuar.name'; // shared with the play page
@@ -16,6 +17,7 @@ let wanted = null;    // the room code this page should be in
 let leaving = false;  // the player left on purpose: no rejoin
 let st = null;        // the latest state
 let board = null;     // the Board widget
+let zoom = null;      // its magnifier on big boards
 let cells = [];       // the board's values as the server last said
 let marks = [];       // my pencil marks
 let wrong = new Set();
@@ -313,8 +315,9 @@ function drawGame(first) {
   $('undo').hidden = $('redo').hidden = st.mode === 'coop';
   $('keys').textContent = 'Keys: arrows move, 1–9 (A–G on 16×16) write, 0 or Backspace erase, P pencil, H hint' + (st.mode === 'coop' ? '.' : ', U/Ctrl+Z undo.');
   if (!st.board) return;
-  if (!board) board = new Board($('board'), () => redraw());
+  if (!board) { board = new Board($('board'), () => redraw()); zoom = new Zoom(board, $('zoom')); }
   board.setShape(st.box[0], st.box[1]);
+  zoom.offer(st.size);
   if (st.phase !== 'playing') board.sel = -1;
   if (first) { makePad($('pad'), st.size, (v) => write(v)); wireClearMarks(); }
   drawMine();
@@ -355,6 +358,7 @@ function redraw() {
     hint: h.cells, targets: h.targets, elim: h.elim, solved,
   });
   showLeft($('pad'), values, st.size);
+  zoom.update();
   if (st.phase === 'playing' && $('hint') && mySeat() && !mySeat().place) $('hint').disabled = mySeat().hints >= st.maxHints && hint.next() === 1;
 }
 
@@ -571,5 +575,6 @@ document.addEventListener('keydown', (e) => {
   const k = e.key.toLowerCase();
   if (k === 'p' || k === 'n') pencil.toggle();
   else if (k === 'h') $('hint').click();
+  else if (k === 'z' && !$('zoom').hidden) zoom.set(!zoom.on);
   else if (k === 'u' && st.mode === 'race') $('undo').click();
 });
