@@ -152,7 +152,8 @@ export class StagedHint {
       if (!elim.has(e.cell)) elim.set(e.cell, new Set());
       elim.get(e.cell).add(e.digit);
     }
-    return { cells: new Set(a.cells || []), targets, elim };
+    // The house stays lit behind the pattern: the sentence names it.
+    return { cells: new Set([...houseCells(a.house, ...this.shape), ...(a.cells || [])]), targets, elim };
   }
 }
 
