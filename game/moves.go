@@ -90,17 +90,27 @@ func (g *Game) change(i, v int, mk Marks) Change {
 // the cell already holds v. Any value may be entered, even one that breaks
 // a rule (see Conflict). Errors: *RangeError, ErrFixed.
 func (g *Game) Set(row, col, v int) (Move, error) {
-	i, err := g.index(row, col)
+	i, err := g.writable(row, col, v, 0)
 	if err != nil {
 		return Move{}, err
 	}
-	if v < 0 || v > g.n {
-		return Move{}, &RangeError{What: "value", Value: v, Min: 0, Max: g.n}
+	return g.record(Move{Kind: KindSet, Changes: []Change{g.change(i, v, g.marks[i])}}), nil
+}
+
+// writable returns the index of row, col when v (lo..N) may be written
+// there. Errors: *RangeError, ErrFixed.
+func (g *Game) writable(row, col, v, lo int) (int, error) {
+	i, err := g.index(row, col)
+	if err != nil {
+		return 0, err
+	}
+	if v < lo || v > g.n {
+		return 0, &RangeError{What: "value", Value: v, Min: lo, Max: g.n}
 	}
 	if g.fixed[i] {
-		return Move{}, ErrFixed
+		return 0, ErrFixed
 	}
-	return g.record(Move{Kind: KindSet, Changes: []Change{g.change(i, v, g.marks[i])}}), nil
+	return i, nil
 }
 
 // Place enters v (1..N) at row, col like Set, and in the same move takes v
@@ -108,15 +118,9 @@ func (g *Game) Set(row, col, v int) (Move, error) {
 // with it, as players expect of a placed digit: one Undo brings the digit
 // and the marks back. Errors as for Set.
 func (g *Game) Place(row, col, v int) (Move, error) {
-	i, err := g.index(row, col)
+	i, err := g.writable(row, col, v, 1)
 	if err != nil {
 		return Move{}, err
-	}
-	if v < 1 || v > g.n {
-		return Move{}, &RangeError{What: "value", Value: v, Min: 1, Max: g.n}
-	}
-	if g.fixed[i] {
-		return Move{}, ErrFixed
 	}
 	m := Move{Kind: KindPlace, Changes: []Change{g.change(i, v, g.marks[i])}}
 	for j := range g.values {
