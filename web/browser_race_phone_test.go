@@ -1,7 +1,6 @@
 package web
 
 import (
-	"strings"
 	"testing"
 	"time"
 
@@ -19,17 +18,7 @@ func TestBrowserRacePhone(t *testing.T) {
 	listen(ada, &wsLog{})
 	bob, _ := ada.secondContext(t)
 
-	ada.run("open the lobby", chromedp.Navigate(ts.URL+"/rooms"))
-	ada.waitJS("the lobby", `!document.getElementById('lobby').hidden`, 10*time.Second)
-	ada.run("name and create", chromedp.SendKeys(`#name`, "Ada", chromedp.ByID), chromedp.Click(`#create`, chromedp.ByID))
-	ada.waitJS("the room", `/^\/rooms\/[A-Z2-9]{6}$/.test(location.pathname) && !document.getElementById('waiting').hidden`, 10*time.Second)
-	var code string
-	ada.eval(`location.pathname.split('/')[2]`, &code)
-
-	bob.run("open the lobby", chromedp.Navigate(ts.URL+"/rooms"))
-	bob.waitJS("the lobby", `!document.getElementById('lobby').hidden`, 10*time.Second)
-	bob.run("name and code", chromedp.SendKeys(`#name`, "Bob", chromedp.ByID), chromedp.SendKeys(`#code`, strings.ToLower(code), chromedp.ByID),
-		chromedp.Click(`#join`, chromedp.ByID))
+	meetInRoom(ts, ada, bob, "Bob")
 	ada.waitJS("waiting for both, in words", `document.getElementById('wait-text').textContent === 'Waiting for you and Bob to be ready.'`, 10*time.Second)
 	bob.run("bob ready", chromedp.Click(`#ready`, chromedp.ByID))
 	ada.waitJS("waiting for ada", `document.getElementById('wait-text').textContent === 'Waiting for you: press “I\'m ready”.'`, 10*time.Second)
