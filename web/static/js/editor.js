@@ -1,7 +1,7 @@
 // editor.js: a puzzle being typed or corrected, shared by the Enter and
 // Upload pages. The server judges every change (conflicts, no, one or
 // several solutions, rating); the page only shows what it says.
-import { api, $, say } from './api.js';
+import { api, $, say, sentence } from './api.js';
 import { Board, makePad, keyValue, cellsText, arrows } from './grid.js';
 
 export class Editor {
@@ -97,7 +97,7 @@ export class Editor {
       this.show(a);
     } catch (e) {
       if (seq !== this.seq) return;
-      verdict.textContent = e.message;
+      verdict.textContent = sentence(e.message);
       verdict.className = 'verdict bad';
     }
     this.redraw();

@@ -1,10 +1,10 @@
 // play.js: the Play page. /play shows the chooser (size, level); /play/ID
 // plays game ID. The server holds the game: every action is a request
 // that answers with the new view, so a reload or a restart loses nothing.
-import { api, $, say } from './api.js';
+import { api, $, say, sentence } from './api.js';
 import { Board, makePad, keyValue, parseCells, arrows } from './grid.js';
 import { Zoom } from './zoom.js';
-import { clock, Pencil, StagedHint, conflicts, showLeft, clearMarks, wireClearMarks, sentence } from './playkit.js';
+import { clock, Pencil, StagedHint, conflicts, showLeft, clearMarks, wireClearMarks } from './playkit.js';
 
 const CURRENT = 'sudokuar.currentGame';
 const NAME = 'sudokuar.name';
@@ -67,7 +67,7 @@ async function startGame(gid) {
     show(await api('/api/games/' + gid));
   } catch (e) {
     if (e.status === 404 && localStorage.getItem(CURRENT) === gid) localStorage.removeItem(CURRENT);
-    $('game').replaceChildren(Object.assign(document.createElement('p'), { className: 'message error', textContent: e.message }));
+    $('game').replaceChildren(Object.assign(document.createElement('p'), { className: 'message error', textContent: sentence(e.message) }));
     const a = Object.assign(document.createElement('a'), { href: '/play', className: 'button primary', textContent: 'New game' });
     $('game').append(a);
     return;

@@ -4,7 +4,7 @@
 // left on the pad, the staged hint and the auto-clear setting. The pages
 // keep their own talk with the server (HTTP for solo, a WebSocket for
 // rooms); this module only turns what they know into what the player sees.
-import { $, say } from './api.js';
+import { $, say, sentence } from './api.js';
 
 const CLEAR = 'sudokuar.clearMarks';
 
@@ -157,9 +157,3 @@ export class StagedHint {
   }
 }
 
-// sentence starts text with a capital and ends it with a full stop.
-export function sentence(text) {
-  if (!text) return '';
-  const t = text.charAt(0).toUpperCase() + text.slice(1);
-  return /[.!?…:]$/.test(t) ? t : t + '.';
-}

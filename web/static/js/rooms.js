@@ -3,10 +3,10 @@
 // ready checks, the race or co-op board, and the results. Everything goes
 // over one WebSocket to /ws/rooms (the protocol is in rooms/protocol.go);
 // the server decides every move, this page only shows what it says.
-import { $, say } from './api.js';
+import { $, say, sentence } from './api.js';
 import { Board, makePad, keyValue, parseCells, arrows } from './grid.js';
 import { Zoom } from './zoom.js';
-import { clock, Pencil, StagedHint, conflicts as clashes, showLeft, clearMarks, wireClearMarks, sentence } from './playkit.js';
+import { clock, Pencil, StagedHint, conflicts as clashes, showLeft, clearMarks, wireClearMarks } from './playkit.js';
 
 const NAME = 'sudokuar.name'; // shared with the play page
 
