@@ -13,7 +13,8 @@ import (
 
 // TestBrowserKakuro plays a small generated Kakuro to the end in the
 // browser: the chooser makes a game, a digit twice in a run is coloured
-// at once, Check marks a wrong digit, Hint reveals a cell, the clock runs,
+// at once, Check marks a wrong digit, Hint mends it (and it is red no
+// more, also after the next Check), the clock runs,
 // every cell is typed from the keyboard, Submit puts the time on the
 // Kakuro leaderboard, which the chooser then lists. Then the Solve page
 // solves a typed board and names the line of a bad token.
@@ -52,6 +53,10 @@ func TestBrowserKakuro(t *testing.T) {
 	// Hint mends the wrong cell first.
 	b.run("hint", chromedp.Click(`#hint`, chromedp.ByQuery))
 	b.waitJS("the hint", fmt.Sprintf(`document.querySelector('%s').textContent === '%d' && document.getElementById('hints').textContent === '1/5'`, cell(0), sol[0]), 10*time.Second)
+	// The mended digit is not red, and Check, finding nothing wrong, leaves
+	// nothing red (it stayed red: the answer leaves "wrong" out when empty).
+	b.run("check again", chromedp.Click(`#check`, chromedp.ByQuery))
+	b.waitJS("nothing wrong", `document.getElementById('msg').textContent === 'No wrong digit so far.' && document.querySelectorAll('#kboard .wrong').length === 0`, 10*time.Second)
 
 	// Type the rest, one cell at a time.
 	for k := 1; k < len(sol); k++ {

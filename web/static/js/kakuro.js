@@ -206,7 +206,9 @@ function broken() {
 
 function redraw() {
   const playing = view.status === 'playing';
-  const bad = showErrors && playing ? broken() : new Set();
+  // A run that breaks a rule is always red: that is the rules, not the
+  // solution; Errors on/off is about digits that differ from the solution.
+  const bad = playing ? broken() : new Set();
   cellEls.forEach((d, k) => {
     d.textContent = entries[k] ? String(entries[k]) : '';
     d.classList.toggle('sel', playing && k === sel);
