@@ -36,10 +36,7 @@ func (b *browser) axe(src string) []string {
 // the lobby and a room of Play with friends, a game of Sudoku and one of
 // Kakuro included.
 func TestBrowserAxe(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("testdata", "axe", "axe.min.js"))
-	if err != nil {
-		t.Fatalf("axe-core is vendored for this test: %v", err)
-	}
+	src := axeSource(t)
 	ts := startServer(t, filepath.Join(t.TempDir(), "axe.db"), "127.0.0.1:0")
 	kres, err := httpPostJSON(ts.URL+"/api/kakuro/games", `{"size":"5","level":"easy"}`)
 	if err != nil {
@@ -70,19 +67,29 @@ func TestBrowserAxe(t *testing.T) {
 			for _, p := range pages {
 				b.run("open "+p.name, chromedp.Navigate(ts.URL+p.path))
 				b.waitJS(p.name+" ready", p.ready, 15*time.Second)
-				check(t, b, p.name, b.axe(string(src)))
+				check(t, b, p.name, b.axe(src))
 			}
 			// A room: name, create, and its lobby with the ready button.
 			b.run("open rooms", chromedp.Navigate(ts.URL+"/rooms"))
 			b.waitJS("lobby", `!document.getElementById('lobby').hidden`, 10*time.Second)
 			b.run("create a room", chromedp.SetValue(`#name`, "Ada", chromedp.ByQuery), chromedp.Click(`#create`, chromedp.ByQuery))
 			b.waitJS("the room", `!document.getElementById('room').hidden && !document.getElementById('waiting').hidden`, 20*time.Second)
-			check(t, b, "rooms-room", b.axe(string(src)))
+			check(t, b, "rooms-room", b.axe(src))
 			if len(b.errors) > 0 {
 				t.Errorf("script errors: %q", b.errors)
 			}
 		})
 	}
+}
+
+// axeSource reads the vendored axe-core (web/testdata/axe, tests only).
+func axeSource(t *testing.T) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", "axe", "axe.min.js"))
+	if err != nil {
+		t.Fatalf("axe-core is vendored for the accessibility tests: %v", err)
+	}
+	return string(src)
 }
 
 // check fails t with the violations of page, if any.

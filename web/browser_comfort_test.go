@@ -108,6 +108,7 @@ func TestBrowserComfort(t *testing.T) {
 			b.run("hint: pattern", chromedp.Click(`#hint`, chromedp.ByID))
 			b.waitJS("the pattern", `!document.getElementById('msg').textContent.startsWith('There is') && document.querySelectorAll('#board .cell.hint-target').length > 0 && document.getElementById('hints').textContent === '1/5' && document.getElementById('hint').textContent === 'Apply'`, 15*time.Second)
 			b.viewShot(win.name + "-hint-2-pattern")
+			check(t, b, win.name+" play, hint stage 2", b.axe(axeSource(t)))
 			var target int
 			b.eval(`Number(document.querySelector('#board .cell.hint-target').dataset.i)`, &target)
 			b.run("hint: answer", chromedp.Click(`#hint`, chromedp.ByID))

@@ -39,6 +39,7 @@ func TestBrowserRacePhone(t *testing.T) {
 	    padBottom: r('pad').bottom, toolsBottom: r('tools').bottom, vh: innerHeight, scrollY: scrollY }; })()`, &layout)
 	t.Logf("phone race layout: %+v", layout)
 	ada.viewShot("phone-race")
+	check(t, ada, "phone race", ada.axe(axeSource(t)))
 	switch {
 	case layout.Names != "Bob":
 		t.Errorf("the strip names %q, want Bob", layout.Names)
