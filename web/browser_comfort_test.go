@@ -29,7 +29,8 @@ new PerformanceObserver((l) => { for (const e of l.getEntries()) { window.__cls 
 // the digits left; a hint comes in three stages (nudge naming the house,
 // pattern with its sentence, answer played), each counted and the whole
 // one of the five; and hinting, toggling pencil and checking move nothing
-// on the page (cumulative layout shift 0).
+// on the page (cumulative layout shift 0); a hint open across a reload
+// goes on at its next stage.
 func TestBrowserComfort(t *testing.T) {
 	ts := startServer(t, filepath.Join(t.TempDir(), "comfort.db"), "127.0.0.1:0")
 	for _, win := range []struct {
@@ -139,6 +140,15 @@ func TestBrowserComfort(t *testing.T) {
 			if cls != 0 {
 				t.Errorf("%s: the page moved while playing: CLS %.4f, shifts %q", win.name, cls, shifts)
 			}
+			// A hint open across a reload goes on where it was, for free.
+			b.run("a second hint", chromedp.Click(`#hint`, chromedp.ByID))
+			b.waitJS("its nudge", `document.getElementById('hints').textContent === '2/5' && document.getElementById('hint').textContent === 'Show'`, 15*time.Second)
+			b.run("reload", chromedp.Reload())
+			b.waitJS("the game again", `document.querySelectorAll('#board .cell').length === 81 && document.getElementById('hints').textContent === '2/5' && document.getElementById('hint').textContent === 'Show'`, 15*time.Second)
+			b.run("resume (leaving the page paused the game)", chromedp.Evaluate(`document.getElementById('paused').hidden || document.getElementById('resume-btn').click()`, nil))
+			b.waitJS("resumed", `document.getElementById('paused').hidden`, 10*time.Second)
+			b.run("its pattern", chromedp.Click(`#hint`, chromedp.ByID))
+			b.waitJS("the pattern, still 2/5", `document.getElementById('hint').textContent === 'Apply' && document.querySelectorAll('#board .cell.hint-target').length > 0 && document.getElementById('hints').textContent === '2/5'`, 15*time.Second)
 			if len(b.errors) > 0 {
 				t.Errorf("script errors: %q", b.errors)
 			}

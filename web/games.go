@@ -46,10 +46,11 @@ type session struct {
 	Name         string        `json:"name,omitempty"` // who submitted it
 	Own          bool          `json:"own,omitempty"`  // the player's own puzzle: unranked
 	// HintStages counts every stage of every hint shown (nudge, pattern,
-	// answer); HintOpen is set while the last hint's next stage may be
-	// asked for free (until the next move).
-	HintStages int  `json:"hintStages,omitempty"`
-	HintOpen   bool `json:"hintOpen,omitempty"`
+	// answer); HintStage is the stage the open hint last showed (1 or 2),
+	// 0 when no hint is open: its later stages are free until the next
+	// move.
+	HintStages int `json:"hintStages,omitempty"`
+	HintStage  int `json:"hintStage,omitempty"`
 }
 
 // played is one game in memory while an action runs on it.
@@ -78,7 +79,8 @@ type View struct {
 	ElapsedMs  int64        `json:"elapsedMs"`
 	Paused     bool         `json:"paused"`
 	Hints      int          `json:"hints"`
-	HintStages int          `json:"hintStages"` // stages shown over all hints
+	HintStages int          `json:"hintStages"`          // stages shown over all hints
+	HintStage  int          `json:"hintStage,omitempty"` // the open hint's last stage shown (1, 2), until the next move
 	MaxHints   int          `json:"maxHints"`
 	Mistakes   int          `json:"mistakes"`
 	ShowErrors bool         `json:"showErrors"`
@@ -234,7 +236,7 @@ func (gs *games) act(ctx context.Context, id, name string, a Action) (View, erro
 			return View{}, errorf(http.StatusBadRequest, "cell %d is off the board (0..%d)", cell, n*n-1)
 		}
 		r, c := cell/n, cell%n
-		p.s.HintOpen = false
+		p.s.HintStage = 0
 		switch {
 		case gm.Fixed(r, c):
 			err = game.ErrFixed
@@ -256,10 +258,10 @@ func (gs *games) act(ctx context.Context, id, name string, a Action) (View, erro
 			return View{}, errorf(http.StatusConflict, "r%dc%d is a given and cannot change", r+1, c+1)
 		}
 	case "undo":
-		p.s.HintOpen = false
+		p.s.HintStage = 0
 		_, err = gm.Undo()
 	case "redo":
-		p.s.HintOpen = false
+		p.s.HintStage = 0
 		_, err = gm.Redo()
 	case "pause":
 		if !paused {
@@ -358,7 +360,7 @@ func (p *played) hintStage(ctx context.Context, stage int) (logic.Advice, error)
 		return logic.Advice{}, errorf(http.StatusBadRequest, "hint stage %d: want 1 (nudge), 2 (pattern) or 3 (answer)", stage)
 	case stage == 1 && p.s.Hints >= MaxHints:
 		return logic.Advice{}, errorf(http.StatusConflict, "no hints left: all %d used", MaxHints)
-	case stage > 1 && !p.s.HintOpen:
+	case stage > 1 && p.s.HintStage == 0:
 		return logic.Advice{}, errorf(http.StatusConflict, "no hint open: ask for a new one")
 	}
 	step, err := hint(ctx, p.puzzle, p.gm.Grid())
@@ -369,7 +371,10 @@ func (p *played) hintStage(ctx context.Context, stage int) (logic.Advice, error)
 		p.s.Hints++
 	}
 	p.s.HintStages++
-	p.s.HintOpen = stage < 3
+	p.s.HintStage = stage
+	if stage == 3 {
+		p.s.HintStage = 0
+	}
 	if stage == 3 {
 		if err := p.applyAdvice(step); err != nil {
 			return logic.Advice{}, err
@@ -437,7 +442,7 @@ func (p *played) view(now time.Time) View {
 		ID: p.rec.ID, Size: n, Box: p.s.Box, Level: p.rec.Level, Rating: p.s.Rating, Own: p.s.Own,
 		Puzzle: p.rec.Puzzle, Cells: pipeline.GridString(cells),
 		Marks: marks, Status: p.rec.Status, ElapsedMs: p.s.ElapsedMs, Paused: p.s.RunningSince == 0,
-		Hints: p.s.Hints, HintStages: p.s.HintStages, MaxHints: MaxHints, Mistakes: p.s.Mistakes, ShowErrors: p.s.ShowErrors,
+		Hints: p.s.Hints, HintStages: p.s.HintStages, HintStage: p.s.HintStage, MaxHints: MaxHints, Mistakes: p.s.Mistakes, ShowErrors: p.s.ShowErrors,
 		Wrong: []int{}, Conflicts: []int{}, Total: n * n, Filled: n*n - gm.EmptyCells(),
 		CanUndo: gm.CanUndo(), CanRedo: gm.CanRedo(),
 	}

@@ -103,6 +103,7 @@ function show(v) {
   if (first) {
     board.setShape(v.box[0], v.box[1]);
     zoom.offer(v.size);
+    hint.resume(v.hintStage);
     $('board').append($('paused')); // the cover sits over the cells
     makePad($('pad'), v.size, (x) => write(x));
     $('what').textContent = `${v.size}×${v.size} · ${v.own ? 'your puzzle' : v.level}${v.rating ? ' · ' + v.rating.toFixed(1) : ''}`;

@@ -120,6 +120,15 @@ export class StagedHint {
     this.onChange();
   }
 
+  // resume picks up, after a reload, a hint the server still holds open
+  // at stage (1 or 2): the next press asks for the stage after it.
+  resume(stage) {
+    if (!stage || this.advice) return;
+    this.advice = {};
+    this.stage = stage;
+    this.label();
+  }
+
   // clear forgets the hint (a move was made): nothing stays lit.
   clear() {
     if (!this.advice) return;
