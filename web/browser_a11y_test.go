@@ -48,8 +48,8 @@ func TestBrowserAxe(t *testing.T) {
 		w, h int
 	}{{"desktop", 1280, 800}, {"phone", phoneWidth, phoneHeight}} {
 		t.Run(win.name, func(t *testing.T) {
-			game := strings.TrimPrefix(openGame(t, ts.URL), ts.URL)
 			b := newBrowser(t, win.w, win.h)
+			game := strings.TrimPrefix(gameIn(b, ts, `{"size":"9","level":"easy"}`), ts.URL)
 			pages := []struct{ name, path, ready string }{
 				{"home", "/", `document.querySelectorAll('.tile').length === 7`},
 				{"play-chooser", "/play", `!document.getElementById('chooser').hidden`},

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -25,7 +26,7 @@ new PerformanceObserver((l) => { for (const e of l.getEntries()) { window.__cls 
 
 // TestBrowserComfort plays the comfort features of issue 20 at 1280×800
 // and 390×844: a placed digit clears its peers' pencil marks and one undo
-// brings them back; a rule break shows with "Errors off"; the pad counts
+// brings them back; a rule break shows without "Show mistakes"; the pad counts
 // the digits left; a hint comes in three stages (nudge naming the house,
 // pattern with its sentence, answer played), each counted and the whole
 // one of the five; and hinting, toggling pencil and checking move nothing
@@ -38,14 +39,14 @@ func TestBrowserComfort(t *testing.T) {
 		w, h int
 	}{{"desktop", 1280, 800}, {"phone", phoneWidth, phoneHeight}} {
 		t.Run(win.name, func(t *testing.T) {
-			url := openGame(t, ts.URL)
+			b := newBrowser(t, win.w, win.h)
+			url := gameIn(b, ts, `{"size":"9","level":"easy"}`)
 			id := strings.TrimPrefix(url, ts.URL+"/play/")
 			rec, err := ts.Store.Game(context.Background(), id)
 			if err != nil {
 				t.Fatal(err)
 			}
 			puzzle, sol := rec.Puzzle, rec.Solution
-			b := newBrowser(t, win.w, win.h)
 			b.run("open the game", chromedp.Navigate(url))
 			b.waitJS("the game", `document.querySelectorAll('#board .cell').length === 81 && document.getElementById('progress').textContent !== '0/81'`, 15*time.Second)
 			time.Sleep(300 * time.Millisecond) // fonts and first layout settle before measuring
@@ -85,8 +86,8 @@ func TestBrowserComfort(t *testing.T) {
 			b.run("undo", chromedp.KeyEvent("z", chromedp.KeyModifiers(input.ModifierCtrl)))
 			b.waitJS("the mark back, x empty", fmt.Sprintf(`document.querySelector('%s').textContent === '' && %s === '%s'`, cellSel(x), marksOf(y), d), 10*time.Second)
 
-			// Errors off, and a digit that a given of the row already holds:
-			// the rule break shows all the same.
+			// Show mistakes off (a ranked game's default), and a digit that a
+			// given of the row already holds: the rule break shows all the same.
 			given := -1
 			for c := 0; c < 9; c++ {
 				if puzzle[x/9*9+c] != '0' {
@@ -94,8 +95,7 @@ func TestBrowserComfort(t *testing.T) {
 					break
 				}
 			}
-			b.run("errors off", chromedp.Click(`#errors`, chromedp.ByID))
-			b.waitJS("errors off", `document.getElementById('errors').getAttribute('aria-pressed') === 'false'`, 10*time.Second)
+			b.waitJS("show mistakes off", `document.getElementById('errors').getAttribute('aria-pressed') === 'false'`, 10*time.Second)
 			b.run("a clash", chromedp.Click(cellSel(x), chromedp.ByQuery), chromedp.KeyEvent(string(puzzle[given])))
 			b.waitJS("the clash shown", fmt.Sprintf(`document.querySelector('%s').classList.contains('conflict') && document.querySelector('%s').classList.contains('conflict')`, cellSel(x), cellSel(given)), 10*time.Second)
 			b.viewShot(win.name + "-comfort-conflict")
@@ -154,6 +154,21 @@ func TestBrowserComfort(t *testing.T) {
 			}
 		})
 	}
+}
+
+// gameIn starts a game with body (JSON for POST /api/games) from inside
+// browser b, so that b's cookie owns it and b plays it (a game started
+// elsewhere opens for watching), and returns its page's URL.
+func gameIn(b *browser, ts *testServer, body string) string {
+	b.t.Helper()
+	var id string
+	b.run("open play", chromedp.Navigate(ts.URL+"/play"))
+	b.run("start a game", chromedp.Evaluate(`fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: '`+body+`'})
+	  .then((r) => r.json()).then((v) => v.id)`, &id, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	if id == "" {
+		b.t.Fatalf("no game started from the browser with %s", body)
+	}
+	return ts.URL + "/play/" + id
 }
 
 func atoi(s string) int {

@@ -14,12 +14,8 @@ import (
 // nothing on the page moves when it is turned on and off.
 func TestBrowserPhone16(t *testing.T) {
 	ts := startServer(t, filepath.Join(t.TempDir(), "p16.db"), "127.0.0.1:0")
-	res, err := httpPostJSON(ts.URL+"/api/games", `{"size":"16","level":"easy"}`)
-	if err != nil {
-		t.Fatal(err)
-	}
 	b := newBrowser(t, phoneWidth, phoneHeight)
-	b.run("open the game", chromedp.Navigate(ts.URL+"/play/"+res["id"].(string)))
+	b.run("open the game", chromedp.Navigate(gameIn(b, ts, `{"size":"16","level":"easy"}`)))
 	b.waitJS("the game", `document.querySelectorAll('#board .cell').length === 256 && document.getElementById('progress').textContent !== '0/256'`, 20*time.Second)
 	var fold struct{ Pad, Tools, VH, Cell float64 }
 	b.eval(`(() => { const r = (q) => document.querySelector(q).getBoundingClientRect();
