@@ -320,6 +320,12 @@ func (gs *games) act(ctx context.Context, id, name string, who actor, a Action, 
 	if !ok {
 		return View{}, refuse(playNotFound, "no action %q (want one of: %s)", name, actionNames)
 	}
+	return gs.run(ctx, id, name, who, a, apply)
+}
+
+// run applies the rule of action name for who on game id under the
+// game's lock, stores the result and returns the new view.
+func (gs *games) run(ctx context.Context, id, name string, who actor, a Action, apply rule) (View, error) {
 	mu := gs.lock(id)
 	mu.Lock()
 	defer mu.Unlock()
@@ -656,56 +662,34 @@ func (gs *games) hint(ctx context.Context, id string, who actor, stage int, engi
 // board is still seen: a wrong entry is erased, a placement placed (taking
 // it from its peers' marks; the last one finishes the game), an
 // elimination taken from the pencil marks that hold it.
-func (gs *games) playAdvice(ctx context.Context, id string, who actor, seen sudoku.Grid, a logic.Advice) (View, error) {
-	mu := gs.lock(id)
-	mu.Lock()
-	defer mu.Unlock()
-	p, err := gs.load(ctx, id)
-	if err != nil {
-		return View{}, err
-	}
-	if err := p.allowed("hint", who); err != nil {
-		return View{}, err
-	}
-	if !slices.Equal(p.gm.Grid().Cells, seen.Cells) {
-		return View{}, refuse(playConflict, "the board changed while the hint was found: ask again")
-	}
-	now := gs.now()
-	n := p.shape.N()
-	for _, w := range a.Wrong {
-		if _, err := p.gm.Set(w/n, w%n, 0); err != nil {
-			return View{}, gameError(err)
+func (gs *games) playAdvice(ctx context.Context, id string, who actor, seen sudoku.Grid, adv logic.Advice) (View, error) {
+	return gs.run(ctx, id, "hint", who, Action{}, func(p *played, _ Action, now time.Time) (func(*View), error) {
+		if !slices.Equal(p.gm.Grid().Cells, seen.Cells) {
+			return nil, refuse(playConflict, "the board changed while the hint was found: ask again")
 		}
-	}
-	for _, c := range a.Placements {
-		if _, err := p.gm.Place(c.Cell/n, c.Cell%n, c.Digit); err != nil {
-			return View{}, gameError(err)
-		}
-	}
-	for _, c := range a.Eliminations {
-		if m := p.gm.Marks(c.Cell/n, c.Cell%n); m.Has(c.Digit) && p.gm.Value(c.Cell/n, c.Cell%n) == 0 {
-			if _, err := p.gm.SetMarks(c.Cell/n, c.Cell%n, m&^(1<<c.Digit)); err != nil {
-				return View{}, gameError(err)
+		n := p.shape.N()
+		for _, w := range adv.Wrong {
+			if _, err := p.gm.Set(w/n, w%n, 0); err != nil {
+				return nil, gameError(err)
 			}
 		}
-	}
-	if slices.Equal(p.gm.Grid().Cells, p.solution.Cells) {
-		p.finish(now)
-		if p.s.Name == "" {
-			p.s.Name = nameOr(who.Name)
+		for _, c := range adv.Placements {
+			if _, err := p.gm.Place(c.Cell/n, c.Cell%n, c.Digit); err != nil {
+				return nil, gameError(err)
+			}
 		}
-	}
-	res, err := gs.save(ctx, p, now)
-	if err != nil {
-		return View{}, err
-	}
-	v := p.view(now)
-	if res != nil {
-		pub := publicResults([]store.Result{*res})[0]
-		v.Result = &pub
-		v.Rank = gs.rank(ctx, p)
-	}
-	return v, nil
+		for _, c := range adv.Eliminations {
+			if m := p.gm.Marks(c.Cell/n, c.Cell%n); m.Has(c.Digit) && p.gm.Value(c.Cell/n, c.Cell%n) == 0 {
+				if _, err := p.gm.SetMarks(c.Cell/n, c.Cell%n, m&^(1<<c.Digit)); err != nil {
+					return nil, gameError(err)
+				}
+			}
+		}
+		if slices.Equal(p.gm.Grid().Cells, p.solution.Cells) {
+			p.finish(now)
+		}
+		return nil, nil
+	})
 }
 
 func (p *played) stopClock(now time.Time) {
