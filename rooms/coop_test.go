@@ -60,8 +60,9 @@ func TestCoopConflictingMoves(t *testing.T) {
 	wg.Wait()
 	final := cls[0].sync() // the room has handled every move before this
 	for _, cl := range cls {
-		// Sync first: its answer comes after every broadcast queued for
-		// this client before it, so all() then holds them all.
+		// The sync answer is queued behind every broadcast this client was
+		// sent, so once it is in, cl.all() holds all of them; read before
+		// it, a broadcast still in the channel was missed under load.
 		st := cl.sync()
 		board := []byte(start.Puzzle)
 		var v int64

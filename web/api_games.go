@@ -63,7 +63,7 @@ func (s *Server) startGame(w http.ResponseWriter, r *http.Request, req newGameRe
 			s.writeError(w, r, errorf(http.StatusBadRequest, "puzzle: %v", err))
 			return
 		}
-		a, err := analyze(r.Context(), g)
+		a, err := analyze(r.Context(), g, true)
 		if err != nil {
 			s.writeError(w, r, err)
 			return

@@ -21,6 +21,10 @@ type puzzleRequest struct {
 	Puzzle string `json:"puzzle"`
 	Box    string `json:"box,omitempty"`    // e.g. "2x3"; default: the usual shape for the side
 	Solver string `json:"solver,omitempty"` // /api/solve only; default dlx
+	// Rate (/api/solve only): false skips the rating, which can take the
+	// engine up to rateTimeout while the solver needs microseconds; the
+	// Enter page has its rating from /api/analyze already.
+	Rate *bool `json:"rate,omitempty"`
 }
 
 // Analysis is what the rules say about a puzzle, without its solution.
@@ -46,12 +50,11 @@ type Solved struct {
 	Error    string  `json:"error,omitempty"` // why a solver gave up
 }
 
-// analyze judges g: conflicts, number of solutions, and (when the logic
-// engine is built in) its rating and level. Counting the solutions of what
-// a stranger typed is bounded (see countSolutions): a puzzle the counter
-// cannot settle in time is a 422 saying so, and a request whose client
-// went away stops at once.
-func analyze(ctx context.Context, g sudoku.Grid) (Analysis, error) {
+// analyze judges g: conflicts, number of solutions, and (when rated) its
+// rating and level. Counting the solutions of what a stranger typed is
+// bounded (see countSolutions): a puzzle the counter cannot settle in time
+// is a 422 saying so, and a request whose client went away stops at once.
+func analyze(ctx context.Context, g sudoku.Grid, rated bool) (Analysis, error) {
 	a := Analysis{
 		Size: g.N(), Box: [2]int{g.Shape.BoxRows, g.Shape.BoxCols}, Puzzle: pipeline.GridString(g),
 		Givens: g.Givens(), Conflicts: []int{},
@@ -78,6 +81,9 @@ func analyze(ctx context.Context, g sudoku.Grid) (Analysis, error) {
 		a.Status, a.Reason = pipeline.StatusConflict, "the givens do not break a rule, but no grid completes them"
 	case 1:
 		a.Status = pipeline.StatusSolved
+		if !rated {
+			break
+		}
 		if r, l, err := rate(ctx, g); err == nil {
 			a.Rating, a.Level = r, l
 		}
@@ -147,7 +153,7 @@ func (s *Server) apiAnalyze(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer done()
-	a, err := analyze(r.Context(), g)
+	a, err := analyze(r.Context(), g, true)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -179,7 +185,7 @@ func (s *Server) apiSolve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer done()
-	a, err := analyze(r.Context(), g)
+	a, err := analyze(r.Context(), g, req.Rate == nil || *req.Rate)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
