@@ -147,7 +147,7 @@ type fcEngine struct {
 	nestSeen  []uint64 // nested steps already counted in the step being measured
 	// collect, when set, receives every step a pass finds instead of the
 	// pass keeping the best (a nested rule wants them all).
-	collect func(h fcHit)
+	collect  func(h fcHit)
 	nestFree []*fcEngine // engines for nested rules, one per depth
 	sub      *Grid       // scratch grid of the nested rules
 }
