@@ -446,6 +446,7 @@ func forcingChainStep(g *Grid, mode chainMode, chain []pot, key hintKey) Step {
 	}
 	name := chainName(g, mode, chain)
 	return Step{
+		decides:      !src.on(),
 		Technique:    name,
 		Rating:       float64(key.rating) / 10,
 		Eliminations: elims,

@@ -839,6 +839,7 @@ func (e *fcEngine) contradictionStep(cl *closure, src pot) Step {
 	text := fmt.Sprintf("%s: if %s, then %s; but also %s; so %s: %s", e.familyName("contradiction"), e.geo.potName(src),
 		e.geo.chainText(a[1:]), e.geo.chainText(b[1:]), verdict, e.geo.elimText(elims))
 	s := e.stepFrom(e.familyName("contradiction"), elims, [][]pot{a, b}, text)
+	s.decides = !src.on()
 	e.free = append(e.free, cl) // fresh: the step holds copies of its chains
 	return s
 }
@@ -875,6 +876,7 @@ func (e *fcEngine) outcomeStep(label string, t pot, cls []*closure, _ []string) 
 	}
 	text := fmt.Sprintf("%s: %s; either way %s: %s", name, strings.Join(parts, "; "), verdict, e.geo.elimText(elims))
 	s := e.stepFrom(name, elims, chains, text)
+	s.decides = t.on()
 	e.free = append(e.free, cls...) // fresh: the step holds copies of its chains
 	return s
 }
