@@ -159,6 +159,45 @@ func (s *staticSearch) bfs(src pot, mode chainMode, maxDepth int, found func(par
 	}
 }
 
+// directBFS searches from src, following the implications of mode in the
+// grid as it is (no implication graph: for the few searches on a grid
+// that is only looked at once), until it meets target; it returns
+// target's parent on the shortest chain, or -1.
+func (s *staticSearch) directBFS(src, target pot, mode chainMode) pot {
+	s.epoch++
+	if s.epoch == 0 {
+		for i := range s.mark {
+			s.mark[i] = 0
+		}
+		s.epoch = 1
+	}
+	g := s.g
+	s.mark[src] = s.epoch
+	s.depth[src] = 0
+	s.parent[src] = -1
+	s.order = append(s.order[:0], src)
+	for head := 0; head < len(s.order); head++ {
+		p := s.order[head]
+		if p.on() {
+			s.buf = onToOff(g, p, mode.y, s.buf[:0])
+		} else {
+			s.buf = offToOn(g, p, mode.x, mode.y, s.buf[:0])
+		}
+		for _, q := range s.buf {
+			if q == target {
+				return p
+			}
+			if s.mark[q] != s.epoch {
+				s.mark[q] = s.epoch
+				s.depth[q] = s.depth[p] + 1
+				s.parent[q] = p
+				s.order = append(s.order, q)
+			}
+		}
+	}
+	return -1
+}
+
 func (s *staticSearch) visited(p pot) bool { return s.mark[p] == s.epoch }
 
 // path returns the chain from the search's source to p (visited).

@@ -48,13 +48,18 @@ func nestedSuffix(level, nest int) string {
 	return ""
 }
 
-// subGrid returns a copy of the search's grid for a nested rule (fresh:
-// nested engines keep a pointer to their grid while they run).
+// subGrid returns a copy of the search's grid for a nested rule. The
+// engine keeps it (and the memory of its implication graphs) from call to
+// call: the nested rules run at the end of most searches.
 func (e *fcEngine) subGrid() *Grid {
-	sub := e.work.Clone()
-	sub.unique = false
-	sub.ctx = e.g.ctx
-	return sub
+	if e.sub == nil || e.sub.geo != e.geo {
+		e.sub = e.work.Clone()
+	} else {
+		e.sub.copyFrom(e.work)
+	}
+	e.sub.unique = false
+	e.sub.ctx = e.g.ctx
+	return e.sub
 }
 
 // removedIn appends to out, as off potentials, the candidates d of the
@@ -161,57 +166,62 @@ func (e *fcEngine) advStaticChains(add addFunc) {
 	defer release()
 	n := e.n
 	var hints []nestedHint
-	for _, mode := range []chainMode{modeX, modeXY} {
-		ig := sub.implications(mode)
-		for c := sub.empty.first(); c >= 0; c = sub.empty.next(c) {
-			if sub.cand[c].count() < 2 {
-				continue
-			}
-			for m := sub.cand[c]; m != 0; m &= m - 1 {
-				d := digitMask(m).first()
-				on := mkPot(n, c, d, true)
-				for _, src := range [2]pot{on, on.conj()} {
-					if !ig.reaches(src, src.conj()) {
-						continue
+	// X-chains are XY-chains too: the XY closure says which starts can
+	// lead to their opposite, and a search per such start and kind of
+	// link finds the chain.
+	ig := sub.implications(modeXY)
+	for c := sub.empty.first(); c >= 0; c = sub.empty.next(c) {
+		if sub.cand[c].count() < 2 {
+			continue
+		}
+		for m := sub.cand[c]; m != 0; m &= m - 1 {
+			d := digitMask(m).first()
+			on := mkPot(n, c, d, true)
+			for _, src := range [2]pot{on, on.conj()} {
+				if !ig.reaches(src, src.conj()) {
+					continue
+				}
+				for _, mode := range []chainMode{modeX, modeXY} {
+					if h, ok := e.staticChainHint(sub, s, mode, src, len(hints)); ok {
+						hints = append(hints, h)
 					}
-					target := src.conj()
-					par := pot(-1)
-					s.bfs(src, mode, 1<<29, func(p, q pot) bool {
-						if q == target {
-							par = p
-							return false
-						}
-						return true
-					})
-					if par < 0 {
-						continue
-					}
-					chain := append(s.path(par), target)
-					parents := e.chainParents(sub, chain)
-					if len(parents) == 0 {
-						continue
-					}
-					cx := len(chain)
-					var elims []Candidate
-					if target.on() {
-						for x := sub.cand[c] &^ bit(d); x != 0; x &= x - 1 {
-							elims = append(elims, Candidate{c, digitMask(x).first()})
-						}
-					} else {
-						elims = []Candidate{{c, d}}
-					}
-					key := uint64(1)<<60 | uint64(mode.sortKey)<<52 | uint64(src)<<26 | uint64(cx)
-					hints = append(hints, nestedHint{
-						pick:    nestedPick{rating: mode.fcBase + lengthBonus(cx), cx: cx, sortKey: mode.sortKey, order: len(hints)},
-						elims:   elims,
-						parents: parents,
-						key:     key,
-					})
 				}
 			}
 		}
 	}
 	addNested(hints, add)
+}
+
+// staticChainHint searches the shortest forcing chain of mode from src to
+// its opposite in sub, as a nested hint.
+func (e *fcEngine) staticChainHint(sub *Grid, s *staticSearch, mode chainMode, src pot, order int) (nestedHint, bool) {
+	n := e.n
+	target := src.conj()
+	par := s.directBFS(src, target, mode)
+	if par < 0 {
+		return nestedHint{}, false
+	}
+	chain := append(s.path(par), target)
+	parents := e.chainParents(sub, chain)
+	if len(parents) == 0 {
+		return nestedHint{}, false
+	}
+	c, d := src.cell(n), src.digit(n)
+	cx := len(chain)
+	var elims []Candidate
+	if target.on() {
+		for x := sub.cand[c] &^ bit(d); x != 0; x &= x - 1 {
+			elims = append(elims, Candidate{c, digitMask(x).first()})
+		}
+	} else {
+		elims = []Candidate{{c, d}}
+	}
+	return nestedHint{
+		pick:    nestedPick{rating: mode.fcBase + lengthBonus(cx), cx: cx, sortKey: mode.sortKey, order: order},
+		elims:   elims,
+		parents: parents,
+		key:     uint64(1)<<60 | uint64(mode.sortKey)<<52 | uint64(src)<<26 | uint64(cx),
+	}, true
 }
 
 // chainParents returns the rule parents of a static chain in sub: for
