@@ -1,16 +1,10 @@
 package logic
 
 import (
-	"bufio"
-	"os"
 	"runtime"
 	"sort"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // The hardest known puzzles: the forum's ph1910 list
@@ -67,7 +61,7 @@ func TestHardestRated(t *testing.T) {
 //	GOMAXPROCS=1 go test ./logic -run '^$' -bench Hardest -benchtime 1x
 func BenchmarkHardest(b *testing.B) {
 	puzzles := readRated(b, "puzzles/hardest/se-ratings-sample.txt")
-	puzzles = append(puzzles, readLocalRated(b, "testdata/se-hardest.txt")...)
+	puzzles = append(puzzles, readRatedFile(b, "testdata/se-hardest.txt")...)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	var times []time.Duration
@@ -90,33 +84,4 @@ func BenchmarkHardest(b *testing.B) {
 	b.ReportMetric(times[len(times)/2].Seconds(), "median-s/puzzle")
 	b.ReportMetric(times[len(times)-1].Seconds(), "max-s/puzzle")
 	b.ReportMetric(float64(near)/float64(len(puzzles)), "within0.3")
-}
-
-// readLocalRated reads a committed file of `PUZZLE RATING ...` lines (a
-// missing file fails: it is part of the repository).
-func readLocalRated(t testing.TB, path string) []ratedPuzzle {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []ratedPuzzle
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) < 2 || strings.HasPrefix(fields[0], "#") {
-			continue
-		}
-		g, err := sudoku.ParseLine(fields[0], nil)
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		r, err := strconv.ParseFloat(fields[1], 64)
-		if err != nil {
-			t.Fatalf("%s: %q: %v", path, sc.Text(), err)
-		}
-		out = append(out, ratedPuzzle{fields[0], g, r})
-	}
-	return out
 }
