@@ -19,7 +19,10 @@ type addFunc func(elims []Candidate, parents []pot, nest int, key uint64)
 // advanced adds the potentials of one round; it reports whether any were
 // added. As in Sudoku Explainer, the rules run in order and the first one
 // that yields anything ends the round.
-func (e *fcEngine) advanced(cl *closure, bound int, qOff *[]pot) bool {
+//
+// skip leaves out the rules a lower level already ran on this closure (1:
+// the simple techniques; 2: also forcing chains).
+func (e *fcEngine) advanced(cl *closure, bound int, qOff *[]pot, skip int) bool {
 	added := false
 	add := func(elims []Candidate, parents []pot, nest int, key uint64) {
 		if len(parents) == 0 {
@@ -45,19 +48,23 @@ func (e *fcEngine) advanced(cl *closure, bound int, qOff *[]pot) bool {
 		}
 	}
 	simple := func(elims []Candidate, parents []pot) { add(elims, parents, 0, 0) }
-	for _, rule := range []func(add func([]Candidate, []pot)){
-		e.advLocked, e.advHiddenPairs, e.advNakedPairs, e.advXWings,
-	} {
-		rule(simple)
-		if added {
-			return true
+	if skip < 1 {
+		for _, rule := range []func(add func([]Candidate, []pot)){
+			e.advLocked, e.advHiddenPairs, e.advNakedPairs, e.advXWings,
+		} {
+			rule(simple)
+			if added {
+				return true
+			}
 		}
 	}
 	switch {
 	case e.mode.lastResort:
 		e.advNested(simple)
 	case e.mode.level == 2 || e.mode.level == 3:
-		e.advStaticChains(add)
+		if skip < 2 {
+			e.advStaticChains(add)
+		}
 		if !added && e.mode.level == 3 {
 			e.advNestedChains(fcMultiple, add)
 		}

@@ -147,9 +147,11 @@ type fcEngine struct {
 	nestSeen  []uint64 // nested steps already counted in the step being measured
 	// collect, when set, receives every step a pass finds instead of the
 	// pass keeping the best (a nested rule wants them all).
-	collect  func(h fcHit)
-	nestFree []*fcEngine // engines for nested rules, one per depth
-	sub      *Grid       // scratch grid of the nested rules
+	collect func(h fcHit)
+	sub     *Grid // scratch grid of the nested rules
+	// top: the engine searches the rating's grid (not a nested rule's),
+	// so its finished closures are worth keeping for the higher levels.
+	top bool
 }
 
 // fcPools keeps forcing-chain engines (and their closures) for reuse, one
@@ -203,7 +205,14 @@ func (e *fcEngine) newClosure() *closure {
 }
 
 // run computes the closure of src, following potentials up to depth bound.
-func (e *fcEngine) run(src pot, bound int, cl *closure) {
+func (e *fcEngine) run(src pot, bound int, cl *closure) { e.runFrom(src, bound, cl, nil, 0) }
+
+// runFrom is run that, when from is set, starts from it: the finished
+// closure of the same source at a lower level (see finalClosure), whose
+// search this level continues, its first round of nested rules skipping
+// the skip rules that level already ran (1: the simple techniques, 2: also
+// forcing chains).
+func (e *fcEngine) runFrom(src pot, bound int, cl *closure, from *closure, skip int) {
 	cl.reset(e.np)
 	cl.src = src
 	cl.bound = bound
@@ -212,13 +221,26 @@ func (e *fcEngine) run(src pot, bound int, cl *closure) {
 	w := e.work
 	n := e.n
 	y := !e.mode.nishio
-	cl.insert(src, nil, 0)
 	qOn, qOff := e.qOn[:0], e.qOff[:0]
 	defer func() { e.qOn, e.qOff = qOn[:0], qOff[:0] }()
-	if src.on() {
-		qOn = append(qOn, src)
+	if from != nil {
+		copyClosure(cl, from)
+		cl.bound, cl.cut = bound, false
+		if cl.absurd {
+			return
+		}
+		for _, p := range cl.offList {
+			c, dg := p.cell(n), p.digit(n)
+			w.cand[c] &^= bit(dg)
+			w.pos[dg-1].remove(c)
+		}
 	} else {
-		qOff = append(qOff, src)
+		cl.insert(src, nil, 0)
+		if src.on() {
+			qOn = append(qOn, src)
+		} else {
+			qOff = append(qOff, src)
+		}
 	}
 	hOn, hOff := 0, 0
 	for {
@@ -306,7 +328,8 @@ func (e *fcEngine) run(src pot, bound int, cl *closure) {
 			}
 			continue
 		}
-		if e.mode.level > 0 && e.advanced(cl, bound, &qOff) {
+		if e.mode.level > 0 && e.advanced(cl, bound, &qOff, skip) {
+			skip = 0
 			continue
 		}
 		return
@@ -471,8 +494,52 @@ func (e *fcEngine) onClosure(p pot, bound int) *closure {
 	}
 	cl := e.newClosure()
 	e.onCache[p] = cl
-	e.run(p, 1<<29, cl)
+	from, skip := e.finalBase(p)
+	e.runFrom(p, 1<<29, cl, from, skip)
+	e.keepFinal(p, cl)
 	return cl
+}
+
+// Sudoku Explainer's levels share the start of their searches: levels 2,
+// 3 and 4 differ from level 1 only once level 1's search has run out
+// (where level 1 stops), and level 3 from level 2 only where level 2 stops.
+// So the rating keeps the finished closures of levels 1 and 2 for the grid
+// state, and the higher levels continue them instead of starting over.
+
+// finalBase returns the kept closure of p this engine's level continues,
+// and which rules its first round skips.
+func (e *fcEngine) finalBase(p pot) (*closure, int) {
+	if !e.top || !e.mode.dynamic || e.mode.lastResort {
+		return nil, 0
+	}
+	base, skip := 0, 0
+	switch e.mode.level {
+	case 2, 4:
+		base, skip = 1, 1
+	case 3:
+		base, skip = 2, 2
+	default:
+		return nil, 0
+	}
+	m := e.g.state().fcFinal[base]
+	if m == nil {
+		return nil, 0
+	}
+	return m[p], skip
+}
+
+// keepFinal keeps a copy of p's finished closure at levels 1 and 2.
+func (e *fcEngine) keepFinal(p pot, cl *closure) {
+	if !e.top || !e.mode.dynamic || e.mode.lastResort || (e.mode.level != 1 && e.mode.level != 2) {
+		return
+	}
+	st := e.g.state()
+	if st.fcFinal[e.mode.level] == nil {
+		st.fcFinal[e.mode.level] = map[pot]*closure{}
+	}
+	c := &closure{}
+	copyClosure(c, cl)
+	st.fcFinal[e.mode.level][p] = c
 }
 
 // find runs the family's search and returns its best step. It deepens
@@ -886,6 +953,8 @@ func findForcing(mode fcMode) func(g *Grid) (Step, bool) {
 	return func(g *Grid) (Step, bool) {
 		e, release := getFCEngine(g, mode)
 		defer release()
+		e.top = true
+		defer func() { e.top = false }()
 		if !mode.dynamic {
 			e.static = g.implications(chainMode{x: true, y: !mode.nishio})
 		}
