@@ -128,18 +128,8 @@ func offToOn(g *Grid, p pot, x, y bool, dst []pot) []pot {
 // follows from an expanded potential (also to potentials already visited),
 // in search order; found returns false to stop.
 func (s *staticSearch) bfs(src pot, mode chainMode, maxDepth int, found func(par, child pot) bool) {
-	s.epoch++
-	if s.epoch == 0 {
-		for i := range s.mark {
-			s.mark[i] = 0
-		}
-		s.epoch = 1
-	}
 	ig := s.g.implications(mode)
-	s.mark[src] = s.epoch
-	s.depth[src] = 0
-	s.parent[src] = -1
-	s.order = append(s.order[:0], src)
+	s.begin(src)
 	for head := 0; head < len(s.order); head++ {
 		p := s.order[head]
 		if int(s.depth[p]) >= maxDepth {
@@ -164,18 +154,8 @@ func (s *staticSearch) bfs(src pot, mode chainMode, maxDepth int, found func(par
 // that is only looked at once), until it meets target; it returns
 // target's parent on the shortest chain, or -1.
 func (s *staticSearch) directBFS(src, target pot, mode chainMode) pot {
-	s.epoch++
-	if s.epoch == 0 {
-		for i := range s.mark {
-			s.mark[i] = 0
-		}
-		s.epoch = 1
-	}
 	g := s.g
-	s.mark[src] = s.epoch
-	s.depth[src] = 0
-	s.parent[src] = -1
-	s.order = append(s.order[:0], src)
+	s.begin(src)
 	for head := 0; head < len(s.order); head++ {
 		p := s.order[head]
 		if p.on() {
@@ -196,6 +176,21 @@ func (s *staticSearch) directBFS(src, target pot, mode chainMode) pot {
 		}
 	}
 	return -1
+}
+
+// begin starts a search from src: nothing visited but src.
+func (s *staticSearch) begin(src pot) {
+	s.epoch++
+	if s.epoch == 0 {
+		for i := range s.mark {
+			s.mark[i] = 0
+		}
+		s.epoch = 1
+	}
+	s.mark[src] = s.epoch
+	s.depth[src] = 0
+	s.parent[src] = -1
+	s.order = append(s.order[:0], src)
 }
 
 func (s *staticSearch) visited(p pot) bool { return s.mark[p] == s.epoch }
