@@ -341,7 +341,6 @@ func (e *fcEngine) hitParents(sub *Grid, inner *fcEngine, h fcHit) []pot {
 // walkParents appends the rule parents of the chain to p in cl (a closure
 // on sub).
 func (e *fcEngine) walkParents(sub *Grid, cl *closure, p pot, out []pot) []pot {
-	n := e.n
 	var todo []pot
 	seen := map[pot]bool{}
 	if cl.absurd && p == cl.virt {
@@ -366,7 +365,6 @@ func (e *fcEngine) walkParents(sub *Grid, cl *closure, p pot, out []pot) []pot {
 		}
 		todo = append(todo, ps...)
 	}
-	_ = n
 	return out
 }
 
