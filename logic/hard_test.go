@@ -85,3 +85,19 @@ func BenchmarkHardest(b *testing.B) {
 	b.ReportMetric(times[len(times)-1].Seconds(), "max-s/puzzle")
 	b.ReportMetric(float64(near)/float64(len(puzzles)), "within0.3")
 }
+
+// TestNestedDynamicLevel runs Sudoku Explainer's level 4 (dynamic forcing
+// chains nested in dynamic forcing chains), which no puzzle of the samples
+// reaches, on Easter Monster's start: it finds a sound step, rated at least
+// its base 10.5 plus a length bonus for the nested chains.
+func TestNestedDynamicLevel(t *testing.T) {
+	g, sol := uniqueGrid(t, "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1")
+	s, ok := techNested40.Find(g)
+	if !ok {
+		t.Fatal("level 4 found nothing on Easter Monster")
+	}
+	checkStep(t, s, sol)
+	if s.Rating <= 10.5 || s.Technique != "Dynamic contradiction forcing chains (+ dynamic forcing chains)" {
+		t.Errorf("%.1f %s", s.Rating, s.Technique)
+	}
+}
