@@ -124,7 +124,8 @@ type view struct {
 	raw     pipeline.Result // what that frame alone gave
 	puzzle  sudoku.Grid     // voted givens (Cells nil: none yet)
 	verdict pipeline.Verdict
-	id      int // increments with each new puzzle
+	conf    []float64 // the vote's support per cell (Voter.Conf)
+	id      int       // increments with each new puzzle
 	turns   int // quarter turns of the page (pipeline.Result.Turns) of the latest reading
 	// bend is how the latest reading found the page curled (nil: flat);
 	// it moves with the page, so the solution follows the curl.
@@ -187,39 +188,53 @@ func Run(src Source, sink Sink, opts Options) (Summary, error) {
 }
 
 // recognise is the background goroutine: full recognition of the frames it
-// is handed, voting, and the verdict on the voted givens.
+// is handed, voting, and the gate's verdict on the voted givens.
 func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 	voter := NewVoter(depth)
 	var cur view
-	var lastGiven string
+	var judged string // the givens rules was judged for
+	var rules pipeline.Verdict
+	cellPx := 0.0
 	for j := range jobs {
 		res := p.ProcessPick(j.frame, j.pick)
 		j.frame.Close()
+		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, conf: cur.conf, id: cur.id, turns: cur.turns, bend: cur.bend}
 		if j.fresh {
+			// Another grid, or the page may have changed: nothing of
+			// the old vote may be drawn or voted into the new one.
 			voter.Reset()
+			v.puzzle, v.verdict, v.conf, v.bend, v.turns = sudoku.Grid{}, pipeline.Verdict{}, nil, nil, 0
+			v.id++
 		}
-		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, id: cur.id, turns: cur.turns, bend: cur.bend}
 		if len(res.Puzzle.Cells) > 0 {
 			v.turns, v.bend = res.Turns, res.Grid.Bend
+			if px := pipeline.CellPx(res.Corners, res.Puzzle.N()); px > 0 {
+				cellPx = px
+			}
 			solvable := res.Status == pipeline.StatusSolved || res.Status == pipeline.StatusCheck
 			voted, fresh := voter.Add(res.Puzzle, res.Conf, res.CheckCells(), solvable)
-			if fresh {
+			if fresh && !j.fresh {
 				v.id++
 			}
 			v.puzzle = voted
+			v.conf = voter.Conf()
 			given := pipeline.GridString(voted)
-			switch {
-			case given == pipeline.GridString(res.Puzzle):
-				// The vote agrees with this reading: its verdict stands.
-				v.verdict = pipeline.Verdict{Status: res.Status, Solution: res.Solved, Conflicts: res.Conflicts, Check: res.CheckCells()}
-			case given != lastGiven || fresh:
-				v.verdict = pipeline.Judge(voted)
-				if check := voter.Check(); v.verdict.Status == pipeline.StatusSolved && len(check) > 0 {
-					// A cell the readings doubt: never a certain answer.
-					v.verdict = pipeline.Verdict{Status: pipeline.StatusCheck, Check: check}
+			if given != judged {
+				if given == pipeline.GridString(res.Puzzle) && res.Status == pipeline.StatusSolved {
+					rules = pipeline.Verdict{Status: pipeline.StatusSolved, Solution: res.Solved}
+				} else {
+					rules = pipeline.Judge(voted)
 				}
+				judged = given
 			}
-			lastGiven = given
+			// The same gate as scan's, on the vote: a cell the readings
+			// doubt or disagree on, or cells too small to read surely,
+			// and no solution is shown.
+			doubt := voter.Check()
+			if given == pipeline.GridString(res.Puzzle) {
+				doubt = append(doubt, res.CheckCells()...)
+			}
+			v.verdict = pipeline.Gate(voted, rules, pipeline.Evidence{Conf: v.conf, Doubt: doubt, CellPx: cellPx})
 		}
 		cur = v
 		views <- v
@@ -385,19 +400,7 @@ func (s *session) report(v view) pipeline.Result {
 		r.Solution = pipeline.GridString(v.verdict.Solution)
 		r.Status = v.verdict.Status
 		r.Conflicts = v.verdict.Conflicts
-		raw := map[int]pipeline.Check{}
-		for _, c := range r.Check {
-			raw[c.Cell] = c
-		}
-		r.Check = nil
-		n := v.puzzle.N()
-		for _, cell := range v.verdict.Check {
-			c, ok := raw[cell]
-			if !ok {
-				c = pipeline.Check{Cell: cell, Name: fmt.Sprintf("r%dc%d", cell/n+1, cell%n+1), Reason: "doubted by most of the recent readings"}
-			}
-			r.Check = append(r.Check, c)
-		}
+		r.Check = pipeline.CheckList(v.verdict.Check, v.puzzle, v.conf, v.verdict.Status, r.Check)
 	}
 	return r
 }
@@ -475,11 +478,14 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 }
 
 // unsettle marks the puzzle in view as unknown from frame i on.
+// The next recognition starts a fresh vote: a page that came back into
+// view, or whose ink changed, may be another puzzle, and nothing read of
+// the old one may be drawn onto it or outvote its first readings.
 func (s *session) unsettle(i int) {
 	if s.confirm < 0 {
 		s.confirm = i
 	}
-	s.want = true
+	s.want, s.switched = true, true
 }
 
 // locate follows the grid's corners in frame. A quadrilateral that

@@ -124,6 +124,34 @@ func (v *Voter) Check() []int {
 	return out
 }
 
+// Conf returns, per cell of the vote, its support: the summed confidence
+// of the readings that agree with the voted value over the number of
+// readings voted on, in [0, 1]. A cell every reading read the same, surely,
+// is near 1; a cell the readings disagree on, or read unsurely, is low
+// however the vote came out. Nil before any reading.
+func (v *Voter) Conf() []float64 {
+	if len(v.history) == 0 {
+		return nil
+	}
+	g := v.vote()
+	out := make([]float64, len(g.Cells))
+	for i, val := range g.Cells {
+		sum := 0.0
+		for _, r := range v.history {
+			if r.cells[i] != val {
+				continue
+			}
+			w := 1.0
+			if r.conf != nil {
+				w = r.conf[i]
+			}
+			sum += w
+		}
+		out[i] = min(1, sum/float64(len(v.history)))
+	}
+	return out
+}
+
 // vote picks, per cell, the value with the largest summed confidence; a tie
 // goes to the newest reading.
 func (v *Voter) vote() sudoku.Grid {
