@@ -126,7 +126,7 @@ type view struct {
 	verdict pipeline.Verdict
 	conf    []float64 // the vote's support per cell (Voter.Conf)
 	id      int       // increments with each new puzzle
-	turns   int // quarter turns of the page (pipeline.Result.Turns) of the latest reading
+	turns   int       // quarter turns of the page (pipeline.Result.Turns) of the latest reading
 	// bend is how the latest reading found the page curled (nil: flat);
 	// it moves with the page, so the solution follows the curl.
 	bend *vision.Bend
