@@ -45,7 +45,13 @@ func (s *seqSource) Close() error     { return nil }
 // the pages apart. The caller closes the image.
 func page(t *testing.T, seed int64, mark uint8) (gocv.Mat, sudoku.Grid) {
 	t.Helper()
-	opts := synth.DefaultOptions(640, 480, seed)
+	return pageSized(t, seed, mark, 640, 480)
+}
+
+// pageSized is page at w×h.
+func pageSized(t *testing.T, seed int64, mark uint8, w, h int) (gocv.Mat, sudoku.Grid) {
+	t.Helper()
+	opts := synth.DefaultOptions(w, h, seed)
 	opts.MaxTilt, opts.MaxRotate, opts.MinSide, opts.MaxSide = 5, 5, 0.7, 0.8
 	opts.MaxBlur, opts.MaxNoise, opts.Light, opts.DeskShare, opts.JPEGMin, opts.JPEGMax = 0, 0, 0, 0, 0, 0
 	pz, err := synth.RandomPuzzle(sudoku.Shape{BoxRows: 3, BoxCols: 3}, seed, 0)

@@ -169,6 +169,8 @@ func Run(src Source, sink Sink, opts Options) (Summary, error) {
 	defer ink.Close()
 	still := newStillness()
 	defer still.Close()
+	track := newTracker()
+	defer track.Close()
 
 	jobs := make(chan job)
 	views := make(chan view, 1)
@@ -179,7 +181,7 @@ func Run(src Source, sink Sink, opts Options) (Summary, error) {
 		recognise(rec, opts.Votes, jobs, views)
 	}()
 
-	s := session{opts: opts, src: src, sink: sink, loc: loc, ink: ink, still: still, logf: logf, jobs: jobs, views: views, auto: !opts.ManualSolve,
+	s := session{opts: opts, src: src, sink: sink, loc: loc, ink: ink, still: still, track: track, logf: logf, jobs: jobs, views: views, auto: !opts.ManualSolve,
 		hint: hintState{puzzle: -1}}
 	sum := s.loop()
 	close(jobs)
@@ -235,11 +237,22 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 				doubt = append(doubt, res.CheckCells()...)
 			}
 			v.verdict = pipeline.Gate(voted, rules, pipeline.Evidence{Conf: v.conf, Doubt: doubt, CellPx: cellPx})
+			if v.verdict.Status == pipeline.StatusSolved && voter.Len() < confirmReadings {
+				// One frame's reading can be confidently wrong (a lattice
+				// found a row off, repaired into a puzzle with one
+				// solution): a new puzzle is shown solved once a second
+				// reading agrees.
+				v.verdict = pipeline.Verdict{Status: pipeline.StatusReading}
+			}
 		}
 		cur = v
 		views <- v
 	}
 }
+
+// confirmReadings is how many agreeing readings a vote needs before its
+// solution is shown.
+const confirmReadings = 2
 
 type session struct {
 	opts Options
@@ -247,7 +260,9 @@ type session struct {
 	sink Sink
 	loc  *vision.Detector
 	ink  *printer
-	ref  inkPrint // ink print of the grid in the frame last sent for recognition
+	// track carries the grid over frames the detector misses it in.
+	track *tracker
+	ref   inkPrint // ink print of the grid in the frame last sent for recognition
 	// still tells a frame that shows what the frame last followed
 	// showed; the grid found there (followed, followedErr) and its ink
 	// print (followedPrint) then stand for this frame too.
@@ -265,6 +280,7 @@ type session struct {
 	busy    bool // a job is with the recogniser
 	want    bool // a recognition is due as soon as the recogniser is free
 	lost    int  // frames since the grid was last followed
+	cutOff  bool // the grid was last seen reaching the frame's edge
 	confirm int  // frames from this index on must be recognised before drawing
 	fps     float64
 	hint    hintState // the H key: logical steps drawn on the paper
@@ -379,6 +395,9 @@ func (s *session) accept(v view, sum *Summary) {
 		// A reading taken since the view changed settles what it is.
 		s.confirm = -1
 	}
+	if v.verdict.Status == pipeline.StatusReading {
+		s.want = true // the reading that confirms it, as soon as can be
+	}
 	sum.Recognitions++
 	if v.verdict.Status == pipeline.StatusSolved && len(v.puzzle.Cells) > 0 {
 		sum.Solved++
@@ -440,11 +459,27 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		g, err, print = s.followed, s.followedErr, s.followedPrint
 	} else {
 		g, err = s.locate(frame)
+		switch {
+		case err == nil:
+			s.track.found(frame, g, false)
+		case errors.Is(err, errCutOff):
+			s.track.forget()
+		default:
+			// Missed in this frame (blur, a thumb, glare): carry the
+			// grid over from the last frame by optical flow.
+			if tg, ok := s.track.follow(frame); ok && !cutOff(tg, frame.Cols(), frame.Rows()) {
+				g, err = tg, nil
+				s.track.found(frame, g, true)
+			} else {
+				s.track.forget()
+			}
+		}
 		if err == nil {
 			print = s.ink.print(frame, g, n)
 		}
 		s.still.keep()
 		s.followed, s.followedErr, s.followedPrint = g, err, print
+		s.cutOff = errors.Is(err, errCutOff)
 		s.refollow = false
 	}
 	if err == nil {
@@ -656,6 +691,9 @@ func (s *session) status(located bool) string {
 	// failed: the latest recognition read no puzzle, and says why.
 	failed := s.have && len(s.cur.raw.Puzzle.Cells) == 0 && s.cur.raw.Status != ""
 	if !located {
+		if s.cutOff {
+			return pipeline.StatusMoveBack
+		}
 		if failed {
 			return s.cur.raw.Status // e.g. move closer, too dark
 		}
@@ -665,7 +703,7 @@ func (s *session) status(located bool) string {
 		if failed {
 			return s.cur.raw.Status // move closer, too blurry, no grid
 		}
-		return "reading ..."
+		return pipeline.StatusReading
 	}
 	v := s.cur.verdict
 	if v.Status == pipeline.StatusConflict && len(v.Conflicts) > 0 {
@@ -691,6 +729,7 @@ func (s *session) handleKey(key, i int, frame gocv.Mat, sum *Summary) bool {
 		// Another puzzle on the page: follow it, and read it before
 		// anything is drawn into it.
 		if s.nextGrid() {
+			s.track.forget()
 			s.unsettle(i + 1)
 			s.switched, s.refollow = true, true
 		}

@@ -30,14 +30,18 @@ import (
 //     then a JPEG of at most maxFrameSide pixels on its long side;
 //   - a text message is a key: {"type":"key","key":" "} toggles
 //     auto-solve, {"type":"key","key":"h"} asks for the next logical step
-//     of the puzzle in view (step 1, 2, … of its logical solution).
+//     of the puzzle in view (step 1, 2, … of its logical solution),
+//     {"type":"key","key":"Tab"} follows the next grid in view (left to
+//     right, round again) when the frame holds several.
 //
 // Server to client, text messages (JSON):
 //   - {"type":"hello", ...} once, with the limits below;
 //   - {"type":"frame","seq":N, ...} for every frame it took: where the
 //     grid is in that frame (corners), what was read in it (box, given),
-//     the solution while auto-solve is on, a status for the user, and the
-//     server's own time on it (serverMs);
+//     the solution while auto-solve is on, a status for the user ("move
+//     back" when the grid reaches the frame's edge), how many grids are
+//     in view and which is followed (grids, gridAt: Tab for the next), and
+//     the server's own time on it (serverMs);
 //   - {"type":"dropped","seq":N} for a frame skipped because a newer one
 //     came before the server was free (the client may send the next);
 //   - {"type":"step","step":{…},"index":k,"total":n,"placed":[…]}
@@ -67,6 +71,8 @@ type frameAnswer struct {
 	Conflicts []int         `json:"conflicts"`
 	Status    string        `json:"status"`
 	Auto      bool          `json:"auto"`
+	Grids     int           `json:"grids"`  // grids in view, when more than one
+	GridAt    int           `json:"gridAt"` // which is followed, from 1 left to right
 	ServerMs  float64       `json:"serverMs"`
 }
 
@@ -345,10 +351,14 @@ func (c *cameraConn) key(ctx context.Context, data []byte) string {
 		return `a text message must be {"type":"key","key":...}`
 	}
 	switch k.Key {
-	case " ":
+	case " ", "Tab":
 		c.walk.reset()
+		code := ' '
+		if k.Key == "Tab" {
+			code = '\t'
+		}
 		select {
-		case c.keys <- ' ':
+		case c.keys <- int(code):
 		default: // a flood of keys: drop the extras
 		}
 	case "h", "H":
@@ -358,7 +368,7 @@ func (c *cameraConn) key(ctx context.Context, data []byte) string {
 		msg := c.walk.next(ctx, info)
 		c.send(ctx, msg)
 	default:
-		return fmt.Sprintf("unknown key %q (want \" \" or \"h\")", k.Key)
+		return fmt.Sprintf("unknown key %q (want \" \", \"h\" or \"Tab\")", k.Key)
 	}
 	return ""
 }
@@ -411,7 +421,7 @@ func (c *cameraConn) answer(ctx context.Context, f frameMsg, info live.FrameInfo
 	a := frameAnswer{
 		Type: "frame", Seq: f.seq, Width: f.w, Height: f.h, Located: info.Located, Corners: info.Corners,
 		Box: info.Box, Given: info.Given, Solution: info.Solution, Conflicts: info.Conflicts,
-		Status: info.Status, Auto: info.Auto,
+		Status: info.Status, Auto: info.Auto, Grids: info.Grids, GridAt: info.GridAt,
 	}
 	if a.Conflicts == nil {
 		a.Conflicts = []int{}
