@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -197,6 +198,7 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 	var judged string // the givens rules was judged for
 	var rules pipeline.Verdict
 	cellPx := 0.0
+	var recent []string // the givens of the latest distinct readings
 	for j := range jobs {
 		res := p.ProcessPick(j.frame, j.pick)
 		j.frame.Close()
@@ -237,12 +239,20 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 				doubt = append(doubt, res.CheckCells()...)
 			}
 			v.verdict = pipeline.Gate(voted, rules, pipeline.Evidence{Conf: v.conf, Doubt: doubt, CellPx: cellPx})
-			if v.verdict.Status == pipeline.StatusSolved && voter.Len() < confirmReadings {
+			raw := pipeline.GridString(res.Puzzle)
+			if v.verdict.Status == pipeline.StatusSolved && voter.Len() < confirmReadings && !slices.Contains(recent, given) {
 				// One frame's reading can be confidently wrong (a lattice
 				// found a row off, repaired into a puzzle with one
 				// solution): a new puzzle is shown solved once a second
-				// reading agrees.
+				// reading agrees, in this vote or (the page came back,
+				// which starts a fresh vote) one of the recent readings.
 				v.verdict = pipeline.Verdict{Status: pipeline.StatusReading}
+			}
+			if !slices.Contains(recent, raw) {
+				recent = append(recent, raw)
+				if len(recent) > recentReadings {
+					recent = recent[1:]
+				}
 			}
 		}
 		cur = v
@@ -253,6 +263,10 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 // confirmReadings is how many agreeing readings a vote needs before its
 // solution is shown.
 const confirmReadings = 2
+
+// recentReadings is how many distinct readings a session remembers, so a
+// page that comes back (a fresh vote) is confirmed by its earlier reading.
+const recentReadings = 8
 
 type session struct {
 	opts Options

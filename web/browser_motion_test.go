@@ -128,6 +128,10 @@ const motionLogJS = `(() => {
   cv.width = 64; cv.height = 24;
   const cx = cv.getContext('2d', { willReadFrequently: true });
   window.motionLog = [];
+  // Pages seen whole: from their first frame to their last.
+  const started = new Set(), whole = new Set();
+  let lastSeg = null;
+  window.motionWhole = 0;
   const digit = (x) => {
     const d = cx.getImageData(x, 8, 8, 8).data;
     let s = 0;
@@ -140,6 +144,12 @@ const motionLogJS = `(() => {
     cx.drawImage(v, 8, v.videoHeight - 32, 64, 24, 0, 0, 64, 24);
     const seg = digit(4) * 8 + digit(36) - 1;
     const a = window.sudokuarCamera.last;
+    if (seg !== lastSeg) {
+      if (lastSeg !== null && started.has(lastSeg)) whole.add(lastSeg);
+      if (lastSeg !== null) started.add(seg);
+      lastSeg = seg;
+      window.motionWhole = whole.size;
+    }
     window.motionLog.push([performance.now(), seg, window.sudokuarCamera.drawn, a && a.t !== undefined ? a.t : -1]);
   };
   requestAnimationFrame(tick);
@@ -177,9 +187,11 @@ func runMotion(t testing.TB, photos []string, w, h, per int, fill float64, loops
 	b.waitJS("the camera streaming", `window.sudokuarCamera && window.sudokuarCamera.answered > 0`, 60*time.Second)
 	var ok bool
 	b.eval(motionLogJS, &ok)
-	// One segment more than the loops: every page is then seen from its
-	// first frame at least once.
-	time.Sleep(time.Duration((loops*len(photos)+1)*per) * time.Second / 30)
+	// Until every page has been seen whole, from its first frame to its
+	// last (on a busy machine the fake camera plays slower than 30 fps),
+	// and for at least loops passes of the video.
+	time.Sleep(time.Duration(loops*len(photos)*per) * time.Second / 30)
+	b.waitJS("every page seen whole", fmt.Sprintf("window.motionWhole >= %d", len(photos)), time.Duration(len(photos)*per)*time.Second)
 	var log [][4]any
 	b.eval(`window.motionLog`, &log)
 	var st cameraStats

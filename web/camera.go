@@ -18,6 +18,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/sudokuar/sudokuar/live"
+	"github.com/sudokuar/sudokuar/logic"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/vision"
@@ -99,7 +100,7 @@ type cameraConn struct {
 	mu              sync.Mutex
 	goingAway       bool           // the server is shutting down
 	last            live.FrameInfo // the latest answer, for "h"
-	walk            stepWalk       // where H has got to in the puzzle in view (read loop only)
+	walk            live.StepWalk  // where H has got to in the puzzle in view (read loop only)
 	server          []float64      // per answered frame: ms from receipt to answer
 	frameN, dropped int
 	dropsOut        int    // drop notices not yet written
@@ -352,7 +353,7 @@ func (c *cameraConn) key(ctx context.Context, data []byte) string {
 	}
 	switch k.Key {
 	case " ", "Tab":
-		c.walk.reset()
+		c.walk.Reset()
 		code := ' '
 		if k.Key == "Tab" {
 			code = '\t'
@@ -365,7 +366,7 @@ func (c *cameraConn) key(ctx context.Context, data []byte) string {
 		c.mu.Lock()
 		info := c.last
 		c.mu.Unlock()
-		msg := c.walk.next(ctx, info)
+		msg := nextStep(ctx, &c.walk, info)
 		c.send(ctx, msg)
 	default:
 		return fmt.Sprintf("unknown key %q (want \" \", \"h\" or \"Tab\")", k.Key)
@@ -373,46 +374,39 @@ func (c *cameraConn) key(ctx context.Context, data []byte) string {
 	return ""
 }
 
-// stepWalk walks through the logical solution of the puzzle in view, one
-// step per H: the page draws the digits placed so far and the current
-// step's cells and placements on the paper. It starts again for another
-// puzzle, after the last step, or after Space.
-type stepWalk struct {
-	given string // the puzzle the steps are for
-	steps []Step
-	at    int // the index of the step the next H shows
-}
-
-func (w *stepWalk) reset() { *w = stepWalk{} }
-
-// next is the answer to H: {"type":"step","step":…,"index":k,"total":n,
-// "placed":[digits of the steps before]} or {"type":"step","error":…}.
-func (w *stepWalk) next(ctx context.Context, info live.FrameInfo) map[string]any {
+// nextStep is the answer to H: {"type":"step","step":…,"index":k,
+// "total":n,"placed":[digits of the steps before]} or {"type":"step",
+// "error":…}. It moves w (live's walk, the one the live window uses) to
+// the next step of the puzzle in view, starting again at the first for
+// another puzzle or after the last.
+func nextStep(ctx context.Context, w *live.StepWalk, info live.FrameInfo) map[string]any {
 	msg := map[string]any{"type": "step"}
 	box := sudoku.Shape{BoxRows: info.Box[0], BoxCols: info.Box[1]}
 	if info.Given == "" || !box.Valid() {
 		msg["error"] = "No puzzle in view yet: hold the grid steady until it is read."
 		return msg
 	}
-	if info.Given != w.given || w.at >= len(w.steps) {
+	if !w.Holds(info.Given) || !w.Next() {
 		g, err := pipeline.ParseGridString(box, info.Given)
 		if err != nil {
 			msg["error"] = err.Error()
 			return msg
 		}
-		steps, err := solveSteps(ctx, g)
-		if err != nil || len(steps) == 0 {
+		sctx, cancel := context.WithTimeout(ctx, hintTimeout)
+		_, steps, err := logic.SolveSteps(sctx, g)
+		cancel()
+		if len(steps) == 0 {
 			msg["error"] = "No logical step found for this puzzle as read."
 			return msg
 		}
-		*w = stepWalk{given: info.Given, steps: steps}
+		w.Start(info.Given, steps)
 	}
+	st, k, n, _ := w.Step()
 	placed := []Digit{}
-	for _, s := range w.steps[:w.at] {
-		placed = append(placed, s.Placements...)
+	for _, p := range w.Placed() {
+		placed = append(placed, Digit{p.Cell, p.Digit})
 	}
-	msg["step"], msg["index"], msg["total"], msg["placed"] = w.steps[w.at], w.at+1, len(w.steps), placed
-	w.at++
+	msg["step"], msg["index"], msg["total"], msg["placed"] = fromLogic(st), k, n, placed
 	return msg
 }
 

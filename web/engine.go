@@ -172,22 +172,6 @@ func hint(ctx context.Context, puzzle, cur sudoku.Grid) (Step, error) {
 	return Step{}, logic.ErrStuck
 }
 
-// solveSteps returns the logical steps that solve puzzle, simplest first:
-// the camera's H walks through them one at a time.
-func solveSteps(ctx context.Context, puzzle sudoku.Grid) ([]Step, error) {
-	ctx, cancel := context.WithTimeout(ctx, hintTimeout)
-	defer cancel()
-	_, steps, err := logic.SolveSteps(ctx, puzzle)
-	if err != nil && len(steps) == 0 {
-		return nil, err
-	}
-	out := make([]Step, len(steps))
-	for i, s := range steps {
-		out[i] = fromLogic(s)
-	}
-	return out, nil
-}
-
 // fromLogic is a logic.Step as the pages draw it.
 func fromLogic(s logic.Step) Step {
 	st := Step{Technique: s.Technique, Rating: s.Rating, Sentence: s.Text, Cells: append([]int{}, s.Cells...)}
