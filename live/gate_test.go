@@ -265,3 +265,35 @@ func sure(n int) []float64 {
 }
 
 func itoa(i int) string { return string(rune('0' + i)) }
+
+// TestAlone: which single readings are shown solved without a second.
+func TestAlone(t *testing.T) {
+	g := sudoku.NewGrid(sudoku.Shape{BoxRows: 3, BoxCols: 3})
+	g.Cells[0], g.Cells[10] = 5, 7
+	sure := func(c float64) []float64 {
+		out := make([]float64, 81)
+		for i := range out {
+			out[i] = 1
+		}
+		out[10] = c
+		return out
+	}
+	for _, tc := range []struct {
+		name    string
+		changed []int
+		conf    []float64
+		px      float64
+		want    bool
+	}{
+		{"sure, large cells", nil, sure(0.99), 30, true},
+		{"a given under 95%", nil, sure(0.9), 30, false},
+		{"repaired", []int{4}, sure(0.99), 30, false},
+		{"cells under 20 px", nil, sure(0.99), 18, false},
+		{"no confidences", nil, nil, 30, false},
+	} {
+		res := pipeline.Result{Puzzle: g, Changed: tc.changed}
+		if got := alone(res, tc.conf, tc.px); got != tc.want {
+			t.Errorf("%s: alone %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -240,12 +240,13 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 			}
 			v.verdict = pipeline.Gate(voted, rules, pipeline.Evidence{Conf: v.conf, Doubt: doubt, CellPx: cellPx})
 			raw := pipeline.GridString(res.Puzzle)
-			if v.verdict.Status == pipeline.StatusSolved && voter.Len() < confirmReadings && !slices.Contains(recent, given) {
-				// One frame's reading can be confidently wrong (a lattice
-				// found a row off, repaired into a puzzle with one
-				// solution): a new puzzle is shown solved once a second
-				// reading agrees, in this vote or (the page came back,
-				// which starts a fresh vote) one of the recent readings.
+			if v.verdict.Status == pipeline.StatusSolved && voter.Len() < confirmReadings && !slices.Contains(recent, given) && !alone(res, v.conf, cellPx) {
+				// One frame's reading can be wrong (a lattice found a row
+				// off, repaired into a puzzle with one solution): unless
+				// it stands alone, a new puzzle is shown solved once a
+				// second reading agrees, in this vote or (the page came
+				// back, which starts a fresh vote) one of the recent
+				// readings.
 				v.verdict = pipeline.Verdict{Status: pipeline.StatusReading}
 			}
 			if !slices.Contains(recent, raw) {
@@ -267,6 +268,27 @@ const confirmReadings = 2
 // recentReadings is how many distinct readings a session remembers, so a
 // page that comes back (a fresh vote) is confirmed by its earlier reading.
 const recentReadings = 8
+
+// alone reports whether a single reading may be shown solved without a
+// second one agreeing: nothing repaired, every given at least aloneSure,
+// from cells of at least aloneCellPx.
+func alone(res pipeline.Result, conf []float64, cellPx float64) bool {
+	if len(res.Changed) > 0 || cellPx < aloneCellPx || len(conf) != len(res.Puzzle.Cells) {
+		return false
+	}
+	for i, v := range res.Puzzle.Cells {
+		if v != 0 && conf[i] < aloneSure {
+			return false
+		}
+	}
+	return true
+}
+
+// A reading standing alone: every given this sure, from cells this large.
+const (
+	aloneSure   = 0.95
+	aloneCellPx = 20
+)
 
 type session struct {
 	opts Options

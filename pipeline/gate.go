@@ -111,9 +111,13 @@ func CheckList(cells []int, g sudoku.Grid, conf []float64, status string, known 
 		if !ok {
 			c = Check{Cell: cell, Name: fmt.Sprintf("r%dc%d", cell/n+1, cell%n+1), Reason: "doubted by the readings"}
 			if len(conf) == len(g.Cells) && cell < len(conf) {
-				c.Reason = fmt.Sprintf("read %d, only %.0f%% sure", g.Cells[cell], 100*conf[cell])
-				if status == StatusTooSmall {
-					c.Reason += ", from cells too small to read surely"
+				switch {
+				case status == StatusTooSmall:
+					c.Reason = fmt.Sprintf("read %d, %.0f%% sure, from cells too small to read surely", g.Cells[cell], 100*conf[cell])
+				case conf[cell] < CheckBelow:
+					c.Reason = fmt.Sprintf("read %d, only %.0f%% sure", g.Cells[cell], 100*conf[cell])
+				default:
+					c.Reason = fmt.Sprintf("read %d (%.0f%% sure), doubted by most of the readings", g.Cells[cell], 100*conf[cell])
 				}
 			}
 		}

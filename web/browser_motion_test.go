@@ -34,14 +34,16 @@ type motionSeg struct {
 	solution string // the true solution
 }
 
-// markLevel is the grey of mark digit d (0..7); motionLogJS reads it back.
-func markLevel(d int) uint8 { return uint8(30 + 28*d) }
+// markBits is how many black or white blocks the mark has: the page's
+// number from 1, most significant bit first.
+const markBits = 6
 
 // writeMotionY4M writes a w×h, 30 fps YUV4MPEG2 video showing each photo
-// for per frames, moving, its longer side filling fill of the frame's
-// short side at rest. It returns the segments in order.
+// for per frames, moving, scaled at rest to fill that share of the frame
+// (as ../shared/tools/mkvideo's MKVIDEO_SCALE: the photo's width or height,
+// whichever is tighter, takes fill of the frame's). It returns the segments in order.
 func writeMotionY4M(path string, photos []string, w, h, per int, fill float64) ([]motionSeg, error) {
-	if len(photos) > 63 {
+	if len(photos) >= 1<<markBits {
 		return nil, fmt.Errorf("%d photos: the mark tells at most 63 apart", len(photos))
 	}
 	f, err := os.Create(path)
@@ -77,7 +79,7 @@ func writeMotionY4M(path string, photos []string, w, h, per int, fill float64) (
 			u := 2 * math.Pi * float64(t) / float64(per)
 			// The pose: a slow turn, a tilt, breathing in and out, a drift.
 			angle := 8 * math.Sin(u) * math.Pi / 180
-			scale := fill * float64(min(w, h)) / max(pw, ph) * (1 + 0.08*math.Sin(2*u))
+			scale := fill * min(float64(w)/pw, float64(h)/ph) * (1 + 0.08*math.Sin(2*u))
 			cx, cy := float64(w)/2+0.04*float64(w)*math.Cos(u), float64(h)/2+0.04*float64(h)*math.Sin(u)
 			tilt := 0.06 * math.Sin(u+1) // one side nearer the camera
 			src := []image.Point{{0, 0}, {int(pw), 0}, {int(pw), int(ph)}, {0, int(ph)}}
@@ -96,9 +98,12 @@ func writeMotionY4M(path string, photos []string, w, h, per int, fill float64) (
 			dv.Close()
 			gocv.WarpPerspectiveWithParams(img, &frame, hm, image.Pt(w, h), gocv.InterpolationLinear, gocv.BorderConstant, color.RGBA{R: 110, G: 110, B: 110, A: 255})
 			hm.Close()
-			for i, d := range []int{(k + 1) / 8, (k + 1) % 8} {
-				v := markLevel(d)
-				gocv.Rectangle(&frame, image.Rect(8+32*i, h-32, 32+32*i, h-8), color.RGBA{R: v, G: v, B: v, A: 255}, -1)
+			for i := range markBits {
+				v := uint8(0)
+				if (k+1)>>(markBits-1-i)&1 == 1 {
+					v = 255
+				}
+				gocv.Rectangle(&frame, image.Rect(8+12*i, h-32, 18+12*i, h-8), color.RGBA{R: v, G: v, B: v, A: 255}, -1)
 			}
 			gocv.CvtColor(frame, &yuv, gocv.ColorBGRToYUVI420)
 			b, err := yuv.DataPtrUint8()
@@ -125,24 +130,26 @@ func writeMotionY4M(path string, photos []string, w, h, per int, fill float64) (
 const motionLogJS = `(() => {
   const v = document.getElementById('video');
   const cv = document.createElement('canvas');
-  cv.width = 64; cv.height = 24;
+  cv.width = 80; cv.height = 24;
   const cx = cv.getContext('2d', { willReadFrequently: true });
   window.motionLog = [];
   // Pages seen whole: from their first frame to their last.
   const started = new Set(), whole = new Set();
   let lastSeg = null;
   window.motionWhole = 0;
-  const digit = (x) => {
-    const d = cx.getImageData(x, 8, 8, 8).data;
+  const bit = (x) => {
+    const d = cx.getImageData(x, 8, 6, 8).data;
     let s = 0;
     for (let i = 0; i < d.length; i += 4) s += d[i] + d[i + 1] + d[i + 2];
-    return Math.max(0, Math.min(7, Math.round((s / (d.length / 4) / 3 - 30) / 28)));
+    return s / (d.length / 4) / 3 > 128 ? 1 : 0;
   };
   const tick = () => {
     requestAnimationFrame(tick);
     if (!v.videoWidth || !window.sudokuarCamera) return;
-    cx.drawImage(v, 8, v.videoHeight - 32, 64, 24, 0, 0, 64, 24);
-    const seg = digit(4) * 8 + digit(36) - 1;
+    cx.drawImage(v, 8, v.videoHeight - 32, 80, 24, 0, 0, 80, 24);
+    let seg = 0;
+    for (let i = 0; i < 6; i++) seg = seg * 2 + bit(2 + 12 * i);
+    seg -= 1;
     const a = window.sudokuarCamera.last;
     if (seg !== lastSeg) {
       if (lastSeg !== null && started.has(lastSeg)) whole.add(lastSeg);
@@ -163,7 +170,7 @@ type motionResult struct {
 	rtt                []float64 // capture -> answer drawn, per answer
 	server             []float64
 	missed, wrongOn    []string
-	staleNote          []string // wrong solutions that were answers to the previous page
+	staleNote          []string // what each wrong solution was
 }
 
 // runMotion plays photos (per frames each) through the browser camera for
@@ -196,6 +203,11 @@ func runMotion(t testing.TB, photos []string, w, h, per int, fill float64, loops
 	b.eval(`window.motionLog`, &log)
 	var st cameraStats
 	b.eval(`window.sudokuarCamera`, &st)
+	var size []int
+	b.eval(`[document.getElementById('video').videoWidth, document.getElementById('video').videoHeight]`, &size)
+	if len(size) == 2 && (size[0] != w || size[1] != h) {
+		t.Logf("the camera gives %d×%d frames from the %d×%d video", size[0], size[1], w, h)
+	}
 	if len(b.errors) > 0 {
 		t.Errorf("script errors: %q", b.errors)
 	}
@@ -241,11 +253,15 @@ func runMotion(t testing.TB, photos []string, w, h, per int, fill float64, loops
 				read = true
 				res.firstMs = append(res.firstMs, p.t-start)
 			}
-			if p.drawn != "" && p.drawn != segs[k].solution && p.t-start >= grace {
+			if p.drawn != "" && p.drawn != segs[k].solution && p.t-start >= grace && !wrong {
 				wrong = true
-				if p.capt < start {
-					res.staleNote = append(res.staleNote, fmt.Sprintf("%s: an answer to a frame captured %.0f ms before the page came, drawn %.0f ms after", filepath.Base(segs[k].photo), start-p.capt, p.t-start))
+				whose := "no page's"
+				for j, sg := range segs {
+					if sg.solution == p.drawn {
+						whose = filepath.Base(segs[j].photo) + "'s"
+					}
 				}
+				res.staleNote = append(res.staleNote, fmt.Sprintf("%s: %s solution drawn %.0f ms after the page came, answering a frame captured %.0f ms after it came", filepath.Base(segs[k].photo), whose, p.t-start, p.capt-start))
 			}
 		}
 		name := filepath.Base(segs[k].photo)
@@ -303,7 +319,7 @@ func TestBrowserCameraMotion(t *testing.T) {
 // with a wrong solution drawn, time from a page's first frame to its
 // solution drawn, and the round trip from capture to answer drawn.
 // $SUDOKUAR_MOTION_SIZE is WxH (default 640x480), $SUDOKUAR_MOTION_FILL
-// the page's share of the frame's short side (default 0.7).
+// the photo's share of the frame (default 0.7, mkvideo's webcam framing).
 //
 //	go test -run '^$' -bench BrowserCameraMotion -benchtime 1x ./web
 func BenchmarkBrowserCameraMotion(b *testing.B) {
