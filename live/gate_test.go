@@ -4,7 +4,9 @@ import (
 	"image"
 	"image/color"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"gocv.io/x/gocv"
 
@@ -73,6 +75,7 @@ type scripted struct {
 	det   *vision.Detector
 	read  map[uint8][]pipeline.Result
 	calls map[uint8]int
+	done  atomic.Int64 // recognitions finished
 }
 
 func (s *scripted) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result {
@@ -80,6 +83,7 @@ func (s *scripted) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result
 	if err != nil {
 		return pipeline.Result{Status: pipeline.StatusNoGrid, Error: err.Error()}
 	}
+	defer s.done.Add(1)
 	mark := frame.GetVecbAt(2, 2)[0]
 	rs := s.read[mark]
 	if len(rs) == 0 {
@@ -296,4 +300,65 @@ func TestAlone(t *testing.T) {
 			t.Errorf("%s: alone %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+// TestNoSmallerPuzzleInsideLarger: a 9×9 page is solved, then the same
+// page is read as a 4×4 (its boxes taken for a puzzle of their own, as
+// the detector sometimes does): the 4×4's solution must not be shown.
+func TestNoSmallerPuzzleInsideLarger(t *testing.T) {
+	img, truth := page(t, 7005, 10)
+	defer img.Close()
+	small, err := synth.RandomPuzzle(sudoku.Shape{BoxRows: 2, BoxCols: 2}, 7006, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r9, r4 := judged(truth, nil), judged(small, nil)
+	if r9.Status != pipeline.StatusSolved || r4.Status != pipeline.StatusSolved {
+		t.Fatalf("readings %s, %s: want both solved", r9.Status, r4.Status)
+	}
+	rec := &scripted{det: vision.NewDetector(vision.Options{}), calls: map[uint8]int{},
+		read: map[uint8][]pipeline.Result{10: {r9, r9, r9, r4, r4, r4, r4, r4, r4, r4, r4, r4}}}
+	var solved9, solved4, recs int
+	// Frames go no faster than the recognitions (a few frames each, as a
+	// camera gives them), however slow the machine: the 4×4 readings then
+	// come within shrinkFrames of the 9×9's.
+	src := &lockstep{seqSource: seqSource{imgs: []gocv.Mat{img}, count: []int{30}}, done: &rec.done, per: 6}
+	src.ready = func(int) bool { return recs >= 10 }
+	_, err = Run(src, nil, Options{
+		Every:         5,
+		Undrawn:       true,
+		NewRecognizer: func() (Recognizer, error) { return rec, nil },
+		OnRecognition: func(r pipeline.Result) {
+			recs++
+			switch {
+			case r.Status == pipeline.StatusSolved && r.Given == r9.Given:
+				solved9++
+			case r.Status == pipeline.StatusSolved:
+				solved4++
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if solved9 == 0 || solved4 > 0 {
+		t.Errorf("the 9×9 shown solved %d times, then the 4×4 read inside it %d times: want some, then none", solved9, solved4)
+	}
+}
+
+// lockstep is a seqSource that shows at most per frames for each
+// recognition done.
+type lockstep struct {
+	seqSource
+	done  *atomic.Int64
+	per   int
+	shown int
+}
+
+func (l *lockstep) Read(m *gocv.Mat) bool {
+	for int64(l.shown) >= (l.done.Load()+1)*int64(l.per) {
+		time.Sleep(time.Millisecond)
+	}
+	l.shown++
+	return l.seqSource.Read(m)
 }

@@ -137,8 +137,9 @@ type job struct {
 	frame gocv.Mat // owned by the worker, which closes it
 	index int
 	pick  vision.Pick // the grid the display loop follows
-	// fresh starts the vote afresh: the user switched to another grid.
-	fresh bool
+	// fresh starts the vote afresh: the user switched to another grid
+	// (tabbed), or the page may have changed.
+	fresh, tabbed bool
 }
 
 // Run plays src into sink until the source ends, MaxFrames is reached or
@@ -199,6 +200,7 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 	var rules pipeline.Verdict
 	cellPx := 0.0
 	var recent []string // the givens of the latest distinct readings
+	bigN, bigAt := 0, 0 // the size of the largest puzzle solved lately, and when
 	for j := range jobs {
 		res := p.ProcessPick(j.frame, j.pick)
 		j.frame.Close()
@@ -256,10 +258,30 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 				}
 			}
 		}
+		if j.tabbed {
+			bigN = 0
+		}
+		if v.verdict.Status == pipeline.StatusSolved {
+			switch n := v.puzzle.N(); {
+			case n >= bigN:
+				bigN, bigAt = n, j.index
+			case j.index-bigAt <= shrinkFrames:
+				// A smaller puzzle right after a larger one was solved,
+				// the user having chosen no other grid: most likely
+				// the larger page's boxes taken for a puzzle of their
+				// own (a 9×9 read as 4×4). Not shown until the larger
+				// one has been out of sight a while.
+				v.verdict = pipeline.Verdict{Status: pipeline.StatusReading}
+			}
+		}
 		cur = v
 		views <- v
 	}
 }
+
+// shrinkFrames is how long (in frames: 3 s at 30 fps) after a puzzle was
+// solved a smaller one is not shown solved unless the user pressed Tab.
+const shrinkFrames = 90
 
 // confirmReadings is how many agreeing readings a vote needs before its
 // solution is shown.
@@ -328,6 +350,7 @@ type session struct {
 	grids    int  // grids in view in the last frame (for the HUD)
 	gridAt   int  // which of them is followed, counted from 1 left to right
 	switched bool // the next recognition is of another grid: vote afresh
+	tabbed   bool // ... because the user pressed Tab
 	refollow bool // Tab chose another grid: follow it even if nothing moved
 }
 
@@ -541,8 +564,8 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		s.want = true
 	}
 	if s.want && !s.busy {
-		s.jobs <- job{frame: frame.Clone(), index: i, pick: s.pick(), fresh: s.switched}
-		s.busy, s.want, s.switched = true, false, false
+		s.jobs <- job{frame: frame.Clone(), index: i, pick: s.pick(), fresh: s.switched, tabbed: s.tabbed}
+		s.busy, s.want, s.switched, s.tabbed = true, false, false, false
 		s.ref = print
 	}
 	return g, err
@@ -767,7 +790,7 @@ func (s *session) handleKey(key, i int, frame gocv.Mat, sum *Summary) bool {
 		if s.nextGrid() {
 			s.track.forget()
 			s.unsettle(i + 1)
-			s.switched, s.refollow = true, true
+			s.switched, s.refollow, s.tabbed = true, true, true
 		}
 	case 'h', 'H':
 		s.toggleHint()
