@@ -169,11 +169,23 @@ func (t *tracker) follow(frame gocv.Mat) (vision.Grid, bool) {
 		x, y := vision.Apply(inv, c[0], c[1])
 		out.Corners[i] = gocv.Point2f{X: float32(x), Y: float32(y)}
 	}
-	h, ok := invert3(inv)
-	if !ok || !plausible(g.Corners, out.Corners) {
+	if !plausible(g.Corners, out.Corners) {
 		return vision.Grid{}, false
 	}
-	out.H, out.HInv = h, norm3(inv)
+	// Frame to canvas: the corners onto the canvas square.
+	src4 := gocv.NewPoint2fVectorFromPoints(out.Corners[:])
+	defer src4.Close()
+	dst4 := gocv.NewPoint2fVectorFromPoints([]gocv.Point2f{{X: 0, Y: 0}, {X: float32(s), Y: 0}, {X: float32(s), Y: float32(s)}, {X: 0, Y: float32(s)}})
+	defer dst4.Close()
+	fwd := gocv.GetPerspectiveTransform2f(src4, dst4)
+	defer fwd.Close()
+	if fwd.Rows() != 3 || fwd.Cols() != 3 {
+		return vision.Grid{}, false
+	}
+	for i := 0; i < 9; i++ {
+		out.H[i] = fwd.GetDoubleAt(i/3, i%3)
+	}
+	out.H, out.HInv = norm3(out.H), norm3(inv)
 	return out, true
 }
 
@@ -222,20 +234,4 @@ func norm3(h [9]float64) [9]float64 {
 		}
 	}
 	return h
-}
-
-// invert3 inverts a 3×3 matrix (row-major), normalised so h[8] = 1.
-func invert3(m [9]float64) ([9]float64, bool) {
-	a, b, c, d, e, f, g, h, i := m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]
-	A, B, C := e*i-f*h, -(d*i - f*g), d*h-e*g
-	det := a*A + b*B + c*C
-	if math.Abs(det) < 1e-12 {
-		return [9]float64{}, false
-	}
-	out := [9]float64{
-		A / det, -(b*i - c*h) / det, (b*f - c*e) / det,
-		B / det, (a*i - c*g) / det, -(a*f - c*d) / det,
-		C / det, -(a*h - b*g) / det, (a*e - b*d) / det,
-	}
-	return norm3(out), true
 }
