@@ -362,3 +362,45 @@ func (l *lockstep) Read(m *gocv.Mat) bool {
 	l.shown++
 	return l.seqSource.Read(m)
 }
+
+// TestDisputedVoteNotShown: page A is solved, then (the page swapped where
+// the display loop could not tell) readings come that disagree with A's
+// vote on many cells and do not solve: A's solution must not stay on
+// screen while the vote is disputed.
+func TestDisputedVoteNotShown(t *testing.T) {
+	img, truthA := page(t, 7007, 10)
+	defer img.Close()
+	_, truthB := page(t, 7008, 10)
+	poorB := sudoku.NewGrid(truthB.Shape)
+	for i, k := 0, 0; i < len(truthB.Cells) && k < 14; i++ {
+		if truthB.Cells[i] != 0 {
+			poorB.Cells[i], k = truthB.Cells[i], k+1
+		}
+	}
+	ra, rb := judged(truthA, nil), judged(poorB, nil)
+	if ra.Status != pipeline.StatusSolved || rb.Status != pipeline.StatusSeveral {
+		t.Fatalf("readings %s, %s: want solved, several solutions", ra.Status, rb.Status)
+	}
+	rec := &scripted{det: vision.NewDetector(vision.Options{}), calls: map[uint8]int{},
+		read: map[uint8][]pipeline.Result{10: {ra, ra, ra, rb, rb, rb, rb, rb}}}
+	var statuses []string
+	src := &seqSource{imgs: []gocv.Mat{img}, count: []int{30}}
+	src.ready = func(int) bool { return len(statuses) >= 6 }
+	_, err := Run(src, nil, Options{
+		Every:         5,
+		Undrawn:       true,
+		NewRecognizer: func() (Recognizer, error) { return rec, nil },
+		OnRecognition: func(r pipeline.Result) { statuses = append(statuses, r.Status) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(statuses) < 6 || statuses[2] != pipeline.StatusSolved {
+		t.Fatalf("statuses %q: want A solved by the third reading", statuses)
+	}
+	for k, st := range statuses[3:] {
+		if st == pipeline.StatusSolved {
+			t.Errorf("recognition %d (B's reading) reported %q: A's solution shown over a disputed vote (all %q)", k+4, st, statuses)
+		}
+	}
+}

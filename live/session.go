@@ -241,6 +241,12 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 				doubt = append(doubt, res.CheckCells()...)
 			}
 			v.verdict = pipeline.Gate(voted, rules, pipeline.Evidence{Conf: v.conf, Doubt: doubt, CellPx: cellPx})
+			if v.verdict.Status == pipeline.StatusSolved && voter.Disputed() {
+				// The latest reading says another puzzle may be in view
+				// (a page swapped while the grid was followed): nothing
+				// of the old one is shown until a reading settles it.
+				v.verdict = pipeline.Verdict{Status: pipeline.StatusReading}
+			}
 			raw := pipeline.GridString(res.Puzzle)
 			if v.verdict.Status == pipeline.StatusSolved && voter.Len() < confirmReadings && !slices.Contains(recent, given) && !alone(res, v.conf, cellPx) {
 				// One frame's reading can be wrong (a lattice found a row
@@ -566,7 +572,11 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 	if s.want && !s.busy {
 		s.jobs <- job{frame: frame.Clone(), index: i, pick: s.pick(), fresh: s.switched, tabbed: s.tabbed}
 		s.busy, s.want, s.switched, s.tabbed = true, false, false, false
-		s.ref = print
+		if print != nil {
+			// A frame the grid was not followed in keeps the last print:
+			// the page may change while it is out of sight.
+			s.ref = print
+		}
 	}
 	return g, err
 }

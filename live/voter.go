@@ -38,6 +38,11 @@ func (v *Voter) Reset() {
 	v.pending = nil
 }
 
+// Disputed reports whether the latest reading disagreed with the vote
+// too much to be a misread (a pending reading that may be a new puzzle):
+// until a reading agrees again, the vote is not to be trusted either.
+func (v *Voter) Disputed() bool { return v.pending != nil }
+
 // Len reports how many readings the current vote rests on.
 func (v *Voter) Len() int { return len(v.history) }
 
