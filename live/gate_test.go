@@ -4,9 +4,7 @@ import (
 	"image"
 	"image/color"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"gocv.io/x/gocv"
 
@@ -75,7 +73,6 @@ type scripted struct {
 	det   *vision.Detector
 	read  map[uint8][]pipeline.Result
 	calls map[uint8]int
-	done  atomic.Int64 // recognitions finished
 }
 
 func (s *scripted) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result {
@@ -83,7 +80,6 @@ func (s *scripted) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result
 	if err != nil {
 		return pipeline.Result{Status: pipeline.StatusNoGrid, Error: err.Error()}
 	}
-	defer s.done.Add(1)
 	mark := frame.GetVecbAt(2, 2)[0]
 	rs := s.read[mark]
 	if len(rs) == 0 {
@@ -319,10 +315,7 @@ func TestNoSmallerPuzzleInsideLarger(t *testing.T) {
 	rec := &scripted{det: vision.NewDetector(vision.Options{}), calls: map[uint8]int{},
 		read: map[uint8][]pipeline.Result{10: {r9, r9, r9, r4, r4, r4, r4, r4, r4, r4, r4, r4}}}
 	var solved9, solved4, recs int
-	// Frames go no faster than the recognitions (a few frames each, as a
-	// camera gives them), however slow the machine: the 4×4 readings then
-	// come within shrinkFrames of the 9×9's.
-	src := &lockstep{seqSource: seqSource{imgs: []gocv.Mat{img}, count: []int{30}}, done: &rec.done, per: 6}
+	src := &seqSource{imgs: []gocv.Mat{img}, count: []int{30}}
 	src.ready = func(int) bool { return recs >= 10 }
 	_, err = Run(src, nil, Options{
 		Every:         5,
@@ -344,23 +337,6 @@ func TestNoSmallerPuzzleInsideLarger(t *testing.T) {
 	if solved9 == 0 || solved4 > 0 {
 		t.Errorf("the 9×9 shown solved %d times, then the 4×4 read inside it %d times: want some, then none", solved9, solved4)
 	}
-}
-
-// lockstep is a seqSource that shows at most per frames for each
-// recognition done.
-type lockstep struct {
-	seqSource
-	done  *atomic.Int64
-	per   int
-	shown int
-}
-
-func (l *lockstep) Read(m *gocv.Mat) bool {
-	for int64(l.shown) >= (l.done.Load()+1)*int64(l.per) {
-		time.Sleep(time.Millisecond)
-	}
-	l.shown++
-	return l.seqSource.Read(m)
 }
 
 // TestDisputedVoteNotShown: page A is solved, then (the page swapped where

@@ -200,7 +200,8 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 	var rules pipeline.Verdict
 	cellPx := 0.0
 	var recent []string // the givens of the latest distinct readings
-	bigN, bigAt := 0, 0 // the size of the largest puzzle solved lately, and when
+	bigN, bigAt := 0, 0 // the size of the largest puzzle solved lately, and at which recognition
+	count := 0          // recognitions so far
 	for j := range jobs {
 		res := p.ProcessPick(j.frame, j.pick)
 		j.frame.Close()
@@ -267,11 +268,12 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 		if j.tabbed {
 			bigN = 0
 		}
+		count++
 		if v.verdict.Status == pipeline.StatusSolved {
 			switch n := v.puzzle.N(); {
 			case n >= bigN:
-				bigN, bigAt = n, j.index
-			case j.index-bigAt <= shrinkFrames:
+				bigN, bigAt = n, count
+			case count-bigAt <= shrinkReadings:
 				// A smaller puzzle right after a larger one was solved,
 				// the user having chosen no other grid: most likely
 				// the larger page's boxes taken for a puzzle of their
@@ -285,9 +287,10 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 	}
 }
 
-// shrinkFrames is how long (in frames: 3 s at 30 fps) after a puzzle was
-// solved a smaller one is not shown solved unless the user pressed Tab.
-const shrinkFrames = 90
+// shrinkReadings is how long (in recognitions: 3 s at one every 10th
+// frame at 30 fps) after a puzzle was solved a smaller one is not shown
+// solved unless the user pressed Tab.
+const shrinkReadings = 9
 
 // confirmReadings is how many agreeing readings a vote needs before its
 // solution is shown.
