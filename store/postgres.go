@@ -123,6 +123,11 @@ var pgMigrations = []string{
 		PRIMARY KEY (match_id, seat)
 	);
 	CREATE INDEX match_seats_player ON match_seats(player);`,
+	// flag: why a result is unranked ("" = ranked); leaderboards read
+	// ranked results only.
+	`ALTER TABLE results ADD COLUMN flag TEXT NOT NULL DEFAULT '';
+	DROP INDEX results_board;
+	CREATE INDEX results_board ON results(kind, size, level, mode, flag, millis);`,
 }
 
 // migrate brings the schema up to date. Several nodes may start at once:
@@ -277,10 +282,10 @@ func (p *Postgres) FinishGame(ctx context.Context, g Game, r Result) (Result, er
 func insertResultPG(ctx context.Context, db pgExec, r Result) (Result, error) {
 	r.Mode = mode(r.Mode)
 	err := db.QueryRow(ctx, `INSERT INTO results
-		(game_id, kind, size, level, player, name, millis, hints, mistakes, finished, mode, match_id, place, players)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+		(game_id, kind, size, level, player, name, millis, hints, mistakes, finished, mode, match_id, place, players, flag)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
 		r.GameID, r.Kind, r.Size, r.Level, r.Player, r.Name, r.Millis, r.Hints, r.Mistakes, millis(r.Finished),
-		r.Mode, r.Match, r.Placing, r.Players).Scan(&r.ID)
+		r.Mode, r.Match, r.Placing, r.Players, r.Flag).Scan(&r.ID)
 	if pgUnique(err) {
 		return Result{}, fmt.Errorf("store: result for game %s: %w", r.GameID, ErrDuplicate)
 	}
@@ -293,7 +298,7 @@ func insertResultPG(ctx context.Context, db pgExec, r Result) (Result, error) {
 // Leaderboard implements Store.
 func (p *Postgres) Leaderboard(ctx context.Context, b Board, limit int) ([]Result, error) {
 	rows, err := p.pool.Query(ctx, `SELECT `+resultColumns+` FROM results
-		WHERE kind = $1 AND size = $2 AND level = $3 AND mode = $4
+		WHERE kind = $1 AND size = $2 AND level = $3 AND mode = $4 AND flag = ''
 		ORDER BY millis, hints, mistakes, finished, id LIMIT $5`,
 		b.Kind, b.Size, b.Level, mode(b.Mode), limitOr(limit, 20))
 	if err != nil {
@@ -319,7 +324,7 @@ func scanResultsPG(rows pgx.Rows) ([]Result, error) {
 		var r Result
 		var finished int64
 		if err := rows.Scan(&r.ID, &r.GameID, &r.Kind, &r.Size, &r.Level, &r.Player, &r.Name, &r.Millis, &r.Hints, &r.Mistakes, &finished,
-			&r.Mode, &r.Match, &r.Placing, &r.Players); err != nil {
+			&r.Mode, &r.Match, &r.Placing, &r.Players, &r.Flag); err != nil {
 			return nil, fmt.Errorf("store: read results: %w", err)
 		}
 		r.Finished = fromMillis(finished)

@@ -151,6 +151,11 @@ var migrations = []string{
 		PRIMARY KEY (match_id, seat)
 	);
 	CREATE INDEX match_seats_player ON match_seats(player);`,
+	// flag: why a result is unranked ("" = ranked); leaderboards read
+	// ranked results only.
+	`ALTER TABLE results ADD COLUMN flag TEXT NOT NULL DEFAULT '';
+	DROP INDEX results_board;
+	CREATE INDEX results_board ON results(kind, size, level, mode, flag, millis);`,
 }
 
 func (s *SQLite) migrate(ctx context.Context) error {
@@ -271,10 +276,10 @@ func (s *SQLite) FinishGame(ctx context.Context, g Game, r Result) (Result, erro
 func insertResult(ctx context.Context, tx *sql.Tx, r Result) (Result, error) {
 	r.Mode = mode(r.Mode)
 	res, err := tx.ExecContext(ctx, `INSERT INTO results
-		(game_id, kind, size, level, player, name, millis, hints, mistakes, finished, mode, match_id, place, players)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		(game_id, kind, size, level, player, name, millis, hints, mistakes, finished, mode, match_id, place, players, flag)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.GameID, r.Kind, r.Size, r.Level, r.Player, r.Name, r.Millis, r.Hints, r.Mistakes, millis(r.Finished),
-		r.Mode, r.Match, r.Placing, r.Players)
+		r.Mode, r.Match, r.Placing, r.Players, r.Flag)
 	if isConstraint(err) {
 		return Result{}, fmt.Errorf("store: result for game %s: %w", r.GameID, ErrDuplicate)
 	}
@@ -304,12 +309,12 @@ func (s *SQLite) ExpireGames(ctx context.Context, idle, unplayed time.Time) (int
 	return n, nil
 }
 
-const resultColumns = `id, game_id, kind, size, level, player, name, millis, hints, mistakes, finished, mode, match_id, place, players`
+const resultColumns = `id, game_id, kind, size, level, player, name, millis, hints, mistakes, finished, mode, match_id, place, players, flag`
 
 // Leaderboard implements Store.
 func (s *SQLite) Leaderboard(ctx context.Context, b Board, limit int) ([]Result, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+resultColumns+` FROM results
-		WHERE kind = ? AND size = ? AND level = ? AND mode = ?
+		WHERE kind = ? AND size = ? AND level = ? AND mode = ? AND flag = ''
 		ORDER BY millis, hints, mistakes, finished, id LIMIT ?`,
 		b.Kind, b.Size, b.Level, mode(b.Mode), limitOr(limit, 20))
 	if err != nil {
@@ -335,7 +340,7 @@ func scanResults(rows *sql.Rows) ([]Result, error) {
 		var r Result
 		var finished int64
 		if err := rows.Scan(&r.ID, &r.GameID, &r.Kind, &r.Size, &r.Level, &r.Player, &r.Name, &r.Millis, &r.Hints, &r.Mistakes, &finished,
-			&r.Mode, &r.Match, &r.Placing, &r.Players); err != nil {
+			&r.Mode, &r.Match, &r.Placing, &r.Players, &r.Flag); err != nil {
 			return nil, fmt.Errorf("store: read results: %w", err)
 		}
 		r.Finished = fromMillis(finished)
