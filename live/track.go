@@ -29,6 +29,8 @@ type tracker struct {
 	pts, nxt gocv.Mat
 	status   gocv.Mat
 	errs     gocv.Mat
+	// crit stops the flow's iterations (made once: gocv cannot free one).
+	crit gocv.TermCriteria
 }
 
 const (
@@ -47,7 +49,8 @@ const (
 )
 
 func newTracker() *tracker {
-	return &tracker{prev: gocv.NewMat(), cur: gocv.NewMat(), pts: gocv.NewMat(), nxt: gocv.NewMat(), status: gocv.NewMat(), errs: gocv.NewMat()}
+	return &tracker{prev: gocv.NewMat(), cur: gocv.NewMat(), pts: gocv.NewMat(), nxt: gocv.NewMat(), status: gocv.NewMat(), errs: gocv.NewMat(),
+		crit: gocv.NewTermCriteria(gocv.Count+gocv.EPS, 20, 0.03)}
 }
 
 // Close releases the Mats.
@@ -129,7 +132,7 @@ func (t *tracker) follow(frame gocv.Mat) (vision.Grid, bool) {
 		}
 	}
 	gocv.CalcOpticalFlowPyrLKWithParams(t.prev, t.cur, t.pts, t.nxt, &t.status, &t.errs,
-		image.Pt(21, 21), 3, gocv.NewTermCriteria(gocv.Count+gocv.EPS, 20, 0.03), 0, 1e-4)
+		image.Pt(21, 21), 3, t.crit, 0, 1e-4)
 	if t.nxt.Rows() != n || t.status.Rows() != n {
 		return vision.Grid{}, false
 	}
