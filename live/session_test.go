@@ -45,6 +45,9 @@ func (o *oracle) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result {
 		return pipeline.Result{Status: pipeline.StatusNoGrid, Error: err.Error()}
 	}
 	r := pipeline.Result{Found: true, Grid: g, Box: [2]int{3, 3}, Puzzle: o.puzzle.Clone()}
+	for i, c := range g.Corners {
+		r.Corners[i] = [2]float64{float64(c.X), float64(c.Y)}
+	}
 	v := pipeline.Judge(r.Puzzle)
 	r.Status, r.Solved = v.Status, v.Solution
 	r.Given, r.Solution = pipeline.GridString(r.Puzzle), pipeline.GridString(v.Solution)
