@@ -9,7 +9,7 @@ import { drawGrid, parseGrid, solutionDigits, validCorners } from './warp.js';
 const MAX_SIDE = 1280;
 const SEND_EVERY_MS = 66;   // ~15 frames a second
 const MAX_IN_FLIGHT = 2;
-const STALE_MS = 1000;      // an answer that arrived longer ago is not drawn
+const STALE_MS = 500;       // an answer to a frame captured longer ago is not drawn (the page may have changed since)
 const EXTRAPOLATE_MS = 120; // how far ahead the corners may be carried
 
 const video = $('video');
@@ -175,7 +175,7 @@ function paint() {
   ctx.drawImage(video, 0, 0);
   const now = performance.now();
   let drawn = '';
-  if (last && last.located && now - last.arrived < STALE_MS && validCorners(last.corners)) {
+  if (last && last.located && now - (last.t === undefined ? last.arrived : last.t) < STALE_MS && validCorners(last.corners)) {
     const n = last.box[0] * last.box[1];
     const scale = view.width / last.w;
     const fill = new Map();
