@@ -80,7 +80,7 @@ func Restore(s Snapshot) (*Game, error) {
 	}
 	for k, m := range s.Moves {
 		switch m.Kind {
-		case KindSet, KindAutofill, KindGenerate, KindMarks:
+		case KindSet, KindAutofill, KindGenerate, KindMarks, KindPlace:
 		default:
 			return bad("moves[%d] has kind %q", k, m.Kind)
 		}

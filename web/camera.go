@@ -101,6 +101,7 @@ type cameraConn struct {
 	goingAway       bool           // the server is shutting down
 	last            live.FrameInfo // the latest answer, for "h"
 	walk            live.StepWalk  // where H has got to in the puzzle in view (read loop only)
+	advice          []logic.Advice // walk's steps as the pages word them
 	server          []float64      // per answered frame: ms from receipt to answer
 	frameN, dropped int
 	dropsOut        int    // drop notices not yet written
@@ -366,7 +367,7 @@ func (c *cameraConn) key(ctx context.Context, data []byte) string {
 		c.mu.Lock()
 		info := c.last
 		c.mu.Unlock()
-		msg := nextStep(ctx, &c.walk, info)
+		msg := nextStep(ctx, &c.walk, &c.advice, info)
 		c.send(ctx, msg)
 	default:
 		return fmt.Sprintf("unknown key %q (want \" \", \"h\" or \"Tab\")", k.Key)
@@ -378,8 +379,9 @@ func (c *cameraConn) key(ctx context.Context, data []byte) string {
 // "total":n,"placed":[digits of the steps before]} or {"type":"step",
 // "error":…}. It moves w (live's walk, the one the live window uses) to
 // the next step of the puzzle in view, starting again at the first for
-// another puzzle or after the last.
-func nextStep(ctx context.Context, w *live.StepWalk, info live.FrameInfo) map[string]any {
+// another puzzle or after the last; advice holds the walk's steps as the
+// engine words them for the pages.
+func nextStep(ctx context.Context, w *live.StepWalk, advice *[]logic.Advice, info live.FrameInfo) map[string]any {
 	msg := map[string]any{"type": "step"}
 	box := sudoku.Shape{BoxRows: info.Box[0], BoxCols: info.Box[1]}
 	if info.Given == "" || !box.Valid() {
@@ -393,20 +395,23 @@ func nextStep(ctx context.Context, w *live.StepWalk, info live.FrameInfo) map[st
 			return msg
 		}
 		sctx, cancel := context.WithTimeout(ctx, hintTimeout)
-		_, steps, err := logic.SolveSteps(sctx, g)
+		_, steps, _ := logic.SolveSteps(sctx, g)
 		cancel()
-		if len(steps) == 0 {
+		adv, err := logic.AdviceFor(g, steps)
+		if len(steps) == 0 || err != nil || len(adv) != len(steps) {
+			w.Reset()
 			msg["error"] = "No logical step found for this puzzle as read."
 			return msg
 		}
 		w.Start(info.Given, steps)
+		*advice = adv
 	}
-	st, k, n, _ := w.Step()
-	placed := []Digit{}
-	for _, p := range w.Placed() {
-		placed = append(placed, Digit{p.Cell, p.Digit})
+	_, k, n, _ := w.Step()
+	placed := w.Placed()
+	if placed == nil {
+		placed = []logic.Candidate{}
 	}
-	msg["step"], msg["index"], msg["total"], msg["placed"] = fromLogic(st), k, n, placed
+	msg["step"], msg["index"], msg["total"], msg["placed"] = (*advice)[k-1], k, n, placed
 	return msg
 }
 
