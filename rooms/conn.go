@@ -42,6 +42,13 @@ type Conn struct {
 	closeReason string
 
 	room atomic.Pointer[Room] // the room this connection is in, set by the room
+	// seatMu orders the three moves that change which room holds the
+	// connection: asking for a new room (ask), a room seating it (attach)
+	// and the connection ending (end). Without it, two rooms seating the
+	// same connection at once could leave c.room pointing at neither while
+	// one of them kept the seat: a room never told the connection closed.
+	seatMu sync.Mutex
+	ended  bool // end has run (seatMu)
 	// asked counts the rooms this connection has asked for (create, join,
 	// quick), so that a room seating it after it has asked for another
 	// lets it go at once: a connection is in at most one room.
@@ -84,7 +91,11 @@ func (c *Conn) end(code int, reason string) {
 	c.once.Do(func() {
 		c.closeCode, c.closeReason = code, reason
 		close(c.done)
-		if r := c.room.Load(); r != nil {
+		c.seatMu.Lock()
+		c.ended = true
+		r := c.room.Load()
+		c.seatMu.Unlock()
+		if r != nil {
 			r.post(envelope{kind: evGone, conn: c})
 		}
 		c.hub.mm.cancel(c)
@@ -217,22 +228,17 @@ func (c *Conn) Receive(data []byte) {
 }
 
 // ask notes that the connection asks for a new room and takes it out of
-// the one it is in. The order matters: a room seats a connection by
-// storing itself in c.room, then reading c.asked (attach); here c.asked
-// is written, then c.room read. Whichever comes second sees the other's
-// write, so a room seating the connection late still lets it go.
+// the one it is in. A room seating the connection for an earlier request
+// sees the new count in attach (both under seatMu) and lets it go.
 func (c *Conn) ask() int64 {
+	c.seatMu.Lock()
 	n := c.asked.Add(1)
-	c.leaveRoom()
-	return n
-}
-
-// leaveRoom takes the connection out of its room, if any.
-func (c *Conn) leaveRoom() {
-	if r := c.room.Load(); r != nil {
-		r.post(envelope{kind: evLeave, conn: c})
-		c.room.CompareAndSwap(r, nil)
+	r := c.room.Swap(nil)
+	c.seatMu.Unlock()
+	if r != nil {
+		r.post(envelope{kind: evLeave, conn: c}) // outside seatMu: post may wait for the room
 	}
+	return n
 }
 
 // displayName is the name the player gave, or a stand-in.

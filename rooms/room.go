@@ -421,16 +421,17 @@ func (r *Room) join(j joinReq) {
 // so a connection is never kept in two rooms (see Conn.ask). It reports
 // whether c stays.
 func (r *Room) attach(c *Conn, ask int64) bool {
-	c.room.Store(r)
+	c.seatMu.Lock()
 	if c.asked.Load() != ask {
+		c.seatMu.Unlock()
 		r.leave(c, "left")
-		c.room.CompareAndSwap(r, nil)
 		return false
 	}
-	select {
-	case <-c.done:
-		r.gone(c)
-	default:
+	c.room.Store(r)
+	ended := c.ended
+	c.seatMu.Unlock()
+	if ended {
+		r.gone(c) // it closed before this room could tell it anything
 	}
 	return true
 }
