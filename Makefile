@@ -125,7 +125,7 @@ video: deps
 # livescore scores `sudokuar live` on photos held up to a moving camera,
 # per framing (near, far, webcam), next to `scan` on the same photos as
 # stills (README: "Scored in motion"). LISTS are files of photo paths.
-LISTS ?=
+LISTS ?= $(wildcard testdata/live/*.list)
 livescore: build
 	SUDOKUAR=$(CURDIR)/$(BIN) scripts/livescore.sh $(LISTS)
 
