@@ -1,3 +1,17 @@
+//go:build explore
+
+// The exploration tools of the logic engine: development aids that print
+// tables and examples rather than assert anything, so they are not part of
+// `go test ./...`. Run one with the build tag and the variable it names:
+//
+//	LOGIC_TABLE=1 go test -tags explore -run TestTableCandidates -v ./logic
+//
+// TestExplore (LOGIC_EXPLORE=file), TestFindExamples (LOGIC_EXAMPLES=1),
+// TestTableCandidates (LOGIC_TABLE=1), TestTrace (LOGIC_PUZZLE),
+// TestDebugAt (LOGIC_PUZZLE, LOGIC_AFTER, LOGIC_TECH), TestTechniqueTimes
+// (LOGIC_TIMES=1), TestSeventeen (LOGIC_17=count), TestHintPathAll
+// (LOGIC_HINTALL=1), TestGeneratorRates (LOGIC_GEN=count).
+
 package logic
 
 import (
@@ -163,24 +177,6 @@ func TestDebugAt(t *testing.T) {
 	tt, _ := TechniqueByName(tech)
 	s, ok := tt.Find(g)
 	fmt.Println(ok, s.Rating, s.Text)
-}
-
-// BenchmarkRateCalibration rates the hard tail of the calibration file.
-func BenchmarkRateHard(b *testing.B) {
-	ps := readRated(b, "puzzles/rated/se-sudoku-exchange.txt")
-	var hard []ratedPuzzle
-	for _, p := range ps {
-		if p.rating >= 7.0 {
-			hard = append(hard, p)
-		}
-	}
-	hard = hard[:100]
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		for _, p := range hard {
-			Rate(p.grid)
-		}
-	}
 }
 
 // TestTechniqueTimes reports, over the hard calibration puzzles, the time

@@ -30,7 +30,7 @@ func synthPhotos(tb testing.TB) []photo {
 	dir := filepath.Join("..", "testdata", "synth")
 	jpgs, _ := filepath.Glob(filepath.Join(dir, "*.jpg"))
 	if len(jpgs) == 0 {
-		tb.Skip("no photos in testdata/synth")
+		tb.Fatal("no photos in testdata/synth (committed; `make synth` writes them)")
 	}
 	sort.Strings(jpgs)
 	det := vision.NewDetector(vision.Options{})
@@ -67,7 +67,7 @@ func synthPhotos(tb testing.TB) []photo {
 		out = append(out, photo{filepath.Base(j), g.Shape, cells, vals})
 	}
 	if len(out) == 0 {
-		tb.Skip("vision cut no 9×9 photo of testdata/synth")
+		tb.Fatal("vision cut no 9×9 photo of testdata/synth")
 	}
 	return out
 }
@@ -77,7 +77,7 @@ func synthPhotos(tb testing.TB) []photo {
 // runtimes.
 func TestShippedModelOnSynthPhotos(t *testing.T) {
 	if len(shippedBytes()) == 0 {
-		t.Skip("models/digits.onnx not trained yet")
+		t.Fatal("models/digits.onnx is empty: the committed digit model is lost (`make model` retrains it)")
 	}
 	photos := synthPhotos(t)
 	for _, backend := range []string{ocr.BackendGo, ocr.BackendOpenCV} {
@@ -112,7 +112,7 @@ func TestShippedModelOnSynthPhotos(t *testing.T) {
 // is per grid.
 func BenchmarkReadGrid(b *testing.B) {
 	if len(shippedBytes()) == 0 {
-		b.Skip("models/digits.onnx not trained yet")
+		b.Fatal("models/digits.onnx is empty: the committed digit model is lost (`make model` retrains it)")
 	}
 	photos := synthPhotos(b)
 	for _, backend := range []string{ocr.BackendGo, ocr.BackendOpenCV} {
@@ -148,7 +148,7 @@ func BenchmarkReadGrid(b *testing.B) {
 // look on every grid (LookCertainBelow 1, the cost before it was gated).
 func BenchmarkReadRealPhotos(b *testing.B) {
 	if len(shippedBytes()) == 0 {
-		b.Skip("models/digits.onnx not trained yet")
+		b.Fatal("models/digits.onnx is empty: the committed digit model is lost (`make model` retrains it)")
 	}
 	var files []string
 	for _, d := range []string{"datasets/wicht-v2-train", "datasets/others-train"} {
@@ -172,7 +172,7 @@ func BenchmarkReadRealPhotos(b *testing.B) {
 		grids = append(grids, photo{name: filepath.Base(files[i]), shape: g.Shape, cells: cells})
 	}
 	if len(grids) == 0 {
-		b.Skip("vision cut no 9×9 grid from the real photos")
+		b.Fatal("vision cut no 9×9 grid from the real photos")
 	}
 	always := ocr.DefaultSettings
 	always.LookCertainBelow = 1

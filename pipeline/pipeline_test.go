@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,7 +15,7 @@ import (
 func newPipeline(t *testing.T, backend string) *Pipeline {
 	t.Helper()
 	if len(models.Digits()) == 0 {
-		t.Skip("models/digits.onnx is empty (the digit model is not trained yet)")
+		t.Fatal("models/digits.onnx is empty: the committed digit model is lost (`make model` retrains it)")
 	}
 	p, err := New(Options{Backend: backend})
 	if err != nil {
@@ -69,9 +68,9 @@ func TestProcessBadFrames(t *testing.T) {
 func TestProcessSynthetic(t *testing.T) {
 	goP := newPipeline(t, BackendGo)
 	cvP := newPipeline(t, BackendOpenCV)
-	files, err := ImageFiles([]string{filepath.Join(testenv.RepoRoot(), "testdata", "synth")}, false)
+	files, err := ImageFiles([]string{testenv.Committed(t, "testdata/synth")}, false)
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	exact, held, tooLarge, big, bigExact := 0, 0, 0, 0, 0
 	for _, f := range files {

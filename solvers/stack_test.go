@@ -62,10 +62,7 @@ func TestCountKnownBoards(t *testing.T) {
 // leaves from one to thousands of solutions, and checks that both counters
 // agree.
 func TestCountAgreesWithDLX(t *testing.T) {
-	path := testenv.SharedPath("puzzles/17-clue.txt")
-	if path == "" {
-		t.Skip("../shared/puzzles/17-clue.txt not found")
-	}
+	path := testenv.Shared(t, "puzzles/17-clue.txt")
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -158,10 +155,7 @@ func TestStackSolveCancel(t *testing.T) {
 // BenchmarkCount16 proves the 55 16x16 puzzles of ../shared (Gecode's
 // examples, from janko.at) unique with both counters: ns/op is all 55.
 func BenchmarkCount16(b *testing.B) {
-	path := testenv.SharedPath("puzzles/large/gecode_16x16.txt")
-	if path == "" {
-		b.Skip("../shared/puzzles/large/gecode_16x16.txt not found")
-	}
+	path := testenv.Shared(b, "puzzles/large/gecode_16x16.txt")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)

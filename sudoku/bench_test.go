@@ -109,7 +109,7 @@ func BenchmarkTop95(b *testing.B) {
 func benchGenerated(b *testing.B, name string) {
 	path := filepath.Join("..", "testdata", "puzzles", name)
 	if _, err := os.Stat(path); err != nil {
-		b.Skipf("%s: %v", path, err)
+		b.Fatalf("%s is committed but absent: %v", path, err)
 	}
 	benchSolve(b, loadPuzzles(b, path), 1)
 }

@@ -89,7 +89,7 @@ func BenchmarkAnalyze16(b *testing.B) {
 	img, err := readImage(filepath.Join(testenv.RepoRoot(), "testdata", "synth", "image6.jpg"))
 	if err != nil {
 		img.Close()
-		b.Skip(err)
+		b.Fatal(err)
 	}
 	defer img.Close()
 	d := NewDetector(Options{})
@@ -122,7 +122,7 @@ func benchFile(b *testing.B, name string, bent bool) {
 	img, err := readImage(filepath.Join(testenv.RepoRoot(), "testdata", name))
 	if err != nil {
 		img.Close()
-		b.Skip(err)
+		b.Fatal(err)
 	}
 	defer img.Close()
 	d := NewDetector(Options{})

@@ -43,7 +43,7 @@ func besideTruth(path string) (kind string, other [4]pt, ok bool) {
 func TestBesidePhotos(t *testing.T) {
 	photos := loadSet(t, filepath.Join(testenv.RepoRoot(), "testdata", "synth-beside"))
 	if len(photos) == 0 {
-		t.Skip("no photos in testdata/synth-beside")
+		t.Fatal("no photos in testdata/synth-beside (committed; `make synth` writes them)")
 	}
 	det := NewDetector(Options{})
 	defer det.Close()
@@ -99,7 +99,7 @@ func TestBesidePhotos(t *testing.T) {
 func TestCurledPhotos(t *testing.T) {
 	photos := loadSet(t, filepath.Join(testenv.RepoRoot(), "testdata", "synth-curl"))
 	if len(photos) == 0 {
-		t.Skip("no photos in testdata/synth-curl")
+		t.Fatal("no photos in testdata/synth-curl (committed; `make synth` writes them)")
 	}
 	det := NewDetector(Options{})
 	defer det.Close()

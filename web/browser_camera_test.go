@@ -24,6 +24,9 @@ import (
 func cameraPhoto(t testing.TB) (path, solution string) {
 	t.Helper()
 	path = testenv.SharedPath("datasets/wicht-v2-train/image10.jpg")
+	if path == "" && testenv.RequireShared() {
+		t.Fatalf("../shared/datasets/wicht-v2-train/image10.jpg not found, and %s=1 is set", testenv.RequireEnv)
+	}
 	if path == "" {
 		root := testenv.RepoRoot()
 		path = filepath.Join(root, "testdata", "synth", "image4.jpg") // 9×9 at 640×480

@@ -128,10 +128,10 @@ func TestScanUsageErrors(t *testing.T) {
 // synthDir is the committed synthetic photo set with its .dat truth.
 func synthDir(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join(testenv.RepoRoot(), "testdata", "synth")
+	dir := testenv.Committed(t, "testdata/synth")
 	imgs, _ := pipeline.ImageFiles([]string{dir}, true)
 	if len(imgs) == 0 {
-		t.Skipf("no synthetic photos in %s yet", dir)
+		t.Fatalf("no synthetic photos in %s (committed; `make synth` writes them)", dir)
 	}
 	return dir
 }
