@@ -17,6 +17,7 @@ package logic
 import (
 	"context"
 	"fmt"
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/sudoku"
 	"math"
 	"os"
@@ -43,11 +44,11 @@ func TestExplore(t *testing.T) {
 	defer runtime.UnlockOSThread()
 	var times []time.Duration
 	stuck := 0
-	start := threadCPU()
+	start := cputime.Thread()
 	for _, p := range ps {
-		t0 := threadCPU()
+		t0 := cputime.Thread()
 		r, err := Rate(p.grid)
-		times = append(times, threadCPU()-t0)
+		times = append(times, cputime.Thread()-t0)
 		if err != nil {
 			stuck++
 			fmt.Fprintf(f, "%s x %.1f %v\n", p.line, p.rating, err)
@@ -56,7 +57,7 @@ func TestExplore(t *testing.T) {
 		fmt.Fprintf(f, "%s %.1f %.1f %s\n", p.line, r.SE, p.rating, r.Hardest)
 	}
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
-	t.Logf("%d puzzles, %d unrated, CPU total %v, median %v, p99 %v, max %v", len(ps), stuck, threadCPU()-start,
+	t.Logf("%d puzzles, %d unrated, CPU total %v, median %v, p99 %v, max %v", len(ps), stuck, cputime.Thread()-start,
 		times[len(times)/2], times[len(times)*99/100], times[len(times)-1])
 }
 
@@ -206,9 +207,9 @@ func TestTechniqueTimes(t *testing.T) {
 		for !g.Solved() {
 			ok := false
 			for i, tech := range rateOrder {
-				t0 := threadCPU()
+				t0 := cputime.Thread()
 				s, f := tech.find(g)
-				spent[i] += threadCPU() - t0
+				spent[i] += cputime.Thread() - t0
 				calls[i]++
 				if f {
 					fired[i]++
@@ -247,11 +248,11 @@ func TestSeventeen(t *testing.T) {
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	start := threadCPU()
+	start := cputime.Thread()
 	hist := map[float64]int{}
 	var worst time.Duration
 	for _, p := range ps[:limit] {
-		t0 := threadCPU()
+		t0 := cputime.Thread()
 		g, sol, err := prepare(p.grid)
 		if err != nil {
 			t.Fatalf("%s: %v", p.line, err)
@@ -261,7 +262,7 @@ func TestSeventeen(t *testing.T) {
 			t.Errorf("%s: %v", p.line, err)
 			continue
 		}
-		if d := threadCPU() - t0; d > worst {
+		if d := cputime.Thread() - t0; d > worst {
 			worst = d
 		}
 		g2, _ := NewGrid(p.grid)
@@ -271,7 +272,7 @@ func TestSeventeen(t *testing.T) {
 		}
 		hist[math.Floor(r.SE)]++
 	}
-	t.Logf("%d puzzles, CPU %v, worst %v, by SE: %v", limit, threadCPU()-start, worst, hist)
+	t.Logf("%d puzzles, CPU %v, worst %v, by SE: %v", limit, cputime.Thread()-start, worst, hist)
 }
 
 // TestHintPathAll solves every calibration puzzle in hint order, checking
@@ -283,7 +284,7 @@ func TestHintPathAll(t *testing.T) {
 	ps := readRated(t, "puzzles/rated/se-sudoku-exchange.txt")
 	used := map[string]int{}
 	runtime.LockOSThread()
-	start := threadCPU()
+	start := cputime.Thread()
 	for _, p := range ps {
 		sol, steps, err := SolveSteps(context.Background(), p.grid)
 		if err != nil {
@@ -298,7 +299,7 @@ func TestHintPathAll(t *testing.T) {
 			used[s.Technique]++
 		}
 	}
-	t.Logf("CPU %v; techniques used: %v", threadCPU()-start, used)
+	t.Logf("CPU %v; techniques used: %v", cputime.Thread()-start, used)
 }
 
 // TestGeneratorRates measures Generate per level on 9×9 ($LOGIC_GEN=count
@@ -316,9 +317,9 @@ func TestGeneratorRates(t *testing.T) {
 		var ts []time.Duration
 		var total time.Duration
 		for seed := int64(0); seed < int64(count); seed++ {
-			t0 := threadCPU()
+			t0 := cputime.Thread()
 			p, r, err := Generate(shape, l, 1000+seed, seed%2 == 0)
-			d := threadCPU() - t0
+			d := cputime.Thread() - t0
 			if err != nil || r.Level != l || sudoku.CountSolutions(p, 2) != 1 {
 				t.Fatalf("%v seed %d: %v %v", l, seed, r.Level, err)
 			}

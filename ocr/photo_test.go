@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/internal/testenv"
 	"github.com/sudokuar/sudokuar/ocr"
 	"github.com/sudokuar/sudokuar/pipeline"
@@ -128,14 +129,14 @@ func BenchmarkReadGrid(b *testing.B) {
 				}
 			}
 			b.ResetTimer()
-			cpu := processCPU()
+			cpu := cputime.Process()
 			for i := 0; i < b.N; i++ {
 				p := photos[i%len(photos)]
 				if _, err := ocr.Read(c, p.shape, p.cells); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 		})
 	}
 }
@@ -193,14 +194,14 @@ func BenchmarkReadRealPhotos(b *testing.B) {
 					}
 				}
 				b.ResetTimer()
-				cpu := processCPU()
+				cpu := cputime.Process()
 				for i := 0; i < b.N; i++ {
 					p := grids[i%len(grids)]
 					if _, err := ocr.ReadWith(c, p.shape, p.cells, s.set); err != nil {
 						b.Fatalf("%s: %v", p.name, err)
 					}
 				}
-				b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+				b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 			})
 		}
 	}

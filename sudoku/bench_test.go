@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/internal/testenv"
 )
 
@@ -69,7 +70,7 @@ func benchSolve(b *testing.B, puzzles []Grid, limit int) {
 	// counts the time other processes hold the core.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	cpu0 := threadCPU()
+	cpu0 := cputime.Thread()
 	for b.Loop() {
 		g := puzzles[i]
 		if i++; i == len(puzzles) {
@@ -83,7 +84,7 @@ func benchSolve(b *testing.B, puzzles []Grid, limit int) {
 			b.Fatalf("puzzle %v: %d solutions, %v", g, n, err)
 		}
 	}
-	cpu := threadCPU() - cpu0
+	cpu := cputime.Thread() - cpu0
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "puzzles/s")
 	if cpu > 0 && cpu0 > 0 {
 		b.ReportMetric(float64(b.N)/cpu.Seconds(), "puzzles/cpu-s")

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/solvers"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
@@ -57,7 +58,7 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 			fmt.Fprintln(e.stderr, "sudokuar bench: --clock: want cpu or wall")
 			return exitUsage
 		}
-		useCPU := *clock == "cpu" && haveThreadClock
+		useCPU := *clock == "cpu" && cputime.Available
 		opts := solvers.Options{Seed: *seed}
 		if err := setParams(&opts.Anneal, *annealSet); err != nil {
 			fmt.Fprintf(e.stderr, "sudokuar bench: --anneal: %v\n", err)
@@ -275,7 +276,7 @@ func runBench(set benchSet, name string, timeout time.Duration, opts solvers.Opt
 			defer runtime.UnlockOSThread()
 			now := func() time.Duration { return time.Duration(time.Now().UnixNano()) }
 			if useCPU {
-				now = threadClock()
+				now = cputime.ThreadClock()
 			}
 			for i := range next {
 				g := set.puzzles[i]

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/kakuro"
 )
 
@@ -200,7 +201,7 @@ func kakuroSolveFlags(fs *flag.FlagSet) func(*env, []string) int {
 		// runs on the calling thread) while it stays on one OS thread.
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		cpuClock := threadClock()
+		cpuClock := cputime.ThreadClock()
 		failed := readKakuros(e, args, func(name string, b *kakuro.Board) error {
 			start, c0 := time.Now(), cpuClock()
 			sol, res, err := solveWith(*solver, model, b)
@@ -296,7 +297,7 @@ func kakuroGenerateFlags(fs *flag.FlagSet) func(*env, []string) int {
 		// stays on one OS thread.
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		cpuClock := threadClock()
+		cpuClock := cputime.ThreadClock()
 		var walls, cpus []time.Duration
 		if *stats {
 			defer func() {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/rooms"
 )
 
@@ -450,7 +451,7 @@ func runLoad(c loadConfig, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	t0, cpu0 := time.Now(), processCPU()
+	t0, cpu0 := time.Now(), cputime.Process()
 	stop := make(chan struct{})
 	var peak serverStats
 	watched := make(chan struct{})
@@ -482,7 +483,7 @@ func runLoad(c loadConfig, out io.Writer) error {
 	pw.Wait()
 	<-watched
 	playSecs := time.Since(t0).Seconds()
-	ownCPU := (processCPU() - cpu0).Seconds()
+	ownCPU := (cputime.Process() - cpu0).Seconds()
 	after, err := fetchStats(c.addr)
 	if err != nil {
 		return err

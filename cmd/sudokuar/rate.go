@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/logic"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
@@ -220,7 +221,7 @@ func rateAll(items []*rateItem, jobs int, timeout time.Duration, check bool) {
 			defer wg.Done()
 			runtime.LockOSThread() // for per-puzzle thread CPU time
 			defer runtime.UnlockOSThread()
-			threadCPU := threadClock()
+			threadCPU := cputime.ThreadClock()
 			for it := range next {
 				ctx, cancel := context.Background(), func() {}
 				if timeout > 0 {
