@@ -66,7 +66,7 @@ func loadDemo(tb testing.TB) demoTruth {
 			if err != nil {
 				tb.Fatalf("%s: %v", fr.puzzle, err)
 			}
-			d.puzzles[fr.puzzle], d.solutions[fr.puzzle] = pipeline.GridString(g), pipeline.GridString(sol)
+			d.puzzles[fr.puzzle], d.solutions[fr.puzzle] = sudoku.CellString(g.Cells), sudoku.CellString(sol.Cells)
 		}
 	}
 	return d

@@ -207,9 +207,9 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 				v.id++
 			}
 			v.puzzle = voted
-			given := pipeline.GridString(voted)
+			given := sudoku.CellString(voted.Cells)
 			switch {
-			case given == pipeline.GridString(res.Puzzle):
+			case given == sudoku.CellString(res.Puzzle.Cells):
 				// The vote agrees with this reading: its verdict stands.
 				v.verdict = pipeline.Verdict{Status: res.Status, Solution: res.Solved, Conflicts: res.Conflicts, Check: res.CheckCells()}
 			case given != lastGiven || fresh:
@@ -381,8 +381,8 @@ func (s *session) report(v view) pipeline.Result {
 	frame := v.frame
 	r.Frame = &frame
 	if len(v.puzzle.Cells) > 0 && r.Found && len(r.Puzzle.Cells) > 0 {
-		r.Given = pipeline.GridString(v.puzzle)
-		r.Solution = pipeline.GridString(v.verdict.Solution)
+		r.Given = sudoku.CellString(v.puzzle.Cells)
+		r.Solution = sudoku.CellString(v.verdict.Solution.Cells)
 		r.Status = v.verdict.Status
 		r.Conflicts = v.verdict.Conflicts
 		raw := map[int]pipeline.Check{}
@@ -593,7 +593,7 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 			pic.Conflicts = s.cur.verdict.Conflicts
 			pic.Check = s.cur.verdict.Check
 			pic.Symbols, _ = sudoku.ParseSymbols(s.cur.raw.Symbols)
-			info.Given = pipeline.GridString(s.cur.puzzle)
+			info.Given = sudoku.CellString(s.cur.puzzle.Cells)
 			info.Box = [2]int{g.Shape.BoxRows, g.Shape.BoxCols}
 			info.Conflicts = s.cur.verdict.Conflicts
 			switch {
@@ -601,7 +601,7 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 				hintPicture(&pic, s.cur.puzzle)
 			case s.auto && len(s.cur.verdict.Solution.Cells) > 0:
 				pic.Solution = s.cur.verdict.Solution
-				info.Solution = pipeline.GridString(pic.Solution)
+				info.Solution = sudoku.CellString(pic.Solution.Cells)
 			default:
 				pic.ShowGivens = true
 			}

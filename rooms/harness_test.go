@@ -302,7 +302,7 @@ func (h *harness) room(code string) *Room { return h.hub.room(code) }
 func solve(t *testing.T, st State) []int {
 	t.Helper()
 	shape := sudoku.Shape{BoxRows: st.Box[0], BoxCols: st.Box[1]}
-	cells, err := parseCells(st.Puzzle, st.Size)
+	cells, err := sudoku.ParseCells(st.Puzzle, st.Size)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sudokuar/sudokuar/store"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // startRace makes a private race room with ada and bob seated, both ready,
@@ -37,7 +38,7 @@ func TestRace(t *testing.T) {
 		t.Fatalf("start: ada %+v, bob %+v", sa, sb)
 	}
 	sol := solve(t, sa)
-	solText := cellsString(sol)
+	solText := sudoku.CellString(sol)
 	n := sa.Size
 
 	// Bob makes a wrong move, then one right one.
@@ -135,14 +136,14 @@ func TestRace(t *testing.T) {
 	if err := json.Unmarshal(m.Seats[0].State, &rec); err != nil {
 		t.Fatal(err)
 	}
-	givens, _ := parseCells(sa.Puzzle, n)
+	givens, _ := sudoku.ParseCells(sa.Puzzle, n)
 	fixed := make([]bool, n*n)
 	for i, v := range givens {
 		fixed[i] = v != 0
 	}
 	end, err := replayMoves(gridOf(sa, givens), fixed, rec.Board)
-	if err != nil || cellsString(end.Cells) != solText {
-		t.Errorf("stored moves replay to %v, %v", cellsString(end.Cells), err)
+	if err != nil || sudoku.CellString(end.Cells) != solText {
+		t.Errorf("stored moves replay to %v, %v", sudoku.CellString(end.Cells), err)
 	}
 
 	// Another game in the same room: "again" brings the lobby back.

@@ -14,7 +14,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/sudokuar/sudokuar/internal/testenv"
-	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
@@ -40,7 +39,7 @@ func cameraPhoto(t testing.TB) (path, solution string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return path, pipeline.GridString(sol)
+	return path, sudoku.CellString(sol.Cells)
 }
 
 func decodeFile(t testing.TB, path string) image.Image {

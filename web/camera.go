@@ -385,7 +385,7 @@ func (w *stepWalk) next(ctx context.Context, info live.FrameInfo) map[string]any
 		return msg
 	}
 	if info.Given != w.given || w.at >= len(w.steps) {
-		g, err := pipeline.ParseGridString(box, info.Given)
+		g, err := sudoku.ParseCellGrid(box, info.Given)
 		if err != nil {
 			msg["error"] = err.Error()
 			return msg

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/sudokuar/sudokuar/game"
-	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/store"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
@@ -117,7 +116,7 @@ func (gs *games) newGame(ctx context.Context, player string, gen Generated) (Vie
 	}
 	rec := store.Game{
 		ID: newID(), Kind: store.KindSudoku, Player: player, Size: sizeName(shape), Level: gen.Level,
-		Puzzle: pipeline.GridString(gen.Puzzle), Solution: pipeline.GridString(gen.Solution),
+		Puzzle: sudoku.CellString(gen.Puzzle.Cells), Solution: sudoku.CellString(gen.Solution.Cells),
 		State: state, Status: store.StatusPlaying, Created: now, Updated: now,
 	}
 	if err := gs.store.CreateGame(ctx, rec); err != nil {
@@ -156,10 +155,10 @@ func (gs *games) load(ctx context.Context, id string) (*played, error) {
 	if p.gm.Shape() != p.shape {
 		return nil, fmt.Errorf("game %s: stored board is %v, the game %v", id, p.gm.Shape(), p.shape)
 	}
-	if p.puzzle, err = pipeline.ParseGridString(p.shape, rec.Puzzle); err != nil {
+	if p.puzzle, err = sudoku.ParseCellGrid(p.shape, rec.Puzzle); err != nil {
 		return nil, fmt.Errorf("game %s: %w", id, err)
 	}
-	if p.solution, err = pipeline.ParseGridString(p.shape, rec.Solution); err != nil {
+	if p.solution, err = sudoku.ParseCellGrid(p.shape, rec.Solution); err != nil {
 		return nil, fmt.Errorf("game %s: %w", id, err)
 	}
 	return p, nil
@@ -361,7 +360,7 @@ func (p *played) view(now time.Time) View {
 	}
 	v := View{
 		ID: p.rec.ID, Size: n, Box: p.s.Box, Level: p.rec.Level, Rating: p.s.Rating, Own: p.s.Own,
-		Puzzle: p.rec.Puzzle, Cells: pipeline.GridString(cells),
+		Puzzle: p.rec.Puzzle, Cells: sudoku.CellString(cells.Cells),
 		Marks: marks, Status: p.rec.Status, ElapsedMs: p.s.ElapsedMs, Paused: p.s.RunningSince == 0,
 		Hints: p.s.Hints, MaxHints: MaxHints, Mistakes: p.s.Mistakes, ShowErrors: p.s.ShowErrors,
 		Wrong: []int{}, Conflicts: []int{}, Total: n * n, Filled: n*n - gm.EmptyCells(),

@@ -134,12 +134,12 @@ func writeCandidates(w io.Writer, g *logic.Grid) {
 	}
 	cell := func(c int) string {
 		if v := g.Value(c); v != 0 {
-			return string(symbol(v))
+			return string(sudoku.Symbol(v))
 		}
 		var b strings.Builder
 		b.WriteByte('.')
 		for _, d := range g.Candidates(c) {
-			b.WriteByte(symbol(d))
+			b.WriteByte(sudoku.Symbol(d))
 		}
 		return b.String()
 	}
@@ -159,12 +159,4 @@ func writeCandidates(w io.Writer, g *logic.Grid) {
 		}
 		fmt.Fprintln(w, "   "+strings.TrimRight(b.String(), " "))
 	}
-}
-
-// symbol writes a digit as the one-line format does: 1-9, then A, B, ...
-func symbol(d int) byte {
-	if d < 10 {
-		return byte('0' + d)
-	}
-	return byte('A' + d - 10)
 }

@@ -24,6 +24,7 @@ import (
 
 	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/rooms"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // loadgen drives a running `sudokuar serve` the way players do, over the
@@ -342,7 +343,7 @@ func (p *lgPlayer) handle(b []byte) {
 		p.v = m.V
 		for _, c := range m.Changes {
 			if c.Cell >= 0 && c.Cell < len(p.board) {
-				p.board[c.Cell] = cellChar(c.Value)
+				p.board[c.Cell] = sudoku.CellSymbol(c.Value)
 			}
 		}
 		if mine && m.Seq > 0 {
@@ -370,13 +371,6 @@ func (p *lgPlayer) handle(b []byte) {
 		default:
 		}
 	}
-}
-
-func cellChar(v int) byte {
-	if v <= 9 {
-		return byte('0' + v)
-	}
-	return byte('A' + v - 10)
 }
 
 // runLoad is rooms mode.
