@@ -51,7 +51,6 @@ type staticSearch struct {
 	depth  []int32
 	parent []pot
 	order  []pot // visit order
-	buf    []pot
 }
 
 var staticPools sync.Map // int (potentials) -> *sync.Pool
@@ -158,8 +157,6 @@ func (s *staticSearch) bfs(src pot, mode chainMode, maxDepth int, found func(par
 		}
 	}
 }
-
-func (s *staticSearch) visited(p pot) bool { return s.mark[p] == s.epoch }
 
 // path returns the chain from the search's source to p (visited).
 func (s *staticSearch) path(p pot) []pot {

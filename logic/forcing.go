@@ -588,18 +588,6 @@ func (e *fcEngine) fresh(p pot) *closure {
 	return cl
 }
 
-func copyClosure(dst, src *closure) {
-	dst.src = src.src
-	dst.idx = append(dst.idx[:0], src.idx...)
-	dst.nodes = append(dst.nodes[:0], src.nodes...)
-	dst.parents = append(dst.parents[:0], src.parents...)
-	dst.onList = append(dst.onList[:0], src.onList...)
-	dst.offList = append(dst.offList[:0], src.offList...)
-	dst.absurd, dst.absurdPot, dst.virt = src.absurd, src.absurdPot, src.virt
-	dst.virtParents = append(dst.virtParents[:0], src.virtParents...)
-	dst.bound = src.bound
-}
-
 // worth reports whether a target potential changes the grid: an on target
 // must have other candidates to remove.
 func (e *fcEngine) worth(t pot) bool {

@@ -73,9 +73,9 @@ func TestRace(t *testing.T) {
 	}
 	bob.expect("finish", func(m msg) bool { return strings.Contains(string(m.raw), `"seat":0`) })
 	// A finished player can confirm, not play on.
-	seq := ada.send(In{T: "finish", Grid: solText})
+	ada.send(In{T: "finish", Grid: solText})
 	ada.expect("finish", func(m msg) bool { return true })
-	seq = ada.send(In{T: "move", Cell: &empty[0], Value: ptr(0)})
+	seq := ada.send(In{T: "move", Cell: &empty[0], Value: ptr(0)})
 	if e := ada.errorFor(seq); e.Code != ErrOver {
 		t.Errorf("move after finishing: %+v", e)
 	}

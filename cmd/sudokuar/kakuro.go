@@ -341,7 +341,8 @@ func kakuroGenerateFlags(fs *flag.FlagSet) func(*env, []string) int {
 				continue
 			}
 			name := filepath.Join(*dir, fmt.Sprintf("kakuro_%dx%d_%s_%d", rows, cols, lv, s))
-			if err := os.WriteFile(name+".txt", []byte(sol.Blank().String()), 0o644); err == nil {
+			err = os.WriteFile(name+".txt", []byte(sol.Blank().String()), 0o644)
+			if err == nil {
 				err = os.WriteFile(name+".solution.txt", []byte(sol.String()), 0o644)
 			}
 			if err != nil {
