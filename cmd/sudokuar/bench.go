@@ -23,6 +23,33 @@ import (
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
+// parseLimits reads --limits, NAME=DURATION,...: a set's limit is set in
+// sets, a solver's is returned.
+func parseLimits(limits string, names []string, sets []benchSet) (map[string]time.Duration, error) {
+	solverLimit := map[string]time.Duration{}
+	for _, kv := range strings.Split(limits, ",") {
+		if strings.TrimSpace(kv) == "" {
+			continue
+		}
+		name, val, _ := strings.Cut(kv, "=")
+		name = strings.TrimSpace(name)
+		d, err := time.ParseDuration(strings.TrimSpace(val))
+		found := false
+		if slices.Contains(names, name) {
+			solverLimit[name], found = d, true
+		}
+		for i := range sets {
+			if sets[i].name == name {
+				sets[i].limit, found = d, true
+			}
+		}
+		if err != nil || d <= 0 || !found {
+			return nil, fmt.Errorf("%q: want NAME=DURATION for a set named on the command line or a solver compared", kv)
+		}
+	}
+	return solverLimit, nil
+}
+
 func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 	which := fs.String("solver", "all", "solvers to compare: all, or `NAMES` separated by commas ("+strings.Join(solvers.Names(), ", ")+")")
 	timeout := fs.Duration("timeout", 10*time.Second, "time limit per puzzle; a solver that reaches it has failed that puzzle")
@@ -82,26 +109,10 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 			set.limit = *timeout
 			sets = append(sets, set)
 		}
-		solverLimit := map[string]time.Duration{}
-		for _, kv := range strings.Split(*limits, ",") {
-			if strings.TrimSpace(kv) == "" {
-				continue
-			}
-			name, val, _ := strings.Cut(kv, "=")
-			d, err := time.ParseDuration(strings.TrimSpace(val))
-			found := false
-			if slices.Contains(names, strings.TrimSpace(name)) {
-				solverLimit[strings.TrimSpace(name)], found = d, true
-			}
-			for i := range sets {
-				if sets[i].name == strings.TrimSpace(name) {
-					sets[i].limit, found = d, true
-				}
-			}
-			if err != nil || d <= 0 || !found {
-				fmt.Fprintf(e.stderr, "sudokuar bench: --limits: %q: want NAME=DURATION for a set named on the command line or a solver compared\n", kv)
-				return exitUsage
-			}
+		solverLimit, err := parseLimits(*limits, names, sets)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "sudokuar bench: --limits: %v\n", err)
+			return exitUsage
 		}
 		w := newTableWriter(e.stdout, sets)
 		w.header()
