@@ -131,7 +131,7 @@ func (d dialect) migrate(ctx context.Context, db *sql.DB) error {
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	defer tx.Rollback()
+	defer func() { _ = tx.Rollback() }() // after Commit it only reports sql.ErrTxDone
 	version, err := d.version(ctx, tx)
 	if err != nil {
 		return fmt.Errorf("migrate: read the schema version: %w", err)

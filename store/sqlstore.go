@@ -101,7 +101,7 @@ func (s *sqlStore) inTx(ctx context.Context, what string, f func(tx *sql.Tx) err
 	if err != nil {
 		return fmt.Errorf("store: %s: %w", what, err)
 	}
-	defer tx.Rollback()
+	defer func() { _ = tx.Rollback() }() // after Commit it only reports sql.ErrTxDone
 	if err := f(tx); err != nil {
 		return err
 	}

@@ -81,7 +81,7 @@ func newBenchServer(b *testing.B) *apiServer {
 	}
 	a := &apiServer{web: srv, store: st}
 	a.Server = newHTTPTest(srv)
-	b.Cleanup(func() { a.Server.Close(); srv.Close(); st.Close() })
+	b.Cleanup(func() { a.Close(); srv.Close(); st.Close() })
 	return a
 }
 

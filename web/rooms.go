@@ -107,7 +107,7 @@ func (s *Server) roomsWrite(ctx context.Context, ws *websocket.Conn, c *rooms.Co
 				defer cancel()
 				if err := ws.Ping(pctx); err != nil && ctx.Err() == nil {
 					c.Close()
-					ws.CloseNow()
+					_ = ws.CloseNow() // the peer did not answer the ping: nothing to tell it
 				}
 			}()
 		}

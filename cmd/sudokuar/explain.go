@@ -53,7 +53,10 @@ func explainFlags(fs *flag.FlagSet) func(*env, []string) int {
 		if *asJSON {
 			enc := json.NewEncoder(out)
 			for _, s := range steps {
-				enc.Encode(s)
+				if err := enc.Encode(s); err != nil {
+					fmt.Fprintf(e.stderr, "sudokuar explain: %v\n", err)
+					return exitFail
+				}
 			}
 			return exitOK
 		}
@@ -62,7 +65,10 @@ func explainFlags(fs *flag.FlagSet) func(*env, []string) int {
 		for i, s := range steps {
 			fmt.Fprintf(out, "%d. [%.1f] %s\n", i+1, s.Rating, s.Text)
 			if *grids {
-				g.Apply(s)
+				if err := g.Apply(s); err != nil {
+					fmt.Fprintf(e.stderr, "sudokuar explain: %s: step %d: %v\n", name, i+1, err)
+					return exitFail
+				}
 				writeCandidates(out, g)
 			}
 		}

@@ -66,7 +66,7 @@ func kakuroActions() map[string]kakuroAction {
 }
 
 func kakuroUsage(w io.Writer) {
-	io.WriteString(w, `usage: sudokuar kakuro ACTION [flags] [FILE...]
+	fmt.Fprint(w, `usage: sudokuar kakuro ACTION [flags] [FILE...]
 
 actions:
   solve     print the solution of each puzzle on stdout (FILE or - for stdin)
@@ -215,7 +215,9 @@ func kakuroSolveFlags(fs *flag.FlagSet) func(*env, []string) int {
 				out.WriteByte('\n')
 			}
 			n++
-			sol.WriteTo(out)
+			if _, err := sol.WriteTo(out); err != nil {
+				return err
+			}
 			return out.Flush()
 		})
 		return batchStatus(e, "solve", failed, max(len(args), 1))
@@ -337,7 +339,10 @@ func kakuroGenerateFlags(fs *flag.FlagSet) func(*env, []string) int {
 				if i > 0 {
 					out.WriteByte('\n')
 				}
-				sol.Blank().WriteTo(out)
+				if _, err := sol.Blank().WriteTo(out); err != nil {
+					fmt.Fprintf(e.stderr, "sudokuar kakuro generate: %v\n", err)
+					return exitFail
+				}
 				continue
 			}
 			name := filepath.Join(*dir, fmt.Sprintf("kakuro_%dx%d_%s_%d", rows, cols, lv, s))

@@ -286,7 +286,9 @@ func (p *lgPlayer) await(ctx context.Context, typ string, ok func([]byte) bool) 
 				T   string `json:"t"`
 				Msg string `json:"msg"`
 			}
-			json.Unmarshal(b, &h)
+			if err := json.Unmarshal(b, &h); err != nil {
+				return nil, fmt.Errorf("player %d: a message that is not JSON: %w", p.id, err)
+			}
 			if h.T == "error" && typ != "error" {
 				return nil, fmt.Errorf("player %d: the server said: %s", p.id, h.Msg)
 			}
@@ -358,7 +360,9 @@ func (p *lgPlayer) handle(b []byte) {
 		}
 	case "error":
 		var e rooms.Error
-		json.Unmarshal(b, &e)
+		if json.Unmarshal(b, &e) != nil {
+			return // not an error this player can match to a move
+		}
 		if _, ok := p.sent[e.Seq]; ok {
 			delete(p.sent, e.Seq)
 			p.lost++ // refused
@@ -408,7 +412,7 @@ func runLoad(c loadConfig, out io.Writer) error {
 	playing.Store(true)
 	t := verifyAll(all)
 	for _, p := range all {
-		p.send(context.Background(), rooms.In{T: "leave"})
+		_ = p.send(context.Background(), rooms.In{T: "leave"}) // a player already gone has left
 	}
 	reportLoad(out, c, before, run, t)
 	return nil
@@ -607,7 +611,9 @@ func setupRoom(ctx context.Context, g []*lgPlayer, mode string, c loadConfig) er
 		return err
 	}
 	var st rooms.State
-	json.Unmarshal(b, &st)
+	if err := json.Unmarshal(b, &st); err != nil {
+		return fmt.Errorf("player %d: the room's state: %w", g[0].id, err)
+	}
 	for _, p := range g[1:] {
 		if err := p.send(ctx, rooms.In{T: "join", Code: st.Code, Name: fmt.Sprint("load", p.id)}); err != nil {
 			return err
@@ -627,7 +633,9 @@ func setupRoom(ctx context.Context, g []*lgPlayer, mode string, c loadConfig) er
 			return err
 		}
 		var st rooms.State
-		json.Unmarshal(b, &st)
+		if err := json.Unmarshal(b, &st); err != nil {
+			return fmt.Errorf("player %d: the game's state: %w", p.id, err)
+		}
 		if st.Board == nil {
 			return fmt.Errorf("player %d: a started game without a board", p.id)
 		}
@@ -699,7 +707,9 @@ drained:
 		return 1
 	}
 	var st rooms.State
-	json.Unmarshal(b, &st)
+	if json.Unmarshal(b, &st) != nil {
+		return 1 // a state that cannot be read matches no board
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if st.Board == nil || st.Board.Cells != string(p.board) || st.Board.V != p.v {
@@ -768,7 +778,10 @@ func runQuick(c loadConfig, out io.Writer) error {
 			}
 			waits[i] = float64(time.Since(t0).Microseconds()) / 1000
 			var st rooms.State
-			json.Unmarshal(b, &st)
+			if err := json.Unmarshal(b, &st); err != nil {
+				errs <- fmt.Errorf("room %d: the state: %w", i, err)
+				return
+			}
 			codes[i] = st.Code
 			errs <- nil
 		}()
@@ -779,7 +792,7 @@ func runQuick(c loadConfig, out io.Writer) error {
 		}
 	}
 	for _, p := range conns {
-		p.send(context.Background(), rooms.In{T: "leave"})
+		_ = p.send(context.Background(), rooms.In{T: "leave"}) // a player already gone has left
 		p.conn.Close(websocket.StatusNormalClosure, "done")
 	}
 	sizes := map[string]int{}
