@@ -458,10 +458,7 @@ func (e *fcEngine) pass(maxC int) fcHint {
 		}
 		// Without grid updates, what every branch implies is known in
 		// advance: skip cells and houses whose branches share nothing.
-		cellOK := true
-		if e.static != nil && e.mode.multiple {
-			cellOK = e.staticCommon(g.cand[c], func(d int) []pot { return []pot{mkPot(n, c, d, true)} }, c)
-		}
+		cellOK := e.cellBranchesMeet(c)
 		var cellOn []*closure
 		for m := g.cand[c]; m != 0; m &= m - 1 {
 			d := digitMask(m).first()
@@ -475,21 +472,11 @@ func (e *fcEngine) pass(maxC int) fcHint {
 				t := g.templates(d)
 				if t.ok {
 					if !t.some.has(c) {
-						if on := e.onClosure(pOn, bound()); on.absurd {
-							a := e.ancestors(on, on.absurdPot, limit())
-							b := e.ancestors(on, on.virt, limit())
-							src := pOn
-							consider(a+b, 7, func() Step { return e.contradictionStep(e.fresh(src), src) })
-						}
+						e.considerAbsurd(e.onClosure(pOn, bound()), pOn, consider, limit)
 					}
 					if t.all.has(c) {
 						offCl = e.onClosure(pOn.conj(), bound())
-						if offCl.absurd {
-							a := e.ancestors(offCl, offCl.absurdPot, limit())
-							b := e.ancestors(offCl, offCl.virt, limit())
-							src := pOn.conj()
-							consider(a+b, 7, func() Step { return e.contradictionStep(e.fresh(src), src) })
-						}
+						e.considerAbsurd(offCl, pOn.conj(), consider, limit)
 					}
 					continue
 				}
@@ -497,19 +484,13 @@ func (e *fcEngine) pass(maxC int) fcHint {
 			on := e.onClosure(pOn, bound())
 			cellOn = append(cellOn, on)
 			contradiction := e.mode.dynamic || e.mode.nishio
-			if contradiction && on.absurd {
-				a := e.ancestors(on, on.absurdPot, limit())
-				b := e.ancestors(on, on.virt, limit())
-				src := pOn
-				consider(a+b, 7, func() Step { return e.contradictionStep(e.fresh(src), src) })
+			if contradiction {
+				e.considerAbsurd(on, pOn, consider, limit)
 			}
 			if contradiction || (e.mode.dynamic && card >= 3) {
 				offCl = e.onClosure(pOn.conj(), bound())
-				if contradiction && offCl.absurd {
-					a := e.ancestors(offCl, offCl.absurdPot, limit())
-					b := e.ancestors(offCl, offCl.virt, limit())
-					src := pOn.conj()
-					consider(a+b, 7, func() Step { return e.contradictionStep(e.fresh(src), src) })
+				if contradiction {
+					e.considerAbsurd(offCl, pOn.conj(), consider, limit)
 				}
 				if e.mode.dynamic && card >= 3 {
 					e.doubles(on, offCl, consider, limit)
@@ -524,6 +505,27 @@ func (e *fcEngine) pass(maxC int) fcHint {
 		}
 	}
 	return best
+}
+
+// cellBranchesMeet reports whether cell c's branches (each of its digits
+// on) can imply something in common: by the static implications when
+// they are known in advance for a cell chain, else always.
+func (e *fcEngine) cellBranchesMeet(c int) bool {
+	if e.static == nil || !e.mode.multiple {
+		return true
+	}
+	return e.staticCommon(e.g.cand[c], func(d int) []pot { return []pot{mkPot(e.n, c, d, true)} }, c)
+}
+
+// considerAbsurd offers the contradiction step that refutes src, when
+// src's closure cl is absurd.
+func (e *fcEngine) considerAbsurd(cl *closure, src pot, consider func(int, int, func() Step), limit func() int) {
+	if !cl.absurd {
+		return
+	}
+	a := e.ancestors(cl, cl.absurdPot, limit())
+	b := e.ancestors(cl, cl.virt, limit())
+	consider(a+b, 7, func() Step { return e.contradictionStep(e.fresh(src), src) })
 }
 
 // staticCommon reports whether the static implications of the potentials
