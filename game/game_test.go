@@ -454,3 +454,52 @@ func TestFromGridAndNewErrors(t *testing.T) {
 		t.Errorf("FromGrid fixed empty cell: %v", err)
 	}
 }
+
+// TestTrimHistory bounds the move list: thousands of pencil toggles keep
+// at most max moves, the board is unchanged, undo stops at the oldest
+// kept move, and the trimmed game still round-trips through a Snapshot.
+func TestTrimHistory(t *testing.T) {
+	g := read(t, smallFile, true)
+	if _, err := g.Set(0, 1, 2); err != nil {
+		t.Fatal(err)
+	}
+	for k := range 5000 {
+		if _, err := g.ToggleMark(1, 0, 1+k%4); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.Undo()
+	g.Undo()
+	before := g.Snapshot()
+	if n := g.TrimHistory(100); n != 5001-100 {
+		t.Errorf("TrimHistory forgot %d moves, want %d", n, 5001-100)
+	}
+	moves, pos := g.History()
+	if len(moves) != 100 || pos != 98 {
+		t.Errorf("after trimming: %d moves, position %d; want 100, 98", len(moves), pos)
+	}
+	after := g.Snapshot()
+	if !reflect.DeepEqual(after.Values, before.Values) || !reflect.DeepEqual(after.Marks, before.Marks) {
+		t.Errorf("trimming changed the board")
+	}
+	h, err := Restore(after)
+	if err != nil {
+		t.Fatalf("Restore after trimming: %v", err)
+	}
+	for h.CanUndo() {
+		h.Undo()
+	}
+	if h.Value(0, 1) != 2 {
+		t.Errorf("undo went past the oldest kept move: r1c2 = %d, want 2 (set by a forgotten move)", h.Value(0, 1))
+	}
+	if g.TrimHistory(100) != 0 || g.TrimHistory(0) != 0 {
+		t.Errorf("a second trim, or max 0, forgot moves")
+	}
+	// The redo part is never dropped while done moves remain.
+	for g.CanUndo() {
+		g.Undo()
+	}
+	if n := g.TrimHistory(10); n != 0 || !g.CanRedo() {
+		t.Errorf("trim with every move undone forgot %d", n)
+	}
+}

@@ -207,3 +207,18 @@ func (g *Game) History() ([]Move, int) {
 	}
 	return out, g.pos
 }
+
+// TrimHistory forgets the oldest done moves so that at most max moves
+// (done and undone) are kept: the board stays as it is, but undo stops
+// at the oldest move kept, as if the game had started there. The undone
+// moves are never dropped while done ones remain. It returns how many
+// moves it forgot; max < 1 forgets nothing.
+func (g *Game) TrimHistory(max int) int {
+	drop := min(len(g.moves)-max, g.pos)
+	if max < 1 || drop <= 0 {
+		return 0
+	}
+	g.moves = append([]Move(nil), g.moves[drop:]...)
+	g.pos -= drop
+	return drop
+}

@@ -215,18 +215,32 @@ func TestReplayRefusesForgeries(t *testing.T) {
 	set := func(row, col, from, to int) game.Move {
 		return game.Move{Kind: game.KindSet, Changes: []game.Change{{Row: row, Col: col, From: from, To: to}}}
 	}
-	ok := game.Snapshot{Moves: []game.Move{set(0, 1, 0, 2), set(0, 1, 2, 3)}, Position: 2}
+	// record is what a client could claim: its moves, and the board they
+	// would lead to if each change's From were believed.
+	record := func(moves []game.Move, pos int) game.Snapshot {
+		values := append([]int(nil), givens.Cells...)
+		for _, m := range moves[:min(pos, len(moves))] {
+			for _, c := range m.Changes {
+				if c.Row >= 0 && c.Row < 4 && c.Col >= 0 && c.Col < 4 {
+					values[c.Row*4+c.Col] = c.To
+				}
+			}
+		}
+		return game.Snapshot{BoxRows: 2, BoxCols: 2, Values: values, Fixed: fixed, Moves: moves, Position: pos}
+	}
+	ok := record([]game.Move{set(0, 1, 0, 2), set(0, 1, 2, 3)}, 2)
 	end, err := replayMoves(givens, fixed, ok)
 	if err != nil || end.Cells[1] != 3 {
 		t.Fatalf("an honest record: %v, %v", end.Cells, err)
 	}
 	for name, snap := range map[string]game.Snapshot{
-		"a given changed":      {Moves: []game.Move{set(0, 0, 1, 2)}, Position: 1},
-		"a from that is wrong": {Moves: []game.Move{set(0, 1, 3, 2)}, Position: 1},
-		"off the board":        {Moves: []game.Move{set(4, 0, 0, 2)}, Position: 1},
-		"a value too high":     {Moves: []game.Move{set(0, 1, 0, 9)}, Position: 1},
-		"an autofill":          {Moves: []game.Move{{Kind: game.KindAutofill, Changes: []game.Change{{Row: 0, Col: 1, To: 2}}}}, Position: 1},
-		"a position too far":   {Moves: []game.Move{set(0, 1, 0, 2)}, Position: 2},
+		"a given changed":      record([]game.Move{set(0, 0, 1, 2)}, 1),
+		"a from that is wrong": record([]game.Move{set(0, 1, 3, 2)}, 1),
+		"off the board":        record([]game.Move{set(4, 0, 0, 2)}, 1),
+		"a value too high":     record([]game.Move{set(0, 1, 0, 9)}, 1),
+		"an autofill":          record([]game.Move{{Kind: game.KindAutofill, Changes: []game.Change{{Row: 0, Col: 1, To: 2}}}}, 1),
+		"a position too far":   record([]game.Move{set(0, 1, 0, 2)}, 2),
+		"another start":        {BoxRows: 2, BoxCols: 2, Values: make([]int, 16), Fixed: make([]bool, 16)},
 	} {
 		if _, err := replayMoves(givens, fixed, snap); err == nil {
 			t.Errorf("%s: replayed", name)

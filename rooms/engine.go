@@ -21,6 +21,9 @@ type Puzzle struct {
 	Solution sudoku.Grid
 	Rating   float64 // Sudoku Explainer scale
 	Level    logic.Level
+	// Steps is how many logical steps the engine's rating took: with the
+	// empty cells it sets the plausibility floor of a finish.
+	Steps int
 }
 
 // PuzzleSource makes puzzles. Implementations are safe for concurrent use.
@@ -42,7 +45,7 @@ func (Generator) Puzzle(ctx context.Context, s sudoku.Shape, level logic.Level) 
 	if err != nil {
 		return Puzzle{}, fmt.Errorf("rooms: the generated puzzle does not solve: %w", err)
 	}
-	return Puzzle{Givens: p, Solution: sol, Rating: r.SE, Level: r.Level}, nil
+	return Puzzle{Givens: p, Solution: sol, Rating: r.SE, Level: r.Level, Steps: len(r.Steps)}, nil
 }
 
 // Pool keeps a few puzzles ready for each size and level that has been

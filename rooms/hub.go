@@ -52,6 +52,10 @@ type Config struct {
 	MaxSeats, MaxWatchers int
 	// MaxRooms caps the rooms open at once (default 20,000).
 	MaxRooms int
+	// FloorPerStep sets the plausibility floor of a finish (see
+	// Room.floorMs): a finish faster than it is flagged "too fast" and
+	// kept off the leaderboards (default 300 ms; negative: no floor).
+	FloorPerStep time.Duration
 	// OutQueue is how many messages may wait for a client that does not
 	// read them before it is closed as too slow (default 256: at the
 	// message budget of four players, seconds of play).
@@ -189,6 +193,12 @@ func NewHub(cfg Config) *Hub {
 	}
 	if cfg.MaxRooms <= 0 {
 		cfg.MaxRooms = 20_000
+	}
+	switch {
+	case cfg.FloorPerStep == 0:
+		cfg.FloorPerStep = 300 * time.Millisecond
+	case cfg.FloorPerStep < 0:
+		cfg.FloorPerStep = 0
 	}
 	if cfg.OutQueue <= 0 {
 		cfg.OutQueue = 256

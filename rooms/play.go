@@ -119,9 +119,9 @@ func (r *Room) announce(i int, seq int64, changes []Change, private bool) {
 	if changes == nil {
 		changes = []Change{}
 	}
-	wrong, conflicts := r.judge(b)
-	m := Move{T: "ack", Seat: i, Seq: seq, Changes: changes, Wrong: wrong, Conflicts: conflicts,
-		Filled: b.N()*b.N() - b.EmptyCells(), Mistakes: s.mistakes}
+	_, conflicts := r.judge(b)
+	m := Move{T: "ack", Seat: i, Seq: seq, Changes: changes, Wrong: []int{}, Conflicts: conflicts,
+		Filled: b.N()*b.N() - b.EmptyCells()}
 	if r.set.Mode == Coop {
 		m.V = r.version
 		if len(changes) > 0 && !private {
@@ -140,7 +140,7 @@ func (r *Room) announce(i int, seq int64, changes []Change, private bool) {
 		s.conn.sendJSON(m)
 	}
 	if len(changes) > 0 {
-		r.broadcastOthers(i, Progress{T: "progress", Seat: i, Filled: m.Filled, Mistakes: s.mistakes, Hints: s.hints})
+		r.broadcastOthers(i, Progress{T: "progress", Seat: i, Filled: m.Filled, Hints: s.hints})
 	}
 	if r.solved(b) {
 		r.finishSeat(i)
@@ -233,7 +233,8 @@ func (r *Room) gotHint(e *aside) {
 		return
 	}
 	if e.err != nil {
-		s.hints-- // not spent: nothing was told
+		// Still spent: the engine did the work (a hint is counted once
+		// it is asked for, whatever the engine answers).
 		if s.conn != nil {
 			s.conn.sendError(e.seq, ErrNoHints, "no hint: %v", e.err)
 		}
@@ -243,7 +244,7 @@ func (r *Room) gotHint(e *aside) {
 		s.conn.sendJSON(HintMsg{T: "hint", Seq: e.seq, Step: e.step, Used: s.hints, Max: MaxHints})
 	}
 	b := r.boardOf(e.seat)
-	r.broadcastOthers(e.seat, Progress{T: "progress", Seat: e.seat, Filled: b.N()*b.N() - b.EmptyCells(), Mistakes: s.mistakes, Hints: s.hints})
+	r.broadcastOthers(e.seat, Progress{T: "progress", Seat: e.seat, Filled: b.N()*b.N() - b.EmptyCells(), Hints: s.hints})
 }
 
 // confirm answers a "finish": the grid must be the board the player's
@@ -271,8 +272,8 @@ func (r *Room) confirm(i int, in In) {
 		return
 	}
 	if !r.solved(b) {
-		wrong, _ := r.judge(b)
-		s.conn.sendError(in.Seq, ErrNotSolved, "not solved yet: %d cells empty, %d wrong", b.EmptyCells(), len(wrong))
+		// How many are wrong would be a signal a prober could read.
+		s.conn.sendError(in.Seq, ErrNotSolved, "not solved yet: %d cells empty", b.EmptyCells())
 		return
 	}
 	s.conn.sendJSON(Finish{T: "finish", Seat: i, Place: s.place, Ms: s.ms})
@@ -289,6 +290,9 @@ func (r *Room) finishSeat(i int) {
 	}
 	r.finishes++
 	s.place, s.ms = r.finishes, r.now().Sub(r.started).Milliseconds()
+	if s.ms < r.floorMs(1) {
+		s.flag = store.FlagTooFast
+	}
 	r.broadcast(Finish{T: "finish", Seat: i, Place: s.place, Ms: s.ms})
 	r.broadcastFinishIfOver()
 	if r.phase == PhasePlaying {
@@ -303,9 +307,18 @@ func (r *Room) coopWon() {
 		return
 	}
 	ms := r.now().Sub(r.started).Milliseconds()
+	team := 0
+	for _, s := range r.seats {
+		if s != nil && s.played && s.out == "" {
+			team++
+		}
+	}
 	for _, s := range r.seats {
 		if s != nil && s.played && s.out == "" {
 			s.place, s.ms = 1, ms
+			if ms < r.floorMs(team) {
+				s.flag = store.FlagTooFast
+			}
 		}
 	}
 	r.broadcast(Finish{T: "finish", Seat: -1, Place: 1, Ms: ms})
@@ -329,37 +342,50 @@ func (r *Room) replay(b *game.Game) error {
 	return nil
 }
 
-// replayMoves applies the done moves of snap to a new board of givens.
+// replayMoves checks a board's record snap against the puzzle and
+// returns the board its done moves lead to. game.Restore checks the
+// record itself (every change fits the board, walking back to the start
+// and forward again, and no fixed cell changes); here the start it walks
+// back to must be the puzzle's givens, fixed as the puzzle's, and the
+// moves only of the kinds rooms plays (set and marks).
 func replayMoves(givens sudoku.Grid, fixed []bool, snap game.Snapshot) (sudoku.Grid, error) {
-	g, err := game.FromGrid(givens, fixed)
+	for k, m := range snap.Moves {
+		if m.Kind != game.KindSet && m.Kind != game.KindMarks {
+			return sudoku.Grid{}, fmt.Errorf("move %d: moves of kind %q are not played in rooms", k, m.Kind)
+		}
+	}
+	g, err := game.Restore(snap)
 	if err != nil {
 		return sudoku.Grid{}, err
 	}
-	if snap.Position < 0 || snap.Position > len(snap.Moves) {
-		return sudoku.Grid{}, fmt.Errorf("position %d of %d moves", snap.Position, len(snap.Moves))
-	}
-	for k, m := range snap.Moves[:snap.Position] {
-		for _, ch := range m.Changes {
-			if ch.Row < 0 || ch.Row >= g.N() || ch.Col < 0 || ch.Col >= g.N() {
-				return sudoku.Grid{}, fmt.Errorf("move %d is off the board", k)
-			}
-			if g.Value(ch.Row, ch.Col) != ch.From {
-				return sudoku.Grid{}, fmt.Errorf("move %d changes r%dc%d from %d, but it holds %d", k, ch.Row+1, ch.Col+1, ch.From, g.Value(ch.Row, ch.Col))
-			}
-			switch m.Kind {
-			case game.KindSet:
-				_, err = g.Set(ch.Row, ch.Col, ch.To)
-			case game.KindMarks:
-				_, err = g.SetMarks(ch.Row, ch.Col, ch.MarksTo)
-			default:
-				err = fmt.Errorf("moves of kind %q are not played in rooms", m.Kind)
-			}
-			if err != nil {
-				return sudoku.Grid{}, fmt.Errorf("move %d: %w", k, err)
-			}
+	end := g.Grid()
+	for g.CanUndo() {
+		if _, err := g.Undo(); err != nil {
+			return sudoku.Grid{}, err
 		}
 	}
-	return g.Grid(), nil
+	if g.Shape() != givens.Shape || !slices.Equal(g.Grid().Cells, givens.Cells) || !slices.Equal(g.FixedCells(), fixed) {
+		return sudoku.Grid{}, fmt.Errorf("the moves do not start from the puzzle")
+	}
+	return end, nil
+}
+
+// floorMs is the plausibility floor of a finish by a team of players:
+// max(the engine's steps, the empty cells) × Config.FloorPerStep, shared
+// among the team (a race player is a team of one). A finish under it is
+// flagged, not ranked.
+func (r *Room) floorMs(team int) int64 {
+	per := r.hub.cfg.FloorPerStep
+	if per <= 0 || r.puzzle == nil {
+		return 0
+	}
+	empty := 0
+	for _, v := range r.puzzle.Givens.Cells {
+		if v == 0 {
+			empty++
+		}
+	}
+	return int64(max(r.puzzle.Steps, empty)) * per.Milliseconds() / int64(max(team, 1))
 }
 
 // broadcastFinishIfOver ends the game when nobody is left playing: in a
@@ -395,7 +421,7 @@ func (r *Room) ranking() []Placing {
 		}
 		b := r.boardOf(i)
 		out = append(out, Placing{Seat: i, Name: s.name, Place: s.place, Ms: s.ms, Filled: b.N()*b.N() - b.EmptyCells(),
-			Mistakes: s.mistakes, Hints: s.hints, Out: s.out})
+			Mistakes: s.mistakes, Hints: s.hints, Out: s.out, Flag: s.flag})
 	}
 	slices.SortStableFunc(out, func(a, b Placing) int {
 		switch {
@@ -444,7 +470,7 @@ func (r *Room) save() {
 		}
 		m.Seats = append(m.Seats, store.Seat{
 			Player: s.player, Name: s.name, Placing: s.place, Millis: s.ms, Filled: n*n - b.EmptyCells(),
-			Mistakes: s.mistakes, Hints: s.hints, State: rec,
+			Mistakes: s.mistakes, Hints: s.hints, State: rec, Flag: s.flag,
 		})
 	}
 	if m.Mode == Race {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -52,6 +53,7 @@ func TestPostgresCoopSaved(t *testing.T) {
 	a, bb := h.connect("pa"), h.connect("pb")
 	_, states := startCoop(t, h, a, bb)
 	sol := solve(t, states[0])
+	h.clock.Advance(10 * time.Minute) // a plausible time: ranked
 	for k, i := range emptyCells(states[0].Puzzle) {
 		[]*client{a, bb}[k%2].send(In{T: "move", Cell: ptr(i), Value: ptr(sol[i])})
 	}

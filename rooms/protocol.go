@@ -169,9 +169,9 @@ type SeatView struct {
 	Name     string `json:"name"`
 	Ready    bool   `json:"ready"`
 	Online   bool   `json:"online"`
-	AwayMs   int64  `json:"awayMs,omitempty"` // ms the seat still waits for its player
-	Filled   int    `json:"filled"`           // cells filled (race: on their own board)
-	Mistakes int    `json:"mistakes"`
+	AwayMs   int64  `json:"awayMs,omitempty"`   // ms the seat still waits for its player
+	Filled   int    `json:"filled"`             // cells filled (race: on their own board)
+	Mistakes *int   `json:"mistakes,omitempty"` // once the game is over: during play it would tell right from wrong
 	Hints    int    `json:"hints"`
 	Place    int    `json:"place,omitempty"` // 1.. once finished
 	Ms       int64  `json:"ms,omitempty"`    // their time, once finished
@@ -184,7 +184,7 @@ type BoardView struct {
 	V         int64        `json:"v"`     // the board's version: moves applied so far
 	Cells     string       `json:"cells"` // '0' empty, 'A' = 10 …
 	Marks     []game.Marks `json:"marks"` // your pencil marks, bit v = value v
-	Wrong     []int        `json:"wrong"` // entries that are not the solution's
+	Wrong     []int        `json:"wrong"` // entries that are not the solution's: once the game is over
 	Conflicts []int        `json:"conflicts"`
 	Filled    int          `json:"filled"`
 	Total     int          `json:"total"`
@@ -207,21 +207,19 @@ type Move struct {
 	Seat      int      `json:"seat"` // who moved
 	Seq       int64    `json:"seq,omitempty"`
 	Changes   []Change `json:"changes"`
-	Wrong     []int    `json:"wrong"`
+	Wrong     []int    `json:"wrong"` // always empty: a game on tells nothing of right and wrong
 	Conflicts []int    `json:"conflicts"`
 	Filled    int      `json:"filled"`
-	Mistakes  int      `json:"mistakes"` // the mover's
 	CanUndo   bool     `json:"canUndo,omitempty"`
 	CanRedo   bool     `json:"canRedo,omitempty"`
 }
 
 // Progress is another race player's counts.
 type Progress struct {
-	T        string `json:"t"` // "progress"
-	Seat     int    `json:"seat"`
-	Filled   int    `json:"filled"`
-	Mistakes int    `json:"mistakes"`
-	Hints    int    `json:"hints"`
+	T      string `json:"t"` // "progress"
+	Seat   int    `json:"seat"`
+	Filled int    `json:"filled"`
+	Hints  int    `json:"hints"`
 }
 
 // HintMsg answers "hint".
@@ -270,6 +268,8 @@ type Placing struct {
 	Mistakes int    `json:"mistakes"`
 	Hints    int    `json:"hints"`
 	Out      string `json:"out,omitempty"`
+	// Flag says why a finish is not ranked (store.FlagTooFast).
+	Flag string `json:"flag,omitempty"`
 }
 
 // Over ends a game: the ranking, and the solution at last.

@@ -51,18 +51,23 @@ func TestRace(t *testing.T) {
 	wrong := sol[empty[0]]%n + 1
 	bob.send(In{T: "move", Cell: &empty[0], Value: &wrong})
 	var ack Move
-	bob.expect("ack", nil).decode(t, &ack)
-	if len(ack.Changes) != 1 || ack.Changes[0].Value != wrong || len(ack.Wrong) != 1 || ack.Mistakes != 1 {
+	ackMsg := bob.expect("ack", nil)
+	ackMsg.decode(t, &ack)
+	// The answer tells nothing of right and wrong: probing it finds no
+	// signal (issue 19: place 1 in 3.3 s by probing the wrong list).
+	if len(ack.Changes) != 1 || ack.Changes[0].Value != wrong || len(ack.Wrong) != 0 || strings.Contains(string(ackMsg.raw), "mistakes") {
 		t.Errorf("bob's wrong move: %+v", ack)
 	}
-	// Ada hears of it as counts only.
+	// Ada hears of it as counts only, and no mistakes count.
 	var p Progress
-	ada.expect("progress", nil).decode(t, &p)
-	if p.Seat != 1 || p.Filled != n*n-len(empty)+1 || p.Mistakes != 1 {
+	pMsg := ada.expect("progress", nil)
+	pMsg.decode(t, &p)
+	if p.Seat != 1 || p.Filled != n*n-len(empty)+1 || strings.Contains(string(pMsg.raw), "mistakes") {
 		t.Errorf("ada sees %+v", p)
 	}
 
-	// Ada plays the whole solution.
+	// Ada plays the whole solution, at a plausible pace.
+	h.clock.Advance(10 * time.Minute)
 	for _, i := range empty {
 		ada.send(In{T: "move", Cell: ptr(i), Value: ptr(sol[i])})
 	}
@@ -168,4 +173,86 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 	}
 	t.Fatalf("waiting for %s: not after 5 s", what)
+}
+
+// TestRaceTooFast: a board solved elsewhere and sent at the message
+// budget finishes first, but under the plausibility floor: the finish
+// counts in the room (place 1) and in the player's history, flagged, and
+// never reaches the race leaderboard.
+func TestRaceTooFast(t *testing.T) {
+	h := newHarness(t, nil)
+	ada, bob := h.connect("ada-id"), h.connect("bob-id")
+	_, sa, _ := startRace(t, h, ada, bob)
+	sol := solve(t, sa)
+	for i, c := range sa.Puzzle {
+		if c == '0' {
+			ada.send(In{T: "move", Cell: ptr(i), Value: ptr(sol[i])})
+		}
+	}
+	var fin Finish
+	ada.expect("finish", nil).decode(t, &fin)
+	if fin.Place != 1 {
+		t.Fatalf("finish %+v", fin)
+	}
+	bob.send(In{T: "forfeit"})
+	var over Over
+	ada.expect("over", nil).decode(t, &over)
+	if len(over.Results) == 0 || over.Results[0].Flag != store.FlagTooFast {
+		t.Errorf("results %+v: want the instant finish flagged", over.Results)
+	}
+	waitFor(t, "the match stored", func() bool { return h.hub.Stats().Matches == 1 })
+	ctx := context.Background()
+	if board, _ := h.store.Leaderboard(ctx, store.Board{Kind: store.KindSudoku, Size: "9x9", Level: "easy", Mode: store.ModeRace}, 0); len(board) != 0 {
+		t.Errorf("race leaderboard %+v: want no too-fast finish on it", board)
+	}
+	if hist, _ := h.store.History(ctx, "ada-id", 0); len(hist) != 1 || hist[0].Flag != store.FlagTooFast {
+		t.Errorf("history %+v: want the flagged finish kept", hist)
+	}
+}
+
+// TestRaceProbing: a racer who tries every digit in a cell gets the same
+// answer for the right one as for the wrong ones (issue 19: place 1 in
+// 3.3 s by reading the wrong-cells list of each acknowledgement), and the
+// other player hears only counts.
+func TestRaceProbing(t *testing.T) {
+	h := newHarness(t, nil)
+	ada, bob := h.connect("ada-id"), h.connect("bob-id")
+	_, sa, _ := startRace(t, h, ada, bob)
+	cell := emptyCells(sa.Puzzle)[0]
+	strip := func(raw []byte) string {
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		// Conflicts are the rules (any client computes them from the
+		// board): they may differ, the rest may not.
+		for _, k := range []string{"changes", "v", "seq", "canUndo", "canRedo", "conflicts"} {
+			delete(m, k)
+		}
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	var first string
+	for d := 1; d <= sa.Size; d++ {
+		seq := ada.send(In{T: "move", Cell: ptr(cell), Value: ptr(d)})
+		got := strip(ada.expect("ack", func(m msg) bool { return m.Seq == seq }).raw)
+		if d == 1 {
+			first = got
+		} else if got != first {
+			t.Errorf("digit %d answers %s, digit 1 %s: the answer tells them apart", d, got, first)
+		}
+	}
+	// A "finish" with the board played says it is not solved, not how
+	// many digits are wrong.
+	grid := []byte(sa.Puzzle)
+	grid[cell] = byte('0' + sa.Size)
+	seq := ada.send(In{T: "finish", Grid: string(grid)})
+	if e := ada.errorFor(seq); e.Code != ErrNotSolved || strings.Contains(e.Msg, "wrong") {
+		t.Errorf("finish of an unsolved board: %+v", e)
+	}
+	for _, m := range bob.all() {
+		if strings.Contains(m, `"wrong":[`+"1") || strings.Contains(m, `"mistakes"`) {
+			t.Errorf("bob hears of ada's digits: %s", m)
+		}
+	}
 }

@@ -60,8 +60,9 @@ type seat struct {
 	hints    int
 	hintBusy bool
 	mistakes int
-	place    int   // 1.. once finished
-	ms       int64 // their time, once finished
+	flag     string // why the finish is not ranked (too fast)
+	place    int    // 1.. once finished
+	ms       int64  // their time, once finished
 	out      string
 	played   bool // sat at the current game from its start
 }
@@ -784,8 +785,12 @@ func (r *Room) stateFor(c *Conn) State {
 		if s == nil {
 			continue
 		}
-		v := SeatView{Seat: i, Name: s.name, Ready: s.ready, Online: s.conn != nil, Mistakes: s.mistakes, Hints: s.hints,
+		v := SeatView{Seat: i, Name: s.name, Ready: s.ready, Online: s.conn != nil, Hints: s.hints,
 			Place: s.place, Ms: s.ms, Out: s.out, Votes: len(s.votes)}
+		if r.phase == PhaseOver {
+			m := s.mistakes
+			v.Mistakes = &m
+		}
 		if s.conn == nil && s.out == "" {
 			v.AwayMs = max(0, (r.hub.cfg.Reconnect - now.Sub(s.awaySince)).Milliseconds())
 		}
@@ -842,6 +847,9 @@ func (r *Room) boardView(b *game.Game, marks []game.Marks, v int64) *BoardView {
 		}
 	}
 	bv.Wrong, bv.Conflicts = r.judge(b)
+	if r.phase != PhaseOver {
+		bv.Wrong = []int{} // a game on tells nothing of right and wrong
+	}
 	return bv
 }
 

@@ -75,6 +75,11 @@ var schema = []string{
 		PRIMARY KEY (match_id, seat)
 	);
 	CREATE INDEX match_seats_player ON match_seats(player);`,
+	// 3: flag: why a result is unranked ("" = ranked); leaderboards read
+	// ranked results only.
+	`ALTER TABLE results ADD COLUMN flag TEXT NOT NULL DEFAULT '';
+	DROP INDEX results_board;
+	CREATE INDEX results_board ON results(kind, size, level, mode, flag, millis);`,
 }
 
 // dialect is all that differs between SQLite and PostgreSQL for the

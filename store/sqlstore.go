@@ -132,10 +132,10 @@ func (s *sqlStore) FinishGame(ctx context.Context, g Game, r Result) (Result, er
 func (s *sqlStore) insertResult(ctx context.Context, db execer, r Result) (Result, error) {
 	r.Mode = mode(r.Mode)
 	err := db.QueryRowContext(ctx, s.d.q(`INSERT INTO results
-		(game_id, kind, size, level, player, name, millis, hints, mistakes, finished, mode, match_id, place, players)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		(game_id, kind, size, level, player, name, millis, hints, mistakes, finished, mode, match_id, place, players, flag)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		r.GameID, r.Kind, r.Size, r.Level, r.Player, r.Name, r.Millis, r.Hints, r.Mistakes, millis(r.Finished),
-		r.Mode, r.Match, r.Placing, r.Players).Scan(&r.ID)
+		r.Mode, r.Match, r.Placing, r.Players, r.Flag).Scan(&r.ID)
 	if s.d.unique(err) {
 		return Result{}, fmt.Errorf("store: result for game %s: %w", r.GameID, ErrDuplicate)
 	}
@@ -163,12 +163,12 @@ func (s *sqlStore) ExpireGames(ctx context.Context, idle, unplayed time.Time) (i
 	return n, nil
 }
 
-const resultColumns = `id, game_id, kind, size, level, player, name, millis, hints, mistakes, finished, mode, match_id, place, players`
+const resultColumns = `id, game_id, kind, size, level, player, name, millis, hints, mistakes, finished, mode, match_id, place, players, flag`
 
-// Leaderboard implements Store.
+// Leaderboard implements Store: ranked results (flag "") only.
 func (s *sqlStore) Leaderboard(ctx context.Context, b Board, limit int) ([]Result, error) {
 	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT `+resultColumns+` FROM results
-		WHERE kind = ? AND size = ? AND level = ? AND mode = ?
+		WHERE kind = ? AND size = ? AND level = ? AND mode = ? AND flag = ''
 		ORDER BY millis, hints, mistakes, finished, id LIMIT ?`),
 		b.Kind, b.Size, b.Level, mode(b.Mode), limitOr(limit, 20))
 	if err != nil {
@@ -194,7 +194,7 @@ func scanResults(rows *sql.Rows) ([]Result, error) {
 		var r Result
 		var finished int64
 		if err := rows.Scan(&r.ID, &r.GameID, &r.Kind, &r.Size, &r.Level, &r.Player, &r.Name, &r.Millis, &r.Hints, &r.Mistakes, &finished,
-			&r.Mode, &r.Match, &r.Placing, &r.Players); err != nil {
+			&r.Mode, &r.Match, &r.Placing, &r.Players, &r.Flag); err != nil {
 			return nil, fmt.Errorf("store: read results: %w", err)
 		}
 		r.Finished = fromMillis(finished)

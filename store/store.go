@@ -85,7 +85,17 @@ type Result struct {
 	Match   string // the Match's ID
 	Placing int    // 1 = won (every finisher of a co-op match places 1)
 	Players int    // how many sat at the match
+	// Flag says why a result is not ranked ("" = ranked): it stays in the
+	// player's history but never on a leaderboard. See the Flag constants.
+	Flag string
 }
+
+// Flags of an unranked result.
+const (
+	FlagOwn     = "own"      // the player's own puzzle: they may know its solution
+	FlagAssists = "assists"  // mistakes were shown (an assist that reveals the solution)
+	FlagTooFast = "too fast" // finished under the puzzle's plausibility floor
+)
 
 // Board names one leaderboard. Mode "" means ModeSolo.
 type Board struct {
@@ -118,6 +128,7 @@ type Seat struct {
 	Filled   int    // cells filled when the match ended
 	Mistakes int
 	Hints    int
+	Flag     string // why the seat's result is not ranked ("": ranked)
 	// State is the front end's record of the seat's board and the moves
 	// played on it (read back by Match, not by PlayerMatches).
 	State []byte
@@ -137,10 +148,11 @@ type Store interface {
 	// transaction: a game is scored once or not at all. A second result
 	// for the same game gives ErrDuplicate. r.ID is ignored.
 	FinishGame(ctx context.Context, g Game, r Result) (Result, error)
-	// Leaderboard lists the best results on b: fastest first, then fewer
-	// hints, fewer mistakes, earlier. limit <= 0 means 20.
+	// Leaderboard lists the best ranked results (Flag "") on b: fastest
+	// first, then fewer hints, fewer mistakes, earlier. limit <= 0 means 20.
 	Leaderboard(ctx context.Context, b Board, limit int) ([]Result, error)
-	// History lists one player's results, newest first, on every board.
+	// History lists one player's results, newest first, on every board,
+	// flagged ones included.
 	History(ctx context.Context, player string, limit int) ([]Result, error)
 	// SaveMatch stores a finished multiplayer match in one transaction: the
 	// match, a Game per seat (its State, status solved or unfinished) and
@@ -256,7 +268,7 @@ func seatResult(m Match, i int) Result {
 		GameID: fmt.Sprintf("%s.%d", m.ID, i), Kind: m.Kind, Size: m.Size, Level: m.Level, Player: s.Player,
 		Name: s.Name, Millis: s.Millis, Hints: s.Hints, Mistakes: s.Mistakes,
 		Finished: m.Started.Add(time.Duration(s.Millis) * time.Millisecond),
-		Mode:     m.Mode, Match: m.ID, Placing: s.Placing, Players: len(m.Seats),
+		Mode:     m.Mode, Match: m.ID, Placing: s.Placing, Players: len(m.Seats), Flag: s.Flag,
 	}
 }
 

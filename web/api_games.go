@@ -1,8 +1,11 @@
 package web
 
 import (
+	"errors"
 	"io"
+	"mime"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -98,20 +101,77 @@ func (s *Server) startGame(w http.ResponseWriter, r *http.Request, req newGameRe
 	writeJSON(w, http.StatusCreated, v)
 }
 
-// apiGame: GET /api/games/{id} -> View.
+// apiGame: GET /api/games/{id} -> View; a browser that is not the
+// game's player gets it with "watching" set (a shared link watches).
 func (s *Server) apiGame(w http.ResponseWriter, r *http.Request) {
-	v, err := s.games.get(r.Context(), r.PathValue("id"))
+	v, err := s.games.get(r.Context(), r.PathValue("id"), playerOf(r))
 	if err != nil {
-		s.writeError(w, r, err)
+		s.writeError(w, r, playStatus(err))
 		return
 	}
 	writeJSON(w, http.StatusOK, v)
 }
 
+// playStatus turns a *playError into the API's error with its status;
+// other errors pass through.
+func playStatus(err error) error {
+	var pe *playError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	status := map[playErrKind]int{playBad: http.StatusBadRequest, playNotFound: http.StatusNotFound,
+		playForbidden: http.StatusForbidden, playConflict: http.StatusConflict}[pe.Kind]
+	return errorf(status, "%s", pe.Msg)
+}
+
+// nameCookie remembers the name a player last finished a game under, so
+// the next finish needs no typing (the page keeps it in localStorage too).
+const nameCookie = "sudokuar_name"
+
+// playerOf is the request's player id, "" without a valid cookie (never
+// a new one: a stranger acting on a game owns nothing).
+func playerOf(r *http.Request) string {
+	if c, err := r.Cookie(playerCookie); err == nil && validID(c.Value) {
+		return c.Value
+	}
+	return ""
+}
+
+// rememberedName is the name in the request's name cookie, "" if none.
+func rememberedName(r *http.Request) string {
+	c, err := r.Cookie(nameCookie)
+	if err != nil {
+		return ""
+	}
+	n, err := url.QueryUnescape(c.Value)
+	if err != nil {
+		return ""
+	}
+	if n, err = store.CleanName(n); err != nil {
+		return ""
+	}
+	return n
+}
+
+// requireJSON refuses a request whose body is not declared
+// application/json: a cross-site form can post text/plain or form
+// encodings without asking, never JSON.
+func requireJSON(r *http.Request) error {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "application/json" {
+		return errorf(http.StatusUnsupportedMediaType, "send the action as application/json (got %q)", r.Header.Get("Content-Type"))
+	}
+	return nil
+}
+
 // apiGameAction: POST /api/games/{id}/{action} with the action's fields
-// (see Action) -> View. The body may be empty for actions without fields
-// (a page leaving sends pause with navigator.sendBeacon, which has none).
+// (see Action) as application/json -> View. Only the game's player (its
+// cookie) may act. The body may be empty for actions without fields.
 func (s *Server) apiGameAction(w http.ResponseWriter, r *http.Request) {
+	if err := requireJSON(r); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	var a Action
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
 	if err != nil {
@@ -119,21 +179,40 @@ func (s *Server) apiGameAction(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(strings.TrimSpace(string(body))) > 0 {
-		if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") && !strings.HasPrefix(ct, "text/plain") {
-			s.writeError(w, r, errorf(http.StatusUnsupportedMediaType, "send the body as application/json (got %q)", ct))
-			return
-		}
 		if err := decodeJSONFrom(strings.NewReader(string(body)), &a); err != nil {
 			s.writeError(w, r, err)
 			return
 		}
 	}
-	v, err := s.games.act(r.Context(), r.PathValue("id"), r.PathValue("action"), a)
+	action := r.PathValue("action")
+	if action == "hint" {
+		// Every hint that reaches the engine goes through its gates (per
+		// address and server-wide) and is counted, failed ones included.
+		release, err := s.admit(r, s.guards.engine, s.guards.work)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		defer release()
+	}
+	who := actor{Player: playerOf(r), Name: rememberedName(r)}
+	v, err := s.games.act(r.Context(), r.PathValue("id"), action, who, a, hint)
 	if err != nil {
-		s.writeError(w, r, err)
+		s.writeError(w, r, playStatus(err))
 		return
 	}
+	if v.Result != nil && v.Result.Name != "" {
+		s.rememberName(w, v.Result.Name)
+	}
 	writeJSON(w, http.StatusOK, v)
+}
+
+// rememberName sets the name cookie.
+func (s *Server) rememberName(w http.ResponseWriter, name string) {
+	http.SetCookie(w, &http.Cookie{
+		Name: nameCookie, Value: url.QueryEscape(name), Path: "/", MaxAge: 365 * 24 * 3600,
+		HttpOnly: true, Secure: s.cfg.Secure, SameSite: http.SameSiteLaxMode,
+	})
 }
 
 // apiLeaderboard: GET /api/leaderboard?size=9&level=easy[&mode=race][&limit=20]
@@ -212,6 +291,7 @@ type publicResult struct {
 	Mode     string `json:"mode"`
 	Place    int    `json:"place,omitempty"`   // multiplayer: where they finished
 	Players  int    `json:"players,omitempty"` // multiplayer: how many played
+	Flag     string `json:"flag,omitempty"`    // why it is unranked: own, assists, too fast
 }
 
 func publicResults(list []store.Result) []publicResult {
@@ -220,7 +300,7 @@ func publicResults(list []store.Result) []publicResult {
 		out = append(out, publicResult{
 			Name: r.Name, Size: r.Size, Level: r.Level, Millis: r.Millis, Time: formatMillis(r.Millis),
 			Hints: r.Hints, Mistakes: r.Mistakes, Finished: r.Finished.Format("2006-01-02T15:04:05Z07:00"),
-			Mode: r.Mode, Place: r.Placing, Players: r.Players,
+			Mode: r.Mode, Place: r.Placing, Players: r.Players, Flag: r.Flag,
 		})
 	}
 	return out

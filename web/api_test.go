@@ -13,6 +13,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
@@ -53,6 +54,8 @@ func newAPIServer(t *testing.T, cfg Config) *apiServer {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(srv.Handler())
+	// One browser: its cookie owns the games it starts.
+	hs.Client().Jar, _ = cookiejar.New(nil)
 	t.Cleanup(func() { hs.Close(); srv.Close(); st.Close() })
 	return &apiServer{Server: hs, t: t, store: st, web: srv}
 }
@@ -221,43 +224,59 @@ func TestAPIGames(t *testing.T) {
 		{name: "undo nothing", path: act + "undo", body: ``, status: 409, errHas: "nothing to undo"},
 		{name: "errors without on", path: act + "errors", body: `{}`, status: 400},
 		{name: "submit too early", path: act + "submit", body: `{"name":"x"}`, status: 409, errHas: "still empty"},
+		{name: "name too early", path: act + "name", body: `{"name":"x"}`, status: 409, errHas: "not finished"},
+		// A ranked game says nothing of right and wrong: no list, no counter.
 		{name: "wrong digit", path: act + "move", body: fmt.Sprintf(`{"cell":%d,"value":%d}`, empty, wrong), status: 200,
-			fields: map[string]any{"mistakes": 1, "wrong": []any{float64(empty)}}},
-		{name: "same wrong digit again", path: act + "move", body: fmt.Sprintf(`{"cell":%d,"value":%d}`, empty, wrong), status: 200, fields: map[string]any{"mistakes": 1}},
-		{name: "errors off hides it", path: act + "errors", body: `{"on":false}`, status: 200, fields: map[string]any{"wrong": []any{}}},
-		{name: "check finds it", path: act + "check", body: ``, status: 200, fields: map[string]any{"checked": []any{float64(empty)}}},
+			fields: map[string]any{"mistakes": nil, "wrong": []any{}, "assisted": nil}},
+		{name: "same wrong digit again", path: act + "move", body: fmt.Sprintf(`{"cell":%d,"value":%d}`, empty, wrong), status: 200, fields: map[string]any{"mistakes": nil}},
+		{name: "show mistakes", path: act + "errors", body: `{"on":true}`, status: 200,
+			fields: map[string]any{"mistakes": 1, "wrong": []any{float64(empty)}, "assisted": true}},
+		{name: "errors off hides it", path: act + "errors", body: `{"on":false}`, status: 200, fields: map[string]any{"wrong": []any{}, "assisted": true}},
+		{name: "check finds it", path: act + "check", body: `{}`, status: 200, fields: map[string]any{"checked": []any{float64(empty)}}},
 		{name: "undo", path: act + "undo", body: `{}`, status: 200, fields: map[string]any{"canRedo": true}},
 		{name: "mark", path: act + "mark", body: fmt.Sprintf(`{"cell":%d,"value":3}`, empty), status: 200},
 		{name: "mark 0", path: act + "mark", body: fmt.Sprintf(`{"cell":%d,"value":0}`, empty), status: 400},
-		{name: "pause", path: act + "pause", body: ``, status: 200, fields: map[string]any{"paused": true}},
+		{name: "pause", path: act + "pause", body: ``, status: 200, fields: map[string]any{"paused": true, "puzzle": "", "cells": ""}},
 		{name: "move while paused", path: act + "move", body: fmt.Sprintf(`{"cell":%d,"value":1}`, empty), status: 409, errHas: "paused"},
-		{name: "beacon pause (text/plain, empty)", path: act + "pause", ctype: "text/plain;charset=UTF-8", body: ``, status: 200},
+		{name: "text/plain refused", path: act + "pause", ctype: "text/plain;charset=UTF-8", body: ``, status: 415},
+		{name: "form refused", path: act + "resume", ctype: "application/x-www-form-urlencoded", body: `on=true`, status: 415},
 		{name: "resume", path: act + "resume", body: `{}`, status: 200, fields: map[string]any{"paused": false}},
 		{name: "hint", path: act + "hint", body: `{}`, status: 200},
 	})
-	// Fill in the solution and submit.
+	// Fill in the solution: the last digit ends the game, which then
+	// waits for a name (none is remembered yet).
+	last := strings.LastIndex(puzzle, "0")
 	for i := range puzzle {
-		if puzzle[i] == '0' {
-			if s, v := a.post(act+"move", fmt.Sprintf(`{"cell":%d,"value":%c}`, i, sol[i])); s != 200 {
+		if puzzle[i] == '0' && i != last {
+			if s, v := a.post(act+"move", fmt.Sprintf(`{"cell":%d,"value":%c}`, i, sol[i])); s != 200 || v["status"] != "playing" {
 				t.Fatalf("move %d: %d %v", i, s, v)
 			}
 		}
 	}
 	runCases(t, a, []apiCase{
-		{name: "submit nameless", path: act + "submit", body: `{"name":"  "}`, status: 400, errHas: "empty"},
-		{name: "submit long name", path: act + "submit", body: `{"name":"` + strings.Repeat("n", 33) + `"}`, status: 400, errHas: "longer than 32"},
-		{name: "submit control char", path: act + "submit", body: `{"name":"a\u0007b"}`, status: 400, errHas: "control"},
-		{name: "submit", path: act + "submit", body: `{"name":"<b>Ada</b>"}`, status: 200, fields: map[string]any{"status": "solved", "solution": sol}},
+		{name: "last digit finishes", path: act + "move", body: fmt.Sprintf(`{"cell":%d,"value":%c}`, last, sol[last]), status: 200,
+			fields: map[string]any{"status": "solved", "solution": sol, "needName": true, "flag": "assists", "mistakes": 1}},
 		{name: "move after the end", path: act + "move", body: fmt.Sprintf(`{"cell":%d,"value":1}`, empty), status: 409, errHas: "over"},
-		{name: "submit twice", path: act + "submit", body: `{"name":"Ada"}`, status: 409},
+		{name: "name empty", path: act + "name", body: `{"name":"  "}`, status: 400, errHas: "empty"},
+		{name: "name long", path: act + "name", body: `{"name":"` + strings.Repeat("n", 33) + `"}`, status: 400, errHas: "longer than 32"},
+		{name: "name control char", path: act + "name", body: `{"name":"a\u0007b"}`, status: 400, errHas: "control"},
+		{name: "name", path: act + "name", body: `{"name":"<b>Ada</b>"}`, status: 200, fields: map[string]any{"status": "solved", "needName": nil}},
+		{name: "name twice", path: act + "name", body: `{"name":"Ada"}`, status: 409},
+		{name: "submit after", path: act + "submit", body: `{"name":"Ada"}`, status: 409},
 	})
+	// Mistakes were shown: the result is in the history, marked, and on
+	// no leaderboard.
 	status, v = a.call("GET", "/api/leaderboard?size=9&level=easy", "", "")
+	if list, _ := v["list"].([]any); status != 200 || len(list) != 0 {
+		t.Errorf("leaderboard: %d %v, want an assisted game kept off it", status, v)
+	}
+	status, v = a.call("GET", "/api/history", "", "")
 	list, _ := v["list"].([]any)
-	if status != 200 || len(list) != 1 || list[0].(map[string]any)["name"] != "<b>Ada</b>" {
-		t.Errorf("leaderboard: %d %v", status, v)
+	if status != 200 || len(list) != 1 || list[0].(map[string]any)["name"] != "<b>Ada</b>" || list[0].(map[string]any)["flag"] != "assists" {
+		t.Errorf("history: %d %v", status, v)
 	}
 	if strings.Contains(fmt.Sprint(list), rec.Player) {
-		t.Errorf("the leaderboard shows a player's browser id: %v", list)
+		t.Errorf("the history shows a player's browser id: %v", list)
 	}
 }
 
@@ -431,12 +450,12 @@ func TestOwnPuzzleUnranked(t *testing.T) {
 			a.post("/api/games/"+id+"/move", fmt.Sprintf(`{"cell":%d,"value":%c}`, i, classicSolution[i]))
 		}
 	}
-	if s, v := a.post("/api/games/"+id+"/submit", `{"name":"Ada"}`); s != 200 || v["status"] != "solved" {
-		t.Fatalf("submit: %d %v", s, v)
+	if s, v := a.post("/api/games/"+id+"/name", `{"name":"Ada"}`); s != 200 || v["status"] != "solved" || v["flag"] != store.FlagOwn {
+		t.Fatalf("name: %d %v", s, v)
 	}
 	rec, _ := a.store.Game(context.Background(), id)
 	hist, _ := a.store.History(context.Background(), rec.Player, 0)
-	if len(hist) != 1 || hist[0].Level != "" {
+	if len(hist) != 1 || hist[0].Flag != store.FlagOwn {
 		t.Errorf("history: %+v, want one unranked result", hist)
 	}
 	for _, l := range levels {
@@ -458,6 +477,8 @@ func TestConcurrentMoves(t *testing.T) {
 			empties = append(empties, i)
 		}
 	}
+	last := empties[len(empties)-1]
+	empties = empties[:len(empties)-1] // the last digit would end the game
 	var wg sync.WaitGroup
 	for _, i := range empties {
 		wg.Add(1)
@@ -468,7 +489,7 @@ func TestConcurrentMoves(t *testing.T) {
 	}
 	wg.Wait()
 	s, v := a.call("GET", "/api/games/"+id, "", "")
-	if s != 200 || v["cells"] != classicSolution || v["filled"] != 81.0 {
+	if want := classicSolution[:last] + "0" + classicSolution[last+1:]; s != 200 || v["cells"] != want || v["filled"] != 80.0 {
 		t.Errorf("after %d concurrent moves: %v", len(empties), v)
 	}
 	// Undo as many times as there were moves: back to the puzzle.

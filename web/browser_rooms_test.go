@@ -91,7 +91,9 @@ func listen(b *browser, log *wsLog) {
 // leaderboard and in each player's games. Neither page ever received the
 // solution before the end, and Bob's page never saw Ada's digits.
 func TestBrowserRooms(t *testing.T) {
-	ts := startServer(t, t.TempDir()+"/rooms.db", "127.0.0.1:0")
+	// No plausibility floor: Ada types faster than a person (the floor
+	// has its own tests in rooms).
+	ts := startServerConfig(t, t.TempDir()+"/rooms.db", "127.0.0.1:0", Config{FloorPerStep: -1})
 	ada := newBrowser(t, 1280, 1000)
 	adaWS := &wsLog{}
 	listen(ada, adaWS)

@@ -50,6 +50,7 @@ type testServer struct {
 	URL   string
 	addr  string
 	db    string
+	cfg   Config // the Config beyond Store and Log, kept for Restart
 	Store *store.SQLite
 	web   *Server
 	http  *http.Server
@@ -60,11 +61,20 @@ type testServer struct {
 // ("127.0.0.1:0" for any port).
 func startServer(t testing.TB, db, addr string) *testServer {
 	t.Helper()
+	return startServerConfig(t, db, addr, Config{})
+}
+
+// startServerConfig is startServer with cfg (its Store and Log are set
+// here).
+func startServerConfig(t testing.TB, db, addr string, cfg Config) *testServer {
+	t.Helper()
 	st, err := store.OpenSQLite(db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(Config{Store: st, Log: testLogger(t)})
+	keep := cfg
+	cfg.Store, cfg.Log = st, testLogger(t)
+	srv, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +89,7 @@ func startServer(t testing.TB, db, addr string) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{t: t, addr: ln.Addr().String(), db: db, Store: st, web: srv, done: make(chan error, 1)}
+	ts := &testServer{t: t, addr: ln.Addr().String(), db: db, cfg: keep, Store: st, web: srv, done: make(chan error, 1)}
 	ts.URL = "http://" + ts.addr
 	ts.http = &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	ts.http.RegisterOnShutdown(srv.CloseStreams)
@@ -114,7 +124,7 @@ func (ts *testServer) Stop() {
 // database.
 func (ts *testServer) Restart() *testServer {
 	ts.Stop()
-	return startServer(ts.t, ts.db, ts.addr)
+	return startServerConfig(ts.t, ts.db, ts.addr, ts.cfg)
 }
 
 // browser is one headless chromium with its tab.

@@ -73,6 +73,9 @@ type Generated struct {
 	Puzzle, Solution sudoku.Grid
 	Rating           float64 // Sudoku Explainer scale; 0: not rated
 	Level            string
+	// Steps is how many logical steps the engine's rating took: with the
+	// empty cells, it sets the plausibility floor of a finish.
+	Steps int
 	// Own marks a puzzle the player brought (typed, pasted or
 	// photographed): they may know its solution, so its result goes to
 	// their history but not to the leaderboard.
@@ -112,7 +115,7 @@ func generate(ctx context.Context, s sudoku.Shape, level string, seed uint64) (G
 	if err != nil {
 		return Generated{}, fmt.Errorf("generate %s %s: %w", sizeName(s), level, err)
 	}
-	return Generated{Puzzle: p, Solution: sol, Rating: r.SE, Level: r.Level.String()}, nil
+	return Generated{Puzzle: p, Solution: sol, Rating: r.SE, Level: r.Level.String(), Steps: len(r.Steps)}, nil
 }
 
 // rate returns the Sudoku Explainer rating and level of a unique puzzle,

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
-	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -18,16 +18,42 @@ import (
 // MaxHints is how many hints one game allows.
 const MaxHints = 5
 
+// MaxHistory is how many moves a game keeps for undo: older ones are
+// forgotten (folded into the board), so a game's stored state, and the
+// time every action takes to load and rewrite it, stay bounded however
+// many pencil marks a client toggles.
+const MaxHistory = 500
+
+// DefaultFloorPerStep is the plausibility floor's time per step: a finish
+// faster than max(logic steps, empty cells) × this is flagged "too fast"
+// and kept off the leaderboards. 300 ms is about the time to move to a
+// cell and type its digit; nobody solves while doing only that.
+const DefaultFloorPerStep = 300 * time.Millisecond
+
 // games plays single-player games: it knows the rules of a session (the
-// clock, hints, mistakes, checking, submitting) and nothing of HTTP. Every
-// action loads the game from the store, changes it and writes it back
-// before it answers, so a reload or a restart never loses a move.
+// clock, hints, mistakes, assists, finishing, ranking) and nothing of
+// HTTP: refusals are *playError values that the handlers turn into
+// statuses. Every action loads the game from the store, changes it and
+// writes it back before it answers, so a reload or a restart never loses
+// a move.
+//
+// Fair play: while a game is on, no answer carries the solution or says
+// which entries are right or wrong (not even the mistakes counter), unless
+// the player turns on the "show mistakes" assist or asks for a check, which
+// make the game unranked. Cells in conflict (two equal digits in a house)
+// are rules, not answers: always reported. The move that completes the
+// solution ends the game by the server's clock. A finish under the
+// puzzle's plausibility floor is flagged, not ranked. Only the player whose
+// cookie started a game may act on it; others may watch.
 type games struct {
 	store store.Store
 	now   func() time.Time
-	locks [64]sync.Mutex // actions on one game run one at a time
-	seed  maphash.Seed
-	once  sync.Once
+	// floorPerStep sets the plausibility floor (see DefaultFloorPerStep);
+	// 0 means none.
+	floorPerStep time.Duration
+	locks        [64]sync.Mutex // actions on one game run one at a time
+	seed         maphash.Seed
+	once         sync.Once
 }
 
 // session is what the store keeps of a game beside its puzzle and
@@ -40,9 +66,15 @@ type session struct {
 	RunningSince int64         `json:"runningSince"` // unix ms the clock last started; 0 while paused
 	Hints        int           `json:"hints"`
 	Mistakes     int           `json:"mistakes"`
-	ShowErrors   bool          `json:"showErrors"`
-	Name         string        `json:"name,omitempty"` // who submitted it
-	Own          bool          `json:"own,omitempty"`  // the player's own puzzle: unranked
+	// ShowErrors is the "show mistakes" assist; Assisted records that it
+	// (or check) was ever used: the game is then unranked.
+	ShowErrors bool   `json:"showErrors"`
+	Assisted   bool   `json:"assisted,omitempty"`
+	FloorMs    int64  `json:"floorMs,omitempty"`    // the plausibility floor of this puzzle
+	Name       string `json:"name,omitempty"`       // who finished it
+	Own        bool   `json:"own,omitempty"`        // the player's own puzzle: unranked
+	FinishedAt int64  `json:"finishedAt,omitempty"` // unix ms of the finishing move
+	Flag       string `json:"flag,omitempty"`       // why the finish is unranked
 }
 
 // played is one game in memory while an action runs on it.
@@ -55,27 +87,32 @@ type played struct {
 	solution sudoku.Grid
 }
 
-// View is a game as the player sees it: never the solution while the game
-// is on.
+// View is a game as the player sees it: never the solution, nor which
+// entries are wrong, while the game is on and ranked.
 type View struct {
-	ID         string       `json:"id"`
-	Size       int          `json:"size"`
-	Box        [2]int       `json:"box"`
-	Level      string       `json:"level"`
-	Own        bool         `json:"own,omitempty"` // the player's own puzzle: not ranked
-	Rating     float64      `json:"rating,omitempty"`
-	Puzzle     string       `json:"puzzle"` // the givens, '0' for empty
-	Cells      string       `json:"cells"`  // the grid now, givens included
-	Marks      []game.Marks `json:"marks"`  // pencil marks per cell: bit v set = v
-	Status     string       `json:"status"` // playing, solved, revealed
-	ElapsedMs  int64        `json:"elapsedMs"`
-	Paused     bool         `json:"paused"`
-	Hints      int          `json:"hints"`
-	MaxHints   int          `json:"maxHints"`
-	Mistakes   int          `json:"mistakes"`
-	ShowErrors bool         `json:"showErrors"`
-	// Wrong lists entries that differ from the solution and Conflicts the
-	// cells that break a rule; both only while ShowErrors is on.
+	ID     string       `json:"id"`
+	Size   int          `json:"size"`
+	Box    [2]int       `json:"box"`
+	Level  string       `json:"level"`
+	Own    bool         `json:"own,omitempty"` // the player's own puzzle: not ranked
+	Rating float64      `json:"rating,omitempty"`
+	Puzzle string       `json:"puzzle"` // the givens, '0' for empty; "" while paused
+	Cells  string       `json:"cells"`  // the grid now, givens included; "" while paused
+	Marks  []game.Marks `json:"marks"`  // pencil marks per cell: bit v set = v
+	Status string       `json:"status"` // playing, solved, revealed
+	// Watching: the viewer is not the game's player and may only watch.
+	Watching  bool  `json:"watching,omitempty"`
+	ElapsedMs int64 `json:"elapsedMs"`
+	Paused    bool  `json:"paused"`
+	Hints     int   `json:"hints"`
+	MaxHints  int   `json:"maxHints"`
+	// Mistakes is shown while the "show mistakes" assist was used, and
+	// once the game is over; otherwise it would tell right from wrong.
+	Mistakes   *int `json:"mistakes,omitempty"`
+	ShowErrors bool `json:"showErrors"`
+	Assisted   bool `json:"assisted,omitempty"` // an assist was used: unranked
+	// Wrong lists entries that differ from the solution, only while
+	// ShowErrors is on; Conflicts the cells that break a rule, always.
 	Wrong     []int `json:"wrong"`
 	Conflicts []int `json:"conflicts"`
 	Filled    int   `json:"filled"`
@@ -84,10 +121,45 @@ type View struct {
 	CanRedo   bool  `json:"canRedo"`
 	// Solution is set once the game is over (solved or revealed).
 	Solution string `json:"solution,omitempty"`
+	// Once solved: Flag says why it is unranked ("" ranked), NeedName
+	// that the result waits for a name (action "name"), Rank its place on
+	// the leaderboard (0: not in its first 100, or unranked).
+	Flag     string `json:"flag,omitempty"`
+	NeedName bool   `json:"needName,omitempty"`
+	Rank     int    `json:"rank,omitempty"`
 	// Set by the action that asked for them.
 	Hint    *Step         `json:"hint,omitempty"`
-	Checked []int         `json:"checked,omitempty"` // wrong entries found by check or submit
+	Checked []int         `json:"checked,omitempty"` // wrong entries found by check
 	Result  *publicResult `json:"result,omitempty"`
+}
+
+// playErrKind is what kind of refusal a rule of play gives; handlers map
+// it to an HTTP status (playStatus).
+type playErrKind int
+
+const (
+	playBad       playErrKind = iota // the request is malformed: 400
+	playNotFound                     // no such game or action: 404
+	playForbidden                    // not the game's player: 403
+	playConflict                     // not now (over, paused, no hints left): 409
+)
+
+// playError is a rule of play refusing an action.
+type playError struct {
+	Kind playErrKind
+	Msg  string
+}
+
+func (e *playError) Error() string { return e.Msg }
+
+func refuse(k playErrKind, format string, args ...any) error {
+	return &playError{Kind: k, Msg: fmt.Sprintf(format, args...)}
+}
+
+// floorMs is the plausibility floor of a puzzle solved in steps logical
+// steps with empty cells to fill.
+func floorMs(perStep time.Duration, steps, empty int) int64 {
+	return int64(max(steps, empty)) * perStep.Milliseconds()
 }
 
 // newGame starts a game of puzzle (unique, with solution) for player.
@@ -95,8 +167,12 @@ func (gs *games) newGame(ctx context.Context, player string, gen Generated) (Vie
 	now := gs.now()
 	shape := gen.Puzzle.Shape
 	fixed := make([]bool, len(gen.Puzzle.Cells))
+	empty := 0
 	for i, v := range gen.Puzzle.Cells {
 		fixed[i] = v != 0
+		if v == 0 {
+			empty++
+		}
 	}
 	gm, err := game.FromGrid(gen.Puzzle, fixed)
 	if err != nil {
@@ -107,7 +183,7 @@ func (gs *games) newGame(ctx context.Context, player string, gen Generated) (Vie
 		Rating:       gen.Rating,
 		Board:        gm.Snapshot(),
 		RunningSince: now.UnixMilli(),
-		ShowErrors:   true,
+		FloorMs:      floorMs(gs.floorPerStep, gen.Steps, empty),
 		Own:          gen.Own,
 	}
 	state, err := json.Marshal(s)
@@ -131,15 +207,15 @@ func (gs *games) lock(id string) *sync.Mutex {
 	return &gs.locks[maphash.String(gs.seed, id)%uint64(len(gs.locks))]
 }
 
-// load reads game id. A game that is not there is a 404; a stored state
-// that does not decode is an internal error (logged), never a panic.
+// load reads game id. A game that is not there is a playNotFound; a stored
+// state that does not decode is an internal error, never a panic.
 func (gs *games) load(ctx context.Context, id string) (*played, error) {
 	if !validID(id) {
-		return nil, errorf(http.StatusNotFound, "no game %q", id)
+		return nil, refuse(playNotFound, "no game %q", id)
 	}
 	rec, err := gs.store.Game(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, errorf(http.StatusNotFound, "no game %q (a game left untouched for a month, or never played for a day, is deleted)", id)
+	if errors.Is(err, store.ErrNotFound) || err == nil && rec.Kind != store.KindSudoku {
+		return nil, refuse(playNotFound, "no game %q (a game left untouched for a month, or never played for a day, is deleted)", id)
 	}
 	if err != nil {
 		return nil, err
@@ -148,6 +224,9 @@ func (gs *games) load(ctx context.Context, id string) (*played, error) {
 	if err := json.Unmarshal(rec.State, &p.s); err != nil {
 		return nil, fmt.Errorf("game %s: stored state: %w", id, err)
 	}
+	// Games stored before the assist existed had mistakes shown from the
+	// start: they count as assisted.
+	p.s.Assisted = p.s.Assisted || p.s.ShowErrors
 	p.shape = sudoku.Shape{BoxRows: p.s.Box[0], BoxCols: p.s.Box[1]}
 	if p.gm, err = game.Restore(p.s.Board); err != nil {
 		return nil, fmt.Errorf("game %s: stored state: %w", id, err)
@@ -164,13 +243,18 @@ func (gs *games) load(ctx context.Context, id string) (*played, error) {
 	return p, nil
 }
 
-// get returns game id as its player sees it.
-func (gs *games) get(ctx context.Context, id string) (View, error) {
+// get returns game id as viewer sees it: its player, or a watcher.
+func (gs *games) get(ctx context.Context, id, viewer string) (View, error) {
 	p, err := gs.load(ctx, id)
 	if err != nil {
 		return View{}, err
 	}
-	return p.view(gs.now()), nil
+	v := p.view(gs.now())
+	v.Watching = viewer != p.rec.Player
+	if v.Status == store.StatusSolved && !v.Watching {
+		v.Rank = gs.rank(ctx, p)
+	}
+	return v, nil
 }
 
 // Action is one thing a player does to a game; the fields used depend on
@@ -183,11 +267,42 @@ type Action struct {
 }
 
 // actions lists the names act accepts, for error messages.
-const actionNames = "move, mark, undo, redo, pause, resume, errors, hint, check, submit, solution"
+const actionNames = "move, mark, undo, redo, pause, resume, errors, hint, check, submit, name, solution"
 
-// act runs the action name on game id and stores the result before it
-// returns the new view.
-func (gs *games) act(ctx context.Context, id, name string, a Action) (View, error) {
+// actor is who asks for an action: their player id (cookie) and the name
+// they are remembered by ("" if none), used when their move finishes the
+// game.
+type actor struct {
+	Player string
+	Name   string
+}
+
+// hinter finds a hint for the grid cur of puzzle: the engine, behind the
+// server's work gates.
+type hinter func(ctx context.Context, puzzle, cur sudoku.Grid) (Step, error)
+
+// rule is one action's change to a loaded game; extra, when not nil,
+// adds what the action found to the answer.
+type rule func(p *played, a Action, now time.Time) (extra func(*View), err error)
+
+// rules are the actions act runs under the game's lock (hint runs apart:
+// it calls the engine, which never runs under a lock).
+var rules = map[string]rule{
+	"move": ruleMove, "mark": ruleMark, "undo": ruleUndo, "redo": ruleRedo,
+	"pause": rulePause, "resume": ruleResume, "errors": ruleErrors, "check": ruleCheck,
+	"submit": ruleSubmit, "name": ruleName, "solution": ruleSolution,
+}
+
+// act runs the action name for who on game id and stores the result
+// before it returns the new view. engine answers hints.
+func (gs *games) act(ctx context.Context, id, name string, who actor, a Action, engine hinter) (View, error) {
+	if name == "hint" {
+		return gs.hint(ctx, id, who, engine)
+	}
+	apply, ok := rules[name]
+	if !ok {
+		return View{}, refuse(playNotFound, "no action %q (want one of: %s)", name, actionNames)
+	}
 	mu := gs.lock(id)
 	mu.Lock()
 	defer mu.Unlock()
@@ -195,136 +310,294 @@ func (gs *games) act(ctx context.Context, id, name string, a Action) (View, erro
 	if err != nil {
 		return View{}, err
 	}
+	if err := p.allowed(name, who); err != nil {
+		return View{}, err
+	}
 	now := gs.now()
-	var extra func(*View)
-	var finish *store.Result
-	if p.rec.Status != store.StatusPlaying {
-		return View{}, errorf(http.StatusConflict, "the game is over (%s)", p.rec.Status)
-	}
-	paused := p.s.RunningSince == 0
-	switch name {
-	case "pause", "resume", "errors", "solution", "submit":
-	default:
-		if paused {
-			return View{}, errorf(http.StatusConflict, "the game is paused: resume it first")
-		}
-	}
-	gm := p.gm
-	switch name {
-	case "move", "mark":
-		if a.Cell == nil || a.Value == nil {
-			return View{}, errorf(http.StatusBadRequest, "%s needs \"cell\" (0..%d) and \"value\"", name, p.shape.N()*p.shape.N()-1)
-		}
-		n := p.shape.N()
-		cell, v := *a.Cell, *a.Value
-		if cell < 0 || cell >= n*n {
-			return View{}, errorf(http.StatusBadRequest, "cell %d is off the board (0..%d)", cell, n*n-1)
-		}
-		r, c := cell/n, cell%n
-		switch {
-		case gm.Fixed(r, c):
-			err = game.ErrFixed
-		case name == "mark":
-			_, err = gm.ToggleMark(r, c, v)
-		case gm.Value(r, c) == v:
-			// The digit is already there: no move, no second mistake.
-		default:
-			if _, err = gm.Set(r, c, v); err == nil && v != 0 && v != p.solution.Cells[cell] {
-				p.s.Mistakes++
-			}
-		}
-		if errors.Is(err, game.ErrFixed) {
-			return View{}, errorf(http.StatusConflict, "r%dc%d is a given and cannot change", r+1, c+1)
-		}
-	case "undo":
-		_, err = gm.Undo()
-	case "redo":
-		_, err = gm.Redo()
-	case "pause":
-		if !paused {
-			p.s.ElapsedMs += now.UnixMilli() - p.s.RunningSince
-			p.s.RunningSince = 0
-		}
-	case "resume":
-		if paused {
-			p.s.RunningSince = now.UnixMilli()
-		}
-	case "errors":
-		if a.On == nil {
-			return View{}, errorf(http.StatusBadRequest, "errors needs \"on\": true or false")
-		}
-		p.s.ShowErrors = *a.On
-	case "hint":
-		if p.s.Hints >= MaxHints {
-			return View{}, errorf(http.StatusConflict, "no hints left: all %d used", MaxHints)
-		}
-		step, herr := hint(ctx, p.puzzle, gm.Grid())
-		if herr != nil {
-			return View{}, errorf(http.StatusConflict, "no hint: %v", herr)
-		}
-		p.s.Hints++
-		extra = func(v *View) { v.Hint = &step }
-	case "check":
-		wrong := p.wrongEntries()
-		extra = func(v *View) { v.Checked = wrong }
-	case "submit":
-		if empty := p.empty(); empty > 0 {
-			return View{}, errorf(http.StatusConflict, "%d cells are still empty", empty)
-		}
-		if wrong := p.wrongEntries(); len(wrong) > 0 {
-			extra = func(v *View) { v.Checked = wrong }
-			break
-		}
-		nm, nerr := store.CleanName(a.Name)
-		if nerr != nil {
-			return View{}, errorf(http.StatusBadRequest, "%v", nerr)
-		}
-		p.stopClock(now)
-		p.s.Name = nm
-		p.rec.Status = store.StatusSolved
-		finish = &store.Result{
-			Kind: p.rec.Kind, Size: p.rec.Size, Level: p.rec.Level, Player: p.rec.Player, Name: nm,
-			Millis: p.s.ElapsedMs, Hints: p.s.Hints, Mistakes: p.s.Mistakes, Finished: now,
-		}
-		if p.s.Own {
-			finish.Level = "" // unranked: on no leaderboard, in the history as "own"
-		}
-	case "solution":
-		p.stopClock(now)
-		p.rec.Status = store.StatusRevealed
-	default:
-		return View{}, errorf(http.StatusNotFound, "no action %q (want one of: %s)", name, actionNames)
-	}
-	var re *game.RangeError
-	switch {
-	case errors.As(err, &re):
-		return View{}, errorf(http.StatusBadRequest, "%s %d is not %d..%d", re.What, re.Value, re.Min, re.Max)
-	case errors.Is(err, game.ErrNoUndo):
-		return View{}, errorf(http.StatusConflict, "nothing to undo")
-	case errors.Is(err, game.ErrNoRedo):
-		return View{}, errorf(http.StatusConflict, "nothing to redo")
-	case err != nil:
+	extra, err := apply(p, a, now)
+	if err != nil {
 		return View{}, err
 	}
-	p.s.Board = gm.Snapshot()
-	if p.rec.State, err = json.Marshal(p.s); err != nil {
-		return View{}, err
+	if p.rec.Status == store.StatusSolved && p.s.Name == "" {
+		p.s.Name = nameOr(a.Name, who.Name) // a finish by a remembered player
 	}
-	p.rec.Updated = now
-	if finish != nil {
-		r, err := gs.store.FinishGame(ctx, p.rec, *finish)
-		if err != nil {
-			return View{}, err
-		}
-		pub := publicResults([]store.Result{r})[0]
-		extra = func(v *View) { v.Result = &pub }
-	} else if err := gs.store.UpdateGame(ctx, p.rec); err != nil {
+	res, err := gs.save(ctx, p, now)
+	if err != nil {
 		return View{}, err
 	}
 	v := p.view(now)
 	if extra != nil {
 		extra(&v)
 	}
+	if res != nil {
+		pub := publicResults([]store.Result{*res})[0]
+		v.Result = &pub
+		v.Rank = gs.rank(ctx, p)
+	}
+	return v, nil
+}
+
+// allowed checks that who may run action name on p now.
+func (p *played) allowed(name string, who actor) error {
+	if who.Player != p.rec.Player {
+		return refuse(playForbidden, "this game belongs to another browser: you can watch it, or start your own")
+	}
+	if p.rec.Status == store.StatusSolved && (name == "name" || name == "submit") && p.s.Name == "" {
+		return nil // naming a finished game
+	}
+	if p.rec.Status != store.StatusPlaying {
+		return refuse(playConflict, "the game is over (%s)", p.rec.Status)
+	}
+	switch name {
+	case "pause", "resume", "errors", "solution", "submit", "name":
+	default:
+		if p.s.RunningSince == 0 {
+			return refuse(playConflict, "the game is paused: resume it first")
+		}
+	}
+	return nil
+}
+
+// save stores p; when p was just solved and has a name, its result too
+// (returned).
+func (gs *games) save(ctx context.Context, p *played, now time.Time) (*store.Result, error) {
+	p.gm.TrimHistory(MaxHistory)
+	p.s.Board = p.gm.Snapshot()
+	return gs.write(ctx, &p.rec, p.s, now, p.s.Name != "", p.result)
+}
+
+// write stores rec with state (JSON) as of now; a solved game that is
+// named gets its result too, in the same transaction, and returns it.
+func (gs *games) write(ctx context.Context, rec *store.Game, state any, now time.Time, named bool, result func() store.Result) (*store.Result, error) {
+	var err error
+	if rec.State, err = json.Marshal(state); err != nil {
+		return nil, err
+	}
+	rec.Updated = now
+	if rec.Status != store.StatusSolved || !named {
+		return nil, gs.store.UpdateGame(ctx, *rec)
+	}
+	r, err := gs.store.FinishGame(ctx, *rec, result())
+	if errors.Is(err, store.ErrDuplicate) {
+		return nil, refuse(playConflict, "the game is over and its result recorded")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// result is the store's Result of a solved game.
+func (p *played) result() store.Result {
+	return store.Result{
+		Kind: p.rec.Kind, Size: p.rec.Size, Level: p.rec.Level, Player: p.rec.Player, Name: p.s.Name,
+		Millis: p.s.ElapsedMs, Hints: p.s.Hints, Mistakes: p.s.Mistakes, Finished: time.UnixMilli(p.s.FinishedAt).UTC(),
+		Flag: p.s.Flag,
+	}
+}
+
+// rank is a solved game's place on its leaderboard (see rankOf).
+func (gs *games) rank(ctx context.Context, p *played) int {
+	return gs.rankOf(ctx, p.rec, p.s.Flag, p.s.Name)
+}
+
+func nameOr(names ...string) string {
+	for _, n := range names {
+		if c, err := store.CleanName(n); err == nil {
+			return c
+		}
+	}
+	return ""
+}
+
+// cellOf checks an action's cell and value and returns the cell's row
+// and column.
+func (p *played) cellOf(name string, a Action) (cell, r, c, v int, err error) {
+	n := p.shape.N()
+	if a.Cell == nil || a.Value == nil {
+		return 0, 0, 0, 0, refuse(playBad, "%s needs \"cell\" (0..%d) and \"value\"", name, n*n-1)
+	}
+	cell, v = *a.Cell, *a.Value
+	if cell < 0 || cell >= n*n {
+		return 0, 0, 0, 0, refuse(playBad, "cell %d is off the board (0..%d)", cell, n*n-1)
+	}
+	r, c = cell/n, cell%n
+	if p.gm.Fixed(r, c) {
+		return 0, 0, 0, 0, refuse(playConflict, "r%dc%d is a given and cannot change", r+1, c+1)
+	}
+	return cell, r, c, v, nil
+}
+
+func ruleMove(p *played, a Action, now time.Time) (func(*View), error) {
+	cell, r, c, v, err := p.cellOf("move", a)
+	if err != nil {
+		return nil, err
+	}
+	if p.gm.Value(r, c) == v {
+		return nil, nil // the digit is already there: no move, no second mistake
+	}
+	if _, err := p.gm.Set(r, c, v); err != nil {
+		return nil, gameError(err)
+	}
+	if v != 0 && v != p.solution.Cells[cell] {
+		p.s.Mistakes++
+	}
+	if slices.Equal(p.gm.Grid().Cells, p.solution.Cells) {
+		p.finish(now)
+	}
+	return nil, nil
+}
+
+func ruleMark(p *played, a Action, _ time.Time) (func(*View), error) {
+	_, r, c, v, err := p.cellOf("mark", a)
+	if err != nil {
+		return nil, err
+	}
+	_, err = p.gm.ToggleMark(r, c, v)
+	return nil, gameError(err)
+}
+
+func ruleUndo(p *played, _ Action, _ time.Time) (func(*View), error) {
+	_, err := p.gm.Undo()
+	return nil, gameError(err)
+}
+
+func ruleRedo(p *played, _ Action, now time.Time) (func(*View), error) {
+	if _, err := p.gm.Redo(); err != nil {
+		return nil, gameError(err)
+	}
+	if slices.Equal(p.gm.Grid().Cells, p.solution.Cells) {
+		p.finish(now)
+	}
+	return nil, nil
+}
+
+func rulePause(p *played, _ Action, now time.Time) (func(*View), error) {
+	p.stopClock(now)
+	return nil, nil
+}
+
+func ruleResume(p *played, _ Action, now time.Time) (func(*View), error) {
+	if p.s.RunningSince == 0 {
+		p.s.RunningSince = now.UnixMilli()
+	}
+	return nil, nil
+}
+
+// ruleErrors turns the "show mistakes" assist on or off; on makes the
+// game unranked.
+func ruleErrors(p *played, a Action, _ time.Time) (func(*View), error) {
+	if a.On == nil {
+		return nil, refuse(playBad, "errors needs \"on\": true or false")
+	}
+	p.s.ShowErrors = *a.On
+	p.s.Assisted = p.s.Assisted || *a.On
+	return nil, nil
+}
+
+// ruleCheck lists the wrong entries: an assist, so the game is unranked.
+func ruleCheck(p *played, _ Action, _ time.Time) (func(*View), error) {
+	p.s.Assisted = true
+	wrong := p.wrongEntries()
+	return func(v *View) { v.Checked = wrong }, nil
+}
+
+// ruleSubmit is what the last correct digit does on its own; it stays
+// for clients that ask, and names a finished game. It never says which
+// entries are wrong.
+func ruleSubmit(p *played, a Action, now time.Time) (func(*View), error) {
+	if p.rec.Status == store.StatusSolved {
+		return ruleName(p, a, now)
+	}
+	if empty := p.gm.EmptyCells(); empty > 0 {
+		return nil, refuse(playConflict, "not solved yet: %d cells are still empty", empty)
+	}
+	if !slices.Equal(p.gm.Grid().Cells, p.solution.Cells) {
+		return nil, refuse(playConflict, "every cell is filled but the grid is not the solution (Check or Show mistakes find where, and make the game unranked)")
+	}
+	p.finish(now)
+	return nil, nil
+}
+
+// ruleName names a solved game, which records its result.
+func ruleName(p *played, a Action, _ time.Time) (func(*View), error) {
+	if p.rec.Status != store.StatusSolved {
+		return nil, refuse(playConflict, "the game is not finished yet")
+	}
+	nm, err := store.CleanName(a.Name)
+	if err != nil {
+		return nil, refuse(playBad, "%v", err)
+	}
+	p.s.Name = nm
+	return nil, nil
+}
+
+func ruleSolution(p *played, _ Action, now time.Time) (func(*View), error) {
+	p.stopClock(now)
+	p.rec.Status = store.StatusRevealed
+	return nil, nil
+}
+
+// gameError words a refusal of package game as a playError.
+func gameError(err error) error {
+	var re *game.RangeError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &re):
+		return refuse(playBad, "%s %d is not %d..%d", re.What, re.Value, re.Min, re.Max)
+	case errors.Is(err, game.ErrNoUndo):
+		return refuse(playConflict, "nothing to undo")
+	case errors.Is(err, game.ErrNoRedo):
+		return refuse(playConflict, "nothing to redo")
+	case errors.Is(err, game.ErrFixed):
+		return refuse(playConflict, "a given cannot change")
+	}
+	return err
+}
+
+// finish ends a game whose board is the solution, by the server's clock,
+// and says whether its result is ranked.
+func (p *played) finish(now time.Time) {
+	p.stopClock(now)
+	p.rec.Status = store.StatusSolved
+	p.s.FinishedAt = now.UnixMilli()
+	p.s.ShowErrors = false
+	p.s.Flag = finishFlag(p.s.Own, p.s.Assisted, p.s.ElapsedMs, p.s.FloorMs)
+}
+
+// hint answers a hint outside the game's lock: under the lock it checks
+// the game and counts the hint (so a failed one counts too), then asks
+// engine, which the caller has admitted through the work gates.
+func (gs *games) hint(ctx context.Context, id string, who actor, engine hinter) (View, error) {
+	mu := gs.lock(id)
+	mu.Lock()
+	p, err := gs.load(ctx, id)
+	if err == nil {
+		err = p.allowed("hint", who)
+	}
+	if err == nil && p.s.Hints >= MaxHints {
+		err = refuse(playConflict, "no hints left: all %d used", MaxHints)
+	}
+	var v View
+	if err == nil {
+		now := gs.now()
+		p.s.Hints++
+		_, err = gs.save(ctx, p, now)
+		v = p.view(now)
+	}
+	mu.Unlock()
+	if err != nil {
+		return View{}, err
+	}
+	step, err := engine(ctx, p.puzzle, p.gm.Grid())
+	if err != nil {
+		if ctx.Err() != nil {
+			return View{}, err
+		}
+		return View{}, refuse(playConflict, "no hint (it still counts): %v", err)
+	}
+	v.Hint = &step
 	return v, nil
 }
 
@@ -335,50 +608,78 @@ func (p *played) stopClock(now time.Time) {
 	}
 }
 
-func (p *played) empty() int { return p.gm.EmptyCells() }
-
 // wrongEntries lists the filled cells whose digit is not the solution's.
-func (p *played) wrongEntries() []int {
+func (p *played) wrongEntries() []int { return wrongCells(p.gm.Grid().Cells, p.solution.Cells) }
+
+// wrongCells lists the filled entries (not 0) that differ from sol: what
+// Sudoku's and Kakuro's assists show.
+func wrongCells(entries, sol []int) []int {
 	wrong := []int{}
-	for i, v := range p.gm.Grid().Cells {
-		if v != 0 && v != p.solution.Cells[i] {
+	for i, v := range entries {
+		if v != 0 && v != sol[i] {
 			wrong = append(wrong, i)
 		}
 	}
 	return wrong
 }
 
+// finishFlag says why a finish is not ranked ("": ranked): the player's
+// own puzzle, an assist used, or a time under the plausibility floor.
+func finishFlag(own, assisted bool, elapsedMs, floorMs int64) string {
+	switch {
+	case own:
+		return store.FlagOwn
+	case assisted:
+		return store.FlagAssists
+	case elapsedMs < floorMs:
+		return store.FlagTooFast
+	}
+	return ""
+}
+
 func (p *played) view(now time.Time) View {
 	gm := p.gm
 	n := p.shape.N()
 	cells := gm.Grid()
-	marks := make([]game.Marks, n*n)
-	for i := range marks {
-		if cells.Cells[i] == 0 { // marks show in empty cells only
-			marks[i] = gm.Marks(i/n, i%n)
-		}
-	}
+	over := p.rec.Status != store.StatusPlaying
 	v := View{
 		ID: p.rec.ID, Size: n, Box: p.s.Box, Level: p.rec.Level, Rating: p.s.Rating, Own: p.s.Own,
 		Puzzle: p.rec.Puzzle, Cells: sudoku.CellString(cells.Cells),
-		Marks: marks, Status: p.rec.Status, ElapsedMs: p.s.ElapsedMs, Paused: p.s.RunningSince == 0,
-		Hints: p.s.Hints, MaxHints: MaxHints, Mistakes: p.s.Mistakes, ShowErrors: p.s.ShowErrors,
+		Status: p.rec.Status, ElapsedMs: p.s.ElapsedMs, Paused: p.s.RunningSince == 0,
+		Hints: p.s.Hints, MaxHints: MaxHints, ShowErrors: p.s.ShowErrors, Assisted: p.s.Assisted,
 		Wrong: []int{}, Conflicts: []int{}, Total: n * n, Filled: n*n - gm.EmptyCells(),
 		CanUndo: gm.CanUndo(), CanRedo: gm.CanRedo(),
 	}
 	if p.s.RunningSince != 0 {
 		v.ElapsedMs += now.UnixMilli() - p.s.RunningSince
 	}
-	if p.s.ShowErrors && p.rec.Status == store.StatusPlaying {
-		v.Wrong = p.wrongEntries()
-		for i := range n * n {
-			if gm.Conflict(i/n, i%n) {
-				v.Conflicts = append(v.Conflicts, i)
-			}
+	if over || p.s.Assisted {
+		m := p.s.Mistakes
+		v.Mistakes = &m
+	}
+	if over {
+		v.Solution = p.rec.Solution
+		v.Flag, v.NeedName = p.s.Flag, p.rec.Status == store.StatusSolved && p.s.Name == ""
+		v.Marks = []game.Marks{}
+		return v
+	}
+	if v.Paused {
+		// A paused game hides its board: the clock is stopped, so
+		// nobody may study the puzzle meanwhile.
+		v.Puzzle, v.Cells, v.Marks = "", "", []game.Marks{}
+		return v
+	}
+	v.Marks = make([]game.Marks, n*n)
+	for i := range v.Marks {
+		if cells.Cells[i] == 0 { // marks show in empty cells only
+			v.Marks[i] = gm.Marks(i/n, i%n)
+		}
+		if gm.Conflict(i/n, i%n) {
+			v.Conflicts = append(v.Conflicts, i)
 		}
 	}
-	if p.rec.Status != store.StatusPlaying {
-		v.Solution = p.rec.Solution
+	if p.s.ShowErrors {
+		v.Wrong = p.wrongEntries()
 	}
 	return v
 }

@@ -14,13 +14,14 @@ import (
 )
 
 // Kakuro in the web app: a play page (/kakuro) that asks for a generated
-// puzzle by play area and level, times the player, colours wrong entries,
-// gives hints and takes a submission for the Kakuro leaderboard; and a
-// page (/kakuro/solve) to type in a newspaper Kakuro and solve it. Every
-// puzzle offered for play comes from package kakuro's generator (the
-// published test puzzles are never served). The rules, solving, rating
-// and generating are package kakuro's; this file only keeps sessions in
-// the store, like games.go does for Sudoku.
+// puzzle by play area and level, times the player, takes each digit as a
+// move, gives hints and ends the game on the last right digit for the
+// Kakuro leaderboard; and a page (/kakuro/solve) to type in a newspaper
+// Kakuro and solve it. Every puzzle offered for play comes from package
+// kakuro's generator (the published test puzzles are never served). The
+// rules of the puzzle, solving, rating and generating are package
+// kakuro's; the rules of a session are kakuro_games.go's (beside
+// games.go's for Sudoku); this file is the HTTP side.
 
 // kakuroSizes are the play areas (white area without the clue row and
 // column) offered, with the hardest level each gets in the time a player
@@ -51,56 +52,11 @@ const (
 	kakuroMaxNodes = 2_000_000
 )
 
-// kakuroSession is what the store keeps of a Kakuro game beside its puzzle
-// and solution (as JSON in store.Game.State).
-type kakuroSession struct {
-	Entries   []int  `json:"entries"` // the player's digits, one per white cell in reading order, 0 = empty
-	Hints     int    `json:"hints"`
-	Mistakes  int    `json:"mistakes"` // wrong cells found by check or a refused submit
-	Name      string `json:"name,omitempty"`
-	ElapsedMs int64  `json:"elapsedMs,omitempty"` // set when the game ends
-}
-
 // kakuroCell is one board square as the page draws it.
 type kakuroCell struct {
 	White  bool `json:"w,omitempty"`
 	Down   int  `json:"d,omitempty"`
 	Across int  `json:"a,omitempty"`
-}
-
-// KakuroView is a Kakuro game as the player sees it: never the solution
-// while the game is on.
-type KakuroView struct {
-	ID        string       `json:"id"`
-	Size      string       `json:"size"` // the play area, "9x9"
-	Level     string       `json:"level"`
-	Rows      int          `json:"rows"` // the board, clue row and column included
-	Cols      int          `json:"cols"`
-	Cells     []kakuroCell `json:"cells"`
-	Entries   []int        `json:"entries"`
-	Status    string       `json:"status"`
-	ElapsedMs int64        `json:"elapsedMs"`
-	Hints     int          `json:"hints"`
-	MaxHints  int          `json:"maxHints"`
-	Mistakes  int          `json:"mistakes"`
-	// Wrong lists white-cell numbers whose entry differs from the
-	// solution: answered by check, hint and a refused submit.
-	Wrong    []int         `json:"wrong,omitempty"`
-	Hint     *kakuroHint   `json:"hint,omitempty"`
-	Solution []int         `json:"solution,omitempty"` // once the game is over
-	Result   *publicResult `json:"result,omitempty"`
-}
-
-// kakuroHint is one revealed digit.
-type kakuroHint struct {
-	Cell  int `json:"cell"` // white-cell number
-	Digit int `json:"digit"`
-}
-
-// kakuroAction is the body of POST /api/kakuro/games/{id}/{action}.
-type kakuroAction struct {
-	Entries []int  `json:"entries"`
-	Name    string `json:"name,omitempty"`
 }
 
 func (s *Server) kakuroRoutes() {
@@ -201,7 +157,8 @@ func (s *Server) apiKakuroNew(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	puzzle := sol.Blank()
-	sess := kakuroSession{Entries: make([]int, len(puzzle.Whites()))}
+	whites := len(puzzle.Whites())
+	sess := kakuroSession{Entries: make([]int, whites), FloorMs: floorMs(s.games.floorPerStep, 0, whites)}
 	state, err := json.Marshal(sess)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -217,7 +174,7 @@ func (s *Server) apiKakuroNew(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	v, err := s.kakuroView(rec, sess, nil)
+	v, err := kakuroView(rec, sess, now)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -225,221 +182,40 @@ func (s *Server) apiKakuroNew(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, v)
 }
 
-// loadKakuro reads game id and its session from the store.
-func (s *Server) loadKakuro(ctx context.Context, id string) (store.Game, kakuroSession, error) {
-	var sess kakuroSession
-	if !validID(id) {
-		return store.Game{}, sess, errorf(http.StatusNotFound, "no Kakuro game %q", id)
-	}
-	rec, err := s.store.Game(ctx, id)
-	if errors.Is(err, store.ErrNotFound) || err == nil && rec.Kind != store.KindKakuro {
-		return store.Game{}, sess, errorf(http.StatusNotFound, "no Kakuro game %q", id)
-	}
-	if err != nil {
-		return store.Game{}, sess, err
-	}
-	if err := json.Unmarshal(rec.State, &sess); err != nil {
-		return store.Game{}, sess, fmt.Errorf("kakuro game %s: stored state: %w", id, err)
-	}
-	return rec, sess, nil
-}
-
-// kakuroView builds what the page sees of rec; the solution only once the
-// game is over.
-func (s *Server) kakuroView(rec store.Game, sess kakuroSession, sol []int) (KakuroView, error) {
-	b, err := kakuro.ParseString(rec.Puzzle)
-	if err != nil {
-		return KakuroView{}, fmt.Errorf("kakuro game %s: stored puzzle: %w", rec.ID, err)
-	}
-	v := KakuroView{
-		ID: rec.ID, Size: rec.Size, Level: rec.Level, Rows: b.Rows, Cols: b.Cols,
-		Entries: sess.Entries, Status: rec.Status, Hints: sess.Hints, MaxHints: kakuroMaxHints, Mistakes: sess.Mistakes,
-	}
-	for _, c := range b.Cells {
-		v.Cells = append(v.Cells, kakuroCell{White: c.White, Down: c.Down, Across: c.Across})
-	}
-	v.ElapsedMs = sess.ElapsedMs
-	if rec.Status == store.StatusPlaying {
-		v.ElapsedMs = s.cfg.Now().Sub(rec.Created).Milliseconds()
-	} else {
-		v.Solution = sol
-	}
-	return v, nil
-}
-
-// kakuroSolution returns the solution's digits of rec, one per white cell.
-func kakuroSolution(rec store.Game) ([]int, error) {
-	b, err := kakuro.ParseString(rec.Solution)
-	if err != nil {
-		return nil, fmt.Errorf("kakuro game %s: stored solution: %w", rec.ID, err)
-	}
-	var out []int
-	for _, i := range b.Whites() {
-		out = append(out, b.Cells[i].Digit)
-	}
-	return out, nil
-}
-
-// apiKakuroGame: GET /api/kakuro/games/{id} -> KakuroView.
+// apiKakuroGame: GET /api/kakuro/games/{id} -> KakuroView; another
+// browser than the player's watches.
 func (s *Server) apiKakuroGame(w http.ResponseWriter, r *http.Request) {
-	rec, sess, err := s.loadKakuro(r.Context(), r.PathValue("id"))
+	v, err := s.games.kakuroGet(r.Context(), r.PathValue("id"), playerOf(r))
 	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	var sol []int
-	if rec.Status != store.StatusPlaying {
-		if sol, err = kakuroSolution(rec); err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-	}
-	v, err := s.kakuroView(rec, sess, sol)
-	if err != nil {
-		s.writeError(w, r, err)
+		s.writeError(w, r, playStatus(err))
 		return
 	}
 	writeJSON(w, http.StatusOK, v)
 }
 
-// apiKakuroAction: POST /api/kakuro/games/{id}/{action} with
-// {"entries": [...], "name": "..."}: save (keep the entries), check (list
-// the wrong ones), hint (reveal one cell: a wrong one first), submit (end
-// the game on the leaderboard when every entry is right, else list the
-// wrong ones) or solution (end the game unranked and show the solution).
+// apiKakuroAction: POST /api/kakuro/games/{id}/{action} as
+// application/json, by the game's player only: move {"cell", "value"}
+// (one white cell), check, hint, name {"name"} (of a finished game) or
+// solution. See kakuroRules.
 func (s *Server) apiKakuroAction(w http.ResponseWriter, r *http.Request) {
+	if err := requireJSON(r); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	var a kakuroAction
 	if err := decodeJSON(r, &a); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	id, action := r.PathValue("id"), r.PathValue("action")
-	switch action {
-	case "save", "check", "hint", "submit", "solution":
-	default:
-		s.writeError(w, r, errorf(http.StatusNotFound, "no Kakuro action %q: want save, check, hint, submit or solution", action))
-		return
-	}
-	// One action at a time per game, as games.go does for Sudoku.
-	mu := s.games.lock(id)
-	mu.Lock()
-	defer mu.Unlock()
-	rec, sess, err := s.loadKakuro(r.Context(), id)
+	who := actor{Player: playerOf(r), Name: rememberedName(r)}
+	v, err := s.games.kakuroAct(r.Context(), r.PathValue("id"), r.PathValue("action"), who, a)
 	if err != nil {
-		s.writeError(w, r, err)
+		s.writeError(w, r, playStatus(err))
 		return
 	}
-	sol, err := kakuroSolution(rec)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
+	if v.Result != nil && v.Result.Name != "" {
+		s.rememberName(w, v.Result.Name)
 	}
-	if rec.Status != store.StatusPlaying {
-		s.writeError(w, r, errorf(http.StatusConflict, "this game is over (%s)", rec.Status))
-		return
-	}
-	if a.Entries != nil {
-		if len(a.Entries) != len(sol) {
-			s.writeError(w, r, errorf(http.StatusBadRequest, "entries: %d values for %d white cells", len(a.Entries), len(sol)))
-			return
-		}
-		for i, d := range a.Entries {
-			if d < 0 || d > 9 {
-				s.writeError(w, r, errorf(http.StatusBadRequest, "entries: cell %d holds %d: want 0 (empty) to 9", i, d))
-				return
-			}
-		}
-		sess.Entries = a.Entries
-	}
-	wrong := func() []int {
-		out := []int{}
-		for i, d := range sess.Entries {
-			if d != 0 && d != sol[i] {
-				out = append(out, i)
-			}
-		}
-		return out
-	}
-	now := s.cfg.Now()
-	var vw []int
-	var hint *kakuroHint
-	var result *publicResult
-	var over []int
-	switch action {
-	case "check":
-		vw = wrong()
-		sess.Mistakes += len(vw)
-	case "hint":
-		if sess.Hints >= kakuroMaxHints {
-			s.writeError(w, r, errorf(http.StatusConflict, "no hints left: %d used", sess.Hints))
-			return
-		}
-		c := -1
-		if ws := wrong(); len(ws) > 0 {
-			c = ws[0]
-		} else {
-			for i, d := range sess.Entries {
-				if d == 0 {
-					c = i
-					break
-				}
-			}
-		}
-		if c < 0 {
-			s.writeError(w, r, errorf(http.StatusConflict, "every cell is filled and right: submit it"))
-			return
-		}
-		sess.Hints++
-		sess.Entries[c] = sol[c]
-		hint = &kakuroHint{Cell: c, Digit: sol[c]}
-	case "submit":
-		vw = wrong()
-		empty := 0
-		for _, d := range sess.Entries {
-			if d == 0 {
-				empty++
-			}
-		}
-		if len(vw) > 0 || empty > 0 {
-			sess.Mistakes += len(vw)
-			break
-		}
-		name, err := store.CleanName(a.Name)
-		if err != nil {
-			s.writeError(w, r, errorf(http.StatusBadRequest, "%v", err))
-			return
-		}
-		sess.Name, sess.ElapsedMs = name, now.Sub(rec.Created).Milliseconds()
-		rec.Status, over = store.StatusSolved, sol
-	case "solution":
-		sess.ElapsedMs = now.Sub(rec.Created).Milliseconds()
-		rec.Status, over = store.StatusRevealed, sol
-	}
-	if rec.State, err = json.Marshal(sess); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	rec.Updated = now
-	if rec.Status == store.StatusSolved {
-		res, err := s.store.FinishGame(r.Context(), rec, store.Result{
-			GameID: rec.ID, Kind: store.KindKakuro, Size: rec.Size, Level: rec.Level, Player: rec.Player,
-			Name: sess.Name, Millis: sess.ElapsedMs, Hints: sess.Hints, Mistakes: sess.Mistakes, Finished: now,
-		})
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		result = &publicResults([]store.Result{res})[0]
-	} else if err := s.store.UpdateGame(r.Context(), rec); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	v, err := s.kakuroView(rec, sess, over)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	v.Wrong, v.Hint, v.Result = vw, hint, result
 	writeJSON(w, http.StatusOK, v)
 }
 

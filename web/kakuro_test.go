@@ -41,15 +41,8 @@ func TestAPIKakuro(t *testing.T) {
 	if err != nil || len(sol) != n {
 		t.Fatalf("solution %v (%v), %d white cells", sol, err, n)
 	}
-	entries := func(ds []int) string {
-		b, _ := json.Marshal(map[string]any{"entries": ds})
-		return string(b)
-	}
-	wrongFirst := append([]int(nil), make([]int, n)...)
-	wrongFirst[0] = sol[0]%9 + 1
-	full := append([]int(nil), sol...)
-	full[1] = 0
-
+	move := func(c, d int) string { return fmt.Sprintf(`{"cell": %d, "value": %d}`, c, d) }
+	wrong0 := sol[0]%9 + 1
 	g := "/api/kakuro/games/" + id
 	runCases(t, a, []apiCase{
 		{name: "bad size", path: "/api/kakuro/games", body: `{"size": "6", "level": "easy"}`, status: 400, errHas: "size"},
@@ -57,17 +50,29 @@ func TestAPIKakuro(t *testing.T) {
 		{name: "unknown field", path: "/api/kakuro/games", body: `{"size": "5", "rows": 3}`, status: 400, errHas: "unknown field"},
 		{name: "no game", method: "GET", path: "/api/kakuro/games/0123456789abcdef0123456789abcdef", status: 404},
 		{name: "bad id", method: "GET", path: "/api/kakuro/games/x", status: 404},
-		{name: "unknown action", path: g + "/pause", body: `{}`, status: 404, errHas: "save, check"},
-		{name: "too few entries", path: g + "/save", body: `{"entries": [1, 2]}`, status: 400, errHas: "white cells"},
-		{name: "digit 10", path: g + "/save", body: entries(append([]int{10}, make([]int, n-1)...)), status: 400, errHas: "cell 0 holds 10"},
-		{name: "save", path: g + "/save", body: entries(wrongFirst), status: 200},
-		{name: "reload keeps entries", method: "GET", path: g, status: 200, fields: map[string]any{"entries": fmt.Sprint(toAny(wrongFirst))}},
-		{name: "check finds the wrong digit", path: g + "/check", body: `{}`, status: 200, fields: map[string]any{"wrong": "[0]", "mistakes": 1}},
+		{name: "unknown action", path: g + "/pause", body: `{}`, status: 404, errHas: "move, check"},
+		{name: "the old save", path: g + "/save", body: `{}`, status: 404},
+		{name: "whole board refused", path: g + "/move", body: `{"entries": [1, 2]}`, status: 400, errHas: "one cell per move"},
+		{name: "text/plain refused", path: g + "/move", ctype: "text/plain", body: move(0, 1), status: 415},
+		{name: "digit 10", path: g + "/move", body: move(0, 10), status: 400, errHas: "value 10"},
+		{name: "cell off", path: g + "/move", body: move(n, 1), status: 400, errHas: "white cell"},
+		{name: "move without cell", path: g + "/move", body: `{"value": 1}`, status: 400, errHas: "cell"},
+		// A ranked game says nothing of right and wrong.
+		{name: "a wrong digit", path: g + "/move", body: move(0, wrong0), status: 200, fields: map[string]any{"wrong": nil, "mistakes": nil}},
+		{name: "reload keeps it", method: "GET", path: g, status: 200, fields: map[string]any{"entries": fmt.Sprint(toAny(append([]int{wrong0}, make([]int, n-1)...)))}},
+		{name: "name too early", path: g + "/name", body: `{"name": "Kim"}`, status: 409, errHas: "not finished"},
+		{name: "check finds the wrong digit", path: g + "/check", body: `{}`, status: 200, fields: map[string]any{"wrong": "[0]", "mistakes": 1, "assisted": true}},
 		{name: "hint mends it", path: g + "/hint", body: `{}`, status: 200, fields: map[string]any{"hint": fmt.Sprintf("map[cell:0 digit:%d]", sol[0]), "hints": 1}},
-		{name: "submit with an empty cell", path: g + "/submit", body: entries(full), status: 200, fields: map[string]any{"status": "playing"}},
-		{name: "submit without a name", path: g + "/submit", body: entries(sol), status: 400, errHas: "name"},
-		{name: "submit", path: g + "/submit", body: strings.TrimSuffix(entries(sol), "}") + `, "name": "<b>Kim</b>"}`, status: 200,
-			fields: map[string]any{"status": "solved", "solution": fmt.Sprint(toAny(sol))}},
+	})
+	for c := 1; c < n-1; c++ {
+		if st, v := a.post(g+"/move", move(c, sol[c])); st != 200 || v["status"] != "playing" {
+			t.Fatalf("move %d: %d %v", c, st, v)
+		}
+	}
+	runCases(t, a, []apiCase{
+		{name: "last digit finishes", path: g + "/move", body: move(n-1, sol[n-1]), status: 200,
+			fields: map[string]any{"status": "solved", "solution": fmt.Sprint(toAny(sol)), "needName": true, "flag": store.FlagAssists}},
+		{name: "name", path: g + "/name", body: `{"name": "<b>Kim</b>"}`, status: 200, fields: map[string]any{"needName": nil}},
 		{name: "over", path: g + "/hint", body: `{}`, status: 409, errHas: "over"},
 		{name: "leaderboard", method: "GET", path: "/api/kakuro/leaderboard?size=5x5&level=easy", status: 200},
 		{name: "leaderboard bad size", method: "GET", path: "/api/kakuro/leaderboard?size=41&level=easy", status: 400},
@@ -79,10 +84,15 @@ func TestAPIKakuro(t *testing.T) {
 		{name: "solve empty", path: "/api/kakuro/solve", body: `{"puzzle": ""}`, status: 400},
 		{name: "solve an open 9x9 (every line 45)", path: "/api/kakuro/solve", body: jsonPuzzle(openKakuro()), status: 422, errHas: "solution"},
 	})
+	// Check was used: the result is in the history, marked, not ranked.
 	_, lb := a.call("GET", "/api/kakuro/leaderboard?size=5&level=easy", "", "")
-	list := lb["list"].([]any)
-	if len(list) != 1 || list[0].(map[string]any)["name"] != "<b>Kim</b>" || list[0].(map[string]any)["hints"].(float64) != 1 {
-		t.Errorf("leaderboard %v", list)
+	if list := lb["list"].([]any); len(list) != 0 {
+		t.Errorf("leaderboard %v, want the checked game kept off it", list)
+	}
+	_, h := a.call("GET", "/api/history", "", "")
+	list := h["list"].([]any)
+	if len(list) != 1 || list[0].(map[string]any)["name"] != "<b>Kim</b>" || list[0].(map[string]any)["hints"].(float64) != 1 || list[0].(map[string]any)["flag"] != store.FlagAssists {
+		t.Errorf("history %v", list)
 	}
 	// Kakuro results never reach the Sudoku leaderboard.
 	if _, sl := a.call("GET", "/api/leaderboard?size=9&level=easy", "", ""); len(sl["list"].([]any)) != 0 {

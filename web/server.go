@@ -45,6 +45,11 @@ type Config struct {
 	Workers int
 	// Now is the clock (default time.Now); tests move it.
 	Now func() time.Time
+	// FloorPerStep sets the plausibility floor of ranked finishes: a
+	// game finished faster than max(logic steps, empty cells) × this is
+	// flagged "too fast" and kept off the leaderboards (default
+	// DefaultFloorPerStep; negative: no floor).
+	FloorPerStep time.Duration
 	// Rooms configures multiplayer (zero: defaults; its Store and Log
 	// default to the server's).
 	Rooms rooms.Config
@@ -110,6 +115,12 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.FloorPerStep == 0 {
+		cfg.FloorPerStep = DefaultFloorPerStep
+	}
+	if cfg.FloorPerStep < 0 {
+		cfg.FloorPerStep = 0
+	}
 	if cfg.ExpireAfter == 0 {
 		cfg.ExpireAfter = 30 * 24 * time.Hour
 	}
@@ -131,7 +142,13 @@ func New(cfg Config) (*Server, error) {
 		frameSlots: make(chan struct{}, cfg.Workers),
 		streams:    map[*cameraConn]struct{}{},
 	}
-	s.games = &games{store: cfg.Store, now: cfg.Now}
+	s.games = &games{store: cfg.Store, now: cfg.Now, floorPerStep: cfg.FloorPerStep}
+	if cfg.Rooms.FloorPerStep == 0 { // the same floor in rooms
+		cfg.Rooms.FloorPerStep = cfg.FloorPerStep
+		if cfg.FloorPerStep == 0 {
+			cfg.Rooms.FloorPerStep = -1
+		}
+	}
 	if cfg.Rooms.Store == nil {
 		cfg.Rooms.Store = cfg.Store
 	}

@@ -13,6 +13,7 @@ import (
 	"math/big"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -88,9 +89,12 @@ func postJSON(t *testing.T, c *http.Client, url, body string) map[string]any {
 func TestServeSIGTERM(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "serve.db")
 	url, done, errOut := startServe(t, "--db", db)
-	g := postJSON(t, http.DefaultClient, url+"/api/games", `{"puzzle":"`+wikiPuzzle+`"}`)
+	// One browser: its cookie owns the game it starts.
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	g := postJSON(t, c, url+"/api/games", `{"puzzle":"`+wikiPuzzle+`"}`)
 	id := g["id"].(string)
-	postJSON(t, http.DefaultClient, url+"/api/games/"+id+"/move", `{"cell":2,"value":4}`)
+	postJSON(t, c, url+"/api/games/"+id+"/move", `{"cell":2,"value":4}`)
 
 	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
 		t.Fatal(err)

@@ -151,6 +151,13 @@ func leaderboardOrder(t *testing.T, o Open) {
 	kak := r(1_000, 0, 0, "kakuro")
 	kak.Kind = store.KindKakuro
 	add("g", kak)
+	// Flagged results (too fast, assisted) stay off the leaderboard.
+	tooFast := r(500, 0, 0, "too fast")
+	tooFast.Flag = store.FlagTooFast
+	add("h", tooFast)
+	assisted := r(700, 0, 0, "assisted")
+	assisted.Flag = store.FlagAssists
+	add("i", assisted)
 
 	got, err := s.Leaderboard(ctx, store.Board{Kind: store.KindSudoku, Size: "9x9", Level: "easy"}, 10)
 	if err != nil {
@@ -183,6 +190,9 @@ func history(t *testing.T, o Open) {
 		r := result(id, int64(1000*(i+1)))
 		r.Player = p
 		r.Finished = t0.Add(time.Duration(i) * time.Hour)
+		if i == 2 {
+			r.Flag = store.FlagTooFast // flagged results stay in the history
+		}
 		g.Status = store.StatusSolved
 		if _, err := s.FinishGame(ctx, g, r); err != nil {
 			t.Fatal(err)
@@ -198,6 +208,9 @@ func history(t *testing.T, o Open) {
 	}
 	if fmt.Sprint(ids) != "[h3 h2 h0]" {
 		t.Errorf("history of p1 = %v, want newest first [h3 h2 h0]", ids)
+	}
+	if len(h) == 3 && h[1].Flag != store.FlagTooFast {
+		t.Errorf("history h2 flag = %q, want %q", h[1].Flag, store.FlagTooFast)
 	}
 	if h, _ := s.History(ctx, "nobody", 0); len(h) != 0 {
 		t.Errorf("history of nobody: %v", h)

@@ -1,7 +1,8 @@
 // kakuro.js: the Kakuro page. /kakuro shows the chooser (play area,
 // level) and the fastest times; /kakuro/ID plays game ID. The server
-// holds the game and its solution: entries are saved as they are typed,
-// check/hint/submit/solution are requests answering with the new view.
+// holds the game and its solution: every digit typed is a move (one cell
+// per request, in order), check/hint/name/solution are requests answering
+// with the new view; the last right digit ends the game.
 import { api, $, say } from './api.js';
 
 const CURRENT = 'sudokuar.kakuroGame';
@@ -17,7 +18,7 @@ let showErrors = true;
 let wrong = new Set(); // cells the server found wrong (check, submit, hint)
 let hinted = -1;
 let clockBase = 0;
-let saveTimer = 0;
+let queue = Promise.resolve(); // moves go to the server one at a time, in order
 
 const id = location.pathname.split('/')[2] || '';
 if (id) startGame(id); else showChooser();
@@ -205,18 +206,19 @@ function redraw() {
   const filled = entries.filter((d) => d).length;
   $('progress').textContent = `${filled}/${entries.length}`;
   $('hints').textContent = `${view.hints}/${view.maxHints}`;
-  $('mistakes').textContent = String(view.mistakes);
+  $('mistakes').textContent = view.mistakes === undefined ? '–' : String(view.mistakes);
   $('what').textContent = `${view.size} ${view.level}`;
   $('errors').textContent = showErrors ? 'Errors on' : 'Errors off';
   $('errors').setAttribute('aria-pressed', String(showErrors));
-  for (const b of document.querySelectorAll('.tools button, #pad button, #submit')) b.disabled = !playing;
-  $('submit-form').hidden = !playing;
+  for (const b of document.querySelectorAll('.tools button, #pad button')) b.disabled = !playing || !!view.watching;
+  $('submit-form').hidden = !view.needName;
   tick();
   showDone();
 }
 
 function tick() {
   if (!view) return;
+  if (view.watching) say($('msg'), 'You are watching this game: it belongs to another browser.');
   let ms = view.elapsedMs;
   if (view.status === 'playing') ms += performance.now() - clockBase;
   const s = Math.floor(ms / 1000);
@@ -233,32 +235,53 @@ function showDone() {
   box.replaceChildren();
   const p = (text) => { const e = document.createElement('p'); e.textContent = text; box.append(e); };
   if (view.status === 'solved') {
-    p(`Solved in ${$('timer').textContent} with ${view.hints} hint${view.hints === 1 ? '' : 's'}.`);
-    if (view.result) p(`Saved to the leaderboard as ${view.result.name}.`);
+    const m = view.mistakes || 0;
+    p(`Solved in ${$('timer').textContent} with ${view.hints} hint${view.hints === 1 ? '' : 's'} and ${m} mistake${m === 1 ? '' : 's'}.`);
+    kakuroFinishNote(view, p);
   } else {
     p('The solution is shown; this game is not ranked.');
   }
 }
 
 function write(v) {
-  if (view.status !== 'playing' || !cellEls.length) return;
-  entries[sel] = v;
-  wrong.delete(sel);
+  if (view.status !== 'playing' || view.watching || !cellEls.length) return;
+  const cell = sel;
+  entries[cell] = v;
+  wrong.delete(cell);
   hinted = -1;
   say($('msg'), '');
   redraw();
-  clearTimeout(saveTimer);
-  saveTimer = setTimeout(() => act('save').catch(() => {}), 400);
-  if (v && entries.every((d) => d) && broken().size === 0) say($('msg'), 'Every cell is filled and no run is broken: submit it.', 'ok');
+  const name = localStorage.getItem(NAME);
+  run('move', name ? { cell, value: v, name } : { cell, value: v });
 }
 
-async function act(action, extra) {
-  clearTimeout(saveTimer);
-  const v = await api(`/api/kakuro/games/${view.id}/${action}`, Object.assign({ entries }, extra || {}));
-  const keep = action === 'save' ? entries.slice() : null;
-  setView(v);
-  if (keep) entries = keep; // typing may have gone on while saving
-  return v;
+// act sends one action after the ones before it and shows the answer;
+// digits typed meanwhile stay on the page until their own answer.
+function act(action, extra) {
+  const p = queue.then(async () => {
+    const v = await api(`/api/kakuro/games/${view.id}/${action}`, extra || {});
+    const typed = entries.slice();
+    setView(v);
+    if (v.status === 'playing' && action === 'move') entries = typed; // later moves are on their way
+    return v;
+  });
+  queue = p.catch(() => null);
+  return p;
+}
+
+const kakuroFlagText = {
+  assists: 'Check was used',
+  'too fast': 'it was finished faster than the puzzle can plausibly be solved',
+};
+
+// kakuroFinishNote says where a solved game stands: ranked, why not, or
+// waiting for a name.
+function kakuroFinishNote(v, p) {
+  const who = v.result ? v.result.name : '';
+  if (v.needName) p('Type a name to save your result.');
+  else if (v.flag) p(`Not ranked: ${kakuroFlagText[v.flag] || v.flag}.${who ? ` Saved to your history as ${who}.` : ''}`);
+  else if (v.rank) p(`#${v.rank} on the ${v.size} ${v.level} leaderboard${who ? ` as ${who}` : ''}.`);
+  else if (who) p(`Saved to the leaderboard as ${who}.`);
 }
 
 async function run(action, extra) {
@@ -270,10 +293,9 @@ async function run(action, extra) {
       say($('msg'), v.wrong.length ? `${v.wrong.length} digit${v.wrong.length === 1 ? ' is' : 's are'} wrong (in red).` : 'No wrong digit so far.', v.wrong.length ? 'error' : 'ok');
     } else if (action === 'hint') {
       say($('msg'), `Hint: ${v.hint.digit} goes in the highlighted cell.`);
-    } else if (action === 'submit' && v.status === 'playing') {
-      const empty = v.entries.filter((d) => !d).length;
-      say($('msg'), v.wrong.length ? `Not yet: ${v.wrong.length} wrong digit${v.wrong.length === 1 ? '' : 's'} (in red).` : `Not yet: ${empty} empty cell${empty === 1 ? '' : 's'}.`, 'error');
-    } else {
+    } else if (action === 'move' && v.status === 'playing' && entries.every((d) => d)) {
+      say($('msg'), 'Every cell is filled, but the board is not the solution yet.', 'error');
+    } else if (action !== 'move') {
       say($('msg'), '');
     }
     redraw();
@@ -296,7 +318,9 @@ function bind() {
     e.preventDefault();
   });
   $('errors').onclick = () => { showErrors = !showErrors; redraw(); };
-  $('check').onclick = () => run('check');
+  $('check').onclick = () => {
+    if (view.assisted || confirm('Checking makes this game unranked: it stays in your history but not on the leaderboard. Go on?')) run('check');
+  };
   $('hint').onclick = () => run('hint');
   $('solution').onclick = () => { if (confirm('Show the solution? The game will not be ranked.')) run('solution'); };
   $('submit-form').addEventListener('submit', (e) => {
@@ -304,10 +328,7 @@ function bind() {
     const name = $('name').value.trim();
     if (!name) { say($('msg'), 'Type a name for the leaderboard first.', 'error'); $('name').focus(); return; }
     localStorage.setItem(NAME, name);
-    run('submit', { name });
-  });
-  addEventListener('pagehide', () => {
-    if (view.status === 'playing') navigator.sendBeacon(`/api/kakuro/games/${view.id}/save`, new Blob([JSON.stringify({ entries })], { type: 'application/json' }));
+    run('name', { name });
   });
   el.focus();
 }

@@ -66,7 +66,7 @@ async function startGame(gid) {
     $('game').append(a);
     return;
   }
-  if (view.status === 'playing') localStorage.setItem(CURRENT, gid);
+  if (view.status === 'playing' && !view.watching) localStorage.setItem(CURRENT, gid);
   wire();
   setInterval(tick, 250);
 }
@@ -102,18 +102,16 @@ function show(v) {
   }
   $('progress').textContent = `${v.filled}/${v.total}`;
   $('hints').textContent = `${v.hints}/${v.maxHints}`;
-  $('mistakes').textContent = v.mistakes;
   $('undo').disabled = !v.canUndo;
   $('redo').disabled = !v.canRedo;
   $('hint').disabled = v.hints >= v.maxHints;
-  $('errors').setAttribute('aria-pressed', String(v.showErrors));
-  $('errors').textContent = v.showErrors ? 'Errors on' : 'Errors off';
   const over = v.status !== 'playing';
   $('paused').hidden = !v.paused || over;
   $('board').classList.toggle('covered', v.paused && !over);
   $('pause').textContent = v.paused ? 'Resume' : 'Pause';
   for (const b of document.querySelectorAll('.tools button, #pad button, #pause')) b.disabled = b.disabled || over;
-  $('submit-form').hidden = over;
+  showFairPlay(v);
+  $('submit-form').hidden = !v.needName;
   $('pause').hidden = over;
   if (over) { board.sel = -1; hintView = null; showDone(v); }
   tick();
@@ -121,7 +119,7 @@ function show(v) {
 }
 
 function redraw() {
-  if (!view) return;
+  if (!view || !view.cells) return; // a paused game's board is hidden
   const values = parseCells(view.cells);
   const given = parseCells(view.puzzle).map((x) => x > 0);
   const solvedCells = new Set();
@@ -140,12 +138,10 @@ function redraw() {
 
 function tick() {
   if (!view) return;
+  if (view.status !== 'playing') { $('timer').textContent = clock(view.elapsedMs); return; }
   let ms = view.elapsedMs;
   if (!view.paused && view.status === 'playing') ms += performance.now() - clockBase;
-  const s = Math.floor(ms / 1000);
-  const t = s >= 3600 ? `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`
-    : `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-  $('timer').textContent = t;
+  $('timer').textContent = clock(ms);
 }
 
 async function write(v) {
@@ -157,12 +153,11 @@ async function write(v) {
     if (parseCells(view.cells)[i]) { say($('msg'), 'Erase the digit before pencilling.'); return; }
     await act('mark', { cell: i, value: v });
   } else {
-    const r = await act('move', { cell: i, value: v });
+    const r = await act('move', moveBody(i, v));
     if (r) { hintView = null; say($('msg'), ''); }
   }
   if (view.filled === view.total && view.status === 'playing') {
-    say($('msg'), 'Every cell is filled: type your name and Submit.', 'ok');
-    $('name').focus();
+    say($('msg'), 'Every cell is filled, but the grid is not the solution yet.', 'error');
   }
 }
 
@@ -188,6 +183,47 @@ function showHint(step) {
   if (n) redraw();
 }
 
+// ---- fair play: assists, the finish screen, the remembered name ----
+
+// clock formats milliseconds as the timer shows them.
+function clock(ms) {
+  const s = Math.floor(ms / 1000);
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`
+    : `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+// moveBody is a move's request; it carries the remembered name, so the
+// move that finishes the game records it at once.
+function moveBody(cell, value) {
+  const name = localStorage.getItem(NAME);
+  return name ? { cell, value, name } : { cell, value };
+}
+
+// showFairPlay shows the counters and assists the server allows: the
+// mistakes only once an assist is used or the game is over.
+function showFairPlay(v) {
+  $('mistakes').textContent = v.mistakes === undefined ? '–' : v.mistakes;
+  $('mistakes').title = v.mistakes === undefined ? 'Shown at the end (or with Show mistakes, which makes the game unranked)' : '';
+  $('errors').setAttribute('aria-pressed', String(v.showErrors));
+  $('errors').textContent = v.showErrors ? 'Mistakes shown' : 'Show mistakes';
+  if (v.watching) {
+    for (const b of document.querySelectorAll('.tools button, #pad button, #pause')) b.disabled = true;
+    say($('msg'), 'You are watching this game: it belongs to another browser. Start your own from Play.', '');
+  }
+}
+
+// assist asks before the first assist of a ranked game.
+function assist(what) {
+  if (view.assisted || view.own) return true;
+  return confirm(`${what} makes this game unranked: it stays in your history but not on the leaderboard. Go on?`);
+}
+
+const flagText = {
+  own: 'puzzles you bring are not ranked',
+  assists: 'mistakes were shown (Show mistakes or Check)',
+  'too fast': 'it was finished faster than the puzzle can plausibly be solved',
+};
+
 function showDone(v) {
   const d = $('done');
   d.hidden = false;
@@ -195,10 +231,19 @@ function showDone(v) {
   d.replaceChildren();
   const p = (text) => { const e = document.createElement('p'); e.textContent = text; d.append(e); return e; };
   if (v.status === 'solved') {
-    const r = v.result;
-    const who = (r && r.name) || '';
-    p(`Solved in ${$('timer').textContent} with ${v.hints} hint${v.hints === 1 ? '' : 's'} and ${v.mistakes} mistake${v.mistakes === 1 ? '' : 's'}.`).className = 'ok';
-    if (who) p(v.own ? `Saved to your history as ${who} (puzzles you bring are not ranked).` : `Saved to the leaderboard as ${who}.`);
+    const m = v.mistakes || 0;
+    p(`Solved in ${clock(v.elapsedMs)} with ${v.hints} hint${v.hints === 1 ? '' : 's'} and ${m} mistake${m === 1 ? '' : 's'}.`).className = 'ok';
+    const who = v.result ? v.result.name : '';
+    if (v.needName) {
+      p('Type a name to save your result.');
+      $('name').focus();
+    } else if (v.flag) {
+      p(`Not ranked: ${flagText[v.flag] || v.flag}.${who ? ` Saved to your history as ${who}.` : ''}`);
+    } else if (v.rank) {
+      p(`#${v.rank} on the ${v.size}×${v.size} ${v.level} leaderboard${who ? ` as ${who}` : ''}.`);
+    } else if (who) {
+      p(`Saved to the leaderboard as ${who}.`);
+    }
   } else {
     p('The solution is shown in green. This game is not scored.');
   }
@@ -209,6 +254,14 @@ function showDone(v) {
   links.append(again, ' ', lb);
   d.append(links);
   if (localStorage.getItem(CURRENT) === v.id) localStorage.removeItem(CURRENT);
+}
+
+// leave pauses the clock when the page goes away: a keepalive JSON
+// request (actions accept application/json only).
+function leave() {
+  if (!view || view.status !== 'playing' || view.paused || view.watching) return;
+  fetch(`/api/games/${view.id}/pause`, { method: 'POST', keepalive: true, headers: { 'Content-Type': 'application/json' }, body: '{}' })
+    .catch(() => {});
 }
 
 function wire() {
@@ -224,12 +277,13 @@ function wire() {
   $('redo').onclick = () => { checked = null; act('redo'); };
   $('pause').onclick = () => act(view.paused ? 'resume' : 'pause');
   $('resume-btn').onclick = () => act('resume');
-  $('errors').onclick = () => act('errors', { on: !view.showErrors });
+  $('errors').onclick = () => { if (view.showErrors || assist('Showing mistakes')) act('errors', { on: !view.showErrors }); };
   $('hint').onclick = async () => {
     const v = await act('hint');
     if (v && v.hint) showHint(v.hint);
   };
   $('check').onclick = async () => {
+    if (!assist('Checking')) return;
     const v = await act('check');
     if (!v) return;
     checked = v.checked || [];
@@ -245,17 +299,10 @@ function wire() {
     const name = $('name').value.trim();
     if (!name) { say($('msg'), 'Type a name for the leaderboard first.', 'error'); $('name').focus(); return; }
     localStorage.setItem(NAME, name);
-    const v = await act('submit', { name });
-    if (!v) return;
-    if (v.status === 'solved') { say($('msg'), ''); return; }
-    checked = v.checked || [];
-    redraw();
-    say($('msg'), `Not yet: ${checked.length} digit${checked.length === 1 ? ' is' : 's are'} wrong (marked red).`, 'error');
+    const v = await act('name', { name });
+    if (v) say($('msg'), '');
   };
   // Leaving the page pauses the clock; coming back shows the Resume cover.
-  const leave = () => {
-    if (view && view.status === 'playing' && !view.paused) navigator.sendBeacon(`/api/games/${view.id}/pause`);
-  };
   addEventListener('pagehide', leave);
   document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') leave(); else refresh(); });
 }

@@ -100,7 +100,7 @@ const handlers = {
   progress(m) {
     const s = st && st.seats.find((x) => x.seat === m.seat);
     if (!s) return;
-    Object.assign(s, { filled: m.filled, mistakes: m.mistakes, hints: m.hints });
+    Object.assign(s, { filled: m.filled, hints: m.hints }); // mistakes are told at the end
     drawSeats();
   },
   hint(m) {
@@ -318,7 +318,7 @@ function drawMine() {
   const me = mySeat();
   $('filled').textContent = `${st.board.filled}/${st.board.total}`;
   $('hints').textContent = `${me ? me.hints : 0}/${st.maxHints}`;
-  $('mistakes').textContent = me ? me.mistakes : 0;
+  $('mistakes').textContent = me && me.mistakes !== undefined ? me.mistakes : '–'; // told at the end
   const over = st.phase !== 'playing' || !me || me.place > 0 || !!me.out;
   for (const b of document.querySelectorAll('#tools button, #pad button')) b.disabled = over;
   if (!over) {
@@ -353,8 +353,6 @@ function applyMove(m) {
     st.board.canUndo = !!m.canUndo;
     st.board.canRedo = !!m.canRedo;
   }
-  const mover = st.seats.find((s) => s.seat === m.seat);
-  if (mover) mover.mistakes = m.mistakes;
   for (const s of st.seats) if (st.mode === 'coop' || s.seat === m.seat) s.filled = m.filled;
   if (m.changes.some((c) => hintView && (hintView.targets.has(c.cell)))) hintView = null;
   drawMine();
@@ -422,7 +420,8 @@ function drawSeats() {
       }
       const info = document.createElement('div');
       info.className = 'seat-info';
-      info.textContent = `${st.mode === 'race' ? `${s.filled}/${total} · ` : ''}${s.mistakes} mistake${s.mistakes === 1 ? '' : 's'} · ${s.hints}/${st.maxHints} hints${s.place ? ' · ' + clock(s.ms) : ''}`;
+      const mistakes = s.mistakes === undefined ? '' : `${s.mistakes} mistake${s.mistakes === 1 ? '' : 's'} · `;
+      info.textContent = `${st.mode === 'race' ? `${s.filled}/${total} · ` : ''}${mistakes}${s.hints}/${st.maxHints} hints${s.place ? ' · ' + clock(s.ms) : ''}`;
       li.append(info);
     }
     if (s.seat !== st.you && st.you >= 0 && !s.out && st.phase !== 'over') {
@@ -456,7 +455,8 @@ function drawResults() {
   for (const r of st.results) {
     const tr = document.createElement('tr');
     if (r.seat === st.you) tr.className = 'you';
-    for (const text of [r.place || '–', r.name, r.place ? clock(r.ms) : (r.out || 'not finished'), `${r.filled}/${st.size * st.size}`, r.mistakes, `${r.hints}/${st.maxHints}`]) {
+    const time = r.place ? clock(r.ms) + (r.flag ? ` (unranked: ${r.flag})` : '') : (r.out || 'not finished');
+    for (const text of [r.place || '–', r.name, time, `${r.filled}/${st.size * st.size}`, r.mistakes, `${r.hints}/${st.maxHints}`]) {
       tr.append(Object.assign(document.createElement('td'), { textContent: String(text) }));
     }
     tb.append(tr);
