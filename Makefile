@@ -108,6 +108,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzReadDat -fuzztime 60s ./sudoku
 	$(GO) test -run '^$$' -fuzz '^FuzzGridFile$$' -fuzztime 60s ./sudoku
 	$(GO) test -run '^$$' -fuzz FuzzGridFileStrict -fuzztime 60s ./sudoku
+	$(GO) test -run '^$$' -fuzz FuzzBits -fuzztime 60s ./sudoku
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime 60s ./game
 	$(GO) test -run '^$$' -fuzz FuzzRestore -fuzztime 60s ./game
 	$(GO) test -run '^$$' -fuzz FuzzCommands -fuzztime 60s ./console

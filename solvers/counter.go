@@ -8,7 +8,7 @@ import (
 )
 
 // Counter is implemented by the exact solvers that can also count a
-// puzzle's solutions (dlx, backtrack, stack): `sudokuar solve --count`
+// puzzle's solutions (dlx, bits, backtrack, stack): `sudokuar solve --count`
 // uses it.
 type Counter interface {
 	// Count returns the number of solutions of g, stopping at limit

@@ -30,6 +30,12 @@ func (d *DLX) Solve(ctx context.Context, g sudoku.Grid) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	return exactSolve(sv, g)
+}
+
+// exactSolve solves g with sv (dlx and bits), timing the search and
+// counting its nodes.
+func exactSolve(sv *sudoku.Solver, g sudoku.Grid) (Result, error) {
 	start := time.Now()
 	before := sv.Stats().Nodes
 	sol, err := sv.Solve(g)
@@ -45,7 +51,7 @@ func (d *DLX) solver(s sudoku.Shape) (*sudoku.Solver, error) {
 	if sv, ok := d.byShape[s]; ok {
 		return sv, nil
 	}
-	sv, err := sudoku.NewSolver(s)
+	sv, err := sudoku.NewDLXSolver(s)
 	if err != nil {
 		return nil, err
 	}

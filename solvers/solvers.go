@@ -26,7 +26,7 @@ import (
 // make one per goroutine (New is cheap).
 type Solver interface {
 	// Name is the solver's short name, as given to New and on the
-	// command line (dlx, backtrack, stack, ilp, logic, anneal, cga).
+	// command line (dlx, bits, backtrack, stack, ilp, logic, anneal, cga).
 	Name() string
 	// Solve returns a solution of g. It gives up with an error wrapping
 	// ctx.Err() when ctx is done. Errors: *sudoku.ConflictError for
@@ -96,6 +96,7 @@ type factory struct {
 func factories() []factory {
 	return []factory{
 		{"dlx", "Knuth's dancing links (exact cover); the default", func(Options) Solver { return NewDLX() }},
+		{"bits", "bit-parallel singles and locked candidates, bivalue guesses (9x9 with 3x3 boxes only); counts solutions (Count)", func(Options) Solver { return NewBits() }},
 		{"backtrack", "classic recursive backtracking, first empty cell first", func(Options) Solver { return NewBacktrack() }},
 		{"stack", "exhaustive backtracking with an explicit stack, fewest-values cell first; counts solutions (Count)", func(Options) Solver { return NewStack() }},
 		{"ilp", "0-1 integer program solved by GLPK, after propagating naked and hidden singles", func(Options) Solver { return NewILP() }},

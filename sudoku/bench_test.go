@@ -59,12 +59,17 @@ func loadPuzzles(tb testing.TB, path string) []Grid {
 //
 // then divide the total (callgrind_annotate) by the 5000 puzzles.
 func benchSolve(b *testing.B, puzzles []Grid, limit int) {
-	sv, err := NewSolver(puzzles[0].Shape)
+	sv, err := NewDLXSolver(puzzles[0].Shape)
 	if err != nil {
 		b.Fatal(err)
 	}
+	benchWith(b, sv, puzzles, limit)
+}
+
+// benchWith is benchSolve with the given solver (its engine: DLX or bits).
+func benchWith(b *testing.B, sv *Solver, puzzles []Grid, limit int) {
 	dst := make([]int, len(puzzles[0].Cells))
-	sv.m.ResetStats()
+	sv.ResetStats()
 	i := 0
 	// Also time the thread's CPU use: on a shared machine the wall clock
 	// counts the time other processes hold the core.
@@ -130,3 +135,22 @@ func BenchmarkGenerate9(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "puzzles/s")
 }
+
+// benchBits is benchSolve with the bit-parallel engine (NewSolver's for
+// 9×9); its nodes/puzzle are propagations and updates/puzzle guesses.
+func benchBits(b *testing.B, rel string, limit int) {
+	puzzles := loadPuzzles(b, testenv.Shared(b, rel))
+	sv, err := NewSolver(puzzles[0].Shape)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if sv.Engine() != "bits" {
+		b.Fatalf("engine %s, want bits", sv.Engine())
+	}
+	benchWith(b, sv, puzzles, limit)
+}
+
+func BenchmarkBitsSolve17Clue(b *testing.B)  { benchBits(b, "puzzles/17-clue.txt", 1) }
+func BenchmarkBitsUnique17Clue(b *testing.B) { benchBits(b, "puzzles/17-clue.txt", 2) }
+func BenchmarkBitsTop95(b *testing.B)        { benchBits(b, "puzzles/top95.txt", 1) }
+func BenchmarkBitsUniqueTop95(b *testing.B)  { benchBits(b, "puzzles/top95.txt", 2) }

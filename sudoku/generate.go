@@ -8,10 +8,11 @@ import (
 	"github.com/sudokuar/sudokuar/dlx"
 )
 
-// Search budgets for generation, in DLX search nodes. A full random grid
-// takes a few hundred nodes even at 25x25; a uniqueness check on a
-// nearly-full grid a handful. A check that runs out keeps the clue: the
-// puzzle stays unique, only a little less sparse.
+// Search budgets for generation, in search nodes (DLX nodes; for 9×9
+// uniqueness checks, propagations of the bit-parallel engine, which needs
+// far fewer). A full random grid takes a few hundred nodes even at 25x25;
+// a uniqueness check on a nearly-full grid a handful. A check that runs
+// out keeps the clue: the puzzle stays unique, only a little less sparse.
 const (
 	fillBudget   = 200_000
 	uniqueBudget = 20_000
@@ -20,8 +21,9 @@ const (
 // Generate returns a puzzle of shape s with exactly one solution: a random
 // full grid found by the exact-cover search in shuffled row order, from
 // which clues are removed, in random order, while the solution stays
-// unique, until about clues givens are left (clues <= 0: as few as
-// uniqueness allows). The same shape, seed and clues give the same puzzle.
+// unique (checked by NewSolver's engine, bits for 9×9), until about clues
+// givens are left (clues <= 0: as few as uniqueness allows). The same
+// shape, seed and clues give the same puzzle.
 // Removal stops early, keeping more givens than asked, where every further
 // clue is needed for uniqueness.
 func Generate(s Shape, seed int64, clues int) (Grid, error) {
@@ -62,13 +64,14 @@ func Generate(s Shape, seed int64, clues int) (Grid, error) {
 // wanders past the budget is restarted with another seed.
 func (sv *Solver) randomFill(seed uint64) (Grid, error) {
 	out := NewGrid(sv.shape)
-	defer sv.m.SetRandom(false, 0)
-	sv.m.SetBudget(fillBudget)
-	defer sv.m.SetBudget(0)
+	m := sv.matrix()
+	defer m.SetRandom(false, 0)
+	m.SetBudget(fillBudget)
+	defer m.SetBudget(sv.budget)
 	for try := uint64(0); try < 20; try++ {
-		sv.m.SetRandom(true, seed+try*0x9e3779b97f4a7c15)
+		m.SetRandom(true, seed+try*0x9e3779b97f4a7c15)
 		sv.dst = out.Cells
-		n, err := sv.m.SearchThenReset(1, sv.record)
+		n, err := m.SearchThenReset(1, sv.record)
 		sv.dst = nil
 		if err == nil && n == 1 {
 			return out, nil

@@ -1,6 +1,7 @@
 // Package sudoku knows the rules of Sudoku: grids of any box shape r×c,
 // the text formats they are read from and written to, validation, solving
-// (through the exact-cover engine in package dlx) and puzzle generation.
+// (a bit-parallel engine for 9×9, the exact-cover engine of package dlx
+// for every shape) and puzzle generation.
 //
 // In: puzzle text (one-line, grid-file or photo-dataset .dat) or cell values.
 // Out: Grid values, conflicts, solutions and uniqueness verdicts.

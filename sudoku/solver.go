@@ -7,16 +7,21 @@ import (
 	"github.com/sudokuar/sudokuar/dlx"
 )
 
-// Solver solves puzzles of one shape. It builds the exact-cover matrix once
-// (N³ rows, one per cell and value; 4N² columns: each cell filled, each
-// value once per row, per column and per box) and reuses it for every
+// Solver solves puzzles of one shape with the fastest exact engine it has
+// for that shape: the bit-parallel solver for 9×9 grids with 3×3 boxes
+// (see bits.go), dancing links for every other shape. NewDLXSolver makes
+// one that always uses dancing links. The exact-cover matrix (N³ rows, one
+// per cell and value; 4N² columns: each cell filled, each value once per
+// row, per column and per box) is built on first use and reused for every
 // puzzle: the givens are selected as rows of the matrix, the search runs on
 // what is left, and the selections are undone. Reuse one Solver for many
 // puzzles; a Solver is not safe for concurrent use.
 type Solver struct {
 	shape  Shape
 	n      int
-	m      *dlx.Matrix
+	m      *dlx.Matrix // built by matrix on first use
+	bits   *bitSolver  // nil: solve with dancing links
+	budget uint64
 	dst    []int // where record writes the current solution
 	record func(rows []int) bool
 	// Masks of the values seen per row, column and box, to catch
@@ -25,28 +30,35 @@ type Solver struct {
 	box  []int32 // box of each cell
 }
 
-// NewSolver builds a solver for grids of shape s.
+// NewSolver builds a solver for grids of shape s, using the bit-parallel
+// engine for 9×9 grids with 3×3 boxes and dancing links for the others.
 func NewSolver(s Shape) (*Solver, error) {
+	sv, err := NewDLXSolver(s)
+	if err != nil {
+		return nil, err
+	}
+	if s == (Shape{3, 3}) {
+		sv.bits = new(bitSolver)
+	}
+	return sv, nil
+}
+
+// NewDLXSolver builds a solver for grids of shape s that always searches
+// with dancing links (the solver zoo's dlx, and the DLX benchmarks).
+func NewDLXSolver(s Shape) (*Solver, error) {
 	if !s.Valid() {
 		return nil, fmt.Errorf("%w: box shape %v", ErrInvalidGrid, s)
 	}
 	n := s.N()
-	nn := n * n
 	sv := &Solver{
 		shape: s,
 		n:     n,
-		m:     dlx.New(4*nn, 0),
 		seen:  make([]uint32, 3*n),
-		box:   make([]int32, nn),
+		box:   make([]int32, n*n),
 	}
 	for r := 0; r < n; r++ {
 		for c := 0; c < n; c++ {
-			b := s.boxOf(r, c)
-			sv.box[r*n+c] = int32(b)
-			for d := 0; d < n; d++ {
-				// Row number (r*n+c)*n+d encodes cell and value.
-				sv.m.AddRow(r*n+c, nn+r*n+d, 2*nn+c*n+d, 3*nn+b*n+d)
-			}
+			sv.box[r*n+c] = int32(s.boxOf(r, c))
 		}
 	}
 	sv.record = func(rows []int) bool {
@@ -58,20 +70,100 @@ func NewSolver(s Shape) (*Solver, error) {
 	return sv, nil
 }
 
+// matrix returns the exact-cover matrix, building it on first use.
+func (sv *Solver) matrix() *dlx.Matrix {
+	if sv.m != nil {
+		return sv.m
+	}
+	n := sv.n
+	nn := n * n
+	sv.m = dlx.New(4*nn, 0)
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			b := int(sv.box[r*n+c])
+			for d := 0; d < n; d++ {
+				// Row number (r*n+c)*n+d encodes cell and value.
+				sv.m.AddRow(r*n+c, nn+r*n+d, 2*nn+c*n+d, 3*nn+b*n+d)
+			}
+		}
+	}
+	sv.m.SetBudget(sv.budget)
+	return sv.m
+}
+
+// Engine names the search the solver uses: "bits" or "dlx".
+func (sv *Solver) Engine() string {
+	if sv.bits != nil {
+		return "bits"
+	}
+	return "dlx"
+}
+
 // Shape returns the shape of the grids the solver takes.
 func (sv *Solver) Shape() Shape { return sv.shape }
 
-// Stats returns the search work done so far (for benchmarks).
-func (sv *Solver) Stats() dlx.Stats { return sv.m.Stats() }
+// Stats returns the search work done so far (for benchmarks): for the
+// bit-parallel engine, Nodes counts propagations and Updates guesses.
+func (sv *Solver) Stats() dlx.Stats {
+	var st dlx.Stats
+	if sv.m != nil {
+		st = sv.m.Stats()
+	}
+	if sv.bits != nil {
+		st.Nodes += sv.bits.nodes
+		st.Updates += sv.bits.guess
+	}
+	return st
+}
+
+// ResetStats sets the work counters to zero.
+func (sv *Solver) ResetStats() {
+	if sv.m != nil {
+		sv.m.ResetStats()
+	}
+	if sv.bits != nil {
+		sv.bits.nodes, sv.bits.guess = 0, 0
+	}
+}
 
 // SetBudget limits each later search to about n search nodes (0: no
-// limit); a search that runs out fails with an error wrapping
-// dlx.ErrBudget. Useful when solving guesses that may be far from a real
+// limit; for the bit-parallel engine a node is a propagation, and it
+// needs some 30 times fewer than dancing links); a search that runs out
+// fails with an error wrapping dlx.ErrBudget. Useful when solving guesses that may be far from a real
 // puzzle.
-func (sv *Solver) SetBudget(n uint64) { sv.m.SetBudget(n) }
+func (sv *Solver) SetBudget(n uint64) {
+	sv.budget = n
+	if sv.m != nil {
+		sv.m.SetBudget(n)
+	}
+	if sv.bits != nil {
+		sv.bits.budget = n
+	}
+}
 
-// load checks g and selects its givens. On error nothing stays selected.
+// load checks g and hands its givens to the engine. On error nothing
+// stays selected.
 func (sv *Solver) load(g Grid) error {
+	if err := sv.check(g); err != nil {
+		return err
+	}
+	if sv.bits != nil {
+		sv.bits.load(g.Cells)
+		return nil
+	}
+	m := sv.matrix()
+	n := sv.n
+	for i, v := range g.Cells {
+		if v != 0 && !m.Select(i*n+v-1) {
+			m.Reset() // cannot happen after the mask check, but stay safe
+			return &ConflictError{Conflicts: Validate(g)}
+		}
+	}
+	return nil
+}
+
+// check reports whether g fits the solver and its givens keep the rules.
+func (sv *Solver) check(g Grid) error {
 	if g.Shape != sv.shape {
 		return fmt.Errorf("%w: %v grid given to a %v solver", ErrInvalidGrid, g.Shape, sv.shape)
 	}
@@ -97,13 +189,21 @@ func (sv *Solver) load(g Grid) error {
 		cols[c] |= bit
 		boxes[b] |= bit
 	}
-	for i, v := range g.Cells {
-		if v != 0 && !sv.m.Select(i*n+v-1) {
-			sv.m.Reset() // cannot happen after the mask check, but stay safe
-			return &ConflictError{Conflicts: Validate(g)}
-		}
-	}
 	return nil
+}
+
+// search runs the engine on the loaded grid: up to limit solutions, the
+// first written to dst when dst is not nil.
+func (sv *Solver) search(limit int, dst []int) (int, error) {
+	if sv.bits != nil {
+		return sv.bits.search(limit, dst)
+	}
+	if dst == nil {
+		return sv.m.SearchThenReset(limit, nil)
+	}
+	sv.dst = dst
+	defer func() { sv.dst = nil }()
+	return sv.m.SearchThenReset(limit, sv.record)
 }
 
 // SolveInto writes the first solution of g into dst (which must hold N*N
@@ -116,9 +216,7 @@ func (sv *Solver) SolveInto(dst []int, g Grid) error {
 	if err := sv.load(g); err != nil {
 		return err
 	}
-	sv.dst = dst
-	found, err := sv.m.SearchThenReset(1, sv.record)
-	sv.dst = nil
+	found, err := sv.search(1, dst)
 	if err != nil {
 		return fmt.Errorf("sudoku: solve: %w", err)
 	}
@@ -150,7 +248,7 @@ func (sv *Solver) Count(g Grid, limit int) (int, error) {
 		}
 		return 0, err
 	}
-	found, err := sv.m.SearchThenReset(limit, nil)
+	found, err := sv.search(limit, nil)
 	if err != nil {
 		return found, fmt.Errorf("sudoku: count: %w", err)
 	}

@@ -62,6 +62,15 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 	annealSet := fs.String("anneal", "", "anneal's parameters, `NAME=VALUE,...` (fields of solvers.AnnealParams, e.g. Focus=6,ChainFactor=0.02)")
 	cgaSet := fs.String("cga", "", "cga's parameters, `NAME=VALUE,...` (fields of solvers.CGAParams, e.g. Population=200)")
 	clock := fs.String("clock", "cpu", "what a puzzle's time is: cpu (CPU time of the solving thread, which other load on the machine barely changes) or wall")
+	var peers []peer
+	fs.Func("peer", "compare with another program, `NAME=CMD`: CMD reads puzzles on stdin (repeat the flag for several; --solver then defaults to dlx,bits; see the README's solver zoo)", func(spec string) error {
+		p, err := parsePeer(spec)
+		if err == nil {
+			peers = append(peers, p)
+		}
+		return err
+	})
+	peerRuns := fs.Int("peer-runs", 3, "with --peer, whole-process runs of each program, taken in turn (the median is reported)")
 	return func(e *env, args []string) int {
 		if *redraw != "" {
 			runs, err := loadRuns(*redraw)
@@ -75,6 +84,9 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 		if len(args) == 0 {
 			fmt.Fprintln(e.stderr, "sudokuar bench: name one or more puzzle files (one puzzle per line)")
 			return exitUsage
+		}
+		if len(peers) > 0 && *which == "all" {
+			*which = "dlx,bits"
 		}
 		names, err := pickSolvers(*which)
 		if err != nil {
@@ -108,6 +120,13 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 			}
 			set.limit = *timeout
 			sets = append(sets, set)
+		}
+		if len(peers) > 0 {
+			if *peerRuns < 1 {
+				fmt.Fprintln(e.stderr, "sudokuar bench: --peer-runs must be positive")
+				return exitUsage
+			}
+			return comparePeers(e, sets, names, peers, *peerRuns, selfSolve)
 		}
 		solverLimit, err := parseLimits(*limits, names, sets)
 		if err != nil {
@@ -217,6 +236,7 @@ const (
 	failTimeout = "out of time"
 	failStuck   = "stuck"
 	failNone    = "no solution"
+	failShape   = "shape not supported"
 	failOther   = "error"
 	failWrong   = "WRONG GRID"
 )
@@ -257,7 +277,7 @@ func quantile(ts []time.Duration, q float64) time.Duration {
 
 func (r benchRun) whyFailed() string {
 	var parts []string
-	for _, k := range []string{failTimeout, failStuck, failNone, failOther, failWrong} {
+	for _, k := range []string{failTimeout, failStuck, failNone, failShape, failOther, failWrong} {
 		if n := r.fails[k]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, k))
 		}
@@ -353,6 +373,8 @@ func classify(g sudoku.Grid, res solvers.Result, err error) string {
 		return failStuck
 	case errors.Is(err, sudoku.ErrNoSolution):
 		return failNone
+	case errors.Is(err, solvers.ErrShape):
+		return failShape
 	}
 	return failOther
 }

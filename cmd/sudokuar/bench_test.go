@@ -11,7 +11,11 @@ import (
 // the default for puzzles it solves, one line per puzzle.
 func TestSolveWithEverySolver(t *testing.T) {
 	in := wikiPuzzle + "\n" + "..4.4...1.2..2..\n"
-	for _, name := range []string{"dlx", "backtrack", "stack", "ilp", "logic", "anneal", "cga"} {
+	for _, name := range []string{"dlx", "bits", "backtrack", "stack", "ilp", "logic", "anneal", "cga"} {
+		in := in
+		if name == "bits" {
+			in = wikiPuzzle + "\n" + wikiPuzzle + "\n"
+		}
 		code, out, errOut := runCLI(t, in, "solve", "--solver", name, "--timeout", "20s")
 		if code != exitOK || !strings.HasPrefix(out, wikiSolution+"\n") || strings.Count(out, "\n") != 2 {
 			t.Errorf("--solver %s: code %d, stdout %q, stderr %q", name, code, out, errOut)
@@ -25,6 +29,10 @@ func TestSolveWithEverySolver(t *testing.T) {
 	code, out, _ := runCLI(t, "..4.4...1.2..2..\n................\n", "solve", "--count", "--solver", "backtrack")
 	if code != exitOK || out != "1\n288\n" {
 		t.Errorf("--count --solver backtrack: code %d, stdout %q", code, out)
+	}
+	code, out, errOut = runCLI(t, wikiPuzzle+"\n..4.4...1.2..2..\n", "solve", "--count", "--solver", "bits")
+	if code != exitFail || out != "1\n" || !strings.Contains(errOut, "stdin:2: bits: solvers: box shape not supported: 2x2 boxes") {
+		t.Errorf("--count --solver bits: code %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	code, _, errOut = runCLI(t, wikiPuzzle, "solve", "--count", "--solver", "anneal")
 	if code != exitUsage || !strings.Contains(errOut, "cannot count") {
@@ -104,5 +112,44 @@ func TestBench(t *testing.T) {
 	code, _, errOut = runCLI(t, "", "bench", bad)
 	if code != exitFail || !strings.Contains(errOut, "bad.txt:2:") {
 		t.Errorf("bad file: code %d, stderr %q", code, errOut)
+	}
+}
+
+// bench --peer: our solvers as child processes and a peer program, side
+// by side. The child is this test binary running `sudokuar solve`
+// (TestChildMain); the peer is echo, which reports a solve-only time.
+func TestBenchPeer(t *testing.T) {
+	set := filepath.Join(t.TempDir(), "mini.txt")
+	if err := os.WriteFile(set, []byte(wikiPuzzle+"\n"+wikiPuzzle+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sets := []benchSet{}
+	s, err := readBenchSet(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets = append(sets, s)
+	ours := func(name string) ([]string, error) {
+		return []string{"env", childArgs + "=solve --solver " + name, os.Args[0], "-test.run=^TestChildMain$"}, nil
+	}
+	p, err := parsePeer("fake=echo solve-cpu-seconds=0.5 puzzles=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut strings.Builder
+	code := comparePeers(&env{stdout: &out, stderr: &errOut}, sets, []string{"dlx", "bits"}, []peer{p}, 2, ours)
+	text := out.String()
+	if code != exitOK || !strings.Contains(text, "| mini (2) | fake | ") || !strings.Contains(text, "| 4 |") ||
+		!strings.Contains(text, "mini: dlx / fake: whole process") || !strings.Contains(text, "mini: bits / fake:") || strings.Contains(text, "failed") {
+		t.Errorf("code %d, stdout:\n%s\nstderr: %s", code, text, errOut.String())
+	}
+	for _, bad := range []string{"fake", "=echo", "x="} {
+		if _, err := parsePeer(bad); err == nil {
+			t.Errorf("parsePeer(%q) took it", bad)
+		}
+	}
+	code, _, stderr := runCLI(t, "", "bench", "--peer", "nope", set)
+	if code != exitUsage || !strings.Contains(stderr, "NAME=COMMAND") {
+		t.Errorf("--peer nope: code %d, stderr %q", code, stderr)
 	}
 }
