@@ -254,6 +254,61 @@ func TestMarks(t *testing.T) {
 	}
 }
 
+// TestPlace: a placed value leaves the pencil marks of its row, column
+// and box (not of other cells, not its other marks); one Undo brings both
+// back, Redo takes them again, and the move survives a snapshot.
+func TestPlace(t *testing.T) {
+	g := read(t, smallFile, true)
+	// 4x4, boxes 2x2. Cell (0,1) is empty; mark 3 in its row (0,3), column
+	// (2,1), box (1,0), and outside all three (3,3); mark 2 beside 3 at (0,3).
+	for _, c := range [][3]int{{0, 3, 3}, {0, 3, 2}, {2, 1, 3}, {1, 0, 3}, {3, 3, 3}} {
+		if _, err := g.ToggleMark(c[0], c[1], c[2]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := g.Place(0, 1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Kind != KindPlace || len(m.Changes) != 4 || g.Value(0, 1) != 3 {
+		t.Fatalf("move %+v, value %d", m, g.Value(0, 1))
+	}
+	want := map[[2]int][]int{{0, 3}: {2}, {2, 1}: nil, {1, 0}: nil, {3, 3}: {3}}
+	for rc, w := range want {
+		if got := g.Marks(rc[0], rc[1]).Values(); !reflect.DeepEqual(got, w) {
+			t.Errorf("marks of r%dc%d after Place: %v, want %v", rc[0]+1, rc[1]+1, got, w)
+		}
+	}
+	data, _ := json.Marshal(g.Snapshot())
+	var s Snapshot
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	h, err := Restore(s)
+	if err != nil {
+		t.Fatalf("Restore after Place: %v", err)
+	}
+	for _, gm := range []*Game{g, h} {
+		if _, err := gm.Undo(); err != nil {
+			t.Fatal(err)
+		}
+		if gm.Value(0, 1) != 0 || !gm.Marks(2, 1).Has(3) || !gm.Marks(1, 0).Has(3) || gm.Marks(0, 3).Count() != 2 {
+			t.Errorf("Undo did not bring the marks back: %v %v %v", gm.Marks(2, 1), gm.Marks(1, 0), gm.Marks(0, 3))
+		}
+		gm.Redo()
+		if gm.Value(0, 1) != 3 || gm.Marks(2, 1).Has(3) {
+			t.Error("Redo did not place again")
+		}
+	}
+	var re *RangeError
+	if _, err := g.Place(0, 1, 0); !errors.As(err, &re) {
+		t.Errorf("Place 0: %v, want a RangeError (erase with Set)", err)
+	}
+	if _, err := g.Place(0, 2, 1); !errors.Is(err, ErrFixed) {
+		t.Errorf("Place on a fixed cell: %v", err)
+	}
+}
+
 func TestSnapshotRoundTrip(t *testing.T) {
 	g := read(t, smallFile, true)
 	g.Set(0, 1, 2)

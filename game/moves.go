@@ -28,6 +28,7 @@ const (
 	KindAutofill = "autofill" // every cell that had one legal value
 	KindGenerate = "generate" // a generated puzzle written on an empty board
 	KindMarks    = "marks"    // one cell's pencil marks changed
+	KindPlace    = "place"    // a value entered and taken from its peers' pencil marks
 )
 
 // Change is what a move did to one cell: its value and pencil marks before
@@ -89,17 +90,51 @@ func (g *Game) change(i, v int, mk Marks) Change {
 // the cell already holds v. Any value may be entered, even one that breaks
 // a rule (see Conflict). Errors: *RangeError, ErrFixed.
 func (g *Game) Set(row, col, v int) (Move, error) {
-	i, err := g.index(row, col)
+	i, err := g.writable(row, col, v, 0)
 	if err != nil {
 		return Move{}, err
 	}
-	if v < 0 || v > g.n {
-		return Move{}, &RangeError{What: "value", Value: v, Min: 0, Max: g.n}
+	return g.record(Move{Kind: KindSet, Changes: []Change{g.change(i, v, g.marks[i])}}), nil
+}
+
+// writable returns the index of row, col when v (lo..N) may be written
+// there. Errors: *RangeError, ErrFixed.
+func (g *Game) writable(row, col, v, lo int) (int, error) {
+	i, err := g.index(row, col)
+	if err != nil {
+		return 0, err
+	}
+	if v < lo || v > g.n {
+		return 0, &RangeError{What: "value", Value: v, Min: lo, Max: g.n}
 	}
 	if g.fixed[i] {
-		return Move{}, ErrFixed
+		return 0, ErrFixed
 	}
-	return g.record(Move{Kind: KindSet, Changes: []Change{g.change(i, v, g.marks[i])}}), nil
+	return i, nil
+}
+
+// Place enters v (1..N) at row, col like Set, and in the same move takes v
+// out of the pencil marks of every cell that shares a row, column or box
+// with it, as players expect of a placed digit: one Undo brings the digit
+// and the marks back. Errors as for Set.
+func (g *Game) Place(row, col, v int) (Move, error) {
+	i, err := g.writable(row, col, v, 1)
+	if err != nil {
+		return Move{}, err
+	}
+	m := Move{Kind: KindPlace, Changes: []Change{g.change(i, v, g.marks[i])}}
+	for j := range g.values {
+		if j != i && !g.fixed[j] && g.marks[j].Has(v) && g.peer(i, j) {
+			m.Changes = append(m.Changes, g.change(j, g.values[j], g.marks[j]&^(1<<v)))
+		}
+	}
+	return g.record(m), nil
+}
+
+// peer reports whether cells i and j share a row, column or box.
+func (g *Game) peer(i, j int) bool {
+	a, b := g.units(i), g.units(j)
+	return a[0] == b[0] || a[1] == b[1] || a[2] == b[2]
 }
 
 // SetMarks replaces the pencil marks of a cell that is not fixed, as a new

@@ -102,7 +102,7 @@ func (g *Game) checkMoves(s Snapshot) error {
 	}
 	for k, m := range s.Moves {
 		switch m.Kind {
-		case KindSet, KindAutofill, KindGenerate, KindMarks:
+		case KindSet, KindAutofill, KindGenerate, KindMarks, KindPlace:
 		default:
 			return snapshotErr("moves[%d] has kind %q", k, m.Kind)
 		}

@@ -68,6 +68,29 @@ func TestCheating(t *testing.T) {
 	if e := ada.errorFor(seq); e.Code != ErrNoHints {
 		t.Errorf("a 6th hint: %+v", e)
 	}
+	// The open hint's later stages cost no hint but count as stages; the
+	// answer is played, and then the hint is closed.
+	seq = ada.send(In{T: "hint", Stage: 2})
+	var hm HintMsg
+	ada.expect("hint", func(m msg) bool { return m.Seq == seq }).decode(t, &hm)
+	if hm.Stage != 2 || hm.Used != MaxHints || hm.Stages != MaxHints+1 || hm.Step.Nudge == "" {
+		t.Errorf("stage 2: %+v", hm)
+	}
+	seq = ada.send(In{T: "hint", Stage: 3})
+	ada.expect("hint", func(m msg) bool { return m.Seq == seq }).decode(t, &hm)
+	if hm.Stage != 3 || hm.Stages != MaxHints+2 || len(hm.Step.Placements)+len(hm.Step.Wrong) == 0 {
+		t.Errorf("stage 3: %+v", hm)
+	}
+	ada.expect("ack", func(m msg) bool { return true })
+	for _, c := range []struct {
+		stage int
+		code  string
+	}{{3, ErrNotNow}, {2, ErrNotNow}, {4, ErrBad}} {
+		seq = ada.send(In{T: "hint", Stage: c.stage})
+		if e := ada.errorFor(seq); e.Code != c.code {
+			t.Errorf("stage %d after the answer: %+v, want %s", c.stage, e, c.code)
+		}
+	}
 	if st := bob.sync(); st.Seats[0].Hints != MaxHints {
 		t.Errorf("bob sees ada's hints as %d", st.Seats[0].Hints)
 	}

@@ -171,33 +171,15 @@ func shapeFor(n int) (sudoku.Shape, error) {
 	return sudoku.Shape{}, fmt.Errorf("size %d: want 4, 6, 9 or 16", n)
 }
 
-// hint returns the next step for the board cur of puzzle, or an error
-// when the engine has none (or none in time).
-func hint(puzzle, cur sudoku.Grid) (Step, error) {
+// hint returns the next hint for the board cur of puzzle, in the engine's
+// one form for every front end, or an error when the engine has none (or
+// none in time).
+func hint(puzzle, cur sudoku.Grid) (logic.Advice, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), hintTimeout)
 	defer cancel()
-	h, err := logic.HintContext(ctx, puzzle, cur)
-	switch {
-	case errors.Is(err, context.DeadlineExceeded):
-		return Step{}, errors.New("the logic engine found no step in time")
-	case err != nil:
-		return Step{}, err
+	a, err := logic.Advise(ctx, puzzle, cur)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return logic.Advice{}, errors.New("the logic engine found no step in time")
 	}
-	switch {
-	case h.Wrong != nil:
-		return Step{Technique: "Wrong entry", Sentence: h.Wrong.Text, Cells: append([]int{}, h.Wrong.Clash...), Wrong: []int{h.Wrong.Cell}}, nil
-	case h.Step != nil:
-		s := h.Step
-		st := Step{Technique: s.Technique, Rating: s.Rating, Sentence: s.Text, Cells: append([]int{}, s.Cells...)}
-		for _, c := range s.Placements {
-			st.Placements = append(st.Placements, Digit{c.Cell, c.Digit})
-		}
-		for _, c := range s.Eliminations {
-			st.Eliminations = append(st.Eliminations, Digit{c.Cell, c.Digit})
-		}
-		return st, nil
-	case h.Solved:
-		return Step{}, errors.New("the board is already solved")
-	}
-	return Step{}, logic.ErrStuck
+	return a, err
 }

@@ -77,13 +77,30 @@ func (r *Room) move(i int, in In) {
 	if !ok {
 		return
 	}
+	r.seats[i].openHint = nil
+	r.put(i, in.Seq, cell, v, in.Clear)
+}
+
+// put writes v at cell of seat i's board and tells the room; clear (race
+// boards, where the marks are on the board) also takes v out of the peers'
+// pencil marks in the same move.
+func (r *Room) put(i int, seq int64, cell, v int, clear bool) {
 	s := r.seats[i]
 	b := r.boardOf(i)
 	n := b.N()
 	row, col := cell/n, cell%n
 	if b.Value(row, col) != v { // the same digit again is no move and no second mistake
-		if _, err := b.Set(row, col, v); err != nil {
-			s.conn.sendError(in.Seq, ErrBad, "%s", errorText(err))
+		var m game.Move
+		var err error
+		if clear && v != 0 && r.set.Mode != Coop {
+			m, err = b.Place(row, col, v)
+		} else {
+			m, err = b.Set(row, col, v)
+		}
+		if err != nil {
+			if s.conn != nil {
+				s.conn.sendError(seq, ErrBad, "%s", errorText(err))
+			}
 			return
 		}
 		if v != 0 && v != r.puzzle.Solution.Cells[cell] {
@@ -95,10 +112,15 @@ func (r *Room) move(i int, in In) {
 		} else {
 			s.version++
 		}
-		r.announce(i, in.Seq, []Change{{Cell: cell, Value: v, Marks: r.marksOf(i, cell)}}, false)
+		changes := make([]Change, 0, len(m.Changes))
+		for _, ch := range m.Changes {
+			k := ch.Row*n + ch.Col
+			changes = append(changes, Change{Cell: k, Value: b.Value(ch.Row, ch.Col), Marks: r.marksOf(i, k)})
+		}
+		r.announce(i, seq, changes, false)
 		return
 	}
-	r.announce(i, in.Seq, nil, false)
+	r.announce(i, seq, nil, false)
 }
 
 // marksOf returns seat i's pencil marks of a cell.
@@ -158,6 +180,7 @@ func (r *Room) mark(i int, in In) {
 		return
 	}
 	s := r.seats[i]
+	s.openHint = nil
 	n := r.set.Shape.N()
 	if r.set.Mode == Coop {
 		s.marks[cell] ^= 1 << v // private: the shared board never sees them
@@ -176,6 +199,7 @@ func (r *Room) mark(i int, in In) {
 // co-op board has no undo: a player erases instead.
 func (r *Room) undoRedo(i int, in In) {
 	s := r.seats[i]
+	s.openHint = nil
 	if r.set.Mode == Coop {
 		s.conn.sendError(in.Seq, ErrNotNow, "no %s on a shared board: erase the digit instead", in.T)
 		return
@@ -205,6 +229,10 @@ func (r *Room) undoRedo(i int, in In) {
 // step for their board, found beside the loop.
 func (r *Room) askHint(i int, in In) {
 	s := r.seats[i]
+	if in.Stage > 1 {
+		r.hintStage(i, in)
+		return
+	}
 	switch {
 	case s.hints >= MaxHints:
 		s.conn.sendError(in.Seq, ErrNoHints, "no hints left: all %d used", MaxHints)
@@ -240,11 +268,46 @@ func (r *Room) gotHint(e *aside) {
 		}
 		return
 	}
+	s.hintStages++
+	step := e.step
+	s.openHint = &step
 	if s.conn != nil {
-		s.conn.sendJSON(HintMsg{T: "hint", Seq: e.seq, Step: e.step, Used: s.hints, Max: MaxHints})
+		s.conn.sendJSON(HintMsg{T: "hint", Seq: e.seq, Step: e.step, Stage: 1, Used: s.hints, Stages: s.hintStages, Max: MaxHints})
 	}
 	b := r.boardOf(e.seat)
 	r.broadcastOthers(e.seat, Progress{T: "progress", Seat: e.seat, Filled: b.N()*b.N() - b.EmptyCells(), Hints: s.hints})
+}
+
+// hintStage shows the open hint's pattern (stage 2) or plays its answer
+// (stage 3: a wrong entry erased, the placements placed, clearing the
+// peers' marks). Neither costs a hint; both count as stages. The hint
+// closes with the seat's next move, so the step is still the engine's
+// next one for the board.
+func (r *Room) hintStage(i int, in In) {
+	s := r.seats[i]
+	switch {
+	case in.Stage > 3:
+		s.conn.sendError(in.Seq, ErrBad, "hint stage %d: want 1 (nudge), 2 (pattern) or 3 (answer)", in.Stage)
+		return
+	case s.openHint == nil:
+		s.conn.sendError(in.Seq, ErrNotNow, "no hint open: ask for a new one")
+		return
+	}
+	a := *s.openHint
+	s.hintStages++
+	s.conn.sendJSON(HintMsg{T: "hint", Seq: in.Seq, Step: a, Stage: in.Stage, Used: s.hints, Stages: s.hintStages, Max: MaxHints})
+	if in.Stage < 3 {
+		return
+	}
+	s.openHint = nil
+	for _, w := range a.Wrong {
+		r.put(i, 0, w, 0, false)
+	}
+	for _, p := range a.Placements {
+		if r.phase == PhasePlaying {
+			r.put(i, 0, p.Cell, p.Digit, true)
+		}
+	}
 }
 
 // confirm answers a "finish": the grid must be the board the player's
@@ -347,10 +410,11 @@ func (r *Room) replay(b *game.Game) error {
 // record itself (every change fits the board, walking back to the start
 // and forward again, and no fixed cell changes); here the start it walks
 // back to must be the puzzle's givens, fixed as the puzzle's, and the
-// moves only of the kinds rooms plays (set and marks).
+// moves only of the kinds rooms plays (set, marks, and place: a digit that
+// took itself out of its peers' pencil marks).
 func replayMoves(givens sudoku.Grid, fixed []bool, snap game.Snapshot) (sudoku.Grid, error) {
 	for k, m := range snap.Moves {
-		if m.Kind != game.KindSet && m.Kind != game.KindMarks {
+		if m.Kind != game.KindSet && m.Kind != game.KindMarks && m.Kind != game.KindPlace {
 			return sudoku.Grid{}, fmt.Errorf("move %d: moves of kind %q are not played in rooms", k, m.Kind)
 		}
 	}

@@ -2,6 +2,7 @@ package rooms
 
 import (
 	"github.com/sudokuar/sudokuar/game"
+	"github.com/sudokuar/sudokuar/logic"
 )
 
 // The protocol: every message, both ways, is one JSON object whose "t"
@@ -20,10 +21,10 @@ import (
 //	{"t":"sit"}                                           a watcher takes a free seat (lobby)
 //	{"t":"leave"}
 //	{"t":"kick","seat":2}                                 a vote to remove seat 2
-//	{"t":"move","seq":7,"cell":40,"value":5}              value 0 erases
+//	{"t":"move","seq":7,"cell":40,"value":5}              value 0 erases; "clear":true (race) also takes 5 from the peers' marks
 //	{"t":"mark","seq":8,"cell":40,"value":5}              toggles a pencil mark
 //	{"t":"undo","seq":9}  {"t":"redo","seq":10}           race only: your own board
-//	{"t":"hint","seq":11}
+//	{"t":"hint","seq":11}                                 a new hint (one of MaxHints); "stage":2 its pattern, 3 its answer played
 //	{"t":"finish","seq":12,"grid":"534678912…"}           confirm: this is the board I played
 //	{"t":"forfeit"}                                       race: give up
 //	{"t":"again"}                                         after the game: play another
@@ -56,6 +57,11 @@ type In struct {
 	// meant for (it must be the sender's own: there is no other).
 	Seat *int   `json:"seat,omitempty"`
 	Grid string `json:"grid,omitempty"`
+	// Clear (move): take the value out of the peers' pencil marks too.
+	Clear bool `json:"clear,omitempty"`
+	// Stage (hint): 1 or 0 a new hint; 2 and 3 the open hint's pattern
+	// and answer (see HintMsg).
+	Stage int `json:"stage,omitempty"`
 }
 
 // Modes of play.
@@ -222,32 +228,17 @@ type Progress struct {
 	Hints  int    `json:"hints"`
 }
 
-// HintMsg answers "hint".
+// HintMsg answers "hint": the step as advice, the stage asked for (1 the
+// nudge, 2 the pattern, 3 the answer, already played as moves), hints used
+// of Max and stages shown over all hints.
 type HintMsg struct {
-	T    string `json:"t"` // "hint"
-	Seq  int64  `json:"seq,omitempty"`
-	Step Step   `json:"step"`
-	Used int    `json:"used"`
-	Max  int    `json:"max"`
-}
-
-// Step is one logical step as the pages draw it (the same shape as the
-// play page's hints): the cells that prove it, what it places or
-// eliminates, and its sentence.
-type Step struct {
-	Technique    string  `json:"technique"`
-	Rating       float64 `json:"rating,omitempty"`
-	Sentence     string  `json:"sentence"`
-	Cells        []int   `json:"cells"`
-	Placements   []Digit `json:"placements,omitempty"`
-	Eliminations []Digit `json:"eliminations,omitempty"`
-	Wrong        []int   `json:"wrong,omitempty"` // an entry that contradicts the solution
-}
-
-// Digit is a value in a cell.
-type Digit struct {
-	Cell  int `json:"cell"`
-	Value int `json:"value"`
+	T      string       `json:"t"` // "hint"
+	Seq    int64        `json:"seq,omitempty"`
+	Step   logic.Advice `json:"step"`
+	Stage  int          `json:"stage"`
+	Used   int          `json:"used"`
+	Stages int          `json:"stages"`
+	Max    int          `json:"max"`
 }
 
 // Finish announces a player who finished (race) or the team (co-op).

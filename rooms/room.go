@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sudokuar/sudokuar/game"
+	"github.com/sudokuar/sudokuar/logic"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
@@ -59,12 +60,16 @@ type seat struct {
 	version  int64        // race: moves applied to board
 	hints    int
 	hintBusy bool
-	mistakes int
-	flag     string // why the finish is not ranked (too fast)
-	place    int    // 1.. once finished
-	ms       int64  // their time, once finished
-	out      string
-	played   bool // sat at the current game from its start
+	// The hint whose next stages are free until the seat's next move,
+	// and the stages shown over all hints.
+	openHint   *logic.Advice
+	hintStages int
+	mistakes   int
+	flag       string // why the finish is not ranked (too fast)
+	place      int    // 1.. once finished
+	ms         int64  // their time, once finished
+	out        string
+	played     bool // sat at the current game from its start
 }
 
 // envelope is one thing for the room to handle: a client's message, or
@@ -88,7 +93,7 @@ type aside struct {
 	err     error
 	seat    int
 	player  string
-	step    Step
+	step    logic.Advice
 	seq     int64
 	gameNum int
 }

@@ -25,6 +25,63 @@ type piece struct {
 // cell's middle and is smaller than a cell. What touches a cell's border
 // zone off-centre is treated as a grid-line remnant and dropped.
 func (d *Detector) cells(n int, cs float64) []Cell {
+	d.removeLines(cs)
+	nl := gocv.ConnectedComponentsWithStatsWithParams(d.clean, &d.labels, &d.stats, &d.centroids,
+		8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
+
+	out := make([]Cell, n*n)
+	for i := range out {
+		out[i] = Cell{Row: i / n, Col: i % n, Empty: true}
+	}
+	sb, err1 := d.stats.DataPtrUint8()
+	lb, err2 := d.labels.DataPtrUint8()
+	if err1 != nil || err2 != nil || nl < 2 || len(sb) < nl*5*4 {
+		return out
+	}
+	canvas, err3 := d.canvas.DataPtrUint8()
+	bin, err4 := d.cbin.DataPtrUint8()
+	if err3 != nil || err4 != nil {
+		return out
+	}
+	stats := unsafe.Slice((*int32)(unsafe.Pointer(&sb[0])), len(sb)/4)
+	labels := unsafe.Slice((*int32)(unsafe.Pointer(&lb[0])), len(lb)/4)
+	side := d.clean.Cols()
+	pl := plane{canvas: canvas, bin: bin, labels: labels, side: side, n: n, cs: cs}
+	pieces := cellPieces(stats, nl, n, cs)
+	cands := d.digitCandidates(pl, pieces, out)
+	// Printed digits are much darker than the paper around them; the
+	// halftone of a shaded box binarises into blobs of little contrast.
+	// Contrast depends on light and focus, so compare with this grid's
+	// typical digit.
+	cs2 := make([]float64, len(cands))
+	for i, c := range cands {
+		cs2[i] = c.contrast
+	}
+	sort.Float64s(cs2)
+	var ref float64
+	if len(cs2) > 0 {
+		ref = cs2[len(cs2)*3/4]
+	}
+	for _, c := range cands {
+		i, main := c.cell, c.main
+		out[i].Ink = main.area
+		if c.contrast < minContrast || c.contrast < 0.35*ref {
+			out[i].Pixels, out[i].Half = pl.faint(i, pieces[i], main)
+			continue
+		}
+		main = trimTails(labels, side, main, cs)
+		box, keep, ink := gather(pieces[i], main)
+		out[i].Ink = ink
+		out[i].Empty = false
+		out[i].Pixels, out[i].Half = pl.render(i, box, keep)
+	}
+	return out
+}
+
+// removeLines leaves in d.clean the ink of d.cbin without the grid lines
+// (d.hlines, d.vlines, which it dilates and leaves in d.lines), giving
+// back the digits' own strokes the line masks took.
+func (d *Detector) removeLines(cs float64) {
 	// A digit's own stroke can be as long as the line kernels: the stem of
 	// a tall 1, or any stroke of a digit touching the canvas's edge where
 	// the outer line fell outside (the opening counts what lies beyond
@@ -58,28 +115,13 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 	}
 	gocv.BitwiseOr(d.hlines, d.vlines, &d.lines)
 	gocv.Subtract(d.cbin, d.lines, &d.clean)
-	nl := gocv.ConnectedComponentsWithStatsWithParams(d.clean, &d.labels, &d.stats, &d.centroids,
-		8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
+}
 
-	out := make([]Cell, n*n)
-	for i := range out {
-		out[i] = Cell{Row: i / n, Col: i % n, Empty: true}
-	}
-	sb, err1 := d.stats.DataPtrUint8()
-	lb, err2 := d.labels.DataPtrUint8()
-	if err1 != nil || err2 != nil || nl < 2 || len(sb) < nl*5*4 {
-		return out
-	}
-	canvas, err3 := d.canvas.DataPtrUint8()
-	bin, err4 := d.cbin.DataPtrUint8()
-	if err3 != nil || err4 != nil {
-		return out
-	}
-	stats := unsafe.Slice((*int32)(unsafe.Pointer(&sb[0])), len(sb)/4)
-	labels := unsafe.Slice((*int32)(unsafe.Pointer(&lb[0])), len(lb)/4)
-	side := d.clean.Cols()
-	pl := plane{canvas: canvas, bin: bin, labels: labels, side: side, n: n, cs: cs}
-
+// cellPieces sorts the nl connected components (stats as OpenCV gives
+// them) into the n×n cells of cs pixels: each goes to the cell that holds
+// its bounding-box centre when it sits in that cell's middle and is
+// smaller than a cell; thin off-centre strokes are marked stray.
+func cellPieces(stats []int32, nl, n int, cs float64) [][]piece {
 	minPiece := max(3, int(0.004*cs*cs))
 	pieces := make([][]piece, n*n)
 	for l := 1; l < nl; l++ {
@@ -107,14 +149,26 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 		p.stray = p.w > 3*p.h && math.Abs(ly-cs/2) > 0.2*cs || p.h > 3*p.w && math.Abs(lx-cs/2) > 0.2*cs
 		pieces[row*n+col] = append(pieces[row*n+col], p)
 	}
+	return pieces
+}
 
+// digitCand is a cell whose main component may be a digit, with that
+// component's contrast against the paper.
+type digitCand struct {
+	cell     int
+	main     piece
+	contrast float64
+}
+
+// digitCandidates decides each cell on its main (largest non-stray)
+// component: too little or too short ink, or ink lying mostly along the
+// cell's border, leaves it empty (with the faint ink rendered for the
+// reader where it could be a faded digit, in out); the others are
+// returned with their contrast.
+func (d *Detector) digitCandidates(pl plane, pieces [][]piece, out []Cell) []digitCand {
+	cs := pl.cs
 	minInk := int(d.opts.MinInkFrac * cs * cs)
-	type cand struct {
-		cell     int
-		main     piece
-		contrast float64
-	}
-	var cands []cand
+	var cands []digitCand
 	for i, ps := range pieces {
 		if len(ps) == 0 {
 			continue
@@ -142,41 +196,15 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 		// Most of a digit lies away from the cell's border; a piece of grid
 		// line that escaped removal (faint, blurred lines of small cells)
 		// lies mostly along it.
-		ct, edge := contrastOf(canvas, bin, labels, side, n, i, cs, main)
+		ct, edge := contrastOf(pl.canvas, pl.bin, pl.labels, pl.side, pl.n, i, cs, main)
 		if edge > 0.5 {
 			out[i].Ink = main.area
 			out[i].Pixels, out[i].Half = pl.faint(i, pieces[i], main)
 			continue
 		}
-		cands = append(cands, cand{i, main, ct})
+		cands = append(cands, digitCand{i, main, ct})
 	}
-	// Printed digits are much darker than the paper around them; the
-	// halftone of a shaded box binarises into blobs of little contrast.
-	// Contrast depends on light and focus, so compare with this grid's
-	// typical digit.
-	cs2 := make([]float64, len(cands))
-	for i, c := range cands {
-		cs2[i] = c.contrast
-	}
-	sort.Float64s(cs2)
-	var ref float64
-	if len(cs2) > 0 {
-		ref = cs2[len(cs2)*3/4]
-	}
-	for _, c := range cands {
-		i, main := c.cell, c.main
-		out[i].Ink = main.area
-		if c.contrast < minContrast || c.contrast < 0.35*ref {
-			out[i].Pixels, out[i].Half = pl.faint(i, pieces[i], main)
-			continue
-		}
-		main = trimTails(labels, side, main, cs)
-		box, keep, ink := gather(pieces[i], main)
-		out[i].Ink = ink
-		out[i].Empty = false
-		out[i].Pixels, out[i].Half = pl.render(i, box, keep)
-	}
-	return out
+	return cands
 }
 
 // gather returns the bounding box, labels and ink of a cell's digit: its
@@ -437,59 +465,82 @@ func areaWeights(sn, dn int) []weight {
 // running on for maxInk pixels on both sides is a line, not a digit; runs
 // near a crossing of the cs-pixel lattice are left alone.
 func mendCrossings(m, bin []uint8, side, step, next, maxRun, maxInk int, cs float64) {
-	mend := func(a, b0, b int) {
-		base := a * next
-		// The run is [b0, b); two pixels of ink are needed each side.
-		if b-b0 > maxRun || b0 < 2 || b+2 > side ||
-			bin[base+(b0-1)*step] == 0 || bin[base+(b0-2)*step] == 0 ||
-			bin[base+b*step] == 0 || bin[base+(b+1)*step] == 0 {
-			return
-		}
-		// Near a crossing of the lattice the ink across is the other
-		// line (blurred lines break up in the masks), not a digit.
-		if nearLattice(float64(a), cs) && nearLattice(float64(b0+b)/2, cs) {
-			return
-		}
-		// Ink running on far on both sides is another line crossing
-		// this one (its mask broke up), not a digit.
-		lo, hi := 2, 2
-		for lo < maxInk && b0-1-lo >= 0 && bin[base+(b0-1-lo)*step] != 0 {
-			lo++
-		}
-		for hi < maxInk && b+hi < side && bin[base+(b+hi)*step] != 0 {
-			hi++
-		}
-		if min(lo, hi) < maxInk {
-			for k := b0; k < b; k++ {
-				m[base+k*step] = 0
-			}
-		}
-	}
+	mc := crossMender{m: m, bin: bin, side: side, step: step, next: next, maxRun: maxRun, maxInk: maxInk, cs: cs}
 	// The masks are mostly empty: both directions are walked in memory
 	// order, a word of 8 pixels at a time, and runs across the line are
 	// followed for the pixels that are set.
 	if step == 1 {
-		for a := 0; a < side; a++ {
-			row := m[a*next : a*next+side]
-			for b := 0; b < side; {
-				if b+8 <= side && binary.LittleEndian.Uint64(row[b:]) == 0 {
-					b += 8
-					continue
-				}
-				if row[b] == 0 {
-					b++
-					continue
-				}
-				b0 := b
-				for b < side && row[b] != 0 {
-					b++
-				}
-				mend(a, b0, b)
-			}
-		}
+		mc.walkRows()
 		return
 	}
-	// Runs down the columns (a = column, b = row), followed row by row.
+	mc.walkColumns()
+}
+
+// crossMender holds mendCrossings' arguments for its steps.
+type crossMender struct {
+	m, bin                           []uint8
+	side, step, next, maxRun, maxInk int
+	cs                               float64
+}
+
+// mend clears the run [b0, b) of line a when it is a stroke crossing the
+// line (see mendCrossings).
+func (mc crossMender) mend(a, b0, b int) {
+	base, step, bin, side := a*mc.next, mc.step, mc.bin, mc.side
+	// The run is [b0, b); two pixels of ink are needed each side.
+	if b-b0 > mc.maxRun || b0 < 2 || b+2 > side ||
+		bin[base+(b0-1)*step] == 0 || bin[base+(b0-2)*step] == 0 ||
+		bin[base+b*step] == 0 || bin[base+(b+1)*step] == 0 {
+		return
+	}
+	// Near a crossing of the lattice the ink across is the other
+	// line (blurred lines break up in the masks), not a digit.
+	if nearLattice(float64(a), mc.cs) && nearLattice(float64(b0+b)/2, mc.cs) {
+		return
+	}
+	// Ink running on far on both sides is another line crossing
+	// this one (its mask broke up), not a digit.
+	lo, hi := 2, 2
+	for lo < mc.maxInk && b0-1-lo >= 0 && bin[base+(b0-1-lo)*step] != 0 {
+		lo++
+	}
+	for hi < mc.maxInk && b+hi < side && bin[base+(b+hi)*step] != 0 {
+		hi++
+	}
+	if min(lo, hi) < mc.maxInk {
+		for k := b0; k < b; k++ {
+			mc.m[base+k*step] = 0
+		}
+	}
+}
+
+// walkRows follows the runs along the rows (step 1, a = row).
+func (mc crossMender) walkRows() {
+	side := mc.side
+	for a := 0; a < side; a++ {
+		row := mc.m[a*mc.next : a*mc.next+side]
+		for b := 0; b < side; {
+			if b+8 <= side && binary.LittleEndian.Uint64(row[b:]) == 0 {
+				b += 8
+				continue
+			}
+			if row[b] == 0 {
+				b++
+				continue
+			}
+			b0 := b
+			for b < side && row[b] != 0 {
+				b++
+			}
+			mc.mend(a, b0, b)
+		}
+	}
+}
+
+// walkColumns follows the runs down the columns (a = column, b = row),
+// row by row.
+func (mc crossMender) walkColumns() {
+	side, m := mc.side, mc.m
 	start := make([]int, side)
 	for a := range start {
 		start[a] = -1
@@ -498,18 +549,18 @@ func mendCrossings(m, bin []uint8, side, step, next, maxRun, maxInk int, cs floa
 	for b := 0; b <= side; b++ {
 		still = still[:0]
 		for _, a := range open {
-			if b < side && m[b*step+a*next] != 0 {
+			if b < side && m[b*mc.step+a*mc.next] != 0 {
 				still = append(still, a)
 				continue
 			}
-			mend(a, start[a], b)
+			mc.mend(a, start[a], b)
 			start[a] = -1
 		}
 		open, still = still, open
 		if b == side {
 			break
 		}
-		row := m[b*step : b*step+side]
+		row := m[b*mc.step : b*mc.step+side]
 		for a := 0; a < side; {
 			if a+8 <= side && binary.LittleEndian.Uint64(row[a:]) == 0 {
 				a += 8
@@ -573,6 +624,42 @@ func trimTails(labels []int32, stride int, p piece, cs float64) piece {
 	if w < 3 || h < 3 {
 		return p
 	}
+	if !hasThinSide(labels, stride, p, cs) {
+		return p
+	}
+	comp := make([]bool, w*h)
+	for y := 0; y < h; y++ {
+		row := labels[(p.y+y)*stride+p.x : (p.y+y)*stride+p.x+w]
+		for x, l := range row {
+			comp[y*w+x] = l == p.label
+		}
+	}
+	bulk, box, ok := openedBulk(comp, w, h, p.area)
+	if !ok {
+		return p
+	}
+	if !cutTails(labels, stride, p, comp, bulk, box, cs) {
+		return p
+	}
+	x0, y0, x1, y1 := w, h, -1, -1
+	area := 0
+	for k, c := range comp {
+		if c {
+			x, y := k%w, k/w
+			x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+			area++
+		}
+	}
+	p.x, p.y, p.w, p.h, p.area = p.x+x0, p.y+y0, x1-x0+1, y1-y0+1, area
+	return p
+}
+
+// hasThinSide reports whether component p (at least 3×3) has a side whose
+// outer 0.15 cell of rows or columns hold only a thin cross-section: a
+// tail reaches out of the bulk alone there. Most digits have no such side
+// and need no opening.
+func hasThinSide(labels []int32, stride int, p piece, cs float64) bool {
+	w, h := p.w, p.h
 	rowN, colN := make([]int, h), make([]int, w)
 	for y := 0; y < h; y++ {
 		row := labels[(p.y+y)*stride+p.x : (p.y+y)*stride+p.x+w]
@@ -583,9 +670,6 @@ func trimTails(labels []int32, stride int, p piece, cs float64) piece {
 			}
 		}
 	}
-	// A tail reaches out of the bulk alone, so the outer rows or columns
-	// on its side hold only its thin cross-section. Most digits have no
-	// such side and need no opening.
 	band := int(math.Ceil(0.15 * cs))
 	thinSide := func(n []int, from, step int) bool {
 		if len(n) <= band {
@@ -598,41 +682,29 @@ func trimTails(labels []int32, stride int, p piece, cs float64) piece {
 		}
 		return true
 	}
-	if !thinSide(colN, 0, 1) && !thinSide(colN, w-1, -1) && !thinSide(rowN, 0, 1) && !thinSide(rowN, h-1, -1) {
-		return p
-	}
-	comp := make([]bool, w*h)
-	for y := 0; y < h; y++ {
-		row := labels[(p.y+y)*stride+p.x : (p.y+y)*stride+p.x+w]
-		for x, l := range row {
-			comp[y*w+x] = l == p.label
-		}
-	}
-	// Erode, then dilate: the opening keeps strokes at least 3 px wide.
+	return thinSide(colN, 0, 1) || thinSide(colN, w-1, -1) || thinSide(rowN, 0, 1) || thinSide(rowN, h-1, -1)
+}
+
+// openedBulk opens the w×h mask comp (of a component of area pixels) with
+// a 3×3 square, which keeps strokes at least 3 px wide, and returns the
+// opened mask and its box (x0, y0, x1, y1), or false when the opening
+// leaves less than a quarter of the component (a digit printed thin).
+func openedBulk(comp []bool, w, h, area int) ([]bool, [4]int, bool) {
 	er := make([]bool, w*h)
 	kept := 0
 	for y := 1; y < h-1; y++ {
 		for x := 1; x < w-1; x++ {
-			ok := true
-			for dy := -1; dy <= 1 && ok; dy++ {
-				for dx := -1; dx <= 1; dx++ {
-					if !comp[(y+dy)*w+x+dx] {
-						ok = false
-						break
-					}
-				}
-			}
-			if ok {
+			if allSet3x3(comp, w, x, y) {
 				er[y*w+x] = true
 				kept++
 			}
 		}
 	}
-	if kept*4 < p.area {
-		return p
+	if kept*4 < area {
+		return nil, [4]int{}, false
 	}
 	bulk := make([]bool, w*h)
-	bx0, by0, bx1, by1 := w, h, -1, -1
+	box := [4]int{w, h, -1, -1}
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			if !er[y*w+x] {
@@ -643,10 +715,32 @@ func trimTails(labels []int32, stride int, p piece, cs float64) piece {
 					bulk[(y+dy)*w+x+dx] = true
 				}
 			}
-			bx0, by0, bx1, by1 = min(bx0, x-1), min(by0, y-1), max(bx1, x+1), max(by1, y+1)
+			box = [4]int{min(box[0], x-1), min(box[1], y-1), max(box[2], x+1), max(box[3], y+1)}
 		}
 	}
-	// Group the thin remainder into 8-connected parts.
+	return bulk, box, true
+}
+
+// allSet3x3 reports whether the 3×3 neighbourhood of (x, y) in the w-wide
+// mask m is all set.
+func allSet3x3(m []bool, w, x, y int) bool {
+	for dy := -1; dy <= 1; dy++ {
+		for dx := -1; dx <= 1; dx++ {
+			if !m[(y+dy)*w+x+dx] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// cutTails groups what the opening removed from comp (the w×h mask of
+// component p, bulk its opened part with box bbox) into 8-connected parts
+// and cuts the tails among them from comp and labels: parts that run
+// straight away from the bulk. It reports whether it cut any.
+func cutTails(labels []int32, stride int, p piece, comp, bulk []bool, bbox [4]int, cs float64) bool {
+	w, h := p.w, p.h
+	bx0, by0, bx1, by1 := bbox[0], bbox[1], bbox[2], bbox[3]
 	seen := make([]bool, w*h)
 	var stack, part []int
 	minLen, minOut := 0.25*cs, 0.15*cs
@@ -698,18 +792,5 @@ func trimTails(labels []int32, stride int, p piece, cs float64) piece {
 		}
 		trimmed = true
 	}
-	if !trimmed {
-		return p
-	}
-	x0, y0, x1, y1 := w, h, -1, -1
-	area := 0
-	for k, c := range comp {
-		if c {
-			x, y := k%w, k/w
-			x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
-			area++
-		}
-	}
-	p.x, p.y, p.w, p.h, p.area = p.x+x0, p.y+y0, x1-x0+1, y1-y0+1, area
-	return p
+	return trimmed
 }

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"sort"
+	"unsafe"
 
 	"gocv.io/x/gocv"
 )
@@ -189,4 +190,121 @@ func pick(cs []candidate, p Pick, scale float64) int {
 		}
 	}
 	return best
+}
+
+// innerCandidates looks inside the outline of candidate outer (the
+// largest quadrilateral of the search, whose points are read) when its
+// own inside does not look like a lattice: a page held against a
+// background has its outline found first, and the grid printed on it is a
+// component inside, never an external contour. The binary search image
+// within outer, its sides moved in by innerInset of the outline's size
+// (to cut the background off), is searched again for the outer
+// boundaries of its components; those holding at most maxInnerShare of
+// outer's area, reducing to quadrilaterals and not merely outer's own
+// content cut by the inset are returned, largest first, with their points.
+func (d *Detector) innerCandidates(outer candidate, minArea float64) []candidate {
+	if d.latticeLikeness(d.bin, outer.q) >= innerSearchBelow {
+		return nil
+	}
+	c := centroid(outer.q)
+	pv := gocv.NewPointVector()
+	defer pv.Close()
+	var inset [4]pt
+	for i, p := range outer.q {
+		inset[i] = pt{c.X + (p.X-c.X)*(1-innerInset), c.Y + (p.Y-c.Y)*(1-innerInset)}
+		pv.Append(image.Pt(int(math.Round(inset[i].X)), int(math.Round(inset[i].Y))))
+	}
+	polys := gocv.NewPointsVector()
+	defer polys.Close()
+	polys.Append(pv)
+	if d.inner.Rows() != d.bin.Rows() || d.inner.Cols() != d.bin.Cols() || d.inner.Type() != gocv.MatTypeCV8UC1 {
+		d.inner.Close()
+		d.inner = gocv.NewMatWithSize(d.bin.Rows(), d.bin.Cols(), gocv.MatTypeCV8UC1)
+	}
+	d.inner.SetTo(gocv.Scalar{})
+	gocv.FillPoly(&d.inner, polys, color.RGBA{255, 255, 255, 0})
+	gocv.BitwiseAnd(d.bin, d.inner, &d.inner)
+	// Every component's outer boundary (the page edge's own ring is one,
+	// holding nearly all of outer, and the grid another inside its hole).
+	hier := gocv.NewMat()
+	defer hier.Close()
+	contours := gocv.FindContoursWithParams(d.inner, &hier, gocv.RetrievalCComp, gocv.ChainApproxSimple)
+	defer contours.Close()
+	hb, err := hier.DataPtrUint8()
+	if err != nil || len(hb) < contours.Size()*16 || contours.Size() == 0 {
+		return nil
+	}
+	h := unsafe.Slice((*int32)(unsafe.Pointer(&hb[0])), contours.Size()*4)
+	type found struct {
+		i int
+		a float64
+	}
+	var fs []found
+	for i := 0; i < contours.Size(); i++ {
+		if h[i*4+3] >= 0 { // a hole
+			continue
+		}
+		ci := contours.At(i)
+		if ci.Size() < 4 {
+			continue
+		}
+		if a := gocv.ContourArea(ci); a >= minArea && a <= maxInnerShare*outer.area {
+			fs = append(fs, found{i, a})
+		}
+	}
+	sort.Slice(fs, func(i, j int) bool { return fs[i].a > fs[j].a })
+	var out []candidate
+	for k, f := range fs {
+		if k == maxContours || len(out) == maxCandidates {
+			break
+		}
+		ci := contours.At(f.i)
+		ip := ci.ToPoints()
+		p := make([]pt, len(ip))
+		for j, v := range ip {
+			p[j] = pt{float64(v.X), float64(v.Y)}
+		}
+		q, ok := plainQuad(ci, f.a)
+		if !ok && k == 0 {
+			q, ok = quadFromContour(p)
+		}
+		// A large component cut by the inset's edge is outer's own
+		// content (the inner lines of a grid whose outer line the inset
+		// cut off), not something printed inside it; a grid printed near
+		// the page's edge may touch it, but holds much less of the page.
+		if ok && (polyArea(q[:]) < touchShare*polyArea(outer.q[:]) || clearOf(q, inset, innerMargin*math.Sqrt(outer.area))) {
+			out = append(out, candidate{q: q, contour: p, area: f.a, index: -1})
+		}
+	}
+	return out
+}
+
+// Inner search: the lattice score of the largest outline below which the
+// search looks inside it, how far its sides are moved in first (a share
+// of its size), the largest share of its area an inner candidate may
+// hold (more is the outline's own inside, as a grid's interior lines),
+// how far an inner candidate's corners must keep from the inset's edge
+// (a share of the outline's side), and the share of the outline's area
+// below which an inner candidate may touch that edge.
+const (
+	innerSearchBelow = 0.3
+	innerInset       = 0.03
+	maxInnerShare    = 0.8
+	innerMargin      = 0.01
+	touchShare       = 0.6
+)
+
+// clearOf reports whether every corner of q lies at least m inside the
+// convex quadrilateral r.
+func clearOf(q, r [4]pt, m float64) bool {
+	for _, p := range q {
+		for i := 0; i < 4; i++ {
+			a, b := r[i], r[(i+1)%4]
+			l := a.dist(b)
+			if l == 0 || math.Abs(cross(a, b, p))/l < m {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"errors"
 	"image"
 	"image/color"
 	"math"
@@ -119,6 +120,8 @@ type Detector struct {
 	canvasGen, binGen uint64
 	binBlock          int
 	look              gocv.Mat          // a candidate's flat view (choice.go)
+	inner             gocv.Mat          // the binary image inside the largest outline (choice.go)
+	ext               gocv.Mat          // the view one cell beyond a grid's sides (whole.go)
 	contours          gocv.PointsVector // of the last grid search
 	mapX, mapY        gocv.Mat          // a bent canvas's resampling maps (bend.go)
 
@@ -156,7 +159,7 @@ func NewDetector(opts Options) *Detector {
 func (d *Detector) mats() []*gocv.Mat {
 	return []*gocv.Mat{&d.work, &d.gray, &d.small, &d.blur, &d.bin, &d.canvas, &d.cblur, &d.cbin,
 		&d.hlines, &d.vlines, &d.lines, &d.clean, &d.labels, &d.stats, &d.centroids, &d.prof, &d.lap,
-		&d.hk, &d.vk, &d.look, &d.mapX, &d.mapY}
+		&d.hk, &d.vk, &d.look, &d.inner, &d.ext, &d.mapX, &d.mapY}
 }
 
 // Close frees the Detector's Mats. The Detector must not be used afterwards.
@@ -243,9 +246,20 @@ func (d *Detector) Candidates() []Candidate {
 
 // locate also returns the scale from working-grey pixels to frame pixels.
 func (d *Detector) locate(frame gocv.Mat, p Pick) (Grid, float64, error) {
+	gs, err := d.search(frame)
+	if err != nil {
+		return Grid{}, 0, err
+	}
+	d.chosen = pick(d.cands, p, d.findScale)
+	return d.take(frame, gs)
+}
+
+// search looks for the candidate grids of frame (d.cands, in Candidates
+// order) and returns the scale from working-grey pixels to frame pixels.
+func (d *Detector) search(frame gocv.Mat) (float64, error) {
 	d.cands, d.chosen = d.cands[:0], -1
 	if err := checkFrame(frame); err != nil {
-		return Grid{}, 0, err
+		return 0, err
 	}
 	gs := d.toGray(frame)
 
@@ -261,8 +275,13 @@ func (d *Detector) locate(frame gocv.Mat, p Pick) (Grid, float64, error) {
 	}
 	d.findScale = fs * gs
 	d.cands = d.scoreCandidates(d.bin, d.findCandidates(find))
-	d.chosen = pick(d.cands, p, d.findScale)
-	if d.chosen < 0 {
+	return gs, nil
+}
+
+// take turns candidate d.chosen of the last search into a Grid: its
+// corners refined on the outline's straight runs, checked for size.
+func (d *Detector) take(frame gocv.Mat, gs float64) (Grid, float64, error) {
+	if d.chosen < 0 || d.chosen >= len(d.cands) {
 		return Grid{}, 0, qualityErr(NoGrid, "no quadrilateral contour")
 	}
 	c := &d.cands[d.chosen]
@@ -378,6 +397,9 @@ func (d *Detector) findCandidates(img gocv.Mat) []candidate {
 		if q, ok := plainQuad(contours.At(c.i), c.a); ok {
 			out = append(out, candidate{q: q, area: c.a, index: c.i})
 		}
+	}
+	if len(out) > 0 {
+		out = append(out, d.innerCandidates(out[0], minArea)...)
 	}
 	return out
 }
@@ -562,97 +584,202 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 	if err != nil {
 		return g, nil, err
 	}
-	side0 := g.Side
+	g, cells, _, err := d.analyzeTaken(g, gs)
+	if len(cells) > 0 {
+		g, cells, err = d.wholeGrid(g, gs, cells, err)
+	}
+	// The default pick reads the next candidates when the first holds no
+	// lattice: the most Sudoku-like by the search's coarse look, or the
+	// largest, may be a page or a frame whose grid is another candidate.
+	// Another is taken only when its lines are clear (a frame around the
+	// grid and a column of text reads as a lattice of weak lines).
+	if p != (Pick{}) || !isKind(err, NoGrid) {
+		return g, cells, err
+	}
+	first, firstErr := d.chosen, err
+	for k := 1; k < min(len(d.cands), maxRetries+1); k++ {
+		d.chosen = k
+		g2, gs2, err2 := d.take(frame, gs)
+		if err2 != nil {
+			continue
+		}
+		g2, cells2, score, err2 := d.analyzeTaken(g2, gs2)
+		if len(cells2) > 0 {
+			g2, cells2, err2 = d.wholeGrid(g2, gs2, cells2, err2)
+		}
+		if !isKind(err2, NoGrid) && score >= weakLineScore {
+			return g2, cells2, err2
+		}
+	}
+	d.chosen = first
+	return g, cells, firstErr
+}
+
+// maxRetries is how many more candidates the default pick reads when the
+// first holds no lattice.
+const maxRetries = 2
+
+// isKind reports whether err is a *QualityError of kind k.
+func isKind(err error, k QualityKind) bool {
+	var qe *QualityError
+	return errors.As(err, &qe) && qe.Kind == k
+}
+
+// analyzeTaken reads grid g (just located; gs is the scale from
+// working-grey pixels to frame pixels): its box shape and its cells, and
+// how clearly its lines stand out (the line score).
+func (d *Detector) analyzeTaken(g Grid, gs float64) (Grid, []Cell, float64, error) {
+	a := analysis{g: g, gs: gs, side0: g.Side}
 	if len(d.opts.Sizes) == 1 {
-		side0 = canvasSide(d.opts.Sizes[0], d.opts.CellPx)
+		a.side0 = canvasSide(d.opts.Sizes[0], d.opts.CellPx)
 	}
-	guess := d.readShape(g, gs, side0)
-	// A curled page: resample through the bend its outline shows, when
-	// that makes the grid lines stand out more.
-	if b := d.outlineBend(g); b != nil {
-		bent := g
-		bent.Bend = b
-		if bg := d.readShape(bent, gs, side0); bg.LineScore > guess.LineScore+bendGain {
-			g, guess = bent, bg
-		} else {
-			d.rectify(g, gs, side0)
+	a.guess = d.readShape(a.g, gs, a.side0)
+	d.tryOutlineBend(&a)
+	d.tryEvenBoxes(&a)
+	d.tryGridFromCells(&a)
+	d.tryEdgeLines(&a)
+	n := d.lookFiner(&a)
+	if n == 0 || a.guess.LineScore < 0.1 {
+		return a.g, nil, a.guess.LineScore, qualityErr(NoGrid, "no grid lines inside the quadrilateral (line score %.2f)", a.guess.LineScore)
+	}
+	cs := d.finalCanvas(&a, n)
+	g = a.g
+	cells := d.cells(n, cs)
+	switch {
+	case g.Brightness < d.opts.MinBrightness:
+		return g, cells, a.guess.LineScore, qualityErr(TooDark, "mean grey %.0f, need %.0f", g.Brightness, d.opts.MinBrightness)
+	case g.Sharpness < d.opts.MinSharpness:
+		return g, cells, a.guess.LineScore, qualityErr(TooBlurry, "sharpness %.0f, need %.0f", g.Sharpness, d.opts.MinSharpness)
+	}
+	return g, cells, a.guess.LineScore, nil
+}
+
+// analysis is the state of one Analyze between its steps: the grid as
+// found so far, the scale from working-grey to frame pixels, the side of
+// the canvas the current reading was made on, and that reading.
+type analysis struct {
+	g     Grid
+	gs    float64
+	side0 int
+	guess shapeGuess
+}
+
+// tryOutlineBend resamples a curled page through the bend its outline
+// shows, when that makes the grid lines stand out more.
+func (d *Detector) tryOutlineBend(a *analysis) {
+	b := d.outlineBend(a.g)
+	if b == nil {
+		return
+	}
+	bent := a.g
+	bent.Bend = b
+	if bg := d.readShape(bent, a.gs, a.side0); bg.LineScore > a.guess.LineScore+bendGain {
+		a.g, a.guess = bent, bg
+	} else {
+		d.rectify(a.g, a.gs, a.side0)
+	}
+}
+
+// tryEvenBoxes handles weak lines on a page that may be curled: its boxes
+// may be crowded where it turns away. It spaces the box lines evenly and
+// looks again.
+func (d *Detector) tryEvenBoxes(a *analysis) {
+	if a.guess.LineScore >= weakLineScore {
+		return
+	}
+	even, cols, rows, ok := d.evenBoxes(a.g, a.side0)
+	if !ok {
+		return
+	}
+	// Taken when the lines then stand out clearly, as a grid's do,
+	// in as many boxes as the lines evened make (a crease or a
+	// column of digits taken for a box line would read 10×10).
+	eg := d.readShape(even, a.gs, a.side0)
+	n, sh := eg.Shape.N(), eg.Shape
+	fits := n > 0 && (cols == 0 || sh.BoxCols*cols == n) && (rows == 0 || sh.BoxRows*rows == n)
+	if fits && eg.LineScore > a.guess.LineScore+bendGain && eg.LineScore >= weakLineScore {
+		a.g, a.guess = even, eg
+	} else {
+		d.rectify(a.g, a.gs, a.side0)
+	}
+}
+
+// tryGridFromCells handles weak lines inside the quadrilateral, which
+// mean it is not the grid's own outline (merged with a page frame or a
+// crossword, or stretched by a caption): it finds the grid again from its
+// cells.
+func (d *Detector) tryGridFromCells(a *analysis) {
+	if a.guess.LineScore >= weakLineScore {
+		return
+	}
+	if q, ok := gridFromCells(d.cellHoles(d.findQ), 4); ok {
+		if g2, ok := d.gridFromFind(q); ok {
+			a.g, a.guess = d.preferClearer(a.g, a.guess, g2, a.gs, a.side0)
 		}
 	}
-	// Weak lines on a page that may be curled: its boxes may be crowded
-	// where it turns away. Space the box lines evenly and look again.
-	if guess.LineScore < weakLineScore {
-		if even, cols, rows, ok := d.evenBoxes(g, side0); ok {
-			// Taken when the lines then stand out clearly, as a grid's do,
-			// in as many boxes as the lines evened make (a crease or a
-			// column of digits taken for a box line would read 10×10).
-			eg := d.readShape(even, gs, side0)
-			n, sh := eg.Shape.N(), eg.Shape
-			fits := n > 0 && (cols == 0 || sh.BoxCols*cols == n) && (rows == 0 || sh.BoxRows*rows == n)
-			if fits && eg.LineScore > guess.LineScore+bendGain && eg.LineScore >= weakLineScore {
-				g, guess = even, eg
-			} else {
-				d.rectify(g, gs, side0)
-			}
-		}
+}
+
+// tryEdgeLines handles lines still weak: a caption or text touching a
+// side along its length pushes that side out by a text line. It moves
+// each side in to the outermost long stroke near it.
+func (d *Detector) tryEdgeLines(a *analysis) {
+	if a.guess.LineScore >= weakLineScore {
+		return
 	}
-	// Weak lines inside the quadrilateral mean it is not the grid's own
-	// outline (merged with a page frame or a crossword, or stretched by a
-	// caption): find the grid again from its cells.
-	if guess.LineScore < weakLineScore {
-		if q, ok := gridFromCells(d.cellHoles(d.findQ), 4); ok {
-			if g2, ok := d.gridFromFind(q); ok {
-				g, guess = d.preferClearer(g, guess, g2, gs, side0)
-			}
-		}
+	// Measured on the finest canvas with long kernels (a twelfth of the
+	// side): words of the caption are shorter, grid lines span it.
+	hiSide := 16 * d.opts.CellPx
+	d.warp(a.g, a.gs, hiSide)
+	d.binarise(float64(hiSide)/16, hiSide/12)
+	if g2, ok := d.gridFromEdgeLines(a.g, hiSide); ok {
+		a.g, a.guess = d.preferClearer(a.g, a.guess, g2, a.gs, a.side0)
+	} else {
+		d.rectify(a.g, a.gs, a.side0)
 	}
-	// Still weak: a caption or text touching a side along its length
-	// pushes that side out by a text line. Move each side in to the
-	// outermost long stroke near it.
-	if guess.LineScore < weakLineScore {
-		// Measured on the finest canvas with long kernels (a twelfth of the
-		// side): words of the caption are shorter, grid lines span it.
-		hiSide := 16 * d.opts.CellPx
-		d.warp(g, gs, hiSide)
-		d.binarise(float64(hiSide)/16, hiSide/12)
-		if g2, ok := d.gridFromEdgeLines(g, hiSide); ok {
-			g, guess = d.preferClearer(g, guess, g2, gs, side0)
-		} else {
-			d.rectify(g, gs, side0)
-		}
-	}
-	n := guess.Shape.N()
-	// A coarse reading (4, 6, 8) may be the box lines of a finer grid
-	// (16, 12) whose thin lines were lost at this resolution: look again
-	// at the finest canvas.
-	// A weak reading gets the same second look.
+}
+
+// lookFiner gives a coarse reading (4, 6, 8), which may be the box lines
+// of a finer grid (16, 12) whose thin lines were lost at this resolution,
+// and a weak reading a second look at the finest canvas, and returns the
+// grid side N read.
+func (d *Detector) lookFiner(a *analysis) int {
+	n := a.guess.Shape.N()
 	coarse := n > 0 && n <= 8 && hasMultiple(d.opts.Sizes, n)
-	if hiSide := 16 * d.opts.CellPx; side0 < hiSide && (coarse || guess.LineScore < 0.25) {
-		d.warp(g, gs, hiSide)
-		d.binarise(float64(hiSide)/16, max(3, hiSide/32))
-		hi := inferShape(d.profile(d.hlines, 1), d.profile(d.vlines, 0), d.profile(d.cbin, 1), d.profile(d.cbin, 0), d.opts.Sizes)
-		if coarse || hi.LineScore > guess.LineScore {
-			guess = hi
-			side0 = hiSide
-		} else {
-			d.rectify(g, gs, side0) // back to the canvas the guess was made on
-		}
-		n = guess.Shape.N()
-		// Still coarse: the cell lines may be too light to survive the
-		// binarisation (a light, blurred 16×16 grid read as 4×4) but
-		// still darken their rows and columns of the grey canvas.
-		if side0 == hiSide && n > 0 && n <= 8 && hasMultiple(d.opts.Sizes, n) {
-			rows, cols := greyMedians(d.canvas)
-			if m, conf := finerFromGrey(rows, cols, d.profile(d.hlines, 1), d.profile(d.vlines, 0), n, d.opts.Sizes); m > 0 {
-				k := m / n
-				guess.Shape = sudoku.Shape{BoxRows: k, BoxCols: k}
-				guess.Confidence *= conf
-				n = m
-			}
+	hiSide := 16 * d.opts.CellPx
+	if a.side0 >= hiSide || !coarse && a.guess.LineScore >= 0.25 {
+		return n
+	}
+	d.warp(a.g, a.gs, hiSide)
+	d.binarise(float64(hiSide)/16, max(3, hiSide/32))
+	hi := inferShape(d.profile(d.hlines, 1), d.profile(d.vlines, 0), d.profile(d.cbin, 1), d.profile(d.cbin, 0), d.opts.Sizes)
+	if coarse || hi.LineScore > a.guess.LineScore {
+		a.guess = hi
+		a.side0 = hiSide
+	} else {
+		d.rectify(a.g, a.gs, a.side0) // back to the canvas the guess was made on
+	}
+	n = a.guess.Shape.N()
+	// Still coarse: the cell lines may be too light to survive the
+	// binarisation (a light, blurred 16×16 grid read as 4×4) but
+	// still darken their rows and columns of the grey canvas.
+	if a.side0 == hiSide && n > 0 && n <= 8 && hasMultiple(d.opts.Sizes, n) {
+		rows, cols := greyMedians(d.canvas)
+		if m, conf := finerFromGrey(rows, cols, d.profile(d.hlines, 1), d.profile(d.vlines, 0), n, d.opts.Sizes); m > 0 {
+			k := m / n
+			a.guess.Shape = sudoku.Shape{BoxRows: k, BoxCols: k}
+			a.guess.Confidence *= conf
+			n = m
 		}
 	}
-	if n == 0 || guess.LineScore < 0.1 {
-		return g, nil, qualityErr(NoGrid, "no grid lines inside the quadrilateral (line score %.2f)", guess.LineScore)
-	}
+	return n
+}
+
+// finalCanvas warps and binarises the canvas the n×n grid's cells are cut
+// from (its lattice snapped, its corners and bend refined, its sharpness
+// and brightness measured), fills in a.g, and returns the cell side in
+// canvas pixels.
+func (d *Detector) finalCanvas(a *analysis, n int) float64 {
+	g, gs, side0 := a.g, a.gs, a.side0
 	side := canvasSide(n, d.opts.CellPx)
 	cs := float64(side) / float64(n)
 	// Small cells need the lattice exactly: snap the corners to the grid
@@ -681,34 +808,24 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 	}
 	g.Side = side
 	setHomography(&g)
-	// On 9×9 and coarser grids the outline's corners are closer to the
-	// printed outer edge than the lattice fit on real photos (paper
-	// curvature bends the inner lines): a corner is only replaced when the
-	// lattice puts it far from the outline's (a caption or a neighbouring
-	// box fused with the outline at that corner).
 	if n < 12 {
+		// On 9×9 and coarser grids the outline's corners are closer to the
+		// printed outer edge than the lattice fit on real photos (paper
+		// curvature bends the inner lines): a corner is only replaced when the
+		// lattice puts it far from the outline's (a caption or a neighbouring
+		// box fused with the outline at that corner).
 		d.fixOutlierCorners(&g, gs, n, cs)
-	}
-	if n < 12 {
 		// A curled page crowds the cells where it turns away: the lines
 		// say where the cells are.
 		d.refineBend(&g, gs, n, cs)
 	}
-	g.Shape = guess.Shape
-	g.ShapeConfidence = guess.Confidence
-
+	g.Shape = a.guess.Shape
+	g.ShapeConfidence = a.guess.Confidence
 	if !measured {
 		d.measure(&g)
 	}
-
-	cells := d.cells(n, cs)
-	switch {
-	case g.Brightness < d.opts.MinBrightness:
-		return g, cells, qualityErr(TooDark, "mean grey %.0f, need %.0f", g.Brightness, d.opts.MinBrightness)
-	case g.Sharpness < d.opts.MinSharpness:
-		return g, cells, qualityErr(TooBlurry, "sharpness %.0f, need %.0f", g.Sharpness, d.opts.MinSharpness)
-	}
-	return g, cells, nil
+	a.g = g
+	return cs
 }
 
 // measure sets g's Brightness and Sharpness from the current canvas.

@@ -16,11 +16,16 @@
 // Steps of Analyze: grey at a bounded resolution; blur, adaptive threshold
 // and the external contours that reduce to quadrilaterals
 // (Douglas-Peucker at 1.5% of the perimeter, else the four longest sides,
-// else the largest quadrilateral in the hull); when several qualify (two
+// else the largest quadrilateral in the hull); when the largest holds no
+// lattice (a page's own outline against the background, a frame around
+// the puzzle), the components inside it too, as the grid printed on the
+// page is never an external contour; when several qualify (two
 // puzzles, a crossword, a framed article), the one whose inside looks most
 // like a Sudoku lattice (lines at every 1/N with little ink between them,
 // thicker lines every few cells), not the largest alone (Candidates lists
-// them, AnalyzePick reads another); corners refined on straight
+// them, AnalyzePick reads another; the default pick reads the next two
+// when the first shows no grid lines, and takes one only when its lines
+// are clear); corners refined on straight
 // edge runs of the outline (robust to text or a finger touching the grid,
 // and to curved paper); a square canvas through the homography; when the
 // lines inside it are weak (the outline fused with a page frame, a

@@ -20,6 +20,10 @@ type puzzleRequest struct {
 	Puzzle string `json:"puzzle"`
 	Box    string `json:"box,omitempty"`    // e.g. "2x3"; default: the usual shape for the side
 	Solver string `json:"solver,omitempty"` // /api/solve only; default dlx
+	// Rate (/api/solve only): false skips the rating, which can take the
+	// engine up to rateTimeout while the solver needs microseconds; the
+	// Enter page has its rating from /api/analyze already.
+	Rate *bool `json:"rate,omitempty"`
 }
 
 // Analysis is what the rules say about a puzzle, without its solution.
@@ -45,9 +49,9 @@ type Solved struct {
 	Error    string  `json:"error,omitempty"` // why a solver gave up
 }
 
-// analyze judges g: conflicts, number of solutions, and (when the logic
-// engine is built in) its rating and level.
-func analyze(ctx context.Context, g sudoku.Grid) Analysis {
+// analyze judges g: conflicts, number of solutions, and (when rated) its
+// rating and level.
+func analyze(ctx context.Context, g sudoku.Grid, rated bool) Analysis {
 	a := Analysis{
 		Size: g.N(), Box: [2]int{g.Shape.BoxRows, g.Shape.BoxCols}, Puzzle: sudoku.CellString(g.Cells),
 		Givens: g.Givens(), Conflicts: []int{},
@@ -70,6 +74,9 @@ func analyze(ctx context.Context, g sudoku.Grid) Analysis {
 		a.Status, a.Reason = pipeline.StatusConflict, "the givens do not break a rule, but no grid completes them"
 	case 1:
 		a.Status = pipeline.StatusSolved
+		if !rated {
+			break
+		}
 		if r, l, err := rate(ctx, g); err == nil {
 			a.Rating, a.Level = r, l
 		}
@@ -104,7 +111,7 @@ func (s *Server) apiAnalyze(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer done()
-	writeJSON(w, http.StatusOK, analyze(r.Context(), g))
+	writeJSON(w, http.StatusOK, analyze(r.Context(), g, true))
 }
 
 // apiSolve: POST /api/solve {"puzzle": "...", "solver": "dlx"} -> Solved.
@@ -131,7 +138,7 @@ func (s *Server) apiSolve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer done()
-	out := Solved{Analysis: analyze(r.Context(), g), Solver: name}
+	out := Solved{Analysis: analyze(r.Context(), g, req.Rate == nil || *req.Rate), Solver: name}
 	if out.Status != pipeline.StatusSolved {
 		writeJSON(w, http.StatusOK, out)
 		return

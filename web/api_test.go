@@ -137,7 +137,11 @@ func TestAPISolveAndAnalyze(t *testing.T) {
 	sixBy := "120000000010000000000000000000000000" // 6x6, boxes 2x3 by default
 	runCases(t, a, []apiCase{
 		{name: "ok", path: "/api/solve", body: `{"puzzle":"` + classic + `"}`, status: 200,
-			fields: map[string]any{"solution": classicSolution, "status": "solved", "solver": "dlx", "givens": 30}},
+			fields: map[string]any{"solution": classicSolution, "status": "solved", "solver": "dlx", "givens": 30, "level": "easy"}},
+		// The Enter page solves without rating again (rating waits up to
+		// rateTimeout on a hard puzzle; the solver takes microseconds).
+		{name: "ok, unrated", path: "/api/solve", body: `{"puzzle":"` + classic + `","rate":false}`, status: 200,
+			fields: map[string]any{"solution": classicSolution, "status": "solved", "rating": nil, "level": nil}},
 		{name: "dots and lines", path: "/api/solve", body: `{"puzzle":"53..7....\n6..195...\n.98....6.\n8...6...3\n4..8.3..1\n7...2...6\n.6....28.\n...419..5\n....8..79","solver":"dlx"}`, status: 200,
 			fields: map[string]any{"solution": classicSolution}},
 		{name: "grid file", path: "/api/analyze", body: `{"puzzle":"2 2\n1. 0 0 0\n0 0 3. 0\n0 4. 0 0\n0 0 0 2."}`, status: 200, fields: map[string]any{"status": "solved", "size": 4}},
@@ -241,7 +245,14 @@ func TestAPIGames(t *testing.T) {
 		{name: "text/plain refused", path: act + "pause", ctype: "text/plain;charset=UTF-8", body: ``, status: 415},
 		{name: "form refused", path: act + "resume", ctype: "application/x-www-form-urlencoded", body: `on=true`, status: 415},
 		{name: "resume", path: act + "resume", body: `{}`, status: 200, fields: map[string]any{"paused": false}},
-		{name: "hint", path: act + "hint", body: `{}`, status: 200},
+		{name: "hint", path: act + "hint", body: `{}`, status: 200, fields: map[string]any{"hints": 1, "hintStages": 1}},
+		{name: "hint pattern", path: act + "hint", body: `{"stage":2}`, status: 200, fields: map[string]any{"hints": 1, "hintStages": 2, "hintStage": 2}},
+		{name: "hint answer", path: act + "hint", body: `{"stage":3}`, status: 200, fields: map[string]any{"hints": 1, "hintStages": 3, "hintStage": nil}},
+		{name: "hint answer twice", path: act + "hint", body: `{"stage":3}`, status: 409, errHas: "no hint open"},
+		{name: "hint stage 4", path: act + "hint", body: `{"stage":4}`, status: 400, errHas: "stage"},
+		{name: "second hint", path: act + "hint", body: `{"stage":1}`, status: 200, fields: map[string]any{"hints": 2, "hintStages": 4}},
+		{name: "a move closes it", path: act + "move", body: fmt.Sprintf(`{"cell":%d,"value":0}`, empty), status: 200},
+		{name: "hint pattern after a move", path: act + "hint", body: `{"stage":2}`, status: 409, errHas: "no hint open"},
 	})
 	// Fill in the solution: the last digit ends the game, which then
 	// waits for a name (none is remembered yet).
@@ -498,5 +509,50 @@ func TestConcurrentMoves(t *testing.T) {
 	}
 	if _, v := a.call("GET", "/api/games/"+id, "", ""); v["cells"] != classic || v["canUndo"] != false {
 		t.Errorf("after undoing every move: %v", v["cells"])
+	}
+}
+
+// TestAPIMoveClearsMarks: a move with "clear" takes the digit out of its
+// peers' pencil marks, and one undo brings them back, across a reload.
+func TestAPIMoveClearsMarks(t *testing.T) {
+	a := newAPIServer(t, Config{})
+	status, v := a.call("GET", "/api/generate?size=9&level=easy", "", "")
+	if status != 201 {
+		t.Fatalf("generate: %d %v", status, v)
+	}
+	id := v["id"].(string)
+	rec, err := a.store.Game(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two empty cells of one row: mark the first's digit in the second.
+	var x, y int = -1, -1
+	for r := 0; r < 9 && y < 0; r++ {
+		x = -1
+		for c := 0; c < 9; c++ {
+			if rec.Puzzle[r*9+c] == '0' {
+				if x < 0 {
+					x = r*9 + c
+				} else {
+					y = r*9 + c
+					break
+				}
+			}
+		}
+	}
+	d := rec.Solution[x]
+	act := "/api/games/" + id + "/"
+	marks := func(v map[string]any) string { return fmt.Sprint(v["marks"].([]any)[y]) }
+	if s, v := a.post(act+"mark", fmt.Sprintf(`{"cell":%d,"value":%c}`, y, d)); s != 200 || marks(v) == "0" {
+		t.Fatalf("mark: %d %v", s, v)
+	}
+	if s, v := a.post(act+"move", fmt.Sprintf(`{"cell":%d,"value":%c,"clear":true}`, x, d)); s != 200 || marks(v) != "0" {
+		t.Fatalf("move with clear: %d, marks of the peer %v", s, marks(v))
+	}
+	if s, v := a.call("GET", "/api/games/"+id, "", ""); s != 200 || marks(v) != "0" {
+		t.Fatalf("reload: %d, marks %v", s, marks(v))
+	}
+	if s, v := a.post(act+"undo", `{}`); s != 200 || marks(v) == "0" || v["cells"].(string)[x] != '0' {
+		t.Fatalf("undo: %d, marks %v, cell %c", s, marks(v), v["cells"].(string)[x])
 	}
 }

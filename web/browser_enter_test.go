@@ -47,7 +47,12 @@ func TestBrowserEnter(t *testing.T) {
 	for r := 0; r < 9; r++ {
 		lines += strings.ReplaceAll(classic[r*9:r*9+9], "0", ".") + "\n"
 	}
-	b.run("paste", chromedp.SetValue(`#paste`, lines, chromedp.ByQuery), chromedp.Evaluate(`document.getElementById('paste').dispatchEvent(new Event('input'))`, nil))
+	// The old verdict goes at once: "Checking…" until the new one.
+	var at string
+	b.run("paste", chromedp.SetValue(`#paste`, lines, chromedp.ByQuery), chromedp.Evaluate(`document.getElementById('paste').dispatchEvent(new Event('input')), document.getElementById('verdict').textContent`, &at))
+	if at != "Checking…" {
+		t.Errorf("right after the paste the verdict says %q, want Checking…", at)
+	}
 	b.waitJS("pasted and judged", `document.getElementById('verdict').textContent.startsWith('One solution') && document.querySelector('`+cellSel(0)+`').textContent === '5'`, 10*time.Second)
 
 	// Solve with another solver of the zoo: ILP (GLPK) when offered.

@@ -84,6 +84,23 @@ func listen(b *browser, log *wsLog) {
 	})
 }
 
+// meetInRoom has ada make a room (as Ada) and bob join it by its code,
+// typed in lower case, as bobName, and waits until both sit.
+func meetInRoom(ts *testServer, ada, bob *browser, bobName string) {
+	ada.run("open the lobby", chromedp.Navigate(ts.URL+"/rooms"))
+	ada.waitJS("the lobby", `!document.getElementById('lobby').hidden`, 10*time.Second)
+	ada.run("name and create", chromedp.SendKeys(`#name`, "Ada", chromedp.ByID), chromedp.Click(`#create`, chromedp.ByID))
+	ada.waitJS("the room", `/^\/rooms\/[A-Z2-9]{6}$/.test(location.pathname) && !document.getElementById('waiting').hidden`, 10*time.Second)
+	var code string
+	ada.eval(`location.pathname.split('/')[2]`, &code)
+	ada.shot("rooms-waiting")
+	bob.run("open the lobby", chromedp.Navigate(ts.URL+"/rooms"))
+	bob.waitJS("the lobby", `!document.getElementById('lobby').hidden`, 10*time.Second)
+	bob.run("name and code", chromedp.SendKeys(`#name`, bobName, chromedp.ByID), chromedp.SendKeys(`#code`, strings.ToLower(code), chromedp.ByID),
+		chromedp.Click(`#join`, chromedp.ByID))
+	bob.waitJS("bob seated", `document.querySelectorAll('#seats .seat:not(.free)').length === 2`, 10*time.Second)
+}
+
 // TestBrowserRooms: two people in two browser contexts meet in a room by
 // its code and race on an easy 9×9. Bob reloads in the middle and keeps
 // his board; Ada types the whole solution and wins; both pages show it;
@@ -99,21 +116,9 @@ func TestBrowserRooms(t *testing.T) {
 	listen(ada, adaWS)
 	bob, bobWS := ada.secondContext(t)
 
-	// Ada makes a room.
-	ada.run("open the lobby", chromedp.Navigate(ts.URL+"/rooms"))
-	ada.waitJS("the lobby", `!document.getElementById('lobby').hidden`, 10*time.Second)
-	ada.run("name and create", chromedp.SendKeys(`#name`, "Ada", chromedp.ByID), chromedp.Click(`#create`, chromedp.ByID))
-	ada.waitJS("the room", `/^\/rooms\/[A-Z2-9]{6}$/.test(location.pathname) && !document.getElementById('waiting').hidden`, 10*time.Second)
-	var code string
-	ada.eval(`location.pathname.split('/')[2]`, &code)
-	ada.shot("rooms-waiting")
-
-	// Bob joins with the code, under a name that is markup.
-	bob.run("open the lobby", chromedp.Navigate(ts.URL+"/rooms"))
-	bob.waitJS("the lobby", `!document.getElementById('lobby').hidden`, 10*time.Second)
-	bob.run("name and code", chromedp.SendKeys(`#name`, "<b>Bob</b>", chromedp.ByID), chromedp.SendKeys(`#code`, strings.ToLower(code), chromedp.ByID),
-		chromedp.Click(`#join`, chromedp.ByID))
-	bob.waitJS("bob seated", `document.querySelectorAll('#seats .seat:not(.free)').length === 2`, 10*time.Second)
+	// Ada makes a room; Bob joins with the code, under a name that is
+	// markup.
+	meetInRoom(ts, ada, bob, "<b>Bob</b>")
 	ada.waitJS("ada sees bob", `[...document.querySelectorAll('#seats .name')].some((e) => e.textContent === '<b>Bob</b>')`, 10*time.Second)
 	ada.shot("rooms-lobby-two")
 

@@ -259,6 +259,25 @@ func (b *browser) shot(name string) string {
 	return p
 }
 
+// viewShot saves what the window shows as NAME.png, without resizing the
+// page as shot does (a full-page capture relays the page out, which the
+// layout-shift measurements would count).
+func (b *browser) viewShot(name string) {
+	var png []byte
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&png)); err != nil {
+		b.t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	p := filepath.Join(b.shots, name+".png")
+	if err := os.WriteFile(p, png, 0o644); err != nil {
+		b.t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	b.t.Logf("screenshot: %s", p)
+}
+
 // netLog remembers the API responses the page received, to check later
 // what reached the client.
 type netLog struct {

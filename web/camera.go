@@ -18,6 +18,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/sudokuar/sudokuar/live"
+	"github.com/sudokuar/sudokuar/logic"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/vision"
@@ -369,7 +370,7 @@ func (c *cameraConn) key(ctx context.Context, data []byte) string {
 // puzzle, after the last step, or after Space.
 type stepWalk struct {
 	given string // the puzzle the steps are for
-	steps []Step
+	steps []logic.Advice
 	at    int // the index of the step the next H shows
 }
 
@@ -397,7 +398,7 @@ func (w *stepWalk) next(ctx context.Context, info live.FrameInfo) map[string]any
 		}
 		*w = stepWalk{given: info.Given, steps: steps}
 	}
-	placed := []Digit{}
+	placed := []logic.Candidate{}
 	for _, s := range w.steps[:w.at] {
 		placed = append(placed, s.Placements...)
 	}

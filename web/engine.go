@@ -131,76 +131,32 @@ func rate(ctx context.Context, g sudoku.Grid) (float64, string, error) {
 	return r.SE, r.Level.String(), nil
 }
 
-// Step is one logical step, as the pages draw it: the cells that prove it
-// highlighted, what it places or eliminates, and its sentence.
-type Step struct {
-	Technique    string  `json:"technique"`
-	Rating       float64 `json:"rating,omitempty"`
-	Sentence     string  `json:"sentence"`
-	Cells        []int   `json:"cells"`                  // pattern cells to highlight (row-major)
-	Placements   []Digit `json:"placements,omitempty"`   // digits the step places
-	Eliminations []Digit `json:"eliminations,omitempty"` // candidates it removes
-	Wrong        []int   `json:"wrong,omitempty"`        // entries that contradict the solution
-}
-
-// Digit is a value in a cell.
-type Digit struct {
-	Cell  int `json:"cell"`
-	Value int `json:"value"`
-}
-
-// hint returns the next simplest step for the grid in progress cur (the
-// givens are puzzle's non-zero cells); a wrong entry of the player comes
-// first, as a step naming it.
-func hint(ctx context.Context, puzzle, cur sudoku.Grid) (Step, error) {
+// hint returns the next hint for the grid in progress cur (the givens are
+// puzzle's non-zero cells), in the engine's one form for every front end:
+// a wrong entry of the player comes first, as advice naming it.
+func hint(ctx context.Context, puzzle, cur sudoku.Grid) (logic.Advice, error) {
 	within, cancel := context.WithTimeout(ctx, hintTimeout)
 	defer cancel()
-	h, err := logic.HintContext(within, puzzle, cur)
+	a, err := logic.Advise(within, puzzle, cur)
 	switch {
 	case err != nil && ctx.Err() != nil:
-		return Step{}, ctx.Err()
+		return logic.Advice{}, ctx.Err()
 	case errors.Is(err, context.DeadlineExceeded):
-		return Step{}, errors.New("the logic engine found no step in time")
-	case err != nil:
-		return Step{}, err
+		return logic.Advice{}, errors.New("the logic engine found no step in time")
 	}
-	switch {
-	case h.Wrong != nil:
-		return Step{Technique: "Wrong entry", Sentence: h.Wrong.Text, Cells: append([]int{}, h.Wrong.Clash...), Wrong: []int{h.Wrong.Cell}}, nil
-	case h.Step != nil:
-		return fromLogic(*h.Step), nil
-	case h.Solved:
-		return Step{}, errors.New("the grid is already solved")
-	}
-	return Step{}, logic.ErrStuck
+	return a, err
 }
 
 // solveSteps returns the logical steps that solve puzzle, simplest first:
 // the camera's H walks through them one at a time.
-func solveSteps(ctx context.Context, puzzle sudoku.Grid) ([]Step, error) {
+func solveSteps(ctx context.Context, puzzle sudoku.Grid) ([]logic.Advice, error) {
 	ctx, cancel := context.WithTimeout(ctx, hintTimeout)
 	defer cancel()
 	_, steps, err := logic.SolveSteps(ctx, puzzle)
 	if err != nil && len(steps) == 0 {
 		return nil, err
 	}
-	out := make([]Step, len(steps))
-	for i, s := range steps {
-		out[i] = fromLogic(s)
-	}
-	return out, nil
-}
-
-// fromLogic is a logic.Step as the pages draw it.
-func fromLogic(s logic.Step) Step {
-	st := Step{Technique: s.Technique, Rating: s.Rating, Sentence: s.Text, Cells: append([]int{}, s.Cells...)}
-	for _, c := range s.Placements {
-		st.Placements = append(st.Placements, Digit{c.Cell, c.Digit})
-	}
-	for _, c := range s.Eliminations {
-		st.Eliminations = append(st.Eliminations, Digit{c.Cell, c.Digit})
-	}
-	return st
+	return logic.AdviceFor(puzzle, steps)
 }
 
 // newSeed returns a random seed for the generator.

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sudokuar/sudokuar/logic"
 	"github.com/sudokuar/sudokuar/store"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
@@ -334,10 +335,10 @@ func TestFairHints(t *testing.T) {
 	who := actor{Player: rec.Player}
 	working := make(chan struct{})
 	release := make(chan struct{})
-	failing := func(ctx context.Context, puzzle, cur sudoku.Grid) (Step, error) {
+	failing := func(ctx context.Context, puzzle, cur sudoku.Grid) (logic.Advice, error) {
 		close(working)
 		<-release
-		return Step{}, errors.New("the logic engine found no step in time")
+		return logic.Advice{}, errors.New("the logic engine found no step in time")
 	}
 	errc := make(chan error, 1)
 	go func() {

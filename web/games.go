@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sudokuar/sudokuar/game"
+	"github.com/sudokuar/sudokuar/logic"
 	"github.com/sudokuar/sudokuar/store"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
@@ -75,6 +76,12 @@ type session struct {
 	Own        bool   `json:"own,omitempty"`        // the player's own puzzle: unranked
 	FinishedAt int64  `json:"finishedAt,omitempty"` // unix ms of the finishing move
 	Flag       string `json:"flag,omitempty"`       // why the finish is unranked
+	// HintStages counts every stage of every hint shown (nudge, pattern,
+	// answer); HintStage is the stage the open hint last showed (1 or 2),
+	// 0 when no hint is open: its later stages are free until the next
+	// move.
+	HintStages int `json:"hintStages,omitempty"`
+	HintStage  int `json:"hintStage,omitempty"`
 }
 
 // played is one game in memory while an action runs on it.
@@ -106,6 +113,10 @@ type View struct {
 	Paused    bool  `json:"paused"`
 	Hints     int   `json:"hints"`
 	MaxHints  int   `json:"maxHints"`
+	// HintStages counts the stages shown over all hints; HintStage is the
+	// open hint's last stage shown (1, 2), until the next move.
+	HintStages int `json:"hintStages"`
+	HintStage  int `json:"hintStage,omitempty"`
 	// Mistakes is shown while the "show mistakes" assist was used, and
 	// once the game is over; otherwise it would tell right from wrong.
 	Mistakes   *int `json:"mistakes,omitempty"`
@@ -128,7 +139,7 @@ type View struct {
 	NeedName bool   `json:"needName,omitempty"`
 	Rank     int    `json:"rank,omitempty"`
 	// Set by the action that asked for them.
-	Hint    *Step         `json:"hint,omitempty"`
+	Hint    *logic.Advice `json:"hint,omitempty"`
 	Checked []int         `json:"checked,omitempty"` // wrong entries found by check
 	Result  *publicResult `json:"result,omitempty"`
 }
@@ -264,6 +275,11 @@ type Action struct {
 	Value *int   `json:"value,omitempty"`
 	On    *bool  `json:"on,omitempty"`
 	Name  string `json:"name,omitempty"`
+	// Clear (move): also take the value out of the peers' pencil marks.
+	Clear bool `json:"clear,omitempty"`
+	// Stage (hint): 1 (default) a new hint, counted against MaxHints; 2
+	// its pattern, 3 its answer played, both only for the hint still open.
+	Stage int `json:"stage,omitempty"`
 }
 
 // actions lists the names act accepts, for error messages.
@@ -279,7 +295,7 @@ type actor struct {
 
 // hinter finds a hint for the grid cur of puzzle: the engine, behind the
 // server's work gates.
-type hinter func(ctx context.Context, puzzle, cur sudoku.Grid) (Step, error)
+type hinter func(ctx context.Context, puzzle, cur sudoku.Grid) (logic.Advice, error)
 
 // rule is one action's change to a loaded game; extra, when not nil,
 // adds what the action found to the answer.
@@ -297,12 +313,18 @@ var rules = map[string]rule{
 // before it returns the new view. engine answers hints.
 func (gs *games) act(ctx context.Context, id, name string, who actor, a Action, engine hinter) (View, error) {
 	if name == "hint" {
-		return gs.hint(ctx, id, who, engine)
+		return gs.hint(ctx, id, who, a.Stage, engine)
 	}
 	apply, ok := rules[name]
 	if !ok {
 		return View{}, refuse(playNotFound, "no action %q (want one of: %s)", name, actionNames)
 	}
+	return gs.run(ctx, id, name, who, a, apply)
+}
+
+// run applies the rule of action name for who on game id under the
+// game's lock, stores the result and returns the new view.
+func (gs *games) run(ctx context.Context, id, name string, who actor, a Action, apply rule) (View, error) {
 	mu := gs.lock(id)
 	mu.Lock()
 	defer mu.Unlock()
@@ -433,10 +455,16 @@ func ruleMove(p *played, a Action, now time.Time) (func(*View), error) {
 	if err != nil {
 		return nil, err
 	}
+	p.s.HintStage = 0
 	if p.gm.Value(r, c) == v {
 		return nil, nil // the digit is already there: no move, no second mistake
 	}
-	if _, err := p.gm.Set(r, c, v); err != nil {
+	if a.Clear && v != 0 {
+		_, err = p.gm.Place(r, c, v)
+	} else {
+		_, err = p.gm.Set(r, c, v)
+	}
+	if err != nil {
 		return nil, gameError(err)
 	}
 	if v != 0 && v != p.solution.Cells[cell] {
@@ -453,16 +481,19 @@ func ruleMark(p *played, a Action, _ time.Time) (func(*View), error) {
 	if err != nil {
 		return nil, err
 	}
+	p.s.HintStage = 0
 	_, err = p.gm.ToggleMark(r, c, v)
 	return nil, gameError(err)
 }
 
 func ruleUndo(p *played, _ Action, _ time.Time) (func(*View), error) {
+	p.s.HintStage = 0
 	_, err := p.gm.Undo()
 	return nil, gameError(err)
 }
 
 func ruleRedo(p *played, _ Action, now time.Time) (func(*View), error) {
+	p.s.HintStage = 0
 	if _, err := p.gm.Redo(); err != nil {
 		return nil, gameError(err)
 	}
@@ -566,23 +597,42 @@ func (p *played) finish(now time.Time) {
 	p.s.Flag = finishFlag(p.s.Own, p.s.Assisted, p.s.ElapsedMs, p.s.FloorMs)
 }
 
-// hint answers a hint outside the game's lock: under the lock it checks
-// the game and counts the hint (so a failed one counts too), then asks
-// engine, which the caller has admitted through the work gates.
-func (gs *games) hint(ctx context.Context, id string, who actor, engine hinter) (View, error) {
+// hint answers stage (0 or 1: a new hint; 2: its pattern; 3: its answer,
+// played as moves) of a hint outside the game's lock: under the lock it
+// checks the game and counts the hint (stage 1, so a failed one counts
+// too) and the stage, then asks engine, which the caller has admitted
+// through the work gates. Stages 2 and 3 are for the hint still open: the
+// grid has not changed since, so the engine finds the same step. Stage 3
+// then plays the answer under the lock, if the board is still the one
+// the engine saw.
+func (gs *games) hint(ctx context.Context, id string, who actor, stage int, engine hinter) (View, error) {
+	if stage == 0 {
+		stage = 1
+	}
+	if stage < 1 || stage > 3 {
+		return View{}, refuse(playBad, "hint stage %d: want 1 (nudge), 2 (pattern) or 3 (answer)", stage)
+	}
 	mu := gs.lock(id)
 	mu.Lock()
 	p, err := gs.load(ctx, id)
 	if err == nil {
 		err = p.allowed("hint", who)
 	}
-	if err == nil && p.s.Hints >= MaxHints {
+	switch {
+	case err != nil:
+	case stage == 1 && p.s.Hints >= MaxHints:
 		err = refuse(playConflict, "no hints left: all %d used", MaxHints)
+	case stage > 1 && p.s.HintStage == 0:
+		err = refuse(playConflict, "no hint open: ask for a new one")
 	}
 	var v View
 	if err == nil {
 		now := gs.now()
-		p.s.Hints++
+		if stage == 1 {
+			p.s.Hints++
+		}
+		p.s.HintStages++
+		p.s.HintStage = stage % 3 // the answer closes it
 		_, err = gs.save(ctx, p, now)
 		v = p.view(now)
 	}
@@ -590,15 +640,55 @@ func (gs *games) hint(ctx context.Context, id string, who actor, engine hinter) 
 	if err != nil {
 		return View{}, err
 	}
-	step, err := engine(ctx, p.puzzle, p.gm.Grid())
+	seen := p.gm.Grid()
+	step, err := engine(ctx, p.puzzle, seen)
 	if err != nil {
 		if ctx.Err() != nil {
 			return View{}, err
 		}
 		return View{}, refuse(playConflict, "no hint (it still counts): %v", err)
 	}
+	if stage == 3 {
+		if v, err = gs.playAdvice(ctx, id, who, seen, step); err != nil {
+			return View{}, err
+		}
+	}
 	v.Hint = &step
 	return v, nil
+}
+
+// playAdvice plays a hint's answer on game id, under its lock, if the
+// board is still seen: a wrong entry is erased, a placement placed (taking
+// it from its peers' marks; the last one finishes the game), an
+// elimination taken from the pencil marks that hold it.
+func (gs *games) playAdvice(ctx context.Context, id string, who actor, seen sudoku.Grid, adv logic.Advice) (View, error) {
+	return gs.run(ctx, id, "hint", who, Action{}, func(p *played, _ Action, now time.Time) (func(*View), error) {
+		if !slices.Equal(p.gm.Grid().Cells, seen.Cells) {
+			return nil, refuse(playConflict, "the board changed while the hint was found: ask again")
+		}
+		n := p.shape.N()
+		for _, w := range adv.Wrong {
+			if _, err := p.gm.Set(w/n, w%n, 0); err != nil {
+				return nil, gameError(err)
+			}
+		}
+		for _, c := range adv.Placements {
+			if _, err := p.gm.Place(c.Cell/n, c.Cell%n, c.Digit); err != nil {
+				return nil, gameError(err)
+			}
+		}
+		for _, c := range adv.Eliminations {
+			if m := p.gm.Marks(c.Cell/n, c.Cell%n); m.Has(c.Digit) && p.gm.Value(c.Cell/n, c.Cell%n) == 0 {
+				if _, err := p.gm.SetMarks(c.Cell/n, c.Cell%n, m&^(1<<c.Digit)); err != nil {
+					return nil, gameError(err)
+				}
+			}
+		}
+		if slices.Equal(p.gm.Grid().Cells, p.solution.Cells) {
+			p.finish(now)
+		}
+		return nil, nil
+	})
 }
 
 func (p *played) stopClock(now time.Time) {
@@ -646,7 +736,7 @@ func (p *played) view(now time.Time) View {
 		ID: p.rec.ID, Size: n, Box: p.s.Box, Level: p.rec.Level, Rating: p.s.Rating, Own: p.s.Own,
 		Puzzle: p.rec.Puzzle, Cells: sudoku.CellString(cells.Cells),
 		Status: p.rec.Status, ElapsedMs: p.s.ElapsedMs, Paused: p.s.RunningSince == 0,
-		Hints: p.s.Hints, MaxHints: MaxHints, ShowErrors: p.s.ShowErrors, Assisted: p.s.Assisted,
+		Hints: p.s.Hints, MaxHints: MaxHints, HintStages: p.s.HintStages, HintStage: p.s.HintStage, ShowErrors: p.s.ShowErrors, Assisted: p.s.Assisted,
 		Wrong: []int{}, Conflicts: []int{}, Total: n * n, Filled: n*n - gm.EmptyCells(),
 		CanUndo: gm.CanUndo(), CanRedo: gm.CanRedo(),
 	}

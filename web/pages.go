@@ -135,14 +135,15 @@ func parsePages(a *assets) (map[string]*template.Template, error) {
 	return pages, nil
 }
 
-// levelNotes say in a few words what each level asks of the player (the
-// logic engine's bands, see logic.Level).
+// levelNotes say in a few plain words what each level asks of the player
+// (the logic engine's bands, see logic.Level), without the techniques'
+// jargon: a player who does not know "claiming" still knows what to expect.
 var levelNotes = map[string]string{
-	"easy":    "singles",
-	"medium":  "pointing, claiming",
-	"hard":    "pairs, wings, fish",
-	"expert":  "rectangles, quads, ALS",
-	"extreme": "chains, forcing",
+	"easy":    "a cell with one digit left, a digit with one place left",
+	"medium":  "a digit locked into one line of a box",
+	"hard":    "pairs, triples and patterns across lines",
+	"expert":  "rectangles that would give two solutions, cell groups that nearly lock",
+	"extreme": "long if-then chains",
 }
 
 // roomSize is a board size a room offers, with its hardest level.

@@ -34,9 +34,18 @@ export async function api(path, body, method) {
 // $ finds one element by id.
 export const $ = (id) => document.getElementById(id);
 
-// say writes a message into el, styled as ok, error or neutral.
+// say writes a message into el, styled as ok, error or neutral; it starts
+// with a capital, as the server's error texts (written to follow a colon)
+// do not.
 export function say(el, text, kind) {
-  el.textContent = text || '';
+  el.textContent = text ? text.charAt(0).toUpperCase() + text.slice(1) : '';
   el.classList.toggle('error', kind === 'error');
   el.classList.toggle('ok', kind === 'ok');
+}
+
+// sentence starts text with a capital and ends it with a full stop.
+export function sentence(text) {
+  if (!text) return '';
+  const t = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?…:]$/.test(t) ? t : t + '.';
 }

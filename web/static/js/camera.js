@@ -190,8 +190,8 @@ function paint() {
       for (const i of step.cells) fill.set(i, 'rgba(255,210,40,0.45)');
       for (const i of step.targets) fill.set(i, 'rgba(255,150,0,0.6)');
       digits = new Map();
-      for (const p of step.placed) digits.set(p.cell, p.value);
-      for (const p of step.placements) digits.set(p.cell, p.value);
+      for (const p of step.placed) digits.set(p.cell, p.digit);
+      for (const p of step.placements) digits.set(p.cell, p.digit);
       colour = '#1e50dc';
     }
     drawGrid(ctx, corners(now), n, { outline: last.solution ? '#28c83c' : '#f0be1e', fill, digits, colour, scale });

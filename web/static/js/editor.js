@@ -1,7 +1,7 @@
 // editor.js: a puzzle being typed or corrected, shared by the Enter and
 // Upload pages. The server judges every change (conflicts, no, one or
 // several solutions, rating); the page only shows what it says.
-import { api, $, say } from './api.js';
+import { api, $, say, sentence } from './api.js';
 import { Board, makePad, keyValue, cellsText, arrows } from './grid.js';
 
 export class Editor {
@@ -31,14 +31,23 @@ export class Editor {
     }
   }
 
-  // load shows a grid of br×bc boxes with the given values (numbers).
-  load(br, bc, values) {
+  // load shows a grid of br×bc boxes with the given values (numbers);
+  // analysis, when the server already judged these values, is shown
+  // without asking again.
+  load(br, bc, values, analysis) {
     this.br = br; this.bc = bc; this.n = br * bc;
     this.board.setShape(br, bc);
     this.values = values ? values.slice() : new Array(this.n * this.n).fill(0);
     this.solution = null;
     makePad($('pad'), this.n, (v) => this.set(v, false));
+    if (analysis) { clearTimeout(this.timer); this.seq++; this.show(analysis); this.redraw(); return; }
     this.changed();
+  }
+
+  // checking says at once that a new verdict is on its way.
+  checking() {
+    $('verdict').textContent = 'Checking…';
+    $('verdict').className = 'verdict';
   }
 
   text() { return cellsText(this.values); }
@@ -64,6 +73,7 @@ export class Editor {
   // changed asks the server about the grid after a short pause in typing.
   changed() {
     this.redraw();
+    this.checking();
     $('play').disabled = true;
     $('solve').disabled = true;
     clearTimeout(this.timer);
@@ -84,26 +94,32 @@ export class Editor {
     try {
       const a = await api('/api/analyze', { puzzle: this.text(), box: this.box() });
       if (seq !== this.seq) return; // a newer change is on its way
-      this.analysis = a;
-      let text, cls = 'bad';
-      switch (a.status) {
-        case 'solved':
-          text = 'One solution' + (a.rating ? ` · rating ${a.rating.toFixed(1)}` : '') + (a.level ? ` · ${a.level}` : '');
-          cls = 'good';
-          break;
-        case 'several solutions': text = 'Several solutions: add a given.'; break;
-        default: text = a.conflicts.length ? `Conflict: ${a.reason}` : 'No solution: no grid completes these givens';
-      }
-      verdict.textContent = `${text.replace(/\.$/, '')} · ${a.givens} givens`;
-      verdict.className = 'verdict ' + cls;
-      $('play').disabled = $('solve').disabled = a.status !== 'solved';
-      if (this.o.onVerdict) this.o.onVerdict(a);
+      this.show(a);
     } catch (e) {
       if (seq !== this.seq) return;
-      verdict.textContent = e.message;
+      verdict.textContent = sentence(e.message);
       verdict.className = 'verdict bad';
     }
     this.redraw();
+  }
+
+  // show writes the server's verdict on the grid.
+  show(a) {
+    this.analysis = a;
+    const verdict = $('verdict');
+    let text, cls = 'bad';
+    switch (a.status) {
+      case 'solved':
+        text = 'One solution' + (a.rating ? ` · rating ${a.rating.toFixed(1)} · ${a.level}` : ' · not rated (the engine needs more than 3 s)');
+        cls = 'good';
+        break;
+      case 'several solutions': text = 'Several solutions: add a given.'; break;
+      default: text = a.conflicts.length ? `Conflict: ${a.reason}` : 'No solution: no grid completes these givens';
+    }
+    verdict.textContent = `${text.replace(/\.$/, '')} · ${a.givens} givens`;
+    verdict.className = 'verdict ' + cls;
+    $('play').disabled = $('solve').disabled = a.status !== 'solved';
+    if (this.o.onVerdict) this.o.onVerdict(a);
   }
 
   redraw() {
@@ -122,7 +138,7 @@ export class Editor {
     say($('msg'), `Solving with ${solver}…`);
     $('solve').disabled = true;
     try {
-      const r = await api('/api/solve', { puzzle: this.text(), box: this.box(), solver });
+      const r = await api('/api/solve', { puzzle: this.text(), box: this.box(), solver, rate: false });
       if (r.solution) {
         this.solution = Array.from(r.solution, (c) => (c <= '9' ? c.charCodeAt(0) - 48 : c.charCodeAt(0) - 55));
         say($('msg'), `Solved by ${r.solver} in ${formatMs(r.ms)}${r.nodes ? ` (${r.nodes} search nodes)` : ''}.`, 'ok');

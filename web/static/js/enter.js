@@ -17,6 +17,7 @@ $('clear').onclick = () => { ed.load(...shapeFor(size())); $('paste').value = ''
 let pasteTimer = 0;
 $('paste').addEventListener('input', () => {
   clearTimeout(pasteTimer);
+  if ($('paste').value.trim()) ed.checking(); // at once: the old verdict is stale
   pasteTimer = setTimeout(async () => {
     const text = $('paste').value;
     if (!text.trim()) return;
@@ -25,7 +26,7 @@ $('paste').addEventListener('input', () => {
       const radio = document.querySelector(`input[name=size][value="${a.size}"]`);
       if (radio) radio.checked = true;
       const values = Array.from(a.puzzle, (c) => (c <= '9' ? c.charCodeAt(0) - 48 : c.charCodeAt(0) - 55));
-      ed.load(a.box[0], a.box[1], values);
+      ed.load(a.box[0], a.box[1], values, a); // judged already: no second request
       say($('msg'), '');
     } catch (e) {
       say($('msg'), e.message, 'error');

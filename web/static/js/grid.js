@@ -1,6 +1,7 @@
 // grid.js: the Sudoku board widget the play, enter and upload pages share.
 // It draws what it is told (values, givens, pencil marks, highlights) and
-// reports where the player points; it knows no rules: the server does.
+// reports where the player points; it knows no rules: the server and
+// playkit.js do.
 
 // symbol writes a value as the pages show it: 1-9, then A=10 … G=16.
 export function symbol(v) {
@@ -33,6 +34,7 @@ export class Board {
   constructor(el, onPick) {
     this.el = el;
     this.onPick = onPick || (() => {});
+    this.onSelect = null; // called after every change of selection (zoom.js follows it)
     this.n = 0;
     this.sel = -1;
     this.cells = [];
@@ -46,7 +48,9 @@ export class Board {
     });
   }
 
-  // setShape rebuilds the board for an n×n grid of br×bc boxes.
+  // setShape rebuilds the board for an n×n grid of br×bc boxes: an ARIA
+  // grid of rows (laid out by the board's CSS grid: rows are display:
+  // contents) whose cells say their row, column and value.
   setShape(br, bc) {
     const n = br * bc;
     if (n === this.n && br === this.br) return;
@@ -55,16 +59,30 @@ export class Board {
     this.el.style.setProperty('--br', br);
     this.el.style.setProperty('--bc', bc);
     this.el.replaceChildren();
+    this.el.setAttribute('role', 'grid');
+    this.el.classList.toggle('big', n >= 12); // bigger pencil marks (app.css)
+    this.el.setAttribute('aria-rowcount', n);
+    this.el.setAttribute('aria-colcount', n);
     this.cells = [];
+    let row = null;
     for (let i = 0; i < n * n; i++) {
       const r = Math.floor(i / n), c = i % n;
+      if (c === 0) {
+        row = document.createElement('div');
+        row.className = 'row';
+        row.setAttribute('role', 'row');
+        row.setAttribute('aria-rowindex', r + 1);
+        this.el.append(row);
+      }
       const d = document.createElement('div');
       d.className = 'cell';
       d.dataset.i = i;
+      d.id = `${this.el.id || 'board'}-c${i}`;
       d.setAttribute('role', 'gridcell');
+      d.setAttribute('aria-colindex', c + 1);
       if (c % bc === bc - 1) d.classList.add(c === n - 1 ? 'ex' : 'bx');
       if (r % br === br - 1) d.classList.add(r === n - 1 ? 'ey' : 'by');
-      this.el.append(d);
+      row.append(d);
       this.cells.push(d);
     }
     if (this.sel >= n * n) this.sel = -1;
@@ -72,7 +90,10 @@ export class Board {
 
   select(i) {
     this.sel = i;
+    if (i >= 0 && this.cells[i]) this.el.setAttribute('aria-activedescendant', this.cells[i].id);
+    else this.el.removeAttribute('aria-activedescendant');
     if (this.last) this.draw(this.last);
+    if (this.onSelect) this.onSelect(i);
   }
 
   // move shifts the selection by dr rows and dc columns, wrapping around.
@@ -108,28 +129,36 @@ export class Board {
       cls.toggle('hint', !!(view.hint && view.hint.has(i)));
       cls.toggle('hint-target', !!(view.targets && view.targets.has(i)));
       cls.toggle('solved', !!(view.solved && view.solved.has(i)));
+      cls.toggle('elim-cell', !!(view.elim && view.elim.has(i)));
+      d.setAttribute('aria-selected', String(i === sel));
       const m = view.marks ? view.marks[i] : 0;
-      const key = v ? 'v' + v : 'm' + m + (view.elim && view.elim.has(i) ? 'e' + [...view.elim.get(i)].join(',') : '');
+      const struck = view.elim && view.elim.get(i);
+      const key = v ? 'v' + v + (view.given && view.given[i] ? 'g' : '') + (cls.contains('conflict') ? 'x' : '')
+        : 'm' + m + (struck ? 'e' + [...struck].join(',') : '');
       if (d.dataset.k === key) continue;
       d.dataset.k = key;
+      const where = `Row ${r + 1}, column ${c + 1}`;
       if (v) {
         d.textContent = symbol(v);
-        d.setAttribute('aria-label', `r${r + 1}c${c + 1}: ${symbol(v)}`);
-      } else if (m) {
+        d.setAttribute('aria-label', `${where}: ${view.given && view.given[i] ? 'given ' : ''}${symbol(v)}${cls.contains('conflict') ? ', clashes with another ' + symbol(v) : ''}`);
+      } else if (m || struck) {
+        // Pencil marks, and the candidates a hint removes (struck out,
+        // shown even where the player has not pencilled them).
         const box = document.createElement('div');
         box.className = 'marks';
-        const struck = view.elim && view.elim.get(i);
+        box.setAttribute('aria-hidden', 'true');
         for (let x = 1; x <= n; x++) {
           const s = document.createElement('span');
-          if (m & (1 << x)) s.textContent = symbol(x);
+          if ((m & (1 << x)) || (struck && struck.has(x))) s.textContent = symbol(x);
           if (struck && struck.has(x)) s.className = 'elim';
           box.append(s);
         }
         d.replaceChildren(box);
-        d.setAttribute('aria-label', `r${r + 1}c${c + 1}: empty, marks ${[...Array(n).keys()].map((x) => x + 1).filter((x) => m & (1 << x)).map(symbol).join(' ')}`);
+        const list = [...Array(n).keys()].map((x) => x + 1).filter((x) => m & (1 << x)).map(symbol).join(' ');
+        d.setAttribute('aria-label', `${where}: empty${list ? ', marks ' + list : ''}${struck ? ', a hint removes ' + [...struck].map(symbol).join(' ') : ''}`);
       } else {
         d.textContent = '';
-        d.setAttribute('aria-label', `r${r + 1}c${c + 1}: empty`);
+        d.setAttribute('aria-label', `${where}: empty`);
       }
     }
   }
@@ -145,6 +174,7 @@ export function makePad(el, n, onValue) {
     b.type = 'button';
     b.textContent = symbol(v);
     b.dataset.v = v;
+    b.dataset.sym = symbol(v);
     b.setAttribute('aria-label', `write ${symbol(v)}`);
     el.append(b);
   }

@@ -120,7 +120,15 @@ function build() {
   whiteAt = [];
   cellEls = [];
   let n = 0;
+  let row = null;
   view.cells.forEach((c, i) => {
+    if (i % view.cols === 0) {
+      // ARIA rows, laid out by the board's grid (display: contents).
+      row = document.createElement('div');
+      row.className = 'row';
+      row.setAttribute('role', 'row');
+      el.append(row);
+    }
     const d = document.createElement('div');
     if (c.w) {
       d.className = 'kk-cell white';
@@ -132,14 +140,20 @@ function build() {
       whiteAt.push(k);
     } else {
       d.className = 'kk-cell block';
+      d.setAttribute('role', 'gridcell');
       whiteAt.push(-1);
       if (c.d || c.a) {
         d.classList.add('clue');
-        if (c.a) { const s = document.createElement('span'); s.className = 'across'; s.textContent = c.a; d.append(s); }
-        if (c.d) { const s = document.createElement('span'); s.className = 'down'; s.textContent = c.d; d.append(s); }
+        // The sums are drawn by CSS from data-a and data-d; the cell's
+        // label says them in words.
+        if (c.a) d.dataset.a = c.a;
+        if (c.d) d.dataset.d = c.d;
+        d.setAttribute('aria-label', [c.a ? `across ${c.a}` : '', c.d ? `down ${c.d}` : ''].filter(Boolean).join(', '));
+      } else {
+        d.setAttribute('aria-label', 'block');
       }
     }
-    el.append(d);
+    row.append(d);
   });
   runs = [];
   view.cells.forEach((c, i) => {
@@ -193,16 +207,22 @@ function broken() {
 
 function redraw() {
   const playing = view.status === 'playing';
-  const bad = showErrors && playing ? broken() : new Set();
+  // A run that breaks a rule is always red: that is the rules, not the
+  // solution; Errors on/off is about digits that differ from the solution.
+  const bad = playing ? broken() : new Set();
   cellEls.forEach((d, k) => {
     d.textContent = entries[k] ? String(entries[k]) : '';
     d.classList.toggle('sel', playing && k === sel);
+    d.setAttribute('aria-selected', String(playing && k === sel));
+    if (!d.id) d.id = `kk-c${k}`;
+    d.setAttribute('aria-label', entries[k] ? `${entries[k]}` : 'empty');
     d.classList.toggle('conflict', bad.has(k));
     d.classList.toggle('wrong', showErrors && playing && wrong.has(k) && entries[k] !== 0);
     d.classList.toggle('hint-target', k === hinted);
     d.classList.toggle('solved', view.status === 'solved');
     d.classList.toggle('revealed', view.status === 'revealed');
   });
+  if (cellEls[sel]) $('kboard').setAttribute('aria-activedescendant', cellEls[sel].id);
   const filled = entries.filter((d) => d).length;
   $('progress').textContent = `${filled}/${entries.length}`;
   $('hints').textContent = `${view.hints}/${view.maxHints}`;
@@ -287,10 +307,13 @@ function kakuroFinishNote(v, p) {
 async function run(action, extra) {
   try {
     const v = await act(action, extra);
-    if (v.wrong) wrong = new Set(v.wrong);
-    if (v.hint) { hinted = v.hint.cell; sel = v.hint.cell; }
+    // The server leaves "wrong" out when nothing is wrong: an answer to
+    // check, hint or submit replaces the red cells, never adds to them.
+    if (['check', 'hint', 'submit'].includes(action)) wrong = new Set(v.wrong || []);
+    if (v.hint) { hinted = v.hint.cell; sel = v.hint.cell; wrong.delete(v.hint.cell); }
+    const bad = (v.wrong || []).length;
     if (action === 'check') {
-      say($('msg'), v.wrong.length ? `${v.wrong.length} digit${v.wrong.length === 1 ? ' is' : 's are'} wrong (in red).` : 'No wrong digit so far.', v.wrong.length ? 'error' : 'ok');
+      say($('msg'), bad ? `${bad} digit${bad === 1 ? ' is' : 's are'} wrong (in red).` : 'No wrong digit so far.', bad ? 'error' : 'ok');
     } else if (action === 'hint') {
       say($('msg'), `Hint: ${v.hint.digit} goes in the highlighted cell.`);
     } else if (action === 'move' && v.status === 'playing' && entries.every((d) => d)) {

@@ -1,16 +1,19 @@
 // play.js: the Play page. /play shows the chooser (size, level); /play/ID
 // plays game ID. The server holds the game: every action is a request
 // that answers with the new view, so a reload or a restart loses nothing.
-import { api, $, say } from './api.js';
+import { api, $, say, sentence } from './api.js';
 import { Board, makePad, keyValue, parseCells, arrows } from './grid.js';
+import { Zoom } from './zoom.js';
+import { clock, Pencil, StagedHint, conflicts, showLeft, clearMarks, wireClearMarks } from './playkit.js';
 
 const CURRENT = 'sudokuar.currentGame';
 const NAME = 'sudokuar.name';
 
 let view = null;       // the server's latest View
 let board = null;
-let pencil = false;
-let hintView = null;   // the latest hint to show: {cells, targets, elim}
+const pencil = new Pencil();
+const hint = new StagedHint($('msg'), () => redraw());
+let zoom = null;
 let checked = null;    // cells a check or submit found wrong
 let clockBase = 0;     // performance.now() when view.elapsedMs was true
 
@@ -55,13 +58,16 @@ function showChooser() {
 
 async function startGame(gid) {
   $('game').hidden = false;
+  document.body.classList.add('in-game');
+  wireClearMarks();
   board = new Board($('board'), () => redraw());
+  zoom = new Zoom(board, $('zoom'));
   $('name').value = localStorage.getItem(NAME) || '';
   try {
     show(await api('/api/games/' + gid));
   } catch (e) {
     if (e.status === 404 && localStorage.getItem(CURRENT) === gid) localStorage.removeItem(CURRENT);
-    $('game').replaceChildren(Object.assign(document.createElement('p'), { className: 'message error', textContent: e.message }));
+    $('game').replaceChildren(Object.assign(document.createElement('p'), { className: 'message error', textContent: sentence(e.message) }));
     const a = Object.assign(document.createElement('a'), { href: '/play', className: 'button primary', textContent: 'New game' });
     $('game').append(a);
     return;
@@ -81,7 +87,7 @@ function act(action, body) {
       show(v);
       return v;
     } catch (e) {
-      say($('msg'), e.message, 'error');
+      say($('msg'), sentence(e.message), 'error');
       return null;
     }
   };
@@ -96,6 +102,8 @@ function show(v) {
   clockBase = performance.now();
   if (first) {
     board.setShape(v.box[0], v.box[1]);
+    zoom.offer(v.size);
+    hint.resume(v.hintStage);
     $('board').append($('paused')); // the cover sits over the cells
     makePad($('pad'), v.size, (x) => write(x));
     $('what').textContent = `${v.size}×${v.size} · ${v.own ? 'your puzzle' : v.level}${v.rating ? ' · ' + v.rating.toFixed(1) : ''}`;
@@ -104,7 +112,6 @@ function show(v) {
   $('hints').textContent = `${v.hints}/${v.maxHints}`;
   $('undo').disabled = !v.canUndo;
   $('redo').disabled = !v.canRedo;
-  $('hint').disabled = v.hints >= v.maxHints;
   const over = v.status !== 'playing';
   $('paused').hidden = !v.paused || over;
   $('board').classList.toggle('covered', v.paused && !over);
@@ -113,7 +120,7 @@ function show(v) {
   showFairPlay(v);
   $('submit-form').hidden = !v.needName;
   $('pause').hidden = over;
-  if (over) { board.sel = -1; hintView = null; showDone(v); }
+  if (over) { board.select(-1); hint.clear(); showDone(v); }
   tick();
   redraw();
 }
@@ -129,11 +136,17 @@ function redraw() {
   }
   const wrong = new Set(view.wrong);
   if (checked) for (const i of checked) wrong.add(i);
+  // Rule breaks always show: they are rules, not answers.
+  const clash = view.status === 'playing' ? conflicts(values, view.box[0], view.box[1]) : new Set();
+  for (const i of view.conflicts || []) clash.add(i);
+  const h = hint.view();
   board.draw({
-    values, given, marks: view.marks, wrong, conflicts: new Set(view.conflicts),
-    hint: hintView && hintView.cells, targets: hintView && hintView.targets, elim: hintView && hintView.elim,
-    solved: solvedCells,
+    values, given, marks: view.marks, wrong, conflicts: clash,
+    hint: h.cells, targets: h.targets, elim: h.elim, solved: solvedCells,
   });
+  showLeft($('pad'), values, view.size);
+  zoom.update();
+  if (view.status === 'playing' && !view.watching) $('hint').disabled = view.hints >= view.maxHints && hint.next() === 1;
 }
 
 function tick() {
@@ -149,54 +162,29 @@ async function write(v) {
   if (i < 0 || !view || view.status !== 'playing' || view.paused) return;
   if (parseCells(view.puzzle)[i]) { say($('msg'), 'That cell is a given.'); return; }
   checked = null;
-  if (pencil && v > 0) {
+  hint.clear();
+  if (pencil.on && v > 0) {
     if (parseCells(view.cells)[i]) { say($('msg'), 'Erase the digit before pencilling.'); return; }
     await act('mark', { cell: i, value: v });
   } else {
     const r = await act('move', moveBody(i, v));
-    if (r) { hintView = null; say($('msg'), ''); }
+    if (r) say($('msg'), '');
   }
   if (view.filled === view.total && view.status === 'playing') {
     say($('msg'), 'Every cell is filled, but the grid is not the solution yet.', 'error');
   }
 }
 
-function setPencil(on) {
-  pencil = on;
-  $('pencil').setAttribute('aria-pressed', String(on));
-  $('pad').classList.toggle('pencil', on);
-}
-
-function showHint(step) {
-  const n = view.size;
-  const cells = new Set(step.cells || []);
-  const targets = new Set();
-  const elim = new Map();
-  for (const p of step.placements || []) targets.add(p.cell);
-  for (const w of step.wrong || []) targets.add(w);
-  for (const e of step.eliminations || []) {
-    if (!elim.has(e.cell)) elim.set(e.cell, new Set());
-    elim.get(e.cell).add(e.value);
-  }
-  hintView = { cells, targets, elim };
-  say($('msg'), step.sentence || step.technique, '');
-  if (n) redraw();
-}
-
 // ---- fair play: assists, the finish screen, the remembered name ----
 
-// clock formats milliseconds as the timer shows them.
-function clock(ms) {
-  const s = Math.floor(ms / 1000);
-  return s >= 3600 ? `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`
-    : `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-}
-
 // moveBody is a move's request; it carries the remembered name, so the
-// move that finishes the game records it at once.
+// move that finishes the game records it at once, and asks that a placed
+// digit leave its peers' pencil marks when the player wants that.
 function moveBody(cell, value) {
   const name = localStorage.getItem(NAME);
-  return name ? { cell, value, name } : { cell, value };
+  const body = name ? { cell, value, name } : { cell, value };
+  if (value > 0 && clearMarks()) body.clear = true;
+  return body;
 }
 
 // showFairPlay shows the counters and assists the server allows: the
@@ -272,15 +260,16 @@ function wire() {
     if (e.target === el || e.target.closest('input, textarea, select')) return;
     onKey(e);
   });
-  $('pencil').onclick = () => setPencil(!pencil);
-  $('undo').onclick = () => { checked = null; act('undo'); };
-  $('redo').onclick = () => { checked = null; act('redo'); };
+  $('pencil').onclick = () => pencil.toggle();
+  $('undo').onclick = () => { checked = null; hint.clear(); act('undo'); };
+  $('redo').onclick = () => { checked = null; hint.clear(); act('redo'); };
   $('pause').onclick = () => act(view.paused ? 'resume' : 'pause');
   $('resume-btn').onclick = () => act('resume');
   $('errors').onclick = () => { if (view.showErrors || assist('Showing mistakes')) act('errors', { on: !view.showErrors }); };
   $('hint').onclick = async () => {
-    const v = await act('hint');
-    if (v && v.hint) showHint(v.hint);
+    const stage = hint.next();
+    const v = await act('hint', { stage });
+    if (v && v.hint) hint.show(v.hint, stage, v.box[0], v.box[1]);
   };
   $('check').onclick = async () => {
     if (!assist('Checking')) return;
@@ -331,8 +320,9 @@ function onKey(e) {
     write(v);
     return;
   }
-  if (k === 'p' || k === 'n') { setPencil(!pencil); return; }
+  if (k === 'p' || k === 'n') { pencil.toggle(); return; }
   if (k === 'h') { $('hint').click(); return; }
+  if (k === 'z' && !$('zoom').hidden) { zoom.set(!zoom.on); return; }
   if (k === 'u') { $('undo').click(); return; }
   if (k === 'e') { $('errors').click(); }
 }

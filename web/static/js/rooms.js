@@ -3,8 +3,10 @@
 // ready checks, the race or co-op board, and the results. Everything goes
 // over one WebSocket to /ws/rooms (the protocol is in rooms/protocol.go);
 // the server decides every move, this page only shows what it says.
-import { $, say } from './api.js';
+import { $, say, sentence } from './api.js';
 import { Board, makePad, keyValue, parseCells, arrows } from './grid.js';
+import { Zoom } from './zoom.js';
+import { clock, Pencil, StagedHint, conflicts as clashes, showLeft, clearMarks, wireClearMarks } from './playkit.js';
 
 const NAME = 'sudokuar.name'; // shared with the play page
 
@@ -15,12 +17,13 @@ let wanted = null;    // the room code this page should be in
 let leaving = false;  // the player left on purpose: no rejoin
 let st = null;        // the latest state
 let board = null;     // the Board widget
+let zoom = null;      // its magnifier on big boards
 let cells = [];       // the board's values as the server last said
 let marks = [];       // my pencil marks
 let wrong = new Set();
 let conflicts = new Set();
-let pencil = false;
-let hintView = null;
+const pencil = new Pencil();
+const hint = new StagedHint($('room-msg'), () => redraw());
 let clockBase = 0;    // performance.now() when st.elapsedMs was true
 let solution = null;  // once the game is over
 let listTimer = 0;
@@ -80,7 +83,7 @@ function myName() {
 
 // tell writes a message where the player is looking.
 function tell(text, kind) {
-  say(wanted ? $('room-msg') : $('lobby-msg'), text, kind);
+  say(wanted ? $('room-msg') : $('lobby-msg'), sentence(text), kind);
 }
 
 const handlers = {
@@ -106,7 +109,7 @@ const handlers = {
   hint(m) {
     const me = mySeat();
     if (me) me.hints = m.used;
-    showHint(m.step);
+    hint.show(m.step, m.stage || 1, st.box[0], st.box[1]);
     drawMine();
   },
   finish(m) {
@@ -247,6 +250,7 @@ function mySeat() { return st && st.you >= 0 ? st.seats.find((s) => s.seat === s
 function showState(m) {
   const first = !st || st.code !== m.code || st.game !== m.game || st.size !== m.size;
   const wasPhase = st && st.phase;
+  const prev = st;
   st = m;
   clockBase = performance.now();
   document.title = `Room ${m.code} · sudokuar`;
@@ -261,10 +265,12 @@ function showState(m) {
     wrong = new Set(m.board.wrong);
     conflicts = new Set(m.board.conflicts);
   }
-  if (first || !board || wasPhase !== m.phase) { hintView = null; }
+  if (first || !board || wasPhase !== m.phase) hint.clear();
+  if (st && wasPhase === 'playing') sayWhoLeft(prev, m);
   if (m.phase === 'playing' && wasPhase !== 'playing') { say($('room-msg'), m.game > 0 && wasPhase ? 'Go!' : '', 'ok'); }
 
   const lobby = m.phase === 'lobby' || m.phase === 'countdown';
+  document.body.classList.toggle('in-game', m.phase === 'playing');
   $('waiting').hidden = !lobby;
   $('play').hidden = lobby;
   $('results').hidden = m.phase !== 'over';
@@ -281,7 +287,13 @@ function drawWaiting() {
   let text;
   if (st.you < 0) text = seated.length < 4 ? 'You are watching. Take a seat to play.' : 'You are watching: every seat is taken.';
   else if (seated.length < 2 && !st.quick) text = 'Waiting for another player: send them the link below.';
-  else if (notReady.length) text = `Waiting for ${notReady.map((s) => (s.seat === st.you ? 'you' : s.name)).join(', ')} to be ready.`;
+  else if (notReady.length) {
+    const others = notReady.filter((s) => s.seat !== st.you).map((s) => s.name);
+    const names = others.length > 1 ? `${others.slice(0, -1).join(', ')} and ${others[others.length - 1]}` : others[0];
+    const meToo = notReady.some((s) => s.seat === st.you);
+    text = !others.length ? 'Waiting for you: press “I\'m ready”.'
+      : meToo ? `Waiting for you and ${names} to be ready.` : `Waiting for ${names} to be ready.`;
+  }
   else text = 'Everyone is ready.';
   $('wait-text').textContent = text;
   $('countdown').hidden = st.phase !== 'countdown';
@@ -303,10 +315,11 @@ function drawGame(first) {
   $('undo').hidden = $('redo').hidden = st.mode === 'coop';
   $('keys').textContent = 'Keys: arrows move, 1–9 (A–G on 16×16) write, 0 or Backspace erase, P pencil, H hint' + (st.mode === 'coop' ? '.' : ', U/Ctrl+Z undo.');
   if (!st.board) return;
-  if (!board) board = new Board($('board'), () => redraw());
+  if (!board) { board = new Board($('board'), () => redraw()); zoom = new Zoom(board, $('zoom')); }
   board.setShape(st.box[0], st.box[1]);
+  zoom.offer(st.size);
   if (st.phase !== 'playing') board.sel = -1;
-  if (first) makePad($('pad'), st.size, (v) => write(v));
+  if (first) { makePad($('pad'), st.size, (v) => write(v)); wireClearMarks(); }
   drawMine();
   redraw();
   if (first && st.you >= 0) $('board').focus({ preventScroll: true });
@@ -324,7 +337,7 @@ function drawMine() {
   if (!over) {
     $('undo').disabled = !st.board.canUndo;
     $('redo').disabled = !st.board.canRedo;
-    $('hint').disabled = me.hints >= st.maxHints;
+    $('hint').disabled = me.hints >= st.maxHints && hint.next() === 1;
   }
 }
 
@@ -336,10 +349,17 @@ function redraw() {
   if (solution) {
     solution.forEach((x, i) => { if (!given[i] && values[i] !== x) { values[i] = x; solved.add(i); } });
   }
+  // Rule breaks always show: they are rules, not answers.
+  const clash = solution ? new Set() : clashes(values, st.box[0], st.box[1]);
+  if (!solution) for (const i of conflicts) clash.add(i);
+  const h = hint.view();
   board.draw({
-    values, given, marks, wrong: solution ? new Set() : wrong, conflicts: solution ? new Set() : conflicts,
-    hint: hintView && hintView.cells, targets: hintView && hintView.targets, elim: hintView && hintView.elim, solved,
+    values, given, marks, wrong: solution ? new Set() : wrong, conflicts: clash,
+    hint: h.cells, targets: h.targets, elim: h.elim, solved,
   });
+  showLeft($('pad'), values, st.size);
+  zoom.update();
+  if (st.phase === 'playing' && $('hint') && mySeat() && !mySeat().place) $('hint').disabled = mySeat().hints >= st.maxHints && hint.next() === 1;
 }
 
 function applyMove(m) {
@@ -354,7 +374,9 @@ function applyMove(m) {
     st.board.canRedo = !!m.canRedo;
   }
   for (const s of st.seats) if (st.mode === 'coop' || s.seat === m.seat) s.filled = m.filled;
-  if (m.changes.some((c) => hintView && (hintView.targets.has(c.cell)))) hintView = null;
+  // The player's own moves close a hint as they are sent; a partner's
+  // move on a hinted cell closes it too.
+  if (m.seat !== st.you && hint.advice && m.changes.some((c) => hint.view().targets.has(c.cell))) hint.clear();
   drawMine();
   drawSeats();
   redraw();
@@ -364,30 +386,69 @@ function write(v) {
   const i = board && board.sel;
   if (i == null || i < 0 || !st || st.phase !== 'playing') return;
   if (parseCells(st.puzzle)[i]) { say($('room-msg'), 'That cell is a given.'); return; }
-  if (pencil && v > 0) {
+  hint.clear();
+  if (pencil.on && v > 0) {
     if (cells[i]) { say($('room-msg'), 'Erase the digit before pencilling.'); return; }
     send({ t: 'mark', cell: i, value: v });
   } else {
-    send({ t: 'move', cell: i, value: v });
+    send(v > 0 && clearMarks() && st.mode === 'race' ? { t: 'move', cell: i, value: v, clear: true } : { t: 'move', cell: i, value: v });
   }
 }
 
-function showHint(step) {
-  const targets = new Set();
-  const elim = new Map();
-  for (const p of step.placements || []) targets.add(p.cell);
-  for (const w of step.wrong || []) targets.add(w);
-  for (const e of step.eliminations || []) {
-    if (!elim.has(e.cell)) elim.set(e.cell, new Set());
-    elim.get(e.cell).add(e.value);
+// sayWhoLeft tells the player, in the message line, about another player
+// who left, gave up, dropped out or lost the connection since the last
+// state.
+function sayWhoLeft(prev, m) {
+  for (const s of m.seats) {
+    if (s.seat === m.you) continue;
+    const p = prev.seats.find((x) => x.seat === s.seat);
+    if (!p) continue;
+    if (s.out && !p.out) {
+      const why = { 'gave up': 'gave up', dropped: 'dropped out: they did not come back in time' }[s.out] || `left the game (${s.out})`;
+      tell(`${s.name} ${why}.${m.mode === 'race' ? ' You play on.' : ''}`);
+    } else if (!s.out && p.online && !s.online) {
+      tell(`${s.name} lost the connection: their seat waits for them.`);
+    }
   }
-  hintView = { cells: new Set(step.cells || []), targets, elim };
-  say($('room-msg'), step.sentence || step.technique);
-  redraw();
+}
+
+// drawStrip draws the other players' progress above the board (race: a
+// bar each; co-op: their counts), so a phone shows it without scrolling.
+function drawStrip() {
+  const el = $('strip');
+  if (!el) return;
+  const others = st.seats.filter((s) => s.seat !== st.you);
+  el.hidden = st.phase !== 'playing' || !others.length;
+  if (el.hidden) return;
+  const total = st.size * st.size;
+  const givens = st.puzzle ? parseCells(st.puzzle).filter((x) => x > 0).length : 0;
+  el.replaceChildren();
+  for (const s of others) {
+    const li = document.createElement('li');
+    li.className = 'strip-seat' + (s.out ? ' out' : '') + (s.online ? '' : ' away');
+    const name = Object.assign(document.createElement('span'), { className: 'name', textContent: s.name });
+    const pct = Math.round(100 * Math.max(0, s.filled - givens) / Math.max(1, total - givens));
+    const bar = document.createElement('span');
+    bar.className = 'bar-track';
+    bar.setAttribute('role', 'progressbar');
+    bar.setAttribute('aria-label', `${s.name}'s progress`);
+    bar.setAttribute('aria-valuenow', String(s.filled));
+    bar.setAttribute('aria-valuemin', '0');
+    bar.setAttribute('aria-valuemax', String(total));
+    const fill = document.createElement('span');
+    fill.className = 'bar-fill';
+    fill.style.width = `${st.mode === 'race' ? pct : 0}%`;
+    bar.append(fill);
+    const info = Object.assign(document.createElement('span'), { className: 'strip-info',
+      textContent: s.out ? s.out : s.place ? (st.mode === 'race' ? ['', '1st', '2nd', '3rd', '4th'][s.place] : 'done') : st.mode === 'race' ? `${pct}%` : `${s.mistakes}✗` });
+    li.append(name, bar, info);
+    el.append(li);
+  }
 }
 
 function drawSeats() {
   if (!st) return;
+  drawStrip();
   const ol = $('seats');
   ol.replaceChildren();
   const total = st.size * st.size;
@@ -414,6 +475,7 @@ function drawSeats() {
         fill.style.width = `${Math.round(100 * Math.max(0, s.filled - givens) / Math.max(1, total - givens))}%`;
         bar.append(fill);
         bar.setAttribute('role', 'progressbar');
+        bar.setAttribute('aria-label', `${s.name}'s progress`);
         bar.setAttribute('aria-valuenow', String(s.filled));
         bar.setAttribute('aria-valuemax', String(total));
         li.append(bar);
@@ -465,12 +527,6 @@ function drawResults() {
   $('lb-link').href = `/leaderboard?size=${st.size}&level=${encodeURIComponent(st.level)}&mode=${st.mode}`;
 }
 
-function clock(ms) {
-  const s = Math.floor((ms || 0) / 1000);
-  return s >= 3600 ? `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`
-    : `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-}
-
 function tick() {
   if (!st) return;
   if (st.phase === 'countdown') {
@@ -487,12 +543,6 @@ function tick() {
   }
 }
 
-function setPencil(on) {
-  pencil = on;
-  $('pencil').setAttribute('aria-pressed', String(on));
-  $('pad').classList.toggle('pencil', on);
-}
-
 // ---- controls ----
 
 $('ready').onclick = () => { const me = mySeat(); send({ t: 'ready', on: !(me && me.ready) }); };
@@ -503,10 +553,10 @@ $('copy-link').onclick = async () => {
   try { await navigator.clipboard.writeText($('link').value); tell('Link copied: send it to your friends.', 'ok'); } catch { $('link').select(); }
 };
 $('link').onfocus = () => $('link').select();
-$('pencil').onclick = () => setPencil(!pencil);
-$('undo').onclick = () => send({ t: 'undo' });
-$('redo').onclick = () => send({ t: 'redo' });
-$('hint').onclick = () => send({ t: 'hint' });
+$('pencil').onclick = () => pencil.toggle();
+$('undo').onclick = () => { hint.clear(); send({ t: 'undo' }); };
+$('redo').onclick = () => { hint.clear(); send({ t: 'redo' }); };
+$('hint').onclick = () => send({ t: 'hint', stage: hint.next() });
 $('forfeit').onclick = () => { if (confirm('Give up this game? You keep watching.')) send({ t: 'forfeit' }); };
 
 document.addEventListener('keydown', (e) => {
@@ -523,7 +573,8 @@ document.addEventListener('keydown', (e) => {
   const v = keyValue(e.key, st.size);
   if (v >= 0) { e.preventDefault(); write(v); return; }
   const k = e.key.toLowerCase();
-  if (k === 'p' || k === 'n') setPencil(!pencil);
+  if (k === 'p' || k === 'n') pencil.toggle();
   else if (k === 'h') $('hint').click();
+  else if (k === 'z' && !$('zoom').hidden) zoom.set(!zoom.on);
   else if (k === 'u' && st.mode === 'race') $('undo').click();
 });
