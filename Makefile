@@ -104,6 +104,7 @@ comma := ,
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzImageSize -fuzztime 60s ./pipeline
+	$(GO) test -run '^$$' -fuzz FuzzJPEGScans -fuzztime 60s ./pipeline
 	$(GO) test -run '^$$' -fuzz FuzzParseLine -fuzztime 60s ./sudoku
 	$(GO) test -run '^$$' -fuzz FuzzReadDat -fuzztime 60s ./sudoku
 	$(GO) test -run '^$$' -fuzz '^FuzzGridFile$$' -fuzztime 60s ./sudoku

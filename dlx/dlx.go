@@ -16,14 +16,16 @@
 // restores the matrix as built by copying saved links. Search chooses
 // columns by Knuth's S heuristic (fewest rows), and can stop after a number
 // of solutions, try rows in a seeded random order, and give up after a
-// budget of search nodes.
+// budget of search nodes or when a context ends (SearchContext).
 package dlx
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"unsafe"
 )
 
@@ -96,6 +98,8 @@ type Matrix struct {
 	abandon bool // on stop, leave the links for ResetFast instead of unwinding
 	open    int  // search levels whose row has untried rows below it
 	budget  uint64
+	ctx     context.Context // nil: never cancelled
+	ctxErr  error           // why ctx stopped the search
 	stats   Stats
 }
 
@@ -378,7 +382,39 @@ func (m *Matrix) ResetFast() {
 // left as it was, so Search may be called again. It returns ErrBudget with
 // the count so far when the budget set by SetBudget runs out.
 func (m *Matrix) Search(limit int, visit func(rows []int) bool) (int, error) {
-	return m.run(limit, visit, false)
+	return m.run(nil, limit, visit, false)
+}
+
+// SearchContext is Search that also stops when ctx is done: it looks at
+// ctx every ctxCheckNodes search nodes (well under a millisecond) and
+// returns the count so far with an error wrapping ctx.Err().
+func (m *Matrix) SearchContext(ctx context.Context, limit int, visit func(rows []int) bool) (int, error) {
+	return m.run(ctx, limit, visit, false)
+}
+
+// SearchThenResetContext is SearchThenReset that stops when ctx is done,
+// as SearchContext does.
+func (m *Matrix) SearchThenResetContext(ctx context.Context, limit int, visit func(rows []int) bool) (int, error) {
+	n, err := m.run(ctx, limit, visit, true)
+	m.ResetFast()
+	return n, err
+}
+
+// ctxCheckNodes is how often (in search nodes, a power of two) a search
+// under a context looks at it.
+const ctxCheckNodes = 1 << 12
+
+// cancelled reports whether the search's context is done, and notes why.
+// It also yields the processor (a search under a context is a server's:
+// its other requests then wait at most ctxCheckNodes nodes behind it, not
+// a scheduler's time slice per hop).
+func (m *Matrix) cancelled() bool {
+	runtime.Gosched()
+	if err := m.ctx.Err(); err != nil {
+		m.ctxErr = err
+		return true
+	}
+	return false
 }
 
 // SearchThenReset is Search followed by ResetFast: when the search stops
@@ -386,14 +422,15 @@ func (m *Matrix) Search(limit int, visit func(rows []int) bool) (int, error) {
 // back anyway. Solving many small instances on one matrix (select the
 // givens, SearchThenReset) is fastest this way.
 func (m *Matrix) SearchThenReset(limit int, visit func(rows []int) bool) (int, error) {
-	n, err := m.run(limit, visit, true)
+	n, err := m.run(nil, limit, visit, true)
 	m.ResetFast()
 	return n, err
 }
 
-func (m *Matrix) run(limit int, visit func(rows []int) bool, abandon bool) (int, error) {
+func (m *Matrix) run(ctx context.Context, limit int, visit func(rows []int) bool, abandon bool) (int, error) {
 	m.freeze()
 	m.limit, m.visit, m.found, m.stop, m.broke, m.abandon = limit, visit, 0, false, false, abandon
+	m.ctx, m.ctxErr = ctx, nil
 	m.choice = m.choice[:0]
 	m.open = 0
 	start := m.stats.Nodes
@@ -403,10 +440,13 @@ func (m *Matrix) run(limit int, visit func(rows []int) bool, abandon bool) (int,
 	} else {
 		m.searchRandom(start)
 	}
-	if m.broke {
+	switch {
+	case m.ctxErr != nil:
+		err = fmt.Errorf("dlx: search stopped after %d nodes: %w", m.stats.Nodes-start, m.ctxErr)
+	case m.broke:
 		err = ErrBudget
 	}
-	m.visit = nil
+	m.visit, m.ctx = nil, nil
 	return m.found, err
 }
 
@@ -473,7 +513,8 @@ func (m *Matrix) solution() {
 // began, for the budget.
 func (m *Matrix) search(start uint64) {
 	m.stats.Nodes++
-	if m.budget > 0 && m.stats.Nodes-start > m.budget {
+	if m.budget > 0 && m.stats.Nodes-start > m.budget ||
+		m.ctx != nil && m.stats.Nodes&(ctxCheckNodes-1) == 0 && m.cancelled() {
 		m.stop, m.broke = true, true
 		return
 	}
@@ -525,7 +566,8 @@ func (m *Matrix) search(start uint64) {
 // they can be gathered before the loop.
 func (m *Matrix) searchRandom(start uint64) {
 	m.stats.Nodes++
-	if m.budget > 0 && m.stats.Nodes-start > m.budget {
+	if m.budget > 0 && m.stats.Nodes-start > m.budget ||
+		m.ctx != nil && m.stats.Nodes&(ctxCheckNodes-1) == 0 && m.cancelled() {
 		m.stop, m.broke = true, true
 		return
 	}

@@ -1,6 +1,7 @@
 package dlx
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -298,6 +299,45 @@ func TestBudget(t *testing.T) {
 	}
 	if m.Stats().Nodes <= before {
 		t.Error("node counter did not move")
+	}
+}
+
+// TestSearchContext: a search stops soon after its context ends, returns
+// the count so far with the context's error, and leaves the links intact
+// (for both Search and SearchThenReset).
+func TestSearchContext(t *testing.T) {
+	for _, reset := range []bool{false, true} {
+		t.Run(fmt.Sprint("reset=", reset), func(t *testing.T) {
+			m := latin(5)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			// Cancel from inside the search, after 100 solutions: it must
+			// stop within ctxCheckNodes nodes, far before all 161280.
+			visit := func([]int) bool {
+				if n := m.found; n == 100 {
+					cancel()
+				}
+				return true
+			}
+			search := m.SearchContext
+			if reset {
+				search = m.SearchThenResetContext
+			}
+			before := m.Stats().Nodes
+			n, err := search(ctx, 0, visit)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v, want context.Canceled", err)
+			}
+			if n < 100 || n >= 161280 {
+				t.Errorf("partial count %d out of range", n)
+			}
+			if nodes := m.Stats().Nodes - before; nodes > 1_000_000 {
+				t.Errorf("%d nodes after the cancel: it did not stop", nodes)
+			}
+			if n, err := m.SearchContext(context.Background(), 0, nil); n != 161280 || err != nil {
+				t.Errorf("after the stop: %d, %v; want 161280", n, err)
+			}
+		})
 	}
 }
 

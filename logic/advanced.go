@@ -10,11 +10,21 @@ package logic
 // yields anything ends the round. Level 2 (nested forcing chains, the last
 // resort) also runs a dynamic forcing-chain search on that grid.
 
+// addFunc records eliminations found on the search's grid: each becomes
+// an off potential resting on parents (the search's removals the finding
+// needed), carrying the complexity of the nested step that found it (0 for
+// a simple technique) and that step's identity.
+type addFunc func(elims []Candidate, parents []pot, nest int, key uint64)
+
 // advanced adds the potentials of one round; it reports whether any were
-// added.
-func (e *fcEngine) advanced(cl *closure, bound int, qOff *[]pot) bool {
+// added. As in Sudoku Explainer, the rules run in order and the first one
+// that yields anything ends the round.
+//
+// skip leaves out the rules a lower level already ran on this closure (1:
+// the simple techniques; 2: also forcing chains).
+func (e *fcEngine) advanced(cl *closure, bound int, qOff *[]pot, skip int) bool {
 	added := false
-	add := func(elims []Candidate, parents []pot) {
+	add := func(elims []Candidate, parents []pot, nest int, key uint64) {
 		if len(parents) == 0 {
 			return
 		}
@@ -32,21 +42,34 @@ func (e *fcEngine) advanced(cl *closure, bound int, qOff *[]pot) bool {
 			if cl.has(q) || cl.has(q.conj()) {
 				continue
 			}
-			cl.insert(q, parents, depth+1)
+			cl.insertNested(q, parents, depth+1, nest, key)
 			*qOff = append(*qOff, q)
 			added = true
 		}
 	}
-	for _, rule := range []func(add func([]Candidate, []pot)){
-		e.advLocked, e.advHiddenPairs, e.advNakedPairs, e.advXWings,
-	} {
-		rule(add)
-		if added {
-			return true
+	simple := func(elims []Candidate, parents []pot) { add(elims, parents, 0, 0) }
+	if skip < 1 {
+		for _, rule := range []func(add func([]Candidate, []pot)){
+			e.advLocked, e.advHiddenPairs, e.advNakedPairs, e.advXWings,
+		} {
+			rule(simple)
+			if added {
+				return true
+			}
 		}
 	}
-	if e.mode.level >= 2 {
-		e.advNested(add)
+	switch {
+	case e.mode.lastResort:
+		e.advNested(simple)
+	case e.mode.level == 2 || e.mode.level == 3:
+		if skip < 2 {
+			e.advStaticChains(add)
+		}
+		if !added && e.mode.level == 3 {
+			e.advNestedChains(fcMultiple, add)
+		}
+	case e.mode.level >= 4:
+		e.advNestedChains(seMode(e.mode.nest, 0), add)
 	}
 	return added
 }

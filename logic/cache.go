@@ -8,6 +8,9 @@ type stateCache struct {
 	als     [][]als // almost locked sets by size
 	alsDone []bool
 	impl    [4]*implGraph // static implication closures by kind of link (x=1, y=2)
+	// fcFinal: finished dynamic forcing-chain closures of levels 1 and 2
+	// by source, which the higher levels continue (forcing.go).
+	fcFinal [3]map[pot]*closure
 }
 
 // state returns the cache of g's current state, resetting it if g changed.

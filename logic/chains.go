@@ -51,6 +51,7 @@ type staticSearch struct {
 	depth  []int32
 	parent []pot
 	order  []pot // visit order
+	buf    []pot
 }
 
 var staticPools sync.Map // int (potentials) -> *sync.Pool
@@ -127,18 +128,8 @@ func offToOn(g *Grid, p pot, x, y bool, dst []pot) []pot {
 // follows from an expanded potential (also to potentials already visited),
 // in search order; found returns false to stop.
 func (s *staticSearch) bfs(src pot, mode chainMode, maxDepth int, found func(par, child pot) bool) {
-	s.epoch++
-	if s.epoch == 0 {
-		for i := range s.mark {
-			s.mark[i] = 0
-		}
-		s.epoch = 1
-	}
 	ig := s.g.implications(mode)
-	s.mark[src] = s.epoch
-	s.depth[src] = 0
-	s.parent[src] = -1
-	s.order = append(s.order[:0], src)
+	s.begin(src)
 	for head := 0; head < len(s.order); head++ {
 		p := s.order[head]
 		if int(s.depth[p]) >= maxDepth {
@@ -157,6 +148,52 @@ func (s *staticSearch) bfs(src pot, mode chainMode, maxDepth int, found func(par
 		}
 	}
 }
+
+// directBFS searches from src, following the implications of mode in the
+// grid as it is (no implication graph: for the few searches on a grid
+// that is only looked at once), until it meets target; it returns
+// target's parent on the shortest chain, or -1.
+func (s *staticSearch) directBFS(src, target pot, mode chainMode) pot {
+	g := s.g
+	s.begin(src)
+	for head := 0; head < len(s.order); head++ {
+		p := s.order[head]
+		if p.on() {
+			s.buf = onToOff(g, p, mode.y, s.buf[:0])
+		} else {
+			s.buf = offToOn(g, p, mode.x, mode.y, s.buf[:0])
+		}
+		for _, q := range s.buf {
+			if q == target {
+				return p
+			}
+			if s.mark[q] != s.epoch {
+				s.mark[q] = s.epoch
+				s.depth[q] = s.depth[p] + 1
+				s.parent[q] = p
+				s.order = append(s.order, q)
+			}
+		}
+	}
+	return -1
+}
+
+// begin starts a search from src: nothing visited but src.
+func (s *staticSearch) begin(src pot) {
+	s.epoch++
+	if s.epoch == 0 {
+		for i := range s.mark {
+			s.mark[i] = 0
+		}
+		s.epoch = 1
+	}
+	s.mark[src] = s.epoch
+	s.depth[src] = 0
+	s.parent[src] = -1
+	s.order = append(s.order[:0], src)
+}
+
+func (s *staticSearch) visited(p pot) bool { return s.mark[p] == s.epoch }
 
 // path returns the chain from the search's source to p (visited).
 func (s *staticSearch) path(p pot) []pot {
@@ -448,6 +485,7 @@ func forcingChainStep(g *Grid, mode chainMode, chain []pot, key hintKey) Step {
 	}
 	name := chainName(g, mode, chain)
 	return Step{
+		decides:      !src.on(),
 		Technique:    name,
 		Rating:       float64(key.rating) / 10,
 		Eliminations: elims,

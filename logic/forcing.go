@@ -31,8 +31,16 @@ type fcMode struct {
 	multiple bool // cell and region chains
 	dynamic  bool // the grid follows the eliminations
 	nishio   bool // one digit: no cell links
-	level    int  // 1: apply simple techniques inside the search
-	base     int  // rating, tenths
+	// level is Sudoku Explainer's: from 1, the search applies simple
+	// techniques to the grid it has reached; from 2 also (static) forcing
+	// chains, from 3 multiple forcing chains, at 4 dynamic forcing chains
+	// of level nest (see nested.go).
+	level int
+	nest  int
+	// lastResort: the hint order's nested chains, level 1 plus a dynamic
+	// contradiction on the grid reached (not one of Sudoku Explainer's).
+	lastResort bool
+	base       int // rating, tenths
 }
 
 var (
@@ -40,7 +48,7 @@ var (
 	fcMultiple = fcMode{name: "Multiple forcing chains", multiple: true, base: 80}
 	fcDynamic  = fcMode{name: "Dynamic forcing chains", multiple: true, dynamic: true, base: 85}
 	fcPlus     = fcMode{name: "Dynamic forcing chains (+)", multiple: true, dynamic: true, level: 1, base: 90}
-	fcNested   = fcMode{name: "Nested forcing chains", multiple: true, dynamic: true, level: 2, base: 95}
+	fcNested   = fcMode{name: "Nested forcing chains", multiple: true, dynamic: true, level: 1, lastResort: true, base: 95}
 )
 
 // closure is everything one assumption implies: the potentials reached,
@@ -67,6 +75,11 @@ type fcNode struct {
 	parStart int32
 	parN     int32
 	depth    int32
+	// A potential a nested rule found (Sudoku Explainer's levels 2 and
+	// up) carries the complexity of the nested step that found it, which
+	// a step resting on it adds to its own, once per nested step (nestKey).
+	nest    int32
+	nestKey uint64
 }
 
 func (cl *closure) has(p pot) bool { return cl.idx[p] != 0 }
@@ -97,7 +110,12 @@ func (cl *closure) reset(np int) {
 }
 
 func (cl *closure) insert(p pot, parents []pot, depth int) {
-	cl.nodes = append(cl.nodes, fcNode{p: p, parStart: int32(len(cl.parents)), parN: int32(len(parents)), depth: int32(depth)})
+	cl.insertNested(p, parents, depth, 0, 0)
+}
+
+// insertNested inserts p found by a nested step of the given complexity.
+func (cl *closure) insertNested(p pot, parents []pot, depth, nest int, nestKey uint64) {
+	cl.nodes = append(cl.nodes, fcNode{p: p, parStart: int32(len(cl.parents)), parN: int32(len(parents)), depth: int32(depth), nest: int32(nest), nestKey: nestKey})
 	cl.parents = append(cl.parents, parents...)
 	cl.idx[p] = int32(len(cl.nodes))
 	if p.on() {
@@ -126,6 +144,14 @@ type fcEngine struct {
 	qOn, qOff []pot
 	static    *implGraph // the implications, when the grid does not change during a search
 	acc       []uint64
+	nestSeen  []uint64 // nested steps already counted in the step being measured
+	// collect, when set, receives every step a pass finds instead of the
+	// pass keeping the best (a nested rule wants them all).
+	collect func(h fcHit)
+	sub     *Grid // scratch grid of the nested rules
+	// top: the engine searches the rating's grid (not a nested rule's),
+	// so its finished closures are worth keeping for the higher levels.
+	top bool
 }
 
 // fcPools keeps forcing-chain engines (and their closures) for reuse, one
@@ -179,7 +205,14 @@ func (e *fcEngine) newClosure() *closure {
 }
 
 // run computes the closure of src, following potentials up to depth bound.
-func (e *fcEngine) run(src pot, bound int, cl *closure) {
+func (e *fcEngine) run(src pot, bound int, cl *closure) { e.runFrom(src, bound, cl, nil, 0) }
+
+// runFrom is run that, when from is set, starts from it: the finished
+// closure of the same source at a lower level (see finalClosure), whose
+// search this level continues, its first round of nested rules skipping
+// the skip rules that level already ran (1: the simple techniques, 2: also
+// forcing chains).
+func (e *fcEngine) runFrom(src pot, bound int, cl *closure, from *closure, skip int) {
 	cl.reset(e.np)
 	cl.src = src
 	cl.bound = bound
@@ -188,13 +221,26 @@ func (e *fcEngine) run(src pot, bound int, cl *closure) {
 	w := e.work
 	n := e.n
 	y := !e.mode.nishio
-	cl.insert(src, nil, 0)
 	qOn, qOff := e.qOn[:0], e.qOff[:0]
 	defer func() { e.qOn, e.qOff = qOn[:0], qOff[:0] }()
-	if src.on() {
-		qOn = append(qOn, src)
+	if from != nil {
+		copyClosure(cl, from)
+		cl.bound, cl.cut = bound, false
+		if cl.absurd {
+			return
+		}
+		for _, p := range cl.offList {
+			c, dg := p.cell(n), p.digit(n)
+			w.cand[c] &^= bit(dg)
+			w.pos[dg-1].remove(c)
+		}
 	} else {
-		qOff = append(qOff, src)
+		cl.insert(src, nil, 0)
+		if src.on() {
+			qOn = append(qOn, src)
+		} else {
+			qOff = append(qOff, src)
+		}
 	}
 	hOn, hOff := 0, 0
 	for {
@@ -282,7 +328,8 @@ func (e *fcEngine) run(src pot, bound int, cl *closure) {
 			}
 			continue
 		}
-		if e.mode.level > 0 && e.advanced(cl, bound, &qOff) {
+		if e.mode.level > 0 && e.advanced(cl, bound, &qOff, skip) {
+			skip = 0
 			continue
 		}
 		return
@@ -304,8 +351,9 @@ func (e *fcEngine) onFound(cl *closure, q pot, depth int, qOn *[]pot) bool {
 	return false
 }
 
-// ancestors counts the distinct potentials p rests on, p included,
-// stopping once the count passes limit.
+// ancestors counts the distinct potentials p rests on, p included, plus
+// the complexity of each nested step they rest on that nestReset has not
+// seen since, stopping once the count passes limit.
 func (e *fcEngine) ancestors(cl *closure, p pot, limit int) int {
 	e.epoch++
 	if e.epoch == 0 {
@@ -333,10 +381,14 @@ func (e *fcEngine) ancestors(cl *closure, p pot, limit int) int {
 		q := e.stack[len(e.stack)-1]
 		e.stack = e.stack[:len(e.stack)-1]
 		count++
+		nd := cl.node(q)
+		if nd.nest > 0 && !e.nestCounted(nd.nestKey) {
+			count += int(nd.nest)
+		}
 		if count > limit {
 			return count
 		}
-		for _, r := range cl.parentsOf(q) {
+		for _, r := range cl.parents[nd.parStart : nd.parStart+nd.parN] {
 			if e.seen[r] != e.epoch {
 				e.seen[r] = e.epoch
 				e.stack = append(e.stack, r)
@@ -344,6 +396,21 @@ func (e *fcEngine) ancestors(cl *closure, p pot, limit int) int {
 		}
 	}
 	return count
+}
+
+// nestReset starts measuring a new step: no nested step counted yet.
+func (e *fcEngine) nestReset() { e.nestSeen = e.nestSeen[:0] }
+
+// nestCounted reports whether the nested step key was counted already,
+// marking it counted.
+func (e *fcEngine) nestCounted(key uint64) bool {
+	for _, k := range e.nestSeen {
+		if k == key {
+			return true
+		}
+	}
+	e.nestSeen = append(e.nestSeen, key)
+	return false
 }
 
 // chainTo returns the chain from the closure's source to p, following the
@@ -377,8 +444,41 @@ func (cl *closure) chainTo(p pot) []pot {
 
 // fcHint is a candidate forcing-chain step.
 type fcHint struct {
-	key   hintKey
-	build func() Step
+	key hintKey
+	hit fcHit
+	ok  bool
+}
+
+// fcHit is one step a pass found: its complexity and kind (Sudoku
+// Explainer's sort key: 1 double, 5 cell, 6 region, 7 contradiction), the
+// potential it proves (a contradiction proves src's opposite) and the
+// closures it rests on, in chain order (a double: on, then off).
+type fcHit struct {
+	cx, sortKey int
+	target      pot
+	cls         []*closure
+	label       string
+}
+
+// build turns a hit into a step, recomputing its closures afresh.
+func (e *fcEngine) build(h fcHit) Step {
+	switch h.sortKey {
+	case 7:
+		src := h.cls[0].src
+		return e.contradictionStep(e.fresh(src), src)
+	case 1:
+		src := h.cls[0].src
+		return e.outcomeStep("Double forcing chains", h.target, []*closure{e.fresh(src), e.fresh(src.conj())}, nil)
+	}
+	srcs := make([]pot, len(h.cls))
+	for i, cl := range h.cls {
+		srcs[i] = cl.src
+	}
+	fresh := make([]*closure, len(srcs))
+	for i, s := range srcs {
+		fresh[i] = e.fresh(s)
+	}
+	return e.outcomeStep(h.label, h.target, fresh, nil)
 }
 
 // onClosure returns the (cached) closure of "cell is digit".
@@ -394,8 +494,52 @@ func (e *fcEngine) onClosure(p pot, bound int) *closure {
 	}
 	cl := e.newClosure()
 	e.onCache[p] = cl
-	e.run(p, 1<<29, cl)
+	from, skip := e.finalBase(p)
+	e.runFrom(p, 1<<29, cl, from, skip)
+	e.keepFinal(p, cl)
 	return cl
+}
+
+// Sudoku Explainer's levels share the start of their searches: levels 2,
+// 3 and 4 differ from level 1 only once level 1's search has run out
+// (where level 1 stops), and level 3 from level 2 only where level 2 stops.
+// So the rating keeps the finished closures of levels 1 and 2 for the grid
+// state, and the higher levels continue them instead of starting over.
+
+// finalBase returns the kept closure of p this engine's level continues,
+// and which rules its first round skips.
+func (e *fcEngine) finalBase(p pot) (*closure, int) {
+	if !e.top || !e.mode.dynamic || e.mode.lastResort {
+		return nil, 0
+	}
+	base, skip := 0, 0
+	switch e.mode.level {
+	case 2, 4:
+		base, skip = 1, 1
+	case 3:
+		base, skip = 2, 2
+	default:
+		return nil, 0
+	}
+	m := e.g.state().fcFinal[base]
+	if m == nil {
+		return nil, 0
+	}
+	return m[p], skip
+}
+
+// keepFinal keeps a copy of p's finished closure at levels 1 and 2.
+func (e *fcEngine) keepFinal(p pot, cl *closure) {
+	if !e.top || !e.mode.dynamic || e.mode.lastResort || (e.mode.level != 1 && e.mode.level != 2) {
+		return
+	}
+	st := e.g.state()
+	if st.fcFinal[e.mode.level] == nil {
+		st.fcFinal[e.mode.level] = map[pot]*closure{}
+	}
+	c := &closure{}
+	copyClosure(c, cl)
+	st.fcFinal[e.mode.level][p] = c
 }
 
 // find runs the family's search and returns its best step. It deepens
@@ -415,8 +559,8 @@ func (e *fcEngine) find() (Step, bool) {
 		}
 		e.truncated = false
 		best := e.pass(maxC)
-		if best.build != nil {
-			st := best.build()
+		if best.ok {
+			st := e.build(best.hit)
 			st.Rating = float64(best.key.rating) / 10
 			return st, true
 		}
@@ -435,16 +579,21 @@ func (e *fcEngine) pass(maxC int) fcHint {
 	// bound: the deepest potential a better step could use.
 	bound := func() int { return best.key.complexity - 1 }
 	limit := func() int { return best.key.complexity }
-	consider := func(cx, sortKey int, build func() Step) {
+	consider := func(h fcHit) {
+		if e.collect != nil {
+			e.collect(h)
+			return
+		}
+		cx := h.cx
 		if cx > maxC {
 			// A step exists but rates above this level: a later pass
 			// will rate it.
 			e.truncated = true
 			return
 		}
-		key := hintKey{e.mode.base + lengthBonus(cx), cx, sortKey}
+		key := hintKey{e.mode.base + lengthBonus(cx), cx, h.sortKey}
 		if key.less(best.key) {
-			best = fcHint{key, build}
+			best = fcHint{key, h, true}
 		}
 	}
 	var offCl *closure
@@ -458,7 +607,10 @@ func (e *fcEngine) pass(maxC int) fcHint {
 		}
 		// Without grid updates, what every branch implies is known in
 		// advance: skip cells and houses whose branches share nothing.
-		cellOK := e.cellBranchesMeet(c)
+		cellOK := true
+		if e.static != nil && e.mode.multiple {
+			cellOK = e.staticCommon(g.cand[c], func(d int) []pot { return []pot{mkPot(n, c, d, true)} }, c)
+		}
 		var cellOn []*closure
 		for m := g.cand[c]; m != 0; m &= m - 1 {
 			d := digitMask(m).first()
@@ -472,11 +624,21 @@ func (e *fcEngine) pass(maxC int) fcHint {
 				t := g.templates(d)
 				if t.ok {
 					if !t.some.has(c) {
-						e.considerAbsurd(e.onClosure(pOn, bound()), pOn, consider, limit)
+						if on := e.onClosure(pOn, bound()); on.absurd {
+							e.nestReset()
+							a := e.ancestors(on, on.absurdPot, limit())
+							b := e.ancestors(on, on.virt, limit())
+							consider(fcHit{cx: a + b, sortKey: 7, target: on.src.conj(), cls: []*closure{on}})
+						}
 					}
 					if t.all.has(c) {
 						offCl = e.onClosure(pOn.conj(), bound())
-						e.considerAbsurd(offCl, pOn.conj(), consider, limit)
+						if offCl.absurd {
+							e.nestReset()
+							a := e.ancestors(offCl, offCl.absurdPot, limit())
+							b := e.ancestors(offCl, offCl.virt, limit())
+							consider(fcHit{cx: a + b, sortKey: 7, target: offCl.src.conj(), cls: []*closure{offCl}})
+						}
 					}
 					continue
 				}
@@ -484,13 +646,19 @@ func (e *fcEngine) pass(maxC int) fcHint {
 			on := e.onClosure(pOn, bound())
 			cellOn = append(cellOn, on)
 			contradiction := e.mode.dynamic || e.mode.nishio
-			if contradiction {
-				e.considerAbsurd(on, pOn, consider, limit)
+			if contradiction && on.absurd {
+				e.nestReset()
+				a := e.ancestors(on, on.absurdPot, limit())
+				b := e.ancestors(on, on.virt, limit())
+				consider(fcHit{cx: a + b, sortKey: 7, target: on.src.conj(), cls: []*closure{on}})
 			}
 			if contradiction || (e.mode.dynamic && card >= 3) {
 				offCl = e.onClosure(pOn.conj(), bound())
-				if contradiction {
-					e.considerAbsurd(offCl, pOn.conj(), consider, limit)
+				if contradiction && offCl.absurd {
+					e.nestReset()
+					a := e.ancestors(offCl, offCl.absurdPot, limit())
+					b := e.ancestors(offCl, offCl.virt, limit())
+					consider(fcHit{cx: a + b, sortKey: 7, target: offCl.src.conj(), cls: []*closure{offCl}})
 				}
 				if e.mode.dynamic && card >= 3 {
 					e.doubles(on, offCl, consider, limit)
@@ -505,27 +673,6 @@ func (e *fcEngine) pass(maxC int) fcHint {
 		}
 	}
 	return best
-}
-
-// cellBranchesMeet reports whether cell c's branches (each of its digits
-// on) can imply something in common: by the static implications when
-// they are known in advance for a cell chain, else always.
-func (e *fcEngine) cellBranchesMeet(c int) bool {
-	if e.static == nil || !e.mode.multiple {
-		return true
-	}
-	return e.staticCommon(e.g.cand[c], func(d int) []pot { return []pot{mkPot(e.n, c, d, true)} }, c)
-}
-
-// considerAbsurd offers the contradiction step that refutes src, when
-// src's closure cl is absurd.
-func (e *fcEngine) considerAbsurd(cl *closure, src pot, consider func(int, int, func() Step), limit func() int) {
-	if !cl.absurd {
-		return
-	}
-	a := e.ancestors(cl, cl.absurdPot, limit())
-	b := e.ancestors(cl, cl.virt, limit())
-	consider(a+b, 7, func() Step { return e.contradictionStep(e.fresh(src), src) })
 }
 
 // staticCommon reports whether the static implications of the potentials
@@ -590,6 +737,18 @@ func (e *fcEngine) fresh(p pot) *closure {
 	return cl
 }
 
+func copyClosure(dst, src *closure) {
+	dst.src = src.src
+	dst.idx = append(dst.idx[:0], src.idx...)
+	dst.nodes = append(dst.nodes[:0], src.nodes...)
+	dst.parents = append(dst.parents[:0], src.parents...)
+	dst.onList = append(dst.onList[:0], src.onList...)
+	dst.offList = append(dst.offList[:0], src.offList...)
+	dst.absurd, dst.absurdPot, dst.virt = src.absurd, src.absurdPot, src.virt
+	dst.virtParents = append(dst.virtParents[:0], src.virtParents...)
+	dst.bound = src.bound
+}
+
 // worth reports whether a target potential changes the grid: an on target
 // must have other candidates to remove.
 func (e *fcEngine) worth(t pot) bool {
@@ -600,7 +759,7 @@ func (e *fcEngine) worth(t pot) bool {
 	return e.g.cand[c].has(d)
 }
 
-func (e *fcEngine) doubles(on, off *closure, consider func(int, int, func() Step), limit func() int) {
+func (e *fcEngine) doubles(on, off *closure, consider func(fcHit), limit func() int) {
 	for _, lists := range [2][]pot{on.onList, on.offList} {
 		for _, p := range lists {
 			if !off.has(p) || !e.worth(p) {
@@ -610,19 +769,17 @@ func (e *fcEngine) doubles(on, off *closure, consider func(int, int, func() Step
 				e.truncated = true // may rate above this level
 				continue
 			}
+			e.nestReset()
 			a := e.ancestors(on, p, limit())
 			b := e.ancestors(off, p, limit())
-			t, src := p, on.src
-			consider(a+b, 1, func() Step {
-				return e.outcomeStep("Double forcing chains", t, []*closure{e.fresh(src), e.fresh(src.conj())}, nil)
-			})
+			consider(fcHit{cx: a + b, sortKey: 1, target: p, cls: []*closure{on, off}})
 		}
 	}
 }
 
 // regionChains: for each house of cell c where c is the first place of d,
 // every place of d leads somewhere; what they all lead to holds.
-func (e *fcEngine) regionChains(c, d int, on *closure, consider func(int, int, func() Step), bound func() int, limit func() int) {
+func (e *fcEngine) regionChains(c, d int, on *closure, consider func(fcHit), bound func() int, limit func() int) {
 	g := e.g
 	n := e.n
 	hs := e.geo.cellHouse[c]
@@ -652,14 +809,14 @@ func (e *fcEngine) regionChains(c, d int, on *closure, consider func(int, int, f
 	}
 }
 
-func (e *fcEngine) cellChains(c int, cls []*closure, consider func(int, int, func() Step), limit func() int) {
+func (e *fcEngine) cellChains(c int, cls []*closure, consider func(fcHit), limit func() int) {
 	e.common(cls, consider, limit, 5, "Cell forcing chains")
 }
 
 // common considers every potential that all closures reach. The label
 // says which kind of chain the closures make (see outcomeStep); it is a
 // constant because common runs for every cell and house of every pass.
-func (e *fcEngine) common(cls []*closure, consider func(int, int, func() Step), limit func() int, sortKey int, label string) {
+func (e *fcEngine) common(cls []*closure, consider func(fcHit), limit func() int, sortKey int, label string) {
 	first := cls[0]
 	for _, lists := range [2][]pot{first.onList, first.offList} {
 		for _, p := range lists {
@@ -680,24 +837,14 @@ func (e *fcEngine) common(cls []*closure, consider func(int, int, func() Step), 
 				continue
 			}
 			cx := 0
+			e.nestReset()
 			for _, cl := range cls {
 				cx += e.ancestors(cl, p, limit())
 				if cx > limit() {
 					break
 				}
 			}
-			t := p
-			srcs := make([]pot, len(cls))
-			for i, cl := range cls {
-				srcs[i] = cl.src
-			}
-			consider(cx, sortKey, func() Step {
-				fresh := make([]*closure, len(srcs))
-				for i, s := range srcs {
-					fresh[i] = e.fresh(s)
-				}
-				return e.outcomeStep(label, t, fresh, nil)
-			})
+			consider(fcHit{cx: cx, sortKey: sortKey, target: p, cls: append([]*closure(nil), cls...), label: label})
 		}
 	}
 }
@@ -759,6 +906,7 @@ func (e *fcEngine) contradictionStep(cl *closure, src pot) Step {
 	text := fmt.Sprintf("%s: if %s, then %s; but also %s; so %s: %s", e.familyName("contradiction"), e.geo.potName(src),
 		e.geo.chainText(a[1:]), e.geo.chainText(b[1:]), verdict, e.geo.elimText(elims))
 	s := e.stepFrom(e.familyName("contradiction"), elims, [][]pot{a, b}, text)
+	s.decides = !src.on()
 	e.free = append(e.free, cl) // fresh: the step holds copies of its chains
 	return s
 }
@@ -795,6 +943,7 @@ func (e *fcEngine) outcomeStep(label string, t pot, cls []*closure, _ []string) 
 	}
 	text := fmt.Sprintf("%s: %s; either way %s: %s", name, strings.Join(parts, "; "), verdict, e.geo.elimText(elims))
 	s := e.stepFrom(name, elims, chains, text)
+	s.decides = t.on()
 	e.free = append(e.free, cls...) // fresh: the step holds copies of its chains
 	return s
 }
@@ -804,6 +953,8 @@ func findForcing(mode fcMode) func(g *Grid) (Step, bool) {
 	return func(g *Grid) (Step, bool) {
 		e, release := getFCEngine(g, mode)
 		defer release()
+		e.top = true
+		defer func() { e.top = false }()
 		if !mode.dynamic {
 			e.static = g.implications(chainMode{x: true, y: !mode.nishio})
 		}

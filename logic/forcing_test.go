@@ -19,12 +19,12 @@ func TestForcingDeepeningExact(t *testing.T) {
 				deep, ok1 := e.find()
 				e2 := newFCEngine(g, mode)
 				flat := e2.pass(1 << 29)
-				ok2 := flat.build != nil
+				ok2 := flat.ok
 				if ok1 != ok2 {
 					t.Fatalf("%s step %d %s: deepening found %v, one pass %v", p, step, mode.name, ok1, ok2)
 				}
 				if ok1 {
-					s2 := flat.build()
+					s2 := e2.build(flat.hit)
 					s2.Rating = float64(flat.key.rating) / 10
 					if deep.Rating != s2.Rating || deep.Text != s2.Text {
 						t.Fatalf("%s step %d %s:\n deep %.1f %s\n flat %.1f %s", p, step, mode.name, deep.Rating, deep.Text, s2.Rating, s2.Text)

@@ -22,7 +22,13 @@ type ratedPuzzle struct {
 // skips the test when the shared data is absent.
 func readRated(t testing.TB, rel string) []ratedPuzzle {
 	t.Helper()
-	path := testenv.Shared(t, rel)
+	return readRatedFile(t, testenv.Shared(t, rel))
+}
+
+// readRatedFile reads a file of `PUZZLE RATING ...` lines; a missing file
+// fails t.
+func readRatedFile(t testing.TB, path string) []ratedPuzzle {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)

@@ -39,7 +39,12 @@ var rateOrder = []Technique{
 	techMultipleFC,
 	techDynamicFC,
 	techDynamicPlus,
-	techNestedFC,
+	techNested2,
+	techNested3,
+	techNested40,
+	techNested41,
+	techNested42,
+	techNested43,
 }
 
 // hintOrder is the order hints and explanations use: the techniques people

@@ -11,9 +11,14 @@ import (
 
 // Rating is how hard a puzzle is for a person: the rating of the hardest
 // step of the easiest-first solution on the Sudoku Explainer scale
-// (1.0–11+), its level, the technique of that step, and the steps.
+// (1.0–11+), its level, the technique of that step, and the steps. EP and
+// ED are the forum's other two figures, as Sudoku Explainer's serate
+// computes them: EP (pearl) the hardest step up to and including the
+// first that settles a cell, ED (diamond) the rating of the first step.
 type Rating struct {
 	SE      float64 `json:"se"`
+	EP      float64 `json:"ep"`
+	ED      float64 `json:"ed"`
 	Level   Level   `json:"level"`
 	Hardest string  `json:"hardest"`
 	Steps   []Step  `json:"steps,omitempty"`
@@ -78,6 +83,7 @@ func uniqueSolution(p sudoku.Grid) (sudoku.Grid, error) {
 // rateGrid solves g in rating order, keeping the steps if keep is set.
 func rateGrid(ctx context.Context, g *Grid, keep bool) (Rating, error) {
 	var r Rating
+	pearlDone := false
 	if ctx.Done() != nil {
 		g.ctx = ctx
 		defer func() { g.ctx = nil }()
@@ -95,6 +101,13 @@ func rateGrid(ctx context.Context, g *Grid, keep bool) (Rating, error) {
 		}
 		if s.Rating > r.SE {
 			r.SE, r.Hardest = s.Rating, s.Technique
+		}
+		if !pearlDone {
+			if r.ED == 0 {
+				r.ED = s.Rating
+			}
+			r.EP = r.SE
+			pearlDone = s.placesDigit()
 		}
 		if err := g.Apply(s); err != nil {
 			return Rating{}, err

@@ -34,7 +34,15 @@ type Step struct {
 	Pattern      []Candidate `json:"pattern,omitempty"` // candidates of the pattern
 	Links        []Link      `json:"links,omitempty"`   // chain links, in order
 	Text         string      `json:"text"`
+	// decides: the step proves a cell's digit without placing it (a chain
+	// whose verdict is "rXcY is d", which eliminates the cell's other
+	// candidates); such a step counts as a placement for the EP rating.
+	decides bool
 }
+
+// placesDigit reports whether the step settles a cell, as Sudoku
+// Explainer counts for its pearl rating (EP).
+func (s Step) placesDigit() bool { return len(s.Placements) > 0 || s.decides }
 
 // Sentence returns the step in one plain sentence, e.g. "Hidden single: 7
 // can only go in r3c5 within box 2".

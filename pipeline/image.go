@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"image"
 	_ "image/jpeg" // header readers for image.DecodeConfig
@@ -55,10 +56,11 @@ func megapixels(n int64) string {
 // returned Mat, also on error (it is then empty).
 //
 // Before anything is decoded, the file must exist, hold 1 B to 64 MB,
-// start like a JPEG, PNG, BMP, TIFF or WebP file, and its header must
-// give at most maxPixels pixels (0 or less means DefaultMaxPixels): a
-// 20000×20000 PNG of a few megabytes would otherwise take 1.2 GB once
-// decoded. Too many pixels give a *TooLargeError; the other failures, and
+// and pass CheckImage: start like a JPEG, PNG, BMP, TIFF or WebP file,
+// its header must give at most maxPixels pixels (0 or less means
+// DefaultMaxPixels: a 20000×20000 PNG of a few megabytes would otherwise
+// take 1.2 GB once decoded), and a JPEG may have at most MaxJPEGScans
+// scans. Too many pixels give a *TooLargeError; the other failures, and
 // an image too small to hold a grid, a *vision.QualityError of kind
 // BadInput. Every message names the file.
 func ReadImage(path string, maxPixels int64) (gocv.Mat, error) {
@@ -79,24 +81,15 @@ func ReadImage(path string, maxPixels int64) (gocv.Mat, error) {
 // DecodeImage is ReadImage for a picture already in memory (an upload);
 // name is used in messages.
 func DecodeImage(name string, buf []byte, maxPixels int64) (gocv.Mat, error) {
-	if maxPixels <= 0 {
-		maxPixels = DefaultMaxPixels
-	}
-	if len(buf) == 0 || len(buf) > maxFileBytes {
+	if len(buf) > maxFileBytes {
 		return gocv.NewMat(), badInput("read image %s: %d bytes (want 1 B..%d MB)", name, len(buf), maxFileBytes>>20)
 	}
-	if !looksLikeImage(buf) {
-		return gocv.NewMat(), badInput("read image %s: not a JPEG, PNG, BMP, TIFF or WebP file", name)
-	}
-	w, h, err := imageSize(buf)
-	if err != nil {
-		return gocv.NewMat(), badInput("read image %s: cannot read its size from the header (%v)", name, err)
-	}
-	if int64(w)*int64(h) > maxPixels {
-		return gocv.NewMat(), &TooLargeError{Name: name, Width: w, Height: h, Limit: maxPixels}
-	}
-	if w < minImageSide || h < minImageSide {
-		return gocv.NewMat(), badInput("read image %s: %dx%d is too small", name, w, h)
+	if _, err := CheckImage(name, buf, maxPixels); err != nil {
+		var ie *ImageError
+		if errors.As(err, &ie) {
+			return gocv.NewMat(), badInput("%s", ie.Error())
+		}
+		return gocv.NewMat(), err
 	}
 	m, err := gocv.IMDecode(buf, gocv.IMReadColor)
 	if err != nil || m.Empty() {
@@ -106,6 +99,155 @@ func DecodeImage(name string, buf []byte, maxPixels int64) (gocv.Mat, error) {
 		return m, badInput("read image %s: %dx%d is too small", name, m.Cols(), m.Rows())
 	}
 	return m, nil
+}
+
+// ImageInfo is what CheckImage read from an image's header.
+type ImageInfo struct {
+	Kind          string // "jpeg", "png", "bmp", "tiff" or "webp"
+	Width, Height int
+	Scans         int // a JPEG's scans (1 for a baseline one); 0 for other kinds
+}
+
+// MaxJPEGScans is the most scans a JPEG may have to be decoded. A
+// progressive JPEG draws its picture in several scans (libjpeg's default
+// script writes 10; the most seen from a camera or an editor is a few
+// dozen), and every scan costs a pass over the whole picture: a 1 MB
+// 1280×1280 JPEG of ~87,000 scans passes every other check and takes
+// libjpeg 16.7 s to decode (issue 19).
+const MaxJPEGScans = 100
+
+// Problems CheckImage finds, besides too many pixels (*TooLargeError).
+const (
+	NotImage     = "not an image"   // no known format's signature
+	Unreadable   = "unreadable"     // the header does not give a size
+	TooSmall     = "too small"      // a side under 32 pixels
+	TooManyScans = "too many scans" // a JPEG over MaxJPEGScans
+)
+
+// ImageError is an image CheckImage refuses (other than for its pixel
+// count): Problem is one of the constants above.
+type ImageError struct {
+	Name    string
+	Problem string
+	Msg     string // the details, in words
+}
+
+func (e *ImageError) Error() string { return fmt.Sprintf("read image %s: %s", e.Name, e.Msg) }
+
+// CheckImage is the one check of an image's bytes before any decoder
+// sees them (files, uploads, camera frames): a JPEG, PNG, BMP, TIFF or
+// WebP signature; a header giving a size of at least 32×32 and at most
+// maxPixels (0 or less: DefaultMaxPixels), else a *TooLargeError; and
+// for a JPEG at most MaxJPEGScans scans, counted from the markers.
+// Other refusals are *ImageError; name is used in messages.
+func CheckImage(name string, buf []byte, maxPixels int64) (ImageInfo, error) {
+	if maxPixels <= 0 {
+		maxPixels = DefaultMaxPixels
+	}
+	info := ImageInfo{Kind: ImageKind(buf)}
+	if len(buf) == 0 || info.Kind == "" {
+		return info, &ImageError{Name: name, Problem: NotImage, Msg: "not a JPEG, PNG, BMP, TIFF or WebP file"}
+	}
+	w, h, err := imageSize(buf)
+	if err != nil {
+		return info, &ImageError{Name: name, Problem: Unreadable, Msg: fmt.Sprintf("cannot read its size from the header (%v)", err)}
+	}
+	info.Width, info.Height = w, h
+	if int64(w)*int64(h) > maxPixels {
+		return info, &TooLargeError{Name: name, Width: w, Height: h, Limit: maxPixels}
+	}
+	if w < minImageSide || h < minImageSide {
+		return info, &ImageError{Name: name, Problem: TooSmall, Msg: fmt.Sprintf("%dx%d is too small", w, h)}
+	}
+	if info.Kind == "jpeg" {
+		info.Scans = JPEGScans(buf, MaxJPEGScans+1)
+		if info.Scans > MaxJPEGScans {
+			return info, &ImageError{Name: name, Problem: TooManyScans,
+				Msg: fmt.Sprintf("a progressive JPEG of more than %d scans (each costs a pass over the picture): save it as a baseline JPEG", MaxJPEGScans)}
+		}
+	}
+	return info, nil
+}
+
+// JPEGScans counts the start-of-scan markers of a JPEG, stopping at
+// limit (limit <= 0: all), without decoding anything (see walkJPEG).
+// Truncated or broken data ends the count where it breaks: the decoder
+// refuses such files later, and the count only needs to bound the work
+// the decoder will do.
+func JPEGScans(b []byte, limit int) int {
+	scans := 0
+	walkJPEG(b, func(m byte, _ []byte) bool {
+		if m == 0xda {
+			scans++
+		}
+		return limit <= 0 || scans < limit
+	})
+	return scans
+}
+
+// walkJPEG calls visit with each marker segment of a JPEG (the marker
+// and the segment's bytes after its length) until visit returns false or
+// the data ends or breaks. It walks the segments by their lengths and
+// skips each scan's entropy-coded data, where a 0xFF byte is followed by
+// 0x00 (a stuffed data byte), a restart marker or another 0xFF.
+func walkJPEG(b []byte, visit func(marker byte, seg []byte) bool) {
+	if len(b) < 2 || b[0] != 0xff || b[1] != 0xd8 {
+		return
+	}
+	for i := 2; i+1 < len(b); {
+		if b[i] != 0xff {
+			return
+		}
+		m := b[i+1]
+		switch {
+		case m == 0xff: // fill byte
+			i++
+			continue
+		case m == 0xd8 || m == 0x01 || m >= 0xd0 && m <= 0xd7: // markers without a length
+			i += 2
+			continue
+		case m == 0xd9: // end of image
+			visit(m, nil)
+			return
+		}
+		if i+4 > len(b) {
+			return
+		}
+		n := int(binary.BigEndian.Uint16(b[i+2:]))
+		if n < 2 || i+2+n > len(b) {
+			return
+		}
+		if !visit(m, b[i+4:i+2+n]) {
+			return
+		}
+		i += 2 + n
+		if m == 0xda {
+			if i = skipEntropy(b, i); i < 0 {
+				return
+			}
+		}
+	}
+}
+
+// skipEntropy returns the index of the marker that ends the entropy-coded
+// data starting at i, or -1 when the data ends first.
+func skipEntropy(b []byte, i int) int {
+	for i < len(b) {
+		j := bytes.IndexByte(b[i:], 0xff)
+		if j < 0 || i+j+1 >= len(b) {
+			return -1
+		}
+		i += j
+		switch next := b[i+1]; {
+		case next == 0xff:
+			i++ // fill bytes before a marker
+		case next == 0x00 || next >= 0xd0 && next <= 0xd7:
+			i += 2
+		default:
+			return i
+		}
+	}
+	return -1
 }
 
 func badInput(format string, args ...any) error {
@@ -121,17 +263,24 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// looksLikeImage checks the magic bytes of the formats we expect, so that
-// arbitrary files never reach the decoders.
-func looksLikeImage(b []byte) bool {
+// ImageKind names an image's format by its first bytes ("jpeg", "png",
+// "bmp", "tiff", "webp"), or "" for anything else: only these reach a
+// decoder.
+func ImageKind(b []byte) string {
 	has := func(sig string) bool { return len(b) >= len(sig) && string(b[:len(sig)]) == sig }
 	switch {
-	case has("\xff\xd8\xff"), has("\x89PNG\r\n\x1a\n"), has("BM"), has("II*\x00"), has("MM\x00*"):
-		return true
+	case has("\xff\xd8\xff"):
+		return "jpeg"
+	case has("\x89PNG\r\n\x1a\n"):
+		return "png"
+	case has("BM"):
+		return "bmp"
+	case has("II*\x00"), has("MM\x00*"):
+		return "tiff"
 	case has("RIFF") && len(b) >= 12 && string(b[8:12]) == "WEBP":
-		return true
+		return "webp"
 	}
-	return false
+	return ""
 }
 
 // imageSize reads an image's width and height from its header, without
@@ -150,39 +299,25 @@ func imageSize(buf []byte) (int, int, error) {
 
 // jpegFrameSize walks a JPEG's markers to its start-of-frame header and
 // returns the size it gives.
-func jpegFrameSize(b []byte) (int, int, bool) {
-	if len(b) < 4 || b[0] != 0xff || b[1] != 0xd8 {
+func jpegFrameSize(b []byte) (w, h int, ok bool) {
+	walkJPEG(b, func(m byte, seg []byte) bool {
+		// SOF0..SOF15, except DHT (c4), JPG (c8) and DAC (cc); a scan or
+		// the end before any means there is no frame header.
+		switch {
+		case m == 0xda || m == 0xd9:
+			return false
+		case m >= 0xc0 && m <= 0xcf && m != 0xc4 && m != 0xc8 && m != 0xcc:
+			if len(seg) >= 5 {
+				h = int(binary.BigEndian.Uint16(seg[1:]))
+				w = int(binary.BigEndian.Uint16(seg[3:]))
+				ok = w > 0 && h > 0
+			}
+			return false
+		}
+		return true
+	})
+	if !ok {
 		return 0, 0, false
 	}
-	for i := 2; i+4 <= len(b); {
-		if b[i] != 0xff {
-			return 0, 0, false
-		}
-		m := b[i+1]
-		switch {
-		case m == 0xff: // fill byte
-			i++
-			continue
-		case m == 0xd8 || m == 0x01 || m >= 0xd0 && m <= 0xd7: // markers without a length
-			i += 2
-			continue
-		case m == 0xd9 || m == 0xda: // end of image, start of scan: no frame header before it
-			return 0, 0, false
-		}
-		n := int(binary.BigEndian.Uint16(b[i+2:]))
-		if n < 2 || i+2+n > len(b) {
-			return 0, 0, false
-		}
-		// SOF0..SOF15, except DHT (c4), JPG (c8) and DAC (cc).
-		if m >= 0xc0 && m <= 0xcf && m != 0xc4 && m != 0xc8 && m != 0xcc {
-			if n < 7 {
-				return 0, 0, false
-			}
-			h := int(binary.BigEndian.Uint16(b[i+5:]))
-			w := int(binary.BigEndian.Uint16(b[i+7:]))
-			return w, h, w > 0 && h > 0
-		}
-		i += 2 + n
-	}
-	return 0, 0, false
+	return w, h, true
 }

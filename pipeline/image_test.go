@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sudokuar/sudokuar/internal/attack"
 	"github.com/sudokuar/sudokuar/vision"
 )
 
@@ -141,6 +142,74 @@ func FuzzImageSize(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if w, h, err := imageSize(b); err == nil && (w <= 0 || h <= 0) {
 			t.Fatalf("size %dx%d without an error", w, h)
+		}
+	})
+}
+
+// TestJPEGScans counts the scans of real JPEGs (baseline, OpenCV's
+// progressive ones, the scan bomb of issue 19) and refuses the bomb
+// before decoding; broken files count what is there, never more.
+func TestJPEGScans(t *testing.T) {
+	var base bytes.Buffer
+	if err := jpeg.Encode(&base, image.NewGray(image.Rect(0, 0, 64, 64)), nil); err != nil {
+		t.Fatal(err)
+	}
+	prog, err := attack.ScanBomb(640, 480, 0) // OpenCV's own progressive file, no scan added
+	if err != nil {
+		t.Fatal(err)
+	}
+	bomb, err := attack.ScanBomb(1280, 1280, 87_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		data  []byte
+		limit int
+		want  int
+	}{
+		{"baseline", base.Bytes(), 0, 1},
+		{"progressive", prog, 0, 6},
+		{"bomb", bomb, 0, 87_000},
+		{"bomb, stop at 101", bomb, MaxJPEGScans + 1, MaxJPEGScans + 1},
+		// Cut just before a start of scan: the scans before it count.
+		{"bomb cut in the middle", bomb[:bytes.LastIndex(bomb[:len(bomb)/2], []byte{0xff, 0xda})], 0, bytes.Count(bomb[:len(bomb)/2], []byte{0xff, 0xda}) - 1},
+		{"not a JPEG", []byte("\x89PNG\r\n\x1a\n"), 0, 0},
+		{"a scan header cut short", []byte{0xff, 0xd8, 0xff, 0xda, 0}, 0, 0},
+	} {
+		if got := JPEGScans(tc.data, tc.limit); got != tc.want {
+			t.Errorf("%s: %d scans, want %d", tc.name, got, tc.want)
+		}
+	}
+	t.Logf("the bomb: %d bytes", len(bomb))
+	_, err = CheckImage("bomb.jpg", bomb, 0)
+	var ie *ImageError
+	if !errors.As(err, &ie) || ie.Problem != TooManyScans || !strings.Contains(err.Error(), "bomb.jpg") {
+		t.Errorf("CheckImage(bomb): %v, want a TooManyScans *ImageError naming the file", err)
+	}
+	m, err := DecodeImage("bomb.jpg", bomb, 0)
+	m.Close()
+	if kindOf(err) != vision.BadInput || !strings.Contains(err.Error(), "scans") {
+		t.Errorf("DecodeImage(bomb): %v, want BadInput about scans", err)
+	}
+	if info, err := CheckImage("prog.jpg", prog, 0); err != nil || info.Scans != 6 || info.Width != 640 {
+		t.Errorf("CheckImage(progressive): %+v, %v", info, err)
+	}
+}
+
+// FuzzJPEGScans: no input makes the scan counter panic, run past the
+// limit or count a scan without its marker.
+func FuzzJPEGScans(f *testing.F) {
+	prog, err := attack.ScanBomb(64, 48, 12)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(prog)
+	f.Add([]byte{0xff, 0xd8, 0xff, 0xda, 0, 2, 0xff, 0x00, 0xff, 0xd0, 0xff, 0xda, 0, 2})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		n := JPEGScans(b, 50)
+		if n > 50 || n > bytes.Count(b, []byte{0xff, 0xda}) {
+			t.Fatalf("%d scans from %d markers", n, bytes.Count(b, []byte{0xff, 0xda}))
 		}
 	})
 }

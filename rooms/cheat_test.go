@@ -2,6 +2,7 @@ package rooms
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sudokuar/sudokuar/game"
+	"github.com/sudokuar/sudokuar/internal/limit"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
@@ -301,4 +303,31 @@ func FuzzReceive(f *testing.F) {
 		c.Receive([]byte(`{"t":"sync"}`))
 		c.Close()
 	})
+}
+
+// TestHintBusyGate: hints go through the engine gate; one the gate
+// refuses (every place taken) is answered "busy" and not spent.
+func TestHintBusyGate(t *testing.T) {
+	gate := limit.NewGate(1, 0, 50*time.Millisecond)
+	h := newHarness(t, func(c *Config) { c.Work = gate })
+	ada, bob := h.connect("ada"), h.connect("bob")
+	startRace(t, h, ada, bob)
+	hold, err := gate.Enter(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := ada.send(In{T: "hint"})
+	if e := ada.errorFor(seq); e.Code != ErrBusy {
+		t.Errorf("a hint with the gate full: %+v, want %q", e, ErrBusy)
+	}
+	hold()
+	if st := bob.sync(); st.Seats[0].Hints != 0 {
+		t.Errorf("the refused hint was spent: ada has used %d", st.Seats[0].Hints)
+	}
+	seq = ada.send(In{T: "hint"})
+	var hm HintMsg
+	ada.expect("hint", func(m msg) bool { return m.Seq == seq }).decode(t, &hm)
+	if hm.Used != 1 {
+		t.Errorf("the next hint: %+v, want the first one used", hm)
+	}
 }

@@ -3,11 +3,13 @@ package rooms
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/sudokuar/sudokuar/internal/limit"
 	"github.com/sudokuar/sudokuar/store"
 )
 
@@ -40,13 +42,24 @@ type Conn struct {
 	closeReason string
 
 	room atomic.Pointer[Room] // the room this connection is in, set by the room
+	// asked counts the rooms this connection has asked for (create, join,
+	// quick), so that a room seating it after it has asked for another
+	// lets it go at once: a connection is in at most one room.
+	asked atomic.Int64
+	// lastMsg is when the client last sent a message (Unix ns), for
+	// closing connections idle outside any room.
+	lastMsg atomic.Int64
+
+	addr    string // the client's address (a key for the bounds per address), or ""
+	created int    // rooms made by this connection still open (hub.mu)
 
 	// read side: used only by the goroutine that calls Receive.
 	name    string
-	limit   bucket
-	dropped int       // messages dropped in the current window
-	window  time.Time // start of the window
-	warned  time.Time // last rate error sent
+	limit   limit.Bucket // messages
+	creates limit.Bucket // rooms created
+	dropped int          // messages dropped in the current window
+	window  time.Time    // start of the window
+	warned  time.Time    // last rate error sent
 }
 
 // Out is the stream of encoded messages for the client.
@@ -124,7 +137,8 @@ func (c *Conn) Receive(data []byte) {
 		return
 	}
 	now := c.hub.now()
-	if !c.limit.take(now) {
+	c.lastMsg.Store(now.UnixNano())
+	if ok, _ := c.limit.Take(now); !ok {
 		c.overBudget(now)
 		return
 	}
@@ -151,9 +165,17 @@ func (c *Conn) Receive(data []byte) {
 			c.sendError(in.Seq, ErrBad, "%v", err)
 			return
 		}
-		c.leaveRoom()
+		ok, wait := c.creates.Take(now)
+		if ok && c.addr != "" {
+			ok, wait = h.creates.Take(c.addr, now)
+		}
+		if !ok {
+			c.sendError(in.Seq, ErrRate, "too many rooms created: wait %.0f s and try again", math.Ceil(wait.Seconds()))
+			return
+		}
+		ask := c.ask()
 		h.mm.cancel(c)
-		if err := h.create(set, []joinReq{{conn: c, name: c.displayName()}}); err != nil {
+		if err := h.create(set, []joinReq{{conn: c, name: c.displayName(), ask: ask}}, c); err != nil {
 			c.sendError(in.Seq, ErrClosing, "%v", err)
 		}
 	case "join":
@@ -163,19 +185,21 @@ func (c *Conn) Receive(data []byte) {
 			c.sendError(in.Seq, ErrNoRoom, "no room %q: check the code, or the game may have ended", in.Code)
 			return
 		}
+		var ask int64
 		if cur := c.room.Load(); cur != r {
-			c.leaveRoom()
+			ask = c.ask()
+		} else {
+			ask = c.asked.Load() // a watcher taking a seat stays
 		}
 		h.mm.cancel(c)
-		r.post(envelope{kind: evJoin, conn: c, aside: &aside{join: joinReq{conn: c, name: c.displayName(), watch: in.Watch, seq: in.Seq}}})
+		r.post(envelope{kind: evJoin, conn: c, aside: &aside{join: joinReq{conn: c, name: c.displayName(), watch: in.Watch, seq: in.Seq, ask: ask}}})
 	case "quick":
 		set, err := settingsFrom(in)
 		if err != nil {
 			c.sendError(in.Seq, ErrBad, "%v", err)
 			return
 		}
-		c.leaveRoom()
-		h.mm.enqueue(c, c.displayName(), set)
+		h.mm.enqueue(c, c.displayName(), set, c.ask())
 	case "cancel":
 		h.mm.cancel(c)
 	case "ready", "sit", "leave", "kick", "move", "mark", "undo", "redo", "hint", "finish", "forfeit", "again", "sync":
@@ -190,6 +214,17 @@ func (c *Conn) Receive(data []byte) {
 	default:
 		c.sendError(in.Seq, ErrBad, "unknown message type %q", in.T)
 	}
+}
+
+// ask notes that the connection asks for a new room and takes it out of
+// the one it is in. The order matters: a room seats a connection by
+// storing itself in c.room, then reading c.asked (attach); here c.asked
+// is written, then c.room read. Whichever comes second sees the other's
+// write, so a room seating the connection late still lets it go.
+func (c *Conn) ask() int64 {
+	n := c.asked.Add(1)
+	c.leaveRoom()
+	return n
 }
 
 // leaveRoom takes the connection out of its room, if any.
@@ -218,12 +253,12 @@ func (c *Conn) overBudget(now time.Time) {
 	c.dropped++
 	c.hub.dropped.Add(1)
 	if c.dropped > floodLimit {
-		c.end(ClosePolicy, fmt.Sprintf("too many messages: over %d beyond the limit of %.0f a second", floodLimit, c.limit.rate))
+		c.end(ClosePolicy, fmt.Sprintf("too many messages: over %d beyond the limit of %.0f a second", floodLimit, c.limit.PerSecond))
 		return
 	}
 	if now.Sub(c.warned) >= time.Second {
 		c.warned = now
-		c.sendError(0, ErrRate, "too many messages: at most %.0f a second (burst %d); this one was dropped", c.limit.rate, int(c.limit.burst))
+		c.sendError(0, ErrRate, "too many messages: at most %.0f a second (burst %d); this one was dropped", c.limit.PerSecond, int(c.limit.Burst))
 	}
 }
 
@@ -234,24 +269,3 @@ const (
 	floodLimit  = 200
 	floodWindow = 5 * time.Second
 )
-
-// bucket is a token bucket: rate tokens a second, at most burst saved.
-type bucket struct {
-	rate, burst float64
-	tokens      float64
-	last        time.Time
-}
-
-func (b *bucket) take(now time.Time) bool {
-	if b.last.IsZero() {
-		b.tokens = b.burst
-	} else if dt := now.Sub(b.last).Seconds(); dt > 0 {
-		b.tokens = min(b.burst, b.tokens+dt*b.rate)
-	}
-	b.last = now
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
-}

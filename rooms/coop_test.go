@@ -62,6 +62,10 @@ func TestCoopConflictingMoves(t *testing.T) {
 	wg.Wait()
 	final := cls[0].sync() // the room has handled every move before this
 	for _, cl := range cls {
+		// The sync answer is queued behind every broadcast this client was
+		// sent, so once it is in, cl.all() holds all of them; read before
+		// it, a broadcast still in the channel was missed under load.
+		st := cl.sync()
 		board := []byte(start.Puzzle)
 		var v int64
 		acks := 0
@@ -88,7 +92,6 @@ func TestCoopConflictingMoves(t *testing.T) {
 				board[ch.Cell] = sudoku.CellSymbol(ch.Value)
 			}
 		}
-		st := cl.sync()
 		if string(board) != st.Board.Cells || st.Board.Cells != final.Board.Cells || v != st.Board.V {
 			t.Errorf("%s ends on %s (v%d), the server on %s (v%d)", cl.name, board, v, st.Board.Cells, st.Board.V)
 		}

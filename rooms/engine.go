@@ -173,9 +173,9 @@ func shapeFor(n int) (sudoku.Shape, error) {
 
 // hint returns the next hint for the board cur of puzzle, in the engine's
 // one form for every front end, or an error when the engine has none (or
-// none in time).
-func hint(puzzle, cur sudoku.Grid) (logic.Advice, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), hintTimeout)
+// none in time, or ctx ended: the room closed).
+func hint(ctx context.Context, puzzle, cur sudoku.Grid) (logic.Advice, error) {
+	ctx, cancel := context.WithTimeout(ctx, hintTimeout)
 	defer cancel()
 	a, err := logic.Advise(ctx, puzzle, cur)
 	if errors.Is(err, context.DeadlineExceeded) {

@@ -1,17 +1,20 @@
 package rooms
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/sudokuar/sudokuar/internal/limit"
 	"github.com/sudokuar/sudokuar/logic"
 	"github.com/sudokuar/sudokuar/store"
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -50,8 +53,30 @@ type Config struct {
 	// MaxSeats is the most players in a room (default 4); MaxWatchers the
 	// most spectators (default 16).
 	MaxSeats, MaxWatchers int
-	// MaxRooms caps the rooms open at once (default 20,000).
-	MaxRooms int
+	// MaxRooms caps the rooms open at once (default 20,000);
+	// MaxRoomsPerAddress those created from one address (default 20) and
+	// MaxRoomsPerConn those created by one connection (default 3) that
+	// are still open (a connection is in one room at most, but a room it
+	// made and left stays open while others are in it).
+	MaxRooms, MaxRoomsPerAddress, MaxRoomsPerConn int
+	// CreateRate and CreateBurst are each connection's budget of rooms
+	// created (default 6 a minute, 3 at once): every room starts a
+	// generation. An address has AddressShare times as much (default 4:
+	// a household or a school shares one).
+	CreateRate   float64 // per minute
+	CreateBurst  int
+	AddressShare float64
+	// MaxConns caps the connections open at once (default 5,000: some
+	// 40 KB each, with the socket's buffers); MaxConnsPerAddress those
+	// from one address (default 64). LobbyIdle closes a connection in no
+	// room that has sent nothing for that long (default 10 minutes).
+	MaxConns, MaxConnsPerAddress int
+	LobbyIdle                    time.Duration
+	// Work is the gate every generation and hint goes through, keyed by
+	// the address of the player who asked (package web passes the one its
+	// own engine calls go through; default: a gate of two places per core,
+	// two per address).
+	Work Gate
 	// FloorPerStep sets the plausibility floor of a finish (see
 	// Room.floorMs): a finish faster than it is flagged "too fast" and
 	// kept off the leaderboards (default 300 ms; negative: no floor).
@@ -60,6 +85,13 @@ type Config struct {
 	// read them before it is closed as too slow (default 256: at the
 	// message budget of four players, seconds of play).
 	OutQueue int
+}
+
+// Gate admits engine work: Enter waits for a place for key (an address;
+// "" for the server's own work) and returns the function that gives it
+// back, or refuses. *limit.Gate is one.
+type Gate interface {
+	Enter(ctx context.Context, key string) (func(), error)
 }
 
 // MaxHints is how many hints each player has in a game.
@@ -76,10 +108,15 @@ type Hub struct {
 	pool    *Pool // the default source, closed with the hub
 	mm      *matchmaker
 
+	gate    Gate
+	creates *limit.Buckets // rooms created per address
+
 	mu      sync.Mutex
 	rooms   map[string]*Room
 	conns   map[*Conn]struct{}
+	byAddr  map[string]*addrCount // connections and rooms per address
 	closing bool
+	quit    chan struct{}  // closed by Close: stops the idle sweep
 	work    sync.WaitGroup // room loops, hints, generations and saves
 
 	moves   atomic.Int64 // moves applied, every room
@@ -191,8 +228,26 @@ func NewHub(cfg Config) *Hub {
 	if cfg.MaxWatchers <= 0 {
 		cfg.MaxWatchers = 16
 	}
-	if cfg.MaxRooms <= 0 {
-		cfg.MaxRooms = 20_000
+	defInt := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	defInt(&cfg.MaxRooms, 20_000)
+	defInt(&cfg.MaxRoomsPerAddress, 20)
+	defInt(&cfg.MaxRoomsPerConn, 3)
+	defInt(&cfg.CreateBurst, 3)
+	defInt(&cfg.MaxConns, 5_000)
+	defInt(&cfg.MaxConnsPerAddress, 64)
+	if cfg.CreateRate <= 0 {
+		cfg.CreateRate = 6
+	}
+	if cfg.AddressShare <= 0 {
+		cfg.AddressShare = 4
+	}
+	def(&cfg.LobbyIdle, 10*time.Minute)
+	if cfg.Work == nil {
+		cfg.Work = limit.NewGate(2*runtime.GOMAXPROCS(0), 2, 10*time.Second)
 	}
 	switch {
 	case cfg.FloorPerStep == 0:
@@ -203,33 +258,114 @@ func NewHub(cfg Config) *Hub {
 	if cfg.OutQueue <= 0 {
 		cfg.OutQueue = 256
 	}
-	h := &Hub{cfg: cfg, log: cfg.Log, now: cfg.Now, puzzles: cfg.Puzzles, rooms: map[string]*Room{}, conns: map[*Conn]struct{}{}}
-	if h.puzzles == nil {
-		h.pool = NewPool(Generator{}, 4)
+	h := &Hub{cfg: cfg, log: cfg.Log, now: cfg.Now, gate: cfg.Work, rooms: map[string]*Room{}, conns: map[*Conn]struct{}{},
+		byAddr: map[string]*addrCount{}, quit: make(chan struct{}),
+		creates: limit.NewBuckets(cfg.CreateRate*cfg.AddressShare/60, float64(cfg.CreateBurst)*cfg.AddressShare)}
+	// Every generation goes through the gate, keyed by the address of
+	// the room that asked (the pool's own refills are the server's).
+	if cfg.Puzzles == nil {
+		h.pool = NewPool(gatedSource{Generator{}, h.gate}, 4)
 		h.puzzles = h.pool
+	} else {
+		h.puzzles = gatedSource{cfg.Puzzles, h.gate}
 	}
 	h.mm = newMatchmaker(h)
+	go h.sweepIdle()
 	return h
+}
+
+// addrCount is what one address holds: connections, and rooms created.
+type addrCount struct{ conns, rooms int }
+
+// gatedSource makes puzzles through a Gate, keyed by workKey(ctx).
+type gatedSource struct {
+	src  PuzzleSource
+	gate Gate
+}
+
+func (g gatedSource) Puzzle(ctx context.Context, s sudoku.Shape, level logic.Level) (Puzzle, error) {
+	done, err := g.gate.Enter(ctx, workKey(ctx))
+	if err != nil {
+		return Puzzle{}, fmt.Errorf("the server is busy making other puzzles: %w", err)
+	}
+	defer done()
+	return g.src.Puzzle(ctx, s, level)
+}
+
+// workKeyType keys the address work is done for in a context.
+type workKeyType struct{}
+
+// withWorkKey returns ctx carrying key, the address the work is for.
+func withWorkKey(ctx context.Context, key string) context.Context {
+	return context.WithValue(ctx, workKeyType{}, key)
+}
+
+// workKey returns the address ctx's work is for, or "".
+func workKey(ctx context.Context) string {
+	k, _ := ctx.Value(workKeyType{}).(string)
+	return k
+}
+
+// sweepIdle closes, every LobbyIdle/4, the connections that are in no
+// room and have sent nothing for LobbyIdle: an open socket costs memory,
+// and a lobby page left open reconnects when its user comes back.
+func (h *Hub) sweepIdle() {
+	t := time.NewTicker(max(time.Second, h.cfg.LobbyIdle/4))
+	defer t.Stop()
+	for {
+		select {
+		case <-h.quit:
+			return
+		case <-t.C:
+		}
+		cut := h.now().Add(-h.cfg.LobbyIdle).UnixNano()
+		var idle []*Conn
+		h.mu.Lock()
+		for c := range h.conns {
+			if c.room.Load() == nil && c.lastMsg.Load() < cut {
+				idle = append(idle, c)
+			}
+		}
+		h.mu.Unlock()
+		for _, c := range idle {
+			c.end(ClosePolicy, fmt.Sprintf("idle: nothing sent for %v outside a room", h.cfg.LobbyIdle))
+		}
+	}
 }
 
 // Connect opens a connection for player (a non-empty id the transport
 // vouches for: the same id finds its seat again after a reconnect). The
 // first message on Out is the Welcome.
-func (h *Hub) Connect(player string) (*Conn, error) {
+func (h *Hub) Connect(player string) (*Conn, error) { return h.ConnectFrom(player, "") }
+
+// ConnectFrom is Connect for a client at address addr (its IP, or the
+// /64 of an IPv6 one; "" for none): the bounds per address (connections,
+// rooms created, engine work) count by it.
+func (h *Hub) ConnectFrom(player, addr string) (*Conn, error) {
 	if player == "" {
 		return nil, errors.New("rooms: a connection needs a player id")
 	}
 	c := &Conn{
-		hub: h, player: player,
+		hub: h, player: player, addr: addr,
 		out: make(chan []byte, h.cfg.OutQueue), done: make(chan struct{}),
-		limit: bucket{rate: h.cfg.Rate, burst: float64(h.cfg.Burst)},
+		limit:   limit.NewBucket(h.cfg.Rate, float64(h.cfg.Burst)),
+		creates: limit.NewBucket(h.cfg.CreateRate/60, float64(h.cfg.CreateBurst)),
 	}
+	c.lastMsg.Store(h.now().UnixNano())
 	h.mu.Lock()
-	if h.closing {
+	switch {
+	case h.closing:
 		h.mu.Unlock()
 		return nil, errors.New("rooms: the server is shutting down")
+	case len(h.conns) >= h.cfg.MaxConns:
+		h.mu.Unlock()
+		return nil, fmt.Errorf("rooms: the server has %d connections open, the most it takes: try again soon", h.cfg.MaxConns)
+	case addr != "" && h.byAddr[addr] != nil && h.byAddr[addr].conns >= h.cfg.MaxConnsPerAddress:
+		h.mu.Unlock()
+		return nil, fmt.Errorf("rooms: %d connections are open from your address, the most it may have: close some", h.cfg.MaxConnsPerAddress)
 	}
 	h.conns[c] = struct{}{}
+	h.count(addr).conns++
 	h.mu.Unlock()
 	c.sendJSON(Welcome{
 		T: "welcome", Rate: h.cfg.Rate, Burst: h.cfg.Burst, MaxBytes: MaxMessageBytes, MaxHints: MaxHints,
@@ -240,8 +376,39 @@ func (h *Hub) Connect(player string) (*Conn, error) {
 
 func (h *Hub) dropConn(c *Conn) {
 	h.mu.Lock()
-	delete(h.conns, c)
+	if _, ok := h.conns[c]; ok {
+		delete(h.conns, c)
+		h.uncount(c.addr, -1, 0)
+	}
 	h.mu.Unlock()
+}
+
+// count returns addr's counts, made on first use (h.mu held); for "" a
+// scratch one that is not kept.
+func (h *Hub) count(addr string) *addrCount {
+	if addr == "" {
+		return &addrCount{}
+	}
+	a := h.byAddr[addr]
+	if a == nil {
+		a = &addrCount{}
+		h.byAddr[addr] = a
+	}
+	return a
+}
+
+// uncount adds conns and rooms (negative) to addr's counts and forgets
+// an address with nothing left (h.mu held).
+func (h *Hub) uncount(addr string, conns, rooms int) {
+	a := h.byAddr[addr]
+	if a == nil {
+		return
+	}
+	a.conns += conns
+	a.rooms += rooms
+	if a.conns <= 0 && a.rooms <= 0 {
+		delete(h.byAddr, addr)
+	}
 }
 
 // Settings are what a room is created with; they do not change (there is
@@ -327,25 +494,40 @@ func newID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// create opens a room with set and seats the first players in it.
-func (h *Hub) create(set Settings, first []joinReq) error {
-	h.mu.Lock()
-	if h.closing {
-		h.mu.Unlock()
-		return errors.New("the server is shutting down")
+// create opens a room with set and seats the first players in it; by is
+// the connection that asked (nil: the matchmaker), whose address and own
+// count of open rooms are bounded.
+func (h *Hub) create(set Settings, first []joinReq, by *Conn) error {
+	addr := ""
+	if by != nil {
+		addr = by.addr
+	} else if len(first) > 0 {
+		addr = first[0].conn.addr
 	}
-	if len(h.rooms) >= h.cfg.MaxRooms {
-		h.mu.Unlock()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case h.closing:
+		return errors.New("the server is shutting down")
+	case len(h.rooms) >= h.cfg.MaxRooms:
 		return fmt.Errorf("the server has %d rooms open, the most it takes: try again soon", h.cfg.MaxRooms)
+	case by != nil && addr != "" && h.byAddr[addr] != nil && h.byAddr[addr].rooms >= h.cfg.MaxRoomsPerAddress:
+		return fmt.Errorf("%d rooms made from your address are open, the most it may have: play in one of them, or wait for one to close", h.cfg.MaxRoomsPerAddress)
+	case by != nil && by.created >= h.cfg.MaxRoomsPerConn:
+		return fmt.Errorf("%d rooms you made are still open, the most one connection may have: play in one of them", h.cfg.MaxRoomsPerConn)
 	}
 	code := newCode()
 	for h.rooms[code] != nil {
 		code = newCode()
 	}
 	r := newRoom(h, code, set)
+	r.addr, r.by = addr, by
+	if by != nil {
+		by.created++
+	}
+	h.count(addr).rooms++
 	h.rooms[code] = r
 	h.work.Add(1)
-	h.mu.Unlock()
 	// The first joins are queued before the loop starts, so a new room is
 	// never seen empty and closed.
 	for _, j := range first {
@@ -370,6 +552,10 @@ func (h *Hub) removeRoom(r *Room) {
 	h.mu.Lock()
 	if h.rooms[r.code] == r {
 		delete(h.rooms, r.code)
+		h.uncount(r.addr, 0, -1)
+		if r.by != nil {
+			r.by.created--
+		}
 	}
 	h.mu.Unlock()
 }
@@ -393,6 +579,20 @@ func (h *Hub) PublicRooms() []RoomInfo {
 	})
 	if len(list) > 50 {
 		list = list[:50]
+	}
+	return list
+}
+
+// Open lists the summaries of every open room, public or not (for
+// monitoring and tests; PublicRooms is what players see).
+func (h *Hub) Open() []RoomInfo {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	list := make([]RoomInfo, 0, len(h.rooms))
+	for _, r := range h.rooms {
+		if info := r.info.Load(); info != nil {
+			list = append(list, *info)
+		}
 	}
 	return list
 }
@@ -441,6 +641,7 @@ func (h *Hub) Close() {
 		return
 	}
 	h.closing = true
+	close(h.quit)
 	rooms := make([]*Room, 0, len(h.rooms))
 	for _, r := range h.rooms {
 		rooms = append(rooms, r)

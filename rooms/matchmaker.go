@@ -22,6 +22,7 @@ type matchmaker struct {
 type mmReq struct {
 	conn   *Conn
 	name   string
+	ask    int64 // the connection's request number (Conn.asked)
 	set    Settings
 	cancel bool
 }
@@ -29,6 +30,7 @@ type mmReq struct {
 type ticket struct {
 	conn *Conn
 	name string
+	ask  int64
 	at   time.Time
 }
 
@@ -39,9 +41,9 @@ func newMatchmaker(h *Hub) *matchmaker {
 }
 
 // enqueue puts c in the queue for set (leaving any other queue).
-func (m *matchmaker) enqueue(c *Conn, name string, set Settings) {
+func (m *matchmaker) enqueue(c *Conn, name string, set Settings, ask int64) {
 	set.Public, set.Quick = false, true
-	m.send(mmReq{conn: c, name: name, set: set})
+	m.send(mmReq{conn: c, name: name, set: set, ask: ask})
 }
 
 // cancel takes c out of the queue it is in, if any.
@@ -90,13 +92,13 @@ func (m *matchmaker) run() {
 		group := make([]joinReq, 0, n)
 		for _, tk := range q[:n] {
 			delete(where, tk.conn)
-			group = append(group, joinReq{conn: tk.conn, name: tk.name, quick: true})
+			group = append(group, joinReq{conn: tk.conn, name: tk.name, quick: true, ask: tk.ask})
 		}
 		queues[set] = append([]ticket(nil), q[n:]...)
 		if len(queues[set]) == 0 {
 			delete(queues, set)
 		}
-		if err := m.h.create(set, group); err != nil {
+		if err := m.h.create(set, group, nil); err != nil {
 			for _, j := range group {
 				j.conn.sendError(0, ErrClosing, "%v", err)
 			}
@@ -119,7 +121,7 @@ func (m *matchmaker) run() {
 				default:
 				}
 				where[r.conn] = r.set
-				queues[r.set] = append(queues[r.set], ticket{conn: r.conn, name: r.name, at: m.h.now()})
+				queues[r.set] = append(queues[r.set], ticket{conn: r.conn, name: r.name, ask: r.ask, at: m.h.now()})
 				if q := queues[r.set]; len(q) >= m.h.cfg.MaxSeats {
 					start(r.set, m.h.cfg.MaxSeats)
 				} else {

@@ -245,8 +245,14 @@ func (r *Room) askHint(i int, in In) {
 	s.hintBusy = true
 	givens, cur := r.puzzle.Givens.Clone(), r.boardOf(i).Grid()
 	e := &aside{seat: i, player: s.player, seq: in.Seq, gameNum: r.games}
+	ctx, gate, key := r.ctx, r.hub.gate, s.conn.addr
 	r.hub.goWork(func() {
-		e.step, e.err = hint(givens, cur)
+		if done, err := gate.Enter(ctx, key); err != nil {
+			e.err, e.busy = fmt.Errorf("the server is busy: try again in a few seconds (%w)", err), true
+		} else {
+			e.step, e.err = hint(ctx, givens, cur)
+			done()
+		}
 		r.post(envelope{kind: evHint, aside: e})
 	})
 }
@@ -258,6 +264,13 @@ func (r *Room) gotHint(e *aside) {
 	s := r.seats[e.seat]
 	s.hintBusy = false
 	if r.phase != PhasePlaying {
+		return
+	}
+	if e.busy {
+		s.hints-- // the engine never started: nothing was spent
+		if s.conn != nil {
+			s.conn.sendError(e.seq, ErrBusy, "no hint: %v", e.err)
+		}
 		return
 	}
 	if e.err != nil {

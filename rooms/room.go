@@ -22,6 +22,8 @@ type Room struct {
 	inbox chan envelope
 	done  chan struct{}
 	info  atomic.Pointer[RoomInfo] // a summary for the public list, written by the loop
+	addr  string                   // the address of whoever made it ("": none known), for the bounds
+	by    *Conn                    // the connection that made it (nil: the matchmaker)
 
 	// Owned by the loop.
 	ctx      context.Context // cancelled when the room closes: stops its generation
@@ -96,6 +98,7 @@ type aside struct {
 	step    logic.Advice
 	seq     int64
 	gameNum int
+	busy    bool // a hint the engine gate refused: no work done, not spent
 }
 
 const (
@@ -115,6 +118,7 @@ type joinReq struct {
 	watch bool
 	quick bool  // seated by the matchmaker: ready at once
 	seq   int64 // the join message's, for an error
+	ask   int64 // the connection's request number (Conn.asked) when it asked
 }
 
 // inboxSize is how many messages a room queues: at four players' message
@@ -315,7 +319,7 @@ func (r *Room) publish() {
 func (r *Room) requestPuzzle() {
 	r.gen++
 	r.puzzle, r.genErr = nil, ""
-	gen, set, ctx := r.gen, r.set, r.ctx
+	gen, set, ctx := r.gen, r.set, withWorkKey(r.ctx, r.addr)
 	r.hub.goWork(func() {
 		cctx, cancel := context.WithTimeout(ctx, generateTimeout)
 		defer cancel()
@@ -377,8 +381,9 @@ func (r *Room) join(j joinReq) {
 			}
 			delete(r.watchers, c)
 			s.conn, s.name = c, j.name
-			r.attach(c)
-			r.broadcastState()
+			if r.attach(c, j.ask) {
+				r.broadcastState()
+			}
 			return
 		}
 	}
@@ -389,7 +394,9 @@ func (r *Room) join(j joinReq) {
 			}
 			delete(r.watchers, c)
 			r.seats[i] = &seat{player: c.player, name: j.name, conn: c, ready: j.quick}
-			r.attach(c)
+			if !r.attach(c, j.ask) {
+				return
+			}
 			if r.phase == PhaseCountdown {
 				r.phase = PhaseLobby // a newcomer must get ready too
 			}
@@ -403,19 +410,29 @@ func (r *Room) join(j joinReq) {
 		return
 	}
 	r.watchers[c] = true
-	r.attach(c)
-	r.broadcastState()
+	if r.attach(c, j.ask) {
+		r.broadcastState()
+	}
 }
 
 // attach makes c's messages come here. A connection that closed on its
-// way in is away at once.
-func (r *Room) attach(c *Conn) {
+// way in is away at once; one that has asked for another room since it
+// asked for this one (ask is no longer its latest request) leaves at once,
+// so a connection is never kept in two rooms (see Conn.ask). It reports
+// whether c stays.
+func (r *Room) attach(c *Conn, ask int64) bool {
 	c.room.Store(r)
+	if c.asked.Load() != ask {
+		r.leave(c, "left")
+		c.room.CompareAndSwap(r, nil)
+		return false
+	}
 	select {
 	case <-c.done:
 		r.gone(c)
 	default:
 	}
+	return true
 }
 
 // gone: a connection closed. Its seat waits for the player.

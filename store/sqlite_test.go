@@ -75,6 +75,19 @@ func TestCleanName(t *testing.T) {
 		{"a\nb", "", false},
 		{"a\x00b", "", false},
 		{"\xff", "", false},
+		// What the hostile client of issue 19 sent: a right-to-left
+		// override that makes "evil" read "live", other bidi controls,
+		// zero-width-only names and a combining-mark flood.
+		{"\u202eevil", "", false},
+		{"ab\u2066cd\u2069", "", false},
+		{"\u200b\u200b", "", false},
+		{"\u200d", "", false},
+		{"\ufeffAda", "", false},
+		{"Z" + strings.Repeat("\u0336", 20), "", false},
+		{"e\u0301\u0302\u0323", "e\u0301\u0302\u0323", true}, // ế with a dot: three marks, as Vietnamese writes
+		{"\u05e9\u05c1\u05b8", "\u05e9\u05c1\u05b8", true},   // Hebrew shin with its dot and a vowel
+		{"नमस्ते", "नमस्ते", true},                           // Devanagari: Mn vowel signs and virama
+		{"\u20dd", "", false},                                // a lone enclosing circle: nothing visible to carry it
 	} {
 		got, err := store.CleanName(c.in)
 		var ne *store.NameError

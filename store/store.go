@@ -203,8 +203,15 @@ type NameError struct {
 func (e *NameError) Error() string { return fmt.Sprintf("player name %q: %s", e.Name, e.Reason) }
 
 // CleanName trims a player's name and checks it: 1 to MaxNameRunes
-// characters of valid UTF-8 with no control characters. The name is kept
-// as typed otherwise (markup included: pages print it as text).
+// characters of valid UTF-8 with something visible in it, and none of
+// what can make a name lie about itself on a leaderboard or a room list:
+// control characters (Unicode Cc), format characters (Cf: the bidi
+// overrides and isolates such as U+202E that reverse the text after them,
+// zero-width spaces and joiners), and more than MaxCombining combining
+// marks (Mn, Me) on one character, which pile up over the lines around
+// it. The name is kept as typed otherwise (markup included: pages print
+// it as text). Every place that takes a name (solo and Kakuro results,
+// rooms) calls it.
 func CleanName(name string) (string, error) {
 	n := strings.TrimSpace(name)
 	switch {
@@ -215,13 +222,34 @@ func CleanName(name string) (string, error) {
 	case utf8.RuneCountInString(n) > MaxNameRunes:
 		return "", &NameError{Name: name, Reason: fmt.Sprintf("longer than %d characters", MaxNameRunes)}
 	}
+	marks, visible := 0, false
 	for _, r := range n {
-		if unicode.IsControl(r) {
+		switch {
+		case unicode.IsControl(r):
 			return "", &NameError{Name: name, Reason: "contains a control character"}
+		case unicode.Is(unicode.Cf, r):
+			return "", &NameError{Name: name, Reason: fmt.Sprintf("contains the invisible format character U+%04X (text direction or zero-width)", r)}
+		case unicode.In(r, unicode.Mn, unicode.Me):
+			if marks++; marks > MaxCombining {
+				return "", &NameError{Name: name, Reason: fmt.Sprintf("more than %d combining marks on one character", MaxCombining)}
+			}
+			continue
 		}
+		marks = 0
+		if !unicode.IsSpace(r) {
+			visible = true
+		}
+	}
+	if !visible {
+		return "", &NameError{Name: name, Reason: "nothing visible in it"}
 	}
 	return n, nil
 }
+
+// MaxCombining is the most combining marks CleanName takes on one
+// character: enough for any written language (Vietnamese stacks two,
+// Hebrew with cantillation three), not for a "Zalgo" tower.
+const MaxCombining = 4
 
 // mode returns the stored form of a Result's or Board's mode.
 func mode(m string) string {

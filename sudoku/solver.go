@@ -1,6 +1,7 @@
 package sudoku
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -241,6 +242,16 @@ func (sv *Solver) Solve(g Grid) (Grid, error) {
 // with conflicting givens has 0 solutions and no error; the errors are
 // ErrInvalidGrid (wrapped) and the budget error.
 func (sv *Solver) Count(g Grid, limit int) (int, error) {
+	return sv.CountContext(context.Background(), g, limit)
+}
+
+// CountContext is Count that gives up when ctx ends (checked every few
+// thousand search nodes, well under a millisecond): it returns the count
+// so far and an error wrapping ctx.Err(). A server counts what strangers
+// send this way: a 16×16 with no solution but no clashing givens can keep
+// the search busy for minutes. A 9×9 goes to the bit-parallel search,
+// which only the node budget (SetBudget) stops.
+func (sv *Solver) CountContext(ctx context.Context, g Grid, limit int) (int, error) {
 	if err := sv.load(g); err != nil {
 		var ce *ConflictError
 		if errors.As(err, &ce) {
@@ -248,7 +259,16 @@ func (sv *Solver) Count(g Grid, limit int) (int, error) {
 		}
 		return 0, err
 	}
-	found, err := sv.search(limit, nil)
+	var found int
+	var err error
+	if ctx.Done() == nil || sv.bits != nil {
+		// A context that never ends (Count), or a 9×9: the bit-parallel
+		// search does not look at ctx; the node budget (SetBudget) bounds
+		// it.
+		found, err = sv.search(limit, nil)
+	} else {
+		found, err = sv.m.SearchThenResetContext(ctx, limit, nil)
+	}
 	if err != nil {
 		return found, fmt.Errorf("sudoku: count: %w", err)
 	}
@@ -276,6 +296,18 @@ func CountSolutions(g Grid, limit int) int {
 	}
 	n, _ := sv.Count(g, limit)
 	return n
+}
+
+// CountSolutionsContext is CountSolutions that gives up when ctx ends,
+// with the count so far and an error wrapping ctx.Err() (see
+// Solver.CountContext). A malformed grid is an error wrapping
+// ErrInvalidGrid; a conflicting one has 0 solutions and no error.
+func CountSolutionsContext(ctx context.Context, g Grid, limit int) (int, error) {
+	sv, err := NewSolver(g.Shape)
+	if err != nil {
+		return 0, err
+	}
+	return sv.CountContext(ctx, g, limit)
 }
 
 // IsUnique reports whether g has exactly one solution.

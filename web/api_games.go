@@ -63,7 +63,11 @@ func (s *Server) startGame(w http.ResponseWriter, r *http.Request, req newGameRe
 			s.writeError(w, r, errorf(http.StatusBadRequest, "puzzle: %v", err))
 			return
 		}
-		a := analyze(r.Context(), g, true)
+		a, err := analyze(r.Context(), g, true)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
 		if a.Status != pipeline.StatusSolved {
 			msg := a.Status
 			if a.Reason != "" {

@@ -1,13 +1,9 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"image"
-	_ "image/jpeg" // DecodeConfig: read a photo's size before decoding it
-	_ "image/png"
 	"io"
 	"math"
 	"mime"
@@ -18,10 +14,8 @@ import (
 	"unicode/utf8"
 
 	"gocv.io/x/gocv"
-	_ "golang.org/x/image/bmp"
-	_ "golang.org/x/image/tiff"
-	_ "golang.org/x/image/webp"
 
+	"github.com/sudokuar/sudokuar/internal/limit"
 	"github.com/sudokuar/sudokuar/pipeline"
 )
 
@@ -31,7 +25,7 @@ import (
 // hands each to one borrower at a time.
 type pipePool struct {
 	opts   pipeline.Options
-	slots  chan struct{}        // one token per pipeline that may run
+	slots  *limit.Gate          // one place per pipeline that may run
 	mu     sync.Mutex           // guards idle and closed
 	idle   []*pipeline.Pipeline // built and free
 	built  int
@@ -39,46 +33,45 @@ type pipePool struct {
 }
 
 func newPipePool(n int, opts pipeline.Options) *pipePool {
-	return &pipePool{opts: opts, slots: make(chan struct{}, n)}
+	return &pipePool{opts: opts, slots: limit.NewGate(n, 0, 0)}
 }
 
 // errClosed is returned once the server is shutting down.
 var errClosed = errors.New("the server is shutting down")
 
 // get borrows a pipeline, waiting for a free one until ctx ends. The
-// caller gives it back with put.
-func (p *pipePool) get(ctx context.Context) (*pipeline.Pipeline, error) {
-	select {
-	case p.slots <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+// caller gives it back by calling the returned function.
+func (p *pipePool) get(ctx context.Context) (*pipeline.Pipeline, func(), error) {
+	release, err := p.slots.Enter(ctx, "")
+	if err != nil {
+		return nil, nil, err
 	}
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
-		<-p.slots
-		return nil, errClosed
+		release()
+		return nil, nil, errClosed
 	}
 	if k := len(p.idle); k > 0 {
 		pl := p.idle[k-1]
 		p.idle = p.idle[:k-1]
 		p.mu.Unlock()
-		return pl, nil
+		return pl, func() { p.put(pl, release) }, nil
 	}
 	p.mu.Unlock()
 	pl, err := pipeline.New(p.opts)
 	if err != nil {
-		<-p.slots
-		return nil, err
+		release()
+		return nil, nil, err
 	}
 	p.mu.Lock()
 	p.built++
 	p.mu.Unlock()
-	return pl, nil
+	return pl, func() { p.put(pl, release) }, nil
 }
 
-// put returns a borrowed pipeline.
-func (p *pipePool) put(pl *pipeline.Pipeline) {
+// put returns a borrowed pipeline and its place.
+func (p *pipePool) put(pl *pipeline.Pipeline, release func()) {
 	p.mu.Lock()
 	if p.closed {
 		pl.Close()
@@ -86,7 +79,7 @@ func (p *pipePool) put(pl *pipeline.Pipeline) {
 		p.idle = append(p.idle, pl)
 	}
 	p.mu.Unlock()
-	<-p.slots
+	release()
 }
 
 // close closes the idle pipelines; those still lent are closed on return.
@@ -102,46 +95,29 @@ func (p *pipePool) close() error {
 	return errors.Join(errs...)
 }
 
-// imageKind names the image format by its first bytes, or "" for
-// anything else: only these reach a decoder.
-func imageKind(b []byte) string {
-	has := func(sig string) bool { return len(b) >= len(sig) && string(b[:len(sig)]) == sig }
+// checkImage is pipeline.CheckImage (the one check of an image before a
+// decoder sees it) with its refusals as API errors.
+func checkImage(data []byte, maxPixels int) (pipeline.ImageInfo, error) {
+	info, err := pipeline.CheckImage("upload", data, int64(maxPixels))
+	var tl *pipeline.TooLargeError
+	var ie *pipeline.ImageError
 	switch {
-	case has("\xff\xd8\xff"):
-		return "jpeg"
-	case has("\x89PNG\r\n\x1a\n"):
-		return "png"
-	case has("BM"):
-		return "bmp"
-	case has("II*\x00"), has("MM\x00*"):
-		return "tiff"
-	case has("RIFF") && len(b) >= 12 && string(b[8:12]) == "WEBP":
-		return "webp"
+	case err == nil:
+		return info, nil
+	case errors.As(err, &tl):
+		px := int64(tl.Width) * int64(tl.Height)
+		return info, errorf(http.StatusRequestEntityTooLarge, "the photo is %d×%d (%.1f megapixels); at most %.0f megapixels, please scale it down",
+			tl.Width, tl.Height, float64(px)/1e6, float64(maxPixels)/1e6)
+	case errors.As(err, &ie) && ie.Problem == pipeline.NotImage:
+		return info, errorf(http.StatusUnsupportedMediaType, "this file is not an image: send a JPEG, PNG, BMP, TIFF or WebP photo")
+	case errors.As(err, &ie) && ie.Problem == pipeline.TooSmall:
+		return info, errorf(http.StatusUnprocessableEntity, "the photo is only %d×%d pixels: too small to hold a readable grid", info.Width, info.Height)
+	case errors.As(err, &ie) && ie.Problem == pipeline.TooManyScans:
+		return info, errorf(http.StatusUnprocessableEntity, "this photo is %s", ie.Msg)
+	case errors.As(err, &ie):
+		return info, errorf(http.StatusUnsupportedMediaType, "this image cannot be read (%s): is the file complete?", ie.Msg)
 	}
-	return ""
-}
-
-// checkImage validates an uploaded image before OpenCV sees it: a known
-// format whose header decodes, within the pixel cap.
-func checkImage(data []byte, maxPixels int) (image.Config, error) {
-	if imageKind(data) == "" {
-		return image.Config{}, errorf(http.StatusUnsupportedMediaType, "this file is not an image: send a JPEG, PNG, BMP, TIFF or WebP photo")
-	}
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
-	if err != nil {
-		return cfg, errorf(http.StatusUnsupportedMediaType, "this image cannot be read (%v): is the file complete?", err)
-	}
-	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return cfg, errorf(http.StatusUnsupportedMediaType, "this image has no pixels")
-	}
-	if px := int64(cfg.Width) * int64(cfg.Height); px > int64(maxPixels) {
-		return cfg, errorf(http.StatusRequestEntityTooLarge, "the photo is %d×%d (%.1f megapixels); at most %.0f megapixels, please scale it down",
-			cfg.Width, cfg.Height, float64(px)/1e6, float64(maxPixels)/1e6)
-	}
-	if cfg.Width < 32 || cfg.Height < 32 {
-		return cfg, errorf(http.StatusUnprocessableEntity, "the photo is only %d×%d pixels: too small to hold a readable grid", cfg.Width, cfg.Height)
-	}
-	return cfg, nil
+	return info, err
 }
 
 // apiScan: POST /api/scan, multipart/form-data with the photo in the field
@@ -169,14 +145,14 @@ func (s *Server) apiScan(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.guards.limits.Wait)
-	pl, err := s.pipes.get(ctx)
+	pl, put, err := s.pipes.get(ctx)
 	cancel()
 	if err != nil {
 		s.writeError(w, r, &apiError{Status: http.StatusServiceUnavailable, RetryAfter: 5,
 			Msg: "the server is busy reading other photos: try again in a few seconds"})
 		return
 	}
-	defer s.pipes.put(pl)
+	defer put()
 	m, scale, err := decodePhoto(data, cfg, s.workSide())
 	if err != nil {
 		s.writeError(w, r, err)
@@ -222,7 +198,7 @@ func (s *Server) workSide() int { return s.cfg.Pipeline.Vision.WorkSide() }
 // decodes), never below work: the recogniser would scale it down to work
 // anyway, and a 40-megapixel photo then takes a twentieth of the memory.
 // scale is the factor from the decoded pixels back to the photo's.
-func decodePhoto(data []byte, cfg image.Config, work int) (gocv.Mat, float64, error) {
+func decodePhoto(data []byte, cfg pipeline.ImageInfo, work int) (gocv.Mat, float64, error) {
 	long := max(cfg.Width, cfg.Height)
 	flag, scale := gocv.IMReadGrayScale, 1.0
 	for _, f := range []struct {

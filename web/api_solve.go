@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/sudokuar/sudokuar/dlx"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/solvers"
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -50,8 +51,10 @@ type Solved struct {
 }
 
 // analyze judges g: conflicts, number of solutions, and (when rated) its
-// rating and level.
-func analyze(ctx context.Context, g sudoku.Grid, rated bool) Analysis {
+// rating and level. Counting the solutions of what a stranger typed is
+// bounded (see countSolutions): a puzzle the counter cannot settle in time
+// is a 422 saying so, and a request whose client went away stops at once.
+func analyze(ctx context.Context, g sudoku.Grid, rated bool) (Analysis, error) {
 	a := Analysis{
 		Size: g.N(), Box: [2]int{g.Shape.BoxRows, g.Shape.BoxCols}, Puzzle: sudoku.CellString(g.Cells),
 		Givens: g.Givens(), Conflicts: []int{},
@@ -67,9 +70,13 @@ func analyze(ctx context.Context, g sudoku.Grid, rated bool) Analysis {
 				}
 			}
 		}
-		return a
+		return a, nil
 	}
-	switch sudoku.CountSolutions(g, 2) {
+	n, err := countSolutions(ctx, g)
+	if err != nil {
+		return a, err
+	}
+	switch n {
 	case 0:
 		a.Status, a.Reason = pipeline.StatusConflict, "the givens do not break a rule, but no grid completes them"
 	case 1:
@@ -83,7 +90,42 @@ func analyze(ctx context.Context, g sudoku.Grid, rated bool) Analysis {
 	default:
 		a.Status, a.Reason = pipeline.StatusSeveral, "more than one grid completes these givens: add a given"
 	}
-	return a
+	return a, nil
+}
+
+// How long, and how many search nodes, the server spends finding whether
+// a puzzle has zero, one or several solutions. A proper puzzle takes
+// milliseconds (the 55 janko.at 16×16s: under 10 ms each); a 16×16 with
+// no solution and no clashing givens can keep the search busy for
+// minutes, so it is cut off: at countTimeout, at countNodes nodes of the
+// exact-cover search (about 2 s of one quiet core), or when the client
+// goes away.
+const (
+	countTimeout = 2 * time.Second
+	countNodes   = 10_000_000
+)
+
+// countSolutions counts g's solutions up to 2 within the bounds above. Giving
+// up is a 422 naming the bound; a cancelled request is its context's error.
+func countSolutions(ctx context.Context, g sudoku.Grid) (int, error) {
+	sv, err := sudoku.NewSolver(g.Shape)
+	if err != nil {
+		return 0, errorf(http.StatusBadRequest, "puzzle: %v", err)
+	}
+	sv.SetBudget(countNodes)
+	within, cancel := context.WithTimeout(ctx, countTimeout)
+	defer cancel()
+	n, err := sv.CountContext(within, g, 2)
+	switch {
+	case err == nil:
+		return n, nil
+	case ctx.Err() != nil:
+		return 0, errorf(http.StatusServiceUnavailable, "the request was cancelled")
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, dlx.ErrBudget):
+		return 0, errorf(http.StatusUnprocessableEntity,
+			"gave up after %v: the server could not tell whether this puzzle has one solution, none or several (%d search nodes); check the givens, or add some", countTimeout, sv.Stats().Nodes)
+	}
+	return 0, errorf(http.StatusBadRequest, "puzzle: %v", err)
 }
 
 func (s *Server) readPuzzle(r *http.Request) (puzzleRequest, sudoku.Grid, error) {
@@ -111,7 +153,12 @@ func (s *Server) apiAnalyze(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer done()
-	writeJSON(w, http.StatusOK, analyze(r.Context(), g, true))
+	a, err := analyze(r.Context(), g, true)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, a)
 }
 
 // apiSolve: POST /api/solve {"puzzle": "...", "solver": "dlx"} -> Solved.
@@ -138,7 +185,12 @@ func (s *Server) apiSolve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer done()
-	out := Solved{Analysis: analyze(r.Context(), g, req.Rate == nil || *req.Rate), Solver: name}
+	a, err := analyze(r.Context(), g, req.Rate == nil || *req.Rate)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	out := Solved{Analysis: a, Solver: name}
 	if out.Status != pipeline.StatusSolved {
 		writeJSON(w, http.StatusOK, out)
 		return

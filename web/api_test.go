@@ -34,12 +34,12 @@ const (
 // apiServer is the web app over a fresh database, served by httptest.
 type apiServer struct {
 	*httptest.Server
-	t     *testing.T
+	t     testing.TB
 	store *store.SQLite
 	web   *Server
 }
 
-func newAPIServer(t *testing.T, cfg Config) *apiServer {
+func newAPIServer(t testing.TB, cfg Config) *apiServer {
 	t.Helper()
 	st, err := store.OpenSQLite(filepath.Join(t.TempDir(), "api.db"))
 	if err != nil {
@@ -307,7 +307,7 @@ func pngHeader(w, h uint32) []byte {
 	return b.Bytes()
 }
 
-func multipartBody(t *testing.T, field, name string, data []byte) (string, string) {
+func multipartBody(t testing.TB, field, name string, data []byte) (string, string) {
 	var b bytes.Buffer
 	w := multipart.NewWriter(&b)
 	fw, err := w.CreateFormFile(field, name)

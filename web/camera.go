@@ -1,12 +1,11 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"image"
 	"math"
 	"net/http"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"github.com/coder/websocket"
 	"gocv.io/x/gocv"
 
+	"github.com/sudokuar/sudokuar/internal/limit"
 	"github.com/sudokuar/sudokuar/live"
 	"github.com/sudokuar/sudokuar/logic"
 	"github.com/sudokuar/sudokuar/pipeline"
@@ -135,25 +135,24 @@ func (s *Server) CloseStreams() {
 // camera: GET /ws/camera upgrades to the camera protocol above.
 func (s *Server) camera(w http.ResponseWriter, r *http.Request) {
 	s.streamsMu.Lock()
-	full, closing := len(s.streams) >= s.cfg.MaxCameraStreams, s.closing
+	closing := s.closing
 	s.streamsMu.Unlock()
-	switch {
-	case closing:
+	if closing {
 		s.writeError(w, r, errorf(http.StatusServiceUnavailable, "the server is shutting down"))
 		return
-	case full:
-		s.writeError(w, r, errorf(http.StatusServiceUnavailable, "%d camera streams are open, the most this server takes: try again soon", s.cfg.MaxCameraStreams))
+	}
+	leave, err := s.guards.cameras.TryEnter(s.guards.gateKey(clientOf(r)))
+	switch {
+	case errors.Is(err, limit.ErrKeyFull):
+		s.writeError(w, r, &apiError{Status: http.StatusTooManyRequests, RetryAfter: 5,
+			Msg: fmt.Sprintf("%d camera streams are already open from your address: close one first", s.guards.cameras.PerKey())})
+		return
+	case err != nil:
+		s.writeError(w, r, &apiError{Status: http.StatusServiceUnavailable, RetryAfter: 5,
+			Msg: fmt.Sprintf("%d camera streams are open, the most this server takes: try again soon", s.cfg.MaxCameraStreams)})
 		return
 	}
-	if cams := s.guards.cameras; cams != nil {
-		addr := clientOf(r).addr
-		if !cams.add(addr) {
-			s.writeError(w, r, &apiError{Status: http.StatusTooManyRequests, RetryAfter: 5,
-				Msg: fmt.Sprintf("%d camera streams are already open from your address: close one first", cams.max)})
-			return
-		}
-		defer cams.done(addr)
-	}
+	defer leave()
 	// Accept checks that the page comes from this server's own origin.
 	conn, err := websocket.Accept(w, r, nil)
 	if err != nil {
@@ -187,7 +186,7 @@ func (s *Server) runCamera(ctx context.Context, c *cameraConn) (websocket.Status
 		return websocket.StatusNormalClosure, ""
 	}
 	var badReason string
-	src := &wsSource{frames: c.frames, done: ctx.Done(), slots: s.frameSlots, bad: func(reason string) {
+	src := &wsSource{frames: c.frames, ctx: ctx, done: ctx.Done(), slots: s.frameSlots, bad: func(reason string) {
 		badReason = reason
 		go c.conn.Close(websocket.StatusUnsupportedData, reason)
 	}, drop: c.drop}
@@ -227,15 +226,19 @@ func (s *Server) runCamera(ctx context.Context, c *cameraConn) (websocket.Status
 
 // readLoop reads the client's messages, handing frames to the session.
 func (c *cameraConn) readLoop(ctx context.Context) (websocket.StatusCode, string) {
+	lastFrame := time.Now()
+	quietMsg := fmt.Sprintf("no frame received for %v", c.idle)
 	for {
-		// A client that sends nothing for a while (a phone put away, a
-		// network gone) is let go, with its session.
+		// A client that sends no frame for a while (a phone put away, a
+		// network gone, or a client holding a stream's place with
+		// keep-alives) is let go, with its session: key messages do not
+		// count, so a stream is held only by a camera that is filming.
 		idle := false
-		timer := time.AfterFunc(c.idle, func() {
+		timer := time.AfterFunc(c.idle-time.Since(lastFrame), func() {
 			c.mu.Lock()
 			idle = true
 			c.mu.Unlock()
-			c.conn.Close(websocket.StatusPolicyViolation, fmt.Sprintf("nothing received for %v", c.idle))
+			c.conn.Close(websocket.StatusPolicyViolation, quietMsg)
 		})
 		typ, data, err := c.conn.Read(ctx)
 		timer.Stop()
@@ -249,7 +252,7 @@ func (c *cameraConn) readLoop(ctx context.Context) (websocket.StatusCode, string
 			case flooded != "":
 				return websocket.StatusPolicyViolation, flooded
 			case quiet:
-				return websocket.StatusPolicyViolation, fmt.Sprintf("nothing received for %v", c.idle)
+				return websocket.StatusPolicyViolation, quietMsg
 			case strings.Contains(err.Error(), "read limited"):
 				// The library has already closed with StatusMessageTooBig.
 				return websocket.StatusMessageTooBig, fmt.Sprintf("a message is larger than %d bytes", maxFrameBytes)
@@ -268,6 +271,7 @@ func (c *cameraConn) readLoop(ctx context.Context) (websocket.StatusCode, string
 			return websocket.StatusUnsupportedData, reason
 		}
 		f.recv = recv
+		lastFrame = recv
 		c.mu.Lock()
 		c.frameN++
 		c.mu.Unlock()
@@ -314,8 +318,8 @@ func (c *cameraConn) drop(seq uint32) {
 }
 
 // checkFrame checks one binary frame message (sequence number, a JPEG
-// whose header gives a size in bounds); reason says what is wrong with a
-// bad one. The pixels are decoded later, by the session, if the frame is
+// whose header gives a size in bounds and at most pipeline.MaxJPEGScans
+// scans: pipeline.CheckImage); reason says what is wrong with a bad one. The pixels are decoded later, by the session, if the frame is
 // still the newest when it is free.
 func checkFrame(data []byte) (frameMsg, string) {
 	if len(data) < 4+3 {
@@ -323,12 +327,19 @@ func checkFrame(data []byte) (frameMsg, string) {
 	}
 	seq := binary.BigEndian.Uint32(data)
 	jpg := data[4:]
-	if imageKind(jpg) != "jpeg" {
+	if pipeline.ImageKind(jpg) != "jpeg" {
 		return frameMsg{}, fmt.Sprintf("frame %d is not a JPEG", seq)
 	}
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(jpg))
-	if err != nil {
+	cfg, err := pipeline.CheckImage(fmt.Sprintf("frame %d", seq), jpg, int64(maxFrameSide)*int64(maxFrameSide))
+	var tl *pipeline.TooLargeError
+	var ie *pipeline.ImageError
+	switch {
+	case errors.As(err, &ie) && ie.Problem == pipeline.TooManyScans:
+		return frameMsg{}, fmt.Sprintf("frame %d: %s", seq, ie.Msg)
+	case errors.As(err, &ie) && ie.Problem == pipeline.Unreadable:
 		return frameMsg{}, fmt.Sprintf("frame %d: bad JPEG header", seq)
+	case err != nil && !errors.As(err, &tl) && !errors.As(err, &ie):
+		return frameMsg{}, fmt.Sprintf("frame %d: %v", seq, err)
 	}
 	if cfg.Width > maxFrameSide || cfg.Height > maxFrameSide || cfg.Width < 32 || cfg.Height < 32 {
 		return frameMsg{}, fmt.Sprintf("frame %d is %d×%d: scale it to 32..%d pixels a side", seq, cfg.Width, cfg.Height, maxFrameSide)
@@ -460,7 +471,7 @@ func (c *cameraConn) logSummary(s *Server, d time.Duration, reason string) {
 // Streams take turns: a frame is taken and worked on (decoded, the grid
 // followed, its ink printed) only while the stream holds one of the
 // server's frame slots, one per core, handed out first come first served
-// (Go's channels queue their waiting senders in order). Fifty streams
+// (a limit.Gate). Fifty streams
 // then share the cores evenly and each frame, once started, runs on a
 // core of its own instead of fifty half-done frames thrashing the cores
 // (cgo calls do not count against GOMAXPROCS, so nothing else bounds
@@ -468,14 +479,15 @@ func (c *cameraConn) logSummary(s *Server, d time.Duration, reason string) {
 // wait costs freshness, never a backlog.
 type wsSource struct {
 	frames <-chan frameMsg
-	done   <-chan struct{}
+	ctx    context.Context // the stream's: ends with it
+	done   <-chan struct{} // ctx.Done()
 	bad    func(reason string)
 	drop   func(seq uint32) // tells the client a frame was skipped for a newer one
 	cur    frameMsg         // the frame last read
 
-	slots chan struct{} // the server's frame slots
-	mu    sync.Mutex
-	held  bool // this stream holds a slot
+	slots    *limit.Gate // the server's frame slots
+	mu       sync.Mutex
+	giveBack func() // gives back the slot this stream holds, or nil
 }
 
 func (w *wsSource) Read(m *gocv.Mat) bool {
@@ -488,14 +500,13 @@ func (w *wsSource) Read(m *gocv.Mat) bool {
 	case <-w.done:
 		return false
 	}
-	select {
-	case w.slots <- struct{}{}:
-		w.mu.Lock()
-		w.held = true
-		w.mu.Unlock()
-	case <-w.done:
+	giveBack, err := w.slots.Enter(w.ctx, "")
+	if err != nil {
 		return false
 	}
+	w.mu.Lock()
+	w.giveBack = giveBack
+	w.mu.Unlock()
 	select {
 	case newer := <-w.frames:
 		w.drop(f.seq)
@@ -519,9 +530,9 @@ func (w *wsSource) Read(m *gocv.Mat) bool {
 func (w *wsSource) release() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.held {
-		w.held = false
-		<-w.slots
+	if w.giveBack != nil {
+		w.giveBack()
+		w.giveBack = nil
 	}
 }
 
@@ -570,11 +581,11 @@ type pooledRecognizer struct {
 }
 
 func (p *pooledRecognizer) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result {
-	pl, err := p.pool.get(p.ctx)
+	pl, put, err := p.pool.get(p.ctx)
 	if err != nil {
 		return pipeline.Result{Status: pipeline.StatusLoadError, Error: err.Error()}
 	}
-	defer p.pool.put(pl)
+	defer put()
 	return pl.ProcessPick(frame, pick)
 }
 

@@ -239,7 +239,7 @@ func TestCameraIdle(t *testing.T) {
 	quiet := dialCamera(t, a.URL)
 	start := time.Now()
 	code, reason := quiet.closeStatus()
-	if code != websocket.StatusPolicyViolation || !strings.Contains(reason, "nothing received for 500ms") || time.Since(start) > 5*time.Second {
+	if code != websocket.StatusPolicyViolation || !strings.Contains(reason, "no frame received for 500ms") || time.Since(start) > 5*time.Second {
 		t.Errorf("a quiet client: closed with %v %q after %v", code, reason, time.Since(start))
 	}
 	deadline := time.Now().Add(5 * time.Second)

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/image/tiff"
 
 	"github.com/sudokuar/sudokuar/internal/testenv"
+	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/store"
 )
 
@@ -151,7 +152,7 @@ func FuzzScan(f *testing.F) {
 // a frame of the announced size, never a panic or a crash in C.
 func FuzzCameraFrame(f *testing.F) {
 	for _, b := range fuzzImages(f) {
-		if imageKind(b) == "jpeg" {
+		if pipeline.ImageKind(b) == "jpeg" {
 			f.Add(append([]byte{0, 0, 0, 1}, b...))
 			f.Add(append([]byte{0, 0, 0, 2}, b[:len(b)/2]...))
 		}

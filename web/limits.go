@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net"
@@ -9,8 +10,9 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/sudokuar/sudokuar/internal/limit"
 )
 
 // What one client may ask of the server, so that a flood from one browser
@@ -151,76 +153,19 @@ func addressKey(remote string) string {
 	return ip.String()
 }
 
-// buckets is one rate per key. Keys that have refilled completely are
-// forgotten, so the map holds only clients active in the last few
-// minutes; maxKeys bounds it even then (the fullest buckets go first).
-type buckets struct {
-	rate  float64 // tokens per second
-	burst float64
-	mu    sync.Mutex
-	m     map[string]*bucket
-	sweep time.Time // the last time full buckets were dropped
-}
-
-type bucket struct {
-	tokens float64
-	at     time.Time
-}
-
-const maxBucketKeys = 100_000
-
-func newBuckets(r Rate, scale float64) *buckets {
-	return &buckets{rate: r.PerMinute * scale / 60, burst: math.Max(1, float64(r.Burst)*scale), m: map[string]*bucket{}}
-}
-
-// take spends one token of key's bucket at now. When there is none it
-// returns false and how long until there is.
-func (b *buckets) take(key string, now time.Time) (bool, time.Duration) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if now.Sub(b.sweep) > time.Minute || len(b.m) >= maxBucketKeys {
-		b.forget(now)
-	}
-	k, ok := b.m[key]
-	if !ok {
-		k = &bucket{tokens: b.burst, at: now}
-		b.m[key] = k
-	}
-	if dt := now.Sub(k.at).Seconds(); dt > 0 {
-		k.tokens = math.Min(b.burst, k.tokens+dt*b.rate)
-		k.at = now
-	}
-	if k.tokens >= 1 {
-		k.tokens--
-		return true, 0
-	}
-	wait := time.Duration((1 - k.tokens) / b.rate * float64(time.Second))
-	return false, wait
-}
-
-// forget drops the buckets that are full again (they behave as new ones);
-// if that is not enough, the map is cleared (a flood of keys: every
-// client starts afresh rather than the server running out of memory).
-func (b *buckets) forget(now time.Time) {
-	b.sweep = now
-	for key, k := range b.m {
-		if k.tokens+now.Sub(k.at).Seconds()*b.rate >= b.burst {
-			delete(b.m, key)
-		}
-	}
-	if len(b.m) >= maxBucketKeys {
-		clear(b.m)
-	}
-}
-
 // rateLimit is a Rate for players and the same, scaled, for addresses.
 type rateLimit struct {
 	what             string // for the message: "requests", "new games"
-	players, address *buckets
+	players, address *limit.Buckets
 }
 
 func newRateLimit(what string, r Rate, share float64) *rateLimit {
 	return &rateLimit{what: what, players: newBuckets(r, 1), address: newBuckets(r, share)}
+}
+
+// newBuckets is r, scaled, as keyed token buckets.
+func newBuckets(r Rate, scale float64) *limit.Buckets {
+	return limit.NewBuckets(r.PerMinute*scale/60, float64(r.Burst)*scale)
 }
 
 // allow spends a token of c's address and, if it has one, of its player
@@ -229,9 +174,9 @@ func (l *rateLimit) allow(c client, now time.Time) error {
 	if l == nil {
 		return nil
 	}
-	ok, wait := l.address.take(c.addr, now)
+	ok, wait := l.address.Take(c.addr, now)
 	if ok && c.player != "" {
-		ok, wait = l.players.take(c.player, now)
+		ok, wait = l.players.Take(c.player, now)
 	}
 	if ok {
 		return nil
@@ -241,90 +186,38 @@ func (l *rateLimit) allow(c client, now time.Time) error {
 		Msg: fmt.Sprintf("too many %s from you: wait %d s and try again", l.what, secs)}
 }
 
-// gate bounds work in flight: total places server-wide, perKey of them
-// for one key. Waiting is first come, first served (Go's channels queue
-// their senders in order).
+// gate is a limit.Gate whose refusals are API errors naming what it
+// bounds: 429 when the client's own places stay taken, 503 when the
+// server's do.
 type gate struct {
-	what   string // "photo", "puzzle"
-	all    chan struct{}
-	perKey int
-	wait   time.Duration
-
-	mu   sync.Mutex
-	keys map[string]*keyPlaces
-}
-
-type keyPlaces struct {
-	ch    chan struct{}
-	users int // requests holding or waiting for one of ch's places
+	what string // "photo", "puzzle"
+	*limit.Gate
 }
 
 func newGate(what string, total, perKey int, wait time.Duration) *gate {
-	return &gate{what: what, all: make(chan struct{}, total), perKey: perKey, wait: wait, keys: map[string]*keyPlaces{}}
+	return &gate{what: what, Gate: limit.NewGate(total, perKey, wait)}
 }
 
-// enter waits (up to g.wait, or until ctx ends) for a place for key and
-// returns the function that gives it back. Refusals are *apiError: 429
-// when key's own places stay taken, 503 when the server's do. key ""
-// skips the per-key bound.
+// enter waits for a place for key (see limit.Gate.Enter) and returns the
+// function that gives it back.
 func (g *gate) enter(ctx context.Context, key string) (func(), error) {
-	timer := time.NewTimer(g.wait)
-	defer timer.Stop()
-	var kp *keyPlaces
-	if key != "" {
-		g.mu.Lock()
-		kp = g.keys[key]
-		if kp == nil {
-			kp = &keyPlaces{ch: make(chan struct{}, g.perKey)}
-			g.keys[key] = kp
-		}
-		kp.users++
-		g.mu.Unlock()
-		select {
-		case kp.ch <- struct{}{}:
-		case <-timer.C:
-			g.release(key, kp, false)
-			return nil, &apiError{Status: http.StatusTooManyRequests, RetryAfter: 5,
-				Msg: fmt.Sprintf("you already have %s being worked on: wait for them to finish", count(g.perKey, g.what))}
-		case <-ctx.Done():
-			g.release(key, kp, false)
-			return nil, errorf(http.StatusServiceUnavailable, "the request was cancelled")
-		}
-	}
-	select {
-	case g.all <- struct{}{}:
-	case <-timer.C:
-		g.release(key, kp, true)
-		return nil, &apiError{Status: http.StatusServiceUnavailable, RetryAfter: 5,
-			Msg: fmt.Sprintf("the server is busy with other people's %ss: try again in a few seconds", g.what)}
-	case <-ctx.Done():
-		g.release(key, kp, true)
-		return nil, errorf(http.StatusServiceUnavailable, "the request was cancelled")
-	}
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			<-g.all
-			g.release(key, kp, true)
-		})
-	}, nil
+	done, err := g.Enter(ctx, key)
+	return done, g.refusal(err)
 }
 
-// release gives back key's place (held says whether it had one) and
-// forgets the key when nobody uses it.
-func (g *gate) release(key string, kp *keyPlaces, held bool) {
-	if kp == nil {
-		return
+// refusal turns a limit.Gate refusal into an *apiError.
+func (g *gate) refusal(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, limit.ErrKeyFull):
+		return &apiError{Status: http.StatusTooManyRequests, RetryAfter: 5,
+			Msg: fmt.Sprintf("you already have %s being worked on: wait for them to finish", count(g.PerKey(), g.what))}
+	case errors.Is(err, limit.ErrFull):
+		return &apiError{Status: http.StatusServiceUnavailable, RetryAfter: 5,
+			Msg: fmt.Sprintf("the server is busy with other people's %ss: try again in a few seconds", g.what)}
 	}
-	if held {
-		<-kp.ch
-	}
-	g.mu.Lock()
-	kp.users--
-	if kp.users == 0 {
-		delete(g.keys, key)
-	}
-	g.mu.Unlock()
+	return errorf(http.StatusServiceUnavailable, "the request was cancelled")
 }
 
 // count writes "1 photo", "2 photos".
@@ -335,41 +228,18 @@ func count(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-// counter bounds things held open per key (camera streams per address).
-type counter struct {
-	mu  sync.Mutex
-	max int
-	n   map[string]int
-}
-
-// add takes one of key's places; false when all max are taken.
-func (c *counter) add(key string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.n[key] >= c.max {
-		return false
-	}
-	c.n[key]++
-	return true
-}
-
-func (c *counter) done(key string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.n[key]--; c.n[key] <= 0 {
-		delete(c.n, key)
-	}
-}
-
 // guards are the server's bounds, built from Limits.
 type guards struct {
 	limits                  Limits
 	requests, games, engine *rateLimit // nil when Off
 	uploads, work           *gate
-	cameras                 *counter // nil when Off
+	// cameras: camera streams open, maxStreams server-wide and
+	// CameraPerClient per address; a place is taken, without waiting,
+	// before the stream is accepted, so the count can never be overrun.
+	cameras *limit.Gate
 }
 
-func newGuards(l Limits, workers int) *guards {
+func newGuards(l Limits, workers, maxStreams int) *guards {
 	l = l.withDefaults(workers)
 	g := &guards{limits: l}
 	perKey := func(n int) int { return n }
@@ -379,10 +249,10 @@ func newGuards(l Limits, workers int) *guards {
 		g.requests = newRateLimit("requests", l.Requests, l.AddressShare)
 		g.games = newRateLimit("new games", l.NewGames, l.AddressShare)
 		g.engine = newRateLimit("puzzles to analyse, solve or scan", l.Engine, l.AddressShare)
-		g.cameras = &counter{max: l.CameraPerClient, n: map[string]int{}}
 	}
 	g.uploads = newGate("photo", l.Uploads, perKey(l.UploadsPerClient), l.Wait)
 	g.work = newGate("puzzle", l.EngineWork, perKey(l.EngineWorkPerClient), l.Wait)
+	g.cameras = limit.NewGate(maxStreams, perKey(l.CameraPerClient), 0)
 	return g
 }
 

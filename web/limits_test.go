@@ -44,13 +44,13 @@ func (c *fakeClock) Add(d time.Duration) {
 // address (127.0.0.2, 127.0.0.3, …: Linux routes all of 127/8 to lo), so
 // that per-address bounds can tell two clients apart on one machine.
 type peer struct {
-	t    *testing.T
+	t    testing.TB
 	a    *apiServer
 	ip   string
 	http *http.Client
 }
 
-func (a *apiServer) peer(t *testing.T, ip string) *peer {
+func (a *apiServer) peer(t testing.TB, ip string) *peer {
 	t.Helper()
 	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}, Timeout: 5 * time.Second}
 	jar, _ := cookiejar.New(nil)
@@ -246,10 +246,10 @@ func TestUploadsInFlight(t *testing.T) {
 	held := func(n int) {
 		t.Helper()
 		deadline := time.Now().Add(5 * time.Second)
-		for len(a.web.guards.uploads.all) != n && time.Now().Before(deadline) {
+		for a.web.guards.uploads.InUse() != n && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)
 		}
-		if got := len(a.web.guards.uploads.all); got != n {
+		if got := a.web.guards.uploads.InUse(); got != n {
 			t.Fatalf("%d upload places taken, want %d", got, n)
 		}
 	}
@@ -409,61 +409,40 @@ func (p *peer) cookie() string {
 	return ""
 }
 
-// TestGate checks the in-flight bound alone: first come first served,
-// per-key places, and places given back.
-func TestGate(t *testing.T) {
-	g := newGate("puzzle", 3, 2, 100*time.Millisecond)
+// TestGateRefusals: the gate's refusals (limit.Gate, tested in its
+// package) reach clients as a 429 (their own places taken), a 503 (the
+// server's) and a 503 for a cancelled request, each with a message.
+func TestGateRefusals(t *testing.T) {
+	g := newGate("puzzle", 2, 1, 50*time.Millisecond)
 	ctx := context.Background()
-	var leave []func()
-	for range 2 {
-		done, err := g.enter(ctx, "a")
-		if err != nil {
-			t.Fatal(err)
-		}
-		leave = append(leave, done)
-	}
-	if _, err := g.enter(ctx, "a"); err == nil || err.(*apiError).Status != 429 {
-		t.Errorf("a third place for a: %v, want 429", err)
-	}
-	done, err := g.enter(ctx, "b")
+	done, err := g.enter(ctx, "a")
 	if err != nil {
-		t.Fatalf("b beside a: %v", err)
+		t.Fatal(err)
 	}
-	if _, err := g.enter(ctx, "c"); err == nil || err.(*apiError).Status != 503 {
-		t.Errorf("every place taken: %v, want 503", err)
-	}
-	// A waiter gets the place given back while it waits.
-	got := make(chan error, 1)
-	go func() {
-		d, err := g.enter(ctx, "c")
-		if err == nil {
-			d()
-		}
-		got <- err
-	}()
-	time.Sleep(20 * time.Millisecond)
-	done()
-	done() // twice is harmless
-	if err := <-got; err != nil {
-		t.Errorf("c waiting for b's place: %v", err)
-	}
-	for _, d := range leave {
-		d()
-	}
-	if len(g.all) != 0 || len(g.keys) != 0 {
-		t.Errorf("after everything is given back: %d places taken, %d keys kept", len(g.all), len(g.keys))
-	}
-	cctx, cancel := context.WithCancel(ctx)
+	defer done()
+	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	for range 3 {
-		d, _ := g.enter(ctx, "")
-		defer d()
+	for _, c := range []struct {
+		ctx    context.Context
+		key    string
+		status int
+		msg    string
+	}{
+		{ctx, "a", 429, "you already have 1 puzzle being worked on"},
+		{cancelled, "b", 503, "cancelled"},
+	} {
+		_, err := g.enter(c.ctx, c.key)
+		if ae, ok := err.(*apiError); !ok || ae.Status != c.status || !strings.Contains(ae.Msg, c.msg) {
+			t.Errorf("%s: %v, want %d %q", c.key, err, c.status, c.msg)
+		}
 	}
-	if _, err := g.enter(cctx, "z"); err == nil {
-		t.Errorf("a cancelled request got a place")
+	d2, err := g.enter(ctx, "b")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if len(g.keys) != 0 {
-		t.Errorf("a refused key is kept: %v", g.keys)
+	defer d2()
+	if _, err := g.enter(ctx, "c"); err == nil || err.(*apiError).Status != 503 || !strings.Contains(err.Error(), "other people's puzzles") {
+		t.Errorf("every place taken: %v, want 503", err)
 	}
 }
 
@@ -480,24 +459,5 @@ func TestAddressKey(t *testing.T) {
 		if got := addressKey(in); got != want {
 			t.Errorf("addressKey(%q) = %q, want %q", in, got, want)
 		}
-	}
-}
-
-// TestBucketsForget: full buckets are dropped, so the map holds only
-// clients that spent something lately.
-func TestBucketsForget(t *testing.T) {
-	b := newBuckets(Rate{PerMinute: 60, Burst: 2}, 1)
-	now := time.Now()
-	for i := range 1000 {
-		b.take(fmt.Sprint("k", i), now)
-	}
-	b.take("k0", now)
-	b.take("k0", now.Add(30*time.Second)) // refilled by then: spends one of two
-	if len(b.m) != 1000 {
-		t.Fatalf("%d keys", len(b.m))
-	}
-	b.take("late", now.Add(2*time.Minute))
-	if len(b.m) != 1 {
-		t.Errorf("after two quiet minutes %d keys are kept, want 1 (the new one)", len(b.m))
 	}
 }

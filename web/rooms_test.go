@@ -53,7 +53,7 @@ func roomsServer(t *testing.T, rc rooms.Config) (*httptest.Server, *Server) {
 
 // wsClient is one player's socket, reading into a list.
 type wsClient struct {
-	t      *testing.T
+	t      testing.TB
 	name   string
 	conn   *websocket.Conn
 	mu     sync.Mutex
@@ -66,7 +66,7 @@ type wsClient struct {
 }
 
 // dialRooms connects as the player whose cookie is player (32 hex digits).
-func dialRooms(t *testing.T, url, player string) *wsClient {
+func dialRooms(t testing.TB, url, player string) *wsClient {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -184,7 +184,7 @@ func (c *wsClient) state(ok func(rooms.State) bool) rooms.State {
 }
 
 // startRoom seats the clients in a new room of mode and starts the game.
-func startRoom(t *testing.T, mode string, cs ...*wsClient) []rooms.State {
+func startRoom(t testing.TB, mode string, cs ...*wsClient) []rooms.State {
 	t.Helper()
 	cs[0].send(map[string]any{"t": "create", "mode": mode, "size": 9, "level": "easy", "name": "p0"})
 	code := cs[0].state(nil).Code

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sudokuar/sudokuar/internal/limit"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/rooms"
 	"github.com/sudokuar/sudokuar/store"
@@ -37,8 +38,9 @@ type Config struct {
 	MaxUploadPixels int
 	// MaxCameraStreams caps concurrent camera connections (default 64).
 	MaxCameraStreams int
-	// CameraIdle closes a camera stream that sends nothing for this long
-	// (default 30 s).
+	// CameraIdle closes a camera stream that sends no frame for this long
+	// (default 10 s; key messages do not count: a stream that only keeps
+	// itself alive would hold a place others wait for).
 	CameraIdle time.Duration
 	// Workers is how many recognitions (photos and camera frames) run at
 	// once (default GOMAXPROCS): each holds one pipeline.
@@ -81,7 +83,7 @@ type Server struct {
 
 	// frameSlots: camera frames worked on at once, one per core (see
 	// wsSource).
-	frameSlots chan struct{}
+	frameSlots *limit.Gate
 
 	// live camera connections, closed by CloseStreams.
 	streamsMu sync.Mutex
@@ -107,7 +109,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.MaxCameraStreams = 64
 	}
 	if cfg.CameraIdle <= 0 {
-		cfg.CameraIdle = 30 * time.Second
+		cfg.CameraIdle = 10 * time.Second
 	}
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
@@ -138,8 +140,8 @@ func New(cfg Config) (*Server, error) {
 		mux:        http.NewServeMux(),
 		assets:     a,
 		pipes:      newPipePool(cfg.Workers, cfg.Pipeline),
-		guards:     newGuards(cfg.Limits, cfg.Workers),
-		frameSlots: make(chan struct{}, cfg.Workers),
+		guards:     newGuards(cfg.Limits, cfg.Workers, cfg.MaxCameraStreams),
+		frameSlots: limit.NewGate(cfg.Workers, 0, 0),
 		streams:    map[*cameraConn]struct{}{},
 	}
 	s.games = &games{store: cfg.Store, now: cfg.Now, floorPerStep: cfg.FloorPerStep}
@@ -154,6 +156,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Rooms.Log == nil {
 		cfg.Rooms.Log = cfg.Log
+	}
+	if cfg.Rooms.Work == nil {
+		// Rooms' generations and hints share the engine's places with
+		// this server's own, per address and in all.
+		cfg.Rooms.Work = s.guards.work.Gate
 	}
 	s.rooms = rooms.NewHub(cfg.Rooms)
 	if s.pages, err = parsePages(a); err != nil {

@@ -89,7 +89,7 @@ func rateFlags(fs *flag.FlagSet) func(*env, []string) int {
 				continue
 			}
 			if *asJSON {
-				if err := enc.Encode(rateJSON{Line: it.line, Puzzle: it.grid.String(), SE: it.rating.SE, Level: it.rating.Level.String(),
+				if err := enc.Encode(rateJSON{Line: it.line, Puzzle: it.grid.String(), SE: it.rating.SE, EP: it.rating.EP, ED: it.rating.ED, Level: it.rating.Level.String(),
 					Hardest: it.rating.Hardest, Steps: len(it.rating.Steps), Ms: float64(it.cpu) / 1e6}); err != nil {
 					fmt.Fprintf(e.stderr, "sudokuar rate: %v\n", err)
 					return exitFail
@@ -123,6 +123,8 @@ type rateJSON struct {
 	Line    int     `json:"line"`
 	Puzzle  string  `json:"puzzle"`
 	SE      float64 `json:"se,omitempty"`
+	EP      float64 `json:"ep,omitempty"` // hardest step up to the first that settles a cell
+	ED      float64 `json:"ed,omitempty"` // rating of the first step
 	Level   string  `json:"level,omitempty"`
 	Hardest string  `json:"hardest,omitempty"`
 	Steps   int     `json:"steps,omitempty"`

@@ -84,6 +84,11 @@ func TestRateJSONAndWorkers(t *testing.T) {
 		if r.SE != want || r.Line != i+1 || r.Level == "" || r.Hardest == "" {
 			t.Errorf("line %d: %+v", i+1, r)
 		}
+		// EP and ED: the first step's rating, the hardest up to the first
+		// placement (here the first step: a hidden single).
+		if !(r.ED > 0 && r.ED <= r.EP && r.EP <= r.SE) || (i%2 == 0 && (r.EP != 1.2 || r.ED != 1.2)) {
+			t.Errorf("line %d: ER/EP/ED %.1f/%.1f/%.1f", i+1, r.SE, r.EP, r.ED)
+		}
 	}
 }
 
