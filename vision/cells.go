@@ -16,14 +16,16 @@ type piece struct {
 	x, y, w, h int
 	area       int
 	stray      bool // thin and off-centre: a bent line's remnant
+	aside      bool // its centre lies in the cell but off the cell's middle
 }
 
 // cells cuts the binarised canvas into n×n cells of cs pixels. Grid lines
 // (the long strokes found by binarise, slightly dilated) are removed first;
 // the remaining ink is split into connected components, and each component
-// goes to the cell that holds its bounding-box centre when it sits in that
-// cell's middle and is smaller than a cell. What touches a cell's border
-// zone off-centre is treated as a grid-line remnant and dropped.
+// goes to the cell that holds its bounding-box centre when it is smaller
+// than a cell. What touches a cell's border zone off-centre is treated as
+// a grid-line remnant and left out, unless it is the second digit of a
+// number (see gather).
 func (d *Detector) cells(n int, cs float64) []Cell {
 	d.removeLines(cs)
 	nl := gocv.ConnectedComponentsWithStatsWithParams(d.clean, &d.labels, &d.stats, &d.centroids,
@@ -70,7 +72,7 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 			continue
 		}
 		main = trimTails(labels, side, main, cs)
-		box, keep, ink := gather(pieces[i], main)
+		box, keep, ink := gather(pl.offLines(pieces[i], main), main)
 		out[i].Ink = ink
 		out[i].Empty = false
 		out[i].Pixels, out[i].Half = pl.render(i, box, keep)
@@ -119,8 +121,8 @@ func (d *Detector) removeLines(cs float64) {
 
 // cellPieces sorts the nl connected components (stats as OpenCV gives
 // them) into the n×n cells of cs pixels: each goes to the cell that holds
-// its bounding-box centre when it sits in that cell's middle and is
-// smaller than a cell; thin off-centre strokes are marked stray.
+// its bounding-box centre when it is smaller than a cell; those off the
+// cell's middle are marked aside, thin off-centre strokes stray.
 func cellPieces(stats []int32, nl, n int, cs float64) [][]piece {
 	minPiece := max(3, int(0.004*cs*cs))
 	pieces := make([][]piece, n*n)
@@ -136,11 +138,10 @@ func cellPieces(stats []int32, nl, n int, cs float64) [][]piece {
 			continue
 		}
 		// Digits are printed near the cell centre; off-centre bits are line
-		// remnants or neighbours' ink.
+		// remnants or neighbours' ink, or one digit of a two-digit number
+		// printed wide of the middle (the 4 of a 14 in a small cell).
 		lx, ly := cx-float64(col)*cs, cy-float64(row)*cs
-		if math.Abs(lx-cs/2) > 0.3*cs || math.Abs(ly-cs/2) > 0.3*cs {
-			continue
-		}
+		p.aside = math.Abs(lx-cs/2) > 0.3*cs || math.Abs(ly-cs/2) > 0.3*cs
 		// A thin stroke off the middle across its length is a bent grid
 		// line (curved paper) that the straight line kernels missed; a
 		// printed '1', upright or sideways, sits in the middle. Such a
@@ -175,7 +176,7 @@ func (d *Detector) digitCandidates(pl plane, pieces [][]piece, out []Cell) []dig
 		}
 		var main piece
 		for _, p := range ps {
-			if !p.stray && p.area > main.area {
+			if !p.stray && !p.aside && p.area > main.area {
 				main = p
 			}
 		}
@@ -208,14 +209,15 @@ func (d *Detector) digitCandidates(pl plane, pieces [][]piece, out []Cell) []dig
 }
 
 // gather returns the bounding box, labels and ink of a cell's digit: its
-// main component and the parts of a broken digit, not specks.
+// main component and the parts of a broken digit, not specks, and, off
+// the cell's middle, the other digit of a number (see besideDigit).
 func gather(ps []piece, main piece) (image.Rectangle, []int32, int) {
 	box := image.Rect(main.x, main.y, main.x+main.w, main.y+main.h)
 	ink := main.area
 	keep := []int32{main.label}
 	for _, p := range ps {
 		// ps holds main as it was found, before trimTails.
-		if p.label == main.label || p.area*10 < main.area {
+		if p.label == main.label || p.area*10 < main.area || p.aside && !besideDigit(main, p) {
 			continue
 		}
 		keep = append(keep, p.label)
@@ -223,6 +225,60 @@ func gather(ps []piece, main piece) (image.Rectangle, []int32, int) {
 		box = box.Union(image.Rect(p.x, p.y, p.x+p.w, p.y+p.h))
 	}
 	return box, keep, ink
+}
+
+// besideDigit reports whether p, off the cell's middle, is the other digit
+// of a two-digit number whose digit main is: as tall as main (within a
+// quarter), beside it on the same line, close to it, and not a thin stroke
+// (a grid line's remnant is a narrow dash next to the digits; a printed
+// 1 is at least a third as wide as tall).
+func besideDigit(main, p piece) bool {
+	lo, hi := min(main.h, p.h), max(main.h, p.h)
+	if 4*hi > 5*lo || 10*p.w < 3*p.h {
+		return false
+	}
+	overlap := min(main.y+main.h, p.y+p.h) - max(main.y, p.y)
+	if 10*overlap < 7*lo {
+		return false
+	}
+	gap := max(p.x-(main.x+main.w), main.x-(p.x+p.w))
+	return 10*gap <= 3*main.h
+}
+
+// offLines returns ps without the pieces other than main that lie mostly
+// on the grid's lattice: a dash of a faint line next to a digit (the corner
+// of two lines beside a 7 in a small cell) that line removal left, which
+// would widen the digit's box and spoil its reading. Pieces off the cell's
+// middle are gather's to judge (the 4 of a 14 can touch a line).
+func (pl plane) offLines(ps []piece, main piece) []piece {
+	band := max(1, 0.12*pl.cs)
+	near := func(v int) bool {
+		f := float64(v) + 0.5
+		k := math.Round(f / pl.cs)
+		return math.Abs(f-k*pl.cs) <= band
+	}
+	var out []piece
+	for _, p := range ps {
+		if p.label != main.label && !p.aside && p.area*10 >= main.area {
+			on, all := 0, 0
+			for y := p.y; y < p.y+p.h; y++ {
+				ny := near(y)
+				for x := p.x; x < p.x+p.w; x++ {
+					if pl.labels[y*pl.side+x] == p.label {
+						all++
+						if ny || near(x) {
+							on++
+						}
+					}
+				}
+			}
+			if 10*on > 6*all {
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // plane is what the cell images are cut from: the grey canvas, its

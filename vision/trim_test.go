@@ -84,3 +84,27 @@ func TestTrimTails(t *testing.T) {
 		})
 	}
 }
+
+// TestBesideDigit checks which pieces off a cell's middle join its digit
+// as the other digit of a number. The boxes are those of testdata/synth
+// image12 (16×16, 24 px canvas cells), where the 4 of a 14 lay wide of the
+// cell's middle, and of dashes of faint lines seen beside digits.
+func TestBesideDigit(t *testing.T) {
+	one := piece{x: 9, y: 32, w: 6, h: 13, area: 59} // the 1 of r2c1's 14
+	tests := []struct {
+		name string
+		p    piece
+		want bool
+	}{
+		{"the 4 of 14", piece{x: 16, y: 32, w: 10, h: 12, area: 83}, true},
+		{"a line's dash beside it", piece{x: 23, y: 31, w: 2, h: 13, area: 24}, false},
+		{"a corner of two lines", piece{x: 9, y: 38, w: 20, h: 16, area: 69}, false},
+		{"a short speck on its line", piece{x: 16, y: 40, w: 6, h: 5, area: 20}, false},
+		{"a digit-sized blob a cell away", piece{x: 30, y: 32, w: 8, h: 12, area: 60}, false},
+	}
+	for _, tc := range tests {
+		if got := besideDigit(one, tc.p); got != tc.want {
+			t.Errorf("%s: besideDigit = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
