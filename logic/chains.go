@@ -193,8 +193,6 @@ func (s *staticSearch) begin(src pot) {
 	s.order = append(s.order[:0], src)
 }
 
-func (s *staticSearch) visited(p pot) bool { return s.mark[p] == s.epoch }
-
 // path returns the chain from the search's source to p (visited).
 func (s *staticSearch) path(p pot) []pot {
 	out := make([]pot, s.depth[p]+1)
