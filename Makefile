@@ -8,7 +8,7 @@ APT     := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 # Fonts the digit model is trained on (see models/README.md for their licences).
 FONT_PKGS := fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf fonts-urw-base35 fonts-noto-core fonts-noto-mono fonts-lato fonts-open-sans fonts-roboto-unhinted fonts-comic-neue
 
-.PHONY: all deps test-deps font-deps build sudoku-console run serve test test-pg lint bench zoo fuzz model synth video clean
+.PHONY: all deps test-deps font-deps build sudoku-console run serve test test-pg lint bench zoo fuzz model synth video livescore clean
 
 all: build
 
@@ -135,6 +135,13 @@ synth: deps
 
 video: deps
 	$(GO) run ./cmd/synth video --out testdata/video --seed 1
+
+# livescore scores `sudokuar live` on photos held up to a moving camera,
+# per framing (near, far, webcam), next to `scan` on the same photos as
+# stills (README: "Scored in motion"). LISTS are files of photo paths.
+LISTS ?=
+livescore: build
+	SUDOKUAR=$(CURDIR)/$(BIN) scripts/livescore.sh $(LISTS)
 
 clean:
 	rm -rf bin out sudoku-console

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"image/color"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,9 +40,9 @@ const hintTimeout = 20 * time.Second
 // hintState is the H key's state in a session.
 type hintState struct {
 	on      bool
-	puzzle  int // view id the steps belong to (-1: none)
-	step    int // index of the step shown
-	steps   []logic.Step
+	puzzle  int          // view id the steps belong to (-1: none)
+	steps   []logic.Step // the logical solution of that puzzle
+	walk    StepWalk     // the step shown (keyed by the view id)
 	err     error
 	pending chan hintResult // a solution being worked out
 }
@@ -60,21 +61,23 @@ func (s *session) toggleHint() {
 		s.logf("hint: no puzzle in view yet")
 		return
 	}
-	if h.on && h.puzzle == s.cur.id && h.pending == nil && h.err == nil {
-		h.step++
-		if h.step >= len(h.steps) {
+	key := strconv.Itoa(s.cur.id)
+	if h.on && h.walk.Holds(key) && h.pending == nil && h.err == nil {
+		if !h.walk.Next() {
 			h.on = false
 		}
 		return
 	}
-	h.on, h.step, h.err = true, 0, nil
+	h.on, h.err = true, nil
 	if h.puzzle == s.cur.id && h.steps != nil {
+		h.walk.Start(key, h.steps)
 		return
 	}
 	if h.pending != nil {
 		return // the solution of this puzzle is on its way
 	}
 	h.puzzle, h.steps = s.cur.id, nil
+	h.walk.Reset()
 	ch := make(chan hintResult, 1)
 	h.pending = ch
 	id, puzzle := s.cur.id, s.cur.puzzle.Clone()
@@ -97,6 +100,7 @@ func (s *session) pollHint() {
 		h.pending = nil
 		if r.id == h.puzzle {
 			h.steps, h.err = r.steps, r.err
+			h.walk.Start(strconv.Itoa(r.id), r.steps)
 		}
 	default:
 	}
@@ -112,11 +116,12 @@ func (s *session) hintHUD() []string {
 		return []string{"hint: " + h.err.Error()}
 	case h.puzzle != s.cur.id:
 		return []string{"hint: a new puzzle (H for its first step)"}
-	case h.step >= len(h.steps):
+	}
+	st, k, n, ok := h.walk.Step()
+	if !ok {
 		return nil
 	}
-	st := h.steps[h.step]
-	lines := []string{fmt.Sprintf("step %d of %d (H: next)", h.step+1, len(h.steps))}
+	lines := []string{fmt.Sprintf("step %d of %d (H: next)", k, n)}
 	return append(lines, wrapWords(st.Text, 64)...)
 }
 
@@ -124,21 +129,19 @@ func (s *session) hintHUD() []string {
 // its sentence.
 func (s *session) drawHint(frame *gocv.Mat, g vision.Grid) (string, error) {
 	h := &s.hint
-	if h.pending != nil || h.err != nil || h.puzzle != s.cur.id || h.step >= len(h.steps) {
+	st, _, _, ok := h.walk.Step()
+	if h.pending != nil || h.err != nil || h.puzzle != s.cur.id || !ok {
 		return "", nil
 	}
-	st := h.steps[h.step]
 	if len(st.Cells) > 0 {
 		if err := overlay.Highlight(frame, g, st.Cells, hintCells); err != nil {
 			return "", err
 		}
 	}
 	var marks []overlay.Mark
-	for _, prev := range h.steps[:h.step] {
-		for _, p := range prev.Placements {
-			if s.cur.puzzle.Cells[p.Cell] == 0 {
-				marks = append(marks, overlay.Mark{Cell: p.Cell, Digit: p.Digit, Color: hintDone})
-			}
+	for _, p := range h.walk.Placed() {
+		if s.cur.puzzle.Cells[p.Cell] == 0 {
+			marks = append(marks, overlay.Mark{Cell: p.Cell, Digit: p.Digit, Color: hintDone})
 		}
 	}
 	placed := map[int]bool{}

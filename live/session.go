@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -124,8 +125,9 @@ type view struct {
 	raw     pipeline.Result // what that frame alone gave
 	puzzle  sudoku.Grid     // voted givens (Cells nil: none yet)
 	verdict pipeline.Verdict
-	id      int // increments with each new puzzle
-	turns   int // quarter turns of the page (pipeline.Result.Turns) of the latest reading
+	conf    []float64 // the vote's support per cell (Voter.Conf)
+	id      int       // increments with each new puzzle
+	turns   int       // quarter turns of the page (pipeline.Result.Turns) of the latest reading
 	// bend is how the latest reading found the page curled (nil: flat);
 	// it moves with the page, so the solution follows the curl.
 	bend *vision.Bend
@@ -135,8 +137,9 @@ type job struct {
 	frame gocv.Mat // owned by the worker, which closes it
 	index int
 	pick  vision.Pick // the grid the display loop follows
-	// fresh starts the vote afresh: the user switched to another grid.
-	fresh bool
+	// fresh starts the vote afresh: the user switched to another grid
+	// (tabbed), or the page may have changed.
+	fresh, tabbed bool
 }
 
 // Run plays src into sink until the source ends, MaxFrames is reached or
@@ -168,6 +171,8 @@ func Run(src Source, sink Sink, opts Options) (Summary, error) {
 	defer ink.Close()
 	still := newStillness()
 	defer still.Close()
+	track := newTracker()
+	defer track.Close()
 
 	jobs := make(chan job)
 	views := make(chan view, 1)
@@ -178,7 +183,7 @@ func Run(src Source, sink Sink, opts Options) (Summary, error) {
 		recognise(rec, opts.Votes, jobs, views)
 	}()
 
-	s := session{opts: opts, src: src, sink: sink, loc: loc, ink: ink, still: still, logf: logf, jobs: jobs, views: views, auto: !opts.ManualSolve,
+	s := session{opts: opts, src: src, sink: sink, loc: loc, ink: ink, still: still, track: track, logf: logf, jobs: jobs, views: views, auto: !opts.ManualSolve,
 		hint: hintState{puzzle: -1}}
 	sum := s.loop()
 	close(jobs)
@@ -187,44 +192,134 @@ func Run(src Source, sink Sink, opts Options) (Summary, error) {
 }
 
 // recognise is the background goroutine: full recognition of the frames it
-// is handed, voting, and the verdict on the voted givens.
+// is handed, voting, and the gate's verdict on the voted givens.
 func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 	voter := NewVoter(depth)
 	var cur view
-	var lastGiven string
+	var judged string // the givens rules was judged for
+	var rules pipeline.Verdict
+	cellPx := 0.0
+	var recent []string // the givens of the latest distinct readings
+	bigN, bigAt := 0, 0 // the size of the largest puzzle solved lately, and at which recognition
+	count := 0          // recognitions so far
 	for j := range jobs {
 		res := p.ProcessPick(j.frame, j.pick)
 		j.frame.Close()
+		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, conf: cur.conf, id: cur.id, turns: cur.turns, bend: cur.bend}
 		if j.fresh {
+			// Another grid, or the page may have changed: nothing of
+			// the old vote may be drawn or voted into the new one.
 			voter.Reset()
+			v.puzzle, v.verdict, v.conf, v.bend, v.turns = sudoku.Grid{}, pipeline.Verdict{}, nil, nil, 0
+			v.id++
 		}
-		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, id: cur.id, turns: cur.turns, bend: cur.bend}
 		if len(res.Puzzle.Cells) > 0 {
 			v.turns, v.bend = res.Turns, res.Grid.Bend
+			if px := pipeline.CellPx(res.Corners, res.Puzzle.N()); px > 0 {
+				cellPx = px
+			}
 			solvable := res.Status == pipeline.StatusSolved || res.Status == pipeline.StatusCheck
 			voted, fresh := voter.Add(res.Puzzle, res.Conf, res.CheckCells(), solvable)
-			if fresh {
+			if fresh && !j.fresh {
 				v.id++
 			}
 			v.puzzle = voted
+			v.conf = voter.Conf()
 			given := sudoku.CellString(voted.Cells)
-			switch {
-			case given == sudoku.CellString(res.Puzzle.Cells):
-				// The vote agrees with this reading: its verdict stands.
-				v.verdict = pipeline.Verdict{Status: res.Status, Solution: res.Solved, Conflicts: res.Conflicts, Check: res.CheckCells()}
-			case given != lastGiven || fresh:
-				v.verdict = pipeline.Judge(voted)
-				if check := voter.Check(); v.verdict.Status == pipeline.StatusSolved && len(check) > 0 {
-					// A cell the readings doubt: never a certain answer.
-					v.verdict = pipeline.Verdict{Status: pipeline.StatusCheck, Check: check}
+			if given != judged {
+				if given == sudoku.CellString(res.Puzzle.Cells) && res.Status == pipeline.StatusSolved {
+					rules = pipeline.Verdict{Status: pipeline.StatusSolved, Solution: res.Solved}
+				} else {
+					rules = pipeline.Judge(voted)
+				}
+				judged = given
+			}
+			// The same gate as scan's, on the vote: a cell the readings
+			// doubt or disagree on, or cells too small to read surely,
+			// and no solution is shown.
+			doubt := voter.Check()
+			if given == sudoku.CellString(res.Puzzle.Cells) {
+				doubt = append(doubt, res.CheckCells()...)
+			}
+			v.verdict = pipeline.Gate(voted, rules, pipeline.Evidence{Conf: v.conf, Doubt: doubt, CellPx: cellPx})
+			if v.verdict.Status == pipeline.StatusSolved && voter.Disputed() {
+				// The latest reading says another puzzle may be in view
+				// (a page swapped while the grid was followed): nothing
+				// of the old one is shown until a reading settles it.
+				v.verdict = pipeline.Verdict{Status: pipeline.StatusReading}
+			}
+			raw := sudoku.CellString(res.Puzzle.Cells)
+			if v.verdict.Status == pipeline.StatusSolved && voter.Len() < confirmReadings && !slices.Contains(recent, given) && !alone(res, v.conf, cellPx) {
+				// One frame's reading can be wrong (a lattice found a row
+				// off, repaired into a puzzle with one solution): unless
+				// it stands alone, a new puzzle is shown solved once a
+				// second reading agrees, in this vote or (the page came
+				// back, which starts a fresh vote) one of the recent
+				// readings.
+				v.verdict = pipeline.Verdict{Status: pipeline.StatusReading}
+			}
+			if !slices.Contains(recent, raw) {
+				recent = append(recent, raw)
+				if len(recent) > recentReadings {
+					recent = recent[1:]
 				}
 			}
-			lastGiven = given
+		}
+		if j.tabbed {
+			bigN = 0
+		}
+		count++
+		if v.verdict.Status == pipeline.StatusSolved {
+			switch n := v.puzzle.N(); {
+			case n >= bigN:
+				bigN, bigAt = n, count
+			case count-bigAt <= shrinkReadings:
+				// A smaller puzzle right after a larger one was solved,
+				// the user having chosen no other grid: most likely
+				// the larger page's boxes taken for a puzzle of their
+				// own (a 9×9 read as 4×4). Not shown until the larger
+				// one has been out of sight a while.
+				v.verdict = pipeline.Verdict{Status: pipeline.StatusReading}
+			}
 		}
 		cur = v
 		views <- v
 	}
 }
+
+// shrinkReadings is how long (in recognitions: 3 s at one every 10th
+// frame at 30 fps) after a puzzle was solved a smaller one is not shown
+// solved unless the user pressed Tab.
+const shrinkReadings = 9
+
+// confirmReadings is how many agreeing readings a vote needs before its
+// solution is shown.
+const confirmReadings = 2
+
+// recentReadings is how many distinct readings a session remembers, so a
+// page that comes back (a fresh vote) is confirmed by its earlier reading.
+const recentReadings = 8
+
+// alone reports whether a single reading may be shown solved without a
+// second one agreeing: nothing repaired, every given at least aloneSure,
+// from cells of at least aloneCellPx.
+func alone(res pipeline.Result, conf []float64, cellPx float64) bool {
+	if len(res.Changed) > 0 || cellPx < aloneCellPx || len(conf) != len(res.Puzzle.Cells) {
+		return false
+	}
+	for i, v := range res.Puzzle.Cells {
+		if v != 0 && conf[i] < aloneSure {
+			return false
+		}
+	}
+	return true
+}
+
+// A reading standing alone: every given this sure, from cells this large.
+const (
+	aloneSure   = 0.95
+	aloneCellPx = 20
+)
 
 type session struct {
 	opts Options
@@ -232,7 +327,9 @@ type session struct {
 	sink Sink
 	loc  *vision.Detector
 	ink  *printer
-	ref  inkPrint // ink print of the grid in the frame last sent for recognition
+	// track carries the grid over frames the detector misses it in.
+	track *tracker
+	ref   inkPrint // ink print of the grid in the frame last sent for recognition
 	// still tells a frame that shows what the frame last followed
 	// showed; the grid found there (followed, followedErr) and its ink
 	// print (followedPrint) then stand for this frame too.
@@ -250,6 +347,7 @@ type session struct {
 	busy    bool // a job is with the recogniser
 	want    bool // a recognition is due as soon as the recogniser is free
 	lost    int  // frames since the grid was last followed
+	cutOff  bool // the grid was last seen reaching the frame's edge
 	confirm int  // frames from this index on must be recognised before drawing
 	fps     float64
 	hint    hintState // the H key: logical steps drawn on the paper
@@ -261,6 +359,7 @@ type session struct {
 	grids    int  // grids in view in the last frame (for the HUD)
 	gridAt   int  // which of them is followed, counted from 1 left to right
 	switched bool // the next recognition is of another grid: vote afresh
+	tabbed   bool // ... because the user pressed Tab
 	refollow bool // Tab chose another grid: follow it even if nothing moved
 }
 
@@ -364,6 +463,9 @@ func (s *session) accept(v view, sum *Summary) {
 		// A reading taken since the view changed settles what it is.
 		s.confirm = -1
 	}
+	if v.verdict.Status == pipeline.StatusReading {
+		s.want = true // the reading that confirms it, as soon as can be
+	}
 	sum.Recognitions++
 	if v.verdict.Status == pipeline.StatusSolved && len(v.puzzle.Cells) > 0 {
 		sum.Solved++
@@ -385,19 +487,7 @@ func (s *session) report(v view) pipeline.Result {
 		r.Solution = sudoku.CellString(v.verdict.Solution.Cells)
 		r.Status = v.verdict.Status
 		r.Conflicts = v.verdict.Conflicts
-		raw := map[int]pipeline.Check{}
-		for _, c := range r.Check {
-			raw[c.Cell] = c
-		}
-		r.Check = nil
-		n := v.puzzle.N()
-		for _, cell := range v.verdict.Check {
-			c, ok := raw[cell]
-			if !ok {
-				c = pipeline.Check{Cell: cell, Name: fmt.Sprintf("r%dc%d", cell/n+1, cell%n+1), Reason: "doubted by most of the recent readings"}
-			}
-			r.Check = append(r.Check, c)
-		}
+		r.Check = pipeline.CheckList(v.verdict.Check, v.puzzle, v.conf, v.verdict.Status, r.Check)
 	}
 	return r
 }
@@ -437,11 +527,27 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		g, err, print = s.followed, s.followedErr, s.followedPrint
 	} else {
 		g, err = s.locate(frame)
+		switch {
+		case err == nil:
+			s.track.found(frame, g, false)
+		case errors.Is(err, errCutOff):
+			s.track.forget()
+		default:
+			// Missed in this frame (blur, a thumb, glare): carry the
+			// grid over from the last frame by optical flow.
+			if tg, ok := s.track.follow(frame); ok && !cutOff(tg, frame.Cols(), frame.Rows()) {
+				g, err = tg, nil
+				s.track.found(frame, g, true)
+			} else {
+				s.track.forget()
+			}
+		}
 		if err == nil {
 			print = s.ink.print(frame, g, n)
 		}
 		s.still.keep()
 		s.followed, s.followedErr, s.followedPrint = g, err, print
+		s.cutOff = errors.Is(err, errCutOff)
 		s.refollow = false
 	}
 	if err == nil {
@@ -467,19 +573,26 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		s.want = true
 	}
 	if s.want && !s.busy {
-		s.jobs <- job{frame: frame.Clone(), index: i, pick: s.pick(), fresh: s.switched}
-		s.busy, s.want, s.switched = true, false, false
-		s.ref = print
+		s.jobs <- job{frame: frame.Clone(), index: i, pick: s.pick(), fresh: s.switched, tabbed: s.tabbed}
+		s.busy, s.want, s.switched, s.tabbed = true, false, false, false
+		if print != nil {
+			// A frame the grid was not followed in keeps the last print:
+			// the page may change while it is out of sight.
+			s.ref = print
+		}
 	}
 	return g, err
 }
 
 // unsettle marks the puzzle in view as unknown from frame i on.
+// The next recognition starts a fresh vote: a page that came back into
+// view, or whose ink changed, may be another puzzle, and nothing read of
+// the old one may be drawn onto it or outvote its first readings.
 func (s *session) unsettle(i int) {
 	if s.confirm < 0 {
 		s.confirm = i
 	}
-	s.want = true
+	s.want, s.switched = true, true
 }
 
 // locate follows the grid's corners in frame. A quadrilateral that
@@ -650,6 +763,9 @@ func (s *session) status(located bool) string {
 	// failed: the latest recognition read no puzzle, and says why.
 	failed := s.have && len(s.cur.raw.Puzzle.Cells) == 0 && s.cur.raw.Status != ""
 	if !located {
+		if s.cutOff {
+			return pipeline.StatusMoveBack
+		}
 		if failed {
 			return s.cur.raw.Status // e.g. move closer, too dark
 		}
@@ -659,7 +775,7 @@ func (s *session) status(located bool) string {
 		if failed {
 			return s.cur.raw.Status // move closer, too blurry, no grid
 		}
-		return "reading ..."
+		return pipeline.StatusReading
 	}
 	v := s.cur.verdict
 	if v.Status == pipeline.StatusConflict && len(v.Conflicts) > 0 {
@@ -685,8 +801,9 @@ func (s *session) handleKey(key, i int, frame gocv.Mat, sum *Summary) bool {
 		// Another puzzle on the page: follow it, and read it before
 		// anything is drawn into it.
 		if s.nextGrid() {
+			s.track.forget()
 			s.unsettle(i + 1)
-			s.switched, s.refollow = true, true
+			s.switched, s.refollow, s.tabbed = true, true, true
 		}
 	case 'h', 'H':
 		s.toggleHint()

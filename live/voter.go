@@ -38,6 +38,11 @@ func (v *Voter) Reset() {
 	v.pending = nil
 }
 
+// Disputed reports whether the latest reading disagreed with the vote
+// too much to be a misread (a pending reading that may be a new puzzle):
+// until a reading agrees again, the vote is not to be trusted either.
+func (v *Voter) Disputed() bool { return v.pending != nil }
+
 // Len reports how many readings the current vote rests on.
 func (v *Voter) Len() int { return len(v.history) }
 
@@ -120,6 +125,34 @@ func (v *Voter) Check() []int {
 		if agree > 0 && 2*doubt >= agree {
 			out = append(out, i)
 		}
+	}
+	return out
+}
+
+// Conf returns, per cell of the vote, its support: the summed confidence
+// of the readings that agree with the voted value over the number of
+// readings voted on, in [0, 1]. A cell every reading read the same, surely,
+// is near 1; a cell the readings disagree on, or read unsurely, is low
+// however the vote came out. Nil before any reading.
+func (v *Voter) Conf() []float64 {
+	if len(v.history) == 0 {
+		return nil
+	}
+	g := v.vote()
+	out := make([]float64, len(g.Cells))
+	for i, val := range g.Cells {
+		sum := 0.0
+		for _, r := range v.history {
+			if r.cells[i] != val {
+				continue
+			}
+			w := 1.0
+			if r.conf != nil {
+				w = r.conf[i]
+			}
+			sum += w
+		}
+		out[i] = min(1, sum/float64(len(v.history)))
 	}
 	return out
 }

@@ -160,12 +160,12 @@ func (p *Pipeline) process(frame gocv.Mat, pick vision.Pick) Result {
 		n := reading.Given.N()
 		r.Check = append(r.Check, Check{Cell: d.Cell, Name: fmt.Sprintf("r%dc%d", d.Cell/n+1, d.Cell%n+1), Reason: d.Reason})
 	}
-	v := judge(reading.Given, reading.Solutions)
-	if v.Status == StatusSolved && len(r.Check) > 0 {
-		// One solution, but a cell may be misread: never present it as
-		// certain. The givens are shown with the cells to check.
-		v = Verdict{Status: StatusCheck, Check: r.CheckCells()}
-	}
+	// One solution, but a cell may be misread, or the cells too small to
+	// read surely: never present it as certain. The givens are shown
+	// with the cells to check.
+	v := Gate(reading.Given, judge(reading.Given, reading.Solutions),
+		Evidence{Conf: r.Conf, Doubt: r.CheckCells(), CellPx: CellPx(r.Corners, reading.Given.N())})
+	r.Check = CheckList(v.Check, reading.Given, r.Conf, v.Status, r.Check)
 	r.Status, r.Conflicts, r.Solved = v.Status, v.Conflicts, v.Solution
 	r.Solution = sudoku.CellString(v.Solution.Cells)
 	if quality != "" && r.Status != StatusSolved {

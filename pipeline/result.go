@@ -11,6 +11,8 @@ const (
 	StatusSolved   = "solved"
 	StatusNoGrid   = "no grid"
 	StatusTooSmall = "move closer"
+	// StatusMoveBack: the grid reaches the edge of the frame (live).
+	StatusMoveBack = "move back"
 	StatusBlurry   = "too blurry"
 	StatusDark     = "too dark"
 	StatusConflict = "no solution"
@@ -18,7 +20,10 @@ const (
 	StatusUnread   = "unreadable"
 	// StatusCheck: the givens have one solution, but some cell is not read
 	// surely enough to present it as certain; Check names the cells.
-	StatusCheck     = "check cells"
+	StatusCheck = "check cells"
+	// StatusReading: live has read givens with one solution once, and
+	// waits for a second reading to agree before showing it.
+	StatusReading   = "reading ..."
 	StatusBadInput  = "bad input"
 	StatusLoadError = "load error"
 )

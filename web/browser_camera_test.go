@@ -84,12 +84,13 @@ func TestBrowserCamera(t *testing.T) {
 	b.waitJS("the solution drawn over the video", `window.sudokuarCamera && window.sudokuarCamera.drawn === '`+want+`'`, 30*time.Second)
 	// Keep going for a while: the solution must stay, and the figures
 	// below need a few dozen frames.
+	// (On a loaded server an answer can come late, and the page draws
+	// none whose frame is over half a second old: the solution must be
+	// back within a few seconds, not on every frame.)
 	time.Sleep(3 * time.Second)
+	b.waitJS("the solution still drawn", `window.sudokuarCamera.drawn === '`+want+`'`, 15*time.Second)
 	var st cameraStats
 	b.eval(`window.sudokuarCamera`, &st)
-	if st.Drawn != want {
-		t.Errorf("after 3 s more the page draws %q, want %q (status %q)", st.Drawn, want, st.Status)
-	}
 	if st.Answered < 5 {
 		t.Errorf("only %d frames answered in 3 s", st.Answered)
 	}

@@ -31,14 +31,18 @@ import (
 //     then a JPEG of at most maxFrameSide pixels on its long side;
 //   - a text message is a key: {"type":"key","key":" "} toggles
 //     auto-solve, {"type":"key","key":"h"} asks for the next logical step
-//     of the puzzle in view (step 1, 2, … of its logical solution).
+//     of the puzzle in view (step 1, 2, … of its logical solution),
+//     {"type":"key","key":"Tab"} follows the next grid in view (left to
+//     right, round again) when the frame holds several.
 //
 // Server to client, text messages (JSON):
 //   - {"type":"hello", ...} once, with the limits below;
 //   - {"type":"frame","seq":N, ...} for every frame it took: where the
 //     grid is in that frame (corners), what was read in it (box, given),
-//     the solution while auto-solve is on, a status for the user, and the
-//     server's own time on it (serverMs);
+//     the solution while auto-solve is on, a status for the user ("move
+//     back" when the grid reaches the frame's edge), how many grids are
+//     in view and which is followed (grids, gridAt: Tab for the next), and
+//     the server's own time on it (serverMs);
 //   - {"type":"dropped","seq":N} for a frame skipped because a newer one
 //     came before the server was free (the client may send the next);
 //   - {"type":"step","step":{…},"index":k,"total":n,"placed":[…]}
@@ -68,6 +72,8 @@ type frameAnswer struct {
 	Conflicts []int         `json:"conflicts"`
 	Status    string        `json:"status"`
 	Auto      bool          `json:"auto"`
+	Grids     int           `json:"grids"`  // grids in view, when more than one
+	GridAt    int           `json:"gridAt"` // which is followed, from 1 left to right
 	ServerMs  float64       `json:"serverMs"`
 }
 
@@ -94,7 +100,8 @@ type cameraConn struct {
 	mu              sync.Mutex
 	goingAway       bool           // the server is shutting down
 	last            live.FrameInfo // the latest answer, for "h"
-	walk            stepWalk       // where H has got to in the puzzle in view (read loop only)
+	walk            live.StepWalk  // where H has got to in the puzzle in view (read loop only)
+	advice          []logic.Advice // walk's steps as the pages word them
 	server          []float64      // per answered frame: ms from receipt to answer
 	frameN, dropped int
 	dropsOut        int    // drop notices not yet written
@@ -357,64 +364,65 @@ func (c *cameraConn) key(ctx context.Context, data []byte) string {
 		return `a text message must be {"type":"key","key":...}`
 	}
 	switch k.Key {
-	case " ":
-		c.walk.reset()
+	case " ", "Tab":
+		c.walk.Reset()
+		code := ' '
+		if k.Key == "Tab" {
+			code = '\t'
+		}
 		select {
-		case c.keys <- ' ':
+		case c.keys <- int(code):
 		default: // a flood of keys: drop the extras
 		}
 	case "h", "H":
 		c.mu.Lock()
 		info := c.last
 		c.mu.Unlock()
-		msg := c.walk.next(ctx, info)
+		msg := nextStep(ctx, &c.walk, &c.advice, info)
 		c.send(ctx, msg)
 	default:
-		return fmt.Sprintf("unknown key %q (want \" \" or \"h\")", k.Key)
+		return fmt.Sprintf("unknown key %q (want \" \", \"h\" or \"Tab\")", k.Key)
 	}
 	return ""
 }
 
-// stepWalk walks through the logical solution of the puzzle in view, one
-// step per H: the page draws the digits placed so far and the current
-// step's cells and placements on the paper. It starts again for another
-// puzzle, after the last step, or after Space.
-type stepWalk struct {
-	given string // the puzzle the steps are for
-	steps []logic.Advice
-	at    int // the index of the step the next H shows
-}
-
-func (w *stepWalk) reset() { *w = stepWalk{} }
-
-// next is the answer to H: {"type":"step","step":…,"index":k,"total":n,
-// "placed":[digits of the steps before]} or {"type":"step","error":…}.
-func (w *stepWalk) next(ctx context.Context, info live.FrameInfo) map[string]any {
+// nextStep is the answer to H: {"type":"step","step":…,"index":k,
+// "total":n,"placed":[digits of the steps before]} or {"type":"step",
+// "error":…}. It moves w (live's walk, the one the live window uses) to
+// the next step of the puzzle in view, starting again at the first for
+// another puzzle or after the last; advice holds the walk's steps as the
+// engine words them for the pages.
+func nextStep(ctx context.Context, w *live.StepWalk, advice *[]logic.Advice, info live.FrameInfo) map[string]any {
 	msg := map[string]any{"type": "step"}
 	box := sudoku.Shape{BoxRows: info.Box[0], BoxCols: info.Box[1]}
 	if info.Given == "" || !box.Valid() {
 		msg["error"] = "No puzzle in view yet: hold the grid steady until it is read."
 		return msg
 	}
-	if info.Given != w.given || w.at >= len(w.steps) {
+	if !w.Holds(info.Given) || !w.Next() {
 		g, err := sudoku.ParseCellGrid(box, info.Given)
 		if err != nil {
 			msg["error"] = err.Error()
 			return msg
 		}
-		steps, err := solveSteps(ctx, g)
-		if err != nil || len(steps) == 0 {
+		sctx, cancel := context.WithTimeout(ctx, hintTimeout)
+		_, steps, _ := logic.SolveSteps(sctx, g)
+		cancel()
+		adv, err := logic.AdviceFor(g, steps)
+		if len(steps) == 0 || err != nil || len(adv) != len(steps) {
+			w.Reset()
 			msg["error"] = "No logical step found for this puzzle as read."
 			return msg
 		}
-		*w = stepWalk{given: info.Given, steps: steps}
+		w.Start(info.Given, steps)
+		*advice = adv
 	}
-	placed := []logic.Candidate{}
-	for _, s := range w.steps[:w.at] {
-		placed = append(placed, s.Placements...)
+	_, k, n, _ := w.Step()
+	placed := w.Placed()
+	if placed == nil {
+		placed = []logic.Candidate{}
 	}
-	msg["step"], msg["index"], msg["total"], msg["placed"] = w.steps[w.at], w.at+1, len(w.steps), placed
-	w.at++
+	msg["step"], msg["index"], msg["total"], msg["placed"] = (*advice)[k-1], k, n, placed
 	return msg
 }
 
@@ -423,7 +431,7 @@ func (c *cameraConn) answer(ctx context.Context, f frameMsg, info live.FrameInfo
 	a := frameAnswer{
 		Type: "frame", Seq: f.seq, Width: f.w, Height: f.h, Located: info.Located, Corners: info.Corners,
 		Box: info.Box, Given: info.Given, Solution: info.Solution, Conflicts: info.Conflicts,
-		Status: info.Status, Auto: info.Auto,
+		Status: info.Status, Auto: info.Auto, Grids: info.Grids, GridAt: info.GridAt,
 	}
 	if a.Conflicts == nil {
 		a.Conflicts = []int{}

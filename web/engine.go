@@ -147,17 +147,5 @@ func hint(ctx context.Context, puzzle, cur sudoku.Grid) (logic.Advice, error) {
 	return a, err
 }
 
-// solveSteps returns the logical steps that solve puzzle, simplest first:
-// the camera's H walks through them one at a time.
-func solveSteps(ctx context.Context, puzzle sudoku.Grid) ([]logic.Advice, error) {
-	ctx, cancel := context.WithTimeout(ctx, hintTimeout)
-	defer cancel()
-	_, steps, err := logic.SolveSteps(ctx, puzzle)
-	if err != nil && len(steps) == 0 {
-		return nil, err
-	}
-	return logic.AdviceFor(puzzle, steps)
-}
-
 // newSeed returns a random seed for the generator.
 func newSeed() uint64 { return rand.Uint64() }

@@ -9,7 +9,7 @@ import { drawGrid, parseGrid, solutionDigits, validCorners } from './warp.js';
 const MAX_SIDE = 1280;
 const SEND_EVERY_MS = 66;   // ~15 frames a second
 const MAX_IN_FLIGHT = 2;
-const STALE_MS = 1000;      // an answer that arrived longer ago is not drawn
+const STALE_MS = 500;       // an answer to a frame captured longer ago is not drawn (the page may have changed since)
 const EXTRAPOLATE_MS = 120; // how far ahead the corners may be carried
 
 const video = $('video');
@@ -90,6 +90,10 @@ function onAnswer(a) {
     $('auto').textContent = auto ? 'Auto-solve on' : 'Auto-solve off';
     if (f) toMeasure.push(f);
     stats.last = a;
+    // Several grids in view: the button (and Tab) follows the next one.
+    const several = a.grids > 1 && a.gridAt > 0;
+    $('next').hidden = !several;
+    if (several) $('next').textContent = `Grid ${a.gridAt} of ${a.grids}: next`;
   } else if (a.type === 'step') {
     if (a.error) { showStep({ sentence: a.error, cells: [] }, []); return; }
     showStep(a.step, a.placed || [], `Step ${a.index} of ${a.total}: `);
@@ -171,7 +175,7 @@ function paint() {
   ctx.drawImage(video, 0, 0);
   const now = performance.now();
   let drawn = '';
-  if (last && last.located && now - last.arrived < STALE_MS && validCorners(last.corners)) {
+  if (last && last.located && now - (last.t === undefined ? last.arrived : last.t) < STALE_MS && validCorners(last.corners)) {
     const n = last.box[0] * last.box[1];
     const scale = view.width / last.w;
     const fill = new Map();
@@ -224,10 +228,12 @@ document.addEventListener('keydown', (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === ' ') { e.preventDefault(); clearStep(); key(' '); }
   else if (e.key === 'h' || e.key === 'H') key('h');
+  else if (e.key === 'Tab' && !$('next').hidden) { e.preventDefault(); clearStep(); key('Tab'); }
   else if (e.key === 'q' || e.key === 'Q' || e.key === 'Escape') { e.preventDefault(); leave(); }
 });
 $('auto').onclick = () => { clearStep(); key(' '); };
 $('hint').onclick = () => key('h');
+$('next').onclick = () => { clearStep(); key('Tab'); };
 $('leave').onclick = (e) => { e.preventDefault(); leave(); };
 $('start').onclick = () => { if (stream && ws && ws.readyState !== WebSocket.OPEN) connect(); else start(); $('start').hidden = true; };
 start();

@@ -1,0 +1,382 @@
+package live
+
+import (
+	"image"
+	"image/color"
+	"strings"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/synth"
+	"github.com/sudokuar/sudokuar/vision"
+)
+
+// seqSource plays a list of pictures, each for its count of frames and
+// then, if ready is set, until ready says the session has seen enough of
+// it (so a busy machine, whose recognitions lag, does not fail a test).
+type seqSource struct {
+	imgs  []gocv.Mat
+	count []int
+	ready func(at int) bool
+	at, n int
+}
+
+func (s *seqSource) Read(m *gocv.Mat) bool {
+	for s.at < len(s.imgs) && s.n >= s.count[s.at] && (s.ready == nil || s.ready(s.at) || s.n > 100000) {
+		s.at, s.n = s.at+1, 0
+	}
+	if s.at >= len(s.imgs) {
+		return false
+	}
+	s.n++
+	s.imgs[s.at].CopyTo(m)
+	return true
+}
+func (s *seqSource) FPS() float64     { return 30 }
+func (s *seqSource) Size() (int, int) { return s.imgs[0].Cols(), s.imgs[0].Rows() }
+func (s *seqSource) Name() string     { return "sequence" }
+func (s *seqSource) Close() error     { return nil }
+
+// page renders a clean photo of a random 9×9 puzzle, marked in its top
+// left pixels with the grey level mark so a scripted recogniser can tell
+// the pages apart. The caller closes the image.
+func page(t *testing.T, seed int64, mark uint8) (gocv.Mat, sudoku.Grid) {
+	t.Helper()
+	return pageSized(t, seed, mark, 640, 480)
+}
+
+// pageSized is page at w×h.
+func pageSized(t *testing.T, seed int64, mark uint8, w, h int) (gocv.Mat, sudoku.Grid) {
+	t.Helper()
+	opts := synth.DefaultOptions(w, h, seed)
+	opts.MaxTilt, opts.MaxRotate, opts.MinSide, opts.MaxSide = 5, 5, 0.7, 0.8
+	opts.MaxBlur, opts.MaxNoise, opts.Light, opts.DeskShare, opts.JPEGMin, opts.JPEGMax = 0, 0, 0, 0, 0, 0
+	pz, err := synth.RandomPuzzle(sudoku.Shape{BoxRows: 3, BoxCols: 3}, seed, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ph, err := synth.Render(pz, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gocv.Rectangle(&ph.Image, image.Rect(0, 0, 6, 6), color.RGBA{R: mark, G: mark, B: mark, A: 255}, -1)
+	return ph.Image, ph.Truth
+}
+
+// scripted is a Recognizer that finds the grid with the real detector and
+// answers each page (told apart by its mark) with the readings read
+// gives, one per call in turn.
+type scripted struct {
+	det   *vision.Detector
+	read  map[uint8][]pipeline.Result
+	calls map[uint8]int
+}
+
+func (s *scripted) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result {
+	g, _, err := s.det.AnalyzePick(frame, pick)
+	if err != nil {
+		return pipeline.Result{Status: pipeline.StatusNoGrid, Error: err.Error()}
+	}
+	mark := frame.GetVecbAt(2, 2)[0]
+	rs := s.read[mark]
+	if len(rs) == 0 {
+		return pipeline.Result{Status: pipeline.StatusNoGrid}
+	}
+	r := rs[s.calls[mark]%len(rs)]
+	s.calls[mark]++
+	r.Found, r.Grid, r.Box = true, g, [2]int{3, 3}
+	for i, c := range g.Corners {
+		r.Corners[i] = [2]float64{float64(c.X), float64(c.Y)}
+	}
+	r.Puzzle = r.Puzzle.Clone()
+	return r
+}
+
+func (s *scripted) Close() error { return s.det.Close() }
+
+// judged is a Result for givens g with confidences conf (nil: all 0.99),
+// judged as scan judges a single reading.
+func judged(g sudoku.Grid, conf []float64) pipeline.Result {
+	if conf == nil {
+		conf = make([]float64, len(g.Cells))
+		for i := range conf {
+			conf[i] = 0.99
+		}
+	}
+	v := pipeline.Gate(g, pipeline.Judge(g), pipeline.Evidence{Conf: conf})
+	return pipeline.Result{Puzzle: g, Given: sudoku.CellString(g.Cells), Conf: conf, Status: v.Status,
+		Solved: v.Solution, Solution: sudoku.CellString(v.Solution.Cells)}
+}
+
+// TestNoStaleSolutionAfterPageChange plays page A until it is solved, a
+// second of no grid at all, then page B, whose readings are poor (too few
+// givens read to have one solution). Nothing of A may be drawn onto B: no
+// A givens, no A solution, and no solution at all since B never read
+// well. (Before the vote was reset on a page that came back, B's poor
+// readings lost the vote to A's and A's solution was drawn onto B.)
+func TestNoStaleSolutionAfterPageChange(t *testing.T) {
+	a, truthA := page(t, 7001, 10)
+	defer a.Close()
+	b, truthB := page(t, 7002, 250)
+	defer b.Close()
+	blank := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(128, 128, 128, 0), 480, 640, gocv.MatTypeCV8UC3)
+	defer blank.Close()
+	// B as read: only its first 12 givens, several solutions.
+	poorB := sudoku.NewGrid(truthB.Shape)
+	for i, k := 0, 0; i < len(truthB.Cells) && k < 12; i++ {
+		if truthB.Cells[i] != 0 {
+			poorB.Cells[i], k = truthB.Cells[i], k+1
+		}
+	}
+	rb := judged(poorB, nil)
+	if rb.Status != pipeline.StatusSeveral {
+		t.Fatalf("B as read: %s, want several solutions", rb.Status)
+	}
+	ra := judged(truthA, nil)
+	if ra.Status != pipeline.StatusSolved {
+		t.Fatalf("A: %s, want solved", ra.Status)
+	}
+	solA := sudoku.CellString(ra.Solved.Cells)
+	rec := &scripted{det: vision.NewDetector(vision.Options{}), calls: map[uint8]int{},
+		read: map[uint8][]pipeline.Result{10: {ra}, 250: {rb}}}
+	var solvedA, onB, readB, recB int
+	src := &seqSource{imgs: []gocv.Mat{a, blank, b}, count: []int{30, 30, 30}}
+	src.ready = func(at int) bool { return at == 1 || at == 0 && solvedA > 0 || at == 2 && recB >= 3 }
+	_, err := Run(src, nil, Options{
+		Every:         5,
+		Undrawn:       true,
+		NewRecognizer: func() (Recognizer, error) { return rec, nil },
+		OnRecognition: func(r pipeline.Result) {
+			if src.at == 2 && r.Given == rb.Given {
+				recB++
+			}
+		},
+		OnFrame: func(f FrameInfo) {
+			switch {
+			case src.at == 0 && f.Solution == solA:
+				solvedA++
+			case src.at == 2 && f.Located:
+				onB++
+				if f.Given == sudoku.CellString(truthA.Cells) || f.Solution != "" {
+					t.Errorf("frame %d of page B shows given %q solution %q: page A's", f.Index, f.Given, f.Solution)
+				}
+				if f.Given == rb.Given {
+					readB++
+				}
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if solvedA == 0 || onB == 0 || readB == 0 {
+		t.Fatalf("A solved on %d frames, B followed on %d and its reading shown on %d: want all three", solvedA, onB, readB)
+	}
+}
+
+// TestUnsureVoteNotSolved votes over readings that each have several
+// solutions (each misses a given) and read a given at low confidence:
+// the vote has one solution, but the gate (the same as scan's) must not
+// show it as solved; it names the unsure cell instead.
+func TestUnsureVoteNotSolved(t *testing.T) {
+	img, truth := page(t, 7003, 10)
+	defer img.Close()
+	if v := pipeline.Judge(truth); v.Status != pipeline.StatusSolved {
+		t.Fatalf("truth: %s", v.Status)
+	}
+	// Two givens whose absence leaves several solutions.
+	var missing []int
+	for i, v := range truth.Cells {
+		if v == 0 {
+			continue
+		}
+		g := truth.Clone()
+		g.Cells[i] = 0
+		if pipeline.Judge(g).Status == pipeline.StatusSeveral {
+			missing = append(missing, i)
+		}
+		if len(missing) == 2 {
+			break
+		}
+	}
+	if len(missing) < 2 {
+		t.Skip("this puzzle has no two givens whose absence leaves several solutions")
+	}
+	ca, cb := missing[0], missing[1]
+	// r1 misses a and reads b at 30%; r2 misses b (sure it is
+	// empty only at 20%) and reads a surely. Each has several solutions;
+	// the vote is the truth, with b at 15% support.
+	g1, c1 := truth.Clone(), sure(len(truth.Cells))
+	g1.Cells[ca], c1[ca], c1[cb] = 0, 0.4, 0.3
+	g2, c2 := truth.Clone(), sure(len(truth.Cells))
+	g2.Cells[cb], c2[cb] = 0, 0.2
+	r1, r2 := judged(g1, c1), judged(g2, c2)
+	if r1.Status != pipeline.StatusSeveral || r2.Status != pipeline.StatusSeveral {
+		t.Fatalf("readings %s, %s: want several solutions each", r1.Status, r2.Status)
+	}
+	rec := &scripted{det: vision.NewDetector(vision.Options{}), calls: map[uint8]int{},
+		read: map[uint8][]pipeline.Result{10: {r1, r2}}}
+	var voted, solved, recs int
+	var status string
+	src := &seqSource{imgs: []gocv.Mat{img}, count: []int{30}}
+	src.ready = func(int) bool { return recs >= 6 }
+	_, err := Run(src, nil, Options{
+		Every:         5,
+		Undrawn:       true,
+		NewRecognizer: func() (Recognizer, error) { return rec, nil },
+		OnRecognition: func(r pipeline.Result) {
+			recs++
+			if r.IsSolved() || r.Status == pipeline.StatusSolved {
+				solved++
+			}
+		},
+		OnFrame: func(f FrameInfo) {
+			if f.Given == sudoku.CellString(truth.Cells) {
+				voted++
+				status = f.Status
+				if f.Solution != "" {
+					t.Errorf("frame %d draws a solution of a vote with a given at 15%% support", f.Index)
+				}
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := truth.N()
+	cell := "r" + itoa(cb/n+1) + "c" + itoa(cb%n+1)
+	if voted == 0 || !strings.HasPrefix(status, "check cell") || !strings.Contains(status, cell) {
+		t.Errorf("the vote was shown on %d frames, last status %q; want it shown, naming %s to check", voted, status, cell)
+	}
+	if solved > 0 {
+		t.Errorf("%d recognitions reported solved", solved)
+	}
+}
+
+func sure(n int) []float64 {
+	c := make([]float64, n)
+	for i := range c {
+		c[i] = 0.99
+	}
+	return c
+}
+
+func itoa(i int) string { return string(rune('0' + i)) }
+
+// TestAlone: which single readings are shown solved without a second.
+func TestAlone(t *testing.T) {
+	g := sudoku.NewGrid(sudoku.Shape{BoxRows: 3, BoxCols: 3})
+	g.Cells[0], g.Cells[10] = 5, 7
+	sure := func(c float64) []float64 {
+		out := make([]float64, 81)
+		for i := range out {
+			out[i] = 1
+		}
+		out[10] = c
+		return out
+	}
+	for _, tc := range []struct {
+		name    string
+		changed []int
+		conf    []float64
+		px      float64
+		want    bool
+	}{
+		{"sure, large cells", nil, sure(0.99), 30, true},
+		{"a given under 95%", nil, sure(0.9), 30, false},
+		{"repaired", []int{4}, sure(0.99), 30, false},
+		{"cells under 20 px", nil, sure(0.99), 18, false},
+		{"no confidences", nil, nil, 30, false},
+	} {
+		res := pipeline.Result{Puzzle: g, Changed: tc.changed}
+		if got := alone(res, tc.conf, tc.px); got != tc.want {
+			t.Errorf("%s: alone %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestNoSmallerPuzzleInsideLarger: a 9×9 page is solved, then the same
+// page is read as a 4×4 (its boxes taken for a puzzle of their own, as
+// the detector sometimes does): the 4×4's solution must not be shown.
+func TestNoSmallerPuzzleInsideLarger(t *testing.T) {
+	img, truth := page(t, 7005, 10)
+	defer img.Close()
+	small, err := synth.RandomPuzzle(sudoku.Shape{BoxRows: 2, BoxCols: 2}, 7006, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r9, r4 := judged(truth, nil), judged(small, nil)
+	if r9.Status != pipeline.StatusSolved || r4.Status != pipeline.StatusSolved {
+		t.Fatalf("readings %s, %s: want both solved", r9.Status, r4.Status)
+	}
+	rec := &scripted{det: vision.NewDetector(vision.Options{}), calls: map[uint8]int{},
+		read: map[uint8][]pipeline.Result{10: {r9, r9, r9, r4, r4, r4, r4, r4, r4, r4, r4, r4}}}
+	var solved9, solved4, recs int
+	src := &seqSource{imgs: []gocv.Mat{img}, count: []int{30}}
+	src.ready = func(int) bool { return recs >= 10 }
+	_, err = Run(src, nil, Options{
+		Every:         5,
+		Undrawn:       true,
+		NewRecognizer: func() (Recognizer, error) { return rec, nil },
+		OnRecognition: func(r pipeline.Result) {
+			recs++
+			switch {
+			case r.Status == pipeline.StatusSolved && r.Given == r9.Given:
+				solved9++
+			case r.Status == pipeline.StatusSolved:
+				solved4++
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if solved9 == 0 || solved4 > 0 {
+		t.Errorf("the 9×9 shown solved %d times, then the 4×4 read inside it %d times: want some, then none", solved9, solved4)
+	}
+}
+
+// TestDisputedVoteNotShown: page A is solved, then (the page swapped where
+// the display loop could not tell) readings come that disagree with A's
+// vote on many cells and do not solve: A's solution must not stay on
+// screen while the vote is disputed.
+func TestDisputedVoteNotShown(t *testing.T) {
+	img, truthA := page(t, 7007, 10)
+	defer img.Close()
+	_, truthB := page(t, 7008, 10)
+	poorB := sudoku.NewGrid(truthB.Shape)
+	for i, k := 0, 0; i < len(truthB.Cells) && k < 14; i++ {
+		if truthB.Cells[i] != 0 {
+			poorB.Cells[i], k = truthB.Cells[i], k+1
+		}
+	}
+	ra, rb := judged(truthA, nil), judged(poorB, nil)
+	if ra.Status != pipeline.StatusSolved || rb.Status != pipeline.StatusSeveral {
+		t.Fatalf("readings %s, %s: want solved, several solutions", ra.Status, rb.Status)
+	}
+	rec := &scripted{det: vision.NewDetector(vision.Options{}), calls: map[uint8]int{},
+		read: map[uint8][]pipeline.Result{10: {ra, ra, ra, rb, rb, rb, rb, rb}}}
+	var statuses []string
+	src := &seqSource{imgs: []gocv.Mat{img}, count: []int{30}}
+	src.ready = func(int) bool { return len(statuses) >= 6 }
+	_, err := Run(src, nil, Options{
+		Every:         5,
+		Undrawn:       true,
+		NewRecognizer: func() (Recognizer, error) { return rec, nil },
+		OnRecognition: func(r pipeline.Result) { statuses = append(statuses, r.Status) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(statuses) < 6 || statuses[2] != pipeline.StatusSolved {
+		t.Fatalf("statuses %q: want A solved by the third reading", statuses)
+	}
+	for k, st := range statuses[3:] {
+		if st == pipeline.StatusSolved {
+			t.Errorf("recognition %d (B's reading) reported %q: A's solution shown over a disputed vote (all %q)", k+4, st, statuses)
+		}
+	}
+}

@@ -1,0 +1,240 @@
+package live
+
+import (
+	"image"
+	"math"
+
+	"gocv.io/x/gocv"
+
+	"github.com/sudokuar/sudokuar/vision"
+)
+
+// tracker follows a grid from one frame to the next by optical flow
+// (pyramidal Lucas-Kanade) when the detector misses it in a frame (motion
+// blur, a finger over the outline, glare): the points where the box
+// lines cross are strong features, so their flow from the last frame the
+// grid was found in says where it is now. A homography fitted to them
+// (RANSAC, so a point lost behind a thumb does not count) gives the
+// grid's corners and its canvas mapping, for at most maxTracked frames
+// in a row before the detector must find the grid again.
+//
+// It owns its Mats (Close them).
+type tracker struct {
+	prev     gocv.Mat // grey frame the grid was last followed in (half size for large frames)
+	scale    float64  // prev's pixels per frame pixel
+	grid     vision.Grid
+	have     bool
+	tracked  int // frames followed by flow alone since the detector last found it
+	cur      gocv.Mat
+	pts, nxt gocv.Mat
+	status   gocv.Mat
+	errs     gocv.Mat
+	// crit stops the flow's iterations (made once: gocv cannot free one).
+	crit gocv.TermCriteria
+}
+
+const (
+	// maxTracked is how many frames in a row flow alone may follow the grid:
+	// half a second at 30 fps. Beyond that drift is not worth the risk.
+	maxTracked = 15
+	// trackLines is how many lines each way the points are taken on:
+	// box lines of a 9×9 (0, 3, 6, 9), and the outline of any grid.
+	trackLines = 4
+	// trackMinInliers is how many of the trackLines² points must agree
+	// with the fitted homography.
+	trackMinInliers = 12
+	// trackMaxSide is the longest side flow works at: larger frames are
+	// halved, which keeps it well under a millisecond.
+	trackMaxSide = 960
+)
+
+func newTracker() *tracker {
+	return &tracker{prev: gocv.NewMat(), cur: gocv.NewMat(), pts: gocv.NewMat(), nxt: gocv.NewMat(), status: gocv.NewMat(), errs: gocv.NewMat(),
+		crit: gocv.NewTermCriteria(gocv.Count+gocv.EPS, 20, 0.03)}
+}
+
+// Close releases the Mats.
+func (t *tracker) Close() {
+	t.prev.Close()
+	t.cur.Close()
+	t.pts.Close()
+	t.nxt.Close()
+	t.status.Close()
+	t.errs.Close()
+}
+
+// grey puts frame, grey and at most trackMaxSide wide, into dst and
+// returns the scale used.
+func greyScaled(frame gocv.Mat, dst *gocv.Mat) float64 {
+	k := 1.0
+	if s := max(frame.Cols(), frame.Rows()); s > trackMaxSide {
+		k = 0.5
+	}
+	src := frame
+	var tmp gocv.Mat
+	if frame.Channels() == 3 {
+		tmp = gocv.NewMat()
+		defer tmp.Close()
+		gocv.CvtColor(frame, &tmp, gocv.ColorBGRToGray)
+		src = tmp
+	}
+	if k == 1 {
+		src.CopyTo(dst)
+	} else {
+		gocv.Resize(src, dst, image.Pt(frame.Cols()/2, frame.Rows()/2), 0, 0, gocv.InterpolationArea)
+	}
+	return k
+}
+
+// found records the grid followed in frame (by the detector or by flow).
+func (t *tracker) found(frame gocv.Mat, g vision.Grid, byFlow bool) {
+	if frame.Empty() || g.Side <= 0 {
+		t.have = false
+		return
+	}
+	t.scale = greyScaled(frame, &t.prev)
+	t.grid, t.have = g, true
+	if byFlow {
+		t.tracked++
+	} else {
+		t.tracked = 0
+	}
+}
+
+// forget drops the grid: it is gone, or the user chose another.
+func (t *tracker) forget() { t.have = false }
+
+// follow returns the grid of the last frame carried into frame by
+// optical flow, or false when there is none to carry or the flow does
+// not hold together.
+func (t *tracker) follow(frame gocv.Mat) (vision.Grid, bool) {
+	if !t.have || t.tracked >= maxTracked || frame.Empty() || (frame.Channels() != 1 && frame.Channels() != 3) {
+		return vision.Grid{}, false
+	}
+	k := greyScaled(frame, &t.cur)
+	if k != t.scale || t.cur.Cols() != t.prev.Cols() || t.cur.Rows() != t.prev.Rows() {
+		return vision.Grid{}, false
+	}
+	g := t.grid
+	n := trackLines * trackLines
+	canvas := make([]gocv.Point2f, 0, n)
+	t.pts.Close()
+	t.pts = gocv.NewMatWithSize(n, 1, gocv.MatTypeCV32FC2)
+	for i := 0; i < trackLines; i++ {
+		for j := 0; j < trackLines; j++ {
+			cx := float64(g.Side) * float64(j) / float64(trackLines-1)
+			cy := float64(g.Side) * float64(i) / float64(trackLines-1)
+			x, y := vision.Apply(g.HInv, cx, cy)
+			idx := len(canvas)
+			t.pts.SetFloatAt(idx, 0, float32(x*k))
+			t.pts.SetFloatAt(idx, 1, float32(y*k))
+			canvas = append(canvas, gocv.Point2f{X: float32(cx), Y: float32(cy)})
+		}
+	}
+	gocv.CalcOpticalFlowPyrLKWithParams(t.prev, t.cur, t.pts, t.nxt, &t.status, &t.errs,
+		image.Pt(21, 21), 3, t.crit, 0, 1e-4)
+	if t.nxt.Rows() != n || t.status.Rows() != n {
+		return vision.Grid{}, false
+	}
+	var src, dst []gocv.Point2f
+	for i := 0; i < n; i++ {
+		if t.status.GetUCharAt(i, 0) == 0 {
+			continue
+		}
+		x, y := t.nxt.GetFloatAt(i, 0)/float32(k), t.nxt.GetFloatAt(i, 1)/float32(k)
+		if math.IsNaN(float64(x)) || math.IsNaN(float64(y)) {
+			continue
+		}
+		src = append(src, canvas[i])
+		dst = append(dst, gocv.Point2f{X: x, Y: y})
+	}
+	if len(src) < trackMinInliers {
+		return vision.Grid{}, false
+	}
+	sm := pointsMat(src)
+	defer sm.Close()
+	dm := pointsMat(dst)
+	defer dm.Close()
+	mask := gocv.NewMat()
+	defer mask.Close()
+	hm := gocv.FindHomography(sm, &dm, gocv.HomograpyMethodRANSAC, 3, &mask, 200, 0.995)
+	defer hm.Close()
+	if hm.Empty() || hm.Rows() != 3 || hm.Cols() != 3 || gocv.CountNonZero(mask) < trackMinInliers {
+		return vision.Grid{}, false
+	}
+	var inv [9]float64 // canvas -> frame
+	for i := 0; i < 9; i++ {
+		inv[i] = hm.GetDoubleAt(i/3, i%3)
+	}
+	out := vision.Grid{Side: g.Side, Shape: g.Shape, ShapeConfidence: g.ShapeConfidence}
+	s := float64(g.Side)
+	for i, c := range [4][2]float64{{0, 0}, {s, 0}, {s, s}, {0, s}} {
+		x, y := vision.Apply(inv, c[0], c[1])
+		out.Corners[i] = gocv.Point2f{X: float32(x), Y: float32(y)}
+	}
+	if !plausible(g.Corners, out.Corners) {
+		return vision.Grid{}, false
+	}
+	// Frame to canvas: the corners onto the canvas square.
+	src4 := gocv.NewPoint2fVectorFromPoints(out.Corners[:])
+	defer src4.Close()
+	dst4 := gocv.NewPoint2fVectorFromPoints([]gocv.Point2f{{X: 0, Y: 0}, {X: float32(s), Y: 0}, {X: float32(s), Y: float32(s)}, {X: 0, Y: float32(s)}})
+	defer dst4.Close()
+	fwd := gocv.GetPerspectiveTransform2f(src4, dst4)
+	defer fwd.Close()
+	if fwd.Rows() != 3 || fwd.Cols() != 3 {
+		return vision.Grid{}, false
+	}
+	for i := 0; i < 9; i++ {
+		out.H[i] = fwd.GetDoubleAt(i/3, i%3)
+	}
+	out.H, out.HInv = norm3(out.H), norm3(inv)
+	return out, true
+}
+
+// pointsMat is pts as an N×1 two-channel float Mat.
+func pointsMat(pts []gocv.Point2f) gocv.Mat {
+	m := gocv.NewMatWithSize(len(pts), 1, gocv.MatTypeCV32FC2)
+	for i, p := range pts {
+		m.SetFloatAt(i, 0, p.X)
+		m.SetFloatAt(i, 1, p.Y)
+	}
+	return m
+}
+
+// plausible reports whether the quadrilateral b can be a moved a: convex,
+// and its area within a factor 1.5 of a's.
+func plausible(a, b [4]gocv.Point2f) bool {
+	area := func(q [4]gocv.Point2f) float64 {
+		s := 0.0
+		for i := range q {
+			j := (i + 1) % 4
+			s += float64(q[i].X*q[j].Y - q[j].X*q[i].Y)
+		}
+		return s / 2
+	}
+	aa, ab := area(a), area(b)
+	if aa == 0 || ab/aa < 1/1.5 || ab/aa > 1.5 {
+		return false
+	}
+	sign := 0.0
+	for i := range b {
+		p, q, r := b[i], b[(i+1)%4], b[(i+2)%4]
+		cross := float64((q.X-p.X)*(r.Y-q.Y) - (q.Y-p.Y)*(r.X-q.X))
+		if cross == 0 || sign != 0 && math.Signbit(cross) != math.Signbit(sign) {
+			return false
+		}
+		sign = cross
+	}
+	return true
+}
+
+// norm3 scales a homography so that h[8] = 1.
+func norm3(h [9]float64) [9]float64 {
+	if h[8] != 0 {
+		for i := range h {
+			h[i] /= h[8]
+		}
+	}
+	return h
+}

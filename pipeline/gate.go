@@ -1,0 +1,127 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/sudokuar/sudokuar/sudoku"
+)
+
+// Evidence is how sure a reading of the givens is, for the gate: the
+// reader's per-cell confidence, the cells it doubts, and how large the
+// cells were in the picture.
+type Evidence struct {
+	// Conf is, per cell, how sure the reading is of the value it holds
+	// (nil: every cell sure). For a vote over several readings it is the
+	// vote's support (see live.Voter.Conf).
+	Conf []float64
+	// Doubt lists the cells the reader (or the readings voted over) said
+	// to check.
+	Doubt []int
+	// CellPx is the side of a cell in the picture, in pixels (0: unknown).
+	CellPx float64
+}
+
+// Gate thresholds. A given read less than CheckBelow sure is always to be
+// checked (ocr.DefaultSettings.CheckBelow, which scan's reader already
+// applies to a single reading: the gate applies it again to a vote).
+// Cells smaller than SmallCellPx are read from so few pixels that a wrong
+// digit can come out confident: there every given must be SmallCellSure
+// sure, or the user is asked to move closer rather than shown a solution.
+const (
+	CheckBelow    = 0.5
+	SmallCellPx   = 17
+	SmallCellSure = 0.9
+)
+
+// Gate is the one place that decides what a reading of givens g may show,
+// for `scan`, `live` and the web camera alike: rules is Judge(g) (a caller
+// may pass a verdict it already has for the same givens), ev how sure the
+// reading is. A solved verdict stays solved only when no cell is in doubt
+// and the cells were large enough to read surely; otherwise the solution is
+// withheld and the verdict says StatusCheck with the cells to check, or
+// StatusTooSmall ("move closer") with the unsure cells when the cells are
+// too small to be read surely. Other verdicts (conflicts, several
+// solutions) pass unchanged.
+func Gate(g sudoku.Grid, rules Verdict, ev Evidence) Verdict {
+	if rules.Status != StatusSolved {
+		return rules
+	}
+	conf := ev.Conf
+	if len(conf) != len(g.Cells) {
+		conf = nil
+	}
+	check := slices.Clone(ev.Doubt)
+	small := ev.CellPx > 0 && ev.CellPx < SmallCellPx
+	var unsure []int
+	for i, v := range g.Cells {
+		if v == 0 || conf == nil {
+			continue
+		}
+		if conf[i] < CheckBelow {
+			check = append(check, i)
+		}
+		if conf[i] < SmallCellSure {
+			unsure = append(unsure, i)
+		}
+	}
+	slices.Sort(check)
+	check = slices.Compact(check)
+	switch {
+	case small && (len(check) > 0 || len(unsure) > 0):
+		cells := slices.Compact(slices.Sorted(slices.Values(append(check, unsure...))))
+		return Verdict{Status: StatusTooSmall, Check: cells}
+	case len(check) > 0:
+		return Verdict{Status: StatusCheck, Check: check}
+	}
+	return rules
+}
+
+// CellPx is the mean side, in frame pixels, of a cell of an n×n grid whose
+// corners (TL, TR, BR, BL) are given; 0 when n or the corners say nothing.
+func CellPx(corners [4][2]float64, n int) float64 {
+	if n <= 0 {
+		return 0
+	}
+	side := 0.0
+	for k := range corners {
+		a, b := corners[k], corners[(k+1)%4]
+		side += math.Hypot(b[0]-a[0], b[1]-a[1])
+	}
+	return side / 4 / float64(n)
+}
+
+// CheckList names the cells of a verdict's Check for the user: the
+// reader's own reason where known has one for the cell, otherwise why
+// the gate doubts it (given g read with confidences conf; status is the
+// verdict's status).
+func CheckList(cells []int, g sudoku.Grid, conf []float64, status string, known []Check) []Check {
+	if len(cells) == 0 {
+		return nil
+	}
+	byCell := map[int]Check{}
+	for _, c := range known {
+		byCell[c.Cell] = c
+	}
+	n := g.N()
+	out := make([]Check, 0, len(cells))
+	for _, cell := range cells {
+		c, ok := byCell[cell]
+		if !ok {
+			c = Check{Cell: cell, Name: fmt.Sprintf("r%dc%d", cell/n+1, cell%n+1), Reason: "doubted by the readings"}
+			if len(conf) == len(g.Cells) && cell < len(conf) {
+				switch {
+				case status == StatusTooSmall:
+					c.Reason = fmt.Sprintf("read %d, %.0f%% sure, from cells too small to read surely", g.Cells[cell], 100*conf[cell])
+				case conf[cell] < CheckBelow:
+					c.Reason = fmt.Sprintf("read %d, only %.0f%% sure", g.Cells[cell], 100*conf[cell])
+				default:
+					c.Reason = fmt.Sprintf("read %d (%.0f%% sure), doubted by most of the readings", g.Cells[cell], 100*conf[cell])
+				}
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
