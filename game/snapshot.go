@@ -49,83 +49,110 @@ func Restore(s Snapshot) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, nn := g.n, g.n*g.n
-	bad := func(format string, args ...any) (*Game, error) {
-		return nil, &SnapshotError{Reason: fmt.Sprintf(format, args...)}
-	}
-	if len(s.Values) != nn || len(s.Fixed) != nn {
-		return bad("%d values and %d fixed flags, want %d of each", len(s.Values), len(s.Fixed), nn)
-	}
-	if s.Marks != nil && len(s.Marks) != nn {
-		return bad("%d marks, want %d", len(s.Marks), nn)
-	}
-	for i, v := range s.Values {
-		if v < 0 || v > n {
-			return bad("values[%d] = %d, want 0..%d", i, v, n)
-		}
-		if s.Fixed[i] && v == 0 {
-			return bad("cell %d is fixed but empty", i)
-		}
-		g.put(i, v)
-		g.fixed[i] = s.Fixed[i]
-		if s.Marks != nil {
-			if s.Marks[i]&^g.allValues() != 0 {
-				return bad("marks[%d] = %d holds values outside 1..%d", i, s.Marks[i], n)
-			}
-			g.marks[i] = s.Marks[i]
-		}
-	}
-	if s.Position < 0 || s.Position > len(s.Moves) {
-		return bad("position %d outside 0..%d", s.Position, len(s.Moves))
-	}
-	for k, m := range s.Moves {
-		switch m.Kind {
-		case KindSet, KindAutofill, KindGenerate, KindMarks, KindPlace:
-		default:
-			return bad("moves[%d] has kind %q", k, m.Kind)
-		}
-		for j, c := range m.Changes {
-			if c.Row < 0 || c.Row >= n || c.Col < 0 || c.Col >= n ||
-				c.From < 0 || c.From > n || c.To < 0 || c.To > n ||
-				(c.MarksFrom|c.MarksTo)&^g.allValues() != 0 {
-				return bad("moves[%d].changes[%d] = %+v is off the board", k, j, c)
-			}
-			if g.fixed[c.Row*n+c.Col] {
-				return bad("moves[%d].changes[%d] changes fixed cell r%dc%d", k, j, c.Row+1, c.Col+1)
-			}
-		}
-	}
-	// Walk the moves back to the started board, forward to the end and
-	// back to the position, checking that each change starts where the
-	// board is.
-	step := func(k int, forward bool) error {
-		m := s.Moves[k]
-		for j := range m.Changes {
-			c, v, mk, _, _ := m.step(j, forward)
-			i := c.Row*n + c.Col
-			if g.values[i] != v || g.marks[i] != mk {
-				return &SnapshotError{Reason: fmt.Sprintf("moves[%d] does not fit the board at r%dc%d", k, c.Row+1, c.Col+1)}
-			}
-		}
-		g.apply(m, forward)
-		return nil
-	}
-	for k := s.Position - 1; k >= 0; k-- {
-		if err := step(k, false); err != nil {
-			return nil, err
-		}
-	}
-	for k := range s.Moves {
-		if err := step(k, true); err != nil {
-			return nil, err
-		}
-	}
-	for k := len(s.Moves) - 1; k >= s.Position; k-- {
-		if err := step(k, false); err != nil {
+	for _, check := range []func(Snapshot) error{g.restoreBoard, g.checkMoves, g.replayMoves} {
+		if err := check(s); err != nil {
 			return nil, err
 		}
 	}
 	g.moves, g.pos = s.Moves, s.Position
 	g.moves, _ = g.History() // own copies, not the caller's slices
 	return g, nil
+}
+
+// snapshotErr is a *SnapshotError.
+func snapshotErr(format string, args ...any) error {
+	return &SnapshotError{Reason: fmt.Sprintf(format, args...)}
+}
+
+// restoreBoard puts the snapshot's values, fixed flags and marks on g's
+// empty board, checking each.
+func (g *Game) restoreBoard(s Snapshot) error {
+	n, nn := g.n, g.n*g.n
+	if len(s.Values) != nn || len(s.Fixed) != nn {
+		return snapshotErr("%d values and %d fixed flags, want %d of each", len(s.Values), len(s.Fixed), nn)
+	}
+	if s.Marks != nil && len(s.Marks) != nn {
+		return snapshotErr("%d marks, want %d", len(s.Marks), nn)
+	}
+	for i, v := range s.Values {
+		if v < 0 || v > n {
+			return snapshotErr("values[%d] = %d, want 0..%d", i, v, n)
+		}
+		if s.Fixed[i] && v == 0 {
+			return snapshotErr("cell %d is fixed but empty", i)
+		}
+		g.put(i, v)
+		g.fixed[i] = s.Fixed[i]
+		if s.Marks != nil {
+			if s.Marks[i]&^g.allValues() != 0 {
+				return snapshotErr("marks[%d] = %d holds values outside 1..%d", i, s.Marks[i], n)
+			}
+			g.marks[i] = s.Marks[i]
+		}
+	}
+	return nil
+}
+
+// checkMoves checks the position and that every move is of a known kind
+// and changes only cells on the board that are not fixed.
+func (g *Game) checkMoves(s Snapshot) error {
+	n := g.n
+	if s.Position < 0 || s.Position > len(s.Moves) {
+		return snapshotErr("position %d outside 0..%d", s.Position, len(s.Moves))
+	}
+	for k, m := range s.Moves {
+		switch m.Kind {
+		case KindSet, KindAutofill, KindGenerate, KindMarks, KindPlace:
+		default:
+			return snapshotErr("moves[%d] has kind %q", k, m.Kind)
+		}
+		for j, c := range m.Changes {
+			if c.Row < 0 || c.Row >= n || c.Col < 0 || c.Col >= n ||
+				c.From < 0 || c.From > n || c.To < 0 || c.To > n ||
+				(c.MarksFrom|c.MarksTo)&^g.allValues() != 0 {
+				return snapshotErr("moves[%d].changes[%d] = %+v is off the board", k, j, c)
+			}
+			if g.fixed[c.Row*n+c.Col] {
+				return snapshotErr("moves[%d].changes[%d] changes fixed cell r%dc%d", k, j, c.Row+1, c.Col+1)
+			}
+		}
+	}
+	return nil
+}
+
+// replayMoves walks the moves back to the started board, forward to the
+// end and back to the position, checking that each change starts where
+// the board is.
+func (g *Game) replayMoves(s Snapshot) error {
+	for k := s.Position - 1; k >= 0; k-- {
+		if err := g.replayStep(s.Moves, k, false); err != nil {
+			return err
+		}
+	}
+	for k := range s.Moves {
+		if err := g.replayStep(s.Moves, k, true); err != nil {
+			return err
+		}
+	}
+	for k := len(s.Moves) - 1; k >= s.Position; k-- {
+		if err := g.replayStep(s.Moves, k, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// replayStep applies moves[k] forward or back once each change is seen
+// to start where the board is.
+func (g *Game) replayStep(moves []Move, k int, forward bool) error {
+	m := moves[k]
+	for j := range m.Changes {
+		c, v, mk, _, _ := m.step(j, forward)
+		i := c.Row*g.n + c.Col
+		if g.values[i] != v || g.marks[i] != mk {
+			return snapshotErr("moves[%d] does not fit the board at r%dc%d", k, c.Row+1, c.Col+1)
+		}
+	}
+	g.apply(m, forward)
+	return nil
 }

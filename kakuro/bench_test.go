@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sudokuar/sudokuar/internal/cputime"
 )
 
 // BenchmarkSolve times the fast solver on every published puzzle of
@@ -26,7 +28,7 @@ func BenchmarkSolve(b *testing.B) {
 			var res Result
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			cpu0 := threadCPU()
+			cpu0 := cputime.Thread()
 			for b.Loop() {
 				s, err := NewSolver(board)
 				if err != nil {
@@ -56,7 +58,7 @@ func BenchmarkSolveAll(b *testing.B) {
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	cpu0 := threadCPU()
+	cpu0 := cputime.Thread()
 	for b.Loop() {
 		for _, board := range boards {
 			s, _ := NewSolver(board)
@@ -73,7 +75,7 @@ func BenchmarkSolveAll(b *testing.B) {
 // cpu0), which the other jobs on a shared machine disturb far less than
 // wall time.
 func reportCPU(b *testing.B, cpu0 time.Duration) {
-	if cpu := threadCPU() - cpu0; cpu > 0 && cpu0 > 0 {
+	if cpu := cputime.Thread() - cpu0; cpu > 0 && cpu0 > 0 {
 		b.ReportMetric(cpu.Seconds()*1e3/float64(b.N), "cpu-ms/op")
 	}
 }
@@ -97,7 +99,7 @@ func BenchmarkSolveDLX(b *testing.B) {
 			var nodes uint64
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			cpu0 := threadCPU()
+			cpu0 := cputime.Thread()
 			for b.Loop() {
 				x, err := NewExactCover(board)
 				if err != nil {

@@ -75,7 +75,9 @@ func NewExactCover(b *Board) (*ExactCover, error) {
 func (x *ExactCover) Solve(limit int) ([]*Board, uint64) {
 	var sols []*Board
 	x.m.ResetStats()
-	x.m.Search(limit, func(rows []int) bool {
+	// Search fails only when a budget set by SetBudget runs out; none is
+	// set on this matrix.
+	_, _ = x.m.Search(limit, func(rows []int) bool {
 		sol := x.board.Clone()
 		for _, r := range rows {
 			if cd := x.rowOf[r]; cd.cell >= 0 {

@@ -148,6 +148,51 @@ func (e *engine) drain(dom []uint16) bool {
 	return true
 }
 
+// fittingUnion returns the union of run r's combinations that hold
+// every placed digit (fixed) and nothing no cell can take (outside
+// union); 0 when there is none. A run without a clue takes any digits,
+// as long as its cells can hold that many.
+func fittingUnion(r *erun, fixed, union uint16) uint16 {
+	n := len(r.cells)
+	if r.sum == 0 {
+		if bits.OnesCount16(union) < n {
+			return 0
+		}
+		return allDigits
+	}
+	var allowed uint16
+	for _, m := range combos.sets[n][r.sum] {
+		if m&fixed == fixed && m&^union == 0 {
+			allowed |= m
+		}
+	}
+	return allowed
+}
+
+// reviseByUnion narrows the unplaced cells of run k (whose domains, as
+// revise read them, are d) to allowed, the union of its fitting
+// combinations, minus the digits placed in it (fixed). It reports false
+// when a cell is left without a digit.
+func (e *engine) reviseByUnion(dom []uint16, k int32, d *[9]uint16, allowed, fixed uint16) bool {
+	for j, c := range e.runs[k].cells {
+		if d[j]&(d[j]-1) == 0 {
+			continue
+		}
+		nd := d[j] & allowed &^ fixed
+		if nd == d[j] {
+			continue
+		}
+		if nd == 0 {
+			return false
+		}
+		e.set(dom, c, nd, k)
+		if nd&(nd-1) == 0 {
+			e.push(k) // a new placed digit leaves the rest of this run
+		}
+	}
+	return true
+}
+
 // revise makes run k arc-consistent in dom, queueing the other run of every
 // cell whose domain shrinks. It returns false when the run cannot be
 // completed.
@@ -182,21 +227,9 @@ func (e *engine) revise(dom []uint16, k int32) bool {
 	}
 	// The clue's combinations that hold every fixed digit and nothing no
 	// cell can take.
-	var allowed uint16
-	if r.sum == 0 {
-		if bits.OnesCount16(union) < n {
-			return false
-		}
-		allowed = allDigits
-	} else {
-		for _, m := range combos.sets[n][r.sum] {
-			if m&fixed == fixed && m&^union == 0 {
-				allowed |= m
-			}
-		}
-		if allowed == 0 {
-			return false
-		}
+	allowed := fittingUnion(r, fixed, union)
+	if allowed == 0 {
+		return false
 	}
 	if singles == n {
 		return true // fixed holds n distinct digits; allowed != 0 means they add up
@@ -204,23 +237,7 @@ func (e *engine) revise(dom []uint16, k int32) bool {
 	if e.weak || r.sum == 0 {
 		// Without a clue only "no digit twice" binds; that, and the weak
 		// mode, keep the combinations' union minus the placed digits.
-		for j, c := range r.cells {
-			if d[j]&(d[j]-1) == 0 {
-				continue
-			}
-			nd := d[j] & allowed &^ fixed
-			if nd == d[j] {
-				continue
-			}
-			if nd == 0 {
-				return false
-			}
-			e.set(dom, c, nd, k)
-			if nd&(nd-1) == 0 {
-				e.push(k) // a new placed digit leaves the rest of this run
-			}
-		}
-		return true
+		return e.reviseByUnion(dom, k, &d, allowed, fixed)
 	}
 
 	e.stamp++

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/sudokuar/sudokuar/internal/cputime"
 )
 
 // TestGenerate makes small puzzles of every level and checks what Generate
@@ -108,13 +110,13 @@ func BenchmarkGenerate(b *testing.B) {
 			for b.Loop() {
 				wall, cpu, fails = wall[:0], cpu[:0], 0
 				for seed := 1; seed <= c.seeds; seed++ {
-					t0, c0 := time.Now(), threadCPU()
+					t0, c0 := time.Now(), cputime.Thread()
 					_, _, err := Generate(GenerateOptions{Rows: c.n, Cols: c.n, Level: c.level, Seed: uint64(seed)})
 					if err != nil {
 						fails++
 					}
 					wall = append(wall, time.Since(t0).Seconds())
-					cpu = append(cpu, (threadCPU() - c0).Seconds())
+					cpu = append(cpu, (cputime.Thread() - c0).Seconds())
 				}
 			}
 			slices.Sort(wall)

@@ -121,31 +121,55 @@ func NewILPModel(b *Board, kind ILPModel) (*ILP, error) {
 	if kind == ILPPropagated && !e.propagateAll(dom) {
 		p.empty = true
 	}
-	// The combinations of each run that fit its cells' candidates; a
-	// digit no fitting combination of one of its runs holds is dropped
-	// from the cell (for the combination models).
 	var sets [][]uint16
 	if kind != ILPPlain {
-		sets = make([][]uint16, len(e.runs))
-		for changed := true; changed && !p.empty; {
-			changed = false
-			for k, r := range e.runs {
-				sets[k] = fittingSets(r, dom)
-				var u uint16
-				for _, m := range sets[k] {
-					u |= m
+		sets = p.fitRuns(e, dom)
+	}
+	p.addCells(dom)
+	if p.empty {
+		return p, nil
+	}
+	for k, r := range e.runs {
+		p.addRunSum(r)
+		if kind == ILPPlain || r.sum == 0 {
+			p.addOncePerRun(r)
+			continue
+		}
+		p.addCombinations(r, sets[k])
+	}
+	return p, nil
+}
+
+// fitRuns returns the combinations of each run that fit its cells'
+// candidates, dropping from dom, until nothing changes, each digit that no
+// fitting combination of one of its runs holds (for the combination
+// models). A run with none left makes p empty.
+func (p *ILP) fitRuns(e *engine, dom []uint16) [][]uint16 {
+	sets := make([][]uint16, len(e.runs))
+	for changed := true; changed && !p.empty; {
+		changed = false
+		for k, r := range e.runs {
+			sets[k] = fittingSets(r, dom)
+			var u uint16
+			for _, m := range sets[k] {
+				u |= m
+			}
+			for _, c := range r.cells {
+				if nd := dom[c] & u; nd != dom[c] {
+					dom[c], changed = nd, true
 				}
-				for _, c := range r.cells {
-					if nd := dom[c] & u; nd != dom[c] {
-						dom[c], changed = nd, true
-					}
-				}
-				if len(sets[k]) == 0 {
-					p.empty = true
-				}
+			}
+			if len(sets[k]) == 0 {
+				p.empty = true
 			}
 		}
 	}
+	return sets
+}
+
+// addCells makes a binary variable per white cell and candidate digit,
+// one of them 1 per cell; a cell without candidates makes p empty.
+func (p *ILP) addCells(dom []uint16) {
 	for i := range p.whites {
 		var xs [9]ilp.Var
 		var one []ilp.Var
@@ -164,58 +188,63 @@ func NewILPModel(b *Board, kind ILPModel) (*ILP, error) {
 		}
 		p.model.Add(ilp.Sum(one...), ilp.EQ, 1)
 	}
-	if p.empty {
-		return p, nil
+}
+
+// addRunSum makes run r's digits add up to its clue (when it has one).
+func (p *ILP) addRunSum(r erun) {
+	var sum []ilp.Term
+	for _, c := range r.cells {
+		for d, v := range p.x[c] {
+			if v >= 0 {
+				sum = append(sum, ilp.Term{Var: v, Coef: float64(d + 1)})
+			}
+		}
 	}
-	for k, r := range e.runs {
-		var sum []ilp.Term
+	if r.sum > 0 {
+		p.model.Add(sum, ilp.EQ, float64(r.sum))
+	}
+}
+
+// addOncePerRun allows each digit at most once in run r (the plain model,
+// and runs without a clue).
+func (p *ILP) addOncePerRun(r erun) {
+	for d := 0; d < 9; d++ {
+		var once []ilp.Var
 		for _, c := range r.cells {
-			for d, v := range p.x[c] {
-				if v >= 0 {
-					sum = append(sum, ilp.Term{Var: v, Coef: float64(d + 1)})
-				}
+			if v := p.x[c][d]; v >= 0 {
+				once = append(once, v)
 			}
 		}
-		if r.sum > 0 {
-			p.model.Add(sum, ilp.EQ, float64(r.sum))
-		}
-		if kind == ILPPlain || r.sum == 0 {
-			for d := 0; d < 9; d++ {
-				var once []ilp.Var
-				for _, c := range r.cells {
-					if v := p.x[c][d]; v >= 0 {
-						once = append(once, v)
-					}
-				}
-				if len(once) > 1 {
-					p.model.Add(ilp.Sum(once...), ilp.LE, 1)
-				}
-			}
-			continue
-		}
-		y := make([]ilp.Var, len(sets[k]))
-		for j := range y {
-			y[j] = p.model.Binary()
-		}
-		p.model.Add(ilp.Sum(y...), ilp.EQ, 1)
-		for d := 0; d < 9; d++ {
-			var link []ilp.Term
-			for _, c := range r.cells {
-				if v := p.x[c][d]; v >= 0 {
-					link = append(link, ilp.Term{Var: v, Coef: 1})
-				}
-			}
-			for j, m := range sets[k] {
-				if m&digitBit(d+1) != 0 {
-					link = append(link, ilp.Term{Var: y[j], Coef: -1})
-				}
-			}
-			if len(link) > 0 {
-				p.model.Add(link, ilp.EQ, 0)
-			}
+		if len(once) > 1 {
+			p.model.Add(ilp.Sum(once...), ilp.LE, 1)
 		}
 	}
-	return p, nil
+}
+
+// addCombinations picks one of run r's fitting combinations sets (a
+// binary variable each) and makes the run hold exactly its digits.
+func (p *ILP) addCombinations(r erun, sets []uint16) {
+	y := make([]ilp.Var, len(sets))
+	for j := range y {
+		y[j] = p.model.Binary()
+	}
+	p.model.Add(ilp.Sum(y...), ilp.EQ, 1)
+	for d := 0; d < 9; d++ {
+		var link []ilp.Term
+		for _, c := range r.cells {
+			if v := p.x[c][d]; v >= 0 {
+				link = append(link, ilp.Term{Var: v, Coef: 1})
+			}
+		}
+		for j, m := range sets {
+			if m&digitBit(d+1) != 0 {
+				link = append(link, ilp.Term{Var: y[j], Coef: -1})
+			}
+		}
+		if len(link) > 0 {
+			p.model.Add(link, ilp.EQ, 0)
+		}
+	}
 }
 
 // fittingSets returns the digit sets of run r's clue that the cells'

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sudokuar/sudokuar/internal/cputime"
 )
 
 // TestILPAgrees cross-checks the integer program against the fast solver:
@@ -114,7 +116,7 @@ func BenchmarkILP(b *testing.B) {
 			b.Run(m.String()+"/"+name, func(b *testing.B) {
 				runtime.LockOSThread()
 				defer runtime.UnlockOSThread()
-				cpu0 := threadCPU()
+				cpu0 := cputime.Thread()
 				var st ILPStats
 				for b.Loop() {
 					p, err := NewILPModel(board, m)

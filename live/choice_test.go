@@ -47,7 +47,7 @@ func TestTabSwitchesGrid(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ph.Image.Close()
-	one, two := pipeline.GridString(ph.Truth), pipeline.GridString(ph.Other)
+	one, two := sudoku.CellString(ph.Truth.Cells), sudoku.CellString(ph.Other.Cells)
 	// Tab is pressed once the grid followed has been read (recognition runs
 	// in the background, so on a busy machine that can take many frames),
 	// and Q once the third stretch has been read too; the source gives up

@@ -32,22 +32,22 @@ type demoFrame struct {
 	full   bool   // all four corners in the frame
 }
 
-// needModel skips tb while the digit model is not trained yet.
+// needModel fails tb when the committed digit model is lost.
 func needModel(tb testing.TB) {
 	tb.Helper()
 	if len(models.Digits()) == 0 {
-		tb.Skip("models/digits.onnx is empty (the digit model is not trained yet)")
+		tb.Fatal("models/digits.onnx is empty: the committed digit model is lost (`make model` retrains it)")
 	}
 }
 
-// loadDemo reads the demo video's truth, skipping tb when it is absent.
+// loadDemo reads the demo video's truth, failing tb when it is absent.
 func loadDemo(tb testing.TB) demoTruth {
 	tb.Helper()
 	dir := filepath.Join(testenv.RepoRoot(), "testdata", "video")
 	d := demoTruth{video: filepath.Join(dir, "demo.mp4"), fps: 30, puzzles: map[string]string{}, solutions: map[string]string{}}
 	f, err := os.Open(filepath.Join(dir, "demo.csv"))
 	if err != nil {
-		tb.Skipf("demo video truth: %v", err)
+		tb.Fatalf("demo video truth (committed): %v", err)
 	}
 	defer f.Close()
 	rows, err := csv.NewReader(f).ReadAll()
@@ -66,7 +66,7 @@ func loadDemo(tb testing.TB) demoTruth {
 			if err != nil {
 				tb.Fatalf("%s: %v", fr.puzzle, err)
 			}
-			d.puzzles[fr.puzzle], d.solutions[fr.puzzle] = pipeline.GridString(g), pipeline.GridString(sol)
+			d.puzzles[fr.puzzle], d.solutions[fr.puzzle] = sudoku.CellString(g.Cells), sudoku.CellString(sol.Cells)
 		}
 	}
 	return d

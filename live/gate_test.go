@@ -107,8 +107,8 @@ func judged(g sudoku.Grid, conf []float64) pipeline.Result {
 		}
 	}
 	v := pipeline.Gate(g, pipeline.Judge(g), pipeline.Evidence{Conf: conf})
-	return pipeline.Result{Puzzle: g, Given: pipeline.GridString(g), Conf: conf, Status: v.Status,
-		Solved: v.Solution, Solution: pipeline.GridString(v.Solution)}
+	return pipeline.Result{Puzzle: g, Given: sudoku.CellString(g.Cells), Conf: conf, Status: v.Status,
+		Solved: v.Solution, Solution: sudoku.CellString(v.Solution.Cells)}
 }
 
 // TestNoStaleSolutionAfterPageChange plays page A until it is solved, a
@@ -139,7 +139,7 @@ func TestNoStaleSolutionAfterPageChange(t *testing.T) {
 	if ra.Status != pipeline.StatusSolved {
 		t.Fatalf("A: %s, want solved", ra.Status)
 	}
-	solA := pipeline.GridString(ra.Solved)
+	solA := sudoku.CellString(ra.Solved.Cells)
 	rec := &scripted{det: vision.NewDetector(vision.Options{}), calls: map[uint8]int{},
 		read: map[uint8][]pipeline.Result{10: {ra}, 250: {rb}}}
 	var solvedA, onB, readB, recB int
@@ -160,7 +160,7 @@ func TestNoStaleSolutionAfterPageChange(t *testing.T) {
 				solvedA++
 			case src.at == 2 && f.Located:
 				onB++
-				if f.Given == pipeline.GridString(truthA) || f.Solution != "" {
+				if f.Given == sudoku.CellString(truthA.Cells) || f.Solution != "" {
 					t.Errorf("frame %d of page B shows given %q solution %q: page A's", f.Index, f.Given, f.Solution)
 				}
 				if f.Given == rb.Given {
@@ -234,7 +234,7 @@ func TestUnsureVoteNotSolved(t *testing.T) {
 			}
 		},
 		OnFrame: func(f FrameInfo) {
-			if f.Given == pipeline.GridString(truth) {
+			if f.Given == sudoku.CellString(truth.Cells) {
 				voted++
 				status = f.Status
 				if f.Solution != "" {

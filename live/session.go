@@ -225,9 +225,9 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 			}
 			v.puzzle = voted
 			v.conf = voter.Conf()
-			given := pipeline.GridString(voted)
+			given := sudoku.CellString(voted.Cells)
 			if given != judged {
-				if given == pipeline.GridString(res.Puzzle) && res.Status == pipeline.StatusSolved {
+				if given == sudoku.CellString(res.Puzzle.Cells) && res.Status == pipeline.StatusSolved {
 					rules = pipeline.Verdict{Status: pipeline.StatusSolved, Solution: res.Solved}
 				} else {
 					rules = pipeline.Judge(voted)
@@ -238,7 +238,7 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 			// doubt or disagree on, or cells too small to read surely,
 			// and no solution is shown.
 			doubt := voter.Check()
-			if given == pipeline.GridString(res.Puzzle) {
+			if given == sudoku.CellString(res.Puzzle.Cells) {
 				doubt = append(doubt, res.CheckCells()...)
 			}
 			v.verdict = pipeline.Gate(voted, rules, pipeline.Evidence{Conf: v.conf, Doubt: doubt, CellPx: cellPx})
@@ -248,7 +248,7 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 				// of the old one is shown until a reading settles it.
 				v.verdict = pipeline.Verdict{Status: pipeline.StatusReading}
 			}
-			raw := pipeline.GridString(res.Puzzle)
+			raw := sudoku.CellString(res.Puzzle.Cells)
 			if v.verdict.Status == pipeline.StatusSolved && voter.Len() < confirmReadings && !slices.Contains(recent, given) && !alone(res, v.conf, cellPx) {
 				// One frame's reading can be wrong (a lattice found a row
 				// off, repaired into a puzzle with one solution): unless
@@ -483,8 +483,8 @@ func (s *session) report(v view) pipeline.Result {
 	frame := v.frame
 	r.Frame = &frame
 	if len(v.puzzle.Cells) > 0 && r.Found && len(r.Puzzle.Cells) > 0 {
-		r.Given = pipeline.GridString(v.puzzle)
-		r.Solution = pipeline.GridString(v.verdict.Solution)
+		r.Given = sudoku.CellString(v.puzzle.Cells)
+		r.Solution = sudoku.CellString(v.verdict.Solution.Cells)
 		r.Status = v.verdict.Status
 		r.Conflicts = v.verdict.Conflicts
 		r.Check = pipeline.CheckList(v.verdict.Check, v.puzzle, v.conf, v.verdict.Status, r.Check)
@@ -706,7 +706,7 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 			pic.Conflicts = s.cur.verdict.Conflicts
 			pic.Check = s.cur.verdict.Check
 			pic.Symbols, _ = sudoku.ParseSymbols(s.cur.raw.Symbols)
-			info.Given = pipeline.GridString(s.cur.puzzle)
+			info.Given = sudoku.CellString(s.cur.puzzle.Cells)
 			info.Box = [2]int{g.Shape.BoxRows, g.Shape.BoxCols}
 			info.Conflicts = s.cur.verdict.Conflicts
 			switch {
@@ -714,7 +714,7 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 				hintPicture(&pic, s.cur.puzzle)
 			case s.auto && len(s.cur.verdict.Solution.Cells) > 0:
 				pic.Solution = s.cur.verdict.Solution
-				info.Solution = pipeline.GridString(pic.Solution)
+				info.Solution = sudoku.CellString(pic.Solution.Cells)
 			default:
 				pic.ShowGivens = true
 			}

@@ -31,7 +31,7 @@ const (
 
 // newOracle returns an oracle that reads every grid as puzzle.
 func newOracle(t *testing.T, puzzle string) *oracle {
-	g, err := pipeline.ParseGridString(sudoku.Shape{BoxRows: 3, BoxCols: 3}, puzzle)
+	g, err := sudoku.ParseCellGrid(sudoku.Shape{BoxRows: 3, BoxCols: 3}, puzzle)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func (o *oracle) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result {
 	}
 	v := pipeline.Judge(r.Puzzle)
 	r.Status, r.Solved = v.Status, v.Solution
-	r.Given, r.Solution = pipeline.GridString(r.Puzzle), pipeline.GridString(v.Solution)
+	r.Given, r.Solution = sudoku.CellString(r.Puzzle.Cells), sudoku.CellString(v.Solution.Cells)
 	return r
 }
 

@@ -4,15 +4,10 @@ package logic
 // that it is computed once per state: it is thrown away as soon as the grid
 // changes (the grid's version moves on).
 type stateCache struct {
-	version  uint64
-	als      [][]als // almost locked sets by size
-	alsDone  []bool
-	sdLinks  [][]sdLink // strong links per digit
-	sdDone   []bool
-	sdJoins  [][][]sdJoin   // per digit: which link ends join which starts
-	tmpl     []templateInfo // per digit
-	tmplDone []bool
-	impl     [4]*implGraph // static implication closures by kind of link (x=1, y=2)
+	version uint64
+	als     [][]als // almost locked sets by size
+	alsDone []bool
+	impl    [4]*implGraph // static implication closures by kind of link (x=1, y=2)
 	// fcFinal: finished dynamic forcing-chain closures of levels 1 and 2
 	// by source, which the higher levels continue (forcing.go).
 	fcFinal [3]map[pot]*closure

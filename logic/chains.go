@@ -193,8 +193,6 @@ func (s *staticSearch) begin(src pot) {
 	s.order = append(s.order[:0], src)
 }
 
-func (s *staticSearch) visited(p pot) bool { return s.mark[p] == s.epoch }
-
 // path returns the chain from the search's source to p (visited).
 func (s *staticSearch) path(p pot) []pot {
 	out := make([]pot, s.depth[p]+1)
@@ -311,36 +309,10 @@ func searchStatic(g *Grid, modes []chainMode, limit hintKey) (Step, bool) {
 					s.cycles(src, mode, strong, maxC, &best)
 				}
 				if mode.fcBase > 0 && fcParent >= 0 {
-					cx := int(s.depth[fcParent]) + 2
-					key := hintKey{mode.fcBase + lengthBonus(cx), cx, mode.sortKey}
-					if key.less(best.key) {
-						chain := append(s.path(fcParent), fcTarget)
-						best = chainCandidate{key, func() Step { return forcingChainStep(g, mode, chain, key) }}
-					}
+					s.keepForcing(g, mode, fcParent, fcTarget, &best)
 				}
-				// The chain from src off that comes back to src on.
 				if canOff {
-					maxC = maxComplexity(mode.fcBase, best.key.rating)
-					if maxC < 0 {
-						continue
-					}
-					off := src.conj()
-					fcParent = -1
-					s.bfs(off, mode, maxC-2, func(par, child pot) bool {
-						if child == src && fcParent < 0 {
-							fcParent = par
-							return false
-						}
-						return true
-					})
-					if fcParent >= 0 {
-						cx := int(s.depth[fcParent]) + 2
-						key := hintKey{mode.fcBase + lengthBonus(cx), cx, mode.sortKey}
-						if key.less(best.key) {
-							chain := append(s.path(fcParent), src)
-							best = chainCandidate{key, func() Step { return forcingChainStep(g, mode, chain, key) }}
-						}
-					}
+					s.offBackOn(g, src, mode, &best)
 				}
 			}
 		}
@@ -349,6 +321,37 @@ func searchStatic(g *Grid, modes []chainMode, limit hintKey) (Step, bool) {
 		return Step{}, false
 	}
 	return best.build(), true
+}
+
+// keepForcing keeps in best the forcing chain that reaches par and ends
+// in end, when it rates better.
+func (s *staticSearch) keepForcing(g *Grid, mode chainMode, par, end pot, best *chainCandidate) {
+	cx := int(s.depth[par]) + 2
+	key := hintKey{mode.fcBase + lengthBonus(cx), cx, mode.sortKey}
+	if key.less(best.key) {
+		chain := append(s.path(par), end)
+		*best = chainCandidate{key, func() Step { return forcingChainStep(g, mode, chain, key) }}
+	}
+}
+
+// offBackOn looks for the chain from src off that comes back to src on,
+// keeping it in best when it rates better.
+func (s *staticSearch) offBackOn(g *Grid, src pot, mode chainMode, best *chainCandidate) {
+	maxC := maxComplexity(mode.fcBase, best.key.rating)
+	if maxC < 0 {
+		return
+	}
+	var fcParent pot = -1
+	s.bfs(src.conj(), mode, maxC-2, func(par, child pot) bool {
+		if child == src && fcParent < 0 {
+			fcParent = par
+			return false
+		}
+		return true
+	})
+	if fcParent >= 0 {
+		s.keepForcing(g, mode, fcParent, src, best)
+	}
 }
 
 // offToOnPartners lists the off potentials q whose being off turns src on

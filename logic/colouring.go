@@ -64,7 +64,7 @@ func findColouring(g *Grid) (Step, bool) {
 					if g.geo.peers[x].intersects(col[k]) {
 						elims := g.elimsOf(col[k], d)
 						return g.colourStep(d, col, "Colour wrap", 6.6, elims,
-							fmt.Sprintf("two cells of one colour share a house, so that colour is false")), true
+							"two cells of one colour share a house, so that colour is false"), true
 					}
 				}
 			}

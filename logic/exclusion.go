@@ -51,24 +51,29 @@ func (g *Grid) exclusionCellsSingles(degree int) ([]int, []cellSet, bool) {
 	return cells, ex, skipped
 }
 
-// alignedElims works out the exclusions for two or three base cells with
-// the common excluders, returning the removable candidates.
-func (g *Grid) alignedElims(base []int, excluders cellSet) []Candidate {
-	k := len(base)
+// emptiableExcluders returns the candidates of the excluders (at most 32)
+// whose candidates all lie among the base cells': only those can ever be
+// emptied. It also returns how many there are and their union.
+func (g *Grid) emptiableExcluders(base []int, excluders cellSet) (ex [32]digitMask, ne int, exUnion digitMask) {
 	var union digitMask
 	for _, c := range base {
 		union |= g.cand[c]
 	}
-	// Only an excluder whose candidates all lie among the base cells' can
-	// ever be emptied.
-	var ex [32]digitMask
-	ne := 0
 	for c := excluders.first(); c >= 0 && ne < len(ex); c = excluders.next(c) {
 		if g.cand[c]&^union == 0 {
 			ex[ne] = g.cand[c]
+			exUnion |= ex[ne]
 			ne++
 		}
 	}
+	return ex, ne, exUnion
+}
+
+// alignedElims works out the exclusions for two or three base cells with
+// the common excluders, returning the removable candidates.
+func (g *Grid) alignedElims(base []int, excluders cellSet) []Candidate {
+	k := len(base)
+	ex, ne, exUnion := g.emptiableExcluders(base, excluders)
 	a, b := base[0], base[1]
 	sab := g.geo.sees(a, b)
 	if ne == 0 && !sab && (k == 2 || (!g.geo.sees(a, base[2]) && !g.geo.sees(b, base[2]))) {
@@ -77,10 +82,6 @@ func (g *Grid) alignedElims(base []int, excluders cellSet) []Candidate {
 	// A quick proof that nothing goes: a value is surely allowed when the
 	// other cells can take values no excluder holds (no excluder can then
 	// be emptied) without repeating a digit in a house.
-	var exUnion digitMask
-	for i := 0; i < ne; i++ {
-		exUnion |= ex[i]
-	}
 	if allAllowedQuick(g, base, exUnion) {
 		return nil
 	}

@@ -1,8 +1,23 @@
+//go:build explore
+
+// The exploration tools of the logic engine: development aids that print
+// tables and examples rather than assert anything, so they are not part of
+// `go test ./...`. Run one with the build tag and the variable it names:
+//
+//	LOGIC_TABLE=1 go test -tags explore -run TestTableCandidates -v ./logic
+//
+// TestExplore (LOGIC_EXPLORE=file), TestFindExamples (LOGIC_EXAMPLES=1),
+// TestTableCandidates (LOGIC_TABLE=1), TestTrace (LOGIC_PUZZLE),
+// TestDebugAt (LOGIC_PUZZLE, LOGIC_AFTER, LOGIC_TECH), TestTechniqueTimes
+// (LOGIC_TIMES=1), TestSeventeen (LOGIC_17=count), TestHintPathAll
+// (LOGIC_HINTALL=1), TestGeneratorRates (LOGIC_GEN=count).
+
 package logic
 
 import (
 	"context"
 	"fmt"
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/sudoku"
 	"math"
 	"os"
@@ -29,11 +44,11 @@ func TestExplore(t *testing.T) {
 	defer runtime.UnlockOSThread()
 	var times []time.Duration
 	stuck := 0
-	start := threadCPU()
+	start := cputime.Thread()
 	for _, p := range ps {
-		t0 := threadCPU()
+		t0 := cputime.Thread()
 		r, err := Rate(p.grid)
-		times = append(times, threadCPU()-t0)
+		times = append(times, cputime.Thread()-t0)
 		if err != nil {
 			stuck++
 			fmt.Fprintf(f, "%s x %.1f %v\n", p.line, p.rating, err)
@@ -42,7 +57,7 @@ func TestExplore(t *testing.T) {
 		fmt.Fprintf(f, "%s %.1f %.1f %s\n", p.line, r.SE, p.rating, r.Hardest)
 	}
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
-	t.Logf("%d puzzles, %d unrated, CPU total %v, median %v, p99 %v, max %v", len(ps), stuck, threadCPU()-start,
+	t.Logf("%d puzzles, %d unrated, CPU total %v, median %v, p99 %v, max %v", len(ps), stuck, cputime.Thread()-start,
 		times[len(times)/2], times[len(times)*99/100], times[len(times)-1])
 }
 
@@ -165,24 +180,6 @@ func TestDebugAt(t *testing.T) {
 	fmt.Println(ok, s.Rating, s.Text)
 }
 
-// BenchmarkRateCalibration rates the hard tail of the calibration file.
-func BenchmarkRateHard(b *testing.B) {
-	ps := readRated(b, "puzzles/rated/se-sudoku-exchange.txt")
-	var hard []ratedPuzzle
-	for _, p := range ps {
-		if p.rating >= 7.0 {
-			hard = append(hard, p)
-		}
-	}
-	hard = hard[:100]
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		for _, p := range hard {
-			Rate(p.grid)
-		}
-	}
-}
-
 // TestTechniqueTimes reports, over the hard calibration puzzles, the time
 // each rating technique spends (LOGIC_TIMES=1).
 func TestTechniqueTimes(t *testing.T) {
@@ -210,9 +207,9 @@ func TestTechniqueTimes(t *testing.T) {
 		for !g.Solved() {
 			ok := false
 			for i, tech := range rateOrder {
-				t0 := threadCPU()
+				t0 := cputime.Thread()
 				s, f := tech.find(g)
-				spent[i] += threadCPU() - t0
+				spent[i] += cputime.Thread() - t0
 				calls[i]++
 				if f {
 					fired[i]++
@@ -251,11 +248,11 @@ func TestSeventeen(t *testing.T) {
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	start := threadCPU()
+	start := cputime.Thread()
 	hist := map[float64]int{}
 	var worst time.Duration
 	for _, p := range ps[:limit] {
-		t0 := threadCPU()
+		t0 := cputime.Thread()
 		g, sol, err := prepare(p.grid)
 		if err != nil {
 			t.Fatalf("%s: %v", p.line, err)
@@ -265,7 +262,7 @@ func TestSeventeen(t *testing.T) {
 			t.Errorf("%s: %v", p.line, err)
 			continue
 		}
-		if d := threadCPU() - t0; d > worst {
+		if d := cputime.Thread() - t0; d > worst {
 			worst = d
 		}
 		g2, _ := NewGrid(p.grid)
@@ -275,7 +272,7 @@ func TestSeventeen(t *testing.T) {
 		}
 		hist[math.Floor(r.SE)]++
 	}
-	t.Logf("%d puzzles, CPU %v, worst %v, by SE: %v", limit, threadCPU()-start, worst, hist)
+	t.Logf("%d puzzles, CPU %v, worst %v, by SE: %v", limit, cputime.Thread()-start, worst, hist)
 }
 
 // TestHintPathAll solves every calibration puzzle in hint order, checking
@@ -287,7 +284,7 @@ func TestHintPathAll(t *testing.T) {
 	ps := readRated(t, "puzzles/rated/se-sudoku-exchange.txt")
 	used := map[string]int{}
 	runtime.LockOSThread()
-	start := threadCPU()
+	start := cputime.Thread()
 	for _, p := range ps {
 		sol, steps, err := SolveSteps(context.Background(), p.grid)
 		if err != nil {
@@ -302,7 +299,7 @@ func TestHintPathAll(t *testing.T) {
 			used[s.Technique]++
 		}
 	}
-	t.Logf("CPU %v; techniques used: %v", threadCPU()-start, used)
+	t.Logf("CPU %v; techniques used: %v", cputime.Thread()-start, used)
 }
 
 // TestGeneratorRates measures Generate per level on 9×9 ($LOGIC_GEN=count
@@ -320,9 +317,9 @@ func TestGeneratorRates(t *testing.T) {
 		var ts []time.Duration
 		var total time.Duration
 		for seed := int64(0); seed < int64(count); seed++ {
-			t0 := threadCPU()
+			t0 := cputime.Thread()
 			p, r, err := Generate(shape, l, 1000+seed, seed%2 == 0)
-			d := threadCPU() - t0
+			d := cputime.Thread() - t0
 			if err != nil || r.Level != l || sudoku.CountSolutions(p, 2) != 1 {
 				t.Fatalf("%v seed %d: %v %v", l, seed, r.Level, err)
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
@@ -31,9 +32,9 @@ func BenchmarkGenerate(b *testing.B) {
 				var ts []time.Duration
 				var total time.Duration
 				for i := 0; i < b.N; i++ {
-					t0 := threadCPU()
+					t0 := cputime.Thread()
 					p, r, err := Generate(s, l, int64(1000+i), i%2 == 0)
-					d := threadCPU() - t0
+					d := cputime.Thread() - t0
 					if err != nil {
 						b.Fatalf("seed %d: %v", 1000+i, err)
 					}

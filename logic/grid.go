@@ -217,31 +217,5 @@ func (g *Grid) housePos(h, d int) cellSet { return g.pos[d-1].and(g.geo.houseSet
 // houseEmpty returns the empty cells of house h.
 func (g *Grid) houseEmpty(h int) cellSet { return g.empty.and(g.geo.houseSet[h]) }
 
-// broken reports whether the state is visibly impossible: an empty cell
-// without candidates, or a digit with no place left in a house that lacks
-// it.
-func (g *Grid) broken() bool {
-	for c := g.empty.first(); c >= 0; c = g.empty.next(c) {
-		if g.cand[c] == 0 {
-			return true
-		}
-	}
-	n := g.geo.n
-	for h := 0; h < 3*n; h++ {
-		var placed digitMask
-		for _, c := range g.geo.houses[h] {
-			if v := g.value[c]; v != 0 {
-				placed |= bit(v)
-			}
-		}
-		for d := 1; d <= n; d++ {
-			if !placed.has(d) && !g.pos[d-1].intersects(g.geo.houseSet[h]) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // String returns the grid in the one-line format with the placed digits.
 func (g *Grid) String() string { return g.Values().String() }

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/sudokuar/sudokuar/internal/cputime"
 )
 
 // The hardest known puzzles: the forum's ph1910 list
@@ -69,9 +71,9 @@ func BenchmarkHardest(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		times, near = times[:0], 0
 		for _, rp := range puzzles {
-			t0 := threadCPU()
+			t0 := cputime.Thread()
 			r, err := Rate(rp.grid)
-			times = append(times, threadCPU()-t0)
+			times = append(times, cputime.Thread()-t0)
 			if err != nil {
 				b.Fatalf("%s: %v", rp.line, err)
 			}

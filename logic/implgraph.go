@@ -104,9 +104,9 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// buildImplGraph fills ig (whose slices it reuses) with the graph of g's
-// implications under mode and its closure.
-func buildImplGraph(g *Grid, mode chainMode, ig *implGraph, sc *implScratch) {
+// numberCandidates numbers g's candidates (ig.cands, and ig.local from a
+// candidate to its number).
+func (ig *implGraph) numberCandidates(g *Grid) {
 	n := g.geo.n
 	ig.local = grow(ig.local, g.geo.size*n)
 	for i := range ig.local {
@@ -120,9 +120,13 @@ func buildImplGraph(g *Grid, mode chainMode, ig *implGraph, sc *implScratch) {
 			ig.cands = append(ig.cands, int32(ci))
 		}
 	}
+}
+
+// link fills the adjacency of the potentials (each candidate on and off)
+// in compressed rows: ig.start and ig.adj, and returns it by local number
+// (sc.adj) for the closure.
+func (ig *implGraph) link(g *Grid, mode chainMode, sc *implScratch) []int32 {
 	nv := 2 * len(ig.cands)
-	ig.words = (nv + 63) / 64
-	// Adjacency in compressed rows.
 	start := grow(ig.start, nv+1)
 	adj := sc.adj[:0]
 	buf := sc.buf
@@ -145,6 +149,17 @@ func buildImplGraph(g *Grid, mode chainMode, ig *implGraph, sc *implScratch) {
 	for i, l := range adj {
 		ig.adj[i] = pot(ig.cands[l/2])*2 + pot(l&1)
 	}
+	return adj
+}
+
+// buildImplGraph fills ig (whose slices it reuses) with the graph of g's
+// implications under mode and its closure.
+func buildImplGraph(g *Grid, mode chainMode, ig *implGraph, sc *implScratch) {
+	ig.numberCandidates(g)
+	nv := 2 * len(ig.cands)
+	ig.words = (nv + 63) / 64
+	adj := ig.link(g, mode, sc)
+	start := ig.start
 	// Tarjan's algorithm, iteratively. Components come out in reverse
 	// topological order: every component's successors are finished first.
 	ig.comp = grow(ig.comp, nv)

@@ -414,17 +414,6 @@ func sdRatingFloor(links []*sdLink, k int) int {
 	return base + 1
 }
 
-// sdElims returns the eliminations of a chain: the digit leaves the cells
-// that see both outer ends (for a ring, both ends of every weak link),
-// outside the chain's houses.
-func (g *Grid) sdElims(ch *sdChain, d int) ([]Candidate, bool) {
-	e := g.sdElimSet(ch, d)
-	if e.empty() {
-		return nil, false
-	}
-	return g.elimsOf(e, d), true
-}
-
 func (g *Grid) sdElimSet(ch *sdChain, d int) cellSet {
 	geo := g.geo
 	k := len(ch.links)

@@ -97,10 +97,3 @@ func (g *Grid) templateUseful(d int) bool {
 	return !cands.subsetOf(t.some) || t.all.intersects(cands)
 }
 
-// templateSource reports whether a single-digit search from candidate
-// (c, d) can conclude anything about it: only a dead or a forced candidate
-// can be the start of a single-digit contradiction.
-func (g *Grid) templateSource(c, d int) bool {
-	t := g.templates(d)
-	return !t.ok || !t.some.has(c) || t.all.has(c)
-}

@@ -346,35 +346,59 @@ func findBUG(g *Grid) (Step, bool) {
 	if !g.unique {
 		return Step{}, false
 	}
-	geo := g.geo
-	n := geo.n
-	var bugCells []int
-	var inBug cellSet
-	bugValues := map[int]digitMask{}
-	var allBug digitMask
-	common := geo.all
-	haveCommon := false
+	b := &bugSearch{g: g, geo: g.geo, values: map[int]digitMask{}, common: g.geo.all, temp: g.Clone()}
+	if !b.collect() || len(b.cells) == 0 || !b.temp.isGrave() {
+		return Step{}, false
+	}
+	return b.step()
+}
+
+// bugSearch gathers the BUG cells: those whose extra candidates (beyond
+// two per cell and two places per digit and house) stand between the
+// grid and a bivalue universal grave.
+type bugSearch struct {
+	g          *Grid
+	geo        *geometry
+	cells      []int             // the BUG cells, in the order found
+	in         cellSet           // the same as a set
+	values     map[int]digitMask // each BUG cell's extra digits
+	all        digitMask         // all extra digits
+	common     cellSet           // the cells that see every BUG cell (and are none)
+	haveCommon bool
+	temp       *Grid // the grid without the extra candidates
+}
+
+// add makes digit v of cell c an extra candidate; it returns false when
+// the BUG cells can no longer lead to a step (several cells, several
+// digits, no cell seeing them all).
+func (b *bugSearch) add(c, v int) bool {
+	if !b.in.has(c) {
+		b.in.add(c)
+		b.cells = append(b.cells, c)
+	}
+	b.values[c] |= bit(v)
+	b.all |= bit(v)
+	b.temp.eliminate(c, v)
+	if !b.haveCommon {
+		b.common, b.haveCommon = b.geo.peers[c], true
+	} else {
+		b.common = b.common.and(b.geo.peers[c])
+	}
+	b.common = b.common.andNot(b.in)
+	return !(len(b.cells) > 1 && b.all.count() > 1 && b.common.empty())
+}
+
+// collect finds, house by house in Sudoku Explainer's order, each digit
+// with other than two places; the one place among them with three or more
+// candidates holds an extra candidate. When a single digit is extra
+// everywhere, every cell where it is so is added. It returns false when
+// no BUG can be made.
+func (b *bugSearch) collect() bool {
+	g := b.g
 	var allExtra cellSet
 	extraInit, oneValue, onlyValue := false, true, 0
-	temp := g.Clone()
-	addBug := func(c, v int) bool {
-		if !inBug.has(c) {
-			inBug.add(c)
-			bugCells = append(bugCells, c)
-		}
-		bugValues[c] |= bit(v)
-		allBug |= bit(v)
-		temp.eliminate(c, v)
-		if !haveCommon {
-			common, haveCommon = geo.peers[c], true
-		} else {
-			common = common.and(geo.peers[c])
-		}
-		common = common.andNot(inBug)
-		return !(len(bugCells) > 1 && allBug.count() > 1 && common.empty())
-	}
-	for _, h := range geo.seHouseOrder() {
-		for v := 1; v <= n; v++ {
+	for _, h := range b.geo.seHouseOrder() {
+		for v := 1; v <= b.geo.n; v++ {
 			p := g.housePos(h, v)
 			k := p.count()
 			if k == 0 || k == 2 {
@@ -395,80 +419,93 @@ func findBUG(g *Grid) (Step, bool) {
 					oneValue = false
 				}
 			}
-			if len(fresh) == 1 && !addBug(fresh[0], v) {
-				return Step{}, false
+			if len(fresh) == 1 && !b.add(fresh[0], v) {
+				return false
 			}
 			if len(fresh) == 0 {
-				return Step{}, false
+				return false
 			}
 		}
 	}
-	if oneValue && extraInit && allExtra.count() > len(bugCells) {
-		rest := allExtra.andNot(inBug)
+	if oneValue && extraInit && allExtra.count() > len(b.cells) {
+		rest := allExtra.andNot(b.in)
 		for c := rest.first(); c >= 0; c = rest.next(c) {
-			if !addBug(c, onlyValue) {
-				return Step{}, false
+			if !b.add(c, onlyValue) {
+				return false
 			}
 		}
 	}
-	if len(bugCells) == 0 {
-		return Step{}, false
-	}
-	for c := temp.empty.first(); c >= 0; c = temp.empty.next(c) {
-		if temp.cand[c].count() != 2 {
-			return Step{}, false
+	return true
+}
+
+// isGrave reports whether every empty cell of g has two candidates and
+// every digit two places (or none) in every house.
+func (g *Grid) isGrave() bool {
+	n := g.geo.n
+	for c := g.empty.first(); c >= 0; c = g.empty.next(c) {
+		if g.cand[c].count() != 2 {
+			return false
 		}
 	}
 	for h := 0; h < 3*n; h++ {
 		for v := 1; v <= n; v++ {
-			if k := temp.housePos(h, v).count(); k != 0 && k != 2 {
-				return Step{}, false
+			if k := g.housePos(h, v).count(); k != 0 && k != 2 {
+				return false
 			}
 		}
 	}
-	cells := append([]int(nil), bugCells...)
-	pattern := func() []Candidate {
-		var out []Candidate
-		for _, c := range bugCells {
-			for m := bugValues[c]; m != 0; m &= m - 1 {
-				out = append(out, Candidate{c, digitMask(m).first()})
-			}
+	return true
+}
+
+// pattern lists the BUG cells' extra candidates.
+func (b *bugSearch) pattern() []Candidate {
+	var out []Candidate
+	for _, c := range b.cells {
+		for m := b.values[c]; m != 0; m &= m - 1 {
+			out = append(out, Candidate{c, digitMask(m).first()})
 		}
-		return sortCandidates(out)
 	}
+	return sortCandidates(out)
+}
+
+// step names the BUG found: BUG+1 for one cell, type 2 for one extra
+// digit, types 4 and 3 for extra digits of cells that share a house.
+func (b *bugSearch) step() (Step, bool) {
+	g, geo := b.g, b.geo
+	cells := append([]int(nil), b.cells...)
 	switch {
-	case len(bugCells) == 1:
-		c := bugCells[0]
+	case len(b.cells) == 1:
+		c := b.cells[0]
 		var elims []Candidate
-		for m := g.cand[c] &^ allBug; m != 0; m &= m - 1 {
+		for m := g.cand[c] &^ b.all; m != 0; m &= m - 1 {
 			elims = append(elims, Candidate{c, digitMask(m).first()})
 		}
 		if len(elims) == 0 {
 			return Step{}, false
 		}
 		return Step{
-			Technique: "BUG+1", Rating: 5.6, Eliminations: elims, Cells: cells, Pattern: pattern(),
+			Technique: "BUG+1", Rating: 5.6, Eliminations: elims, Cells: cells, Pattern: b.pattern(),
 			Text: fmt.Sprintf("BUG+1: without %s's extra candidate every cell would have two candidates and every digit two places per house, a grid with two solutions; so %s is %s: %s",
-				geo.cellName(c), geo.cellName(c), digitOr(allBug.digits()), geo.elimText(elims)),
+				geo.cellName(c), geo.cellName(c), digitOr(b.all.digits()), geo.elimText(elims)),
 		}, true
-	case allBug.count() == 1:
-		v := allBug.first()
-		if elims := g.elimsOf(common, v); len(elims) > 0 {
+	case b.all.count() == 1:
+		v := b.all.first()
+		if elims := g.elimsOf(b.common, v); len(elims) > 0 {
 			return Step{
-				Technique: "BUG type 2", Rating: 5.7, Eliminations: elims, Cells: cells, Pattern: pattern(),
+				Technique: "BUG type 2", Rating: 5.7, Eliminations: elims, Cells: cells, Pattern: b.pattern(),
 				Text: fmt.Sprintf("BUG type 2: one of %s is %d, or the grid would have two solutions: %s", geo.cellList(cells), v, geo.elimText(elims)),
 			}, true
 		}
-		if len(bugCells) == 2 {
-			return g.bug4(bugCells, bugValues, allBug)
+		if len(b.cells) == 2 {
+			return g.bug4(b.cells, b.values, b.all)
 		}
-	case haveCommon && !common.empty():
-		if len(bugCells) == 2 {
-			if s, ok := g.bug4(bugCells, bugValues, allBug); ok {
+	case b.haveCommon && !b.common.empty():
+		if len(b.cells) == 2 {
+			if s, ok := g.bug4(b.cells, b.values, b.all); ok {
 				return s, true
 			}
 		}
-		return g.bug3(bugCells, allBug, common)
+		return g.bug3(b.cells, b.all, b.common)
 	}
 	return Step{}, false
 }

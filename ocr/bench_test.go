@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/ocr"
 	"github.com/sudokuar/sudokuar/ocr/digitnet"
 )
@@ -30,13 +31,13 @@ func BenchmarkClassify(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.ResetTimer()
-				cpu := processCPU()
+				cpu := cputime.Process()
 				for i := 0; i < b.N; i++ {
 					if _, err := c.Classify(cells); err != nil {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+				b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 			})
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/internal/testenv"
 	"github.com/sudokuar/sudokuar/ocr"
 	"github.com/sudokuar/sudokuar/pipeline"
@@ -30,7 +31,7 @@ func synthPhotos(tb testing.TB) []photo {
 	dir := filepath.Join("..", "testdata", "synth")
 	jpgs, _ := filepath.Glob(filepath.Join(dir, "*.jpg"))
 	if len(jpgs) == 0 {
-		tb.Skip("no photos in testdata/synth")
+		tb.Fatal("no photos in testdata/synth (committed; `make synth` writes them)")
 	}
 	sort.Strings(jpgs)
 	det := vision.NewDetector(vision.Options{})
@@ -67,7 +68,7 @@ func synthPhotos(tb testing.TB) []photo {
 		out = append(out, photo{filepath.Base(j), g.Shape, cells, vals})
 	}
 	if len(out) == 0 {
-		tb.Skip("vision cut no 9×9 photo of testdata/synth")
+		tb.Fatal("vision cut no 9×9 photo of testdata/synth")
 	}
 	return out
 }
@@ -77,7 +78,7 @@ func synthPhotos(tb testing.TB) []photo {
 // runtimes.
 func TestShippedModelOnSynthPhotos(t *testing.T) {
 	if len(shippedBytes()) == 0 {
-		t.Skip("models/digits.onnx not trained yet")
+		t.Fatal("models/digits.onnx is empty: the committed digit model is lost (`make model` retrains it)")
 	}
 	photos := synthPhotos(t)
 	for _, backend := range []string{ocr.BackendGo, ocr.BackendOpenCV} {
@@ -112,7 +113,7 @@ func TestShippedModelOnSynthPhotos(t *testing.T) {
 // is per grid.
 func BenchmarkReadGrid(b *testing.B) {
 	if len(shippedBytes()) == 0 {
-		b.Skip("models/digits.onnx not trained yet")
+		b.Fatal("models/digits.onnx is empty: the committed digit model is lost (`make model` retrains it)")
 	}
 	photos := synthPhotos(b)
 	for _, backend := range []string{ocr.BackendGo, ocr.BackendOpenCV} {
@@ -128,14 +129,14 @@ func BenchmarkReadGrid(b *testing.B) {
 				}
 			}
 			b.ResetTimer()
-			cpu := processCPU()
+			cpu := cputime.Process()
 			for i := 0; i < b.N; i++ {
 				p := photos[i%len(photos)]
 				if _, err := ocr.Read(c, p.shape, p.cells); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 		})
 	}
 }
@@ -148,7 +149,7 @@ func BenchmarkReadGrid(b *testing.B) {
 // look on every grid (LookCertainBelow 1, the cost before it was gated).
 func BenchmarkReadRealPhotos(b *testing.B) {
 	if len(shippedBytes()) == 0 {
-		b.Skip("models/digits.onnx not trained yet")
+		b.Fatal("models/digits.onnx is empty: the committed digit model is lost (`make model` retrains it)")
 	}
 	var files []string
 	for _, d := range []string{"datasets/wicht-v2-train", "datasets/others-train"} {
@@ -172,7 +173,7 @@ func BenchmarkReadRealPhotos(b *testing.B) {
 		grids = append(grids, photo{name: filepath.Base(files[i]), shape: g.Shape, cells: cells})
 	}
 	if len(grids) == 0 {
-		b.Skip("vision cut no 9×9 grid from the real photos")
+		b.Fatal("vision cut no 9×9 grid from the real photos")
 	}
 	always := ocr.DefaultSettings
 	always.LookCertainBelow = 1
@@ -193,14 +194,14 @@ func BenchmarkReadRealPhotos(b *testing.B) {
 					}
 				}
 				b.ResetTimer()
-				cpu := processCPU()
+				cpu := cputime.Process()
 				for i := 0; i < b.N; i++ {
 					p := grids[i%len(grids)]
 					if _, err := ocr.ReadWith(c, p.shape, p.cells, s.set); err != nil {
 						b.Fatalf("%s: %v", p.name, err)
 					}
 				}
-				b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+				b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 			})
 		}
 	}

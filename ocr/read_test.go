@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/ocr"
 	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/vision"
@@ -499,13 +500,13 @@ func BenchmarkRepair(b *testing.B) {
 			_, cells, cl := setup(t, c.puzzle, s9)
 			c.tweak(cl.probs, cells)
 			b.ResetTimer()
-			cpu := processCPU()
+			cpu := cputime.Process()
 			for i := 0; i < b.N; i++ {
 				if _, err := ocr.Read(cl, s9, cells); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 		})
 	}
 }

@@ -211,6 +211,20 @@ type candidate struct {
 // solution within the limits are left as read.
 func (s *resolver) repair() {
 	base := s.r.Given.Clone()
+	found := s.search(base, s.candidateEdits(base))
+	if len(found) == 0 {
+		s.r.Solutions = max(0, s.count(base))
+		return
+	}
+	s.applyBest(base, found)
+	s.r.Solutions = 1
+	s.doubtRivals(base, found)
+}
+
+// candidateEdits lists the alternative values worth trying, cheapest
+// first: those within editFloor of the value read and maxCost of it, at
+// most maxEditList of them.
+func (s *resolver) candidateEdits(base sudoku.Grid) []edit {
 	var edits []edit
 	for i, p := range s.r.Prob {
 		if p == nil {
@@ -230,7 +244,13 @@ func (s *resolver) repair() {
 	if len(edits) > maxEditList {
 		edits = edits[:maxEditList]
 	}
+	return edits
+}
 
+// search tries sets of edits on base, cheapest first, until the limits or
+// the margin behind the first unique reading, and returns the unique
+// readings found (cheapest first). It sets r.Tries.
+func (s *resolver) search(base sudoku.Grid, edits []edit) []candidate {
 	var found []candidate
 	g := base.Clone()
 	// The unchanged reading first: most grids stop here, unique, with no
@@ -242,71 +262,100 @@ func (s *resolver) repair() {
 		if sub.cost > maxCost || (len(found) > 0 && sub.cost > found[0].cost+s.set.AcceptMargin) {
 			break
 		}
-		// Successors: add the next edit, or move the last one on.
-		last := -1
-		if len(sub.idx) > 0 {
-			last = sub.idx[len(sub.idx)-1]
-		}
-		if last+1 < len(edits) {
-			if len(sub.idx) < maxEdits {
-				next := append(append([]int(nil), sub.idx...), last+1)
-				heap.Push(h, subset{next, sub.cost + edits[last+1].cost})
-			}
-			if last >= 0 {
-				moved := append(append([]int(nil), sub.idx[:len(sub.idx)-1]...), last+1)
-				heap.Push(h, subset{moved, sub.cost - edits[last].cost + edits[last+1].cost})
-			}
-		}
-		// Apply, if no two edits touch the same cell.
-		ok := true
-		for a, x := range sub.idx {
-			for _, y := range sub.idx[a+1:] {
-				if edits[x].cell == edits[y].cell {
-					ok = false
-				}
-			}
-		}
-		if !ok {
+		pushSuccessors(h, sub, edits)
+		if !distinctCells(sub, edits) {
 			continue
 		}
 		tries++
-		for _, x := range sub.idx {
-			g.Cells[edits[x].cell] = edits[x].to
-		}
-		if valid(g) && s.count(g) == 1 {
-			c := candidate{cost: sub.cost}
-			for _, x := range sub.idx {
-				c.edits = append(c.edits, edits[x])
-			}
-			if sol, err := s.sv.Solve(g); err == nil {
-				c.solution = sol.Cells
-			}
+		if c, ok := s.tryEdits(g, base, sub, edits); ok {
 			found = append(found, c)
-		}
-		for _, x := range sub.idx {
-			g.Cells[edits[x].cell] = base.Cells[edits[x].cell]
 		}
 	}
 	s.r.Tries = tries
-	if len(found) == 0 {
-		s.r.Solutions = max(0, s.count(base))
+	return found
+}
+
+// pushSuccessors adds sub's successors to h: sub with the next edit
+// added, and sub with its last edit moved on to the next.
+func pushSuccessors(h *subsetHeap, sub subset, edits []edit) {
+	last := -1
+	if len(sub.idx) > 0 {
+		last = sub.idx[len(sub.idx)-1]
+	}
+	if last+1 >= len(edits) {
 		return
 	}
-	best := found[0]
-	was := ""
-	if len(best.edits) > 0 {
-		switch conf := sudoku.Validate(base); {
-		case len(conf) > 0:
-			was = conf[0].String()
-		default:
-			was = map[int]string{0: "grid had no solution", 2: "grid had several solutions"}[s.count(base)]
-			if was == "" {
-				was = "grid had no unique solution within the solver's budget"
+	if len(sub.idx) < maxEdits {
+		next := append(append([]int(nil), sub.idx...), last+1)
+		heap.Push(h, subset{next, sub.cost + edits[last+1].cost})
+	}
+	if last >= 0 {
+		moved := append(append([]int(nil), sub.idx[:len(sub.idx)-1]...), last+1)
+		heap.Push(h, subset{moved, sub.cost - edits[last].cost + edits[last+1].cost})
+	}
+}
+
+// distinctCells reports whether no two of sub's edits touch the same cell.
+func distinctCells(sub subset, edits []edit) bool {
+	for a, x := range sub.idx {
+		for _, y := range sub.idx[a+1:] {
+			if edits[x].cell == edits[y].cell {
+				return false
 			}
 		}
 	}
-	// The probability of the unique readings found, for the changed cells'
-	// confidence: their share of it.
+	return true
+}
+
+// tryEdits applies sub's edits to g (a copy of base, restored before it
+// returns) and returns the reading as a candidate when it breaks no rule
+// and has one solution.
+func (s *resolver) tryEdits(g, base sudoku.Grid, sub subset, edits []edit) (candidate, bool) {
+	for _, x := range sub.idx {
+		g.Cells[edits[x].cell] = edits[x].to
+	}
+	defer func() {
+		for _, x := range sub.idx {
+			g.Cells[edits[x].cell] = base.Cells[edits[x].cell]
+		}
+	}()
+	if !valid(g) || s.count(g) != 1 {
+		return candidate{}, false
+	}
+	c := candidate{cost: sub.cost}
+	for _, x := range sub.idx {
+		c.edits = append(c.edits, edits[x])
+	}
+	if sol, err := s.sv.Solve(g); err == nil {
+		c.solution = sol.Cells
+	}
+	return c, true
+}
+
+// whyRepaired says what was wrong with the reading as read: the first
+// broken rule, or how many solutions it had.
+func (s *resolver) whyRepaired(base sudoku.Grid) string {
+	if conf := sudoku.Validate(base); len(conf) > 0 {
+		return conf[0].String()
+	}
+	switch s.count(base) {
+	case 0:
+		return "grid had no solution"
+	case 2:
+		return "grid had several solutions"
+	}
+	return "grid had no unique solution within the solver's budget"
+}
+
+// applyBest writes the cheapest unique reading's edits into r.Given, each
+// with its confidence (its share of the probability of the unique
+// readings found) and a Change saying why.
+func (s *resolver) applyBest(base sudoku.Grid, found []candidate) {
+	best := found[0]
+	was := ""
+	if len(best.edits) > 0 {
+		was = s.whyRepaired(base)
+	}
 	var z float64
 	for _, c := range found {
 		z += math.Exp(-(c.cost - best.cost))
@@ -326,33 +375,44 @@ func (s *resolver) repair() {
 			Reason: fmt.Sprintf("%s; %s read as %d (p=%.2f) instead of %d (p=%.2f) gives the most likely unique solution", was, s.name(e.cell), e.to, s.r.Prob[e.cell][e.to], from, s.r.Prob[e.cell][from]),
 		})
 	}
-	s.r.Solutions = 1
-	// Rivals: unique readings with another solution within the margin. The
-	// cells to check are those the rival reads as another value (a given
-	// it merely leaves out cannot be what changes the solution), or every
-	// cell it differs in if there are none.
+}
+
+// doubtRivals marks the cells of rivals: unique readings with another
+// solution within the margin of the best. The cells to check are those
+// the rival reads as another value (a given it merely leaves out cannot be
+// what changes the solution), or every cell it differs in if there are
+// none.
+func (s *resolver) doubtRivals(base sudoku.Grid, found []candidate) {
+	best := found[0]
 	for _, c := range found[1:] {
 		if c.cost > best.cost+s.set.AcceptMargin || sameCells(c.solution, best.solution) {
 			continue
 		}
-		var diff, nonEmpty []int
-		for i := range s.r.Given.Cells {
-			if alt := valueIn(c, i, base); alt != s.r.Given.Cells[i] {
-				diff = append(diff, i)
-				if alt != 0 {
-					nonEmpty = append(nonEmpty, i)
-				}
-			}
-		}
-		if len(nonEmpty) > 0 {
-			diff = nonEmpty
-		}
-		for _, i := range diff {
+		for _, i := range s.rivalCells(c, base) {
 			alt, v := valueIn(c, i, base), s.r.Given.Cells[i]
 			s.doubt(i, alt, fmt.Sprintf("read %s (p=%.2f); reading %s instead (p=%.2g) also gives a unique solution, only %.3g times less likely",
 				s.symbol(v), s.r.Prob[i][v], s.symbol(alt), s.r.Prob[i][alt], math.Exp(c.cost-best.cost)))
 		}
 	}
+}
+
+// rivalCells returns the cells where rival c reads another value than
+// r.Given: those where it reads a digit, or all of them if it only leaves
+// givens out.
+func (s *resolver) rivalCells(c candidate, base sudoku.Grid) []int {
+	var diff, nonEmpty []int
+	for i := range s.r.Given.Cells {
+		if alt := valueIn(c, i, base); alt != s.r.Given.Cells[i] {
+			diff = append(diff, i)
+			if alt != 0 {
+				nonEmpty = append(nonEmpty, i)
+			}
+		}
+	}
+	if len(nonEmpty) > 0 {
+		return nonEmpty
+	}
+	return diff
 }
 
 // valueIn returns the value candidate c reads in cell i.

@@ -6,12 +6,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
 
 	"gocv.io/x/gocv"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/synth"
 	"github.com/sudokuar/sudokuar/vision"
@@ -189,23 +188,13 @@ func BenchmarkOverlay(b *testing.B) {
 	p, s := puzzlePair()
 	st := DefaultStyle()
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for i := 0; i < b.N; i++ {
 		Solution(&frame, g, p, s, st)
 		Outline(&frame, g, color.RGBA{G: 255, A: 255})
 		HUD(&frame, []string{"solved", "30.0 fps"})
 	}
-	b.ReportMetric(float64(cpuTime()-c0)/float64(b.N)/1e6, "cpu-ms/op")
-}
-
-// cpuTime returns the process's user+system CPU time (steadier than wall
-// time on a shared machine for a single-threaded benchmark).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64(cputime.Process()-c0)/float64(b.N)/1e6, "cpu-ms/op")
 }
 
 // TestSolutionOnCurledPage draws the solution onto a curled synthetic page

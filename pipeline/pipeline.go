@@ -144,7 +144,7 @@ func (p *Pipeline) process(frame gocv.Mat, pick vision.Pick) Result {
 		r.Turns = k
 	}
 	r.Puzzle = reading.Given
-	r.Given = GridString(reading.Given)
+	r.Given = sudoku.CellString(reading.Given.Cells)
 	r.Conf = make([]float64, len(reading.Conf))
 	for i, c := range reading.Conf {
 		r.Conf[i] = math.Round(float64(c)*1000) / 1000
@@ -167,7 +167,7 @@ func (p *Pipeline) process(frame gocv.Mat, pick vision.Pick) Result {
 		Evidence{Conf: r.Conf, Doubt: r.CheckCells(), CellPx: CellPx(r.Corners, reading.Given.N())})
 	r.Check = CheckList(v.Check, reading.Given, r.Conf, v.Status, r.Check)
 	r.Status, r.Conflicts, r.Solved = v.Status, v.Conflicts, v.Solution
-	r.Solution = GridString(v.Solution)
+	r.Solution = sudoku.CellString(v.Solution.Cells)
 	if quality != "" && r.Status != StatusSolved {
 		r.Status = quality
 	} else if quality != "" {

@@ -1,9 +1,6 @@
 package pipeline
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/vision"
 )
@@ -103,58 +100,3 @@ func (r Result) CheckCells() []int {
 
 // IsSolved reports whether the result carries a solution.
 func (r Result) IsSolved() bool { return r.Status == StatusSolved && len(r.Solved.Cells) > 0 }
-
-// GridString writes g's cells as one character each, '0' for empty, then
-// 'A'.. for values above 9 (so a 16×16 grid still takes N² characters).
-// A grid without cells gives "".
-func GridString(g sudoku.Grid) string {
-	var b strings.Builder
-	b.Grow(len(g.Cells))
-	for _, v := range g.Cells {
-		switch {
-		case v >= 0 && v <= 9:
-			b.WriteByte(byte('0' + v))
-		case v < 36:
-			b.WriteByte(byte('A' + v - 10))
-		default:
-			b.WriteByte('?')
-		}
-	}
-	return b.String()
-}
-
-// ParseGridString is the inverse of GridString for a grid of shape s.
-func ParseGridString(s sudoku.Shape, text string) (sudoku.Grid, error) {
-	n := s.N()
-	if len(text) != n*n {
-		return sudoku.Grid{}, &FormatError{Text: text, Reason: "want " + strconv.Itoa(n*n) + " characters for shape " + s.String()}
-	}
-	g := sudoku.NewGrid(s)
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		var v int
-		switch {
-		case c >= '0' && c <= '9':
-			v = int(c - '0')
-		case c >= 'A' && c <= 'Z':
-			v = int(c-'A') + 10
-		case c == '.':
-			v = 0
-		default:
-			return sudoku.Grid{}, &FormatError{Text: text, Reason: "bad character " + strconv.Quote(string(c)) + " at " + strconv.Itoa(i)}
-		}
-		if v > n {
-			return sudoku.Grid{}, &FormatError{Text: text, Reason: "value " + strconv.Itoa(v) + " above " + strconv.Itoa(n) + " at " + strconv.Itoa(i)}
-		}
-		g.Cells[i] = v
-	}
-	return g, nil
-}
-
-// FormatError reports a grid string that does not fit its shape.
-type FormatError struct {
-	Text   string
-	Reason string
-}
-
-func (e *FormatError) Error() string { return "grid string " + strconv.Quote(e.Text) + ": " + e.Reason }

@@ -10,46 +10,6 @@ import (
 	"github.com/sudokuar/sudokuar/vision"
 )
 
-func TestGridStringRoundTrip(t *testing.T) {
-	tests := []struct {
-		shape sudoku.Shape
-		text  string
-	}{
-		{sudoku.Shape{BoxRows: 2, BoxCols: 2}, "1200003400104000"},
-		{sudoku.Shape{BoxRows: 3, BoxCols: 3}, "530070000600195000098000060800060003400803001700020006060000280000419005000080079"},
-		{sudoku.Shape{BoxRows: 4, BoxCols: 4}, "G000000000000000A000000000000000" + fmt.Sprintf("%0224d", 0)},
-	}
-	for _, tc := range tests {
-		g, err := ParseGridString(tc.shape, tc.text)
-		if err != nil {
-			t.Fatalf("ParseGridString(%s): %v", tc.shape, err)
-		}
-		if got := GridString(g); got != tc.text {
-			t.Errorf("round trip %s: got %s", tc.shape, got)
-		}
-	}
-	if g, _ := ParseGridString(sudoku.Shape{BoxRows: 4, BoxCols: 4}, tests[2].text); g.Cells[0] != 16 || g.Cells[16] != 10 {
-		t.Errorf("16x16 letters: cells %d %d, want 16 10", g.Cells[0], g.Cells[16])
-	}
-	bad := []struct {
-		shape sudoku.Shape
-		text  string
-	}{
-		{sudoku.Shape{BoxRows: 2, BoxCols: 2}, "123"},
-		{sudoku.Shape{BoxRows: 2, BoxCols: 2}, "1200003400104005"}, // 5 in a 4x4
-		{sudoku.Shape{BoxRows: 2, BoxCols: 2}, "12000034001040x0"},
-	}
-	for _, tc := range bad {
-		var fe *FormatError
-		if _, err := ParseGridString(tc.shape, tc.text); !errors.As(err, &fe) {
-			t.Errorf("ParseGridString(%q): err = %v, want a FormatError", tc.text, err)
-		}
-	}
-	if GridString(sudoku.Grid{}) != "" {
-		t.Error("an empty grid should give an empty string")
-	}
-}
-
 func TestJudge(t *testing.T) {
 	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
 	const puzzle = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
@@ -69,14 +29,14 @@ func TestJudge(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g, err := ParseGridString(s9, tc.text)
+			g, err := sudoku.ParseCellGrid(s9, tc.text)
 			if err != nil {
 				t.Fatal(err)
 			}
 			v := Judge(g)
-			if v.Status != tc.wantStatus || !reflect.DeepEqual(v.Conflicts, tc.wantConflicts) || GridString(v.Solution) != tc.wantSolution {
+			if v.Status != tc.wantStatus || !reflect.DeepEqual(v.Conflicts, tc.wantConflicts) || sudoku.CellString(v.Solution.Cells) != tc.wantSolution {
 				t.Fatalf("Judge = %q conflicts %v solution %q; want %q %v %q",
-					v.Status, v.Conflicts, GridString(v.Solution), tc.wantStatus, tc.wantConflicts, tc.wantSolution)
+					v.Status, v.Conflicts, sudoku.CellString(v.Solution.Cells), tc.wantStatus, tc.wantConflicts, tc.wantSolution)
 			}
 		})
 	}

@@ -12,12 +12,12 @@ import (
 func TestTally(t *testing.T) {
 	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
 	const puzzle = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
-	truth, err := ParseGridString(s9, puzzle)
+	truth, err := sudoku.ParseCellGrid(s9, puzzle)
 	if err != nil {
 		t.Fatal(err)
 	}
 	result := func(given string) Result {
-		g, err := ParseGridString(s9, given)
+		g, err := sudoku.ParseCellGrid(s9, given)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -38,7 +38,7 @@ func TestCheating(t *testing.T) {
 		{"a negative cell", In{T: "move", Cell: ptr(-1), Value: ptr(1)}, ErrBad},
 		{"a value above the size", In{T: "move", Cell: &empty, Value: ptr(n + 1)}, ErrBad},
 		{"a move without a value", In{T: "move", Cell: &empty}, ErrBad},
-		{"a finish with the solution, not played", In{T: "finish", Grid: cellsString(sol)}, ErrNotPlayed},
+		{"a finish with the solution, not played", In{T: "finish", Grid: sudoku.CellString(sol)}, ErrNotPlayed},
 		{"a finish with a short grid", In{T: "finish", Grid: "123"}, ErrBad},
 		{"a finish with the board played, unsolved", In{T: "finish", Grid: sa.Puzzle}, ErrNotSolved},
 		{"a kick of oneself", In{T: "kick", Seat: ptr(0)}, ErrBad},

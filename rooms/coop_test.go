@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // startCoop seats players in a new co-op room and starts it.
@@ -87,7 +89,7 @@ func TestCoopConflictingMoves(t *testing.T) {
 			}
 			v = m.V
 			for _, ch := range m.Changes {
-				board[ch.Cell] = cellsString([]int{ch.Value})[0]
+				board[ch.Cell] = sudoku.CellSymbol(ch.Value)
 			}
 		}
 		if string(board) != st.Board.Cells || st.Board.Cells != final.Board.Cells || v != st.Board.V {

@@ -294,15 +294,12 @@ func (cl *client) playing() State {
 
 func ptr[T any](v T) *T { return &v }
 
-// room returns the hub's room with code (for tests that look inside).
-func (h *harness) room(code string) *Room { return h.hub.room(code) }
-
 // solve solves the puzzle a state shows, as any client could: knowing
 // the solution is not what the server guards, playing it is.
 func solve(t *testing.T, st State) []int {
 	t.Helper()
 	shape := sudoku.Shape{BoxRows: st.Box[0], BoxCols: st.Box[1]}
-	cells, err := parseCells(st.Puzzle, st.Size)
+	cells, err := sudoku.ParseCells(st.Puzzle, st.Size)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,9 +96,9 @@ func TestNoHost(t *testing.T) {
 func TestLobby(t *testing.T) {
 	h := newHarness(t, func(c *Config) { c.Countdown = time.Hour })
 	a := h.connect("a")
-	st := a.createRoom(Coop, true)
+	a.createRoom(Coop, true)
 	a.ready()
-	st = a.state(func(s State) bool { return s.Seats[0].Ready })
+	st := a.state(func(s State) bool { return s.Seats[0].Ready })
 	if st.Phase != PhaseLobby {
 		t.Errorf("one player started a room: %s", st.Phase)
 	}

@@ -331,7 +331,7 @@ func (r *Room) confirm(i int, in In) {
 	s := r.seats[i]
 	b := r.boardOf(i)
 	n := b.N()
-	cells, err := parseCells(in.Grid, n)
+	cells, err := sudoku.ParseCells(in.Grid, n)
 	if err != nil {
 		s.conn.sendError(in.Seq, ErrBad, "finish needs \"grid\", the whole board: %v", err)
 		return
@@ -483,7 +483,7 @@ func (r *Room) broadcastFinishIfOver() {
 func (r *Room) over() {
 	r.phase, r.ended = PhaseOver, r.now()
 	r.results = r.ranking()
-	r.broadcast(Over{T: "over", Results: r.results, Solution: cellsString(r.puzzle.Solution.Cells), Ms: r.ended.Sub(r.started).Milliseconds()})
+	r.broadcast(Over{T: "over", Results: r.results, Solution: sudoku.CellString(r.puzzle.Solution.Cells), Ms: r.ended.Sub(r.started).Milliseconds()})
 	r.broadcastState()
 	r.save()
 }
@@ -533,7 +533,7 @@ func (r *Room) save() {
 	n := r.set.Shape.N()
 	m := store.Match{
 		ID: newID(), Mode: r.set.Mode, Kind: store.KindSudoku, Size: fmt.Sprintf("%dx%d", n, n), Level: r.set.Level.String(),
-		Puzzle: cellsString(r.puzzle.Givens.Cells), Room: r.code, Started: r.started, Ended: r.ended,
+		Puzzle: sudoku.CellString(r.puzzle.Givens.Cells), Room: r.code, Started: r.started, Ended: r.ended,
 	}
 	for i, s := range r.seats {
 		if s == nil || !s.played {

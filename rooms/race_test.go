@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sudokuar/sudokuar/store"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // startRace makes a private race room with ada and bob seated, both ready,
@@ -37,7 +38,7 @@ func TestRace(t *testing.T) {
 		t.Fatalf("start: ada %+v, bob %+v", sa, sb)
 	}
 	sol := solve(t, sa)
-	solText := cellsString(sol)
+	solText := sudoku.CellString(sol)
 	n := sa.Size
 
 	// Bob makes a wrong move, then one right one.
@@ -77,9 +78,9 @@ func TestRace(t *testing.T) {
 	}
 	bob.expect("finish", func(m msg) bool { return strings.Contains(string(m.raw), `"seat":0`) })
 	// A finished player can confirm, not play on.
-	seq := ada.send(In{T: "finish", Grid: solText})
+	ada.send(In{T: "finish", Grid: solText})
 	ada.expect("finish", func(m msg) bool { return true })
-	seq = ada.send(In{T: "move", Cell: &empty[0], Value: ptr(0)})
+	seq := ada.send(In{T: "move", Cell: &empty[0], Value: ptr(0)})
 	if e := ada.errorFor(seq); e.Code != ErrOver {
 		t.Errorf("move after finishing: %+v", e)
 	}
@@ -140,14 +141,14 @@ func TestRace(t *testing.T) {
 	if err := json.Unmarshal(m.Seats[0].State, &rec); err != nil {
 		t.Fatal(err)
 	}
-	givens, _ := parseCells(sa.Puzzle, n)
+	givens, _ := sudoku.ParseCells(sa.Puzzle, n)
 	fixed := make([]bool, n*n)
 	for i, v := range givens {
 		fixed[i] = v != 0
 	}
 	end, err := replayMoves(gridOf(sa, givens), fixed, rec.Board)
-	if err != nil || cellsString(end.Cells) != solText {
-		t.Errorf("stored moves replay to %v, %v", cellsString(end.Cells), err)
+	if err != nil || sudoku.CellString(end.Cells) != solText {
+		t.Errorf("stored moves replay to %v, %v", sudoku.CellString(end.Cells), err)
 	}
 
 	// Another game in the same room: "again" brings the lobby back.

@@ -828,7 +828,7 @@ func (r *Room) stateFor(c *Conn) State {
 		st.Rating = r.puzzle.Rating
 	}
 	if (r.phase == PhasePlaying || r.phase == PhaseOver) && r.puzzle != nil {
-		st.Puzzle = cellsString(r.puzzle.Givens.Cells)
+		st.Puzzle = sudoku.CellString(r.puzzle.Givens.Cells)
 		var b *game.Game
 		var marks []game.Marks
 		var v int64
@@ -847,7 +847,7 @@ func (r *Room) stateFor(c *Conn) State {
 	}
 	if r.phase == PhaseOver {
 		st.Results = r.results
-		st.Solution = cellsString(r.puzzle.Solution.Cells)
+		st.Solution = sudoku.CellString(r.puzzle.Solution.Cells)
 	}
 	return st
 }
@@ -857,7 +857,7 @@ func (r *Room) stateFor(c *Conn) State {
 func (r *Room) boardView(b *game.Game, marks []game.Marks, v int64) *BoardView {
 	n := b.N()
 	g := b.Grid()
-	bv := &BoardView{V: v, Cells: cellsString(g.Cells), Marks: make([]game.Marks, n*n), Filled: n*n - b.EmptyCells(), Total: n * n,
+	bv := &BoardView{V: v, Cells: sudoku.CellString(g.Cells), Marks: make([]game.Marks, n*n), Filled: n*n - b.EmptyCells(), Total: n * n,
 		CanUndo: r.set.Mode == Race && b.CanUndo(), CanRedo: r.set.Mode == Race && b.CanRedo()}
 	for i := range bv.Marks {
 		if g.Cells[i] != 0 {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sudokuar/sudokuar/ilp"
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
@@ -47,9 +48,9 @@ func benchILP(b *testing.B, puzzles []sudoku.Grid, limit time.Duration, solve so
 		t.solved, t.nodes = 0, 0
 		for k, g := range puzzles {
 			ctx, cancel := context.WithTimeout(context.Background(), limit)
-			c0, w0 := threadCPU(), time.Now()
+			c0, w0 := cputime.Thread(), time.Now()
 			sol, nodes, err := solve(ctx, g)
-			w, c := time.Since(w0), threadCPU()-c0
+			w, c := time.Since(w0), cputime.Thread()-c0
 			cancel()
 			t.nodes += nodes
 			var te *TimeoutError
@@ -78,7 +79,7 @@ func benchILP(b *testing.B, puzzles []sudoku.Grid, limit time.Duration, solve so
 		}
 	}
 	report(t.wall, "ms")
-	if threadCPU() > 0 {
+	if cputime.Thread() > 0 {
 		report(t.cpu, "cpu-ms")
 	}
 	b.ReportMetric(float64(t.solved), "solved")
@@ -163,7 +164,7 @@ func generated(b *testing.B, name string) []sudoku.Grid {
 	b.Helper()
 	path := filepath.Join("..", "testdata", "puzzles", name)
 	if _, err := os.Stat(path); err != nil {
-		b.Skipf("%s: %v", path, err)
+		b.Fatalf("%s is committed but absent: %v", path, err)
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {

@@ -17,7 +17,7 @@ func TestSQLiteMigrateFromV1(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, q := range []string{
-		migrations[0],
+		sqliteDialect.migration(0),
 		`INSERT INTO games VALUES ('g1', 'sudoku', 'p1', '9x9', 'easy', 'p', 's', x'7b7d', 'solved', 1, 2)`,
 		`INSERT INTO results (game_id, kind, size, level, player, name, millis, hints, mistakes, finished)
 			VALUES ('g1', 'sudoku', '9x9', 'easy', 'p1', 'Old', 61000, 1, 0, 2)`,
@@ -43,7 +43,7 @@ func TestSQLiteMigrateFromV1(t *testing.T) {
 		t.Fatal(err)
 	}
 	var v int
-	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil || v != len(migrations) {
+	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil || v != len(schema) {
 		t.Errorf("user_version %d, %v", v, err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/internal/testenv"
 )
 
@@ -74,7 +75,7 @@ func benchWith(b *testing.B, sv *Solver, puzzles []Grid, limit int) {
 	// counts the time other processes hold the core.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	cpu0 := threadCPU()
+	cpu0 := cputime.Thread()
 	for b.Loop() {
 		g := puzzles[i]
 		if i++; i == len(puzzles) {
@@ -88,7 +89,7 @@ func benchWith(b *testing.B, sv *Solver, puzzles []Grid, limit int) {
 			b.Fatalf("puzzle %v: %d solutions, %v", g, n, err)
 		}
 	}
-	cpu := threadCPU() - cpu0
+	cpu := cputime.Thread() - cpu0
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "puzzles/s")
 	if cpu > 0 && cpu0 > 0 {
 		b.ReportMetric(float64(b.N)/cpu.Seconds(), "puzzles/cpu-s")
@@ -114,7 +115,7 @@ func BenchmarkTop95(b *testing.B) {
 func benchGenerated(b *testing.B, name string) {
 	path := filepath.Join("..", "testdata", "puzzles", name)
 	if _, err := os.Stat(path); err != nil {
-		b.Skipf("%s: %v", path, err)
+		b.Fatalf("%s is committed but absent: %v", path, err)
 	}
 	benchSolve(b, loadPuzzles(b, path), 1)
 }

@@ -229,6 +229,13 @@ func readGrid(r io.Reader, strict bool) (Grid, []bool, error) {
 		}
 		return fail(at, len(values), "%d values, want %d for a %dx%d grid (%v boxes)", len(values), n*n, n, n, shape)
 	}
+	return gridValues(shape, values)
+}
+
+// gridValues reads the n*n value fields of a grid of shape s: 0..n, a
+// trailing '.' marking a fixed cell.
+func gridValues(shape Shape, values []token) (Grid, []bool, error) {
+	n := shape.N()
 	g := NewGrid(shape)
 	fixed := make([]bool, n*n)
 	for i, t := range values {
@@ -239,14 +246,19 @@ func readGrid(r io.Reader, strict bool) (Grid, []bool, error) {
 		}
 		v, err := strconv.Atoi(text)
 		if err != nil || v < 0 || v > n || strings.HasPrefix(text, "+") || strings.HasPrefix(text, "-") {
-			return fail(t, i, "cell r%dc%d: %q is not a value 0..%d (optionally followed by '.')", i/n+1, i%n+1, t.text, n)
+			return Grid{}, nil, gridErr(t, i, "cell r%dc%d: %q is not a value 0..%d (optionally followed by '.')", i/n+1, i%n+1, t.text, n)
 		}
 		if fixed[i] && v == 0 {
-			return fail(t, i, "cell r%dc%d: an empty cell (0) cannot be fixed", i/n+1, i%n+1)
+			return Grid{}, nil, gridErr(t, i, "cell r%dc%d: an empty cell (0) cannot be fixed", i/n+1, i%n+1)
 		}
 		g.Cells[i] = v
 	}
 	return g, fixed, nil
+}
+
+// gridErr is a *ParseError of the grid format at token t.
+func gridErr(t token, cell int, format string, args ...any) error {
+	return &ParseError{Format: "grid", Line: t.line, Col: t.col, Cell: cell, Reason: fmt.Sprintf(format, args...)}
 }
 
 // ReadGridFile reads a grid file from disk; see ReadGrid.

@@ -128,53 +128,79 @@ func (p Photo) CellCorners(r, c int) [4]gocv.Point2f {
 // Validate checks the options, returning an *OptionError that names the
 // first bad field.
 func (o Options) Validate() error {
-	bad := func(field, format string, args ...any) error {
-		return &OptionError{Field: field, Reason: fmt.Sprintf(format, args...)}
+	for _, check := range []func() error{o.validateScene, o.validateOutput, o.validateVariety} {
+		if err := check(); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// optionErr is an *OptionError about field.
+func optionErr(field, format string, args ...any) error {
+	return &OptionError{Field: field, Reason: fmt.Sprintf(format, args...)}
+}
+
+// validateScene checks the frame, the page's pose and the light.
+func (o Options) validateScene() error {
 	switch {
 	case o.Width < 16 || o.Width > 8192:
-		return bad("Width", "%d is outside 16..8192", o.Width)
+		return optionErr("Width", "%d is outside 16..8192", o.Width)
 	case o.Height < 16 || o.Height > 8192:
-		return bad("Height", "%d is outside 16..8192", o.Height)
+		return optionErr("Height", "%d is outside 16..8192", o.Height)
 	case o.MaxTilt < 0 || o.MaxTilt > 60:
-		return bad("MaxTilt", "%g° is outside 0..60", o.MaxTilt)
+		return optionErr("MaxTilt", "%g° is outside 0..60", o.MaxTilt)
 	case o.MaxRotate < 0 || o.MaxRotate > 180:
-		return bad("MaxRotate", "%g° is outside 0..180", o.MaxRotate)
+		return optionErr("MaxRotate", "%g° is outside 0..180", o.MaxRotate)
 	case o.MinSide <= 0 || o.MinSide > 0.9:
-		return bad("MinSide", "%g is outside (0, 0.9]", o.MinSide)
+		return optionErr("MinSide", "%g is outside (0, 0.9]", o.MinSide)
 	case o.MaxSide < o.MinSide || o.MaxSide > 1:
-		return bad("MaxSide", "%g is outside [MinSide=%g, 1]", o.MaxSide, o.MinSide)
+		return optionErr("MaxSide", "%g is outside [MinSide=%g, 1]", o.MaxSide, o.MinSide)
 	case o.MaxBlur < 0 || o.MaxBlur > 10:
-		return bad("MaxBlur", "%g is outside 0..10", o.MaxBlur)
+		return optionErr("MaxBlur", "%g is outside 0..10", o.MaxBlur)
 	case o.MaxNoise < 0 || o.MaxNoise > 64:
-		return bad("MaxNoise", "%g is outside 0..64", o.MaxNoise)
+		return optionErr("MaxNoise", "%g is outside 0..64", o.MaxNoise)
 	case o.Light < 0 || o.Light > 1:
-		return bad("Light", "%g is outside 0..1", o.Light)
+		return optionErr("Light", "%g is outside 0..1", o.Light)
 	case o.DeskShare < 0 || o.DeskShare > 1:
-		return bad("DeskShare", "%g is outside 0..1", o.DeskShare)
+		return optionErr("DeskShare", "%g is outside 0..1", o.DeskShare)
 	case o.Fingers < 0 || o.Fingers > 1:
-		return bad("Fingers", "%g is outside 0..1", o.Fingers)
-	case o.JPEGMin == 0 && o.JPEGMax == 0:
-	case o.JPEGMin < 1 || o.JPEGMax > 100 || o.JPEGMin > o.JPEGMax:
-		return bad("JPEG", "quality %d..%d is not within 1..100", o.JPEGMin, o.JPEGMax)
+		return optionErr("Fingers", "%g is outside 0..1", o.Fingers)
+	}
+	return nil
+}
+
+// validateOutput checks the JPEG quality (0..0 for the default), the
+// symbols, what is printed beside the puzzle and the page's curl.
+func (o Options) validateOutput() error {
+	switch {
+	case (o.JPEGMin != 0 || o.JPEGMax != 0) && (o.JPEGMin < 1 || o.JPEGMax > 100 || o.JPEGMin > o.JPEGMax):
+		return optionErr("JPEG", "quality %d..%d is not within 1..100", o.JPEGMin, o.JPEGMax)
 	case o.Symbols != Numbers && o.Symbols != Letters && o.Symbols != ZeroBased:
-		return bad("Symbols", "unknown symbol set %d", o.Symbols)
+		return optionErr("Symbols", "unknown symbol set %d", o.Symbols)
 	case o.Beside < BesideNothing || o.Beside > BesideText:
-		return bad("Beside", "unknown kind %d", int(o.Beside))
+		return optionErr("Beside", "unknown kind %d", int(o.Beside))
 	case o.MaxCurl < 0 || o.MaxCurl > 75:
-		return bad("MaxCurl", "%g° is outside 0..75", o.MaxCurl)
-	case o.Variety.Weight < 0 || o.Variety.Weight > 0.1:
-		return bad("Variety.Weight", "%g is outside 0..0.1", o.Variety.Weight)
+		return optionErr("MaxCurl", "%g° is outside 0..75", o.MaxCurl)
+	}
+	return nil
+}
+
+// validateVariety checks the print variety's weight and shares, and that
+// every font was loaded.
+func (o Options) validateVariety() error {
+	if o.Variety.Weight < 0 || o.Variety.Weight > 0.1 {
+		return optionErr("Variety.Weight", "%g is outside 0..0.1", o.Variety.Weight)
 	}
 	for name, p := range map[string]float64{"PlainOnes": o.Variety.PlainOnes, "BarSevens": o.Variety.BarSevens,
 		"Stains": o.Variety.Stains, "Glare": o.Variety.Glare, "Screen": o.Variety.Screen} {
 		if p < 0 || p > 1 {
-			return bad("Variety."+name, "%g is outside 0..1", p)
+			return optionErr("Variety."+name, "%g is outside 0..1", p)
 		}
 	}
 	for i, f := range o.Fonts {
 		if f.face == nil {
-			return bad("Fonts", "font %d (%q) was not loaded with Fonts, GoFonts or LoadFont", i, f.Name)
+			return optionErr("Fonts", "font %d (%q) was not loaded with Fonts, GoFonts or LoadFont", i, f.Name)
 		}
 	}
 	return nil

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"image"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
 	"gocv.io/x/gocv"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/internal/testenv"
 )
 
@@ -41,7 +41,7 @@ func BenchmarkAnalyze(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
-			c0 := cpuTime()
+			c0 := cputime.Process()
 			for i := 0; i < b.N; i++ {
 				if _, _, err := d.Analyze(frame); err != nil {
 					b.Fatal(err)
@@ -59,7 +59,7 @@ func BenchmarkLocate(b *testing.B) {
 	d := NewDetector(Options{})
 	defer d.Close()
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for i := 0; i < b.N; i++ {
 		if _, err := d.Locate(frame); err != nil {
 			b.Fatal(err)
@@ -68,19 +68,8 @@ func BenchmarkLocate(b *testing.B) {
 	reportCPU(b, c0)
 }
 
-// cpuTime returns the process's user+system CPU time. On this shared
-// machine wall time per op swings with other people's load; CPU time per op
-// (reported as cpu-ms/op) is steadier for a single-threaded benchmark.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 func reportCPU(b *testing.B, since time.Duration) {
-	b.ReportMetric(float64(cpuTime()-since)/float64(b.N)/1e6, "cpu-ms/op")
+	b.ReportMetric(float64(cputime.Process()-since)/float64(b.N)/1e6, "cpu-ms/op")
 }
 
 // BenchmarkAnalyze16 times Analyze on a synthetic 16×16 photo (640×480),
@@ -89,7 +78,7 @@ func BenchmarkAnalyze16(b *testing.B) {
 	img, err := readImage(filepath.Join(testenv.RepoRoot(), "testdata", "synth", "image6.jpg"))
 	if err != nil {
 		img.Close()
-		b.Skip(err)
+		b.Fatal(err)
 	}
 	defer img.Close()
 	d := NewDetector(Options{})
@@ -98,7 +87,7 @@ func BenchmarkAnalyze16(b *testing.B) {
 		b.Fatalf("image6: N=%d, %v", g.Shape.N(), err)
 	}
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for i := 0; i < b.N; i++ {
 		d.Analyze(img)
 	}
@@ -122,7 +111,7 @@ func benchFile(b *testing.B, name string, bent bool) {
 	img, err := readImage(filepath.Join(testenv.RepoRoot(), "testdata", name))
 	if err != nil {
 		img.Close()
-		b.Skip(err)
+		b.Fatal(err)
 	}
 	defer img.Close()
 	d := NewDetector(Options{})
@@ -131,7 +120,7 @@ func benchFile(b *testing.B, name string, bent bool) {
 		b.Fatalf("%s: %v, bent %v", name, err, g.Bend != nil)
 	}
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for i := 0; i < b.N; i++ {
 		d.Analyze(img)
 	}

@@ -70,19 +70,6 @@ func (b *Bend) turn() *Bend {
 	return out
 }
 
-// maxDisplacement is the largest displacement of the mesh, in fractions
-// of the side.
-func (b *Bend) maxDisplacement() float64 {
-	if b == nil {
-		return 0
-	}
-	m := 0.0
-	for i := range b.DX {
-		m = math.Max(m, math.Hypot(b.DX[i], b.DY[i]))
-	}
-	return m
-}
-
 // ToFrame maps the canvas point (x, y) (canvas of side Side, as cells are
 // cut from) to frame pixels, following the grid's bend when it has one.
 func (g Grid) ToFrame(x, y float64) (float64, float64) {

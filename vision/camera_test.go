@@ -9,6 +9,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/internal/testenv"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
@@ -137,7 +138,7 @@ func BenchmarkAnalyzeHeld(b *testing.B) {
 			d := NewDetector(Options{})
 			defer d.Close()
 			b.ResetTimer()
-			c0 := cpuTime()
+			c0 := cputime.Process()
 			for i := 0; i < b.N; i++ {
 				if _, _, err := d.Analyze(frame); err != nil && !isKind(err, NoGrid) {
 					b.Fatal(err)

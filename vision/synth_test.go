@@ -19,7 +19,7 @@ func TestSynthPhotos(t *testing.T) {
 	dir := filepath.Join(root, "testdata", "synth")
 	photos := loadSet(t, dir)
 	if len(photos) == 0 {
-		t.Skip("no synthetic photos in testdata/synth")
+		t.Fatal("no synthetic photos in testdata/synth (committed; `make synth` writes them)")
 	}
 	det := NewDetector(Options{})
 	defer det.Close()

@@ -56,7 +56,7 @@ type Solved struct {
 // is a 422 saying so, and a request whose client went away stops at once.
 func analyze(ctx context.Context, g sudoku.Grid, rated bool) (Analysis, error) {
 	a := Analysis{
-		Size: g.N(), Box: [2]int{g.Shape.BoxRows, g.Shape.BoxCols}, Puzzle: pipeline.GridString(g),
+		Size: g.N(), Box: [2]int{g.Shape.BoxRows, g.Shape.BoxCols}, Puzzle: sudoku.CellString(g.Cells),
 		Givens: g.Givens(), Conflicts: []int{},
 	}
 	if cs := sudoku.Validate(g); len(cs) > 0 {
@@ -215,7 +215,7 @@ func (s *Server) apiSolve(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, errors.Join(errors.New("solver "+name+" returned a wrong grid"), cerr))
 			return
 		}
-		out.Solution = pipeline.GridString(res.Solution)
+		out.Solution = sudoku.CellString(res.Solution.Cells)
 	}
 	writeJSON(w, http.StatusOK, out)
 }

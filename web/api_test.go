@@ -526,7 +526,7 @@ func TestAPIMoveClearsMarks(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Two empty cells of one row: mark the first's digit in the second.
-	var x, y int = -1, -1
+	x, y := -1, -1
 	for r := 0; r < 9 && y < 0; r++ {
 		x = -1
 		for c := 0; c < 9; c++ {

@@ -14,7 +14,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/sudokuar/sudokuar/internal/testenv"
-	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
@@ -24,6 +23,9 @@ import (
 func cameraPhoto(t testing.TB) (path, solution string) {
 	t.Helper()
 	path = testenv.SharedPath("datasets/wicht-v2-train/image10.jpg")
+	if path == "" && testenv.RequireShared() {
+		t.Fatalf("../shared/datasets/wicht-v2-train/image10.jpg not found, and %s=1 is set", testenv.RequireEnv)
+	}
 	if path == "" {
 		root := testenv.RepoRoot()
 		path = filepath.Join(root, "testdata", "synth", "image4.jpg") // 9×9 at 640×480
@@ -37,7 +39,7 @@ func cameraPhoto(t testing.TB) (path, solution string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return path, pipeline.GridString(sol)
+	return path, sudoku.CellString(sol.Cells)
 }
 
 func decodeFile(t testing.TB, path string) image.Image {

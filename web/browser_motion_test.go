@@ -17,7 +17,6 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/sudokuar/sudokuar/internal/testenv"
-	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
@@ -68,7 +67,7 @@ func writeMotionY4M(path string, photos []string, w, h, per int, fill float64) (
 			f.Close()
 			return nil, fmt.Errorf("%s: %w", p, err)
 		}
-		segs = append(segs, motionSeg{photo: p, solution: pipeline.GridString(sol)})
+		segs = append(segs, motionSeg{photo: p, solution: sudoku.CellString(sol.Cells)})
 		img := gocv.IMRead(p, gocv.IMReadColor)
 		if img.Empty() {
 			f.Close()

@@ -400,7 +400,7 @@ func nextStep(ctx context.Context, w *live.StepWalk, advice *[]logic.Advice, inf
 		return msg
 	}
 	if !w.Holds(info.Given) || !w.Next() {
-		g, err := pipeline.ParseGridString(box, info.Given)
+		g, err := sudoku.ParseCellGrid(box, info.Given)
 		if err != nil {
 			msg["error"] = err.Error()
 			return msg

@@ -9,12 +9,12 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/store"
 )
 
@@ -73,15 +73,6 @@ type loadResult struct {
 	cpuPerFrame                            float64 // ms of process CPU (server and clients) per answered frame
 }
 
-// cpuTime is the CPU time this process has used, all threads.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 func newBenchServer(b *testing.B) *apiServer {
 	st := benchStore(b)
 	srv, err := New(Config{Store: st, MaxCameraStreams: 100, Limits: Limits{Off: true}})
@@ -90,7 +81,7 @@ func newBenchServer(b *testing.B) *apiServer {
 	}
 	a := &apiServer{web: srv, store: st}
 	a.Server = newHTTPTest(srv)
-	b.Cleanup(func() { a.Server.Close(); srv.Close(); st.Close() })
+	b.Cleanup(func() { a.Close(); srv.Close(); st.Close() })
 	return a
 }
 
@@ -101,7 +92,7 @@ func cameraLoad(b *testing.B, a *apiServer, n int, frames [][]byte, want string,
 	answered, dropped, solved := 0, 0, 0
 	perStream := make([]int, n)
 	var wg sync.WaitGroup
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	start := time.Now()
 	for k := range n {
 		wg.Add(1)
@@ -182,7 +173,7 @@ func cameraLoad(b *testing.B, a *apiServer, n int, frames [][]byte, want string,
 	r.fpsMin, r.fpsMax = float64(slices.Min(perStream))/el, float64(slices.Max(perStream))/el
 	if answered > 0 {
 		r.solvedShare = float64(solved) / float64(answered)
-		r.cpuPerFrame = float64((cpuTime() - cpu0).Microseconds()) / 1000 / float64(answered)
+		r.cpuPerFrame = float64((cputime.Process() - cpu0).Microseconds()) / 1000 / float64(answered)
 	}
 	return r
 }

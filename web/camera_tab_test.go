@@ -7,7 +7,6 @@ import (
 	"github.com/coder/websocket"
 	"gocv.io/x/gocv"
 
-	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/synth"
 )
@@ -40,7 +39,7 @@ func TestCameraTab(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		solutions[pipeline.GridString(sol)] = true
+		solutions[sudoku.CellString(sol.Cells)] = true
 	}
 
 	a := newAPIServer(t, Config{MaxCameraStreams: 2})

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/sudokuar/sudokuar/game"
-	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/store"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
@@ -58,7 +57,7 @@ func BenchmarkLongHistoryMark(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g, err := pipeline.ParseGridString(sudoku.Shape{BoxRows: 3, BoxCols: 3}, classic)
+	g, err := sudoku.ParseCellGrid(sudoku.Shape{BoxRows: 3, BoxCols: 3}, classic)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/sudokuar/sudokuar/game"
 	"github.com/sudokuar/sudokuar/logic"
-	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/store"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
@@ -204,7 +203,7 @@ func (gs *games) newGame(ctx context.Context, player string, gen Generated) (Vie
 	}
 	rec := store.Game{
 		ID: newID(), Kind: store.KindSudoku, Player: player, Size: sizeName(shape), Level: gen.Level,
-		Puzzle: pipeline.GridString(gen.Puzzle), Solution: pipeline.GridString(gen.Solution),
+		Puzzle: sudoku.CellString(gen.Puzzle.Cells), Solution: sudoku.CellString(gen.Solution.Cells),
 		State: state, Status: store.StatusPlaying, Created: now, Updated: now,
 	}
 	if err := gs.store.CreateGame(ctx, rec); err != nil {
@@ -246,10 +245,10 @@ func (gs *games) load(ctx context.Context, id string) (*played, error) {
 	if p.gm.Shape() != p.shape {
 		return nil, fmt.Errorf("game %s: stored board is %v, the game %v", id, p.gm.Shape(), p.shape)
 	}
-	if p.puzzle, err = pipeline.ParseGridString(p.shape, rec.Puzzle); err != nil {
+	if p.puzzle, err = sudoku.ParseCellGrid(p.shape, rec.Puzzle); err != nil {
 		return nil, fmt.Errorf("game %s: %w", id, err)
 	}
-	if p.solution, err = pipeline.ParseGridString(p.shape, rec.Solution); err != nil {
+	if p.solution, err = sudoku.ParseCellGrid(p.shape, rec.Solution); err != nil {
 		return nil, fmt.Errorf("game %s: %w", id, err)
 	}
 	return p, nil
@@ -735,7 +734,7 @@ func (p *played) view(now time.Time) View {
 	over := p.rec.Status != store.StatusPlaying
 	v := View{
 		ID: p.rec.ID, Size: n, Box: p.s.Box, Level: p.rec.Level, Rating: p.s.Rating, Own: p.s.Own,
-		Puzzle: p.rec.Puzzle, Cells: pipeline.GridString(cells),
+		Puzzle: p.rec.Puzzle, Cells: sudoku.CellString(cells.Cells),
 		Status: p.rec.Status, ElapsedMs: p.s.ElapsedMs, Paused: p.s.RunningSince == 0,
 		Hints: p.s.Hints, MaxHints: MaxHints, HintStages: p.s.HintStages, HintStage: p.s.HintStage, ShowErrors: p.s.ShowErrors, Assisted: p.s.Assisted,
 		Wrong: []int{}, Conflicts: []int{}, Total: n * n, Filled: n*n - gm.EmptyCells(),

@@ -16,7 +16,6 @@ func testLogger(t testing.TB) *slog.Logger {
 type tlogHandler struct {
 	t     testing.TB
 	level slog.Level
-	attrs []slog.Attr
 	mu    sync.Mutex
 }
 

@@ -198,7 +198,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	_, _ = w.Write(buf.Bytes()) // the status is sent: a client gone away cannot be told
 }
 
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {

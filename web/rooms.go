@@ -8,11 +8,11 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/coder/websocket"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/rooms"
 	"github.com/sudokuar/sudokuar/store"
 )
@@ -107,7 +107,7 @@ func (s *Server) roomsWrite(ctx context.Context, ws *websocket.Conn, c *rooms.Co
 				defer cancel()
 				if err := ws.Ping(pctx); err != nil && ctx.Err() == nil {
 					c.Close()
-					ws.CloseNow()
+					_ = ws.CloseNow() // the peer did not answer the ping: nothing to tell it
 				}
 			}()
 		}
@@ -163,7 +163,7 @@ func (s *Server) apiRoomsStats(w http.ResponseWriter, r *http.Request) {
 	runtime.ReadMemStats(&ms)
 	st := roomsStats{
 		Stats: s.rooms.Stats(), Goroutines: runtime.NumGoroutine(), HeapBytes: ms.HeapAlloc, SysBytes: ms.Sys,
-		RSSBytes: rss(), CPUSeconds: cpuSeconds(), UptimeMs: time.Since(processStart).Milliseconds(),
+		RSSBytes: rss(), CPUSeconds: cputime.Process().Seconds(), UptimeMs: time.Since(processStart).Milliseconds(),
 	}
 	writeJSON(w, http.StatusOK, st)
 }
@@ -183,16 +183,6 @@ func rss() int64 {
 		return 0
 	}
 	return pages * int64(os.Getpagesize())
-}
-
-// cpuSeconds is the process's user and system CPU time.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
-	return tv(ru.Utime) + tv(ru.Stime)
 }
 
 // publicMatch is a Match without the players' browser ids or boards.

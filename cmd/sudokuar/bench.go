@@ -18,9 +18,37 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/solvers"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
+
+// parseLimits reads --limits, NAME=DURATION,...: a set's limit is set in
+// sets, a solver's is returned.
+func parseLimits(limits string, names []string, sets []benchSet) (map[string]time.Duration, error) {
+	solverLimit := map[string]time.Duration{}
+	for _, kv := range strings.Split(limits, ",") {
+		if strings.TrimSpace(kv) == "" {
+			continue
+		}
+		name, val, _ := strings.Cut(kv, "=")
+		name = strings.TrimSpace(name)
+		d, err := time.ParseDuration(strings.TrimSpace(val))
+		found := false
+		if slices.Contains(names, name) {
+			solverLimit[name], found = d, true
+		}
+		for i := range sets {
+			if sets[i].name == name {
+				sets[i].limit, found = d, true
+			}
+		}
+		if err != nil || d <= 0 || !found {
+			return nil, fmt.Errorf("%q: want NAME=DURATION for a set named on the command line or a solver compared", kv)
+		}
+	}
+	return solverLimit, nil
+}
 
 func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 	which := fs.String("solver", "all", "solvers to compare: all, or `NAMES` separated by commas ("+strings.Join(solvers.Names(), ", ")+")")
@@ -69,7 +97,7 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 			fmt.Fprintln(e.stderr, "sudokuar bench: --clock: want cpu or wall")
 			return exitUsage
 		}
-		useCPU := *clock == "cpu" && haveThreadClock
+		useCPU := *clock == "cpu" && cputime.Available
 		opts := solvers.Options{Seed: *seed}
 		if err := setParams(&opts.Anneal, *annealSet); err != nil {
 			fmt.Fprintf(e.stderr, "sudokuar bench: --anneal: %v\n", err)
@@ -100,26 +128,10 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 			}
 			return comparePeers(e, sets, names, peers, *peerRuns, selfSolve)
 		}
-		solverLimit := map[string]time.Duration{}
-		for _, kv := range strings.Split(*limits, ",") {
-			if strings.TrimSpace(kv) == "" {
-				continue
-			}
-			name, val, _ := strings.Cut(kv, "=")
-			d, err := time.ParseDuration(strings.TrimSpace(val))
-			found := false
-			if slices.Contains(names, strings.TrimSpace(name)) {
-				solverLimit[strings.TrimSpace(name)], found = d, true
-			}
-			for i := range sets {
-				if sets[i].name == strings.TrimSpace(name) {
-					sets[i].limit, found = d, true
-				}
-			}
-			if err != nil || d <= 0 || !found {
-				fmt.Fprintf(e.stderr, "sudokuar bench: --limits: %q: want NAME=DURATION for a set named on the command line or a solver compared\n", kv)
-				return exitUsage
-			}
+		solverLimit, err := parseLimits(*limits, names, sets)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "sudokuar bench: --limits: %v\n", err)
+			return exitUsage
 		}
 		w := newTableWriter(e.stdout, sets)
 		w.header()
@@ -295,7 +307,7 @@ func runBench(set benchSet, name string, timeout time.Duration, opts solvers.Opt
 			defer runtime.UnlockOSThread()
 			now := func() time.Duration { return time.Duration(time.Now().UnixNano()) }
 			if useCPU {
-				now = threadClock()
+				now = cputime.ThreadClock()
 			}
 			for i := range next {
 				g := set.puzzles[i]

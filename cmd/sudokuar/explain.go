@@ -53,7 +53,10 @@ func explainFlags(fs *flag.FlagSet) func(*env, []string) int {
 		if *asJSON {
 			enc := json.NewEncoder(out)
 			for _, s := range steps {
-				enc.Encode(s)
+				if err := enc.Encode(s); err != nil {
+					fmt.Fprintf(e.stderr, "sudokuar explain: %v\n", err)
+					return exitFail
+				}
 			}
 			return exitOK
 		}
@@ -62,7 +65,10 @@ func explainFlags(fs *flag.FlagSet) func(*env, []string) int {
 		for i, s := range steps {
 			fmt.Fprintf(out, "%d. [%.1f] %s\n", i+1, s.Rating, s.Text)
 			if *grids {
-				g.Apply(s)
+				if err := g.Apply(s); err != nil {
+					fmt.Fprintf(e.stderr, "sudokuar explain: %s: step %d: %v\n", name, i+1, err)
+					return exitFail
+				}
 				writeCandidates(out, g)
 			}
 		}
@@ -134,12 +140,12 @@ func writeCandidates(w io.Writer, g *logic.Grid) {
 	}
 	cell := func(c int) string {
 		if v := g.Value(c); v != 0 {
-			return string(symbol(v))
+			return string(sudoku.Symbol(v))
 		}
 		var b strings.Builder
 		b.WriteByte('.')
 		for _, d := range g.Candidates(c) {
-			b.WriteByte(symbol(d))
+			b.WriteByte(sudoku.Symbol(d))
 		}
 		return b.String()
 	}
@@ -159,12 +165,4 @@ func writeCandidates(w io.Writer, g *logic.Grid) {
 		}
 		fmt.Fprintln(w, "   "+strings.TrimRight(b.String(), " "))
 	}
-}
-
-// symbol writes a digit as the one-line format does: 1-9, then A, B, ...
-func symbol(d int) byte {
-	if d < 10 {
-		return byte('0' + d)
-	}
-	return byte('A' + d - 10)
 }

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/kakuro"
 )
 
@@ -65,7 +66,7 @@ func kakuroActions() map[string]kakuroAction {
 }
 
 func kakuroUsage(w io.Writer) {
-	io.WriteString(w, `usage: sudokuar kakuro ACTION [flags] [FILE...]
+	fmt.Fprint(w, `usage: sudokuar kakuro ACTION [flags] [FILE...]
 
 actions:
   solve     print the solution of each puzzle on stdout (FILE or - for stdin)
@@ -200,7 +201,7 @@ func kakuroSolveFlags(fs *flag.FlagSet) func(*env, []string) int {
 		// runs on the calling thread) while it stays on one OS thread.
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		cpuClock := threadClock()
+		cpuClock := cputime.ThreadClock()
 		failed := readKakuros(e, args, func(name string, b *kakuro.Board) error {
 			start, c0 := time.Now(), cpuClock()
 			sol, res, err := solveWith(*solver, model, b)
@@ -214,7 +215,9 @@ func kakuroSolveFlags(fs *flag.FlagSet) func(*env, []string) int {
 				out.WriteByte('\n')
 			}
 			n++
-			sol.WriteTo(out)
+			if _, err := sol.WriteTo(out); err != nil {
+				return err
+			}
 			return out.Flush()
 		})
 		return batchStatus(e, "solve", failed, max(len(args), 1))
@@ -296,7 +299,7 @@ func kakuroGenerateFlags(fs *flag.FlagSet) func(*env, []string) int {
 		// stays on one OS thread.
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		cpuClock := threadClock()
+		cpuClock := cputime.ThreadClock()
 		var walls, cpus []time.Duration
 		if *stats {
 			defer func() {
@@ -336,11 +339,15 @@ func kakuroGenerateFlags(fs *flag.FlagSet) func(*env, []string) int {
 				if i > 0 {
 					out.WriteByte('\n')
 				}
-				sol.Blank().WriteTo(out)
+				if _, err := sol.Blank().WriteTo(out); err != nil {
+					fmt.Fprintf(e.stderr, "sudokuar kakuro generate: %v\n", err)
+					return exitFail
+				}
 				continue
 			}
 			name := filepath.Join(*dir, fmt.Sprintf("kakuro_%dx%d_%s_%d", rows, cols, lv, s))
-			if err := os.WriteFile(name+".txt", []byte(sol.Blank().String()), 0o644); err == nil {
+			err = os.WriteFile(name+".txt", []byte(sol.Blank().String()), 0o644)
+			if err == nil {
 				err = os.WriteFile(name+".solution.txt", []byte(sol.String()), 0o644)
 			}
 			if err != nil {

@@ -21,13 +21,9 @@ import (
 func demoVideo(t *testing.T) string {
 	t.Helper()
 	if len(models.Digits()) == 0 {
-		t.Skip("models/digits.onnx is empty (the digit model is not trained yet)")
+		t.Fatal("models/digits.onnx is empty: the committed digit model is lost (`make model` retrains it)")
 	}
-	p := filepath.Join(testenv.RepoRoot(), "testdata", "video", "demo.mp4")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("demo video: %v", err)
-	}
-	return p
+	return testenv.Committed(t, "testdata/video/demo.mp4")
 }
 
 func runCapture(t *testing.T, args ...string) (int, string, string) {
@@ -232,10 +228,9 @@ func TestChildMain(t *testing.T) {
 // (`[ WARN:0@…] … cap_gstreamer.cpp`), no FFmpeg errors (`moov atom not
 // found`), no GStreamer criticals.
 func TestBadVideoIsQuiet(t *testing.T) {
-	demo := filepath.Join(testenv.RepoRoot(), "testdata", "video", "demo.mp4")
-	whole, err := os.ReadFile(demo)
+	whole, err := os.ReadFile(testenv.Committed(t, "testdata/video/demo.mp4"))
 	if err != nil {
-		t.Skipf("demo video: %v", err)
+		t.Fatalf("demo video: %v", err)
 	}
 	dir := t.TempDir()
 	truncated := filepath.Join(dir, "truncated.mp4") // the index (moov atom) is cut off

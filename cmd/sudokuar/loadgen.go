@@ -22,7 +22,9 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/rooms"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // loadgen drives a running `sudokuar serve` the way players do, over the
@@ -284,7 +286,9 @@ func (p *lgPlayer) await(ctx context.Context, typ string, ok func([]byte) bool) 
 				T   string `json:"t"`
 				Msg string `json:"msg"`
 			}
-			json.Unmarshal(b, &h)
+			if err := json.Unmarshal(b, &h); err != nil {
+				return nil, fmt.Errorf("player %d: a message that is not JSON: %w", p.id, err)
+			}
 			if h.T == "error" && typ != "error" {
 				return nil, fmt.Errorf("player %d: the server said: %s", p.id, h.Msg)
 			}
@@ -341,7 +345,7 @@ func (p *lgPlayer) handle(b []byte) {
 		p.v = m.V
 		for _, c := range m.Changes {
 			if c.Cell >= 0 && c.Cell < len(p.board) {
-				p.board[c.Cell] = cellChar(c.Value)
+				p.board[c.Cell] = sudoku.CellSymbol(c.Value)
 			}
 		}
 		if mine && m.Seq > 0 {
@@ -356,7 +360,9 @@ func (p *lgPlayer) handle(b []byte) {
 		}
 	case "error":
 		var e rooms.Error
-		json.Unmarshal(b, &e)
+		if json.Unmarshal(b, &e) != nil {
+			return // not an error this player can match to a move
+		}
 		if _, ok := p.sent[e.Seq]; ok {
 			delete(p.sent, e.Seq)
 			p.lost++ // refused
@@ -371,14 +377,8 @@ func (p *lgPlayer) handle(b []byte) {
 	}
 }
 
-func cellChar(v int) byte {
-	if v <= 9 {
-		return byte('0' + v)
-	}
-	return byte('A' + v - 10)
-}
-
-// runLoad is rooms mode.
+// runLoad is rooms mode: connect every player, set up the rooms, play
+// for c.duration, check every board against the server's, and report.
 func runLoad(c loadConfig, out io.Writer) error {
 	before, err := fetchStats(c.addr)
 	if err != nil {
@@ -389,12 +389,41 @@ func runLoad(c loadConfig, out io.Writer) error {
 	ctx, cancel := context.WithTimeout(context.Background(), c.setup)
 	defer cancel()
 	start := time.Now()
-	// Players of room r are r, r+R, r+2R, …
-	groups := make([][]*lgPlayer, c.rooms)
 	var playing atomic.Bool
-	var all []*lgPlayer
+	all, groups, err := dialAll(ctx, c, &playing)
+	defer func() {
+		for _, p := range all {
+			p.conn.Close(websocket.StatusNormalClosure, "done")
+		}
+	}()
+	if err != nil {
+		return err
+	}
+	if err := setupRooms(ctx, c, groups); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "loadgen: %d rooms playing after %v\n", c.rooms, time.Since(start).Round(time.Millisecond))
+	playing.Store(true)
+	run, err := playAll(c, all)
+	if err != nil {
+		return err
+	}
+	awaitAnswers(all, 5*time.Second)
+	playing.Store(true)
+	t := verifyAll(all)
+	for _, p := range all {
+		_ = p.send(context.Background(), rooms.In{T: "leave"}) // a player already gone has left
+	}
+	reportLoad(out, c, before, run, t)
+	return nil
+}
+
+// dialAll connects c.players players, 64 at a time; the players of room r
+// are r, r+R, r+2R, … It returns those connected (to be closed by the
+// caller, error or not) and the first error.
+func dialAll(ctx context.Context, c loadConfig, playing *atomic.Bool) (all []*lgPlayer, groups [][]*lgPlayer, firstErr error) {
+	groups = make([][]*lgPlayer, c.rooms)
 	var dialMu sync.Mutex
-	var firstErr error
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 64) // dial in waves
 	for i := range c.players {
@@ -412,21 +441,18 @@ func runLoad(c loadConfig, out io.Writer) error {
 				}
 				return
 			}
-			go p.readLoop(&playing)
+			go p.readLoop(playing)
 			all = append(all, p)
 			groups[i%c.rooms] = append(groups[i%c.rooms], p)
 		}()
 	}
 	wg.Wait()
-	defer func() {
-		for _, p := range all {
-			p.conn.Close(websocket.StatusNormalClosure, "done")
-		}
-	}()
-	if firstErr != nil {
-		return firstErr
-	}
-	// Each room: the first creates, the others join, all get ready.
+	return all, groups, firstErr
+}
+
+// setupRooms sets every room up at once: the first player creates, the
+// others join, all get ready ("mixed" alternates race and co-op).
+func setupRooms(ctx context.Context, c loadConfig, groups [][]*lgPlayer) error {
 	errs := make(chan error, c.rooms)
 	for r, g := range groups {
 		go func() {
@@ -442,17 +468,27 @@ func runLoad(c loadConfig, out io.Writer) error {
 			return err
 		}
 	}
-	fmt.Fprintf(out, "loadgen: %d rooms playing after %v\n", c.rooms, time.Since(start).Round(time.Millisecond))
-	playing.Store(true)
+	return nil
+}
 
-	// Play.
-	mid, err := fetchStats(c.addr)
-	if err != nil {
-		return err
+// loadRun is what the server and this process did while the players
+// played.
+type loadRun struct {
+	mid, after, peak serverStats // the server's counters at the start and the end, and at its peak RSS
+	secs             float64     // how long the play lasted
+	ownCPU           float64     // this process's CPU seconds meanwhile
+}
+
+// playAll lets every player play for c.duration while the server's
+// memory is sampled every 5 s.
+func playAll(c loadConfig, all []*lgPlayer) (loadRun, error) {
+	var run loadRun
+	var err error
+	if run.mid, err = fetchStats(c.addr); err != nil {
+		return run, err
 	}
-	t0, cpu0 := time.Now(), processCPU()
+	t0, cpu0 := time.Now(), cputime.Process()
 	stop := make(chan struct{})
-	var peak serverStats
 	watched := make(chan struct{})
 	go func() {
 		defer close(watched)
@@ -463,8 +499,8 @@ func runLoad(c loadConfig, out io.Writer) error {
 			case <-stop:
 				return
 			case <-tk.C:
-				if s, err := fetchStats(c.addr); err == nil && s.RSSBytes > peak.RSSBytes {
-					peak = s
+				if s, err := fetchStats(c.addr); err == nil && s.RSSBytes > run.peak.RSSBytes {
+					run.peak = s
 				}
 			}
 		}
@@ -481,18 +517,20 @@ func runLoad(c loadConfig, out io.Writer) error {
 	close(stop)
 	pw.Wait()
 	<-watched
-	playSecs := time.Since(t0).Seconds()
-	ownCPU := (processCPU() - cpu0).Seconds()
-	after, err := fetchStats(c.addr)
-	if err != nil {
-		return err
+	run.secs = time.Since(t0).Seconds()
+	run.ownCPU = (cputime.Process() - cpu0).Seconds()
+	if run.after, err = fetchStats(c.addr); err != nil {
+		return run, err
 	}
-	if after.RSSBytes > peak.RSSBytes {
-		peak = after
+	if run.after.RSSBytes > run.peak.RSSBytes {
+		run.peak = run.after
 	}
-	// Let the last answers come in, then compare every board with the
-	// server's.
-	deadline := time.Now().Add(5 * time.Second)
+	return run, nil
+}
+
+// awaitAnswers waits up to limit for the answers to the last moves sent.
+func awaitAnswers(all []*lgPlayer, limit time.Duration) {
+	deadline := time.Now().Add(limit)
 	for time.Now().Before(deadline) {
 		waiting := 0
 		for _, p := range all {
@@ -501,15 +539,24 @@ func runLoad(c loadConfig, out io.Writer) error {
 			p.mu.Unlock()
 		}
 		if waiting == 0 {
-			break
+			return
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	playing.Store(true)
+}
+
+// loadTally adds up the players' moves, their fates and round trips.
+type loadTally struct {
+	moves, lost, misordered int
+	rtts                    []float64 // sorted
+}
+
+// verifyAll compares every player's board with the server's and adds up
+// what they saw.
+func verifyAll(all []*lgPlayer) loadTally {
 	vctx, vcancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer vcancel()
-	var moves, lost, misordered int
-	var rtts []float64
+	var t loadTally
 	var vw sync.WaitGroup
 	var vmu sync.Mutex
 	for _, p := range all {
@@ -521,30 +568,34 @@ func runLoad(c loadConfig, out io.Writer) error {
 			defer p.mu.Unlock()
 			vmu.Lock()
 			defer vmu.Unlock()
-			moves += p.moves
-			lost += p.lost + len(p.sent)
-			misordered += p.misorder + bad
-			rtts = append(rtts, p.rtts...)
+			t.moves += p.moves
+			t.lost += p.lost + len(p.sent)
+			t.misordered += p.misorder + bad
+			t.rtts = append(t.rtts, p.rtts...)
 		}()
 	}
 	vw.Wait()
-	for _, p := range all {
-		p.send(context.Background(), rooms.In{T: "leave"})
-	}
-	slices.Sort(rtts)
+	slices.Sort(t.rtts)
+	return t
+}
+
+// reportLoad prints the run's figures: the server's CPU and memory, the
+// generator's own CPU, the moves and their round trips, and the summary
+// line.
+func reportLoad(out io.Writer, c loadConfig, before serverStats, run loadRun, t loadTally) {
+	mid, after, peak, playSecs := run.mid, run.after, run.peak, run.secs
 	cpu := (after.CPUSeconds - mid.CPUSeconds) / playSecs
 	fmt.Fprintf(out, "loadgen: server while playing: CPU %.1f%% of one core (%.1f s in %.0f s), RSS %.1f MB (peak), heap %.1f MB, %d goroutines, %d connections, %d rooms\n",
 		100*cpu, after.CPUSeconds-mid.CPUSeconds, playSecs, float64(peak.RSSBytes)/1e6, float64(peak.HeapBytes)/1e6, peak.Goroutines, peak.Conns, peak.Rooms)
-	if ownCPU > 0 {
-		fmt.Fprintf(out, "loadgen: the generator itself: CPU %.1f%% of one core (%.1f s), on the same machine\n", 100*ownCPU/playSecs, ownCPU)
+	if run.ownCPU > 0 {
+		fmt.Fprintf(out, "loadgen: the generator itself: CPU %.1f%% of one core (%.1f s), on the same machine\n", 100*run.ownCPU/playSecs, run.ownCPU)
 	}
 	fmt.Fprintf(out, "loadgen: server moves applied %d (before the run %d); round trip p90 %.2f ms, max %.2f ms\n",
-		after.Moves-before.Moves, before.Moves, msQuantile(rtts, 0.90), msQuantile(rtts, 1))
+		after.Moves-before.Moves, before.Moves, msQuantile(t.rtts, 0.90), msQuantile(t.rtts, 1))
 	fmt.Fprintf(out, "loadgen: the server's share (socket read to answer queued, %d moves since it started): p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
 		after.MoveCount, float64(after.MoveP50Us)/1000, float64(after.MoveP99Us)/1000, float64(after.MoveMaxUs)/1000)
 	fmt.Fprintf(out, "players=%d rooms=%d moves=%d lost=%d misordered=%d p50=%.2fms p99=%.2fms\n",
-		c.players, c.rooms, moves, lost, misordered, msQuantile(rtts, 0.50), msQuantile(rtts, 0.99))
-	return nil
+		c.players, c.rooms, t.moves, t.lost, t.misordered, msQuantile(t.rtts, 0.50), msQuantile(t.rtts, 0.99))
 }
 
 // setupRoom makes one room: create, join, ready, and wait for the start.
@@ -560,7 +611,9 @@ func setupRoom(ctx context.Context, g []*lgPlayer, mode string, c loadConfig) er
 		return err
 	}
 	var st rooms.State
-	json.Unmarshal(b, &st)
+	if err := json.Unmarshal(b, &st); err != nil {
+		return fmt.Errorf("player %d: the room's state: %w", g[0].id, err)
+	}
 	for _, p := range g[1:] {
 		if err := p.send(ctx, rooms.In{T: "join", Code: st.Code, Name: fmt.Sprint("load", p.id)}); err != nil {
 			return err
@@ -580,7 +633,9 @@ func setupRoom(ctx context.Context, g []*lgPlayer, mode string, c loadConfig) er
 			return err
 		}
 		var st rooms.State
-		json.Unmarshal(b, &st)
+		if err := json.Unmarshal(b, &st); err != nil {
+			return fmt.Errorf("player %d: the game's state: %w", p.id, err)
+		}
 		if st.Board == nil {
 			return fmt.Errorf("player %d: a started game without a board", p.id)
 		}
@@ -652,7 +707,9 @@ drained:
 		return 1
 	}
 	var st rooms.State
-	json.Unmarshal(b, &st)
+	if json.Unmarshal(b, &st) != nil {
+		return 1 // a state that cannot be read matches no board
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if st.Board == nil || st.Board.Cells != string(p.board) || st.Board.V != p.v {
@@ -721,7 +778,10 @@ func runQuick(c loadConfig, out io.Writer) error {
 			}
 			waits[i] = float64(time.Since(t0).Microseconds()) / 1000
 			var st rooms.State
-			json.Unmarshal(b, &st)
+			if err := json.Unmarshal(b, &st); err != nil {
+				errs <- fmt.Errorf("room %d: the state: %w", i, err)
+				return
+			}
 			codes[i] = st.Code
 			errs <- nil
 		}()
@@ -732,7 +792,7 @@ func runQuick(c loadConfig, out io.Writer) error {
 		}
 	}
 	for _, p := range conns {
-		p.send(context.Background(), rooms.In{T: "leave"})
+		_ = p.send(context.Background(), rooms.In{T: "leave"}) // a player already gone has left
 		p.conn.Close(websocket.StatusNormalClosure, "done")
 	}
 	sizes := map[string]int{}

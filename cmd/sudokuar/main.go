@@ -134,5 +134,5 @@ func usage(w io.Writer) {
 		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.summary)
 	}
 	b.WriteString("  help       show a command's flags: sudokuar help <command>\n")
-	io.WriteString(w, b.String())
+	fmt.Fprint(w, b.String())
 }

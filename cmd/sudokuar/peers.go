@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/solvers"
 )
 
@@ -89,8 +90,8 @@ func solveOnly(set benchSet, name string, minCPU time.Duration) (float64, error)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	now := func() time.Duration { return time.Duration(time.Now().UnixNano()) }
-	if haveThreadClock {
-		now = threadClock()
+	if cputime.Available {
+		now = cputime.ThreadClock()
 	}
 	ctx := context.Background()
 	start, n := now(), 0

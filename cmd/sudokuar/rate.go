@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/logic"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
@@ -77,7 +78,10 @@ func rateFlags(fs *flag.FlagSet) func(*env, []string) int {
 				out.Flush()
 				fmt.Fprintf(e.stderr, "%s:%d: %v\n", name, it.line, it.err)
 				if *asJSON && truth == nil {
-					enc.Encode(rateJSON{Line: it.line, Puzzle: it.text, Error: it.err.Error()})
+					if err := enc.Encode(rateJSON{Line: it.line, Puzzle: it.text, Error: it.err.Error()}); err != nil {
+						fmt.Fprintf(e.stderr, "sudokuar rate: %v\n", err)
+						return exitFail
+					}
 				}
 				continue
 			}
@@ -85,8 +89,11 @@ func rateFlags(fs *flag.FlagSet) func(*env, []string) int {
 				continue
 			}
 			if *asJSON {
-				enc.Encode(rateJSON{Line: it.line, Puzzle: it.grid.String(), SE: it.rating.SE, EP: it.rating.EP, ED: it.rating.ED, Level: it.rating.Level.String(),
-					Hardest: it.rating.Hardest, Steps: len(it.rating.Steps), Ms: float64(it.cpu) / 1e6})
+				if err := enc.Encode(rateJSON{Line: it.line, Puzzle: it.grid.String(), SE: it.rating.SE, EP: it.rating.EP, ED: it.rating.ED, Level: it.rating.Level.String(),
+					Hardest: it.rating.Hardest, Steps: len(it.rating.Steps), Ms: float64(it.cpu) / 1e6}); err != nil {
+					fmt.Fprintf(e.stderr, "sudokuar rate: %v\n", err)
+					return exitFail
+				}
 				continue
 			}
 			fmt.Fprintf(out, "%s %.1f %s %s\n", it.grid, it.rating.SE, it.rating.Level, it.rating.Hardest)
@@ -222,7 +229,7 @@ func rateAll(items []*rateItem, jobs int, timeout time.Duration, check bool) {
 			defer wg.Done()
 			runtime.LockOSThread() // for per-puzzle thread CPU time
 			defer runtime.UnlockOSThread()
-			threadCPU := threadClock()
+			threadCPU := cputime.ThreadClock()
 			for it := range next {
 				ctx, cancel := context.Background(), func() {}
 				if timeout > 0 {

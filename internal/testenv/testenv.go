@@ -1,6 +1,13 @@
-// Package testenv finds the data that tests share but the repository does
-// not ship: the ../shared folder beside the project (real photos, benchmark
-// puzzles). Tests call it and skip cleanly on a fresh clone without it.
+// Package testenv finds the data that tests need: the ../shared folder
+// beside the project, which the repository does not ship (real photos,
+// benchmark puzzles), and the committed files under the project's root
+// (the digit model, the synthetic photos, the demo video).
+//
+// In: a path relative to ../shared or to the root. Out: its absolute path,
+// or, when it is absent, a skip (../shared on a fresh clone) or a failure
+// (a committed file, whose loss must never turn a test green). With
+// SUDOKUAR_REQUIRE_SHARED=1 in the environment (CI sets it) a missing
+// ../shared file fails the test as well.
 package testenv
 
 import (
@@ -8,6 +15,14 @@ import (
 	"path/filepath"
 	"testing"
 )
+
+// RequireEnv is the environment variable under which a missing ../shared
+// file fails a test instead of skipping it.
+const RequireEnv = "SUDOKUAR_REQUIRE_SHARED"
+
+// RequireShared reports whether SUDOKUAR_REQUIRE_SHARED=1 is set: tests
+// that fall back to other data when ../shared is absent check it too.
+func RequireShared() bool { return os.Getenv(RequireEnv) == "1" }
 
 // RepoRoot returns the project's root: the nearest folder at or above the
 // working directory that holds go.mod. It returns "" when there is none.
@@ -47,12 +62,46 @@ func SharedPath(rel string) string {
 }
 
 // Shared is SharedPath for tests and benchmarks: it skips tb with a message
-// when the file or folder is absent.
+// when the file or folder is absent, or fails it under
+// SUDOKUAR_REQUIRE_SHARED=1.
 func Shared(tb testing.TB, rel string) string {
 	tb.Helper()
 	p := SharedPath(rel)
 	if p == "" {
-		tb.Skipf("../shared/%s not found (it is not part of the repository); skipping", rel)
+		Missing(tb, "../shared/"+rel+" not found (it is not part of the repository)")
+	}
+	return p
+}
+
+// Missing ends tb because some of ../shared's data it needs is absent
+// (why says what): a skip, or a failure under SUDOKUAR_REQUIRE_SHARED=1.
+// Tests that find a ../shared file missing on their own (an empty folder,
+// a set with no puzzles) call it rather than tb.Skip.
+func Missing(tb testing.TB, why string) {
+	tb.Helper()
+	if RequireShared() {
+		tb.Fatalf("%s, and %s=1 is set", why, RequireEnv)
+	}
+	tb.Skipf("%s; skipping", why)
+}
+
+// Committed returns the absolute path of rel, a file or folder committed
+// to the repository (relative to its root). It fails tb when rel is
+// absent or an empty file: a lost file must fail the tests that read it,
+// not skip them.
+func Committed(tb testing.TB, rel string) string {
+	tb.Helper()
+	root := RepoRoot()
+	if root == "" {
+		tb.Fatalf("no go.mod at or above the working directory: cannot find %s", rel)
+	}
+	p := filepath.Join(root, rel)
+	fi, err := os.Stat(p)
+	if err != nil {
+		tb.Fatalf("%s is committed to the repository but absent: %v", rel, err)
+	}
+	if !fi.IsDir() && fi.Size() == 0 {
+		tb.Fatalf("%s is committed to the repository but empty", rel)
 	}
 	return p
 }

@@ -218,6 +218,32 @@ func decodeAttr(b []byte) (Attr, error) {
 	return a, err
 }
 
+// setRaw reads raw_data as t's values, little-endian floats or int64s by
+// t.DataType.
+func (t *Tensor) setRaw(raw []byte) error {
+	switch t.DataType {
+	case Float:
+		if len(raw)%4 != 0 {
+			return &FormatError{"TensorProto.raw_data", fmt.Sprintf("tensor %q: %d bytes is not a multiple of 4", t.Name, len(raw))}
+		}
+		t.Floats = make([]float32, len(raw)/4)
+		for i := range t.Floats {
+			t.Floats[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+		}
+	case Int64:
+		if len(raw)%8 != 0 {
+			return &FormatError{"TensorProto.raw_data", fmt.Sprintf("tensor %q: %d bytes is not a multiple of 8", t.Name, len(raw))}
+		}
+		t.Int64s = make([]int64, len(raw)/8)
+		for i := range t.Int64s {
+			t.Int64s[i] = int64(binary.LittleEndian.Uint64(raw[8*i:]))
+		}
+	default:
+		return &FormatError{"TensorProto.data_type", fmt.Sprintf("tensor %q: data type %d not supported", t.Name, t.DataType)}
+	}
+	return nil
+}
+
 func decodeTensor(b []byte) (Tensor, error) {
 	var t Tensor
 	var raw []byte
@@ -276,25 +302,8 @@ func decodeTensor(b []byte) (Tensor, error) {
 		}
 	}
 	if hasRaw {
-		switch t.DataType {
-		case Float:
-			if len(raw)%4 != 0 {
-				return t, &FormatError{"TensorProto.raw_data", fmt.Sprintf("tensor %q: %d bytes is not a multiple of 4", t.Name, len(raw))}
-			}
-			t.Floats = make([]float32, len(raw)/4)
-			for i := range t.Floats {
-				t.Floats[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
-			}
-		case Int64:
-			if len(raw)%8 != 0 {
-				return t, &FormatError{"TensorProto.raw_data", fmt.Sprintf("tensor %q: %d bytes is not a multiple of 8", t.Name, len(raw))}
-			}
-			t.Int64s = make([]int64, len(raw)/8)
-			for i := range t.Int64s {
-				t.Int64s[i] = int64(binary.LittleEndian.Uint64(raw[8*i:]))
-			}
-		default:
-			return t, &FormatError{"TensorProto.data_type", fmt.Sprintf("tensor %q: data type %d not supported", t.Name, t.DataType)}
+		if err := t.setRaw(raw); err != nil {
+			return t, err
 		}
 	}
 	var have int

@@ -401,6 +401,25 @@ func matches(t *testing.T, o Open) {
 	ctx := context.Background()
 	s := o.New(t)
 	m := match("m1", t0)
+	saved := saveMatchOnce(t, s, m)
+	readMatchBack(t, s, m, saved)
+	// A later co-op match Ada played alone with Bob.
+	co := match("m2", t0.Add(time.Hour))
+	co.Mode = store.ModeCoop
+	co.Seats = co.Seats[:2]
+	co.Seats[1].Placing, co.Seats[1].Millis = 1, 100_000
+	if _, err := s.SaveMatch(ctx, co); err != nil {
+		t.Fatal(err)
+	}
+	playerMatches(t, s)
+	finishersResults(t, s)
+}
+
+// saveMatchOnce saves m, then checks that it cannot be saved twice and
+// that a match without an id or of an unknown mode is refused.
+func saveMatchOnce(t *testing.T, s store.Store, m store.Match) store.Match {
+	t.Helper()
+	ctx := context.Background()
 	saved, err := s.SaveMatch(ctx, m)
 	if err != nil {
 		t.Fatal(err)
@@ -422,7 +441,15 @@ func matches(t *testing.T, o Open) {
 	if _, err := s.SaveMatch(ctx, bad); err == nil {
 		t.Error("a match of mode chess was saved")
 	}
-	got, err := s.Match(ctx, "m1")
+	return saved
+}
+
+// readMatchBack reads match m (saved as saved) back with its seats, and
+// each seat's game.
+func readMatchBack(t *testing.T, s store.Store, m, saved store.Match) {
+	t.Helper()
+	ctx := context.Background()
+	got, err := s.Match(ctx, m.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -446,15 +473,13 @@ func matches(t *testing.T, o Open) {
 	if _, err := s.Match(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Match(nope): %v, want ErrNotFound", err)
 	}
+}
 
-	// A later co-op match Ada played alone with Bob.
-	co := match("m2", t0.Add(time.Hour))
-	co.Mode = store.ModeCoop
-	co.Seats = co.Seats[:2]
-	co.Seats[1].Placing, co.Seats[1].Millis = 1, 100_000
-	if _, err := s.SaveMatch(ctx, co); err != nil {
-		t.Fatal(err)
-	}
+// playerMatches lists the two matches by player: newest first, without
+// the seats' states, within the limit.
+func playerMatches(t *testing.T, s store.Store) {
+	t.Helper()
+	ctx := context.Background()
 	list, err := s.PlayerMatches(ctx, "pa", 0)
 	if err != nil {
 		t.Fatal(err)
@@ -474,8 +499,13 @@ func matches(t *testing.T, o Open) {
 	if l, err := s.PlayerMatches(ctx, "nobody", 0); err != nil || len(l) != 0 {
 		t.Errorf("PlayerMatches(nobody) = %+v, %v", l, err)
 	}
+}
 
-	// Finishers have results: in their history with where they placed...
+// finishersResults: finishers have results, in their history with where
+// they placed and on their mode's leaderboard, never on the solo one.
+func finishersResults(t *testing.T, s store.Store) {
+	t.Helper()
+	ctx := context.Background()
 	h, err := s.History(ctx, "pb", 0)
 	if err != nil {
 		t.Fatal(err)
@@ -486,7 +516,6 @@ func matches(t *testing.T, o Open) {
 	if h, _ := s.History(ctx, "pc", 0); len(h) != 0 {
 		t.Errorf("a player who did not finish has results: %+v", h)
 	}
-	// ...and on their mode's leaderboard, never on the solo one.
 	race, err := s.Leaderboard(ctx, store.Board{Kind: store.KindSudoku, Size: "9x9", Level: "easy", Mode: store.ModeRace}, 0)
 	if err != nil {
 		t.Fatal(err)
