@@ -382,7 +382,7 @@ func (m *Matrix) ResetFast() {
 // left as it was, so Search may be called again. It returns ErrBudget with
 // the count so far when the budget set by SetBudget runs out.
 func (m *Matrix) Search(limit int, visit func(rows []int) bool) (int, error) {
-	return m.run(nil, limit, visit, false)
+	return m.run(context.Background(), limit, visit, false)
 }
 
 // SearchContext is Search that also stops when ctx is done: it looks at
@@ -422,7 +422,7 @@ func (m *Matrix) cancelled() bool {
 // back anyway. Solving many small instances on one matrix (select the
 // givens, SearchThenReset) is fastest this way.
 func (m *Matrix) SearchThenReset(limit int, visit func(rows []int) bool) (int, error) {
-	n, err := m.run(nil, limit, visit, true)
+	n, err := m.run(context.Background(), limit, visit, true)
 	m.ResetFast()
 	return n, err
 }
@@ -430,6 +430,9 @@ func (m *Matrix) SearchThenReset(limit int, visit func(rows []int) bool) (int, e
 func (m *Matrix) run(ctx context.Context, limit int, visit func(rows []int) bool, abandon bool) (int, error) {
 	m.freeze()
 	m.limit, m.visit, m.found, m.stop, m.broke, m.abandon = limit, visit, 0, false, false, abandon
+	if ctx != nil && ctx.Done() == nil {
+		ctx = nil // a context that can never end: skip the checks in the search
+	}
 	m.ctx, m.ctxErr = ctx, nil
 	m.choice = m.choice[:0]
 	m.open = 0

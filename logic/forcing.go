@@ -596,7 +596,6 @@ func (e *fcEngine) pass(maxC int) fcHint {
 			best = fcHint{key, h, true}
 		}
 	}
-	var offCl *closure
 	for c := g.empty.first(); c >= 0; c = g.empty.next(c) {
 		if g.stopped() {
 			return fcHint{key: noHint}
@@ -618,47 +617,19 @@ func (e *fcEngine) pass(maxC int) fcHint {
 			if e.static != nil && e.mode.multiple && !cellOK && !e.regionsPossible(c, d) {
 				continue
 			}
-			if e.mode.nishio {
-				// Single-digit reasoning only ever condemns a candidate in
-				// no template, or proves one in every template.
-				t := g.templates(d)
-				if t.ok {
-					if !t.some.has(c) {
-						if on := e.onClosure(pOn, bound()); on.absurd {
-							e.nestReset()
-							a := e.ancestors(on, on.absurdPot, limit())
-							b := e.ancestors(on, on.virt, limit())
-							consider(fcHit{cx: a + b, sortKey: 7, target: on.src.conj(), cls: []*closure{on}})
-						}
-					}
-					if t.all.has(c) {
-						offCl = e.onClosure(pOn.conj(), bound())
-						if offCl.absurd {
-							e.nestReset()
-							a := e.ancestors(offCl, offCl.absurdPot, limit())
-							b := e.ancestors(offCl, offCl.virt, limit())
-							consider(fcHit{cx: a + b, sortKey: 7, target: offCl.src.conj(), cls: []*closure{offCl}})
-						}
-					}
-					continue
-				}
+			if e.mode.nishio && e.nishioDigit(c, d, pOn, consider, bound, limit) {
+				continue
 			}
 			on := e.onClosure(pOn, bound())
 			cellOn = append(cellOn, on)
 			contradiction := e.mode.dynamic || e.mode.nishio
-			if contradiction && on.absurd {
-				e.nestReset()
-				a := e.ancestors(on, on.absurdPot, limit())
-				b := e.ancestors(on, on.virt, limit())
-				consider(fcHit{cx: a + b, sortKey: 7, target: on.src.conj(), cls: []*closure{on}})
+			if contradiction {
+				e.considerAbsurd(on, consider, limit)
 			}
 			if contradiction || (e.mode.dynamic && card >= 3) {
-				offCl = e.onClosure(pOn.conj(), bound())
-				if contradiction && offCl.absurd {
-					e.nestReset()
-					a := e.ancestors(offCl, offCl.absurdPot, limit())
-					b := e.ancestors(offCl, offCl.virt, limit())
-					consider(fcHit{cx: a + b, sortKey: 7, target: offCl.src.conj(), cls: []*closure{offCl}})
+				offCl := e.onClosure(pOn.conj(), bound())
+				if contradiction {
+					e.considerAbsurd(offCl, consider, limit)
 				}
 				if e.mode.dynamic && card >= 3 {
 					e.doubles(on, offCl, consider, limit)
@@ -673,6 +644,36 @@ func (e *fcEngine) pass(maxC int) fcHint {
 		}
 	}
 	return best
+}
+
+// considerAbsurd offers the contradiction a closure reached, if it reached
+// one: the closure's source is then false.
+func (e *fcEngine) considerAbsurd(cl *closure, consider func(fcHit), limit func() int) {
+	if !cl.absurd {
+		return
+	}
+	e.nestReset()
+	a := e.ancestors(cl, cl.absurdPot, limit())
+	b := e.ancestors(cl, cl.virt, limit())
+	consider(fcHit{cx: a + b, sortKey: 7, target: cl.src.conj(), cls: []*closure{cl}})
+}
+
+// nishioDigit is Nishio's look at digit d in cell c: single-digit
+// reasoning only ever condemns a candidate in no template, or proves one
+// in every template. It reports whether the templates settled the digit
+// (so no other chain is tried from it).
+func (e *fcEngine) nishioDigit(c, d int, pOn pot, consider func(fcHit), bound, limit func() int) bool {
+	t := e.g.templates(d)
+	if !t.ok {
+		return false
+	}
+	if !t.some.has(c) {
+		e.considerAbsurd(e.onClosure(pOn, bound()), consider, limit)
+	}
+	if t.all.has(c) {
+		e.considerAbsurd(e.onClosure(pOn.conj(), bound()), consider, limit)
+	}
+	return true
 }
 
 // staticCommon reports whether the static implications of the potentials

@@ -112,7 +112,6 @@ func linkHouse(w *Grid, a, b pot, ok func(pot) bool) int {
 type nestedPick struct {
 	rating, cx, sortKey int
 	order               int
-	hint                int // index of the hint that wins
 }
 
 func (a nestedPick) less(b nestedPick) bool {

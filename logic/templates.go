@@ -96,4 +96,3 @@ func (g *Grid) templateUseful(d int) bool {
 	cands := g.pos[d-1]
 	return !cands.subsetOf(t.some) || t.all.intersects(cands)
 }
-

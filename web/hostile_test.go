@@ -352,18 +352,6 @@ func (s *roomSocket) send(m map[string]any) error {
 	return s.conn.Write(ctx, websocket.MessageText, b)
 }
 
-func (s *roomSocket) count(prefix string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := 0
-	for _, m := range s.msgs {
-		if strings.HasPrefix(m, prefix) {
-			n++
-		}
-	}
-	return n
-}
-
 // attackCreates opens conns sockets from ip, each sending creates
 // back to back (no wait for the room) every gap, for d; then closes them.
 // It returns the most rooms seen open at once.
