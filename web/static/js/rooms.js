@@ -55,6 +55,7 @@ function connect() {
   };
   ws.onclose = (e) => {
     ws = null;
+    pending = []; // a new connection starts with a new budget and a fresh sync
     if (e.code === 1008 || e.code === 1009) {
       tell(`The server closed the connection: ${e.reason || 'protocol error'}. Reload the page to come back.`, 'error');
       return;
@@ -65,13 +66,35 @@ function connect() {
   };
 }
 
+// The server takes `rate` messages a second in bursts of up to `burst`
+// (its welcome says how many) and drops what goes over. The page keeps
+// inside that budget, with a margin, by holding back what would go over
+// and sending it as the budget refills: fast typing never loses a move.
+const budget = { rate: 18, burst: 36, tokens: 36, at: performance.now() };
+let pending = [];
+let drainTimer = 0;
+
+function drain() {
+  drainTimer = 0;
+  if (!ws || ws.readyState !== WebSocket.OPEN) { pending = []; return; }
+  const now = performance.now();
+  budget.tokens = Math.min(budget.burst, budget.tokens + (now - budget.at) / 1000 * budget.rate);
+  budget.at = now;
+  while (pending.length && budget.tokens >= 1) {
+    budget.tokens -= 1;
+    ws.send(pending.shift());
+  }
+  if (pending.length) drainTimer = setTimeout(drain, Math.ceil(1000 / budget.rate));
+}
+
 function send(m) {
   if (!ws || ws.readyState !== WebSocket.OPEN) {
     tell('Not connected yet: try again in a moment.', 'error');
     return 0;
   }
   m.seq = ++seq;
-  ws.send(JSON.stringify(m));
+  pending.push(JSON.stringify(m));
+  if (!drainTimer) drain();
   return m.seq;
 }
 
@@ -87,7 +110,13 @@ function tell(text, kind) {
 }
 
 const handlers = {
-  welcome() {},
+  welcome(m) {
+    // 90% of the server's budget, so clocks that differ a little never
+    // push a message over it.
+    if (m.rate > 0) budget.rate = m.rate * 0.9;
+    if (m.burst > 0) budget.burst = Math.max(1, Math.floor(m.burst * 0.9));
+    budget.tokens = Math.min(budget.tokens, budget.burst);
+  },
   rooms(m) { showPublic(m.rooms); },
   queued(m) {
     $('queue').textContent = `Looking for players… ${m.waiting} waiting for ${m.mode === 'coop' ? 'co-op' : 'a race'} at ${m.size}×${m.size} ${m.level}.`;
