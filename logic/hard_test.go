@@ -1,32 +1,39 @@
 package logic
 
 import (
+	"os"
 	"runtime"
 	"sort"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/sudokuar/sudokuar/internal/cputime"
+	"github.com/sudokuar/sudokuar/internal/testenv"
+	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // The hardest known puzzles: the forum's ph1910 list
 // (../shared/puzzles/hardest/ph1910-500.txt) and Easter Monster, with
 // Sudoku Explainer's ratings (SukakuExplainer's serate, single-threaded):
 // ../shared/puzzles/hardest/se-ratings-sample.txt and our own run in
-// testdata/se-hardest.txt (its header gives the command).
+// testdata/se-hardest.txt (by line of ph1910-500.txt; its header gives
+// the command).
 
 // TestHardestRated rates a few of the hardest known puzzles and checks that
 // each is solved by logic, that every step is sound against the solution,
 // and that ER, EP and ED are Sudoku Explainer's.
 func TestHardestRated(t *testing.T) {
+	sample := sharedLines(t, "puzzles/hardest/se-ratings-sample.txt")
 	cases := []struct {
 		puzzle     string
 		er, ep, ed float64 // Sudoku Explainer's; 0: not known
 	}{
-		// se-ratings-sample.txt, lines 6, 14 and 1.
-		{"9..8..7...8..7..6...7..5...4...5..3..2.4..9.......1..62...3.....9...2.1...47..2..", 10.4, 10.4, 10.4},
-		{"98.7.......6.5.7.......6.9.4....5.....76...5.....3.4.22....1..3.1.........95...8.", 10.4, 10.4, 10.4},
-		{"9..8..7...8..6..5...4.....83...7.5...2...3.....14....9.3...2.....71..4......5..6.", 10.6, 10.6, 10.5},
+		// se-ratings-sample.txt, lines 6, 14 and 1 (the ratings as that file gives them).
+		{sample[6-1], 10.4, 10.4, 10.4},
+		{sample[14-1], 10.4, 10.4, 10.4},
+		{sample[1-1], 10.6, 10.6, 10.5},
 		// Easter Monster: SE 11.6 (the forum's figure; EP and ED not given).
 		{"1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1", 11.6, 0, 0},
 	}
@@ -63,7 +70,7 @@ func TestHardestRated(t *testing.T) {
 //	GOMAXPROCS=1 go test ./logic -run '^$' -bench Hardest -benchtime 1x
 func BenchmarkHardest(b *testing.B) {
 	puzzles := readRated(b, "puzzles/hardest/se-ratings-sample.txt")
-	puzzles = append(puzzles, readRatedFile(b, "testdata/se-hardest.txt")...)
+	puzzles = append(puzzles, readHeldOut(b)...)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	var times []time.Duration
@@ -102,4 +109,58 @@ func TestNestedDynamicLevel(t *testing.T) {
 	if s.Rating <= 10.5 || s.Technique != "Dynamic contradiction forcing chains (+ dynamic forcing chains)" {
 		t.Errorf("%.1f %s", s.Rating, s.Technique)
 	}
+}
+
+// sharedLines returns the first field (the puzzle) of every line of a
+// file of ../shared, in order, comments included as they stand, so that
+// line n is element n-1.
+func sharedLines(t testing.TB, rel string) []string {
+	t.Helper()
+	b, err := os.ReadFile(testenv.Shared(t, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		f := strings.Fields(l)
+		if len(f) == 0 {
+			out = append(out, "")
+			continue
+		}
+		out = append(out, f[0])
+	}
+	return out
+}
+
+// readHeldOut reads testdata/se-hardest.txt (`LINE ER EP ED ELAPSED`, LINE
+// a line of ../shared/puzzles/hardest/ph1910-500.txt) with each puzzle
+// taken from that line.
+func readHeldOut(t testing.TB) []ratedPuzzle {
+	t.Helper()
+	ph := sharedLines(t, "puzzles/hardest/ph1910-500.txt")
+	b, err := os.ReadFile("testdata/se-hardest.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []ratedPuzzle
+	for i, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		n, err := strconv.Atoi(f[0])
+		if err != nil || n < 1 || n > len(ph) || len(f) < 2 {
+			t.Fatalf("testdata/se-hardest.txt:%d: want LINE ER ..., a line of ph1910-500.txt (1..%d)", i+1, len(ph))
+		}
+		er, err := strconv.ParseFloat(f[1], 64)
+		if err != nil {
+			t.Fatalf("testdata/se-hardest.txt:%d: rating %q: %v", i+1, f[1], err)
+		}
+		g, err := sudoku.ParseLine(ph[n-1], nil)
+		if err != nil {
+			t.Fatalf("ph1910-500.txt:%d: %v", n, err)
+		}
+		out = append(out, ratedPuzzle{ph[n-1], g, er})
+	}
+	return out
 }
