@@ -30,10 +30,10 @@ func TestHardestRated(t *testing.T) {
 		puzzle     string
 		er, ep, ed float64 // Sudoku Explainer's; 0: not known
 	}{
-		// se-ratings-sample.txt, lines 6, 14 and 1 (the ratings as that file gives them).
-		{sample[6-1], 10.4, 10.4, 10.4},
-		{sample[14-1], 10.4, 10.4, 10.4},
-		{sample[1-1], 10.6, 10.6, 10.5},
+		// se-ratings-sample.txt, lines 6, 14 and 1 (elements 5, 13, 0), with that file's ratings.
+		{sample[5], 10.4, 10.4, 10.4},
+		{sample[13], 10.4, 10.4, 10.4},
+		{sample[0], 10.6, 10.6, 10.5},
 		// Easter Monster: SE 11.6 (the forum's figure; EP and ED not given).
 		{"1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1", 11.6, 0, 0},
 	}
