@@ -108,21 +108,16 @@ func linkHouse(w *Grid, a, b pot, ok func(pot) bool) int {
 	return -1
 }
 
-// nestedPick is the nested step chosen for one eliminated candidate.
+// nestedPick is the nested step chosen for one eliminated candidate:
+// Sudoku Explainer's order (hintKey), then the order it was found in.
 type nestedPick struct {
-	rating, cx, sortKey int
-	order               int
+	key   hintKey
+	order int
 }
 
 func (a nestedPick) less(b nestedPick) bool {
-	if a.rating != b.rating {
-		return a.rating < b.rating
-	}
-	if a.cx != b.cx {
-		return a.cx < b.cx
-	}
-	if a.sortKey != b.sortKey {
-		return a.sortKey < b.sortKey
+	if a.key != b.key {
+		return a.key.less(b.key)
 	}
 	return a.order < b.order
 }
@@ -151,7 +146,7 @@ func addNested(hints []nestedHint, add addFunc) {
 			}
 		}
 		if len(fresh) > 0 {
-			add(fresh, h.parents, h.pick.cx, h.key)
+			add(fresh, h.parents, h.pick.key.complexity, h.key)
 		}
 	}
 }
@@ -216,7 +211,7 @@ func (e *fcEngine) staticChainHint(sub *Grid, s *staticSearch, mode chainMode, s
 		elims = []Candidate{{c, d}}
 	}
 	return nestedHint{
-		pick:    nestedPick{rating: mode.fcBase + lengthBonus(cx), cx: cx, sortKey: mode.sortKey, order: order},
+		pick:    nestedPick{hintKey{mode.fcBase + lengthBonus(cx), cx, mode.sortKey}, order},
 		elims:   elims,
 		parents: parents,
 		key:     uint64(1)<<60 | uint64(mode.sortKey)<<52 | uint64(src)<<26 | uint64(cx),
@@ -289,7 +284,7 @@ func (e *fcEngine) advNestedChains(mode fcMode, add addFunc) {
 		}
 		key := uint64(2)<<60 | uint64(mode.level)<<56 | uint64(h.sortKey)<<52 | uint64(h.cls[0].src)<<36 | uint64(h.target)<<16 | uint64(h.cx&0xffff)
 		hints = append(hints, nestedHint{
-			pick:    nestedPick{rating: mode.base + lengthBonus(h.cx), cx: h.cx, sortKey: h.sortKey, order: i},
+			pick:    nestedPick{hintKey{mode.base + lengthBonus(h.cx), h.cx, h.sortKey}, i},
 			elims:   elims,
 			parents: parents,
 			key:     key,
