@@ -85,6 +85,14 @@ type Config struct {
 	// read them before it is closed as too slow (default 256: at the
 	// message budget of four players, seconds of play).
 	OutQueue int
+
+	// Node names this server among the nodes sharing a Journal; URL is
+	// where other nodes send its players (moved).
+	Node, URL string
+	// Journal keeps every room's snapshot and moves, each written before
+	// it is answered, so another node can take a room over when this one
+	// dies or leaves (nil: none; a room ends with its node).
+	Journal Journal
 }
 
 // Gate admits engine work: Enter waits for a place for key (an address;
@@ -118,6 +126,10 @@ type Hub struct {
 	closing bool
 	quit    chan struct{}  // closed by Close: stops the idle sweep
 	work    sync.WaitGroup // room loops, hints, generations and saves
+
+	writer   *writer                  // the journal's (nil: none)
+	resuming map[string]chan struct{} // rooms being taken over, by code
+	resumed  atomic.Int64             // rooms taken over
 
 	moves   atomic.Int64 // moves applied, every room
 	dropped atomic.Int64 // messages dropped over a budget
@@ -259,7 +271,7 @@ func NewHub(cfg Config) *Hub {
 		cfg.OutQueue = 256
 	}
 	h := &Hub{cfg: cfg, log: cfg.Log, now: cfg.Now, gate: cfg.Work, rooms: map[string]*Room{}, conns: map[*Conn]struct{}{},
-		byAddr: map[string]*addrCount{}, quit: make(chan struct{}),
+		byAddr: map[string]*addrCount{}, quit: make(chan struct{}), resuming: map[string]chan struct{}{},
 		creates: limit.NewBuckets(cfg.CreateRate*cfg.AddressShare/60, float64(cfg.CreateBurst)*cfg.AddressShare)}
 	// Every generation goes through the gate, keyed by the address of
 	// the room that asked (the pool's own refills are the server's).
@@ -268,6 +280,9 @@ func NewHub(cfg Config) *Hub {
 		h.puzzles = h.pool
 	} else {
 		h.puzzles = gatedSource{cfg.Puzzles, h.gate}
+	}
+	if cfg.Journal != nil {
+		h.writer = newWriter(h, cfg.Journal, cfg.Node)
 	}
 	h.mm = newMatchmaker(h)
 	go h.sweepIdle()
@@ -613,6 +628,11 @@ type Stats struct {
 	MoveP50Us int64 `json:"moveP50Us"`
 	MoveP99Us int64 `json:"moveP99Us"`
 	MoveMaxUs int64 `json:"moveMaxUs"`
+	// The journal: rooms taken over from other nodes, and the writer's
+	// group commits and the records they wrote.
+	Resumed        int64 `json:"resumed"`
+	JournalCommits int64 `json:"journalCommits"`
+	JournalRecords int64 `json:"journalRecords"`
 }
 
 // Stats returns the counters now.
@@ -628,19 +648,44 @@ func (h *Hub) Stats() Stats {
 	s.Queued = h.mm.waiting()
 	s.Moves, s.Dropped, s.Matches = h.moves.Load(), h.dropped.Load(), h.matches.Load()
 	s.MoveCount, s.MoveP50Us, s.MoveP99Us, s.MoveMaxUs = h.lat.quantiles()
+	s.Resumed = h.resumed.Load()
+	if h.writer != nil {
+		s.JournalCommits, s.JournalRecords = h.writer.commits.Load(), h.writer.records.Load()
+	}
 	return s
 }
 
 // Close shuts the hub down: no new connections or rooms, every room tells
 // its players the server is going away and closes, results being saved
-// are written, and every connection ends with CloseShutdown.
+// are written, and every connection ends with CloseShutdown. With a
+// journal it hands the rooms over (Handover, to Config.URL).
 func (h *Hub) Close() {
-	h.mu.Lock()
-	if h.closing {
-		h.mu.Unlock()
+	if !h.startClosing() {
 		return
 	}
+	if h.writer != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		h.handover(ctx, h.cfg.URL) //nolint:errcheck // logged there; Close has no one to tell
+		return
+	}
+	h.shutdown()
+}
+
+// startClosing marks the hub closing; false if it already was.
+func (h *Hub) startClosing() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closing {
+		return false
+	}
 	h.closing = true
+	return true
+}
+
+// shutdown ends the rooms, the work beside them and the connections.
+func (h *Hub) shutdown() {
+	h.mu.Lock()
 	close(h.quit)
 	rooms := make([]*Room, 0, len(h.rooms))
 	for _, r := range h.rooms {
@@ -663,6 +708,9 @@ func (h *Hub) Close() {
 	}
 	if h.pool != nil {
 		h.pool.Close()
+	}
+	if h.writer != nil {
+		h.writer.close()
 	}
 }
 

@@ -285,3 +285,14 @@ type Notice struct {
 	T   string `json:"t"`
 	Msg string `json:"msg"`
 }
+
+// Moved tells a client its room is on another node now: reconnect the
+// WebSocket to URL + "/ws/rooms" and join Code again (with Token, when
+// the node that sent it issued one). Behind a load balancer URL is the
+// balancer's: it only means "reconnect".
+type Moved struct {
+	T     string `json:"t"` // "moved"
+	Code  string `json:"code"`
+	URL   string `json:"url"`
+	Token string `json:"token,omitempty"`
+}
