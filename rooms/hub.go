@@ -85,6 +85,13 @@ type Config struct {
 	// read them before it is closed as too slow (default 256: at the
 	// message budget of four players, seconds of play).
 	OutQueue int
+
+	// Node names this server in a cluster, URL is where other nodes send
+	// its players (the base of its pages and /ws/rooms), and Directory is
+	// what the nodes share (codes, public list, quick match, presence).
+	// With no Directory the hub works alone, as one server.
+	Node, URL string
+	Directory Directory
 }
 
 // Gate admits engine work: Enter waits for a place for key (an address;
