@@ -67,12 +67,13 @@ test: test-deps
 	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then $(MAKE) --no-print-directory test-pg; \
 	else echo "make test: PostgreSQL is not installed, skipping test-pg (make test-pg installs it)"; fi
 
-# test-pg runs the store's shared test suite (and the rooms' store tests)
+# test-pg runs the store's shared test suite, the rooms' store tests and the
+# cluster's directory (several hubs on one database)
 # against a real PostgreSQL: a throwaway cluster in a temp folder, started
 # with initdb/pg_ctl and removed afterwards (scripts/test-pg.sh).
 test-pg:
 	$(call apt-install,postgresql)
-	sh scripts/test-pg.sh $(GO) test -count=1 -run 'Postgres' ./store/ ./rooms/
+	sh scripts/test-pg.sh $(GO) test -count=1 -run 'Postgres' ./store/ ./rooms/ ./cluster/
 
 # lint runs golangci-lint v2 with .golangci.yml (the default linters plus
 # gocyclo at 30). The version is pinned; it is installed into bin/ (not the

@@ -66,7 +66,7 @@ type testNodes struct {
 }
 
 // newNodes starts one hub per name, sharing a journal and a clock.
-func newNodes(t *testing.T, names ...string) *testNodes {
+func newJournalNodes(t *testing.T, names ...string) *testNodes {
 	n := &testNodes{t: t, clock: &clock{}, link: map[string]*cutJournal{}, hub: map[string]*harness{}, dead: map[string]bool{}}
 	n.j = NewMemJournal(n.clock.Now)
 	for _, name := range names {
@@ -129,7 +129,7 @@ func coopMove(cl *client, seat int, seq int64) {
 // off, not dead), can no longer write: its room closes and tells its
 // last watcher to reconnect.
 func TestTakeoverRace(t *testing.T) {
-	n := newNodes(t, "A", "B")
+	n := newJournalNodes(t, "A", "B")
 	a, b := n.hub["A"], n.hub["B"]
 	ada, bob, cy := a.connect("ada"), a.connect("bob"), a.connect("cy")
 	code, sa, _ := startRace(t, a, ada, bob)
@@ -218,7 +218,7 @@ func TestTakeoverRace(t *testing.T) {
 // TestTakeoverCoop: the same for a co-op game: both players' moves on
 // the shared board survive A's death, and they finish it on B.
 func TestTakeoverCoop(t *testing.T) {
-	n := newNodes(t, "A", "B")
+	n := newJournalNodes(t, "A", "B")
 	a, b := n.hub["A"], n.hub["B"]
 	ada, bob := a.connect("ada"), a.connect("bob")
 	code, states := startCoop(t, a, ada, bob)
@@ -262,7 +262,7 @@ func TestTakeoverCoop(t *testing.T) {
 // to B with no error, and B takes the rooms over at the first join with
 // every move and no time charged.
 func TestHandover(t *testing.T) {
-	n := newNodes(t, "A", "B")
+	n := newJournalNodes(t, "A", "B")
 	a, b := n.hub["A"], n.hub["B"]
 	ada, bob := a.connect("ada"), a.connect("bob")
 	code, sa, _ := startRace(t, a, ada, bob)
@@ -338,7 +338,7 @@ func TestClaimRace(t *testing.T) {
 	}
 
 	// Through hubs: joins reach B and C at once.
-	n := newNodes(t, "A", "B", "C")
+	n := newJournalNodes(t, "A", "B", "C")
 	ada, bob := n.hub["A"].connect("ada"), n.hub["A"].connect("bob")
 	code, _, _ := startRace(t, n.hub["A"], ada, bob)
 	n.crash("A", ada, bob)
@@ -368,7 +368,7 @@ func TestClaimRace(t *testing.T) {
 // (An error for a message that never reaches the room, bad JSON here,
 // is answered at once, as without a journal.)
 func TestHeldInOrder(t *testing.T) {
-	n := newNodes(t, "A")
+	n := newJournalNodes(t, "A")
 	a := n.hub["A"]
 	n.link["A"].delay = 20 * time.Millisecond
 	ada, bob := a.connect("ada"), a.connect("bob")
