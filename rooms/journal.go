@@ -40,8 +40,9 @@ type Journal interface {
 	Write(ctx context.Context, node string, batch []Record) (refused map[string]bool, err error)
 	// Claim takes room code over for node, in one conditional step that
 	// only one node can win: when its owner is dead (no heartbeat for 3 s,
-	// or not a node at all), is handing its rooms over, or is node itself
-	// (restarted). ok is false when the room is not to be taken (a live
+	// or not a node at all) or is handing its rooms over (a clean
+	// shutdown; a node restarted under its old name hands over its last
+	// run's rooms). ok is false when the room is not to be taken (a live
 	// owner, no such code).
 	Claim(ctx context.Context, code, node string) (c Claimed, ok bool, err error)
 	// Load returns room code's last snapshot and the entries written
@@ -438,8 +439,6 @@ func (m *MemJournal) Claim(_ context.Context, code, node string) (Claimed, bool,
 	switch {
 	case r.handing:
 		since = r.updated
-	case r.node == node:
-		since = seen
 	case !known:
 		since = r.updated
 	case now.Sub(seen) > deadAfter:
