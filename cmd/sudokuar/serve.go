@@ -16,7 +16,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/sudokuar/sudokuar/cluster"
 	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/rooms"
 	"github.com/sudokuar/sudokuar/store"
 	"github.com/sudokuar/sudokuar/web"
 )
@@ -29,6 +33,9 @@ type serveConfig struct {
 	backend   string
 	workers   int
 	verbose   bool
+	node      string           // --node: this server's name among the nodes sharing --db
+	url       string           // --url: where other nodes send its players
+	journal   bool             // --journal: rooms survive their node (PostgreSQL)
 	ready     func(url string) // tests: called once listening
 	interrupt context.Context  // tests: cancelled to stop, like SIGINT
 }
@@ -42,6 +49,9 @@ func serveFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.StringVar(&c.backend, "ocr-backend", pipeline.BackendGo, "digit network runtime: onnx-go or opencv")
 	fs.IntVar(&c.workers, "workers", 0, "recognitions (photos, camera frames) run at once (default: one per core)")
 	fs.BoolVar(&c.verbose, "v", false, "log every camera stream's timing and each failed request")
+	fs.StringVar(&c.node, "node", "", "this server's `name` among the nodes sharing a postgres:// --db (default: the host name)")
+	fs.StringVar(&c.url, "url", "", "the `URL` other nodes send this node's players to (default: http://ADDR; behind a load balancer, the balancer's)")
+	fs.BoolVar(&c.journal, "journal", true, "with a postgres:// --db: journal every room's moves before answering them, so another node takes a room over when this one dies or stops")
 	return func(e *env, args []string) int {
 		if len(args) > 0 {
 			fmt.Fprintf(e.stderr, "sudokuar serve: unexpected argument %q\n", args[0])
@@ -86,7 +96,24 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 		tlsCfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
 	var db store.Store
+	var roomsCfg rooms.Config
 	where := c.db
+	if store.IsPostgresURL(c.db) && c.journal {
+		j, closeJ, err := openJournal(c.db)
+		if err != nil {
+			return err
+		}
+		defer closeJ()
+		roomsCfg.Journal, roomsCfg.Node, roomsCfg.URL = j, c.node, c.url
+		if roomsCfg.Node == "" {
+			if roomsCfg.Node, err = os.Hostname(); err != nil {
+				return fmt.Errorf("no --node given and no host name: %w", err)
+			}
+		}
+		if roomsCfg.URL == "" {
+			roomsCfg.URL = "http://" + c.addr
+		}
+	}
 	if store.IsPostgresURL(c.db) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		pg, err := store.OpenPostgres(ctx, c.db)
@@ -110,7 +137,7 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	srv, err := web.New(web.Config{
 		Store: db, Log: logger, Pipeline: pipeline.Options{Backend: c.backend},
-		Secure: tlsCfg != nil, Workers: c.workers,
+		Secure: tlsCfg != nil, Workers: c.workers, Rooms: roomsCfg,
 	})
 	if err != nil {
 		return err
@@ -190,4 +217,21 @@ func lanURLs(scheme string, addr net.Addr) []string {
 		out = append(out, fmt.Sprintf("%s://%s:%d", scheme, ipn.IP, ta.Port))
 	}
 	return out
+}
+
+// openJournal connects the rooms' journal to the PostgreSQL database at
+// url, on a connection pool of its own.
+func openJournal(url string) (*cluster.Journal, func(), error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		return nil, nil, errors.New("the rooms' journal: the PostgreSQL connection string does not parse")
+	}
+	j, err := cluster.NewJournal(ctx, pool)
+	if err != nil {
+		pool.Close()
+		return nil, nil, err
+	}
+	return j, pool.Close, nil
 }
