@@ -43,11 +43,11 @@ type lgPlayer struct {
 	seat      int
 	mode      string
 	puzzle    string
-	code      string       // the room, once in one
-	quickMsg  *rooms.In    // quick mode: what to send again after a drop while queued
-	room      *lgRoom      // co-op: the versions every player of the room saw
-	board     []byte       // the board as this player's messages built it
-	v         int64        // the board's version as last seen
+	code      string    // the room, once in one
+	quickMsg  *rooms.In // quick mode: what to send again after a drop while queued
+	room      *lgRoom   // co-op: the versions every player of the room saw
+	board     []byte    // the board as this player's messages built it
+	v         int64     // the board's version as last seen
 	sent      map[int64]lgSent
 	inflight  map[int64]lgSent // sent, unanswered when the socket dropped
 	lastAcked int64
