@@ -347,6 +347,8 @@ func (p *lgPlayer) reconnect(m *lgMoved) bool {
 	// During play a drop or a move takes the player out of its room until
 	// the state it comes back to is checked; before (setting rooms up,
 	// quick match) a move is the normal way in and not counted.
+	// One way back counts once, however many nodes answer "moved" or
+	// refuse on the way.
 	if playing && !p.away {
 		p.away, p.awaySince = true, now
 		p.drops = append(p.drops, now)
@@ -355,8 +357,8 @@ func (p *lgPlayer) reconnect(m *lgMoved) bool {
 			p.unanswered++
 		}
 		clear(p.sent)
-	}
-	if playing || m == nil {
+		p.reconnects++
+	} else if !playing && m == nil {
 		p.reconnects++
 	}
 	code, quick := p.code, p.quickMsg
@@ -379,8 +381,10 @@ func (p *lgPlayer) reconnect(m *lgMoved) bool {
 		p.wmu.Unlock()
 		var msg any
 		switch {
-		case m != nil && m.Code != "":
+		case m != nil && m.Code != "" && attempt == 0:
 			msg = lgJoin{T: "join", Seq: p.nextRejoin(), Code: m.Code, Token: m.Token, Name: fmt.Sprint("load", p.id)}
+		case m != nil && m.Code != "":
+			msg = lgJoin{T: "join", Seq: p.nextRejoin(), Code: m.Code, Name: fmt.Sprint("load", p.id)}
 		case code != "":
 			msg = lgJoin{T: "join", Seq: p.nextRejoin(), Code: code, Name: fmt.Sprint("load", p.id)}
 		case quick != nil:
@@ -406,16 +410,18 @@ func (p *lgPlayer) nextRejoin() int64 {
 	return rejoinSeqBase + p.rejoinSeq
 }
 
-// nodeOrder lists the nodes to try: the moved-to node alone, or the
-// current node first and then the others in their order.
+// nodeOrder lists the nodes to try: the moved-to node or else the
+// current one first, then the others in their order (a "moved" may name
+// a node that has just died: its heartbeat is not old enough yet for
+// another node to take the room over).
 func (p *lgPlayer) nodeOrder(m *lgMoved) []string {
-	if m != nil {
-		return []string{strings.TrimSuffix(m.URL, "/")}
-	}
 	p.wmu.Lock()
 	base := p.base
 	p.wmu.Unlock()
 	order := []string{base}
+	if m != nil {
+		order[0] = strings.TrimSuffix(m.URL, "/")
+	}
 	start := 0
 	for i, a := range p.addrs {
 		if a == base {
@@ -423,7 +429,7 @@ func (p *lgPlayer) nodeOrder(m *lgMoved) []string {
 		}
 	}
 	for k := range p.addrs {
-		if a := p.addrs[(start+k)%len(p.addrs)]; a != base {
+		if a := p.addrs[(start+k)%len(p.addrs)]; a != order[0] {
 			order = append(order, a)
 		}
 	}
@@ -460,6 +466,8 @@ func (p *lgPlayer) handle(b []byte) {
 			delete(p.sent, e.Seq)
 			p.lost++ // refused
 		}
+	case "closed":
+		p.errs++ // "the server is shutting down": a player reads it as an error
 	case "over":
 		p.over = true
 	case "state":
