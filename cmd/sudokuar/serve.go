@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"strings"
@@ -29,6 +30,7 @@ type serveConfig struct {
 	backend   string
 	workers   int
 	verbose   bool
+	proxies   []netip.Prefix   // --proxy: load balancers whose X-Forwarded-For is trusted
 	ready     func(url string) // tests: called once listening
 	interrupt context.Context  // tests: cancelled to stop, like SIGINT
 }
@@ -42,6 +44,11 @@ func serveFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.StringVar(&c.backend, "ocr-backend", pipeline.BackendGo, "digit network runtime: onnx-go or opencv")
 	fs.IntVar(&c.workers, "workers", 0, "recognitions (photos, camera frames) run at once (default: one per core)")
 	fs.BoolVar(&c.verbose, "v", false, "log every camera stream's timing and each failed request")
+	fs.Func("proxy", "a load balancer in front (HAProxy, nginx): its `address` or CIDR (repeat, or separate by commas); requests from it count as the client's it names last in X-Forwarded-For, and its connections are not capped per address", func(v string) error {
+		ps, err := parseProxies(v)
+		c.proxies = append(c.proxies, ps...)
+		return err
+	})
 	return func(e *env, args []string) int {
 		if len(args) > 0 {
 			fmt.Fprintf(e.stderr, "sudokuar serve: unexpected argument %q\n", args[0])
@@ -110,7 +117,7 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	srv, err := web.New(web.Config{
 		Store: db, Log: logger, Pipeline: pipeline.Options{Backend: c.backend},
-		Secure: tlsCfg != nil, Workers: c.workers,
+		Secure: tlsCfg != nil, Workers: c.workers, Proxies: c.proxies,
 	})
 	if err != nil {
 		return err
@@ -122,7 +129,7 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 	}
 	// A hostile client opening sockets by the thousand uses up only its
 	// own address's share.
-	ln = web.LimitListener(ln, web.DefaultConnsPerAddr)
+	ln = web.LimitListener(ln, web.DefaultConnsPerAddr, c.proxies...)
 	scheme := "http"
 	if tlsCfg != nil {
 		ln = tls.NewListener(ln, tlsCfg)
@@ -168,6 +175,26 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 		err = hs.Close()
 	}
 	return errors.Join(err, srv.Close())
+}
+
+// parseProxies reads --proxy: addresses (one host each) or CIDR prefixes,
+// separated by commas.
+func parseProxies(v string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.Split(v, ",") {
+		f = strings.TrimSpace(f)
+		if p, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		ip, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an IP address or a CIDR prefix (e.g. 10.0.0.5 or 10.0.0.0/24)", f)
+		}
+		ip = ip.Unmap()
+		out = append(out, netip.PrefixFrom(ip, ip.BitLen()))
+	}
+	return out, nil
 }
 
 // lanURLs lists the addresses a phone on the same network can use when

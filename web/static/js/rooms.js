@@ -31,7 +31,11 @@ let moved = null;     // {code, token}: the next join of that room carries the t
 let reopen = false;   // the socket is being closed to reconnect at once (a "moved" to this origin)
 let away = false;     // the socket dropped while in a room: the next state says we are back
 
-const codeIn = location.pathname.split('/')[2];
+// The page is /rooms/CODE, or PREFIX/rooms/CODE when a load balancer
+// routes PREFIX (e.g. /n/a) to one node: its socket then goes there too.
+const path = location.pathname.match(/^(.*?)\/rooms(?:\/([^/]*))?\/?$/) || ['', '', ''];
+const codeIn = path[2];
+let wsPrefix = path[1]; // '' : the origin's own /ws/rooms
 // A "moved" to another node opens /rooms/CODE there with the one-time
 // token that keeps the player's seat in the address's fragment (never
 // sent to a server, and taken out of the address at once).
@@ -53,7 +57,7 @@ setInterval(tick, 250);
 // ---- the connection ----
 
 function connect() {
-  ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/rooms`);
+  ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${wsPrefix}/ws/rooms`);
   ws.onopen = () => {
     retry = 0;
     if (wanted) {
@@ -85,6 +89,7 @@ function connect() {
     // do not all come back in the same instant.
     const wait = Math.min(5000, 250 * 2 ** retry++) * (0.75 + Math.random() / 2);
     if (wanted && st) away = true;
+    wsPrefix = ''; // a node that dropped may be dead: the balancer picks a live one, which says "moved" if need be
     tell(e.code === 1001 ? 'The server is restarting: reconnecting…' : 'Connection lost: reconnecting…');
     setTimeout(connect, wait);
   };
@@ -197,6 +202,7 @@ const handlers = {
     wanted = m.code;
     if (u.origin === location.origin) {
       moved = { code: m.code, token: m.token };
+      wsPrefix = u.pathname.replace(/\/+$/, '');
       reopen = true;
       if (ws) ws.close();
       return;
