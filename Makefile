@@ -69,10 +69,12 @@ test: test-deps
 
 # test-pg runs the store's shared test suite (and the rooms' store tests)
 # against a real PostgreSQL: a throwaway cluster in a temp folder, started
-# with initdb/pg_ctl and removed afterwards (scripts/test-pg.sh).
+# with initdb/pg_ctl and removed afterwards (scripts/test-pg.sh). In
+# cmd/sudokuar it runs three `serve` processes as a cluster, killed and
+# stopped mid-game, directly and behind HAProxy (docs/haproxy.cfg).
 test-pg:
-	$(call apt-install,postgresql)
-	sh scripts/test-pg.sh $(GO) test -count=1 -run 'Postgres' ./store/ ./rooms/
+	$(call apt-install,postgresql haproxy)
+	sh scripts/test-pg.sh $(GO) test -count=1 -run 'Postgres' ./store/ ./rooms/ ./cmd/sudokuar/
 
 # lint runs golangci-lint v2 with .golangci.yml (the default linters plus
 # gocyclo at 30). The version is pinned; it is installed into bin/ (not the

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -128,15 +129,24 @@ type node struct {
 	exited     chan struct{}
 	exitErr    error
 	extraFlags []string
+	pubURL     string // --url when not url()
 }
 
 func (n *node) url() string { return fmt.Sprintf("http://127.0.0.1:%d", n.port) }
+
+// publicURL is the node's --url: where "moved" sends players.
+func (n *node) publicURL() string {
+	if n.pubURL != "" {
+		return n.pubURL
+	}
+	return n.url()
+}
 
 // start runs the node and waits until it answers.
 func (n *node) start() {
 	n.t.Helper()
 	n.out = &syncBuffer{}
-	args := append([]string{"serve", "--addr", fmt.Sprintf("127.0.0.1:%d", n.port), "--db", n.db, "--node", n.name, "--url", n.url()}, n.extraFlags...)
+	args := append([]string{"serve", "--addr", fmt.Sprintf("127.0.0.1:%d", n.port), "--db", n.db, "--node", n.name, "--url", n.publicURL()}, n.extraFlags...)
 	n.cmd = exec.Command(n.bin, args...)
 	n.cmd.Stdout, n.cmd.Stderr = n.out, n.out
 	if err := n.cmd.Start(); err != nil {
@@ -181,6 +191,12 @@ func (n *node) stop(sig syscall.Signal) {
 
 // startCluster runs nodes a, b and c on one fresh database.
 func startCluster(t *testing.T, flags ...string) []*node {
+	return startClusterURLs(t, nil, flags...)
+}
+
+// startClusterURLs runs nodes a, b and c on one fresh database; urlOf
+// (nil: their own addresses) gives the --url of each.
+func startClusterURLs(t *testing.T, urlOf func(name string) string, flags ...string) []*node {
 	db := clusterDB(t)
 	bin := buildSudokuar(t)
 	help, _ := exec.Command(bin, "serve", "--help").CombinedOutput()
@@ -190,6 +206,9 @@ func startCluster(t *testing.T, flags ...string) []*node {
 	var ns []*node
 	for _, name := range []string{"a", "b", "c"} {
 		n := &node{t: t, bin: bin, db: db, name: name, port: freePort(t), extraFlags: flags}
+		if urlOf != nil {
+			n.pubURL = urlOf(name)
+		}
 		n.start()
 		t.Cleanup(func() {
 			n.stop(syscall.SIGKILL)
@@ -518,4 +537,92 @@ func TestPostgresClusterProcesses(t *testing.T) {
 		t.Logf("leader %s killed: two players on nodes %s and %s started a game %v later", l.name, rest[0].name, rest[1].name, time.Since(t0))
 		_ = d
 	})
+}
+
+// TestPostgresClusterHAProxy runs loadgen through HAProxy (docs/haproxy.cfg
+// with this test's ports) in front of three nodes whose --url routes
+// through it, and kills one node with SIGKILL in the middle of the games:
+// every player comes back through the balancer with every acknowledged
+// move. Skipped when haproxy is not installed (`make test-pg` installs it).
+func TestPostgresClusterHAProxy(t *testing.T) {
+	if os.Getenv(pgAdminEnv) == "" {
+		t.Skipf("%s is not set: run `make test-pg`", pgAdminEnv)
+	}
+	haproxy, err := exec.LookPath("haproxy")
+	if err != nil {
+		t.Skip("haproxy is not installed (Debian: apt-get install haproxy; `make test-pg` installs it)")
+	}
+	front := freePort(t)
+	balancer := fmt.Sprintf("http://127.0.0.1:%d", front)
+	ns := startClusterURLs(t, func(name string) string { return balancer + "/n/" + name }, "--proxy", "127.0.0.1")
+	cfg, err := os.ReadFile("../../docs/haproxy.cfg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.ReplaceAll(string(cfg), "127.0.0.1:8080", fmt.Sprintf("127.0.0.1:%d", front))
+	for i, n := range ns {
+		text = strings.ReplaceAll(text, fmt.Sprintf("127.0.0.1:%d", 8081+i), fmt.Sprintf("127.0.0.1:%d", n.port))
+	}
+	cfgPath := filepath.Join(t.TempDir(), "haproxy.cfg")
+	if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hout := &syncBuffer{}
+	hp := exec.Command(haproxy, "-db", "-f", cfgPath)
+	hp.Stdout, hp.Stderr = hout, hout
+	if err := hp.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = hp.Process.Kill()
+		_ = hp.Wait()
+		if t.Failed() {
+			t.Logf("haproxy said:\n%s", hout)
+		}
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if _, err := fetchStats(balancer); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("haproxy does not answer on %s:\n%s", balancer, hout)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	out, errOut := &syncBuffer{}, &syncBuffer{}
+	killed := make(chan *node, 1)
+	go func() { // 2 s into the games, the node with the most rooms dies
+		for !strings.Contains(out.String(), "rooms playing after") {
+			time.Sleep(20 * time.Millisecond)
+		}
+		time.Sleep(2 * time.Second)
+		victim, most := ns[0], -1
+		for _, n := range ns {
+			if s, err := fetchStats(n.url()); err == nil && s.Rooms > most {
+				victim, most = n, s.Rooms
+			}
+		}
+		victim.stop(syscall.SIGKILL)
+		killed <- victim
+	}()
+	code := run([]string{"loadgen", "--addr", balancer, "--players", "24", "--rooms", "6", "--mode", "mixed",
+		"--size", "4", "--duration", "12s", "--every", "200ms"},
+		&env{stdin: strings.NewReader(""), stdout: out, stderr: errOut})
+	victim := <-killed
+	t.Logf("loadgen through haproxy, node %s killed 2 s into the games:\n%s%s", victim.name, out, errOut)
+	if code != exitOK {
+		t.Fatalf("loadgen exited with %d", code)
+	}
+	m := loadLineRE.FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("no result line in:\n%s", out)
+	}
+	if m[4] != "0" || m[5] != "0" {
+		t.Errorf("result: %s (want none lost or misordered)", m[0])
+	}
+	if reconnected, _ := strconv.Atoi(m[6]); reconnected == 0 || !strings.Contains(out.String(), " 0 players never came back") {
+		t.Errorf("the players of node %s did not all come back after it was killed", victim.name)
+	}
 }
