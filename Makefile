@@ -67,14 +67,15 @@ test: test-deps
 	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then $(MAKE) --no-print-directory test-pg; \
 	else echo "make test: PostgreSQL is not installed, skipping test-pg (make test-pg installs it)"; fi
 
-# test-pg runs the store's shared test suite (and the rooms' store tests)
+# test-pg runs the store's shared test suite, the rooms' store tests and the
+# cluster's directory (several hubs on one database)
 # against a real PostgreSQL: a throwaway cluster in a temp folder, started
 # with initdb/pg_ctl and removed afterwards (scripts/test-pg.sh). In
 # cmd/sudokuar it runs three `serve` processes as a cluster, killed and
 # stopped mid-game, directly and behind HAProxy (docs/haproxy.cfg).
 test-pg:
 	$(call apt-install,postgresql haproxy)
-	sh scripts/test-pg.sh $(GO) test -count=1 -run 'Postgres' ./store/ ./rooms/ ./cmd/sudokuar/
+	sh scripts/test-pg.sh $(GO) test -count=1 -run 'Postgres' ./store/ ./rooms/ ./cluster/ ./cmd/sudokuar/
 
 # lint runs golangci-lint v2 with .golangci.yml (the default linters plus
 # gocyclo at 30). The version is pinned; it is installed into bin/ (not the

@@ -186,15 +186,31 @@ func (c *Conn) Receive(data []byte) {
 		}
 		ask := c.ask()
 		h.mm.cancel(c)
-		if err := h.create(set, []joinReq{{conn: c, name: c.displayName(), ask: ask}}, c); err != nil {
+		if _, err := h.create(set, []joinReq{{conn: c, name: c.displayName(), ask: ask}}, c); err != nil {
 			c.sendError(in.Seq, ErrClosing, "%v", err)
 		}
 	case "join":
 		code := strings.ToUpper(strings.TrimSpace(in.Code))
 		r := h.room(code)
+		if r == nil && h.cl != nil && ValidCode(code) {
+			h.cl.elsewhere(c, in, code)
+			return
+		}
 		if r == nil {
 			c.sendError(in.Seq, ErrNoRoom, "no room %q: check the code, or the game may have ended", in.Code)
 			return
+		}
+		j := joinReq{conn: c, name: c.displayName(), watch: in.Watch, seq: in.Seq}
+		if in.Token != "" && h.cl != nil {
+			g, err := h.cl.redeem(code, in.Token)
+			if err != nil {
+				c.sendError(in.Seq, ErrBad, "the token of this move is spent, expired or not for room %s: join by its code", code)
+				return
+			}
+			j.player = g.Player
+			if in.Name == "" && g.Name != "" {
+				c.name, j.name = g.Name, g.Name
+			}
 		}
 		var ask int64
 		if cur := c.room.Load(); cur != r {
@@ -203,7 +219,8 @@ func (c *Conn) Receive(data []byte) {
 			ask = c.asked.Load() // a watcher taking a seat stays
 		}
 		h.mm.cancel(c)
-		r.post(envelope{kind: evJoin, conn: c, aside: &aside{join: joinReq{conn: c, name: c.displayName(), watch: in.Watch, seq: in.Seq, ask: ask}}})
+		j.ask = ask
+		r.post(envelope{kind: evJoin, conn: c, aside: &aside{join: j}})
 	case "quick":
 		set, err := settingsFrom(in)
 		if err != nil {

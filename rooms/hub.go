@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -85,6 +84,13 @@ type Config struct {
 	// read them before it is closed as too slow (default 256: at the
 	// message budget of four players, seconds of play).
 	OutQueue int
+
+	// Node names this server in a cluster, URL is where other nodes send
+	// its players (the base of its pages and /ws/rooms), and Directory is
+	// what the nodes share (codes, public list, quick match, presence).
+	// With no Directory the hub works alone, as one server.
+	Node, URL string
+	Directory Directory
 }
 
 // Gate admits engine work: Enter waits for a place for key (an address;
@@ -107,6 +113,7 @@ type Hub struct {
 	puzzles PuzzleSource
 	pool    *Pool // the default source, closed with the hub
 	mm      *matchmaker
+	cl      *clusterSide // nil: a hub alone
 
 	gate    Gate
 	creates *limit.Buckets // rooms created per address
@@ -270,6 +277,10 @@ func NewHub(cfg Config) *Hub {
 		h.puzzles = gatedSource{cfg.Puzzles, h.gate}
 	}
 	h.mm = newMatchmaker(h)
+	if cfg.Directory != nil {
+		h.cl = newClusterSide(h, cfg.Directory)
+		h.cl.start()
+	}
 	go h.sweepIdle()
 	return h
 }
@@ -494,31 +505,42 @@ func newID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// create opens a room with set and seats the first players in it; by is
-// the connection that asked (nil: the matchmaker), whose address and own
-// count of open rooms are bounded.
-func (h *Hub) create(set Settings, first []joinReq, by *Conn) error {
+// create opens a room with set and seats the first players in it (a
+// joinReq with no conn keeps a seat for a player coming from another
+// node); by is the connection that asked (nil: the matchmaker), whose
+// address and own count of open rooms are bounded. It returns the room's
+// code. In a cluster the code is claimed in the directory first, so no
+// two nodes use it.
+func (h *Hub) create(set Settings, first []joinReq, by *Conn) (string, error) {
 	addr := ""
 	if by != nil {
 		addr = by.addr
-	} else if len(first) > 0 {
+	} else if len(first) > 0 && first[0].conn != nil {
 		addr = first[0].conn.addr
+	}
+	code := ""
+	if h.cl != nil {
+		if err := h.canCreate(by, addr); err != nil {
+			return "", err
+		}
+		var err error
+		if code, err = h.cl.claim(); err != nil {
+			return "", err
+		}
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	switch {
-	case h.closing:
-		return errors.New("the server is shutting down")
-	case len(h.rooms) >= h.cfg.MaxRooms:
-		return fmt.Errorf("the server has %d rooms open, the most it takes: try again soon", h.cfg.MaxRooms)
-	case by != nil && addr != "" && h.byAddr[addr] != nil && h.byAddr[addr].rooms >= h.cfg.MaxRoomsPerAddress:
-		return fmt.Errorf("%d rooms made from your address are open, the most it may have: play in one of them, or wait for one to close", h.cfg.MaxRoomsPerAddress)
-	case by != nil && by.created >= h.cfg.MaxRoomsPerConn:
-		return fmt.Errorf("%d rooms you made are still open, the most one connection may have: play in one of them", h.cfg.MaxRoomsPerConn)
+	if err := h.canCreateLocked(by, addr); err != nil {
+		if code != "" {
+			h.cl.closed(code)
+		}
+		return "", err
 	}
-	code := newCode()
-	for h.rooms[code] != nil {
+	if code == "" {
 		code = newCode()
+		for h.rooms[code] != nil {
+			code = newCode()
+		}
 	}
 	r := newRoom(h, code, set)
 	r.addr, r.by = addr, by
@@ -537,6 +559,28 @@ func (h *Hub) create(set Settings, first []joinReq, by *Conn) error {
 		defer h.work.Done()
 		r.run()
 	}()
+	return code, nil
+}
+
+// canCreate checks the bounds on rooms before a code is claimed.
+func (h *Hub) canCreate(by *Conn, addr string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.canCreateLocked(by, addr)
+}
+
+// canCreateLocked checks the bounds on rooms (h.mu held).
+func (h *Hub) canCreateLocked(by *Conn, addr string) error {
+	switch {
+	case h.closing:
+		return errors.New("the server is shutting down")
+	case len(h.rooms) >= h.cfg.MaxRooms:
+		return fmt.Errorf("the server has %d rooms open, the most it takes: try again soon", h.cfg.MaxRooms)
+	case by != nil && addr != "" && h.byAddr[addr] != nil && h.byAddr[addr].rooms >= h.cfg.MaxRoomsPerAddress:
+		return fmt.Errorf("%d rooms made from your address are open, the most it may have: play in one of them, or wait for one to close", h.cfg.MaxRoomsPerAddress)
+	case by != nil && by.created >= h.cfg.MaxRoomsPerConn:
+		return fmt.Errorf("%d rooms you made are still open, the most one connection may have: play in one of them", h.cfg.MaxRoomsPerConn)
+	}
 	return nil
 }
 
@@ -556,13 +600,24 @@ func (h *Hub) removeRoom(r *Room) {
 		if r.by != nil {
 			r.by.created--
 		}
+		if h.cl != nil {
+			h.cl.closed(r.code)
+		}
 	}
 	h.mu.Unlock()
 }
 
 // PublicRooms lists the public rooms whose lobby has a free seat, fullest
-// first.
+// first, at most 50: in a cluster those of every live node.
 func (h *Hub) PublicRooms() []RoomInfo {
+	if h.cl != nil {
+		return h.cl.public()
+	}
+	return h.localPublic()
+}
+
+// localPublic is PublicRooms of this hub's own rooms.
+func (h *Hub) localPublic() []RoomInfo {
 	h.mu.Lock()
 	list := make([]RoomInfo, 0)
 	for _, r := range h.rooms {
@@ -571,14 +626,9 @@ func (h *Hub) PublicRooms() []RoomInfo {
 		}
 	}
 	h.mu.Unlock()
-	slices.SortFunc(list, func(a, b RoomInfo) int {
-		if a.Players != b.Players {
-			return b.Players - a.Players
-		}
-		return strings.Compare(a.Code, b.Code)
-	})
-	if len(list) > 50 {
-		list = list[:50]
+	SortPublic(list)
+	if len(list) > publicLimit {
+		list = list[:publicLimit]
 	}
 	return list
 }
@@ -613,6 +663,10 @@ type Stats struct {
 	MoveP50Us int64 `json:"moveP50Us"`
 	MoveP99Us int64 `json:"moveP99Us"`
 	MoveMaxUs int64 `json:"moveMaxUs"`
+	// In a cluster: this node's name, and whether it runs the cluster's
+	// matchmaker now (false without a Directory).
+	Node   string `json:"node,omitempty"`
+	Leader bool   `json:"leader"`
 }
 
 // Stats returns the counters now.
@@ -628,6 +682,10 @@ func (h *Hub) Stats() Stats {
 	s.Queued = h.mm.waiting()
 	s.Moves, s.Dropped, s.Matches = h.moves.Load(), h.dropped.Load(), h.matches.Load()
 	s.MoveCount, s.MoveP50Us, s.MoveP99Us, s.MoveMaxUs = h.lat.quantiles()
+	s.Node = h.cfg.Node
+	if h.cl != nil {
+		s.Leader = h.cl.dir.Leading()
+	}
 	return s
 }
 
@@ -660,6 +718,9 @@ func (h *Hub) Close() {
 	h.mu.Unlock()
 	for _, c := range conns {
 		c.end(CloseShutdown, "the server is shutting down")
+	}
+	if h.cl != nil {
+		h.cl.stop()
 	}
 	if h.pool != nil {
 		h.pool.Close()

@@ -113,12 +113,15 @@ const (
 
 // joinReq is a connection asking for a place in the room.
 type joinReq struct {
-	conn  *Conn
-	name  string
-	watch bool
-	quick bool  // seated by the matchmaker: ready at once
-	seq   int64 // the join message's, for an error
-	ask   int64 // the connection's request number (Conn.asked) when it asked
+	conn *Conn // nil: a seat kept for a player on their way from another node
+	// player is whose seat this is: the connection's own player, or the
+	// one a "moved" token named (another node's id for them).
+	player string
+	name   string
+	watch  bool
+	quick  bool  // seated by the matchmaker: ready at once
+	seq    int64 // the join message's, for an error
+	ask    int64 // the connection's request number (Conn.asked) when it asked
 }
 
 // inboxSize is how many messages a room queues: at four players' message
@@ -367,12 +370,20 @@ func (r *Room) seatOfPlayer(player string) int {
 
 func (r *Room) join(j joinReq) {
 	c := j.conn
-	if r.bans[c.player] {
+	player := j.player
+	if player == "" {
+		player = c.player
+	}
+	if c == nil {
+		r.reserve(j)
+		return
+	}
+	if r.bans[player] {
 		c.sendError(j.seq, ErrBanned, "you were voted out of room %s", r.code)
 		return
 	}
 	// A player coming back (a reload, a new connection) gets their seat.
-	if i := r.seatOfPlayer(c.player); i >= 0 && !j.watch {
+	if i := r.seatOfPlayer(player); i >= 0 && !j.watch {
 		s := r.seats[i]
 		if s.out == "" || r.phase == PhasePlaying || r.phase == PhaseOver {
 			if old := s.conn; old != nil && old != c {
@@ -382,6 +393,9 @@ func (r *Room) join(j joinReq) {
 			delete(r.watchers, c)
 			s.conn, s.name = c, j.name
 			if r.attach(c, j.ask) {
+				if r.set.Quick && r.games == 0 {
+					r.maybeCountdown() // the last of a quick match's players has come
+				}
 				r.broadcastState()
 			}
 			return
@@ -393,7 +407,7 @@ func (r *Room) join(j joinReq) {
 				continue
 			}
 			delete(r.watchers, c)
-			r.seats[i] = &seat{player: c.player, name: j.name, conn: c, ready: j.quick}
+			r.seats[i] = &seat{player: player, name: j.name, conn: c, ready: j.quick}
 			if !r.attach(c, j.ask) {
 				return
 			}
@@ -414,6 +428,23 @@ func (r *Room) join(j joinReq) {
 		r.broadcastState()
 	}
 }
+
+// reserve keeps a seat of a quick match for a player who is on their way
+// from another node: they have reserveWait to come (their seat is
+// counted away from when it would have timed out sooner).
+func (r *Room) reserve(j joinReq) {
+	for i, s := range r.seats {
+		if s == nil {
+			away := r.now().Add(min(0, reserveWait-r.hub.cfg.Reconnect))
+			r.seats[i] = &seat{player: j.player, name: j.name, awaySince: away, ready: true}
+			return
+		}
+	}
+}
+
+// reserveWait is how long a quick-match seat waits for a player sent from
+// another node before the others start without them.
+const reserveWait = 10 * time.Second
 
 // attach makes c's messages come here. A connection that closed on its
 // way in is away at once; one that has asked for another room since it

@@ -1,0 +1,127 @@
+package rooms
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// newNodes starts n hubs sharing one MemoryCluster, as nodes "n0", "n1"…
+// at URLs "http://n0"…; opt may change each config.
+func newNodes(t *testing.T, n int, opt func(*Config)) (*MemoryCluster, []*harness) {
+	t.Helper()
+	mc := NewMemoryCluster(nil)
+	hs := make([]*harness, n)
+	for i := range hs {
+		name := "n" + string(rune('0'+i))
+		d, err := mc.NewDirectory(name, "http://"+name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { d.Close() })
+		hs[i] = newHarness(t, func(c *Config) {
+			c.Node, c.URL, c.Directory = name, "http://"+name, d
+			if opt != nil {
+				opt(c)
+			}
+		})
+	}
+	return mc, hs
+}
+
+// follow has a client of node to (a new connection, as a page on another
+// origin would open, with its own player id) join with a moved message's
+// token, and returns it with its first state.
+func follow(t *testing.T, to *harness, player string, mv Moved) (*client, State) {
+	t.Helper()
+	c := to.connect(player)
+	c.send(In{T: "join", Code: mv.Code, Token: mv.Token})
+	return c, c.state(func(s State) bool { return s.Code == mv.Code })
+}
+
+// TestClusterJoinElsewhere: a room made on one node is joined through
+// another, which answers "moved" with a token that seats the player, on
+// the room's node, under the id the first node knew them by; a spent
+// token does not work twice, and a code no node holds is refused.
+func TestClusterJoinElsewhere(t *testing.T) {
+	_, hs := newNodes(t, 2, nil)
+	ada := hs[0].connect("ada")
+	st := ada.createRoom(Race, true)
+	bob := hs[1].connect("bob")
+	seq := bob.send(In{T: "join", Code: st.Code, Name: "Bob"})
+	var mv Moved
+	bob.expect("moved", func(m msg) bool { return m.Seq == seq }).decode(t, &mv)
+	if mv.Code != st.Code || mv.URL != "http://n0" || len(mv.Token) != 32 {
+		t.Fatalf("moved: %+v", mv)
+	}
+	if s0, s1 := hs[0].hub.Stats(), hs[1].hub.Stats(); s0.Node != "n0" || !s0.Leader || s1.Node != "n1" || s1.Leader {
+		t.Errorf("stats: node %q leader %v, node %q leader %v; want n0 leading", s0.Node, s0.Leader, s1.Node, s1.Leader)
+	}
+	bob2, st2 := follow(t, hs[0], "bob-on-n0", mv)
+	if st2.You < 0 || st2.Seats[st2.You].Name != "Bob" {
+		t.Fatalf("bob's seat on n0: you %d, seats %+v", st2.You, st2.Seats)
+	}
+	// The seat is bob's (n1's id): his n1 connection's token finds it again.
+	if i := slices.IndexFunc(hs[0].hub.rooms[st.Code].seats, func(s *seat) bool { return s != nil && s.player == "bob" }); i != st2.You {
+		t.Errorf("the seat is not bob's: %d, want %d", i, st2.You)
+	}
+	eve := hs[0].connect("eve")
+	seq = eve.send(In{T: "join", Code: st.Code, Token: mv.Token})
+	if e := eve.errorFor(seq); e.Code != ErrBad {
+		t.Errorf("a spent token: %+v", e)
+	}
+	seq = bob.send(In{T: "join", Code: "ZZZZZZ"})
+	if e := bob.errorFor(seq); e.Code != ErrNoRoom {
+		t.Errorf("a code nobody holds: %+v", e)
+	}
+	// The public list on n1 shows n0's room, with its two players.
+	waitFor(t, "n0's room listed on n1", func() bool {
+		l := hs[1].hub.PublicRooms()
+		return len(l) == 1 && l[0].Code == st.Code && l[0].Players == 2
+	})
+	bob2.send(In{T: "leave"})
+	ada.send(In{T: "leave"})
+	waitFor(t, "the room's code released", func() bool {
+		_, err := hs[1].hub.cfg.Directory.Lookup(t.Context(), st.Code)
+		return err != nil
+	})
+}
+
+// TestClusterQuickMatch: three players queue on three nodes; the leader
+// matches them into one room on one node, whose own player is seated at
+// once while the others are sent there, and the game starts once they
+// have come.
+func TestClusterQuickMatch(t *testing.T) {
+	_, hs := newNodes(t, 3, func(c *Config) { c.Reconnect = 30 * time.Second })
+	cs := []*client{hs[0].connect("p0"), hs[1].connect("p1"), hs[2].connect("p2")}
+	for i, c := range cs {
+		c.send(In{T: "quick", Mode: Race, Size: 9, Level: "easy", Name: "P" + string(rune('0'+i))})
+	}
+	at := -1
+	waitFor(t, "the matched room", func() bool {
+		for i, h := range hs {
+			if len(h.hub.Open()) > 0 {
+				at = i
+			}
+		}
+		return at >= 0
+	})
+	for i, c := range cs {
+		if i == at {
+			continue
+		}
+		var mv Moved
+		c.expect("moved", nil).decode(t, &mv)
+		if mv.URL != "http://n"+string(rune('0'+at)) {
+			t.Errorf("%s was sent to %s, want n%d", c.name, mv.URL, at)
+		}
+		to := hs[mv.URL[len("http://n")]-'0']
+		cs[i], _ = follow(t, to, "again-"+c.name, mv)
+	}
+	for i, c := range cs {
+		st := c.playing()
+		if st.Seats[st.You].Name != "P"+string(rune('0'+i)) || len(st.Seats) != 3 {
+			t.Errorf("%s sits as %q; seats %+v", c.name, st.Seats[st.You].Name, st.Seats)
+		}
+	}
+}
