@@ -73,7 +73,7 @@ test: test-deps
 # with initdb/pg_ctl and removed afterwards (scripts/test-pg.sh).
 test-pg:
 	$(call apt-install,postgresql)
-	sh scripts/test-pg.sh $(GO) test -count=1 -run 'Postgres' ./store/ ./rooms/ ./cluster/ ./cmd/sudokuar/
+	sh scripts/test-pg.sh $(GO) test -count=1 -run 'Postgres' ./store/ ./rooms/ ./cluster/ ./cmd/sudokuar/ ./web/
 
 # lint runs golangci-lint v2 with .golangci.yml (the default linters plus
 # gocyclo at 30). The version is pinned; it is installed into bin/ (not the
