@@ -75,7 +75,7 @@ test: test-deps
 # stopped mid-game, directly and behind HAProxy (docs/haproxy.cfg).
 test-pg:
 	$(call apt-install,postgresql haproxy)
-	sh scripts/test-pg.sh $(GO) test -count=1 -run 'Postgres' ./store/ ./rooms/ ./cluster/ ./cmd/sudokuar/
+	sh scripts/test-pg.sh $(GO) test -count=1 -run 'Postgres' ./store/ ./rooms/ ./cluster/ ./cmd/sudokuar/ ./web/
 
 # lint runs golangci-lint v2 with .golangci.yml (the default linters plus
 # gocyclo at 30). The version is pinned; it is installed into bin/ (not the
