@@ -54,6 +54,9 @@ func TestClusterJoinElsewhere(t *testing.T) {
 	if mv.Code != st.Code || mv.URL != "http://n0" || len(mv.Token) != 32 {
 		t.Fatalf("moved: %+v", mv)
 	}
+	if s0, s1 := hs[0].hub.Stats(), hs[1].hub.Stats(); s0.Node != "n0" || !s0.Leader || s1.Node != "n1" || s1.Leader {
+		t.Errorf("stats: node %q leader %v, node %q leader %v; want n0 leading", s0.Node, s0.Leader, s1.Node, s1.Leader)
+	}
 	bob2, st2 := follow(t, hs[0], "bob-on-n0", mv)
 	if st2.You < 0 || st2.Seats[st2.You].Name != "Bob" {
 		t.Fatalf("bob's seat on n0: you %d, seats %+v", st2.You, st2.Seats)

@@ -675,6 +675,10 @@ type Stats struct {
 	MoveP50Us int64 `json:"moveP50Us"`
 	MoveP99Us int64 `json:"moveP99Us"`
 	MoveMaxUs int64 `json:"moveMaxUs"`
+	// In a cluster: this node's name, and whether it runs the cluster's
+	// matchmaker now (false without a Directory).
+	Node   string `json:"node,omitempty"`
+	Leader bool   `json:"leader"`
 	// The journal: rooms taken over from other nodes, and the writer's
 	// group commits and the records they wrote.
 	Resumed        int64 `json:"resumed"`
@@ -695,6 +699,10 @@ func (h *Hub) Stats() Stats {
 	s.Queued = h.mm.waiting()
 	s.Moves, s.Dropped, s.Matches = h.moves.Load(), h.dropped.Load(), h.matches.Load()
 	s.MoveCount, s.MoveP50Us, s.MoveP99Us, s.MoveMaxUs = h.lat.quantiles()
+	s.Node = h.cfg.Node
+	if h.cl != nil {
+		s.Leader = h.cl.dir.Leading()
+	}
 	s.Resumed = h.resumed.Load()
 	if h.writer != nil {
 		s.JournalCommits, s.JournalRecords = h.writer.commits.Load(), h.writer.records.Load()

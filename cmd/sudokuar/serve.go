@@ -10,13 +10,12 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/sudokuar/sudokuar/cluster"
 	"github.com/sudokuar/sudokuar/pipeline"
@@ -33,8 +32,9 @@ type serveConfig struct {
 	backend   string
 	workers   int
 	verbose   bool
-	node      string           // --node: this server's name among the nodes sharing --db
-	url       string           // --url: where other nodes send its players
+	proxies   []netip.Prefix   // --proxy: load balancers whose X-Forwarded-For is trusted
+	node      string           // this node's name in a cluster (--db postgres://)
+	url       string           // where other nodes send this node's players
 	journal   bool             // --journal: rooms survive their node (PostgreSQL)
 	ready     func(url string) // tests: called once listening
 	interrupt context.Context  // tests: cancelled to stop, like SIGINT
@@ -49,9 +49,14 @@ func serveFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.StringVar(&c.backend, "ocr-backend", pipeline.BackendGo, "digit network runtime: onnx-go or opencv")
 	fs.IntVar(&c.workers, "workers", 0, "recognitions (photos, camera frames) run at once (default: one per core)")
 	fs.BoolVar(&c.verbose, "v", false, "log every camera stream's timing and each failed request")
-	fs.StringVar(&c.node, "node", "", "this server's `name` among the nodes sharing a postgres:// --db (default: the host name)")
-	fs.StringVar(&c.url, "url", "", "the `URL` other nodes send this node's players to (default: http://ADDR; behind a load balancer, the balancer's)")
-	fs.BoolVar(&c.journal, "journal", true, "with a postgres:// --db: journal every room's moves before answering them, so another node takes a room over when this one dies or stops")
+	fs.Func("proxy", "a load balancer in front (HAProxy, nginx): its `address` or CIDR (repeat, or separate by commas); requests from it count as the client's it names last in X-Forwarded-For, and its connections are not capped per address", func(v string) error {
+		ps, err := parseProxies(v)
+		c.proxies = append(c.proxies, ps...)
+		return err
+	})
+	fs.StringVar(&c.node, "node", "", "with --db postgres://: this node's `name` among the servers sharing the database (default: the host name; two live nodes may not share one)")
+	fs.StringVar(&c.url, "url", "", "with --db postgres://: the `URL` other nodes send this node's players to (default: http://ADDR, or a load balancer's URL they all share)")
+	fs.BoolVar(&c.journal, "journal", true, "with --db postgres://: journal every room's moves before answering them, so another node takes a room over when this one dies or stops (false: a room ends with its node)")
 	return func(e *env, args []string) int {
 		if len(args) > 0 {
 			fmt.Fprintf(e.stderr, "sudokuar serve: unexpected argument %q\n", args[0])
@@ -59,6 +64,10 @@ func serveFlags(fs *flag.FlagSet) func(*env, []string) int {
 		}
 		if (c.tlsCert == "") != (c.tlsKey == "") {
 			fmt.Fprintln(e.stderr, "sudokuar serve: --tls-cert and --tls-key go together")
+			return exitUsage
+		}
+		if (c.node != "" || c.url != "") && !store.IsPostgresURL(c.db) {
+			fmt.Fprintln(e.stderr, "sudokuar serve: --node and --url are for several nodes sharing a PostgreSQL database (--db postgres://…)")
 			return exitUsage
 		}
 		if c.interrupt == nil {
@@ -95,34 +104,51 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 		}
 		tlsCfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		return err
+	}
+	// A hostile client opening sockets by the thousand uses up only its
+	// own address's share.
+	ln = web.LimitListener(ln, web.DefaultConnsPerAddr, c.proxies...)
+	defer ln.Close()
+	scheme := "http"
+	if tlsCfg != nil {
+		scheme = "https"
+	}
 	var db store.Store
 	var roomsCfg rooms.Config
 	where := c.db
-	if store.IsPostgresURL(c.db) && c.journal {
-		j, closeJ, err := openJournal(c.db)
-		if err != nil {
-			return err
-		}
-		defer closeJ()
-		roomsCfg.Journal, roomsCfg.Node, roomsCfg.URL = j, c.node, c.url
-		if roomsCfg.Node == "" {
-			if roomsCfg.Node, err = os.Hostname(); err != nil {
-				return fmt.Errorf("no --node given and no host name: %w", err)
-			}
-		}
-		if roomsCfg.URL == "" {
-			roomsCfg.URL = "http://" + c.addr
-		}
-	}
 	if store.IsPostgresURL(c.db) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		pg, err := store.OpenPostgres(ctx, c.db)
+		if err != nil {
+			cancel()
+			return err
+		}
+		dir, node, err := openCluster(ctx, c, scheme, ln.Addr())
+		if err != nil {
+			cancel()
+			pg.Close()
+			return err
+		}
+		defer dir.Close() // after the hub (web.Server.Close) has stopped
+		roomsCfg = rooms.Config{Node: node.Name, URL: node.URL, Directory: dir}
+		if c.journal {
+			if roomsCfg.Journal, err = cluster.NewJournal(ctx, dir.Pool()); err != nil {
+				cancel()
+				pg.Close()
+				return err
+			}
+		}
 		cancel()
+		db, where = pg, fmt.Sprintf("PostgreSQL; node %s, reached at %s", node.Name, node.URL)
+	} else {
+		unlock, err := lockSQLite(c.db)
 		if err != nil {
 			return err
 		}
-		db, where = pg, "PostgreSQL"
-	} else {
+		defer unlock()
 		lite, err := store.OpenSQLite(c.db)
 		if err != nil {
 			return err
@@ -137,23 +163,13 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	srv, err := web.New(web.Config{
 		Store: db, Log: logger, Pipeline: pipeline.Options{Backend: c.backend},
-		Secure: tlsCfg != nil, Workers: c.workers, Rooms: roomsCfg,
+		Secure: tlsCfg != nil, Workers: c.workers, Rooms: roomsCfg, Proxies: c.proxies,
 	})
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", c.addr)
-	if err != nil {
-		srv.Close()
-		return err
-	}
-	// A hostile client opening sockets by the thousand uses up only its
-	// own address's share.
-	ln = web.LimitListener(ln, web.DefaultConnsPerAddr)
-	scheme := "http"
 	if tlsCfg != nil {
 		ln = tls.NewListener(ln, tlsCfg)
-		scheme = "https"
 	}
 	hs := &http.Server{
 		Handler:           srv.Handler(),
@@ -197,6 +213,49 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 	return errors.Join(err, srv.Close())
 }
 
+// parseProxies reads --proxy: addresses (one host each) or CIDR prefixes,
+// separated by commas.
+func parseProxies(v string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.Split(v, ",") {
+		f = strings.TrimSpace(f)
+		if p, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		ip, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an IP address or a CIDR prefix (e.g. 10.0.0.5 or 10.0.0.0/24)", f)
+		}
+		ip = ip.Unmap()
+		out = append(out, netip.PrefixFrom(ip, ip.BitLen()))
+	}
+	return out, nil
+}
+
+// openCluster joins the cluster of nodes sharing c.db: --node (default
+// the host name) and --url (default scheme://ADDR, with the host name for
+// an address listening on every interface).
+func openCluster(ctx context.Context, c serveConfig, scheme string, addr net.Addr) (*cluster.Directory, rooms.NodeInfo, error) {
+	n := rooms.NodeInfo{Name: c.node, URL: c.url}
+	host, _ := os.Hostname()
+	if n.Name == "" {
+		if host == "" {
+			return nil, n, errors.New("no --node given and the host has no name: name this node")
+		}
+		n.Name = host
+	}
+	if n.URL == "" {
+		a := addr.String()
+		if ta, ok := addr.(*net.TCPAddr); ok && ta.IP.IsUnspecified() && host != "" {
+			a = net.JoinHostPort(host, fmt.Sprint(ta.Port))
+		}
+		n.URL = scheme + "://" + a
+	}
+	d, err := cluster.Open(ctx, c.db, cluster.Options{Node: n.Name, URL: n.URL})
+	return d, n, err
+}
+
 // lanURLs lists the addresses a phone on the same network can use when
 // the server listens on every interface.
 func lanURLs(scheme string, addr net.Addr) []string {
@@ -217,21 +276,4 @@ func lanURLs(scheme string, addr net.Addr) []string {
 		out = append(out, fmt.Sprintf("%s://%s:%d", scheme, ipn.IP, ta.Port))
 	}
 	return out
-}
-
-// openJournal connects the rooms' journal to the PostgreSQL database at
-// url, on a connection pool of its own.
-func openJournal(url string) (*cluster.Journal, func(), error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	pool, err := pgxpool.New(ctx, url)
-	if err != nil {
-		return nil, nil, errors.New("the rooms' journal: the PostgreSQL connection string does not parse")
-	}
-	j, err := cluster.NewJournal(ctx, pool)
-	if err != nil {
-		pool.Close()
-		return nil, nil, err
-	}
-	return j, pool.Close, nil
 }
