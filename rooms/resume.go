@@ -545,3 +545,21 @@ func (r *Room) goneStale() {
 	r.handing.Store(true) // nothing more is answered here
 	r.close()
 }
+
+// releaseAfterDrop gives a closed room's code back to the directory once
+// the journal has forgotten the room (its drop written under the code's
+// row), or at once with no journal (h.mu held).
+func (h *Hub) releaseAfterDrop(r *Room) {
+	l := r.log
+	if l == nil {
+		h.cl.closed(r.code)
+		return
+	}
+	seq := l.seq.Load()
+	h.goWork(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		l.waitDurable(ctx, seq)
+		h.cl.closed(r.code)
+	})
+}
