@@ -46,7 +46,7 @@ func NewJournal(ctx context.Context, pool *pgxpool.Pool) (*Journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cluster: journal: %w", err)
 	}
-	defer tx.Rollback(ctx)
+	defer func() { _ = tx.Rollback(ctx) }() // after Commit: a no-op
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))`, schemaLock); err != nil {
 		return nil, fmt.Errorf("cluster: journal: schema lock: %w", err)
 	}
@@ -83,7 +83,7 @@ func (j *Journal) Write(ctx context.Context, node string, batch []rooms.Record) 
 	if err != nil {
 		return nil, fmt.Errorf("cluster: journal: %w", err)
 	}
-	defer tx.Rollback(ctx)
+	defer func() { _ = tx.Rollback(ctx) }() // after Commit: a no-op
 	if len(opens) > 0 {
 		if _, err := tx.Exec(ctx, `INSERT INTO room_codes (code, node, updated) SELECT c, $2, now() FROM unnest($1::text[]) AS c
 			ON CONFLICT (code) DO NOTHING`, opens, node); err != nil {
