@@ -473,14 +473,29 @@ func (h *Hub) handover(ctx context.Context, url string) error {
 	if err != nil {
 		h.log.Error("rooms: handover", "err", err)
 	}
-	for _, m := range t.moved {
-		if h.cl != nil && url != "" {
-			// A token keeps the seat on a node of another origin, where
-			// the player's cookie is not sent.
-			h.cl.send(ctx, m.conn, 0, Grant{Code: m.code, Player: m.conn.player, Name: m.conn.displayName()}, url)
-			continue
+	if h.cl == nil || url == "" {
+		for _, m := range t.moved {
+			m.conn.sendJSON(Moved{T: "moved", Code: m.code, URL: url})
 		}
-		m.conn.sendJSON(Moved{T: "moved", Code: m.code, URL: url})
+	} else {
+		// A token keeps the seat on a node of another origin, where the
+		// player's cookie is not sent: one row each, granted side by side.
+		next := make(chan movedConn)
+		var wg sync.WaitGroup
+		for range min(16, len(t.moved)) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for m := range next {
+					h.cl.send(ctx, m.conn, 0, Grant{Code: m.code, Player: m.conn.player, Name: m.conn.displayName()}, url)
+				}
+			}()
+		}
+		for _, m := range t.moved {
+			next <- m
+		}
+		close(next)
+		wg.Wait()
 	}
 	h.shutdown()
 	return err
