@@ -487,7 +487,7 @@ func (h *Hub) handover(ctx context.Context, url string) error {
 			go func() {
 				defer wg.Done()
 				for m := range next {
-					h.cl.send(ctx, m.conn, 0, Grant{Code: m.code, Player: m.conn.player, Name: m.conn.displayName()}, url)
+					h.cl.send(ctx, m.conn, 0, Grant{Code: m.code, Player: m.conn.player, Name: m.name}, url)
 				}
 			}()
 		}
@@ -534,8 +534,8 @@ type handTally struct {
 }
 
 type movedConn struct {
-	conn *Conn
-	code string
+	conn       *Conn
+	code, name string // name: the seat's (the room's copy: the connection's is its reader's)
 }
 
 // handOver: the room records its last snapshot, stops taking messages and
@@ -548,11 +548,11 @@ func (r *Room) handOver(t *handTally) {
 	t.mu.Lock()
 	for _, s := range r.seats {
 		if s != nil && s.conn != nil {
-			t.moved = append(t.moved, movedConn{s.conn, r.code})
+			t.moved = append(t.moved, movedConn{s.conn, r.code, s.name})
 		}
 	}
 	for c := range r.watchers {
-		t.moved = append(t.moved, movedConn{c, r.code})
+		t.moved = append(t.moved, movedConn{c, r.code, ""})
 	}
 	t.mu.Unlock()
 	r.close()
