@@ -60,6 +60,12 @@ type Conn struct {
 	addr    string // the client's address (a key for the bounds per address), or ""
 	created int    // rooms made by this connection still open (hub.mu)
 
+	// With a journal, the messages waiting for their room's records to
+	// be durable, in the order they were sent (see journal.go): nothing
+	// overtakes them.
+	holdMu sync.Mutex
+	held   []heldMsg
+
 	// read side: used only by the goroutine that calls Receive.
 	name    string
 	limit   limit.Bucket // messages
@@ -106,21 +112,95 @@ func (c *Conn) end(code int, reason string) {
 // send queues an encoded message for the client. A client that lets
 // Config.OutQueue messages pile up is too slow to play: it is closed
 // rather than allowed to hold the room's memory.
+//
+// With a journal, a message waits while the connection's room has a
+// record not yet durable (the room records before it answers), or while
+// earlier messages wait: the writer releases them in order.
 func (c *Conn) send(b []byte) {
+	if c == nil { // a seat being replayed from the journal: nobody to tell
+		return
+	}
 	select {
 	case <-c.done:
 		return
 	default:
 	}
+	if c.hub.writer == nil {
+		c.push(b)
+		return
+	}
+	var l *roomLog
+	var seq int64
+	if r := c.room.Load(); r != nil && r.log != nil && !r.log.stale.Load() {
+		l, seq = r.log, r.log.seq.Load()
+	}
+	c.holdMu.Lock()
+	if len(c.held) == 0 && l.ready(seq) {
+		full := !c.push(b)
+		c.holdMu.Unlock()
+		if full {
+			c.tooSlow()
+		}
+		return
+	}
+	c.held = append(c.held, heldMsg{b, l, seq})
+	c.holdMu.Unlock()
+	c.release()
+}
+
+// push queues b for the transport; false when the queue is full.
+func (c *Conn) push(b []byte) bool {
 	select {
 	case c.out <- b:
+		return true
 	default:
-		c.end(ClosePolicy, fmt.Sprintf("too slow: %d messages waiting", cap(c.out)))
+		if c.hub.writer == nil {
+			c.tooSlow()
+		}
+		return false
+	}
+}
+
+// tooSlow closes a connection whose client does not read.
+func (c *Conn) tooSlow() {
+	c.end(ClosePolicy, fmt.Sprintf("too slow: %d messages waiting", cap(c.out)))
+}
+
+// release sends the held messages whose records are durable, in order,
+// and waits on the log of the first that is not. A message held for a
+// room another node has taken is dropped: its record was refused.
+func (c *Conn) release() {
+	full := false
+	c.holdMu.Lock()
+	for len(c.held) > 0 && !full {
+		m := c.held[0]
+		if !m.log.ready(m.seq) {
+			m.log.wait(c)
+			if !m.log.ready(m.seq) { // the writer may have moved on meanwhile
+				break
+			}
+		}
+		c.held[0] = heldMsg{}
+		c.held = c.held[1:]
+		if m.log != nil && m.log.stale.Load() && m.log.durable.Load() < m.seq {
+			continue
+		}
+		full = !c.push(m.b)
+	}
+	if len(c.held) == 0 {
+		c.held = nil
+	}
+	c.holdMu.Unlock()
+	if full {
+		go c.tooSlow() // not on the writer's goroutine: end may wait for a room
 	}
 }
 
 // sendJSON encodes v and sends it.
 func (c *Conn) sendJSON(v any) {
+	if c == nil {
+		return
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		c.hub.log.Error("rooms: encode", "err", err)
@@ -192,6 +272,9 @@ func (c *Conn) Receive(data []byte) {
 	case "join":
 		code := strings.ToUpper(strings.TrimSpace(in.Code))
 		r := h.room(code)
+		if r == nil {
+			r = h.resume(code) // a room whose node died or left, kept in the journal
+		}
 		if r == nil && h.cl != nil && ValidCode(code) {
 			h.cl.elsewhere(c, in, code)
 			return

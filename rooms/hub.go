@@ -91,6 +91,10 @@ type Config struct {
 	// With no Directory the hub works alone, as one server.
 	Node, URL string
 	Directory Directory
+	// Journal keeps every room's snapshot and moves, each written before
+	// it is answered, so another node can take a room over when this one
+	// dies or leaves (nil: none; a room ends with its node).
+	Journal Journal
 }
 
 // Gate admits engine work: Enter waits for a place for key (an address;
@@ -125,6 +129,10 @@ type Hub struct {
 	closing bool
 	quit    chan struct{}  // closed by Close: stops the idle sweep
 	work    sync.WaitGroup // room loops, hints, generations and saves
+
+	writer   *writer                  // the journal's (nil: none)
+	resuming map[string]chan struct{} // rooms being taken over, by code
+	resumed  atomic.Int64             // rooms taken over
 
 	moves   atomic.Int64 // moves applied, every room
 	dropped atomic.Int64 // messages dropped over a budget
@@ -266,7 +274,7 @@ func NewHub(cfg Config) *Hub {
 		cfg.OutQueue = 256
 	}
 	h := &Hub{cfg: cfg, log: cfg.Log, now: cfg.Now, gate: cfg.Work, rooms: map[string]*Room{}, conns: map[*Conn]struct{}{},
-		byAddr: map[string]*addrCount{}, quit: make(chan struct{}),
+		byAddr: map[string]*addrCount{}, quit: make(chan struct{}), resuming: map[string]chan struct{}{},
 		creates: limit.NewBuckets(cfg.CreateRate*cfg.AddressShare/60, float64(cfg.CreateBurst)*cfg.AddressShare)}
 	// Every generation goes through the gate, keyed by the address of
 	// the room that asked (the pool's own refills are the server's).
@@ -275,6 +283,9 @@ func NewHub(cfg Config) *Hub {
 		h.puzzles = h.pool
 	} else {
 		h.puzzles = gatedSource{cfg.Puzzles, h.gate}
+	}
+	if cfg.Journal != nil {
+		h.writer = newWriter(h, cfg.Journal, cfg.Node)
 	}
 	h.mm = newMatchmaker(h)
 	if cfg.Directory != nil {
@@ -600,7 +611,7 @@ func (h *Hub) removeRoom(r *Room) {
 		if r.by != nil {
 			r.by.created--
 		}
-		if h.cl != nil {
+		if h.cl != nil && !r.handing.Load() { // a room handed over keeps its code for the node taking it
 			h.cl.closed(r.code)
 		}
 	}
@@ -667,6 +678,11 @@ type Stats struct {
 	// matchmaker now (false without a Directory).
 	Node   string `json:"node,omitempty"`
 	Leader bool   `json:"leader"`
+	// The journal: rooms taken over from other nodes, and the writer's
+	// group commits and the records they wrote.
+	Resumed        int64 `json:"resumed"`
+	JournalCommits int64 `json:"journalCommits"`
+	JournalRecords int64 `json:"journalRecords"`
 }
 
 // Stats returns the counters now.
@@ -686,19 +702,44 @@ func (h *Hub) Stats() Stats {
 	if h.cl != nil {
 		s.Leader = h.cl.dir.Leading()
 	}
+	s.Resumed = h.resumed.Load()
+	if h.writer != nil {
+		s.JournalCommits, s.JournalRecords = h.writer.commits.Load(), h.writer.records.Load()
+	}
 	return s
 }
 
 // Close shuts the hub down: no new connections or rooms, every room tells
 // its players the server is going away and closes, results being saved
-// are written, and every connection ends with CloseShutdown.
+// are written, and every connection ends with CloseShutdown. With a
+// journal it hands the rooms over (Handover, to Config.URL).
 func (h *Hub) Close() {
-	h.mu.Lock()
-	if h.closing {
-		h.mu.Unlock()
+	if !h.startClosing() {
 		return
 	}
+	if h.writer != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		h.handover(ctx, h.cfg.URL) //nolint:errcheck // logged there; Close has no one to tell
+		return
+	}
+	h.shutdown()
+}
+
+// startClosing marks the hub closing; false if it already was.
+func (h *Hub) startClosing() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closing {
+		return false
+	}
 	h.closing = true
+	return true
+}
+
+// shutdown ends the rooms, the work beside them and the connections.
+func (h *Hub) shutdown() {
+	h.mu.Lock()
 	close(h.quit)
 	rooms := make([]*Room, 0, len(h.rooms))
 	for _, r := range h.rooms {
@@ -724,6 +765,9 @@ func (h *Hub) Close() {
 	}
 	if h.pool != nil {
 		h.pool.Close()
+	}
+	if h.writer != nil {
+		h.writer.close()
 	}
 }
 

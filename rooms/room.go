@@ -45,6 +45,14 @@ type Room struct {
 	finishes int        // race: players finished so far
 	results  []Placing
 	closed   bool
+
+	// The journal (nil log: the hub keeps none).
+	log       *roomLog
+	replaying bool        // replaying the journal: nothing is recorded, saved or sent
+	replayAt  time.Time   // the time of the entry being replayed
+	lastSeq   int64       // the last record replayed
+	lastAt    time.Time   // and its time
+	handing   atomic.Bool // handed over or taken by another node: messages get no answer here
 }
 
 // seat is one player's place in the room, kept while they are away.
@@ -99,6 +107,8 @@ type aside struct {
 	seq     int64
 	gameNum int
 	busy    bool // a hint the engine gate refused: no work done, not spent
+
+	hand *handTally // evHandover
 }
 
 const (
@@ -109,6 +119,8 @@ const (
 	evPuzzle          // a generated puzzle (gen, puzzle, err)
 	evHint            // a hint found (seat, player, step, seq, err, gameNum)
 	evShutdown        // the server is stopping
+	evHandover        // the node is leaving: record the room and stop (hand)
+	evStale           // another node has taken the room over
 )
 
 // joinReq is a connection asking for a place in the room.
@@ -135,6 +147,9 @@ func newRoom(h *Hub, code string, set Settings) *Room {
 		ctx: ctx, cancel: cancel, phase: PhaseLobby,
 		seats: make([]*seat, h.cfg.MaxSeats), watchers: map[*Conn]bool{}, bans: map[string]bool{},
 	}
+	if h.writer != nil {
+		r.log = &roomLog{code: code, epoch: 1}
+	}
 	r.publish()
 	return r
 }
@@ -151,7 +166,7 @@ func (r *Room) offer(e envelope) bool {
 	case r.inbox <- e:
 		return true
 	case <-r.done:
-		e.conn.sendError(e.in.Seq, ErrNoRoom, "the room has closed")
+		r.closedFor(e)
 		return true
 	default:
 	}
@@ -161,10 +176,19 @@ func (r *Room) offer(e envelope) bool {
 	case r.inbox <- e:
 		return true
 	case <-r.done:
-		e.conn.sendError(e.in.Seq, ErrNoRoom, "the room has closed")
+		r.closedFor(e)
 		return true
 	case <-t.C:
 		return false
+	}
+}
+
+// closedFor answers a client's message that came after the room closed;
+// a room that moved to another node answers nothing (its players are
+// told to reconnect).
+func (r *Room) closedFor(e envelope) {
+	if !r.handing.Load() {
+		e.conn.sendError(e.in.Seq, ErrNoRoom, "the room has closed")
 	}
 }
 
@@ -174,19 +198,27 @@ func (r *Room) post(e envelope) {
 	select {
 	case r.inbox <- e:
 	case <-r.done:
-		if e.kind == evJoin {
+		switch {
+		case e.kind == evJoin && !r.handing.Load():
 			e.conn.sendError(e.aside.join.seq, ErrNoRoom, "the room has closed")
+		case e.kind == evHandover:
+			e.aside.hand.wg.Done()
 		}
 	}
 }
 
 func (r *Room) run() {
 	defer func() {
+		if !r.handing.Load() {
+			r.record(RecDrop, nil) // the room has ended: nothing to take over
+		}
 		r.cancel()
 		r.hub.removeRoom(r)
 		close(r.done)
 	}()
-	r.requestPuzzle()
+	if r.puzzle == nil {
+		r.requestPuzzle()
+	}
 	t := time.NewTicker(r.hub.cfg.Tick)
 	defer t.Stop()
 	for !r.closed {
@@ -199,7 +231,14 @@ func (r *Room) run() {
 	}
 }
 
-func (r *Room) now() time.Time { return r.hub.now() }
+// now is the server's clock; while the journal is replayed, the time of
+// the entry being replayed.
+func (r *Room) now() time.Time {
+	if r.replaying && !r.replayAt.IsZero() {
+		return r.replayAt
+	}
+	return r.hub.now()
+}
 
 func (r *Room) handle(e envelope) {
 	switch e.kind {
@@ -222,6 +261,12 @@ func (r *Room) handle(e envelope) {
 	case evShutdown:
 		r.broadcast(Notice{T: "closed", Msg: "the server is shutting down"})
 		r.close()
+		return
+	case evHandover:
+		r.handOver(e.aside.hand)
+		return
+	case evStale:
+		r.goneStale()
 		return
 	}
 	r.checkEmpty()
@@ -799,8 +844,10 @@ func (r *Room) broadcastOthers(skip int, v any) {
 	}
 }
 
-// broadcastState sends each connection the room as it may see it.
+// broadcastState sends each connection the room as it may see it, after
+// recording the room in the journal.
 func (r *Room) broadcastState() {
+	r.snapshot()
 	for _, s := range r.seats {
 		if s != nil && s.conn != nil {
 			s.conn.sendJSON(r.stateFor(s.conn))

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"strings"
@@ -31,6 +32,7 @@ type serveConfig struct {
 	backend   string
 	workers   int
 	verbose   bool
+	proxies   []netip.Prefix   // --proxy: load balancers whose X-Forwarded-For is trusted
 	node      string           // this node's name in a cluster (--db postgres://)
 	url       string           // where other nodes send this node's players
 	ready     func(url string) // tests: called once listening
@@ -46,6 +48,11 @@ func serveFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.StringVar(&c.backend, "ocr-backend", pipeline.BackendGo, "digit network runtime: onnx-go or opencv")
 	fs.IntVar(&c.workers, "workers", 0, "recognitions (photos, camera frames) run at once (default: one per core)")
 	fs.BoolVar(&c.verbose, "v", false, "log every camera stream's timing and each failed request")
+	fs.Func("proxy", "a load balancer in front (HAProxy, nginx): its `address` or CIDR (repeat, or separate by commas); requests from it count as the client's it names last in X-Forwarded-For, and its connections are not capped per address", func(v string) error {
+		ps, err := parseProxies(v)
+		c.proxies = append(c.proxies, ps...)
+		return err
+	})
 	fs.StringVar(&c.node, "node", "", "with --db postgres://: this node's `name` among the servers sharing the database (default: the host name; two live nodes may not share one)")
 	fs.StringVar(&c.url, "url", "", "with --db postgres://: the `URL` other nodes send this node's players to (default: http://ADDR, or a load balancer's URL they all share)")
 	return func(e *env, args []string) int {
@@ -101,7 +108,7 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 	}
 	// A hostile client opening sockets by the thousand uses up only its
 	// own address's share.
-	ln = web.LimitListener(ln, web.DefaultConnsPerAddr)
+	ln = web.LimitListener(ln, web.DefaultConnsPerAddr, c.proxies...)
 	defer ln.Close()
 	scheme := "http"
 	if tlsCfg != nil {
@@ -146,7 +153,7 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	srv, err := web.New(web.Config{
 		Store: db, Log: logger, Pipeline: pipeline.Options{Backend: c.backend},
-		Secure: tlsCfg != nil, Workers: c.workers, Rooms: roomsCfg,
+		Secure: tlsCfg != nil, Workers: c.workers, Rooms: roomsCfg, Proxies: c.proxies,
 	})
 	if err != nil {
 		return err
@@ -194,6 +201,26 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 		err = hs.Close()
 	}
 	return errors.Join(err, srv.Close())
+}
+
+// parseProxies reads --proxy: addresses (one host each) or CIDR prefixes,
+// separated by commas.
+func parseProxies(v string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.Split(v, ",") {
+		f = strings.TrimSpace(f)
+		if p, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		ip, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an IP address or a CIDR prefix (e.g. 10.0.0.5 or 10.0.0.0/24)", f)
+		}
+		ip = ip.Unmap()
+		out = append(out, netip.PrefixFrom(ip, ip.BitLen()))
+	}
+	return out, nil
 }
 
 // openCluster joins the cluster of nodes sharing c.db: --node (default

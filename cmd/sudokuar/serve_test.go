@@ -207,6 +207,32 @@ func selfSigned(t *testing.T, dir string) (string, string) {
 	return cert, key
 }
 
+// TestParseProxies reads --proxy values: addresses, prefixes, lists, and
+// refuses what is neither.
+func TestParseProxies(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string // the prefixes, or "error"
+	}{
+		{"127.0.0.1", "[127.0.0.1/32]"},
+		{"10.0.0.0/8, 192.168.1.7", "[10.0.0.0/8 192.168.1.7/32]"},
+		{"10.1.2.3/8", "[10.0.0.0/8]"},
+		{"::1", "[::1/128]"},
+		{"::ffff:10.0.0.1", "[10.0.0.1/32]"},
+		{"haproxy", "error"},
+		{"10.0.0.1,", "error"},
+	} {
+		ps, err := parseProxies(tc.in)
+		got := fmt.Sprint(ps)
+		if err != nil {
+			got = "error"
+		}
+		if got != tc.want {
+			t.Errorf("parseProxies(%q) = %s (%v), want %s", tc.in, got, err, tc.want)
+		}
+	}
+}
+
 // TestServeSQLiteOneNode: a second server on the same SQLite file is
 // refused, with a message saying why and what to use instead; once the
 // first has stopped, the file is free again.
