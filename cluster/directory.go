@@ -580,6 +580,16 @@ func (d *Directory) notified(n *pgconn.Notification) {
 		}
 		if m.Node == d.node {
 			d.emit(rooms.Event{Match: &m})
+			return
+		}
+		var taken []string
+		for _, t := range m.Tickets {
+			if t.Node == d.node {
+				taken = append(taken, t.ID)
+			}
+		}
+		if len(taken) > 0 {
+			d.emit(rooms.Event{Taken: taken})
 		}
 	case chanSeated + d.suffix:
 		var s rooms.Seated

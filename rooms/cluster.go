@@ -53,10 +53,16 @@ type clusterSide struct {
 // localTicket is a ticket of this node: the connection waiting and its
 // request number.
 type localTicket struct {
-	conn *Conn
-	ask  int64
-	set  Settings
+	conn  *Conn
+	ask   int64
+	set   Settings
+	t     Ticket    // as queued
+	taken time.Time // when a match elsewhere took it (zero: queued)
 }
+
+// requeueAfter is how long a ticket taken by a match waits for its room's
+// Seated before it is queued again (the room's node died first).
+const requeueAfter = 3 * time.Second
 
 func newClusterSide(h *Hub, d Directory) *clusterSide {
 	cl := &clusterSide{h: h, dir: d, tickets: map[string]localTicket{}, byConn: map[*Conn]string{},
@@ -184,7 +190,7 @@ func (cl *clusterSide) enqueue(c *Conn, name string, set Settings, ask int64) {
 		Level: set.Level.String(), Since: cl.h.now()}
 	cl.cancel(c)
 	cl.mu.Lock()
-	cl.tickets[id] = localTicket{conn: c, ask: ask, set: set}
+	cl.tickets[id] = localTicket{conn: c, ask: ask, set: set, t: t}
 	cl.byConn[c] = id
 	waiting := 0
 	for _, lt := range cl.tickets {
@@ -292,6 +298,7 @@ func (cl *clusterSide) run() {
 		case <-pub.C:
 			cl.flush()
 		case <-mm.C:
+			cl.requeue()
 			cl.lead(false)
 		case e, ok := <-events:
 			if !ok {
@@ -303,6 +310,8 @@ func (cl *clusterSide) run() {
 				cl.make(*e.Match)
 			case e.Seated != nil:
 				cl.seated(*e.Seated)
+			case e.Taken != nil:
+				cl.taken(e.Taken)
 			case e.Nudge:
 				cl.lead(true)
 			}
@@ -420,6 +429,43 @@ func (cl *clusterSide) lead(nudge bool) {
 			}
 			q = q[n:]
 		}
+	}
+}
+
+// taken notes this node's tickets that a match took for a room elsewhere.
+func (cl *clusterSide) taken(ids []string) {
+	now := cl.h.now()
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	for _, id := range ids {
+		if lt, ok := cl.tickets[id]; ok {
+			lt.taken = now
+			cl.tickets[id] = lt
+		}
+	}
+}
+
+// requeue queues again the tickets taken by a match whose room was never
+// announced (its node died between the match and the room).
+func (cl *clusterSide) requeue() {
+	now := cl.h.now()
+	var again []Ticket
+	cl.mu.Lock()
+	for id, lt := range cl.tickets {
+		if !lt.taken.IsZero() && now.Sub(lt.taken) >= requeueAfter {
+			lt.taken = time.Time{}
+			cl.tickets[id] = lt
+			again = append(again, lt.t)
+		}
+	}
+	cl.mu.Unlock()
+	for _, t := range again {
+		cl.h.log.Warn("rooms: a matched player's room never came: queued again", "ticket", t.ID)
+		cl.do(func(ctx context.Context) {
+			if err := cl.dir.AddTicket(ctx, t); err != nil {
+				cl.h.log.Error("rooms: queueing a ticket again", "err", err)
+			}
+		})
 	}
 }
 

@@ -125,3 +125,34 @@ func TestClusterQuickMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterRequeue: a match takes a player's ticket for a room on a
+// node that dies before making it; the player's node hears the ticket
+// was taken, waits requeueAfter for the room, then queues it again.
+func TestClusterRequeue(t *testing.T) {
+	mc, hs := newNodes(t, 1, func(c *Config) { c.QuickAlone = time.Hour })
+	ghost, _ := mc.NewDirectory("ghost", "http://ghost") // a node that will make nothing
+	defer ghost.Close()
+	p := hs[0].connect("p")
+	p.send(In{T: "quick", Mode: Race, Size: 9, Level: "easy"})
+	p.expect("queued", nil)
+	dir := hs[0].hub.cfg.Directory
+	var ts []Ticket
+	waitFor(t, "the ticket", func() bool { ts, _ = dir.Tickets(t.Context(), 10); return len(ts) == 1 })
+	if err := dir.Match(t.Context(), Match{Node: "ghost", Tickets: ts}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the taken ticket noted", func() bool {
+		hs[0].hub.cl.mu.Lock()
+		defer hs[0].hub.cl.mu.Unlock()
+		return !hs[0].hub.cl.tickets[ts[0].ID].taken.IsZero()
+	})
+	if again, _ := dir.Tickets(t.Context(), 10); len(again) != 0 {
+		t.Fatalf("the match left the ticket queued: %+v", again)
+	}
+	hs[0].clock.Advance(requeueAfter)
+	waitFor(t, "the ticket queued again", func() bool {
+		again, _ := dir.Tickets(t.Context(), 10)
+		return len(again) == 1 && again[0].ID == ts[0].ID
+	})
+}
