@@ -1,7 +1,9 @@
 package rooms
 
 import (
+	"context"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 )
@@ -155,4 +157,73 @@ func TestClusterRequeue(t *testing.T) {
 		again, _ := dir.Tickets(t.Context(), 10)
 		return len(again) == 1 && again[0].ID == ts[0].ID
 	})
+}
+
+// countingDir counts the directory's lookups and redeems.
+type countingDir struct {
+	Directory
+	mu    sync.Mutex
+	calls int
+}
+
+func (d *countingDir) Lookup(ctx context.Context, code string) (Owner, error) {
+	d.mu.Lock()
+	d.calls++
+	d.mu.Unlock()
+	return d.Directory.Lookup(ctx, code)
+}
+
+func (d *countingDir) Redeem(ctx context.Context, code, token string) (Grant, error) {
+	d.mu.Lock()
+	d.calls++
+	d.mu.Unlock()
+	return d.Directory.Redeem(ctx, code, token)
+}
+
+// TestClusterDirectoryFlood: a client sending joins for codes that are
+// not here (each a directory query) and made-up tokens gets its budget of
+// them and then rate errors, without a query each; meanwhile an innocent
+// player joins through the same node and is moved at once.
+func TestClusterDirectoryFlood(t *testing.T) {
+	mc := NewMemoryCluster(nil)
+	d0, _ := mc.NewDirectory("n0", "http://n0")
+	d1, _ := mc.NewDirectory("n1", "http://n1")
+	defer d0.Close()
+	defer d1.Close()
+	counted := &countingDir{Directory: d1}
+	h0 := newHarness(t, func(c *Config) { c.Node, c.URL, c.Directory = "n0", "http://n0", d0 })
+	h1 := newHarness(t, func(c *Config) { c.Node, c.URL, c.Directory = "n1", "http://n1", counted })
+	st := h0.connect("ada").createRoom(Race, false)
+
+	bad := h1.connect("mallory")
+	began := time.Now()
+	rated := 0
+	for i := range 200 {
+		code := []byte("AAAAAA")
+		code[i%6] = codeAlphabet[i%len(codeAlphabet)]
+		seq := bad.send(In{T: "join", Code: string(code)})
+		if e := bad.errorFor(seq); e.Code == ErrRate {
+			rated++
+		}
+	}
+	seq := bad.send(In{T: "join", Code: st.Code, Token: "0123456789abcdef0123456789abcdef"})
+	if e := bad.errorFor(seq); e.Code != ErrRate {
+		t.Errorf("a made-up token after the flood: %+v, want a rate error", e)
+	}
+	counted.mu.Lock()
+	calls := counted.calls
+	counted.mu.Unlock()
+	// The budget refills at dirRate: a loaded machine taking seconds
+	// over this gets a call more per second.
+	most := dirBurst + 1 + int(time.Since(began).Seconds()*dirRate)
+	if calls > most || rated < 200-most {
+		t.Errorf("200 joins for codes not here: %d directory calls, %d rate errors; want at most %d calls", calls, rated, most)
+	}
+	bob := h1.connect("bob")
+	seq = bob.send(In{T: "join", Code: st.Code})
+	var mv Moved
+	bob.expect("moved", func(m msg) bool { return m.Seq == seq }).decode(t, &mv)
+	if mv.URL != "http://n0" {
+		t.Errorf("the innocent player's moved: %+v", mv)
+	}
 }

@@ -272,6 +272,9 @@ func (c *Conn) Receive(data []byte) {
 	case "join":
 		code := strings.ToUpper(strings.TrimSpace(in.Code))
 		r := h.room(code)
+		if r == nil && h.cl != nil && ValidCode(code) && !h.cl.allow(c, in.Seq) {
+			return // a code not here costs the directory a query or more: budgeted
+		}
 		if r == nil {
 			r = h.resume(code) // a room whose node died or left, kept in the journal
 		}
@@ -285,6 +288,9 @@ func (c *Conn) Receive(data []byte) {
 		}
 		j := joinReq{conn: c, name: c.displayName(), watch: in.Watch, seq: in.Seq}
 		if in.Token != "" && h.cl != nil {
+			if !h.cl.allow(c, in.Seq) {
+				return
+			}
 			g, err := h.cl.redeem(code, in.Token)
 			if err != nil {
 				c.sendError(in.Seq, ErrBad, "the token of this move is spent, expired or not for room %s: join by its code", code)
@@ -309,6 +315,9 @@ func (c *Conn) Receive(data []byte) {
 		if err != nil {
 			c.sendError(in.Seq, ErrBad, "%v", err)
 			return
+		}
+		if h.cl != nil && !h.cl.allow(c, in.Seq) {
+			return // each ticket is a row and a notification: budgeted
 		}
 		h.mm.enqueue(c, c.displayName(), set, c.ask())
 	case "cancel":
