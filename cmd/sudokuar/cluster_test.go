@@ -120,7 +120,6 @@ func freePort(t *testing.T) int {
 
 // node is one `sudokuar serve` process of a test cluster.
 type node struct {
-	t          *testing.T
 	bin, db    string
 	name       string
 	port       int
@@ -143,14 +142,14 @@ func (n *node) publicURL() string {
 }
 
 // start runs the node and waits until it answers.
-func (n *node) start() {
-	n.t.Helper()
+func (n *node) start(t *testing.T) {
+	t.Helper()
 	n.out = &syncBuffer{}
 	args := append([]string{"serve", "--addr", fmt.Sprintf("127.0.0.1:%d", n.port), "--db", n.db, "--node", n.name, "--url", n.publicURL()}, n.extraFlags...)
 	n.cmd = exec.Command(n.bin, args...)
 	n.cmd.Stdout, n.cmd.Stderr = n.out, n.out
 	if err := n.cmd.Start(); err != nil {
-		n.t.Fatalf("start node %s: %v", n.name, err)
+		t.Fatalf("start node %s: %v", n.name, err)
 	}
 	n.exited = make(chan struct{})
 	go func() {
@@ -164,16 +163,26 @@ func (n *node) start() {
 		}
 		select {
 		case <-n.exited:
-			n.t.Fatalf("node %s exited: %v\n%s", n.name, n.exitErr, n.out)
+			t.Fatalf("node %s exited: %v\n%s", n.name, n.exitErr, n.out)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	n.t.Fatalf("node %s does not answer after 30 s:\n%s", n.name, n.out)
+	t.Fatalf("node %s does not answer after 30 s:\n%s", n.name, n.out)
+}
+
+// up reports whether the process runs.
+func (n *node) up() bool {
+	select {
+	case <-n.exited:
+		return false
+	default:
+		return true
+	}
 }
 
 // stop sends sig and waits for the process to end.
-func (n *node) stop(sig syscall.Signal) {
-	n.t.Helper()
+func (n *node) stop(t *testing.T, sig syscall.Signal) {
+	t.Helper()
 	select {
 	case <-n.exited:
 		return
@@ -185,7 +194,7 @@ func (n *node) stop(sig syscall.Signal) {
 	case <-time.After(30 * time.Second):
 		_ = n.cmd.Process.Kill()
 		<-n.exited
-		n.t.Errorf("node %s did not stop within 30 s of %v", n.name, sig)
+		t.Errorf("node %s did not stop within 30 s of %v", n.name, sig)
 	}
 }
 
@@ -205,13 +214,13 @@ func startClusterURLs(t *testing.T, urlOf func(name string) string, flags ...str
 	}
 	var ns []*node
 	for _, name := range []string{"a", "b", "c"} {
-		n := &node{t: t, bin: bin, db: db, name: name, port: freePort(t), extraFlags: flags}
+		n := &node{bin: bin, db: db, name: name, port: freePort(t), extraFlags: flags}
 		if urlOf != nil {
 			n.pubURL = urlOf(name)
 		}
-		n.start()
+		n.start(t)
 		t.Cleanup(func() {
-			n.stop(syscall.SIGKILL)
+			n.stop(t, syscall.SIGKILL)
 			if t.Failed() {
 				t.Logf("node %s said:\n%s", n.name, n.out)
 			}
@@ -219,6 +228,16 @@ func startClusterURLs(t *testing.T, urlOf func(name string) string, flags ...str
 		ns = append(ns, n)
 	}
 	return ns
+}
+
+// ensureUp starts again the nodes a failed subtest left stopped.
+func ensureUp(t *testing.T, ns []*node) {
+	t.Helper()
+	for _, n := range ns {
+		if !n.up() {
+			n.start(t)
+		}
+	}
 }
 
 // tplayer is a test's player: loadgen's, driven one step at a time.
@@ -468,6 +487,7 @@ func TestPostgresClusterProcesses(t *testing.T) {
 	})
 
 	t.Run("node killed mid-game", func(t *testing.T) {
+		ensureUp(t, ns)
 		// A race and a co-op room on node a, both playing, moves acked.
 		r1, r2 := newTPlayer(t, "Race1", a.url(), addrs), newTPlayer(t, "Race2", a.url(), addrs)
 		c1, c2 := newTPlayer(t, "Coop1", a.url(), addrs), newTPlayer(t, "Coop2", a.url(), addrs)
@@ -477,7 +497,7 @@ func TestPostgresClusterProcesses(t *testing.T) {
 		startGame(t, c1, c2)
 		mr1, mr2 := r1.play(0, 3), r2.play(3, 3)
 		mc := append(c1.play(0, 2), c2.play(2, 2)...)
-		a.stop(syscall.SIGKILL)
+		a.stop(t, syscall.SIGKILL)
 		var waits []time.Duration
 		for _, p := range []*tplayer{r1, r2, c1, c2} {
 			waits = append(waits, p.back(1))
@@ -490,15 +510,16 @@ func TestPostgresClusterProcesses(t *testing.T) {
 		// Play goes on where the room now lives.
 		r1.play(6, 1)
 		c1.play(4, 1)
-		a.start()
+		a.start(t)
 	})
 
 	t.Run("SIGTERM hands over", func(t *testing.T) {
+		ensureUp(t, ns)
 		p1, p2 := newTPlayer(t, "Term1", b.url(), addrs), newTPlayer(t, "Term2", b.url(), addrs)
 		p2.join(p1.create(rooms.Coop))
 		startGame(t, p1, p2)
 		ms := append(p1.play(0, 2), p2.play(2, 2)...)
-		b.stop(syscall.SIGTERM)
+		b.stop(t, syscall.SIGTERM)
 		if b.exitErr != nil {
 			t.Errorf("node b stopped by SIGTERM: %v\n%s", b.exitErr, b.out)
 		}
@@ -512,20 +533,25 @@ func TestPostgresClusterProcesses(t *testing.T) {
 			}
 			p.mu.Unlock()
 		}
-		b.start()
+		b.start(t)
 	})
 
 	t.Run("quick match across nodes", func(t *testing.T) {
+		ensureUp(t, ns)
 		d := quickPair(t, a, c, addrs, "Q")
 		t.Logf("two players asking on nodes a and c started a game in %v", d)
 	})
 
 	t.Run("matchmaker killed", func(t *testing.T) {
-		l := leader(ns)
+		ensureUp(t, ns)
+		var l *node
+		for wait := time.Now().Add(10 * time.Second); l == nil && time.Now().Before(wait); time.Sleep(100 * time.Millisecond) {
+			l = leader(ns)
+		}
 		if l == nil {
 			t.Skip("no node says it leads the matchmaker (/api/rooms/stats has no \"leader\"): cannot pick it to kill")
 		}
-		l.stop(syscall.SIGKILL)
+		l.stop(t, syscall.SIGKILL)
 		var rest []*node
 		for _, n := range ns {
 			if n != l {
@@ -604,7 +630,7 @@ func TestPostgresClusterHAProxy(t *testing.T) {
 				victim, most = n, s.Rooms
 			}
 		}
-		victim.stop(syscall.SIGKILL)
+		victim.stop(t, syscall.SIGKILL)
 		killed <- victim
 	}()
 	code := run([]string{"loadgen", "--addr", balancer, "--players", "24", "--rooms", "6", "--mode", "mixed",

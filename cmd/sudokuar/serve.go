@@ -35,6 +35,7 @@ type serveConfig struct {
 	proxies   []netip.Prefix   // --proxy: load balancers whose X-Forwarded-For is trusted
 	node      string           // this node's name in a cluster (--db postgres://)
 	url       string           // where other nodes send this node's players
+	journal   bool             // --journal: rooms survive their node (PostgreSQL)
 	ready     func(url string) // tests: called once listening
 	interrupt context.Context  // tests: cancelled to stop, like SIGINT
 }
@@ -55,6 +56,7 @@ func serveFlags(fs *flag.FlagSet) func(*env, []string) int {
 	})
 	fs.StringVar(&c.node, "node", "", "with --db postgres://: this node's `name` among the servers sharing the database (default: the host name; two live nodes may not share one)")
 	fs.StringVar(&c.url, "url", "", "with --db postgres://: the `URL` other nodes send this node's players to (default: http://ADDR, or a load balancer's URL they all share)")
+	fs.BoolVar(&c.journal, "journal", true, "with --db postgres://: journal every room's moves before answering them, so another node takes a room over when this one dies or stops (false: a room ends with its node)")
 	return func(e *env, args []string) int {
 		if len(args) > 0 {
 			fmt.Fprintf(e.stderr, "sudokuar serve: unexpected argument %q\n", args[0])
@@ -125,13 +127,21 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 			return err
 		}
 		dir, node, err := openCluster(ctx, c, scheme, ln.Addr())
-		cancel()
 		if err != nil {
+			cancel()
 			pg.Close()
 			return err
 		}
 		defer dir.Close() // after the hub (web.Server.Close) has stopped
 		roomsCfg = rooms.Config{Node: node.Name, URL: node.URL, Directory: dir}
+		if c.journal {
+			if roomsCfg.Journal, err = cluster.NewJournal(ctx, dir.Pool()); err != nil {
+				cancel()
+				pg.Close()
+				return err
+			}
+		}
+		cancel()
 		db, where = pg, fmt.Sprintf("PostgreSQL; node %s, reached at %s", node.Name, node.URL)
 	} else {
 		unlock, err := lockSQLite(c.db)
