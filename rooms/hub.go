@@ -128,6 +128,7 @@ type Hub struct {
 	byAddr  map[string]*addrCount // connections and rooms per address
 	closing bool
 	quit    chan struct{}  // closed by Close: stops the idle sweep
+	down    chan struct{}  // closed when Close has finished
 	work    sync.WaitGroup // room loops, hints, generations and saves
 
 	writer   *writer                  // the journal's (nil: none)
@@ -274,7 +275,7 @@ func NewHub(cfg Config) *Hub {
 		cfg.OutQueue = 256
 	}
 	h := &Hub{cfg: cfg, log: cfg.Log, now: cfg.Now, gate: cfg.Work, rooms: map[string]*Room{}, conns: map[*Conn]struct{}{},
-		byAddr: map[string]*addrCount{}, quit: make(chan struct{}), resuming: map[string]chan struct{}{},
+		byAddr: map[string]*addrCount{}, quit: make(chan struct{}), down: make(chan struct{}), resuming: map[string]chan struct{}{},
 		creates: limit.NewBuckets(cfg.CreateRate*cfg.AddressShare/60, float64(cfg.CreateBurst)*cfg.AddressShare)}
 	// Every generation goes through the gate, keyed by the address of
 	// the room that asked (the pool's own refills are the server's).
@@ -712,15 +713,17 @@ func (h *Hub) Stats() Stats {
 // Close shuts the hub down: no new connections or rooms, every room tells
 // its players the server is going away and closes, results being saved
 // are written, and every connection ends with CloseShutdown. With a
-// journal it hands the rooms over (Handover, to Config.URL).
+// journal it hands the rooms over (Handover, to the least loaded other
+// node, else Config.URL). A second Close waits for the first.
 func (h *Hub) Close() {
 	if !h.startClosing() {
+		<-h.down
 		return
 	}
 	if h.writer != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		h.handover(ctx, h.cfg.URL) //nolint:errcheck // logged there; Close has no one to tell
+		h.handover(ctx, h.handoverURL(ctx)) //nolint:errcheck // logged there; Close has no one to tell
 		return
 	}
 	h.shutdown()
@@ -769,6 +772,7 @@ func (h *Hub) shutdown() {
 	if h.writer != nil {
 		h.writer.close()
 	}
+	close(h.down)
 }
 
 // goWork runs f beside the rooms, counted so Close waits for it.

@@ -427,6 +427,7 @@ func (h *Hub) resume(code string) *Room {
 // it is Close.
 func (h *Hub) Handover(ctx context.Context, url string) error {
 	if !h.startClosing() {
+		<-h.down
 		return nil
 	}
 	if h.writer == nil {
@@ -458,10 +459,40 @@ func (h *Hub) handover(ctx context.Context, url string) error {
 		h.log.Error("rooms: handover", "err", err)
 	}
 	for _, m := range t.moved {
+		if h.cl != nil && url != "" {
+			// A token keeps the seat on a node of another origin, where
+			// the player's cookie is not sent.
+			h.cl.send(ctx, m.conn, 0, Grant{Code: m.code, Player: m.conn.player, Name: m.conn.displayName()}, url)
+			continue
+		}
 		m.conn.sendJSON(Moved{T: "moved", Code: m.code, URL: url})
 	}
 	h.shutdown()
 	return err
+}
+
+// handoverURL is where a leaving node sends its players: the least
+// loaded other live node of the directory, else Config.URL (behind a
+// balancer, every node's URL is the balancer's: "reconnect").
+func (h *Hub) handoverURL(ctx context.Context) string {
+	if h.cfg.Directory == nil {
+		return h.cfg.URL
+	}
+	nodes, err := h.cfg.Directory.Nodes(ctx)
+	if err != nil {
+		h.log.Error("rooms: handover: listing the nodes", "err", err)
+		return h.cfg.URL
+	}
+	best := -1
+	for i, n := range nodes {
+		if n.Name != h.cfg.Node && (best < 0 || n.Conns < nodes[best].Conns) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return h.cfg.URL
+	}
+	return nodes[best].URL
 }
 
 // handTally collects, from every room handing over, who must be told

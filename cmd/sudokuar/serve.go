@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/sudokuar/sudokuar/cluster"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/rooms"
@@ -35,6 +37,7 @@ type serveConfig struct {
 	proxies   []netip.Prefix   // --proxy: load balancers whose X-Forwarded-For is trusted
 	node      string           // this node's name in a cluster (--db postgres://)
 	url       string           // where other nodes send this node's players
+	journal   bool             // --journal: rooms survive their node (PostgreSQL)
 	ready     func(url string) // tests: called once listening
 	interrupt context.Context  // tests: cancelled to stop, like SIGINT
 }
@@ -55,6 +58,7 @@ func serveFlags(fs *flag.FlagSet) func(*env, []string) int {
 	})
 	fs.StringVar(&c.node, "node", "", "with --db postgres://: this node's `name` among the servers sharing the database (default: the host name; two live nodes may not share one)")
 	fs.StringVar(&c.url, "url", "", "with --db postgres://: the `URL` other nodes send this node's players to (default: http://ADDR, or a load balancer's URL they all share)")
+	fs.BoolVar(&c.journal, "journal", true, "with a postgres:// --db: journal every room's moves before answering them, so another node takes a room over when this one dies or stops")
 	return func(e *env, args []string) int {
 		if len(args) > 0 {
 			fmt.Fprintf(e.stderr, "sudokuar serve: unexpected argument %q\n", args[0])
@@ -117,6 +121,22 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 	var db store.Store
 	var roomsCfg rooms.Config
 	where := c.db
+	if store.IsPostgresURL(c.db) && c.journal {
+		j, closeJ, err := openJournal(c.db)
+		if err != nil {
+			return err
+		}
+		defer closeJ()
+		roomsCfg.Journal, roomsCfg.Node, roomsCfg.URL = j, c.node, c.url
+		if roomsCfg.Node == "" {
+			if roomsCfg.Node, err = os.Hostname(); err != nil {
+				return fmt.Errorf("no --node given and no host name: %w", err)
+			}
+		}
+		if roomsCfg.URL == "" {
+			roomsCfg.URL = "http://" + c.addr
+		}
+	}
 	if store.IsPostgresURL(c.db) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		pg, err := store.OpenPostgres(ctx, c.db)
@@ -266,4 +286,21 @@ func lanURLs(scheme string, addr net.Addr) []string {
 		out = append(out, fmt.Sprintf("%s://%s:%d", scheme, ipn.IP, ta.Port))
 	}
 	return out
+}
+
+// openJournal connects the rooms' journal to the PostgreSQL database at
+// url, on a connection pool of its own.
+func openJournal(url string) (*cluster.Journal, func(), error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		return nil, nil, errors.New("the rooms' journal: the PostgreSQL connection string does not parse")
+	}
+	j, err := cluster.NewJournal(ctx, pool)
+	if err != nil {
+		pool.Close()
+		return nil, nil, err
+	}
+	return j, pool.Close, nil
 }
