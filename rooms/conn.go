@@ -143,6 +143,11 @@ func (c *Conn) send(b []byte) {
 		}
 		return
 	}
+	if len(c.held) >= cap(c.out) { // as many as the queue holds: the journal is that far behind
+		c.holdMu.Unlock()
+		c.tooSlow()
+		return
+	}
 	c.held = append(c.held, heldMsg{b, l, seq})
 	c.holdMu.Unlock()
 	c.release()
