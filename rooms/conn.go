@@ -282,6 +282,9 @@ func (c *Conn) Receive(data []byte) {
 			c.sendError(in.Seq, ErrBad, "%v", err)
 			return
 		}
+		if h.cl != nil && !h.cl.allow(c, in.Seq) {
+			return // each ticket is a row and a notification: budgeted
+		}
 		h.mm.enqueue(c, c.displayName(), set, c.ask())
 	case "cancel":
 		h.mm.cancel(c)
@@ -299,13 +302,16 @@ func (c *Conn) Receive(data []byte) {
 	}
 }
 
-// join answers {"t":"join"}: the room held here (or taken over from a
-// dead or leaving node through the journal), else "moved" to the node
-// that holds it, else an error.
+// join handles a "join": a room here, a room taken over from a dead or
+// leaving node (the journal), or in a cluster "moved" to the node that
+// holds it; a token of a "moved" seats the player it names.
 func (c *Conn) join(in In) {
 	h := c.hub
 	code := strings.ToUpper(strings.TrimSpace(in.Code))
 	r := h.room(code)
+	if r == nil && h.cl != nil && ValidCode(code) && !h.cl.allow(c, in.Seq) {
+		return // a code not here costs the directory a query or more: budgeted
+	}
 	if r == nil {
 		r = h.resume(code) // a room whose node died or left, kept in the journal
 	}
@@ -319,6 +325,9 @@ func (c *Conn) join(in In) {
 	}
 	j := joinReq{conn: c, name: c.displayName(), watch: in.Watch, seq: in.Seq}
 	if in.Token != "" && h.cl != nil {
+		if !h.cl.allow(c, in.Seq) {
+			return
+		}
 		g, err := h.cl.redeem(code, in.Token)
 		if err != nil {
 			c.sendError(in.Seq, ErrBad, "the token of this move is spent, expired or not for room %s: join by its code", code)

@@ -578,6 +578,48 @@ func TestPostgresClusterHAProxy(t *testing.T) {
 	if err != nil {
 		t.Skip("haproxy is not installed (Debian: apt-get install haproxy; `make test-pg` installs it)")
 	}
+	ns, balancer := startBalanced(t, haproxy)
+	out, errOut := &syncBuffer{}, &syncBuffer{}
+	killed := make(chan *node, 1)
+	go func() { // 2 s into the games, the node with the most rooms dies
+		for !strings.Contains(out.String(), "rooms playing after") {
+			time.Sleep(20 * time.Millisecond)
+		}
+		time.Sleep(2 * time.Second)
+		victim, most := ns[0], -1
+		for _, n := range ns {
+			if s, err := fetchStats(n.url()); err == nil && s.Rooms > most {
+				victim, most = n, s.Rooms
+			}
+		}
+		victim.stop(t, syscall.SIGKILL)
+		killed <- victim
+	}()
+	code := run([]string{"loadgen", "--addr", balancer, "--players", "24", "--rooms", "6", "--mode", "mixed",
+		"--size", "4", "--duration", "12s", "--every", "200ms"},
+		&env{stdin: strings.NewReader(""), stdout: out, stderr: errOut})
+	victim := <-killed
+	t.Logf("loadgen through haproxy, node %s killed 2 s into the games:\n%s%s", victim.name, out, errOut)
+	if code != exitOK {
+		t.Fatalf("loadgen exited with %d", code)
+	}
+	m := loadLineRE.FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("no result line in:\n%s", out)
+	}
+	if m[4] != "0" || m[5] != "0" {
+		t.Errorf("result: %s (want none lost or misordered)", m[0])
+	}
+	if reconnected, _ := strconv.Atoi(m[6]); reconnected == 0 || !strings.Contains(out.String(), " 0 players never came back") {
+		t.Errorf("the players of node %s did not all come back after it was killed", victim.name)
+	}
+}
+
+// startBalanced runs three nodes behind haproxy (docs/haproxy.cfg with
+// this test's ports), each node's --url routed through it; it returns
+// the nodes and the balancer's URL.
+func startBalanced(t *testing.T, haproxy string) ([]*node, string) {
+	t.Helper()
 	front := freePort(t)
 	balancer := fmt.Sprintf("http://127.0.0.1:%d", front)
 	ns := startClusterURLs(t, func(name string) string { return balancer + "/n/" + name }, "--proxy", "127.0.0.1")
@@ -617,38 +659,5 @@ func TestPostgresClusterHAProxy(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 
-	out, errOut := &syncBuffer{}, &syncBuffer{}
-	killed := make(chan *node, 1)
-	go func() { // 2 s into the games, the node with the most rooms dies
-		for !strings.Contains(out.String(), "rooms playing after") {
-			time.Sleep(20 * time.Millisecond)
-		}
-		time.Sleep(2 * time.Second)
-		victim, most := ns[0], -1
-		for _, n := range ns {
-			if s, err := fetchStats(n.url()); err == nil && s.Rooms > most {
-				victim, most = n, s.Rooms
-			}
-		}
-		victim.stop(t, syscall.SIGKILL)
-		killed <- victim
-	}()
-	code := run([]string{"loadgen", "--addr", balancer, "--players", "24", "--rooms", "6", "--mode", "mixed",
-		"--size", "4", "--duration", "12s", "--every", "200ms"},
-		&env{stdin: strings.NewReader(""), stdout: out, stderr: errOut})
-	victim := <-killed
-	t.Logf("loadgen through haproxy, node %s killed 2 s into the games:\n%s%s", victim.name, out, errOut)
-	if code != exitOK {
-		t.Fatalf("loadgen exited with %d", code)
-	}
-	m := loadLineRE.FindStringSubmatch(out.String())
-	if m == nil {
-		t.Fatalf("no result line in:\n%s", out)
-	}
-	if m[4] != "0" || m[5] != "0" {
-		t.Errorf("result: %s (want none lost or misordered)", m[0])
-	}
-	if reconnected, _ := strconv.Atoi(m[6]); reconnected == 0 || !strings.Contains(out.String(), " 0 players never came back") {
-		t.Errorf("the players of node %s did not all come back after it was killed", victim.name)
-	}
+	return ns, balancer
 }
