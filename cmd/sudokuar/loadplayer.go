@@ -68,6 +68,7 @@ type lgPlayer struct {
 	errs       int       // errors the server sent during play (rate, busy, closing, refused)
 	unanswered int       // moves in flight when the socket dropped
 	stranded   bool      // never came back (the room was gone, or no node took it)
+	why        string    // what the server said when it refused the return
 }
 
 // lgSent is a move sent and not yet answered.
@@ -402,6 +403,26 @@ func (p *lgPlayer) reconnect(m *lgMoved) bool {
 	return false
 }
 
+// retryable reports whether an error answering a join says to try again:
+// the room's node is down and no other has taken the room over yet (it
+// may only once the node has missed its heartbeats), or the server is
+// busy.
+func retryable(e rooms.Error) bool {
+	return e.Code == rooms.ErrBusy || (e.Code == rooms.ErrNoRoom && strings.Contains(e.Msg, "try again"))
+}
+
+// rejoinLater asks for the room again after a pause.
+func (p *lgPlayer) rejoinLater() {
+	time.Sleep(250*time.Millisecond + time.Duration(mrand.Int64N(int64(250*time.Millisecond))))
+	p.mu.Lock()
+	code := p.code
+	p.mu.Unlock()
+	if p.stop.Load() || code == "" {
+		return
+	}
+	_ = p.send(context.Background(), lgJoin{T: "join", Seq: p.nextRejoin(), Code: code, Name: fmt.Sprint("load", p.id)})
+}
+
 // nextRejoin numbers a join sent to come back.
 func (p *lgPlayer) nextRejoin() int64 {
 	p.mu.Lock()
@@ -453,12 +474,17 @@ func (p *lgPlayer) handle(b []byte) {
 		if json.Unmarshal(b, &e) != nil {
 			return // not an error this player can match to a move
 		}
+		if p.away && e.Seq > rejoinSeqBase && retryable(e) && time.Since(p.awaySince) < reconnectPatience {
+			go p.rejoinLater() // the room's node is down and not yet taken over
+			return
+		}
 		if p.away && e.Seq > rejoinSeqBase {
 			// Coming back failed: the room is gone, and with it every
 			// move the server had acknowledged to this player.
 			p.lost += p.acked
 			p.acked = 0
 			p.stranded = true
+			p.why = e.Code + ": " + e.Msg
 			return
 		}
 		p.errs++

@@ -127,15 +127,7 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 			return err
 		}
 		defer closeJ()
-		roomsCfg.Journal, roomsCfg.Node, roomsCfg.URL = j, c.node, c.url
-		if roomsCfg.Node == "" {
-			if roomsCfg.Node, err = os.Hostname(); err != nil {
-				return fmt.Errorf("no --node given and no host name: %w", err)
-			}
-		}
-		if roomsCfg.URL == "" {
-			roomsCfg.URL = "http://" + c.addr
-		}
+		roomsCfg.Journal = j // the node's name and URL come with the cluster's directory, below
 	}
 	if store.IsPostgresURL(c.db) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -151,7 +143,7 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 			return err
 		}
 		defer dir.Close() // after the hub (web.Server.Close) has stopped
-		roomsCfg = rooms.Config{Node: node.Name, URL: node.URL, Directory: dir}
+		roomsCfg.Node, roomsCfg.URL, roomsCfg.Directory = node.Name, node.URL, dir
 		db, where = pg, fmt.Sprintf("PostgreSQL; node %s, reached at %s", node.Name, node.URL)
 	} else {
 		unlock, err := lockSQLite(c.db)
