@@ -66,6 +66,7 @@ type lgPlayer struct {
 	resumes    int       // returns to the room checked against the acked moves
 	back       []float64 // ms from each drop to the room's state
 	errs       int       // errors the server sent during play (rate, busy, closing, refused)
+	errText    []string  // the first few of them
 	unanswered int       // moves in flight when the socket dropped
 	stranded   bool      // never came back (the room was gone, or no node took it)
 	why        string    // what the server said when it refused the return
@@ -216,15 +217,22 @@ func (p *lgPlayer) dialOnce(ctx context.Context, base string) (*websocket.Conn, 
 // through in bursts: a refusal (429, or 503 when busy) is waited out as
 // its Retry-After says, as a browser's reconnect would, for up to
 // dialPatience.
+//
+// A node that does not answer (dead) is passed over for the next one.
 func (p *lgPlayer) connect(ctx context.Context) error {
 	deadline := time.Now().Add(dialPatience)
-	for {
-		conn, res, err := p.dialOnce(ctx, p.base)
+	order := p.nodeOrder(nil)
+	for k := 0; ; {
+		conn, res, err := p.dialOnce(ctx, order[k%len(order)])
 		if err == nil {
 			p.wmu.Lock()
-			p.conn = conn
+			p.conn, p.base = conn, order[k%len(order)]
 			p.wmu.Unlock()
 			return nil
+		}
+		if res == nil && k+1 < len(order) {
+			k++ // refused, or no answer: the next node
+			continue
 		}
 		if res == nil || (res.StatusCode != http.StatusTooManyRequests && res.StatusCode != http.StatusServiceUnavailable) || time.Now().After(deadline) {
 			return err
@@ -487,13 +495,13 @@ func (p *lgPlayer) handle(b []byte) {
 			p.why = e.Code + ": " + e.Msg
 			return
 		}
-		p.errs++
+		p.noteErr(e.Code + ": " + e.Msg)
 		if _, ok := p.sent[e.Seq]; ok {
 			delete(p.sent, e.Seq)
 			p.lost++ // refused
 		}
 	case "closed":
-		p.errs++ // "the server is shutting down": a player reads it as an error
+		p.noteErr("closed: " + string(b)) // "the server is shutting down": a player reads it as an error
 	case "over":
 		p.over = true
 	case "state":
@@ -505,6 +513,14 @@ func (p *lgPlayer) handle(b []byte) {
 		case p.in <- b: // a sync's answer
 		default:
 		}
+	}
+}
+
+// noteErr counts an error seen during play (p.mu held).
+func (p *lgPlayer) noteErr(text string) {
+	p.errs++
+	if len(p.errText) < 3 {
+		p.errText = append(p.errText, text)
 	}
 }
 
