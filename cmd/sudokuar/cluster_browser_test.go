@@ -43,6 +43,11 @@ func TestPostgresClusterBrowser(t *testing.T) {
 		append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.WindowSize(1280, 1000))...)
 	ctx, cancel := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancel(); acancel() })
+	// The browser starts with the first Run, and lives as long as that
+	// Run's context: this one.
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
 	var pageErrors []string
 	chromedp.ListenTarget(ctx, func(ev any) {
 		if e, ok := ev.(*runtime.EventExceptionThrown); ok {
@@ -60,19 +65,20 @@ func TestPostgresClusterBrowser(t *testing.T) {
 	waitJS := func(what, js string, timeout time.Duration) {
 		t.Helper()
 		var ok bool
+		var last error
 		for deadline := time.Now().Add(timeout); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 			c, cc := context.WithTimeout(ctx, 5*time.Second)
-			err := chromedp.Run(c, chromedp.Evaluate("!!("+js+")", &ok))
+			last = chromedp.Run(c, chromedp.Evaluate("!!("+js+")", &ok))
 			cc()
-			if err == nil && ok {
+			if last == nil && ok {
 				return
 			}
 		}
 		var text string
 		c, cc := context.WithTimeout(ctx, 5*time.Second)
 		defer cc()
-		_ = chromedp.Run(c, chromedp.Evaluate(`document.body ? document.body.innerText.slice(0, 600) : ''`, &text))
-		t.Fatalf("waiting for %s: not true after %v; the page says:\n%s", what, timeout, text)
+		_ = chromedp.Run(c, chromedp.Evaluate(`location.href + ' ' + document.readyState + ': ' + (document.documentElement ? document.documentElement.outerHTML.slice(0, 600) : '')`, &text))
+		t.Fatalf("waiting for %s: not true after %v (last error: %v); the page says:\n%s", what, timeout, last, text)
 	}
 	board := func() string {
 		t.Helper()

@@ -381,7 +381,7 @@ func (tp *tplayer) back(resumes int) time.Duration {
 	deadline := time.Now().Add(40 * time.Second)
 	for {
 		tp.mu.Lock()
-		n, away, stranded := tp.resumes, tp.away, tp.stranded
+		n, away, stranded, why := tp.resumes, tp.away, tp.stranded, tp.why
 		var last float64
 		if len(tp.lgPlayer.back) > 0 {
 			last = tp.lgPlayer.back[len(tp.lgPlayer.back)-1]
@@ -391,7 +391,7 @@ func (tp *tplayer) back(resumes int) time.Duration {
 			return time.Duration(last * float64(time.Millisecond))
 		}
 		if stranded || time.Now().After(deadline) {
-			tp.t.Fatalf("%s is not back in its room (stranded %v, %d returns)", tp.name, stranded, n)
+			tp.t.Fatalf("%s is not back in its room (stranded %v: %q; %d returns)", tp.name, stranded, why, n)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

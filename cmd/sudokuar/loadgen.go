@@ -468,6 +468,7 @@ type loadTally struct {
 	moves, lost, misordered int
 	reconnected, resumed    int
 	unanswered, errs        int
+	errText                 map[string]int // errors seen, by text
 	stranded                int
 	rtts                    []float64 // sorted
 	calm                    []float64 // sorted: those sent outside the windows after drops
@@ -507,6 +508,12 @@ func verifyAll(all []*lgPlayer, calm time.Duration) loadTally {
 			t.resumed += p.resumes
 			t.unanswered += p.unanswered
 			t.errs += p.errs
+			for _, e := range p.errText {
+				if t.errText == nil {
+					t.errText = map[string]int{}
+				}
+				t.errText[e]++
+			}
 			if away {
 				t.stranded++
 			}
@@ -587,6 +594,14 @@ func reportLoad(out io.Writer, c loadConfig, before nodeStats, run loadRun, t lo
 			c.calm, msQuantile(t.calm, 0.5), msQuantile(t.calm, 0.99), len(t.calm), len(t.rtts))
 	} else if t.errs > 0 {
 		fmt.Fprintf(out, "loadgen: %d errors seen\n", t.errs)
+	}
+	if len(t.errText) > 0 {
+		var es []string
+		for e, n := range t.errText {
+			es = append(es, fmt.Sprintf("%d× %.120s", n, e))
+		}
+		slices.Sort(es)
+		fmt.Fprintf(out, "loadgen: errors seen (up to 3 a player): %s\n", strings.Join(es, "; "))
 	}
 	fmt.Fprintf(out, "players=%d rooms=%d moves=%d lost=%d misordered=%d reconnected=%d resumed=%d p50=%.2fms p99=%.2fms\n",
 		c.players, c.rooms, t.moves, t.lost, t.misordered, t.reconnected, t.resumed, msQuantile(t.rtts, 0.50), msQuantile(t.rtts, 0.99))

@@ -66,8 +66,10 @@ type lgPlayer struct {
 	resumes    int       // returns to the room checked against the acked moves
 	back       []float64 // ms from each drop to the room's state
 	errs       int       // errors the server sent during play (rate, busy, closing, refused)
+	errText    []string  // the first few of them
 	unanswered int       // moves in flight when the socket dropped
 	stranded   bool      // never came back (the room was gone, or no node took it)
+	why        string    // what the server said when it refused the return
 }
 
 // lgSent is a move sent and not yet answered.
@@ -215,15 +217,22 @@ func (p *lgPlayer) dialOnce(ctx context.Context, base string) (*websocket.Conn, 
 // through in bursts: a refusal (429, or 503 when busy) is waited out as
 // its Retry-After says, as a browser's reconnect would, for up to
 // dialPatience.
+//
+// A node that does not answer (dead) is passed over for the next one.
 func (p *lgPlayer) connect(ctx context.Context) error {
 	deadline := time.Now().Add(dialPatience)
-	for {
-		conn, res, err := p.dialOnce(ctx, p.base)
+	order := p.nodeOrder(nil)
+	for k := 0; ; {
+		conn, res, err := p.dialOnce(ctx, order[k%len(order)])
 		if err == nil {
 			p.wmu.Lock()
-			p.conn = conn
+			p.conn, p.base = conn, order[k%len(order)]
 			p.wmu.Unlock()
 			return nil
+		}
+		if res == nil && k+1 < len(order) {
+			k++ // refused, or no answer: the next node
+			continue
 		}
 		if res == nil || (res.StatusCode != http.StatusTooManyRequests && res.StatusCode != http.StatusServiceUnavailable) || time.Now().After(deadline) {
 			return err
@@ -402,6 +411,26 @@ func (p *lgPlayer) reconnect(m *lgMoved) bool {
 	return false
 }
 
+// retryable reports whether an error answering a join says to try again:
+// the room's node is down and no other has taken the room over yet (it
+// may only once the node has missed its heartbeats), or the server is
+// busy.
+func retryable(e rooms.Error) bool {
+	return e.Code == rooms.ErrBusy || (e.Code == rooms.ErrNoRoom && strings.Contains(e.Msg, "try again"))
+}
+
+// rejoinLater asks for the room again after a pause.
+func (p *lgPlayer) rejoinLater() {
+	time.Sleep(250*time.Millisecond + time.Duration(mrand.Int64N(int64(250*time.Millisecond))))
+	p.mu.Lock()
+	code := p.code
+	p.mu.Unlock()
+	if p.stop.Load() || code == "" {
+		return
+	}
+	_ = p.send(context.Background(), lgJoin{T: "join", Seq: p.nextRejoin(), Code: code, Name: fmt.Sprint("load", p.id)})
+}
+
 // nextRejoin numbers a join sent to come back.
 func (p *lgPlayer) nextRejoin() int64 {
 	p.mu.Lock()
@@ -453,21 +482,26 @@ func (p *lgPlayer) handle(b []byte) {
 		if json.Unmarshal(b, &e) != nil {
 			return // not an error this player can match to a move
 		}
+		if p.away && e.Seq > rejoinSeqBase && retryable(e) && time.Since(p.awaySince) < reconnectPatience {
+			go p.rejoinLater() // the room's node is down and not yet taken over
+			return
+		}
 		if p.away && e.Seq > rejoinSeqBase {
 			// Coming back failed: the room is gone, and with it every
 			// move the server had acknowledged to this player.
 			p.lost += p.acked
 			p.acked = 0
 			p.stranded = true
+			p.why = e.Code + ": " + e.Msg
 			return
 		}
-		p.errs++
+		p.noteErr(e.Code + ": " + e.Msg)
 		if _, ok := p.sent[e.Seq]; ok {
 			delete(p.sent, e.Seq)
 			p.lost++ // refused
 		}
 	case "closed":
-		p.errs++ // "the server is shutting down": a player reads it as an error
+		p.noteErr("closed: " + string(b)) // "the server is shutting down": a player reads it as an error
 	case "over":
 		p.over = true
 	case "state":
@@ -479,6 +513,14 @@ func (p *lgPlayer) handle(b []byte) {
 		case p.in <- b: // a sync's answer
 		default:
 		}
+	}
+}
+
+// noteErr counts an error seen during play (p.mu held).
+func (p *lgPlayer) noteErr(text string) {
+	p.errs++
+	if len(p.errText) < 3 {
+		p.errText = append(p.errText, text)
 	}
 }
 

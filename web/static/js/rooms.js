@@ -184,6 +184,13 @@ const handlers = {
     if (s) tell(`A vote to remove ${s.name}: ${m.votes} of ${m.need} needed.`);
   },
   error(m) {
+    // Coming back to a room whose node has just died: no node may take
+    // it over until that one has missed its heartbeats (3 s). Ask again.
+    if (away && wanted && (m.code === 'busy' || (m.code === 'no-room' && /try again/.test(m.msg)))) {
+      const code = wanted;
+      setTimeout(() => { if (away && wanted === code && ws && ws.readyState === WebSocket.OPEN) send({ t: 'join', code, name: myName() }); }, 300 + Math.random() * 300);
+      return;
+    }
     tell(m.code === 'rate' ? 'Slow down: too many messages.' : m.msg, 'error');
     if (m.code === 'no-room' || m.code === 'banned' || m.code === 'full') {
       if (st == null) { wanted = null; history.replaceState(null, '', '/rooms'); showLobby(); say($('lobby-msg'), m.msg, 'error'); }
