@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -80,6 +81,10 @@ const (
 // live is the SQL condition for a live node row n.
 const live = `n.seen > now() - interval '3 seconds' AND NOT n.leaving`
 
+// defaultPoolConns is the directory's pool size unless the URL sets
+// pool_max_conns.
+const defaultPoolConns = 16
+
 // Options configure Open.
 type Options struct {
 	// Node is this node's name (unique among the live nodes) and URL
@@ -127,6 +132,12 @@ func Open(ctx context.Context, url string, o Options) (*Directory, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, errors.New("cluster: PostgreSQL: the connection string does not parse")
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		// pgx's default (4 on two cores) is too few for a node's bursts:
+		// 250 rooms claimed at once, the journal's writer, the listener
+		// and the leader's session each hold one.
+		cfg.MaxConns = defaultPoolConns
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
