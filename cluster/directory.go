@@ -118,7 +118,8 @@ type Directory struct {
 
 var _ rooms.Directory = (*Directory)(nil)
 
-// Open connects to the database at url (its own connection pool), makes
+// Open connects to the database at url (its own connection pool, of
+// defaultPoolConns unless url sets pool_max_conns), makes
 // the tables if they are missing, and joins the cluster as o.Node. A node
 // of that name that is alive (its heartbeat under 3 s old) is refused:
 // two processes must never share a name.
