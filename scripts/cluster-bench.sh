@@ -15,7 +15,8 @@
 # loadgen's report with the load average. Logs go to $OUT (default
 # out/cluster-bench). SUDOKUAR is the binary (default bin/sudokuar, built
 # by `make cluster-bench`). PLAYERS, ROOMS, DURATION, KILL_AT, RESTART_AT,
-# QUICK, SINGLE_PLAYERS scale it down for a quick try.
+# QUICK, SINGLE_PLAYERS scale it down for a quick try; POOL sets each
+# node's pool_max_conns.
 set -eu
 cd "$(dirname "$0")/.."
 if [ -z "${SUDOKUAR_PG_URL:-}" ]; then
@@ -33,6 +34,9 @@ RESTART_AT=${RESTART_AT:-30}
 QUICK=${QUICK:-300}
 SINGLE_PLAYERS=${SINGLE_PLAYERS:-5000}
 BASE_PORT=${BASE_PORT:-18080}
+# Each node's connections to PostgreSQL per pool (pgx's default is 4: too
+# few for hundreds of rooms created at once with durable commits).
+POOL=${POOL:-16}
 mkdir -p "$OUT"
 [ $# -gt 0 ] || set -- kill term quick single
 
@@ -44,7 +48,7 @@ pg_user=$(printf '%s\n' "$SUDOKUAR_PG_URL" | sed -n 's/.*user=\([^ ]*\).*/\1/p')
 # fresh_db NAME: an empty database; prints its postgres:// URL.
 fresh_db() {
 	psql -q "$SUDOKUAR_PG_URL" -c "DROP DATABASE IF EXISTS $1 WITH (FORCE)" -c "CREATE DATABASE $1" >/dev/null
-	echo "postgres://${pg_user:-postgres}@/$1?host=$pg_host&port=$pg_port&sslmode=disable"
+	echo "postgres://${pg_user:-postgres}@/$1?host=$pg_host&port=$pg_port&sslmode=disable&pool_max_conns=$POOL"
 }
 
 PIDS=""

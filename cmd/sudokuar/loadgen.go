@@ -309,10 +309,15 @@ func runLoad(c loadConfig, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := setupRooms(ctx, c, groups); err != nil {
+	var retries atomic.Int64
+	if err := setupRooms(ctx, c, groups, &retries); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "loadgen: %d rooms playing after %v\n", c.rooms, time.Since(start).Round(time.Millisecond))
+	retried := ""
+	if n := retries.Load(); n > 0 {
+		retried = fmt.Sprintf(" (%d creates or joins asked again: the server said to try again)", n)
+	}
+	fmt.Fprintf(out, "loadgen: %d rooms playing after %v%s\n", c.rooms, time.Since(start).Round(time.Millisecond), retried)
 	playing.Store(true)
 	run, err := playAll(c, all)
 	if err != nil {
@@ -362,7 +367,7 @@ func dialAll(ctx context.Context, c loadConfig, playing *atomic.Bool) (all []*lg
 
 // setupRooms sets every room up at once: the first player creates, the
 // others join, all get ready ("mixed" alternates race and co-op).
-func setupRooms(ctx context.Context, c loadConfig, groups [][]*lgPlayer) error {
+func setupRooms(ctx context.Context, c loadConfig, groups [][]*lgPlayer, retries *atomic.Int64) error {
 	errs := make(chan error, c.rooms)
 	for r, g := range groups {
 		go func() {
@@ -370,7 +375,7 @@ func setupRooms(ctx context.Context, c loadConfig, groups [][]*lgPlayer) error {
 			if mode == "mixed" {
 				mode = []string{rooms.Race, rooms.Coop}[r%2]
 			}
-			errs <- setupRoom(ctx, g, mode, c)
+			errs <- setupRoom(ctx, g, mode, c, retries)
 		}()
 	}
 	for range c.rooms {
@@ -607,15 +612,34 @@ func reportLoad(out io.Writer, c loadConfig, before nodeStats, run loadRun, t lo
 		c.players, c.rooms, t.moves, t.lost, t.misordered, t.reconnected, t.resumed, msQuantile(t.rtts, 0.50), msQuantile(t.rtts, 0.99))
 }
 
+// askUntil sends m and waits for a state ok accepts; a refusal that says
+// to try again (busy: a setup of hundreds of rooms at once) is retried
+// after a second or two, up to 5 times, as a person would click again,
+// and counted in retries.
+func askUntil(ctx context.Context, p *lgPlayer, m rooms.In, ok func([]byte) bool, retries *atomic.Int64) ([]byte, error) {
+	for try := 0; ; try++ {
+		if err := p.send(ctx, m); err != nil {
+			return nil, err
+		}
+		b, err := p.await(ctx, "state", ok)
+		if err == nil || try == 5 || !strings.Contains(err.Error(), "try again") {
+			return b, err
+		}
+		retries.Add(1)
+		select {
+		case <-time.After(time.Second + time.Duration(mrand.Int64N(int64(time.Second)))):
+		case <-ctx.Done():
+			return nil, err
+		}
+	}
+}
+
 // setupRoom makes one room: create, join, ready, and wait for the start.
-func setupRoom(ctx context.Context, g []*lgPlayer, mode string, c loadConfig) error {
+func setupRoom(ctx context.Context, g []*lgPlayer, mode string, c loadConfig, retries *atomic.Int64) error {
 	if len(g) == 0 {
 		return nil
 	}
-	if err := g[0].send(ctx, rooms.In{T: "create", Mode: mode, Size: c.size, Level: c.level, Name: fmt.Sprint("load", g[0].id)}); err != nil {
-		return err
-	}
-	b, err := g[0].await(ctx, "state", nil)
+	b, err := askUntil(ctx, g[0], rooms.In{T: "create", Mode: mode, Size: c.size, Level: c.level, Name: fmt.Sprint("load", g[0].id)}, nil, retries)
 	if err != nil {
 		return err
 	}
@@ -635,10 +659,7 @@ func setupRoom(ctx context.Context, g []*lgPlayer, mode string, c loadConfig) er
 	for _, p := range g[1:] {
 		// Through another node, the join is answered "moved": the read
 		// loop follows it and joins there.
-		if err := p.send(ctx, rooms.In{T: "join", Code: st.Code, Name: fmt.Sprint("load", p.id)}); err != nil {
-			return err
-		}
-		if _, err := p.await(ctx, "state", nil); err != nil {
+		if _, err := askUntil(ctx, p, rooms.In{T: "join", Code: st.Code, Name: fmt.Sprint("load", p.id)}, nil, retries); err != nil {
 			return err
 		}
 	}
