@@ -176,11 +176,12 @@ type lgJoin struct {
 
 // Reconnection: each attempt waits for its dial this long, attempts are
 // reconnectStep apart (doubling up to a second), and a player that is not
-// back in its room after reconnectPatience gives up (stranded).
+// back in its room after reconnectPatience (the time a seat waits for its
+// player) gives up (stranded).
 const (
 	dialTimeout       = 5 * time.Second
 	reconnectStep     = 100 * time.Millisecond
-	reconnectPatience = 30 * time.Second
+	reconnectPatience = 60 * time.Second
 )
 
 // rejoinSeqBase numbers the joins sent to come back (far from any move's).
@@ -407,6 +408,7 @@ func (p *lgPlayer) reconnect(m *lgMoved) bool {
 	}
 	p.mu.Lock()
 	p.stranded = true
+	p.why = fmt.Sprintf("no node let it back in within %v", reconnectPatience)
 	p.mu.Unlock()
 	return false
 }
