@@ -164,7 +164,7 @@ func (d *Directory) migrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("cluster: PostgreSQL: %w", err)
 	}
-	defer tx.Rollback(ctx)
+	defer func() { _ = tx.Rollback(ctx) }() // after Commit: pgx.ErrTxClosed
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))`, schemaLock); err != nil {
 		return fmt.Errorf("cluster: schema lock: %w", err)
 	}
@@ -182,7 +182,7 @@ func (d *Directory) register(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("cluster: PostgreSQL: %w", err)
 	}
-	defer tx.Rollback(ctx)
+	defer func() { _ = tx.Rollback(ctx) }() // after Commit: pgx.ErrTxClosed
 	var name string
 	err = tx.QueryRow(ctx, `
 		INSERT INTO nodes (name, url, conns, rooms, seen) VALUES ($1, $2, 0, 0, now())
@@ -436,7 +436,7 @@ func (d *Directory) Match(ctx context.Context, m rooms.Match) error {
 	if err != nil {
 		return fmt.Errorf("cluster: match: %w", err)
 	}
-	defer tx.Rollback(ctx)
+	defer func() { _ = tx.Rollback(ctx) }() // after Commit: pgx.ErrTxClosed
 	tag, err := tx.Exec(ctx, `DELETE FROM tickets WHERE id = ANY($1)`, ids)
 	if err != nil {
 		return fmt.Errorf("cluster: match: %w", err)
@@ -580,6 +580,16 @@ func (d *Directory) notified(n *pgconn.Notification) {
 		}
 		if m.Node == d.node {
 			d.emit(rooms.Event{Match: &m})
+			return
+		}
+		var taken []string
+		for _, t := range m.Tickets {
+			if t.Node == d.node {
+				taken = append(taken, t.ID)
+			}
+		}
+		if len(taken) > 0 {
+			d.emit(rooms.Event{Taken: taken})
 		}
 	case chanSeated + d.suffix:
 		var s rooms.Seated

@@ -2,57 +2,27 @@ package cluster
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/sudokuar/sudokuar/internal/pgtest"
 	"github.com/sudokuar/sudokuar/rooms"
-	"github.com/sudokuar/sudokuar/store"
 )
 
 // testDB returns the URL of a fresh schema of the throwaway PostgreSQL
-// (`make test-pg` provides one), dropped after the test, and an admin
-// pool on it.
+// (`make test-pg` provides one), dropped after the test, and a pool on it.
 func testDB(t *testing.T) (string, *pgxpool.Pool) {
 	t.Helper()
-	base := os.Getenv("SUDOKUAR_PG_URL")
-	if base == "" {
-		t.Skip("SUDOKUAR_PG_URL is not set: `make test-pg` runs this against a throwaway PostgreSQL")
-	}
-	ctx := context.Background()
-	var b [6]byte
-	rand.Read(b[:])
-	schema := "cluster_" + hex.EncodeToString(b[:])
-	admin, err := pgxpool.New(ctx, base)
+	url := pgtest.Schema(t, "cluster")
+	db, err := pgxpool.New(context.Background(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := admin.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
-		t.Fatal(err)
-	}
-	url := base + " search_path=" + schema
-	if store.IsPostgresURL(base) {
-		sep := "?"
-		if strings.Contains(base, "?") {
-			sep = "&"
-		}
-		url = base + sep + "search_path=" + schema
-	}
-	db, err := pgxpool.New(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		db.Close()
-		admin.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`)
-		admin.Close()
-	})
+	t.Cleanup(db.Close)
 	return url, db
 }
 

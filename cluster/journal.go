@@ -46,7 +46,7 @@ func NewJournal(ctx context.Context, pool *pgxpool.Pool) (*Journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cluster: journal: %w", err)
 	}
-	defer tx.Rollback(ctx)
+	defer func() { _ = tx.Rollback(ctx) }() // after Commit: a no-op
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))`, schemaLock); err != nil {
 		return nil, fmt.Errorf("cluster: journal: schema lock: %w", err)
 	}
@@ -59,17 +59,20 @@ func NewJournal(ctx context.Context, pool *pgxpool.Pool) (*Journal, error) {
 	return &Journal{pool: pool}, nil
 }
 
-// Write implements rooms.Journal: one transaction for the batch. The
-// rooms' rows in room_codes are read FOR SHARE first, so a takeover (which
-// updates the row) waits for this transaction, and this one, if the
-// takeover came first, sees the new epoch and writes nothing for that
-// room: no record is ever written under an epoch that has moved on.
+// Write implements rooms.Journal: the batch is one pipeline, one round
+// trip, run by PostgreSQL as one implicit transaction. It first reads the
+// rooms' rows in room_codes FOR SHARE, so a takeover (which updates the
+// row) waits for it, and it, if the takeover came first, sees the new
+// epoch; every write then joins room_codes on (code, epoch, node), so
+// nothing is ever written under an epoch that has moved on, and the rows
+// read say which rooms were refused.
 func (j *Journal) Write(ctx context.Context, node string, batch []rooms.Record) (map[string]bool, error) {
 	if len(batch) == 0 {
 		return nil, nil
 	}
 	var codes, opens []string
 	seen := map[string]bool{}
+	var w batchArrays
 	for _, r := range batch {
 		if !seen[r.Code] {
 			seen[r.Code] = true
@@ -78,19 +81,23 @@ func (j *Journal) Write(ctx context.Context, node string, batch []rooms.Record) 
 		if r.Open {
 			opens = append(opens, r.Code)
 		}
+		w.add(r)
 	}
-	tx, err := j.pool.Begin(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("cluster: journal: %w", err)
-	}
-	defer tx.Rollback(ctx)
+	b := &pgx.Batch{}
 	if len(opens) > 0 {
-		if _, err := tx.Exec(ctx, `INSERT INTO room_codes (code, node, updated) SELECT c, $2, now() FROM unnest($1::text[]) AS c
-			ON CONFLICT (code) DO NOTHING`, opens, node); err != nil {
+		b.Queue(`INSERT INTO room_codes (code, node, updated) SELECT c, $2, now() FROM unnest($1::text[]) AS c
+			ON CONFLICT (code) DO NOTHING`, opens, node)
+	}
+	b.Queue(`SELECT code, epoch FROM room_codes WHERE code = ANY($1) AND node = $2 FOR SHARE`, codes, node)
+	w.queue(b, node)
+	br := j.pool.SendBatch(ctx, b)
+	defer br.Close()
+	if len(opens) > 0 {
+		if _, err := br.Exec(); err != nil {
 			return nil, fmt.Errorf("cluster: journal: opening %d rooms: %w", len(opens), err)
 		}
 	}
-	rows, err := tx.Query(ctx, `SELECT code, epoch FROM room_codes WHERE code = ANY($1) AND node = $2 FOR SHARE`, codes, node)
+	rows, err := br.Query()
 	if err != nil {
 		return nil, fmt.Errorf("cluster: journal: %w", err)
 	}
@@ -108,24 +115,14 @@ func (j *Journal) Write(ctx context.Context, node string, batch []rooms.Record) 
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("cluster: journal: %w", err)
 	}
-
+	if err := br.Close(); err != nil { // the writes, and the commit
+		return nil, fmt.Errorf("cluster: journal: writing %d records: %w", len(batch), err)
+	}
 	refused := map[string]bool{}
-	var w batchArrays
 	for _, r := range batch {
-		if e, ok := epochs[r.Code]; !ok || e != r.Epoch || refused[r.Code] {
+		if e, ok := epochs[r.Code]; !ok || e != r.Epoch {
 			refused[r.Code] = true
-			continue
 		}
-		w.add(r)
-	}
-	b := w.queue()
-	if b.Len() > 0 {
-		if err := tx.SendBatch(ctx, b).Close(); err != nil {
-			return nil, fmt.Errorf("cluster: journal: writing %d records: %w", len(batch), err)
-		}
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return nil, fmt.Errorf("cluster: journal: %w", err)
 	}
 	return refused, nil
 }
@@ -138,9 +135,10 @@ type batchArrays struct {
 	snapEpoch, snapSeq []int64
 	snapData           [][]byte
 	entCode            []string
-	entSeq             []int64
+	entEpoch, entSeq   []int64
 	entData            [][]byte
-	drops              []string
+	dropCode           []string
+	dropEpoch          []int64
 	dropped            map[string]bool
 }
 
@@ -158,45 +156,51 @@ func (w *batchArrays) add(r rooms.Record) {
 		w.snapCode, w.snapEpoch, w.snapSeq, w.snapData = append(w.snapCode, r.Code), append(w.snapEpoch, r.Epoch),
 			append(w.snapSeq, r.Seq), append(w.snapData, r.Data)
 	case rooms.RecEntry:
-		w.entCode, w.entSeq, w.entData = append(w.entCode, r.Code), append(w.entSeq, r.Seq), append(w.entData, r.Data)
+		w.entCode, w.entEpoch, w.entSeq, w.entData = append(w.entCode, r.Code), append(w.entEpoch, r.Epoch),
+			append(w.entSeq, r.Seq), append(w.entData, r.Data)
 	case rooms.RecDrop:
 		if !w.dropped[r.Code] {
 			w.dropped[r.Code] = true
-			w.drops = append(w.drops, r.Code)
+			w.dropCode, w.dropEpoch = append(w.dropCode, r.Code), append(w.dropEpoch, r.Epoch)
 		}
 	}
 }
 
-// queue is the batch's statements: snapshots (each replacing the entries
-// it covers), entries newer than their room's snapshot, drops.
-func (w *batchArrays) queue() *pgx.Batch {
-	b := &pgx.Batch{}
+// owned is the join that keeps a write to the rows whose room is still
+// node's under the record's epoch (s.c, s.e: the record's code and epoch).
+const owned = `JOIN room_codes rc ON rc.code = s.c AND rc.epoch = s.e AND rc.node = `
+
+// queue adds the batch's writes to b: snapshots (each replacing the
+// entries it covers), entries newer than their room's snapshot, drops.
+func (w *batchArrays) queue(b *pgx.Batch, node string) {
 	if len(w.snapCode) > 0 {
 		b.Queue(`INSERT INTO room_snapshots (code, epoch, data, updated)
-			SELECT c, e, d, now() FROM unnest($1::text[], $2::bigint[], $3::bytea[]) AS s(c, e, d)
+			SELECT s.c, s.e, s.d, now() FROM unnest($1::text[], $2::bigint[], $3::bytea[]) AS s(c, e, d) `+owned+`$4
 			ON CONFLICT (code) DO UPDATE SET epoch = excluded.epoch, data = excluded.data, updated = excluded.updated`,
-			w.snapCode, w.snapEpoch, w.snapData)
-		b.Queue(`DELETE FROM room_journal j USING unnest($1::text[], $2::bigint[]) AS s(c, q) WHERE j.code = s.c AND j.seq <= s.q`,
-			w.snapCode, w.snapSeq)
+			w.snapCode, w.snapEpoch, w.snapData, node)
+		b.Queue(`DELETE FROM room_journal j USING unnest($1::text[], $2::bigint[], $3::bigint[]) AS s(c, e, q) `+owned+`$4
+			WHERE j.code = s.c AND j.seq <= s.q`, w.snapCode, w.snapEpoch, w.snapSeq, node)
 	}
 	var code []string
-	var seq []int64
+	var epoch, seq []int64
 	var data [][]byte
 	for k, c := range w.entCode {
 		if i, ok := w.snap[c]; (ok && w.entSeq[k] <= w.snapSeq[i]) || w.dropped[c] {
 			continue
 		}
-		code, seq, data = append(code, c), append(seq, w.entSeq[k]), append(data, w.entData[k])
+		code, epoch, seq, data = append(code, c), append(epoch, w.entEpoch[k]), append(seq, w.entSeq[k]), append(data, w.entData[k])
 	}
 	if len(code) > 0 {
-		b.Queue(`INSERT INTO room_journal (code, seq, data) SELECT * FROM unnest($1::text[], $2::bigint[], $3::bytea[])
-			ON CONFLICT (code, seq) DO NOTHING`, code, seq, data)
+		b.Queue(`INSERT INTO room_journal (code, seq, data)
+			SELECT s.c, s.q, s.d FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bytea[]) AS s(c, e, q, d) `+owned+`$5
+			ON CONFLICT (code, seq) DO NOTHING`, code, epoch, seq, data, node)
 	}
-	if len(w.drops) > 0 {
-		b.Queue(`DELETE FROM room_snapshots WHERE code = ANY($1)`, w.drops)
-		b.Queue(`DELETE FROM room_journal WHERE code = ANY($1)`, w.drops)
+	if len(w.dropCode) > 0 {
+		for _, table := range []string{"room_snapshots", "room_journal"} {
+			b.Queue(`DELETE FROM `+table+` t USING unnest($1::text[], $2::bigint[]) AS s(c, e) `+owned+`$3 WHERE t.code = s.c`,
+				w.dropCode, w.dropEpoch, node)
+		}
 	}
-	return b
 }
 
 // Claim implements rooms.Journal with the one conditional update of the

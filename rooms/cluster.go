@@ -21,14 +21,16 @@ import (
 const dirTimeout = 3 * time.Second
 
 // Bounds of the cluster side: tickets the leader reads at once, rooms in
-// the public list, how long that list is cached, and the tokens one
-// connection may be granted (a "moved" answer writes a row).
+// the public list, how long that list is cached, and each connection's
+// budget of directory calls (a join for a code not here, a token spent,
+// a quick-match ticket: each a query or a row), far below its message
+// budget.
 const (
 	maxTickets  = 10_000
 	publicLimit = 50
 	publicTTL   = 500 * time.Millisecond
-	movedRate   = 1.0 // a second
-	movedBurst  = 5
+	dirRate     = 1.0 // a second
+	dirBurst    = 5
 )
 
 // clusterSide is a hub's part in a cluster.
@@ -43,7 +45,7 @@ type clusterSide struct {
 	released []string               // codes of rooms closed since the last flush
 	list     []RoomInfo             // the public list, cached
 	listAt   time.Time
-	moves    map[*Conn]*limit.Bucket // tokens granted, per connection
+	budgets  map[*Conn]*limit.Bucket // directory calls, per connection
 
 	ops      chan func(context.Context) // ticket writes, in order
 	done     chan struct{}
@@ -53,14 +55,20 @@ type clusterSide struct {
 // localTicket is a ticket of this node: the connection waiting and its
 // request number.
 type localTicket struct {
-	conn *Conn
-	ask  int64
-	set  Settings
+	conn  *Conn
+	ask   int64
+	set   Settings
+	t     Ticket    // as queued
+	taken time.Time // when a match elsewhere took it (zero: queued)
 }
+
+// requeueAfter is how long a ticket taken by a match waits for its room's
+// Seated before it is queued again (the room's node died first).
+const requeueAfter = 3 * time.Second
 
 func newClusterSide(h *Hub, d Directory) *clusterSide {
 	cl := &clusterSide{h: h, dir: d, tickets: map[string]localTicket{}, byConn: map[*Conn]string{},
-		listed: map[string]*RoomInfo{}, moves: map[*Conn]*limit.Bucket{},
+		listed: map[string]*RoomInfo{}, budgets: map[*Conn]*limit.Bucket{},
 		ops: make(chan func(context.Context), 4096), done: make(chan struct{})}
 	return cl
 }
@@ -149,20 +157,25 @@ func (cl *clusterSide) elsewhere(c *Conn, in In, code string) {
 		c.sendError(in.Seq, ErrNoRoom, "room %s was on a server that is down: try again in a few seconds", code)
 		return
 	}
+	cl.send(ctx, c, in.Seq, Grant{Code: code, Player: c.player, Name: c.displayName()}, o.URL)
+}
+
+// allow takes one directory call from c's budget, or answers seq with a
+// rate error and reports false.
+func (cl *clusterSide) allow(c *Conn, seq int64) bool {
 	cl.mu.Lock()
-	b := cl.moves[c]
+	b := cl.budgets[c]
 	if b == nil {
-		nb := limit.NewBucket(movedRate, movedBurst)
+		nb := limit.NewBucket(dirRate, dirBurst)
 		b = &nb
-		cl.moves[c] = b
+		cl.budgets[c] = b
 	}
 	ok, wait := b.Take(cl.h.now())
 	cl.mu.Unlock()
 	if !ok {
-		c.sendError(in.Seq, ErrRate, "too many rooms asked for on other servers: wait %.0f s", math.Ceil(wait.Seconds()))
-		return
+		c.sendError(seq, ErrRate, "too many joins by code, tokens or quick matches: wait %.0f s and try again", math.Ceil(wait.Seconds()))
 	}
-	cl.send(ctx, c, in.Seq, Grant{Code: code, Player: c.player, Name: c.displayName()}, o.URL)
+	return ok
 }
 
 // send grants a token for g and sends c to url with it.
@@ -184,7 +197,7 @@ func (cl *clusterSide) enqueue(c *Conn, name string, set Settings, ask int64) {
 		Level: set.Level.String(), Since: cl.h.now()}
 	cl.cancel(c)
 	cl.mu.Lock()
-	cl.tickets[id] = localTicket{conn: c, ask: ask, set: set}
+	cl.tickets[id] = localTicket{conn: c, ask: ask, set: set, t: t}
 	cl.byConn[c] = id
 	waiting := 0
 	for _, lt := range cl.tickets {
@@ -210,7 +223,7 @@ func (cl *clusterSide) cancel(c *Conn) {
 	id, ok := cl.byConn[c]
 	select {
 	case <-c.done:
-		delete(cl.moves, c)
+		delete(cl.budgets, c)
 	default:
 	}
 	cl.mu.Unlock()
@@ -292,6 +305,7 @@ func (cl *clusterSide) run() {
 		case <-pub.C:
 			cl.flush()
 		case <-mm.C:
+			cl.requeue()
 			cl.lead(false)
 		case e, ok := <-events:
 			if !ok {
@@ -303,6 +317,8 @@ func (cl *clusterSide) run() {
 				cl.make(*e.Match)
 			case e.Seated != nil:
 				cl.seated(*e.Seated)
+			case e.Taken != nil:
+				cl.taken(e.Taken)
 			case e.Nudge:
 				cl.lead(true)
 			}
@@ -420,6 +436,43 @@ func (cl *clusterSide) lead(nudge bool) {
 			}
 			q = q[n:]
 		}
+	}
+}
+
+// taken notes this node's tickets that a match took for a room elsewhere.
+func (cl *clusterSide) taken(ids []string) {
+	now := cl.h.now()
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	for _, id := range ids {
+		if lt, ok := cl.tickets[id]; ok {
+			lt.taken = now
+			cl.tickets[id] = lt
+		}
+	}
+}
+
+// requeue queues again the tickets taken by a match whose room was never
+// announced (its node died between the match and the room).
+func (cl *clusterSide) requeue() {
+	now := cl.h.now()
+	var again []Ticket
+	cl.mu.Lock()
+	for id, lt := range cl.tickets {
+		if !lt.taken.IsZero() && now.Sub(lt.taken) >= requeueAfter {
+			lt.taken = time.Time{}
+			cl.tickets[id] = lt
+			again = append(again, lt.t)
+		}
+	}
+	cl.mu.Unlock()
+	for _, t := range again {
+		cl.h.log.Warn("rooms: a matched player's room never came: queued again", "ticket", t.ID)
+		cl.do(func(ctx context.Context) {
+			if err := cl.dir.AddTicket(ctx, t); err != nil {
+				cl.h.log.Error("rooms: queueing a ticket again", "err", err)
+			}
+		})
 	}
 }
 

@@ -1,7 +1,9 @@
 package rooms
 
 import (
+	"context"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 )
@@ -123,5 +125,105 @@ func TestClusterQuickMatch(t *testing.T) {
 		if st.Seats[st.You].Name != "P"+string(rune('0'+i)) || len(st.Seats) != 3 {
 			t.Errorf("%s sits as %q; seats %+v", c.name, st.Seats[st.You].Name, st.Seats)
 		}
+	}
+}
+
+// TestClusterRequeue: a match takes a player's ticket for a room on a
+// node that dies before making it; the player's node hears the ticket
+// was taken, waits requeueAfter for the room, then queues it again.
+func TestClusterRequeue(t *testing.T) {
+	mc, hs := newNodes(t, 1, func(c *Config) { c.QuickAlone = time.Hour })
+	ghost, _ := mc.NewDirectory("ghost", "http://ghost") // a node that will make nothing
+	defer ghost.Close()
+	p := hs[0].connect("p")
+	p.send(In{T: "quick", Mode: Race, Size: 9, Level: "easy"})
+	p.expect("queued", nil)
+	dir := hs[0].hub.cfg.Directory
+	var ts []Ticket
+	waitFor(t, "the ticket", func() bool { ts, _ = dir.Tickets(t.Context(), 10); return len(ts) == 1 })
+	if err := dir.Match(t.Context(), Match{Node: "ghost", Tickets: ts}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the taken ticket noted", func() bool {
+		hs[0].hub.cl.mu.Lock()
+		defer hs[0].hub.cl.mu.Unlock()
+		return !hs[0].hub.cl.tickets[ts[0].ID].taken.IsZero()
+	})
+	if again, _ := dir.Tickets(t.Context(), 10); len(again) != 0 {
+		t.Fatalf("the match left the ticket queued: %+v", again)
+	}
+	hs[0].clock.Advance(requeueAfter)
+	waitFor(t, "the ticket queued again", func() bool {
+		again, _ := dir.Tickets(t.Context(), 10)
+		return len(again) == 1 && again[0].ID == ts[0].ID
+	})
+}
+
+// countingDir counts the directory's lookups and redeems.
+type countingDir struct {
+	Directory
+	mu    sync.Mutex
+	calls int
+}
+
+func (d *countingDir) Lookup(ctx context.Context, code string) (Owner, error) {
+	d.mu.Lock()
+	d.calls++
+	d.mu.Unlock()
+	return d.Directory.Lookup(ctx, code)
+}
+
+func (d *countingDir) Redeem(ctx context.Context, code, token string) (Grant, error) {
+	d.mu.Lock()
+	d.calls++
+	d.mu.Unlock()
+	return d.Directory.Redeem(ctx, code, token)
+}
+
+// TestClusterDirectoryFlood: a client sending joins for codes that are
+// not here (each a directory query) and made-up tokens gets its budget of
+// them and then rate errors, without a query each; meanwhile an innocent
+// player joins through the same node and is moved at once.
+func TestClusterDirectoryFlood(t *testing.T) {
+	mc := NewMemoryCluster(nil)
+	d0, _ := mc.NewDirectory("n0", "http://n0")
+	d1, _ := mc.NewDirectory("n1", "http://n1")
+	defer d0.Close()
+	defer d1.Close()
+	counted := &countingDir{Directory: d1}
+	h0 := newHarness(t, func(c *Config) { c.Node, c.URL, c.Directory = "n0", "http://n0", d0 })
+	h1 := newHarness(t, func(c *Config) { c.Node, c.URL, c.Directory = "n1", "http://n1", counted })
+	st := h0.connect("ada").createRoom(Race, false)
+
+	bad := h1.connect("mallory")
+	began := time.Now()
+	rated := 0
+	for i := range 200 {
+		code := []byte("AAAAAA")
+		code[i%6] = codeAlphabet[i%len(codeAlphabet)]
+		seq := bad.send(In{T: "join", Code: string(code)})
+		if e := bad.errorFor(seq); e.Code == ErrRate {
+			rated++
+		}
+	}
+	seq := bad.send(In{T: "join", Code: st.Code, Token: "0123456789abcdef0123456789abcdef"})
+	if e := bad.errorFor(seq); e.Code != ErrRate {
+		t.Errorf("a made-up token after the flood: %+v, want a rate error", e)
+	}
+	counted.mu.Lock()
+	calls := counted.calls
+	counted.mu.Unlock()
+	// The budget refills at dirRate: a loaded machine taking seconds
+	// over this gets a call more per second.
+	most := dirBurst + 1 + int(time.Since(began).Seconds()*dirRate)
+	if calls > most || rated < 200-most {
+		t.Errorf("200 joins for codes not here: %d directory calls, %d rate errors; want at most %d calls", calls, rated, most)
+	}
+	bob := h1.connect("bob")
+	seq = bob.send(In{T: "join", Code: st.Code})
+	var mv Moved
+	bob.expect("moved", func(m msg) bool { return m.Seq == seq }).decode(t, &mv)
+	if mv.URL != "http://n0" {
+		t.Errorf("the innocent player's moved: %+v", mv)
 	}
 }

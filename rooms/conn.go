@@ -143,6 +143,11 @@ func (c *Conn) send(b []byte) {
 		}
 		return
 	}
+	if len(c.held) >= cap(c.out) { // as many as the queue holds: the journal is that far behind
+		c.holdMu.Unlock()
+		c.tooSlow()
+		return
+	}
 	c.held = append(c.held, heldMsg{b, l, seq})
 	c.holdMu.Unlock()
 	c.release()
@@ -270,45 +275,15 @@ func (c *Conn) Receive(data []byte) {
 			c.sendError(in.Seq, ErrClosing, "%v", err)
 		}
 	case "join":
-		code := strings.ToUpper(strings.TrimSpace(in.Code))
-		r := h.room(code)
-		if r == nil {
-			r = h.resume(code) // a room whose node died or left, kept in the journal
-		}
-		if r == nil && h.cl != nil && ValidCode(code) {
-			h.cl.elsewhere(c, in, code)
-			return
-		}
-		if r == nil {
-			c.sendError(in.Seq, ErrNoRoom, "no room %q: check the code, or the game may have ended", in.Code)
-			return
-		}
-		j := joinReq{conn: c, name: c.displayName(), watch: in.Watch, seq: in.Seq}
-		if in.Token != "" && h.cl != nil {
-			g, err := h.cl.redeem(code, in.Token)
-			if err != nil {
-				c.sendError(in.Seq, ErrBad, "the token of this move is spent, expired or not for room %s: join by its code", code)
-				return
-			}
-			j.player = g.Player
-			if in.Name == "" && g.Name != "" {
-				c.name, j.name = g.Name, g.Name
-			}
-		}
-		var ask int64
-		if cur := c.room.Load(); cur != r {
-			ask = c.ask()
-		} else {
-			ask = c.asked.Load() // a watcher taking a seat stays
-		}
-		h.mm.cancel(c)
-		j.ask = ask
-		r.post(envelope{kind: evJoin, conn: c, aside: &aside{join: j}})
+		c.join(in)
 	case "quick":
 		set, err := settingsFrom(in)
 		if err != nil {
 			c.sendError(in.Seq, ErrBad, "%v", err)
 			return
+		}
+		if h.cl != nil && !h.cl.allow(c, in.Seq) {
+			return // each ticket is a row and a notification: budgeted
 		}
 		h.mm.enqueue(c, c.displayName(), set, c.ask())
 	case "cancel":
@@ -325,6 +300,53 @@ func (c *Conn) Receive(data []byte) {
 	default:
 		c.sendError(in.Seq, ErrBad, "unknown message type %q", in.T)
 	}
+}
+
+// join handles a "join": a room here, a room taken over from a dead or
+// leaving node (the journal), or in a cluster "moved" to the node that
+// holds it; a token of a "moved" seats the player it names.
+func (c *Conn) join(in In) {
+	h := c.hub
+	code := strings.ToUpper(strings.TrimSpace(in.Code))
+	r := h.room(code)
+	if r == nil && h.cl != nil && ValidCode(code) && !h.cl.allow(c, in.Seq) {
+		return // a code not here costs the directory a query or more: budgeted
+	}
+	if r == nil {
+		r = h.resume(code) // a room whose node died or left, kept in the journal
+	}
+	if r == nil && h.cl != nil && ValidCode(code) {
+		h.cl.elsewhere(c, in, code)
+		return
+	}
+	if r == nil {
+		c.sendError(in.Seq, ErrNoRoom, "no room %q: check the code, or the game may have ended", in.Code)
+		return
+	}
+	j := joinReq{conn: c, name: c.displayName(), watch: in.Watch, seq: in.Seq}
+	if in.Token != "" && h.cl != nil {
+		if !h.cl.allow(c, in.Seq) {
+			return
+		}
+		g, err := h.cl.redeem(code, in.Token)
+		if err != nil {
+			c.sendError(in.Seq, ErrBad, "the token of this move is spent, expired or not for room %s: join by its code", code)
+			return
+		}
+		j.player = g.Player
+		if in.Name == "" && g.Name != "" {
+			c.name, j.name = g.Name, g.Name
+		}
+	}
+	var ask int64
+	if cur := c.room.Load(); cur != r {
+		ask = c.ask()
+	} else {
+		ask = c.asked.Load() // a watcher taking a seat stays
+	}
+	h.mm.cancel(c)
+	j.ask = ask
+	r.post(envelope{kind: evJoin, conn: c, aside: &aside{join: j}})
 }
 
 // ask notes that the connection asks for a new room and takes it out of

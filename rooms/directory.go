@@ -64,8 +64,9 @@ type Directory interface {
 	// Seated tells the nodes holding s's tickets that their room is made.
 	Seated(ctx context.Context, s Seated) error
 	// Events delivers what this node must act on: a Match to make here,
-	// a Seated naming tickets of this node, and Nudge (the queue
-	// changed: the leader looks again). It is closed by Close.
+	// tickets of this node Taken by a match elsewhere, a Seated naming
+	// tickets of this node, and Nudge (the queue changed: the leader
+	// looks again). It is closed by Close.
 	Events() <-chan Event
 	// Nodes lists the live nodes with their load.
 	Nodes(ctx context.Context) ([]NodeInfo, error)
@@ -156,6 +157,10 @@ type Event struct {
 	Match  *Match  // a room to make on this node
 	Seated *Seated // tickets of this node seated in a room
 	Nudge  bool    // the queue changed
+	// Taken names tickets of this node that a match took for a room on
+	// another node: their Seated should follow, and if it does not (that
+	// node died first) the hub queues them again.
+	Taken []string
 }
 
 // MemoryCluster is the shared state of several hubs in one process, a
@@ -409,10 +414,17 @@ func (d *memDirectory) Match(_ context.Context, m Match) error {
 			return ErrTicketGone
 		}
 	}
+	taken := map[string][]string{}
 	for _, t := range m.Tickets {
 		delete(d.mc.tickets, t.ID)
+		if t.Node != m.Node {
+			taken[t.Node] = append(taken[t.Node], t.ID)
+		}
 	}
 	d.mc.send(m.Node, Event{Match: &m})
+	for node, ids := range taken {
+		d.mc.send(node, Event{Taken: ids})
+	}
 	return nil
 }
 

@@ -613,7 +613,7 @@ func (h *Hub) removeRoom(r *Room) {
 			r.by.created--
 		}
 		if h.cl != nil && !r.handing.Load() { // a room handed over keeps its code for the node taking it
-			h.cl.closed(r.code)
+			h.releaseAfterDrop(r)
 		}
 	}
 	h.mu.Unlock()

@@ -406,3 +406,34 @@ func TestHeldInOrder(t *testing.T) {
 	s := a.hub.Stats()
 	t.Logf("journal: %d records in %d commits", s.JournalRecords, s.JournalCommits)
 }
+
+// TestHandoverCluster: a node of a cluster (directory and journal) closes
+// under a race: its players are sent to the other live node with a token,
+// and the token seats them there, on their boards, under the ids the
+// first node knew them by.
+func TestHandoverCluster(t *testing.T) {
+	j := NewMemJournal(nil)
+	_, hs := newNodes(t, 2, func(c *Config) { c.Journal = j })
+	ada, bob := hs[0].connect("ada"), hs[0].connect("bob")
+	code, sa, _ := startRace(t, hs[0], ada, bob)
+	sol := solve(t, sa)
+	empty := emptyCells(sa.Puzzle)
+	for _, i := range empty[:5] {
+		ackFor(ada, ada.send(In{T: "move", Cell: ptr(i), Value: ptr(sol[i])}))
+	}
+	hs[0].hub.Close()
+	var mv Moved
+	ada.expect("moved", nil).decode(t, &mv)
+	if mv.Code != code || mv.URL != "http://n1" || mv.Token == "" {
+		t.Fatalf("moved: %+v", mv)
+	}
+	_, st := follow(t, hs[1], "ada-on-n1", mv)
+	if st.You != 0 || st.Phase != PhasePlaying || st.Board == nil {
+		t.Fatalf("on n1: %+v", st)
+	}
+	for _, i := range empty[:5] {
+		if int(st.Board.Cells[i]-'0') != sol[i] {
+			t.Errorf("r%dc%d lost in the handover", i/9+1, i%9+1)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -190,8 +191,9 @@ func (h *Hub) rebuild(code string, c Claimed, snapData []byte, entries [][]byte)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	if sn.Mode != Race && sn.Mode != Coop || len(sn.Seats) > h.cfg.MaxSeats {
-		return nil, fmt.Errorf("snapshot: mode %q with %d seats", sn.Mode, len(sn.Seats))
+	if sn.Mode != Race && sn.Mode != Coop || len(sn.Seats) > h.cfg.MaxSeats ||
+		!slices.Contains([]string{PhaseLobby, PhasePlaying, PhaseOver}, sn.Phase) {
+		return nil, fmt.Errorf("snapshot: mode %q, phase %q with %d seats", sn.Mode, sn.Phase, len(sn.Seats))
 	}
 	r := newRoom(h, code, Settings{Mode: sn.Mode, Shape: shape, Level: level, Public: sn.Public, Quick: sn.Quick})
 	r.log = &roomLog{code: code, epoch: c.Epoch, opened: true}
@@ -212,17 +214,8 @@ func (h *Hub) rebuild(code string, c Claimed, snapData []byte, entries [][]byte)
 			r.fixed[i] = v != 0
 		}
 	}
-	board := func(s *game.Snapshot) (*game.Game, error) {
-		if r.puzzle == nil {
-			return nil, errors.New("a board without a puzzle")
-		}
-		if _, err := replayMoves(r.puzzle.Givens, r.fixed, *s); err != nil {
-			return nil, err
-		}
-		return game.Restore(*s)
-	}
 	if sn.Shared != nil {
-		if r.shared, err = board(sn.Shared); err != nil {
+		if r.shared, err = r.restoreBoard(sn.Shared); err != nil {
 			return nil, fmt.Errorf("snapshot: the shared board: %w", err)
 		}
 	}
@@ -231,27 +224,9 @@ func (h *Hub) rebuild(code string, c Claimed, snapData []byte, entries [][]byte)
 		if ss == nil {
 			continue
 		}
-		s := &seat{player: ss.Player, name: ss.Name, ready: ss.Ready, awaySince: now, marks: ss.Marks, version: ss.Version,
-			hints: ss.Hints, hintStages: ss.HintStages, mistakes: ss.Mistakes, flag: ss.Flag, place: ss.Place, ms: ss.Ms,
-			out: ss.Out, played: ss.Played}
-		if len(ss.Votes) > 0 {
-			s.votes = map[string]bool{}
-			for _, p := range ss.Votes {
-				s.votes[p] = true
-			}
+		if r.seats[i], err = r.restoreSeat(ss, now); err != nil {
+			return nil, fmt.Errorf("snapshot: seat %d: %w", i, err)
 		}
-		if ss.Board != nil {
-			if s.board, err = board(ss.Board); err != nil {
-				return nil, fmt.Errorf("snapshot: seat %d's board: %w", i, err)
-			}
-		}
-		if s.marks != nil && len(s.marks) != n*n {
-			return nil, fmt.Errorf("snapshot: seat %d has %d marks for %d cells", i, len(s.marks), n*n)
-		}
-		if r.phase == PhasePlaying && s.played && (sn.Mode == Race && s.board == nil || sn.Mode == Coop && s.marks == nil) {
-			return nil, fmt.Errorf("snapshot: seat %d plays without a board", i)
-		}
-		r.seats[i] = s
 	}
 	if (r.phase == PhasePlaying || r.phase == PhaseOver) && (r.puzzle == nil || sn.Mode == Coop && r.shared == nil) {
 		return nil, fmt.Errorf("snapshot: a game in phase %s without its puzzle or board", r.phase)
@@ -277,6 +252,46 @@ func (h *Hub) rebuild(code string, c Claimed, snapData []byte, entries [][]byte)
 	}
 	r.publish()
 	return r, nil
+}
+
+// restoreBoard reads a board back, checked against the puzzle as a
+// finish is.
+func (r *Room) restoreBoard(s *game.Snapshot) (*game.Game, error) {
+	if r.puzzle == nil {
+		return nil, errors.New("a board without a puzzle")
+	}
+	if _, err := replayMoves(r.puzzle.Givens, r.fixed, *s); err != nil {
+		return nil, err
+	}
+	return game.Restore(*s)
+}
+
+// restoreSeat reads a seat back, its player away since now.
+func (r *Room) restoreSeat(ss *snapSeat, now time.Time) (*seat, error) {
+	n := r.set.Shape.N()
+	s := &seat{player: ss.Player, name: ss.Name, ready: ss.Ready, awaySince: now, marks: ss.Marks, version: ss.Version,
+		hints: ss.Hints, hintStages: ss.HintStages, mistakes: ss.Mistakes, flag: ss.Flag, place: ss.Place, ms: ss.Ms,
+		out: ss.Out, played: ss.Played}
+	if len(ss.Votes) > 0 {
+		s.votes = map[string]bool{}
+		for _, p := range ss.Votes {
+			s.votes[p] = true
+		}
+	}
+	if ss.Board != nil {
+		b, err := r.restoreBoard(ss.Board)
+		if err != nil {
+			return nil, fmt.Errorf("the board: %w", err)
+		}
+		s.board = b
+	}
+	if s.marks != nil && len(s.marks) != n*n {
+		return nil, fmt.Errorf("%d marks for %d cells", len(s.marks), n*n)
+	}
+	if r.phase == PhasePlaying && s.played && (r.set.Mode == Race && s.board == nil || r.set.Mode == Coop && s.marks == nil) {
+		return nil, errors.New("a player without a board")
+	}
+	return s, nil
 }
 
 // restorePuzzle reads a snapshot's puzzle back.
@@ -458,14 +473,29 @@ func (h *Hub) handover(ctx context.Context, url string) error {
 	if err != nil {
 		h.log.Error("rooms: handover", "err", err)
 	}
-	for _, m := range t.moved {
-		if h.cl != nil && url != "" {
-			// A token keeps the seat on a node of another origin, where
-			// the player's cookie is not sent.
-			h.cl.send(ctx, m.conn, 0, Grant{Code: m.code, Player: m.conn.player, Name: m.conn.displayName()}, url)
-			continue
+	if h.cl == nil || url == "" {
+		for _, m := range t.moved {
+			m.conn.sendJSON(Moved{T: "moved", Code: m.code, URL: url})
 		}
-		m.conn.sendJSON(Moved{T: "moved", Code: m.code, URL: url})
+	} else {
+		// A token keeps the seat on a node of another origin, where the
+		// player's cookie is not sent: one row each, granted side by side.
+		next := make(chan movedConn)
+		var wg sync.WaitGroup
+		for range min(16, len(t.moved)) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for m := range next {
+					h.cl.send(ctx, m.conn, 0, Grant{Code: m.code, Player: m.conn.player, Name: m.name}, url)
+				}
+			}()
+		}
+		for _, m := range t.moved {
+			next <- m
+		}
+		close(next)
+		wg.Wait()
 	}
 	h.shutdown()
 	return err
@@ -504,8 +534,8 @@ type handTally struct {
 }
 
 type movedConn struct {
-	conn *Conn
-	code string
+	conn       *Conn
+	code, name string // name: the seat's (the room's copy: the connection's is its reader's)
 }
 
 // handOver: the room records its last snapshot, stops taking messages and
@@ -518,11 +548,11 @@ func (r *Room) handOver(t *handTally) {
 	t.mu.Lock()
 	for _, s := range r.seats {
 		if s != nil && s.conn != nil {
-			t.moved = append(t.moved, movedConn{s.conn, r.code})
+			t.moved = append(t.moved, movedConn{s.conn, r.code, s.name})
 		}
 	}
 	for c := range r.watchers {
-		t.moved = append(t.moved, movedConn{c, r.code})
+		t.moved = append(t.moved, movedConn{c, r.code, ""})
 	}
 	t.mu.Unlock()
 	r.close()
@@ -544,4 +574,22 @@ func (r *Room) goneStale() {
 	}
 	r.handing.Store(true) // nothing more is answered here
 	r.close()
+}
+
+// releaseAfterDrop gives a closed room's code back to the directory once
+// the journal has forgotten the room (its drop written under the code's
+// row), or at once with no journal (h.mu held).
+func (h *Hub) releaseAfterDrop(r *Room) {
+	l := r.log
+	if l == nil {
+		h.cl.closed(r.code)
+		return
+	}
+	seq := l.seq.Load()
+	h.goWork(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		l.waitDurable(ctx, seq)
+		h.cl.closed(r.code)
+	})
 }

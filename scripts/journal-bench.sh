@@ -49,7 +49,7 @@ pgpids() {
 
 for journal in $RUNS; do
 	psql -q "$SUDOKUAR_PG_URL" -c "DROP DATABASE IF EXISTS jbench WITH (FORCE)" -c "CREATE DATABASE jbench" >/dev/null 2>&1
-	db="postgres://postgres@/jbench?host=$pg_host&port=$pg_port&sslmode=disable"
+	db="postgres://postgres@/jbench?host=$pg_host&port=$pg_port&sslmode=disable&pool_max_conns=${POOL:-32}"
 	"$SUDOKUAR" serve --addr "127.0.0.1:$PORT" --db "$db" --node bench --journal="$journal" >"$OUT/serve-$journal.log" 2>&1 &
 	srv=$!
 	i=0

@@ -2,18 +2,13 @@ package web
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"net/http/cookiejar"
 	"net/http/httptest"
-	"os"
-	"strings"
 	"sync"
 	"testing"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
+	"github.com/sudokuar/sudokuar/internal/pgtest"
 	"github.com/sudokuar/sudokuar/store"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
@@ -25,27 +20,8 @@ import (
 // conditional update one node would write over the other's move; every
 // move must be in the game afterwards, seen from either node.
 func TestPostgresTwoServersOneGame(t *testing.T) {
-	base := os.Getenv("SUDOKUAR_PG_URL")
-	if base == "" {
-		t.Skip("SUDOKUAR_PG_URL is not set: `make test-pg` runs this against a throwaway PostgreSQL")
-	}
+	url := pgtest.Schema(t, "web")
 	ctx := context.Background()
-	admin, err := pgxpool.New(ctx, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	var b [6]byte
-	rand.Read(b[:])
-	schema := "web_" + hex.EncodeToString(b[:])
-	if _, err := admin.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`)
-	url := base + " search_path=" + schema
-	if store.IsPostgresURL(base) {
-		url = base + map[bool]string{true: "&", false: "?"}[strings.Contains(base, "?")] + "search_path=" + schema
-	}
 	nodes := make([]*apiServer, 2)
 	jar, _ := cookiejar.New(nil) // one browser: cookies go by host, not port
 	for i := range nodes {

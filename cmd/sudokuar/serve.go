@@ -17,8 +17,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"github.com/sudokuar/sudokuar/cluster"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/rooms"
@@ -58,7 +56,7 @@ func serveFlags(fs *flag.FlagSet) func(*env, []string) int {
 	})
 	fs.StringVar(&c.node, "node", "", "with --db postgres://: this node's `name` among the servers sharing the database (default: the host name; two live nodes may not share one)")
 	fs.StringVar(&c.url, "url", "", "with --db postgres://: the `URL` other nodes send this node's players to (default: http://ADDR, or a load balancer's URL they all share)")
-	fs.BoolVar(&c.journal, "journal", true, "with a postgres:// --db: journal every room's moves before answering them, so another node takes a room over when this one dies or stops")
+	fs.BoolVar(&c.journal, "journal", true, "with --db postgres://: journal every room's moves before answering them, so another node takes a room over when this one dies or stops (false: a room ends with its node)")
 	return func(e *env, args []string) int {
 		if len(args) > 0 {
 			fmt.Fprintf(e.stderr, "sudokuar serve: unexpected argument %q\n", args[0])
@@ -121,14 +119,6 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 	var db store.Store
 	var roomsCfg rooms.Config
 	where := c.db
-	if store.IsPostgresURL(c.db) && c.journal {
-		j, closeJ, err := openJournal(c.db)
-		if err != nil {
-			return err
-		}
-		defer closeJ()
-		roomsCfg.Journal = j // the node's name and URL come with the cluster's directory, below
-	}
 	if store.IsPostgresURL(c.db) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		pg, err := store.OpenPostgres(ctx, c.db)
@@ -137,13 +127,21 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 			return err
 		}
 		dir, node, err := openCluster(ctx, c, scheme, ln.Addr())
-		cancel()
 		if err != nil {
+			cancel()
 			pg.Close()
 			return err
 		}
 		defer dir.Close() // after the hub (web.Server.Close) has stopped
-		roomsCfg.Node, roomsCfg.URL, roomsCfg.Directory = node.Name, node.URL, dir
+		roomsCfg = rooms.Config{Node: node.Name, URL: node.URL, Directory: dir}
+		if c.journal {
+			if roomsCfg.Journal, err = cluster.NewJournal(ctx, dir.Pool()); err != nil {
+				cancel()
+				pg.Close()
+				return err
+			}
+		}
+		cancel()
 		db, where = pg, fmt.Sprintf("PostgreSQL; node %s, reached at %s", node.Name, node.URL)
 	} else {
 		unlock, err := lockSQLite(c.db)
@@ -278,21 +276,4 @@ func lanURLs(scheme string, addr net.Addr) []string {
 		out = append(out, fmt.Sprintf("%s://%s:%d", scheme, ipn.IP, ta.Port))
 	}
 	return out
-}
-
-// openJournal connects the rooms' journal to the PostgreSQL database at
-// url, on a connection pool of its own.
-func openJournal(url string) (*cluster.Journal, func(), error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	pool, err := pgxpool.New(ctx, url)
-	if err != nil {
-		return nil, nil, errors.New("the rooms' journal: the PostgreSQL connection string does not parse")
-	}
-	j, err := cluster.NewJournal(ctx, pool)
-	if err != nil {
-		pool.Close()
-		return nil, nil, err
-	}
-	return j, pool.Close, nil
 }

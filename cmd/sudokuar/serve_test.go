@@ -15,7 +15,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/cookiejar"
-	neturl "net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -28,6 +27,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/sudokuar/sudokuar/internal/pgtest"
 	"github.com/sudokuar/sudokuar/store"
 )
 
@@ -262,11 +262,7 @@ func TestServeSQLiteOneNode(t *testing.T) {
 // each named; a third taking a live node's name is refused; the node
 // list in the database has both with their URLs.
 func TestPostgresServeNodes(t *testing.T) {
-	base := os.Getenv("SUDOKUAR_PG_URL")
-	if base == "" {
-		t.Skip("SUDOKUAR_PG_URL is not set: `make test-pg` runs this against a throwaway PostgreSQL")
-	}
-	url := pgSchema(t, base)
+	url := pgtest.URL(pgtest.Schema(t, "serve"))
 	_, doneA, _ := startServe(t, "--db", url, "--node", "a")
 	_, doneB, _ := startServe(t, "--db", url, "--node", "b", "--url", "http://lb.example:8080")
 	code, _, errOut := runCLI(t, "", "serve", "--addr", "127.0.0.1:0", "--db", url, "--node", "a")
@@ -290,45 +286,4 @@ func TestPostgresServeNodes(t *testing.T) {
 			t.Errorf("exit %d after SIGINT", code)
 		}
 	}
-}
-
-// pgSchema makes a schema of its own in the database at base, dropped
-// after the test, and returns the URL that uses it.
-func pgSchema(t *testing.T, base string) string {
-	t.Helper()
-	ctx := context.Background()
-	admin, err := pgxpool.New(ctx, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b [6]byte
-	rand.Read(b[:])
-	schema := fmt.Sprintf("serve_%x", b)
-	if _, err := admin.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		admin.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`)
-		admin.Close()
-	})
-	if store.IsPostgresURL(base) {
-		sep := "?"
-		if strings.Contains(base, "?") {
-			sep = "&"
-		}
-		return base + sep + "search_path=" + schema
-	}
-	// test-pg.sh gives "host=DIR port=N user=U dbname=D …": serve takes
-	// a postgres:// URL.
-	q := neturl.Values{"search_path": {schema}}
-	db := "postgres"
-	for _, kv := range strings.Fields(base) {
-		k, v, _ := strings.Cut(kv, "=")
-		if k == "dbname" {
-			db = v
-		} else {
-			q.Set(k, v)
-		}
-	}
-	return "postgres:///" + db + "?" + q.Encode()
 }
