@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,11 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
-
+	"github.com/sudokuar/sudokuar/internal/pgtest"
 	"github.com/sudokuar/sudokuar/rooms"
-	"github.com/sudokuar/sudokuar/store"
 )
 
 // The tests here run real `sudokuar serve` processes (the binary, built
@@ -34,65 +28,11 @@ import (
 // match across nodes, and the matchmaker's node killed. They need
 // SUDOKUAR_PG_URL (`make test-pg` sets it) and skip without it.
 
-// pgAdminEnv names the variable pointing at the test PostgreSQL server.
-const pgAdminEnv = "SUDOKUAR_PG_URL"
-
-// clusterDB makes a fresh database for one test and returns its
-// postgres:// URL (the form `serve --db` takes), or skips t.
+// clusterDB makes a fresh schema for one test on the test server and
+// returns its postgres:// URL (the form `serve --db` takes), or skips t.
 func clusterDB(t *testing.T) string {
 	t.Helper()
-	admin := os.Getenv(pgAdminEnv)
-	if admin == "" {
-		t.Skipf("%s is not set: run `make test-pg` to test a cluster of serve processes on a throwaway PostgreSQL", pgAdminEnv)
-	}
-	cfg, err := pgconn.ParseConfig(admin)
-	if err != nil {
-		t.Fatalf("%s: %v", pgAdminEnv, err)
-	}
-	var b [6]byte
-	rand.Read(b[:])
-	name := "fleet_" + hex.EncodeToString(b[:])
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, admin)
-	if err != nil {
-		t.Fatalf("connect to %s: %v", pgAdminEnv, err)
-	}
-	defer conn.Close(context.Background())
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		c, err := pgx.Connect(ctx, admin)
-		if err != nil {
-			t.Errorf("drop database %s: %v", name, err)
-			return
-		}
-		defer c.Close(ctx)
-		if _, err := c.Exec(ctx, "DROP DATABASE "+name+" WITH (FORCE)"); err != nil {
-			t.Errorf("drop database %s: %v", name, err)
-		}
-	})
-	q := url.Values{"sslmode": {"disable"}}
-	host := cfg.Host
-	if strings.HasPrefix(host, "/") { // a unix socket's folder
-		q.Set("host", host)
-		host = ""
-	}
-	if cfg.Port != 0 {
-		if host == "" {
-			q.Set("port", fmt.Sprint(cfg.Port))
-		} else {
-			host = net.JoinHostPort(host, fmt.Sprint(cfg.Port))
-		}
-	}
-	u := url.URL{Scheme: "postgres", User: url.User(cfg.User), Host: host, Path: "/" + name, RawQuery: q.Encode()}
-	if !store.IsPostgresURL(u.String()) {
-		t.Fatalf("made %q, not a postgres:// URL", u.String())
-	}
-	return u.String()
+	return pgtest.URL(pgtest.Schema(t, "fleet"))
 }
 
 // buildSudokuar builds the command into a temporary folder (the build
@@ -571,8 +511,8 @@ func TestPostgresClusterProcesses(t *testing.T) {
 // every player comes back through the balancer with every acknowledged
 // move. Skipped when haproxy is not installed (`make test-pg` installs it).
 func TestPostgresClusterHAProxy(t *testing.T) {
-	if os.Getenv(pgAdminEnv) == "" {
-		t.Skipf("%s is not set: run `make test-pg`", pgAdminEnv)
+	if os.Getenv(pgtest.Env) == "" {
+		t.Skipf("%s is not set: run `make test-pg`", pgtest.Env)
 	}
 	haproxy, err := exec.LookPath("haproxy")
 	if err != nil {
