@@ -459,14 +459,33 @@ func TestPostgresClusterProcesses(t *testing.T) {
 		p2.join(p1.create(rooms.Coop))
 		startGame(t, p1, p2)
 		ms := append(p1.play(0, 2), p2.play(2, 2)...)
+		// p2 keeps playing through the stop, as players do: a move the
+		// leaving node no longer takes gets no answer, never an error.
+		stopMoving := make(chan struct{})
+		moving := make(chan struct{})
+		go func() {
+			defer close(moving)
+			for k := 0; ; k++ {
+				select {
+				case <-stopMoving:
+					return
+				case <-time.After(20 * time.Millisecond):
+				}
+				p2.seq++
+				p2.sendMove(p2.seq, ms[2].cell, 1+k%4)
+			}
+		}()
+		time.Sleep(200 * time.Millisecond)
 		b.stop(t, syscall.SIGTERM)
+		close(stopMoving)
+		<-moving
 		if b.exitErr != nil {
 			t.Errorf("node b stopped by SIGTERM: %v\n%s", b.exitErr, b.out)
 		}
 		for _, p := range []*tplayer{p1, p2} {
 			d := p.back(1)
 			t.Logf("%s back in the room %v after node b's SIGTERM", p.name, d)
-			p.holds(ms)
+			p.holds([]placed{ms[0], ms[1], ms[3]}) // ms[2]'s cell p2 kept writing
 			p.mu.Lock()
 			if p.errs != 0 {
 				t.Errorf("%s saw %d errors during the hand-over", p.name, p.errs)
