@@ -48,6 +48,8 @@ type clusterSide struct {
 	budgets  map[*Conn]*limit.Bucket // directory calls, per connection
 
 	ops      chan func(context.Context) // ticket writes, in order
+	sem      chan struct{}              // places for spawn
+	spawned  sync.WaitGroup
 	done     chan struct{}
 	lastPass time.Time
 }
@@ -69,7 +71,7 @@ const requeueAfter = 3 * time.Second
 func newClusterSide(h *Hub, d Directory) *clusterSide {
 	cl := &clusterSide{h: h, dir: d, tickets: map[string]localTicket{}, byConn: map[*Conn]string{},
 		listed: map[string]*RoomInfo{}, budgets: map[*Conn]*limit.Bucket{},
-		ops: make(chan func(context.Context), 4096), done: make(chan struct{})}
+		ops: make(chan func(context.Context), 4096), done: make(chan struct{}), sem: make(chan struct{}, parallelDir)}
 	return cl
 }
 
@@ -314,9 +316,11 @@ func (cl *clusterSide) run() {
 			}
 			switch {
 			case e.Match != nil:
-				cl.make(*e.Match)
+				m := *e.Match
+				cl.spawn(func() { cl.make(m) })
 			case e.Seated != nil:
-				cl.seated(*e.Seated)
+				st := *e.Seated
+				cl.spawn(func() { cl.seated(st) })
 			case e.Taken != nil:
 				cl.taken(e.Taken)
 			case e.Nudge:
@@ -405,6 +409,7 @@ func (cl *clusterSide) lead(nudge bool) {
 		queues[k] = append(queues[k], t)
 	}
 	seats := h.cfg.MaxSeats
+	var matches []Match
 	for _, k := range kinds {
 		q := queues[k]
 		for len(q) > 0 {
@@ -427,16 +432,43 @@ func (cl *clusterSide) lead(nudge bool) {
 					best = i
 				}
 			}
-			m := Match{Node: nodes[best].Name, Tickets: q[:n]}
-			if err := cl.dir.Match(ctx, m); err != nil && !errors.Is(err, ErrTicketGone) {
-				h.log.Error("rooms: making a match", "err", err)
-				return
-			} else if err == nil {
-				nodes[best].Conns += n
-			}
+			matches = append(matches, Match{Node: nodes[best].Name, Tickets: q[:n]})
+			nodes[best].Conns += n
 			q = q[n:]
 		}
 	}
+	// Each match is its own transaction (all its tickets or none); they
+	// run side by side, a few at a time, so a burst of players is not a
+	// queue of round trips on one goroutine.
+	sem := make(chan struct{}, parallelDir)
+	var wg sync.WaitGroup
+	for _, m := range matches {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := cl.dir.Match(ctx, m); err != nil && !errors.Is(err, ErrTicketGone) {
+				h.log.Error("rooms: making a match", "err", err)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// parallelDir is how many directory calls of matching (matches, rooms
+// made, players sent on) a node runs at once.
+const parallelDir = 8
+
+// spawn runs f beside the node's loop, at most parallelDir at once (the
+// loop waits for a place: events queue in the directory meanwhile);
+// stop waits for them.
+func (cl *clusterSide) spawn(f func()) {
+	cl.sem <- struct{}{}
+	cl.spawned.Add(1)
+	go func() {
+		defer func() { <-cl.sem; cl.spawned.Done() }()
+		f()
+	}()
 }
 
 // taken notes this node's tickets that a match took for a room elsewhere.
@@ -549,5 +581,6 @@ func (cl *clusterSide) seated(s Seated) {
 // (the hub's rooms have all closed by now).
 func (cl *clusterSide) stop() {
 	<-cl.done
+	cl.spawned.Wait()
 	cl.flush()
 }

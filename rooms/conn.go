@@ -291,6 +291,12 @@ func (c *Conn) Receive(data []byte) {
 	case "ready", "sit", "leave", "kick", "move", "mark", "undo", "redo", "hint", "finish", "forfeit", "again", "sync":
 		r := c.room.Load()
 		if r == nil {
+			if h.isClosing() {
+				// Handing over: the rooms have stopped and their players
+				// are being told where to go next ("moved"); a message
+				// late for its room gets no answer, never an error.
+				return
+			}
 			c.sendError(in.Seq, ErrNoRoom, "you are not in a room")
 			return
 		}

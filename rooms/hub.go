@@ -729,6 +729,13 @@ func (h *Hub) Close() {
 	h.shutdown()
 }
 
+// isClosing reports whether Close has begun.
+func (h *Hub) isClosing() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.closing
+}
+
 // startClosing marks the hub closing; false if it already was.
 func (h *Hub) startClosing() bool {
 	h.mu.Lock()

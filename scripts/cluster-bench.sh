@@ -37,6 +37,10 @@ BASE_PORT=${BASE_PORT:-18080}
 # Each node's connections to PostgreSQL per pool (pgx's default is 4: too
 # few for hundreds of rooms created at once with durable commits).
 POOL=${POOL:-16}
+# Loopback addresses the players come from: 200 keeps each address's
+# rooms created (3,000 players: 4 rooms an address) within a household's
+# budget, as players of many homes would be.
+SOURCES=${SOURCES:-200}
 mkdir -p "$OUT"
 [ $# -gt 0 ] || set -- kill term quick single
 
@@ -108,7 +112,7 @@ fault() {
 	log="$OUT/$sig.log"
 	cluster "bench_$sig"
 	echo "== $sig: 3 nodes, $PLAYERS players in $ROOMS rooms, ${DURATION} s; node a gets SIG$(echo "$sig" | tr a-z A-Z) at ${KILL_AT} s, started again at ${RESTART_AT} s"
-	"$SUDOKUAR" loadgen --addr "$nodes" --players "$PLAYERS" --rooms "$ROOMS" --duration "${DURATION}s" --setup 5m >"$log" 2>&1 &
+	"$SUDOKUAR" loadgen --addr "$nodes" --players "$PLAYERS" --rooms "$ROOMS" --duration "${DURATION}s" --setup 5m --sources "$SOURCES" >"$log" 2>&1 &
 	lg=$!
 	if wait_for "$log" "rooms playing after"; then
 		sleep "$KILL_AT"
@@ -155,7 +159,7 @@ single() {
 	: >"$OUT/node-a.log"
 	start_node a $port_a "$db"
 	echo "== single: 1 node on PostgreSQL, $SINGLE_PLAYERS players in $((SINGLE_PLAYERS / 4)) rooms, ${DURATION} s"
-	"$SUDOKUAR" loadgen --addr "http://127.0.0.1:$port_a" --players "$SINGLE_PLAYERS" --rooms $((SINGLE_PLAYERS / 4)) --duration "${DURATION}s" --setup 5m 2>&1 | sed 's/^/   /'
+	"$SUDOKUAR" loadgen --addr "http://127.0.0.1:$port_a" --players "$SINGLE_PLAYERS" --rooms $((SINGLE_PLAYERS / 4)) --duration "${DURATION}s" --setup 5m --sources "$SOURCES" 2>&1 | sed 's/^/   /'
 	echo "   load: $(cut -d' ' -f1-3 /proc/loadavg)"
 	stop_all
 }

@@ -474,6 +474,7 @@ type loadTally struct {
 	reconnected, resumed    int
 	unanswered, errs        int
 	errText                 map[string]int // errors seen, by text
+	whyText                 map[string]int // why players never came back, by text
 	stranded                int
 	rtts                    []float64 // sorted
 	calm                    []float64 // sorted: those sent outside the windows after drops
@@ -521,6 +522,14 @@ func verifyAll(all []*lgPlayer, calm time.Duration) loadTally {
 			}
 			if away {
 				t.stranded++
+				why := p.why
+				if why == "" {
+					why = "still away at the end"
+				}
+				if t.whyText == nil {
+					t.whyText = map[string]int{}
+				}
+				t.whyText[why]++
 			}
 			for _, r := range p.rtts {
 				t.rtts = append(t.rtts, r.ms)
@@ -600,13 +609,11 @@ func reportLoad(out io.Writer, c loadConfig, before nodeStats, run loadRun, t lo
 	} else if t.errs > 0 {
 		fmt.Fprintf(out, "loadgen: %d errors seen\n", t.errs)
 	}
+	if len(t.whyText) > 0 {
+		fmt.Fprintf(out, "loadgen: never came back: %s\n", countedTexts(t.whyText))
+	}
 	if len(t.errText) > 0 {
-		var es []string
-		for e, n := range t.errText {
-			es = append(es, fmt.Sprintf("%d× %.120s", n, e))
-		}
-		slices.Sort(es)
-		fmt.Fprintf(out, "loadgen: errors seen (up to 3 a player): %s\n", strings.Join(es, "; "))
+		fmt.Fprintf(out, "loadgen: errors seen (up to 3 a player): %s\n", countedTexts(t.errText))
 	}
 	fmt.Fprintf(out, "players=%d rooms=%d moves=%d lost=%d misordered=%d reconnected=%d resumed=%d p50=%.2fms p99=%.2fms\n",
 		c.players, c.rooms, t.moves, t.lost, t.misordered, t.reconnected, t.resumed, msQuantile(t.rtts, 0.50), msQuantile(t.rtts, 0.99))
@@ -632,6 +639,29 @@ func askUntil(ctx context.Context, p *lgPlayer, m rooms.In, ok func([]byte) bool
 			return nil, err
 		}
 	}
+}
+
+// countedTexts lists texts with their counts, most frequent first.
+func countedTexts(m map[string]int) string {
+	type tc struct {
+		text string
+		n    int
+	}
+	var l []tc
+	for k, n := range m {
+		l = append(l, tc{k, n})
+	}
+	slices.SortFunc(l, func(a, b tc) int {
+		if a.n != b.n {
+			return b.n - a.n
+		}
+		return strings.Compare(a.text, b.text)
+	})
+	var out []string
+	for _, x := range l {
+		out = append(out, fmt.Sprintf("%d× %.120s", x.n, x.text))
+	}
+	return strings.Join(out, "; ")
 }
 
 // setupRoom makes one room: create, join, ready, and wait for the start.

@@ -39,17 +39,8 @@ func TestLoadgen(t *testing.T) {
 		}
 	}()
 
-	var out, errOut strings.Builder
-	code := run([]string{"loadgen", "--addr", url, "--players", "10", "--rooms", "3", "--duration", "3s", "--every", "100ms"},
-		&env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut})
-	t.Logf("loadgen:\n%s%s", out.String(), errOut.String())
-	if code != exitOK {
-		t.Fatalf("loadgen exited with %d", code)
-	}
-	m := loadLineRE.FindStringSubmatch(out.String())
-	if m == nil {
-		t.Fatalf("no result line in:\n%s", out.String())
-	}
+	out, errOut := &syncBuffer{}, &syncBuffer{}
+	m := runLoadgen(t, out, errOut, "--addr", url, "--players", "10", "--rooms", "3", "--duration", "3s", "--every", "100ms")
 	moves, _ := strconv.Atoi(m[3])
 	if m[1] != "10" || m[2] != "3" || moves < 100 || m[4] != "0" || m[5] != "0" {
 		t.Errorf("result: %s (want 10 players, 3 rooms, >= 100 moves, none lost or misordered)", m[0])
@@ -61,9 +52,8 @@ func TestLoadgen(t *testing.T) {
 		t.Errorf("no server CPU and memory line")
 	}
 
-	out.Reset()
-	errOut.Reset()
-	if code := run([]string{"loadgen", "--addr", url, "--quick", "8"}, &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}); code != exitOK {
+	out, errOut = &syncBuffer{}, &syncBuffer{}
+	if code := run([]string{"loadgen", "--addr", url, "--quick", "8"}, &env{stdin: strings.NewReader(""), stdout: out, stderr: errOut}); code != exitOK {
 		t.Fatalf("loadgen --quick exited with %d: %s%s", code, out.String(), errOut.String())
 	}
 	q := quickLineRE.FindStringSubmatch(out.String())
@@ -84,6 +74,24 @@ func TestLoadgen(t *testing.T) {
 			t.Errorf("loadgen %v: exit %d, stderr %q", args, code, e.String())
 		}
 	}
+}
+
+// runLoadgen runs `sudokuar loadgen args...` in this process, writing to
+// out and errOut (which the caller may watch meanwhile), logs what it
+// said, and returns the summary line's fields (loadLineRE's submatches);
+// it fails t when loadgen fails or prints no summary.
+func runLoadgen(t *testing.T, out, errOut *syncBuffer, args ...string) []string {
+	t.Helper()
+	code := run(append([]string{"loadgen"}, args...), &env{stdin: strings.NewReader(""), stdout: out, stderr: errOut})
+	t.Logf("loadgen:\n%s%s", out, errOut)
+	if code != exitOK {
+		t.Fatalf("loadgen exited with %d", code)
+	}
+	m := loadLineRE.FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("no result line in:\n%s", out)
+	}
+	return m
 }
 
 // cutProxy forwards TCP connections to a server and can cut them all at
@@ -163,17 +171,8 @@ func TestLoadgenReconnect(t *testing.T) {
 		time.Sleep(time.Second)
 		proxy.cut()
 	}()
-	code := run([]string{"loadgen", "--addr", proxy.url(), "--players", "8", "--rooms", "2", "--mode", "mixed",
-		"--duration", "5s", "--every", "100ms", "--sources", "0"},
-		&env{stdin: strings.NewReader(""), stdout: out, stderr: errOut})
-	t.Logf("loadgen:\n%s%s", out.String(), errOut.String())
-	if code != exitOK {
-		t.Fatalf("loadgen exited with %d", code)
-	}
-	m := loadLineRE.FindStringSubmatch(out.String())
-	if m == nil {
-		t.Fatalf("no result line in:\n%s", out.String())
-	}
+	m := runLoadgen(t, out, errOut, "--addr", proxy.url(), "--players", "8", "--rooms", "2", "--mode", "mixed",
+		"--duration", "5s", "--every", "100ms", "--sources", "0")
 	reconnected, _ := strconv.Atoi(m[6])
 	resumed, _ := strconv.Atoi(m[7])
 	if m[4] != "0" || m[5] != "0" || reconnected < 8 || resumed < 8 {

@@ -157,30 +157,14 @@ func sameChanges(a, b []rooms.Change) bool {
 	return true
 }
 
-// lgMoved is the server's "moved": the room lives on another node.
-type lgMoved struct {
-	T     string `json:"t"`
-	Code  string `json:"code"`
-	URL   string `json:"url"`
-	Token string `json:"token"`
-}
-
-// lgJoin is a join message with the one-time token a "moved" carried.
-type lgJoin struct {
-	T     string `json:"t"`
-	Seq   int64  `json:"seq,omitempty"`
-	Code  string `json:"code"`
-	Name  string `json:"name,omitempty"`
-	Token string `json:"token,omitempty"`
-}
-
 // Reconnection: each attempt waits for its dial this long, attempts are
 // reconnectStep apart (doubling up to a second), and a player that is not
-// back in its room after reconnectPatience gives up (stranded).
+// back in its room after reconnectPatience (the time a seat waits for its
+// player) gives up (stranded).
 const (
 	dialTimeout       = 5 * time.Second
 	reconnectStep     = 100 * time.Millisecond
-	reconnectPatience = 30 * time.Second
+	reconnectPatience = 60 * time.Second
 )
 
 // rejoinSeqBase numbers the joins sent to come back (far from any move's).
@@ -320,7 +304,7 @@ func (p *lgPlayer) readLoop() {
 			continue
 		}
 		if bytesHasType(b, "moved") {
-			var m lgMoved
+			var m rooms.Moved
 			if json.Unmarshal(b, &m) == nil && m.URL != "" {
 				conn.Close(websocket.StatusNormalClosure, "moved")
 				if p.stop.Load() || !p.reconnect(&m) {
@@ -349,7 +333,7 @@ func bytesHasType(b []byte, t string) bool {
 // node first, then the others in turn while they refuse) or to the node a
 // "moved" names, and asks for the room again (or the quick-match queue).
 // It reports false when it gave up.
-func (p *lgPlayer) reconnect(m *lgMoved) bool {
+func (p *lgPlayer) reconnect(m *rooms.Moved) bool {
 	now := time.Now()
 	playing := p.playing.Load()
 	p.mu.Lock()
@@ -391,11 +375,11 @@ func (p *lgPlayer) reconnect(m *lgMoved) bool {
 		var msg any
 		switch {
 		case m != nil && m.Code != "" && attempt == 0:
-			msg = lgJoin{T: "join", Seq: p.nextRejoin(), Code: m.Code, Token: m.Token, Name: fmt.Sprint("load", p.id)}
+			msg = rooms.In{T: "join", Seq: p.nextRejoin(), Code: m.Code, Token: m.Token, Name: fmt.Sprint("load", p.id)}
 		case m != nil && m.Code != "":
-			msg = lgJoin{T: "join", Seq: p.nextRejoin(), Code: m.Code, Name: fmt.Sprint("load", p.id)}
+			msg = rooms.In{T: "join", Seq: p.nextRejoin(), Code: m.Code, Name: fmt.Sprint("load", p.id)}
 		case code != "":
-			msg = lgJoin{T: "join", Seq: p.nextRejoin(), Code: code, Name: fmt.Sprint("load", p.id)}
+			msg = rooms.In{T: "join", Seq: p.nextRejoin(), Code: code, Name: fmt.Sprint("load", p.id)}
 		case quick != nil:
 			msg = *quick
 		default:
@@ -407,6 +391,7 @@ func (p *lgPlayer) reconnect(m *lgMoved) bool {
 	}
 	p.mu.Lock()
 	p.stranded = true
+	p.why = fmt.Sprintf("no node let it back in within %v", reconnectPatience)
 	p.mu.Unlock()
 	return false
 }
@@ -428,7 +413,7 @@ func (p *lgPlayer) rejoinLater() {
 	if p.stop.Load() || code == "" {
 		return
 	}
-	_ = p.send(context.Background(), lgJoin{T: "join", Seq: p.nextRejoin(), Code: code, Name: fmt.Sprint("load", p.id)})
+	_ = p.send(context.Background(), rooms.In{T: "join", Seq: p.nextRejoin(), Code: code, Name: fmt.Sprint("load", p.id)})
 }
 
 // nextRejoin numbers a join sent to come back.
@@ -443,7 +428,7 @@ func (p *lgPlayer) nextRejoin() int64 {
 // current one first, then the others in their order (a "moved" may name
 // a node that has just died: its heartbeat is not old enough yet for
 // another node to take the room over).
-func (p *lgPlayer) nodeOrder(m *lgMoved) []string {
+func (p *lgPlayer) nodeOrder(m *rooms.Moved) []string {
 	p.wmu.Lock()
 	base := p.base
 	p.wmu.Unlock()
