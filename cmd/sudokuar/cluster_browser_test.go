@@ -12,20 +12,15 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestPostgresClusterBrowser: the rooms page in chromium, through HAProxy
-// in front of three nodes, in a race with a second player; the node that
-// holds the room is killed with SIGKILL after the page's first three
-// moves. The page reconnects by itself, joins the room again on another
-// node, says it is back, and shows the three digits the server had
-// acknowledged; play goes on. Skipped without PostgreSQL, haproxy or
-// chromium.
-func TestPostgresClusterBrowser(t *testing.T) {
+// clusterBrowser: the rooms page in chromium, through HAProxy in front of
+// three nodes, in a race with a second player; the node that holds the
+// room is killed with SIGKILL after the page's first three moves. The
+// page reconnects by itself, joins the room again on another node, says
+// it is back, and shows the three digits the server had acknowledged;
+// play goes on. Skipped without chromium.
+func clusterBrowser(t *testing.T, ns []*node, balancer string) {
 	if testing.Short() {
 		t.Skip("browser tests skipped with -short")
-	}
-	haproxy, err := exec.LookPath("haproxy")
-	if err != nil {
-		t.Skip("haproxy is not installed (Debian: apt-get install haproxy; `make test-pg` installs it)")
 	}
 	var chrome string
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -37,7 +32,6 @@ func TestPostgresClusterBrowser(t *testing.T) {
 	if chrome == "" {
 		t.Skip("no chromium on PATH (make test-deps installs it)")
 	}
-	ns, balancer := startBalanced(t, haproxy)
 
 	actx, acancel := chromedp.NewExecAllocator(context.Background(),
 		append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.WindowSize(1280, 1000))...)
