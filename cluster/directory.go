@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -80,6 +81,10 @@ const (
 // live is the SQL condition for a live node row n.
 const live = `n.seen > now() - interval '3 seconds' AND NOT n.leaving`
 
+// defaultPoolConns is the directory's pool size unless the URL sets
+// pool_max_conns.
+const defaultPoolConns = 16
+
 // Options configure Open.
 type Options struct {
 	// Node is this node's name (unique among the live nodes) and URL
@@ -113,7 +118,8 @@ type Directory struct {
 
 var _ rooms.Directory = (*Directory)(nil)
 
-// Open connects to the database at url (its own connection pool), makes
+// Open connects to the database at url (its own connection pool, of
+// defaultPoolConns unless url sets pool_max_conns), makes
 // the tables if they are missing, and joins the cluster as o.Node. A node
 // of that name that is alive (its heartbeat under 3 s old) is refused:
 // two processes must never share a name.
@@ -127,6 +133,12 @@ func Open(ctx context.Context, url string, o Options) (*Directory, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, errors.New("cluster: PostgreSQL: the connection string does not parse")
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		// pgx's default (4 on two cores) is too few for a node's bursts:
+		// 250 rooms claimed at once, the journal's writer, the listener
+		// and the leader's session each hold one.
+		cfg.MaxConns = defaultPoolConns
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
