@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -128,6 +130,20 @@ func clusterBrowser(t *testing.T, ns []*node, balancer string) {
 	victim.stop(t, syscall.SIGKILL)
 	waitJS("the page back in its room", `document.getElementById('room-msg').textContent.includes('Back in the room')`, 40*time.Second)
 	t.Logf("node %s killed: the page was back in room %s after %v", victim.name, code, time.Since(killed).Round(10*time.Millisecond))
+	if dir := os.Getenv("SUDOKUAR_SHOTS"); dir != "" { // to look at: desktop, then a phone
+		for _, v := range []struct {
+			name string
+			w, h int64
+			opt  []chromedp.EmulateViewportOption
+		}{{"desktop", 1280, 800, nil}, {"phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateScale(2), chromedp.EmulateMobile}}} {
+			var png []byte
+			do("screenshot", chromedp.EmulateViewport(v.w, v.h, v.opt...), chromedp.FullScreenshot(&png, 100))
+			if err := os.WriteFile(filepath.Join(dir, "rooms-back-"+v.name+".png"), png, 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+		do("desktop again", chromedp.EmulateViewport(1280, 1000))
+	}
 	if got := board(); got != string(want) {
 		t.Errorf("the board after the return:\n%s\nwant (with the three acknowledged digits):\n%s", got, want)
 	}
