@@ -5,6 +5,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/vision"
 )
 
@@ -118,4 +119,71 @@ func TestCutOffGridInDemo(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSwapNoticedAfterSizeChange: the ink print of the frame last sent
+// for recognition was taken while another puzzle size was in view (a
+// 9×9 page read once as 12×12, as es2812-19 is in the webcam framing),
+// then a 9×9 reading of page A came in and the page was swapped for B.
+// The swap must be noticed at B's first frame and nothing of A drawn on
+// it. (Before, prints of different sizes were not compared at all, so
+// A's solution stayed on B until B's first reading came back: under load
+// in the browser, half a second and more.) With the reference at the
+// same size, A's solution stays on A and B is noticed as well.
+func TestSwapNoticedAfterSizeChange(t *testing.T) {
+	a, truthA := page(t, 7101, 10)
+	defer a.Close()
+	b, _ := page(t, 7102, 250)
+	defer b.Close()
+	ra := judged(truthA, nil)
+	if ra.Status != pipeline.StatusSolved {
+		t.Fatalf("A: %s, want solved", ra.Status)
+	}
+	for _, refN := range []int{9, 12, 6, 16} {
+		s := newTestSession(t)
+		ga, err := s.locate(a)
+		if err != nil {
+			t.Fatalf("page A: %v", err)
+		}
+		// The frame last sent was A's, printed while a refN×refN
+		// reading was in view; the reading that came back is A as a
+		// 9×9, solved.
+		s.ref = s.ink.print(a, ga, refN)
+		if len(s.ref) != refN*refN {
+			t.Fatalf("print of A at %d: %d cells", refN, len(s.ref))
+		}
+		s.cur = view{puzzle: truthA, raw: ra, verdict: pipeline.Verdict{Status: pipeline.StatusSolved, Solution: ra.Solved}}
+		s.have = true
+		g, err := s.locateAndSchedule(a, 1)
+		if err != nil {
+			t.Fatalf("page A again: %v", err)
+		}
+		if info := s.draw(&a, g, true, 1); refN == 9 && info.Solution != ra.Solution {
+			t.Errorf("page A's own solution not drawn on it (status %q)", info.Status)
+		}
+		g, err = s.locateAndSchedule(b, 2)
+		if err != nil {
+			t.Fatalf("page B: %v", err)
+		}
+		if info := s.draw(&b, g, true, 2); info.Solution != "" || info.Given != "" {
+			t.Errorf("reference at %d×%d: the first frame of page B shows given %q solution %q: page A's", refN, refN, info.Given, info.Solution)
+		}
+		s.close()
+	}
+}
+
+// newTestSession is a session that follows grids in frames handed to it
+// directly (no source, no recogniser: it is busy, so none is sent a job).
+func newTestSession(t *testing.T) *session {
+	t.Helper()
+	return &session{opts: Options{Every: 1000, Undrawn: true}, loc: vision.NewDetector(vision.Options{}), ink: newPrinter(),
+		still: newStillness(), track: newTracker(), logf: t.Logf, busy: true, confirm: -1, auto: true, hint: hintState{puzzle: -1}}
+}
+
+// close releases what newTestSession made.
+func (s *session) close() {
+	s.loc.Close()
+	s.ink.Close()
+	s.still.Close()
+	s.track.Close()
 }

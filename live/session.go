@@ -554,7 +554,7 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		switch {
 		case s.lost >= lostAfter:
 			s.unsettle(i)
-		case s.ref != nil && print != nil && len(print) == len(s.ref) && similarity(s.ref, print) < changedBelow:
+		case s.ref != nil && print != nil && s.changed(print):
 			s.unsettle(i)
 		}
 		s.lost = 0
@@ -582,6 +582,17 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		}
 	}
 	return g, err
+}
+
+// changed reports whether print, the ink print of the grid followed in
+// this frame (at the size of the puzzle in view), may show another puzzle
+// than the frame last sent for recognition did (s.ref, not nil). Prints of different sizes
+// cannot be compared (a 9×9 grid printed as a 16×16 is mostly its lines,
+// alike on every page): when the reading's size changed since the
+// reference was taken (a 9×9 read once as 12×12), the page counts as
+// changed, so a page swapped meanwhile is never taken for the one before.
+func (s *session) changed(print inkPrint) bool {
+	return len(print) != len(s.ref) || similarity(s.ref, print) < changedBelow
 }
 
 // unsettle marks the puzzle in view as unknown from frame i on.
