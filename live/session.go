@@ -131,12 +131,21 @@ type view struct {
 	// bend is how the latest reading found the page curled (nil: flat);
 	// it moves with the page, so the solution follows the curl.
 	bend *vision.Bend
+	// inner is where the latest reading found the grid, on the canvas of
+	// the outline the display loop followed in that frame (nil: not
+	// known). The outline followed frame by frame may be the page around
+	// the grid (a newspaper cutting with its text column) while reading
+	// looked inside it: the answer is drawn, and the page's ink printed,
+	// on the grid, carried along with the outline.
+	inner     *[4]gocv.Point2f
+	innerSide int // the reading's canvas side (its bend's)
 }
 
 type job struct {
 	frame gocv.Mat // owned by the worker, which closes it
 	index int
 	pick  vision.Pick // the grid the display loop follows
+	loc   vision.Grid // the outline it followed in this frame (Side 0: none)
 	// fresh starts the vote afresh: the user switched to another grid
 	// (tabbed), or the page may have changed.
 	fresh, tabbed bool
@@ -205,16 +214,18 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 	for j := range jobs {
 		res := p.ProcessPick(j.frame, j.pick)
 		j.frame.Close()
-		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, conf: cur.conf, id: cur.id, turns: cur.turns, bend: cur.bend}
+		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, conf: cur.conf, id: cur.id, turns: cur.turns, bend: cur.bend,
+			inner: cur.inner, innerSide: cur.innerSide}
 		if j.fresh {
 			// Another grid, or the page may have changed: nothing of
 			// the old vote may be drawn or voted into the new one.
 			voter.Reset()
-			v.puzzle, v.verdict, v.conf, v.bend, v.turns = sudoku.Grid{}, pipeline.Verdict{}, nil, nil, 0
+			v.puzzle, v.verdict, v.conf, v.bend, v.turns, v.inner = sudoku.Grid{}, pipeline.Verdict{}, nil, nil, 0, nil
 			v.id++
 		}
 		if len(res.Puzzle.Cells) > 0 {
 			v.turns, v.bend = res.Turns, res.Grid.Bend
+			v.inner, v.innerSide = within(j.loc, res.Grid), res.Grid.Side
 			if px := pipeline.CellPx(res.Corners, res.Puzzle.N()); px > 0 {
 				cellPx = px
 			}
@@ -285,6 +296,20 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 		cur = v
 		views <- v
 	}
+}
+
+// within returns the corners of the grid read, g, on the canvas of the
+// outline followed in the same frame, or nil without both.
+func within(outline, g vision.Grid) *[4]gocv.Point2f {
+	if outline.Side <= 0 || g.Side <= 0 {
+		return nil
+	}
+	var q [4]gocv.Point2f
+	for i, c := range g.Corners {
+		x, y := vision.Apply(outline.H, float64(c.X), float64(c.Y))
+		q[i] = gocv.Point2f{X: float32(x), Y: float32(y)}
+	}
+	return &q
 }
 
 // shrinkReadings is how long (in recognitions: 3 s at one every 10th
@@ -543,7 +568,7 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 			}
 		}
 		if err == nil {
-			print = s.ink.print(frame, g, n)
+			print = s.ink.print(frame, s.puzzleGrid(g), n)
 		}
 		s.still.keep()
 		s.followed, s.followedErr, s.followedPrint = g, err, print
@@ -573,7 +598,11 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		s.want = true
 	}
 	if s.want && !s.busy {
-		s.jobs <- job{frame: frame.Clone(), index: i, pick: s.pick(), fresh: s.switched, tabbed: s.tabbed}
+		j := job{frame: frame.Clone(), index: i, pick: s.pick(), fresh: s.switched, tabbed: s.tabbed}
+		if err == nil {
+			j.loc = g
+		}
+		s.jobs <- j
 		s.busy, s.want, s.switched, s.tabbed = true, false, false, false
 		if print != nil {
 			// A frame the grid was not followed in keeps the last print:
@@ -709,8 +738,9 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 		pic.Outline = true
 		if ready {
 			// Locate knows neither the box shape nor which way up the
-			// page is; the recognition does.
-			g = g.Turn(s.cur.turns)
+			// page is, nor whether the outline it follows is the grid's;
+			// the recognition does.
+			g = s.puzzleGrid(g)
 			g.Shape = s.cur.puzzle.Shape
 			g.Bend = s.cur.bend
 			pic.Puzzle = s.cur.puzzle
@@ -767,6 +797,25 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 		s.logf("draw HUD, frame %d: %v", i, err)
 	}
 	return info
+}
+
+// puzzleGrid is the grid of the puzzle in view in a frame whose
+// followed outline is g: the grid the latest reading found, carried
+// along with the outline (see view.inner), turned as the page lies.
+func (s *session) puzzleGrid(g vision.Grid) vision.Grid {
+	if !s.have || s.cur.inner == nil || g.Side <= 0 {
+		return g.Turn(s.cur.turns)
+	}
+	var q [4]gocv.Point2f
+	for i, c := range s.cur.inner {
+		x, y := vision.Apply(g.HInv, float64(c.X), float64(c.Y))
+		q[i] = gocv.Point2f{X: float32(x), Y: float32(y)}
+	}
+	in, ok := gridOn(q, s.cur.innerSide)
+	if !ok {
+		return g.Turn(s.cur.turns)
+	}
+	return in // the reading's corners are already turned as the page lies
 }
 
 // status is the HUD message for this frame.
