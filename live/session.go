@@ -523,6 +523,12 @@ func (s *session) report(v view) pipeline.Result {
 // about 0.2.
 const changedBelow = 0.5
 
+// sameAbove is the ink-print similarity from which the puzzle in view is
+// taken to be the one last sent for recognition without asking again:
+// the same page in motion stays at 0.9 or more; two pages of one book
+// with givens in nearly the same cells can reach 0.5-0.6.
+const sameAbove = 0.75
+
 // pick is the choice of grid for this frame: the one followed so far, or
 // the most Sudoku-like.
 func (s *session) pick() vision.Pick {
@@ -581,6 +587,13 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 			s.unsettle(i)
 		case s.ref != nil && print != nil && s.changed(print):
 			s.unsettle(i)
+		case s.ref != nil && print != nil && similarity(s.ref, print) < sameAbove:
+			// Like the frame sent, but not surely the same page:
+			// another puzzle of the same book, its givens in nearly
+			// the same cells (Wicht's image1036 and image1040 print
+			// alike at 0.52). Nothing is drawn until a reading of this
+			// frame or a later one says which; the vote goes on.
+			s.hold(i)
 		}
 		s.lost = 0
 		s.focus, s.hasFocus = quadCentre(g.Corners), true
@@ -622,6 +635,15 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 // changed, so a page swapped meanwhile is never taken for the one before.
 func (s *session) changed(print inkPrint) bool {
 	return len(print) != len(s.ref) || similarity(s.ref, print) < changedBelow
+}
+
+// hold draws nothing into the grid from frame i on until a reading of
+// frame i or later is in; unlike unsettle, the vote is kept.
+func (s *session) hold(i int) {
+	if s.confirm < 0 {
+		s.confirm = i
+	}
+	s.want = true
 }
 
 // unsettle marks the puzzle in view as unknown from frame i on.
