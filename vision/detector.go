@@ -591,13 +591,14 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 	// The default pick reads the next candidates when the first holds no
 	// lattice: the most Sudoku-like by the search's coarse look, or the
 	// largest, may be a page or a frame whose grid is another candidate.
+	// A pick by point reads those inside the one it took (retries).
 	// Another is taken only when its lines are clear (a frame around the
 	// grid and a column of text reads as a lattice of weak lines).
-	if p != (Pick{}) || !isKind(err, NoGrid) {
+	if (!p.ByPoint && p.Rank != 0) || !isKind(err, NoGrid) {
 		return g, cells, err
 	}
 	first, firstErr := d.chosen, err
-	for k := 1; k < min(len(d.cands), maxRetries+1); k++ {
+	for _, k := range d.retries(p) {
 		d.chosen = k
 		g2, gs2, err2 := d.take(frame, gs)
 		if err2 != nil {
@@ -618,6 +619,40 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 // maxRetries is how many more candidates the default pick reads when the
 // first holds no lattice.
 const maxRetries = 2
+
+// retries lists the candidates read after d.chosen, picked by p, held no
+// lattice (at most maxRetries, in Candidates order). The default pick
+// tries the next ones. A pick by point (a live view following the page)
+// tries those inside the chosen outline, the ones holding the point
+// first: the outline followed is often the page, the grid one of its
+// components, and the page may hold two puzzles.
+func (d *Detector) retries(p Pick) []int {
+	var out []int
+	if !p.ByPoint {
+		for k := 1; k < min(len(d.cands), maxRetries+1); k++ {
+			out = append(out, k)
+		}
+		return out
+	}
+	outer := d.cands[d.chosen].q
+	if !isConvexQuad(outer) {
+		return nil
+	}
+	at := pt{(float64(p.Near.X)+0.5)/d.findScale - 0.5, (float64(p.Near.Y)+0.5)/d.findScale - 0.5}
+	var holding, others []int
+	for k, c := range d.cands {
+		if k == d.chosen || !insideConvex(outer, centroid(c.q)) {
+			continue
+		}
+		if isConvexQuad(c.q) && insideConvex(c.q, at) {
+			holding = append(holding, k)
+		} else {
+			others = append(others, k)
+		}
+	}
+	out = append(holding, others...)
+	return out[:min(len(out), maxRetries)]
+}
 
 // isKind reports whether err is a *QualityError of kind k.
 func isKind(err error, k QualityKind) bool {
