@@ -48,16 +48,31 @@ func heldFrame(img gocv.Mat, w, h int, fill float64, pi, f int) (gocv.Mat, func(
 	return frame, func(p pt) pt { return apply(hm, p) }
 }
 
-// heldCases are photos of others-train held up to the camera (mkvideo's
-// pose pi, frame f) whose grid the search must find.
-var heldCases = []struct {
+// heldCase is a photo of others-train (in dir) held up to a w×h camera,
+// filling fill of it, at mkvideo's pose pi, frame f.
+type heldCase struct {
 	name, photo string
 	w, h        int
 	fill        float64
 	pi, f       int
 	// mayRefuse: "no grid" passes, but never a smaller puzzle.
 	mayRefuse bool
-}{
+}
+
+// frame renders c: the frame, and the map from photo to frame pixels.
+func (c heldCase) frame(t *testing.T, dir string) (gocv.Mat, func(p pt) pt) {
+	t.Helper()
+	img, err := readImage(filepath.Join(dir, c.photo))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	return heldFrame(img, c.w, c.h, c.fill, c.pi, c.f)
+}
+
+// heldCases are photos of others-train held up to the camera (mkvideo's
+// pose pi, frame f) whose grid the search must find.
+var heldCases = []heldCase{
 	{"page outline, near", "andreibrihac-2.jpg", 1280, 720, 0.85, 7, 20, false},
 	{"page outline, near, text on the grid", "andreibrihac-8.jpg", 1280, 720, 0.85, 12, 20, false},
 	{"page outline, far", "andreibrihac-12.jpg", 1280, 720, 0.55, 2, 20, false},
@@ -83,17 +98,11 @@ func TestHeldPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := heldCases
 	det := NewDetector(Options{})
 	defer det.Close()
-	for _, c := range cases {
+	for _, c := range heldCases {
 		t.Run(c.name, func(t *testing.T) {
-			img, err := readImage(filepath.Join(dir, c.photo))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer img.Close()
-			frame, at := heldFrame(img, c.w, c.h, c.fill, c.pi, c.f)
+			frame, at := c.frame(t, dir)
 			defer frame.Close()
 			g, cells, err := det.Analyze(frame)
 			if c.mayRefuse && isKind(err, NoGrid) {
@@ -167,12 +176,7 @@ func TestHeldPagesFollowed(t *testing.T) {
 			continue
 		}
 		t.Run(c.name, func(t *testing.T) {
-			img, err := readImage(filepath.Join(dir, c.photo))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer img.Close()
-			frame, _ := heldFrame(img, c.w, c.h, c.fill, c.pi, c.f)
+			frame, _ := c.frame(t, dir)
 			defer frame.Close()
 			outline, err := det.Locate(frame)
 			if err != nil {
