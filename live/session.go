@@ -260,13 +260,17 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 				v.verdict = pipeline.Verdict{Status: pipeline.StatusReading}
 			}
 			raw := sudoku.CellString(res.Puzzle.Cells)
-			if v.verdict.Status == pipeline.StatusSolved && voter.Len() < confirmReadings && !slices.Contains(recent, given) && !alone(res, v.conf, cellPx) {
+			if v.verdict.Status == pipeline.StatusSolved && voter.Len() < confirmReadings && !slices.Contains(recent, given) &&
+				(!alone(res, v.conf, cellPx) || nearRecent(recent, given)) {
 				// One frame's reading can be wrong (a lattice found a row
 				// off, repaired into a puzzle with one solution): unless
 				// it stands alone, a new puzzle is shown solved once a
 				// second reading agrees, in this vote or (the page came
 				// back, which starts a fresh vote) one of the recent
-				// readings.
+				// readings. A reading a few cells off one read moments ago
+				// is not new even when sure of itself: most likely that
+				// page misread (a given missed, a 4 read as 1), after a
+				// vote started afresh.
 				v.verdict = pipeline.Verdict{Status: pipeline.StatusReading}
 			}
 			if !slices.Contains(recent, raw) {
@@ -339,6 +343,31 @@ func alone(res pipeline.Result, conf []float64, cellPx float64) bool {
 	}
 	return true
 }
+
+// nearRecent reports whether given differs from one of the recent
+// readings (of the same size) in at least one and at most nearCells cells.
+func nearRecent(recent []string, given string) bool {
+	for _, r := range recent {
+		if len(r) != len(given) {
+			continue
+		}
+		d := 0
+		for i := range r {
+			if r[i] != given[i] {
+				d++
+			}
+		}
+		if d > 0 && d <= nearCells {
+			return true
+		}
+	}
+	return false
+}
+
+// nearCells is how many cells a reading may differ from a recent one and
+// still be taken for a misreading of it rather than another puzzle (two
+// puzzles differ in far more of their givens).
+const nearCells = 4
 
 // A reading standing alone: every given this sure, from cells this large.
 const (
