@@ -8,7 +8,7 @@ APT     := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 # Fonts the digit model is trained on (see models/README.md for their licences).
 FONT_PKGS := fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf fonts-urw-base35 fonts-noto-core fonts-noto-mono fonts-lato fonts-open-sans fonts-roboto-unhinted fonts-comic-neue
 
-.PHONY: all deps test-deps font-deps build sudoku-console run serve test test-pg lint bench zoo fuzz model synth video livescore clean
+.PHONY: all deps test-deps font-deps build sudoku-console run serve test test-pg lint bench cluster-bench zoo fuzz model synth video livescore clean
 
 all: build
 
@@ -67,12 +67,15 @@ test: test-deps
 	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then $(MAKE) --no-print-directory test-pg; \
 	else echo "make test: PostgreSQL is not installed, skipping test-pg (make test-pg installs it)"; fi
 
-# test-pg runs the store's shared test suite (and the rooms' store tests)
+# test-pg runs the store's shared test suite, the rooms' store tests and the
+# cluster's directory (several hubs on one database)
 # against a real PostgreSQL: a throwaway cluster in a temp folder, started
-# with initdb/pg_ctl and removed afterwards (scripts/test-pg.sh).
+# with initdb/pg_ctl and removed afterwards (scripts/test-pg.sh). In
+# cmd/sudokuar it runs three `serve` processes as a cluster, killed and
+# stopped mid-game, directly and behind HAProxy (docs/haproxy.cfg).
 test-pg:
-	$(call apt-install,postgresql)
-	sh scripts/test-pg.sh $(GO) test -count=1 -run 'Postgres' ./store/ ./rooms/
+	$(call apt-install,postgresql haproxy)
+	sh scripts/test-pg.sh $(GO) test -count=1 -run 'Postgres' ./store/ ./rooms/ ./cluster/ ./cmd/sudokuar/ ./web/
 
 # lint runs golangci-lint v2 with .golangci.yml (the default linters plus
 # gocyclo at 30). The version is pinned; it is installed into bin/ (not the
@@ -90,6 +93,16 @@ lint: deps $(GOLANGCI)
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchtime 3s ./...
+
+# cluster-bench measures three nodes on one PostgreSQL (a throwaway one,
+# durable commits) with the load generator: a node killed and one stopped
+# mid-game, quick match with its leader killed, one node with 5,000
+# players (docs/scaling.md, "What it measured"). SCENARIOS picks some of
+# kill term quick single. It takes about 8 minutes.
+SCENARIOS ?=
+cluster-bench: build
+	$(call apt-install,postgresql curl)
+	SUDOKUAR=$(CURDIR)/$(BIN) sh scripts/cluster-bench.sh $(SCENARIOS)
 
 # zoo runs every solver on the solver zoo's puzzle sets and writes the
 # table and out/zoo.svg (README: "The solver zoo"); top95 comes from

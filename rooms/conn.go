@@ -60,6 +60,12 @@ type Conn struct {
 	addr    string // the client's address (a key for the bounds per address), or ""
 	created int    // rooms made by this connection still open (hub.mu)
 
+	// With a journal, the messages waiting for their room's records to
+	// be durable, in the order they were sent (see journal.go): nothing
+	// overtakes them.
+	holdMu sync.Mutex
+	held   []heldMsg
+
 	// read side: used only by the goroutine that calls Receive.
 	name    string
 	limit   limit.Bucket // messages
@@ -106,21 +112,100 @@ func (c *Conn) end(code int, reason string) {
 // send queues an encoded message for the client. A client that lets
 // Config.OutQueue messages pile up is too slow to play: it is closed
 // rather than allowed to hold the room's memory.
+//
+// With a journal, a message waits while the connection's room has a
+// record not yet durable (the room records before it answers), or while
+// earlier messages wait: the writer releases them in order.
 func (c *Conn) send(b []byte) {
+	if c == nil { // a seat being replayed from the journal: nobody to tell
+		return
+	}
 	select {
 	case <-c.done:
 		return
 	default:
 	}
+	if c.hub.writer == nil {
+		c.push(b)
+		return
+	}
+	var l *roomLog
+	var seq int64
+	if r := c.room.Load(); r != nil && r.log != nil && !r.log.stale.Load() {
+		l, seq = r.log, r.log.seq.Load()
+	}
+	c.holdMu.Lock()
+	if len(c.held) == 0 && l.ready(seq) {
+		full := !c.push(b)
+		c.holdMu.Unlock()
+		if full {
+			c.tooSlow()
+		}
+		return
+	}
+	if len(c.held) >= cap(c.out) { // as many as the queue holds: the journal is that far behind
+		c.holdMu.Unlock()
+		c.tooSlow()
+		return
+	}
+	c.held = append(c.held, heldMsg{b, l, seq})
+	c.holdMu.Unlock()
+	c.release()
+}
+
+// push queues b for the transport; false when the queue is full.
+func (c *Conn) push(b []byte) bool {
 	select {
 	case c.out <- b:
+		return true
 	default:
-		c.end(ClosePolicy, fmt.Sprintf("too slow: %d messages waiting", cap(c.out)))
+		if c.hub.writer == nil {
+			c.tooSlow()
+		}
+		return false
+	}
+}
+
+// tooSlow closes a connection whose client does not read.
+func (c *Conn) tooSlow() {
+	c.end(ClosePolicy, fmt.Sprintf("too slow: %d messages waiting", cap(c.out)))
+}
+
+// release sends the held messages whose records are durable, in order,
+// and waits on the log of the first that is not. A message held for a
+// room another node has taken is dropped: its record was refused.
+func (c *Conn) release() {
+	full := false
+	c.holdMu.Lock()
+	for len(c.held) > 0 && !full {
+		m := c.held[0]
+		if !m.log.ready(m.seq) {
+			m.log.wait(c)
+			if !m.log.ready(m.seq) { // the writer may have moved on meanwhile
+				break
+			}
+		}
+		c.held[0] = heldMsg{}
+		c.held = c.held[1:]
+		if m.log != nil && m.log.stale.Load() && m.log.durable.Load() < m.seq {
+			continue
+		}
+		full = !c.push(m.b)
+	}
+	if len(c.held) == 0 {
+		c.held = nil
+	}
+	c.holdMu.Unlock()
+	if full {
+		go c.tooSlow() // not on the writer's goroutine: end may wait for a room
 	}
 }
 
 // sendJSON encodes v and sends it.
 func (c *Conn) sendJSON(v any) {
+	if c == nil {
+		return
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		c.hub.log.Error("rooms: encode", "err", err)
@@ -186,29 +271,19 @@ func (c *Conn) Receive(data []byte) {
 		}
 		ask := c.ask()
 		h.mm.cancel(c)
-		if err := h.create(set, []joinReq{{conn: c, name: c.displayName(), ask: ask}}, c); err != nil {
+		if _, err := h.create(set, []joinReq{{conn: c, name: c.displayName(), ask: ask}}, c); err != nil {
 			c.sendError(in.Seq, ErrClosing, "%v", err)
 		}
 	case "join":
-		code := strings.ToUpper(strings.TrimSpace(in.Code))
-		r := h.room(code)
-		if r == nil {
-			c.sendError(in.Seq, ErrNoRoom, "no room %q: check the code, or the game may have ended", in.Code)
-			return
-		}
-		var ask int64
-		if cur := c.room.Load(); cur != r {
-			ask = c.ask()
-		} else {
-			ask = c.asked.Load() // a watcher taking a seat stays
-		}
-		h.mm.cancel(c)
-		r.post(envelope{kind: evJoin, conn: c, aside: &aside{join: joinReq{conn: c, name: c.displayName(), watch: in.Watch, seq: in.Seq, ask: ask}}})
+		c.join(in)
 	case "quick":
 		set, err := settingsFrom(in)
 		if err != nil {
 			c.sendError(in.Seq, ErrBad, "%v", err)
 			return
+		}
+		if h.cl != nil && !h.cl.allow(c, in.Seq) {
+			return // each ticket is a row and a notification: budgeted
 		}
 		h.mm.enqueue(c, c.displayName(), set, c.ask())
 	case "cancel":
@@ -216,6 +291,12 @@ func (c *Conn) Receive(data []byte) {
 	case "ready", "sit", "leave", "kick", "move", "mark", "undo", "redo", "hint", "finish", "forfeit", "again", "sync":
 		r := c.room.Load()
 		if r == nil {
+			if h.isClosing() {
+				// Handing over: the rooms have stopped and their players
+				// are being told where to go next ("moved"); a message
+				// late for its room gets no answer, never an error.
+				return
+			}
 			c.sendError(in.Seq, ErrNoRoom, "you are not in a room")
 			return
 		}
@@ -225,6 +306,53 @@ func (c *Conn) Receive(data []byte) {
 	default:
 		c.sendError(in.Seq, ErrBad, "unknown message type %q", in.T)
 	}
+}
+
+// join handles a "join": a room here, a room taken over from a dead or
+// leaving node (the journal), or in a cluster "moved" to the node that
+// holds it; a token of a "moved" seats the player it names.
+func (c *Conn) join(in In) {
+	h := c.hub
+	code := strings.ToUpper(strings.TrimSpace(in.Code))
+	r := h.room(code)
+	if r == nil && h.cl != nil && ValidCode(code) && !h.cl.allow(c, in.Seq) {
+		return // a code not here costs the directory a query or more: budgeted
+	}
+	if r == nil {
+		r = h.resume(code) // a room whose node died or left, kept in the journal
+	}
+	if r == nil && h.cl != nil && ValidCode(code) {
+		h.cl.elsewhere(c, in, code)
+		return
+	}
+	if r == nil {
+		c.sendError(in.Seq, ErrNoRoom, "no room %q: check the code, or the game may have ended", in.Code)
+		return
+	}
+	j := joinReq{conn: c, name: c.displayName(), watch: in.Watch, seq: in.Seq}
+	if in.Token != "" && h.cl != nil {
+		if !h.cl.allow(c, in.Seq) {
+			return
+		}
+		g, err := h.cl.redeem(code, in.Token)
+		if err != nil {
+			c.sendError(in.Seq, ErrBad, "the token of this move is spent, expired or not for room %s: join by its code", code)
+			return
+		}
+		j.player = g.Player
+		if in.Name == "" && g.Name != "" {
+			c.name, j.name = g.Name, g.Name
+		}
+	}
+	var ask int64
+	if cur := c.room.Load(); cur != r {
+		ask = c.ask()
+	} else {
+		ask = c.asked.Load() // a watcher taking a seat stays
+	}
+	h.mm.cancel(c)
+	j.ask = ask
+	r.post(envelope{kind: evJoin, conn: c, aside: &aside{join: j}})
 }
 
 // ask notes that the connection asks for a new room and takes it out of

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -83,6 +84,10 @@ func newHarness(t *testing.T, opt func(*Config)) *harness {
 		QuickFill: 200 * time.Millisecond, QuickAlone: 600 * time.Millisecond,
 		Rate: 1000, Burst: 1000, OutQueue: 1 << 14, // tests play fast; the rate test sets its own
 		Log: testLogger(t),
+	}
+	if os.Getenv("SUDOKUAR_ROOMS_JOURNAL") == "mem" {
+		// Every test through the journal's path: records before answers.
+		cfg.Journal, cfg.Node = NewMemJournal(h.clock.Now), "test"
 	}
 	if opt != nil {
 		opt(&cfg)

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -85,6 +84,17 @@ type Config struct {
 	// read them before it is closed as too slow (default 256: at the
 	// message budget of four players, seconds of play).
 	OutQueue int
+
+	// Node names this server in a cluster, URL is where other nodes send
+	// its players (the base of its pages and /ws/rooms), and Directory is
+	// what the nodes share (codes, public list, quick match, presence).
+	// With no Directory the hub works alone, as one server.
+	Node, URL string
+	Directory Directory
+	// Journal keeps every room's snapshot and moves, each written before
+	// it is answered, so another node can take a room over when this one
+	// dies or leaves (nil: none; a room ends with its node).
+	Journal Journal
 }
 
 // Gate admits engine work: Enter waits for a place for key (an address;
@@ -107,6 +117,7 @@ type Hub struct {
 	puzzles PuzzleSource
 	pool    *Pool // the default source, closed with the hub
 	mm      *matchmaker
+	cl      *clusterSide // nil: a hub alone
 
 	gate    Gate
 	creates *limit.Buckets // rooms created per address
@@ -117,7 +128,12 @@ type Hub struct {
 	byAddr  map[string]*addrCount // connections and rooms per address
 	closing bool
 	quit    chan struct{}  // closed by Close: stops the idle sweep
+	down    chan struct{}  // closed when Close has finished
 	work    sync.WaitGroup // room loops, hints, generations and saves
+
+	writer   *writer                  // the journal's (nil: none)
+	resuming map[string]chan struct{} // rooms being taken over, by code
+	resumed  atomic.Int64             // rooms taken over
 
 	moves   atomic.Int64 // moves applied, every room
 	dropped atomic.Int64 // messages dropped over a budget
@@ -259,7 +275,7 @@ func NewHub(cfg Config) *Hub {
 		cfg.OutQueue = 256
 	}
 	h := &Hub{cfg: cfg, log: cfg.Log, now: cfg.Now, gate: cfg.Work, rooms: map[string]*Room{}, conns: map[*Conn]struct{}{},
-		byAddr: map[string]*addrCount{}, quit: make(chan struct{}),
+		byAddr: map[string]*addrCount{}, quit: make(chan struct{}), down: make(chan struct{}), resuming: map[string]chan struct{}{},
 		creates: limit.NewBuckets(cfg.CreateRate*cfg.AddressShare/60, float64(cfg.CreateBurst)*cfg.AddressShare)}
 	// Every generation goes through the gate, keyed by the address of
 	// the room that asked (the pool's own refills are the server's).
@@ -269,7 +285,14 @@ func NewHub(cfg Config) *Hub {
 	} else {
 		h.puzzles = gatedSource{cfg.Puzzles, h.gate}
 	}
+	if cfg.Journal != nil {
+		h.writer = newWriter(h, cfg.Journal, cfg.Node)
+	}
 	h.mm = newMatchmaker(h)
+	if cfg.Directory != nil {
+		h.cl = newClusterSide(h, cfg.Directory)
+		h.cl.start()
+	}
 	go h.sweepIdle()
 	return h
 }
@@ -494,31 +517,42 @@ func newID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// create opens a room with set and seats the first players in it; by is
-// the connection that asked (nil: the matchmaker), whose address and own
-// count of open rooms are bounded.
-func (h *Hub) create(set Settings, first []joinReq, by *Conn) error {
+// create opens a room with set and seats the first players in it (a
+// joinReq with no conn keeps a seat for a player coming from another
+// node); by is the connection that asked (nil: the matchmaker), whose
+// address and own count of open rooms are bounded. It returns the room's
+// code. In a cluster the code is claimed in the directory first, so no
+// two nodes use it.
+func (h *Hub) create(set Settings, first []joinReq, by *Conn) (string, error) {
 	addr := ""
 	if by != nil {
 		addr = by.addr
-	} else if len(first) > 0 {
+	} else if len(first) > 0 && first[0].conn != nil {
 		addr = first[0].conn.addr
+	}
+	code := ""
+	if h.cl != nil {
+		if err := h.canCreate(by, addr); err != nil {
+			return "", err
+		}
+		var err error
+		if code, err = h.cl.claim(); err != nil {
+			return "", err
+		}
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	switch {
-	case h.closing:
-		return errors.New("the server is shutting down")
-	case len(h.rooms) >= h.cfg.MaxRooms:
-		return fmt.Errorf("the server has %d rooms open, the most it takes: try again soon", h.cfg.MaxRooms)
-	case by != nil && addr != "" && h.byAddr[addr] != nil && h.byAddr[addr].rooms >= h.cfg.MaxRoomsPerAddress:
-		return fmt.Errorf("%d rooms made from your address are open, the most it may have: play in one of them, or wait for one to close", h.cfg.MaxRoomsPerAddress)
-	case by != nil && by.created >= h.cfg.MaxRoomsPerConn:
-		return fmt.Errorf("%d rooms you made are still open, the most one connection may have: play in one of them", h.cfg.MaxRoomsPerConn)
+	if err := h.canCreateLocked(by, addr); err != nil {
+		if code != "" {
+			h.cl.closed(code)
+		}
+		return "", err
 	}
-	code := newCode()
-	for h.rooms[code] != nil {
+	if code == "" {
 		code = newCode()
+		for h.rooms[code] != nil {
+			code = newCode()
+		}
 	}
 	r := newRoom(h, code, set)
 	r.addr, r.by = addr, by
@@ -537,6 +571,28 @@ func (h *Hub) create(set Settings, first []joinReq, by *Conn) error {
 		defer h.work.Done()
 		r.run()
 	}()
+	return code, nil
+}
+
+// canCreate checks the bounds on rooms before a code is claimed.
+func (h *Hub) canCreate(by *Conn, addr string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.canCreateLocked(by, addr)
+}
+
+// canCreateLocked checks the bounds on rooms (h.mu held).
+func (h *Hub) canCreateLocked(by *Conn, addr string) error {
+	switch {
+	case h.closing:
+		return errors.New("the server is shutting down")
+	case len(h.rooms) >= h.cfg.MaxRooms:
+		return fmt.Errorf("the server has %d rooms open, the most it takes: try again soon", h.cfg.MaxRooms)
+	case by != nil && addr != "" && h.byAddr[addr] != nil && h.byAddr[addr].rooms >= h.cfg.MaxRoomsPerAddress:
+		return fmt.Errorf("%d rooms made from your address are open, the most it may have: play in one of them, or wait for one to close", h.cfg.MaxRoomsPerAddress)
+	case by != nil && by.created >= h.cfg.MaxRoomsPerConn:
+		return fmt.Errorf("%d rooms you made are still open, the most one connection may have: play in one of them", h.cfg.MaxRoomsPerConn)
+	}
 	return nil
 }
 
@@ -556,13 +612,24 @@ func (h *Hub) removeRoom(r *Room) {
 		if r.by != nil {
 			r.by.created--
 		}
+		if h.cl != nil && !r.handing.Load() { // a room handed over keeps its code for the node taking it
+			h.releaseAfterDrop(r)
+		}
 	}
 	h.mu.Unlock()
 }
 
 // PublicRooms lists the public rooms whose lobby has a free seat, fullest
-// first.
+// first, at most 50: in a cluster those of every live node.
 func (h *Hub) PublicRooms() []RoomInfo {
+	if h.cl != nil {
+		return h.cl.public()
+	}
+	return h.localPublic()
+}
+
+// localPublic is PublicRooms of this hub's own rooms.
+func (h *Hub) localPublic() []RoomInfo {
 	h.mu.Lock()
 	list := make([]RoomInfo, 0)
 	for _, r := range h.rooms {
@@ -571,14 +638,9 @@ func (h *Hub) PublicRooms() []RoomInfo {
 		}
 	}
 	h.mu.Unlock()
-	slices.SortFunc(list, func(a, b RoomInfo) int {
-		if a.Players != b.Players {
-			return b.Players - a.Players
-		}
-		return strings.Compare(a.Code, b.Code)
-	})
-	if len(list) > 50 {
-		list = list[:50]
+	SortPublic(list)
+	if len(list) > publicLimit {
+		list = list[:publicLimit]
 	}
 	return list
 }
@@ -613,6 +675,15 @@ type Stats struct {
 	MoveP50Us int64 `json:"moveP50Us"`
 	MoveP99Us int64 `json:"moveP99Us"`
 	MoveMaxUs int64 `json:"moveMaxUs"`
+	// In a cluster: this node's name, and whether it runs the cluster's
+	// matchmaker now (false without a Directory).
+	Node   string `json:"node,omitempty"`
+	Leader bool   `json:"leader"`
+	// The journal: rooms taken over from other nodes, and the writer's
+	// group commits and the records they wrote.
+	Resumed        int64 `json:"resumed"`
+	JournalCommits int64 `json:"journalCommits"`
+	JournalRecords int64 `json:"journalRecords"`
 }
 
 // Stats returns the counters now.
@@ -628,19 +699,57 @@ func (h *Hub) Stats() Stats {
 	s.Queued = h.mm.waiting()
 	s.Moves, s.Dropped, s.Matches = h.moves.Load(), h.dropped.Load(), h.matches.Load()
 	s.MoveCount, s.MoveP50Us, s.MoveP99Us, s.MoveMaxUs = h.lat.quantiles()
+	s.Node = h.cfg.Node
+	if h.cl != nil {
+		s.Leader = h.cl.dir.Leading()
+	}
+	s.Resumed = h.resumed.Load()
+	if h.writer != nil {
+		s.JournalCommits, s.JournalRecords = h.writer.commits.Load(), h.writer.records.Load()
+	}
 	return s
 }
 
 // Close shuts the hub down: no new connections or rooms, every room tells
 // its players the server is going away and closes, results being saved
-// are written, and every connection ends with CloseShutdown.
+// are written, and every connection ends with CloseShutdown. With a
+// journal it hands the rooms over (Handover, to the least loaded other
+// node, else Config.URL). A second Close waits for the first.
 func (h *Hub) Close() {
-	h.mu.Lock()
-	if h.closing {
-		h.mu.Unlock()
+	if !h.startClosing() {
+		<-h.down
 		return
 	}
+	if h.writer != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		h.handover(ctx, h.handoverURL(ctx)) //nolint:errcheck // logged there; Close has no one to tell
+		return
+	}
+	h.shutdown()
+}
+
+// isClosing reports whether Close has begun.
+func (h *Hub) isClosing() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.closing
+}
+
+// startClosing marks the hub closing; false if it already was.
+func (h *Hub) startClosing() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closing {
+		return false
+	}
 	h.closing = true
+	return true
+}
+
+// shutdown ends the rooms, the work beside them and the connections.
+func (h *Hub) shutdown() {
+	h.mu.Lock()
 	close(h.quit)
 	rooms := make([]*Room, 0, len(h.rooms))
 	for _, r := range h.rooms {
@@ -661,9 +770,16 @@ func (h *Hub) Close() {
 	for _, c := range conns {
 		c.end(CloseShutdown, "the server is shutting down")
 	}
+	if h.cl != nil {
+		h.cl.stop()
+	}
 	if h.pool != nil {
 		h.pool.Close()
 	}
+	if h.writer != nil {
+		h.writer.close()
+	}
+	close(h.down)
 }
 
 // goWork runs f beside the rooms, counted so Close waits for it.

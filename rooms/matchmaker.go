@@ -43,11 +43,21 @@ func newMatchmaker(h *Hub) *matchmaker {
 // enqueue puts c in the queue for set (leaving any other queue).
 func (m *matchmaker) enqueue(c *Conn, name string, set Settings, ask int64) {
 	set.Public, set.Quick = false, true
+	if m.h.cl != nil {
+		m.h.cl.enqueue(c, name, set, ask)
+		return
+	}
 	m.send(mmReq{conn: c, name: name, set: set, ask: ask})
 }
 
 // cancel takes c out of the queue it is in, if any.
-func (m *matchmaker) cancel(c *Conn) { m.send(mmReq{conn: c, cancel: true}) }
+func (m *matchmaker) cancel(c *Conn) {
+	if m.h.cl != nil {
+		m.h.cl.cancel(c)
+		return
+	}
+	m.send(mmReq{conn: c, cancel: true})
+}
 
 func (m *matchmaker) send(r mmReq) {
 	select {
@@ -56,7 +66,12 @@ func (m *matchmaker) send(r mmReq) {
 	}
 }
 
-func (m *matchmaker) waiting() int { return int(m.queued.Load()) }
+func (m *matchmaker) waiting() int {
+	if m.h.cl != nil {
+		return m.h.cl.waiting()
+	}
+	return int(m.queued.Load())
+}
 
 func (m *matchmaker) stop() {
 	m.once.Do(func() { close(m.quit) })
@@ -98,7 +113,7 @@ func (m *matchmaker) run() {
 		if len(queues[set]) == 0 {
 			delete(queues, set)
 		}
-		if err := m.h.create(set, group, nil); err != nil {
+		if _, err := m.h.create(set, group, nil); err != nil {
 			for _, j := range group {
 				j.conn.sendError(0, ErrClosing, "%v", err)
 			}

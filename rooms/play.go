@@ -112,6 +112,7 @@ func (r *Room) put(i int, seq int64, cell, v int, clear bool) {
 		} else {
 			s.version++
 		}
+		r.journal(i, journalEntry{Op: "move", Cell: cell, Value: v, Clear: clear})
 		changes := make([]Change, 0, len(m.Changes))
 		for _, ch := range m.Changes {
 			k := ch.Row*n + ch.Col
@@ -184,6 +185,7 @@ func (r *Room) mark(i int, in In) {
 	n := r.set.Shape.N()
 	if r.set.Mode == Coop {
 		s.marks[cell] ^= 1 << v // private: the shared board never sees them
+		r.journal(i, journalEntry{Op: "mark", Cell: cell, Value: v})
 		r.announce(i, in.Seq, []Change{{Cell: cell, Value: r.shared.Value(cell/n, cell%n), Marks: s.marks[cell]}}, true)
 		return
 	}
@@ -192,6 +194,7 @@ func (r *Room) mark(i int, in In) {
 		return
 	}
 	s.version++
+	r.journal(i, journalEntry{Op: "mark", Cell: cell, Value: v})
 	r.announce(i, in.Seq, []Change{{Cell: cell, Value: s.board.Value(cell/n, cell%n), Marks: s.board.Marks(cell/n, cell%n)}}, false)
 }
 
@@ -217,6 +220,7 @@ func (r *Room) undoRedo(i int, in In) {
 	}
 	s.version++
 	r.hub.moves.Add(1)
+	r.journal(i, journalEntry{Op: in.T})
 	n := r.set.Shape.N()
 	changes := make([]Change, 0, len(m.Changes))
 	for _, ch := range m.Changes {
@@ -243,6 +247,7 @@ func (r *Room) askHint(i int, in In) {
 	}
 	s.hints++
 	s.hintBusy = true
+	r.journalHints(i)
 	givens, cur := r.puzzle.Givens.Clone(), r.boardOf(i).Grid()
 	e := &aside{seat: i, player: s.player, seq: in.Seq, gameNum: r.games}
 	ctx, gate, key := r.ctx, r.hub.gate, s.conn.addr
@@ -268,6 +273,7 @@ func (r *Room) gotHint(e *aside) {
 	}
 	if e.busy {
 		s.hints-- // the engine never started: nothing was spent
+		r.journalHints(e.seat)
 		if s.conn != nil {
 			s.conn.sendError(e.seq, ErrBusy, "no hint: %v", e.err)
 		}
@@ -527,7 +533,7 @@ type seatRecord struct {
 // save writes the finished match to the store, beside the loop.
 func (r *Room) save() {
 	st := r.hub.cfg.Store
-	if st == nil {
+	if st == nil || r.replaying { // a game replayed from the journal was saved where it ended, if at all
 		return
 	}
 	n := r.set.Shape.N()
@@ -556,9 +562,20 @@ func (r *Room) save() {
 		m.Mode = store.ModeCoop
 	}
 	h := r.hub
+	l, seq := r.log, int64(0)
+	if l != nil {
+		seq = l.seq.Load()
+	}
 	h.goWork(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
+		// A result is stored once the game's end is in the journal: a
+		// node cut off from it (another may have taken the room) stores
+		// nothing.
+		if !l.waitDurable(ctx, seq) {
+			h.log.Warn("rooms: a match not stored: its end is not in the journal", "room", r.code)
+			return
+		}
 		if _, err := st.SaveMatch(ctx, m); err != nil {
 			h.log.Error("rooms: save a match", "room", r.code, "err", err)
 			return

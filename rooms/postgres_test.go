@@ -2,15 +2,10 @@ package rooms
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"os"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
+	"github.com/sudokuar/sudokuar/internal/pgtest"
 	"github.com/sudokuar/sudokuar/store"
 )
 
@@ -18,31 +13,8 @@ import (
 // the store (`make test-pg` provides one): the match and both results are
 // there, as a second node reading the same database would see them.
 func TestPostgresCoopSaved(t *testing.T) {
-	base := os.Getenv("SUDOKUAR_PG_URL")
-	if base == "" {
-		t.Skip("SUDOKUAR_PG_URL is not set: `make test-pg` runs this against a throwaway PostgreSQL")
-	}
+	conn := pgtest.Schema(t, "rooms")
 	ctx := context.Background()
-	admin, err := pgxpool.New(ctx, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	var b [6]byte
-	rand.Read(b[:])
-	schema := "rooms_" + hex.EncodeToString(b[:])
-	if _, err := admin.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Exec(context.Background(), `DROP SCHEMA `+schema+` CASCADE`)
-	conn := base + " search_path=" + schema
-	if store.IsPostgresURL(base) {
-		sep := "?"
-		if strings.Contains(base, "?") {
-			sep = "&"
-		}
-		conn = base + sep + "search_path=" + schema
-	}
 	pg, err := store.OpenPostgres(ctx, conn)
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 //	{"t":"create","mode":"race","size":9,"level":"easy","public":false,"name":"Ada"}
 //	{"t":"join","code":"K7QX2M","name":"Bob"}            a seat if one is free, else watching
 //	{"t":"join","code":"K7QX2M","watch":true}             watch only
+//	{"t":"join","code":"K7QX2M","token":"9f…"}            after "moved": the seat the token names
 //	{"t":"quick","mode":"race","size":9,"level":"easy","name":"Cy"}
 //	{"t":"cancel"}                                        leave the quick-match queue
 //	{"t":"ready","on":true}                               lobby: ready to start
@@ -37,7 +38,8 @@ import (
 // version), "progress" (race: another player's counts, never their
 // digits), "marks", "hint", "finish" (someone finished), "over" (the
 // ranking and, now, the solution), "vote", "queued", "rooms", "left",
-// "kicked", "closed" and "error".
+// "kicked", "closed", "moved" (the room is on another node: reconnect
+// there) and "error".
 
 // In is a message from a client. Which fields count depends on T.
 type In struct {
@@ -62,6 +64,8 @@ type In struct {
 	// Stage (hint): 1 or 0 a new hint; 2 and 3 the open hint's pattern
 	// and answer (see HintMsg).
 	Stage int `json:"stage,omitempty"`
+	// Token (join): the one-time token of a "moved" message.
+	Token string `json:"token,omitempty"`
 }
 
 // Modes of play.
@@ -277,6 +281,19 @@ type Vote struct {
 	Seat  int    `json:"seat"`
 	Votes int    `json:"votes"`
 	Need  int    `json:"need"`
+}
+
+// Moved sends a client to the node that holds its room: it reconnects
+// its WebSocket to URL + "/ws/rooms" (or opens URL + "/rooms/" + Code) and
+// sends {"t":"join","code":Code,"token":Token}. The token is spent once,
+// within TokenLife, and names the player, so the seat is kept on a node
+// that never saw the player's cookie.
+type Moved struct {
+	T     string `json:"t"` // "moved"
+	Seq   int64  `json:"seq,omitempty"`
+	Code  string `json:"code"`
+	URL   string `json:"url"`
+	Token string `json:"token"`
 }
 
 // Notice is "left", "kicked", "closed" or "replaced": this connection is

@@ -45,6 +45,14 @@ type Room struct {
 	finishes int        // race: players finished so far
 	results  []Placing
 	closed   bool
+
+	// The journal (nil log: the hub keeps none).
+	log       *roomLog
+	replaying bool        // replaying the journal: nothing is recorded, saved or sent
+	replayAt  time.Time   // the time of the entry being replayed
+	lastSeq   int64       // the last record replayed
+	lastAt    time.Time   // and its time
+	handing   atomic.Bool // handed over or taken by another node: messages get no answer here
 }
 
 // seat is one player's place in the room, kept while they are away.
@@ -99,6 +107,8 @@ type aside struct {
 	seq     int64
 	gameNum int
 	busy    bool // a hint the engine gate refused: no work done, not spent
+
+	hand *handTally // evHandover
 }
 
 const (
@@ -109,16 +119,21 @@ const (
 	evPuzzle          // a generated puzzle (gen, puzzle, err)
 	evHint            // a hint found (seat, player, step, seq, err, gameNum)
 	evShutdown        // the server is stopping
+	evHandover        // the node is leaving: record the room and stop (hand)
+	evStale           // another node has taken the room over
 )
 
 // joinReq is a connection asking for a place in the room.
 type joinReq struct {
-	conn  *Conn
-	name  string
-	watch bool
-	quick bool  // seated by the matchmaker: ready at once
-	seq   int64 // the join message's, for an error
-	ask   int64 // the connection's request number (Conn.asked) when it asked
+	conn *Conn // nil: a seat kept for a player on their way from another node
+	// player is whose seat this is: the connection's own player, or the
+	// one a "moved" token named (another node's id for them).
+	player string
+	name   string
+	watch  bool
+	quick  bool  // seated by the matchmaker: ready at once
+	seq    int64 // the join message's, for an error
+	ask    int64 // the connection's request number (Conn.asked) when it asked
 }
 
 // inboxSize is how many messages a room queues: at four players' message
@@ -131,6 +146,9 @@ func newRoom(h *Hub, code string, set Settings) *Room {
 		hub: h, code: code, set: set, inbox: make(chan envelope, inboxSize), done: make(chan struct{}),
 		ctx: ctx, cancel: cancel, phase: PhaseLobby,
 		seats: make([]*seat, h.cfg.MaxSeats), watchers: map[*Conn]bool{}, bans: map[string]bool{},
+	}
+	if h.writer != nil {
+		r.log = &roomLog{code: code, epoch: 1}
 	}
 	r.publish()
 	return r
@@ -148,7 +166,7 @@ func (r *Room) offer(e envelope) bool {
 	case r.inbox <- e:
 		return true
 	case <-r.done:
-		e.conn.sendError(e.in.Seq, ErrNoRoom, "the room has closed")
+		r.closedFor(e)
 		return true
 	default:
 	}
@@ -158,10 +176,19 @@ func (r *Room) offer(e envelope) bool {
 	case r.inbox <- e:
 		return true
 	case <-r.done:
-		e.conn.sendError(e.in.Seq, ErrNoRoom, "the room has closed")
+		r.closedFor(e)
 		return true
 	case <-t.C:
 		return false
+	}
+}
+
+// closedFor answers a client's message that came after the room closed;
+// a room that moved to another node answers nothing (its players are
+// told to reconnect).
+func (r *Room) closedFor(e envelope) {
+	if !r.handing.Load() {
+		e.conn.sendError(e.in.Seq, ErrNoRoom, "the room has closed")
 	}
 }
 
@@ -171,19 +198,27 @@ func (r *Room) post(e envelope) {
 	select {
 	case r.inbox <- e:
 	case <-r.done:
-		if e.kind == evJoin {
+		switch {
+		case e.kind == evJoin && !r.handing.Load():
 			e.conn.sendError(e.aside.join.seq, ErrNoRoom, "the room has closed")
+		case e.kind == evHandover:
+			e.aside.hand.wg.Done()
 		}
 	}
 }
 
 func (r *Room) run() {
 	defer func() {
+		if !r.handing.Load() {
+			r.record(RecDrop, nil) // the room has ended: nothing to take over
+		}
 		r.cancel()
 		r.hub.removeRoom(r)
 		close(r.done)
 	}()
-	r.requestPuzzle()
+	if r.puzzle == nil {
+		r.requestPuzzle()
+	}
 	t := time.NewTicker(r.hub.cfg.Tick)
 	defer t.Stop()
 	for !r.closed {
@@ -196,7 +231,14 @@ func (r *Room) run() {
 	}
 }
 
-func (r *Room) now() time.Time { return r.hub.now() }
+// now is the server's clock; while the journal is replayed, the time of
+// the entry being replayed.
+func (r *Room) now() time.Time {
+	if r.replaying && !r.replayAt.IsZero() {
+		return r.replayAt
+	}
+	return r.hub.now()
+}
 
 func (r *Room) handle(e envelope) {
 	switch e.kind {
@@ -219,6 +261,12 @@ func (r *Room) handle(e envelope) {
 	case evShutdown:
 		r.broadcast(Notice{T: "closed", Msg: "the server is shutting down"})
 		r.close()
+		return
+	case evHandover:
+		r.handOver(e.aside.hand)
+		return
+	case evStale:
+		r.goneStale()
 		return
 	}
 	r.checkEmpty()
@@ -367,12 +415,20 @@ func (r *Room) seatOfPlayer(player string) int {
 
 func (r *Room) join(j joinReq) {
 	c := j.conn
-	if r.bans[c.player] {
+	player := j.player
+	if player == "" {
+		player = c.player
+	}
+	if c == nil {
+		r.reserve(j)
+		return
+	}
+	if r.bans[player] {
 		c.sendError(j.seq, ErrBanned, "you were voted out of room %s", r.code)
 		return
 	}
 	// A player coming back (a reload, a new connection) gets their seat.
-	if i := r.seatOfPlayer(c.player); i >= 0 && !j.watch {
+	if i := r.seatOfPlayer(player); i >= 0 && !j.watch {
 		s := r.seats[i]
 		if s.out == "" || r.phase == PhasePlaying || r.phase == PhaseOver {
 			if old := s.conn; old != nil && old != c {
@@ -382,6 +438,9 @@ func (r *Room) join(j joinReq) {
 			delete(r.watchers, c)
 			s.conn, s.name = c, j.name
 			if r.attach(c, j.ask) {
+				if r.set.Quick && r.games == 0 {
+					r.maybeCountdown() // the last of a quick match's players has come
+				}
 				r.broadcastState()
 			}
 			return
@@ -393,7 +452,7 @@ func (r *Room) join(j joinReq) {
 				continue
 			}
 			delete(r.watchers, c)
-			r.seats[i] = &seat{player: c.player, name: j.name, conn: c, ready: j.quick}
+			r.seats[i] = &seat{player: player, name: j.name, conn: c, ready: j.quick}
 			if !r.attach(c, j.ask) {
 				return
 			}
@@ -414,6 +473,23 @@ func (r *Room) join(j joinReq) {
 		r.broadcastState()
 	}
 }
+
+// reserve keeps a seat of a quick match for a player who is on their way
+// from another node: they have reserveWait to come (their seat is
+// counted away from when it would have timed out sooner).
+func (r *Room) reserve(j joinReq) {
+	for i, s := range r.seats {
+		if s == nil {
+			away := r.now().Add(min(0, reserveWait-r.hub.cfg.Reconnect))
+			r.seats[i] = &seat{player: j.player, name: j.name, awaySince: away, ready: true}
+			return
+		}
+	}
+}
+
+// reserveWait is how long a quick-match seat waits for a player sent from
+// another node before the others start without them.
+const reserveWait = 10 * time.Second
 
 // attach makes c's messages come here. A connection that closed on its
 // way in is away at once; one that has asked for another room since it
@@ -768,8 +844,10 @@ func (r *Room) broadcastOthers(skip int, v any) {
 	}
 }
 
-// broadcastState sends each connection the room as it may see it.
+// broadcastState sends each connection the room as it may see it, after
+// recording the room in the journal.
 func (r *Room) broadcastState() {
+	r.snapshot()
 	for _, s := range r.seats {
 		if s != nil && s.conn != nil {
 			s.conn.sendJSON(r.stateFor(s.conn))

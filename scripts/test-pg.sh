@@ -2,6 +2,8 @@
 # test-pg.sh COMMAND...: start a throwaway PostgreSQL cluster in a temp
 # folder (unix socket only, no TCP port, fsync off), run COMMAND with
 # SUDOKUAR_PG_URL pointing at it, then stop the cluster and delete it.
+# PG_SETTINGS replaces the server settings (default: fsync and synchronous
+# commits off, for speed; scripts/cluster-bench.sh keeps them on).
 # initdb refuses to run as root, so as root the cluster belongs to the
 # postgres user (Debian's postgresql package creates it).
 set -eu
@@ -29,7 +31,7 @@ if ! $as "$PGBIN/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --no-sync >
 fi
 port=$((20000 + $$ % 20000))
 if ! $as "$PGBIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-	-o "-c listen_addresses= -k $dir -p $port -c fsync=off -c synchronous_commit=off -c full_page_writes=off" start >/dev/null; then
+	-o "-c listen_addresses= -k $dir -p $port ${PG_SETTINGS-"-c fsync=off -c synchronous_commit=off -c full_page_writes=off"}" start >/dev/null; then
 	cat "$dir/server.log" >&2
 	exit 1
 fi

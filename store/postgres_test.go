@@ -2,10 +2,7 @@ package store_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
-	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -13,8 +10,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/sudokuar/sudokuar/internal/pgtest"
 	"github.com/sudokuar/sudokuar/store"
 	"github.com/sudokuar/sudokuar/store/storetest"
 )
@@ -33,45 +30,10 @@ func pgURL(t *testing.T) string {
 	return u
 }
 
-// withParam adds key=value to a connection string in either of its forms.
-func withParam(conn, key, value string) string {
-	if store.IsPostgresURL(conn) {
-		u, err := url.Parse(conn)
-		if err != nil {
-			return conn
-		}
-		q := u.Query()
-		q.Set(key, value)
-		u.RawQuery = q.Encode()
-		return u.String()
-	}
-	return conn + " " + key + "=" + value
-}
-
 // TestPostgres runs the shared store suite, each subtest in a schema of
 // its own, dropped afterwards.
 func TestPostgres(t *testing.T) {
-	base := pgURL(t)
 	ctx := context.Background()
-	admin, err := pgxpool.New(ctx, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	newSchema := func(t *testing.T) string {
-		var b [6]byte
-		rand.Read(b[:])
-		name := "t_" + hex.EncodeToString(b[:])
-		if _, err := admin.Exec(ctx, `CREATE SCHEMA `+name); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			if _, err := admin.Exec(context.Background(), `DROP SCHEMA `+name+` CASCADE`); err != nil {
-				t.Errorf("drop schema %s: %v", name, err)
-			}
-		})
-		return name
-	}
 	open := func(t *testing.T, conn string) *store.Postgres {
 		s, err := store.OpenPostgres(ctx, conn)
 		if err != nil {
@@ -82,7 +44,7 @@ func TestPostgres(t *testing.T) {
 	}
 	storetest.Run(t, storetest.Open{
 		New: func(t *testing.T) store.Store {
-			return open(t, withParam(base, "search_path", newSchema(t)))
+			return open(t, pgtest.Schema(t, "t"))
 		},
 		Reopen: func(t *testing.T, s store.Store) store.Store {
 			conn := s.(*store.Postgres).URL()
@@ -96,7 +58,7 @@ func TestPostgres(t *testing.T) {
 	// Two nodes starting at once on an empty database: one migrates, the
 	// other waits for it and finds the schema done.
 	t.Run("ConcurrentMigrations", func(t *testing.T) {
-		conn := withParam(base, "search_path", newSchema(t))
+		conn := pgtest.Schema(t, "t")
 		errs := make(chan error, 4)
 		for range 4 {
 			go func() {

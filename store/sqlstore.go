@@ -84,15 +84,29 @@ func (s *sqlStore) UpdateGame(ctx context.Context, g Game) error {
 }
 
 func (s *sqlStore) updateGame(ctx context.Context, db execer, g Game) error {
-	res, err := db.ExecContext(ctx, s.d.q(`UPDATE games SET state = ?, status = ?, updated = ? WHERE id = ?`),
-		nonNil(g.State), g.Status, millis(g.Updated), g.ID)
+	query, args := `UPDATE games SET state = ?, status = ?, updated = ? WHERE id = ?`, []any{nonNil(g.State), g.Status, millis(g.Updated), g.ID}
+	if !g.Base.IsZero() {
+		if millis(g.Updated) <= millis(g.Base) {
+			return fmt.Errorf("store: update game %s: Updated %v is not after Base %v", g.ID, g.Updated, g.Base)
+		}
+		query, args = query+` AND updated = ?`, append(args, millis(g.Base))
+	}
+	res, err := db.ExecContext(ctx, s.d.q(query), args...)
 	if err != nil {
 		return fmt.Errorf("store: update game %s: %w", g.ID, err)
 	}
-	if n, err := res.RowsAffected(); err == nil && n == 0 {
-		return fmt.Errorf("store: update game %q: %w", g.ID, ErrNotFound)
+	n, err := res.RowsAffected()
+	if err != nil || n > 0 {
+		return nil
 	}
-	return nil
+	if !g.Base.IsZero() {
+		var one int
+		err := db.QueryRowContext(ctx, s.d.q(`SELECT 1 FROM games WHERE id = ?`), g.ID).Scan(&one)
+		if err == nil {
+			return fmt.Errorf("store: update game %q: %w", g.ID, ErrConflict)
+		}
+	}
+	return fmt.Errorf("store: update game %q: %w", g.ID, ErrNotFound)
 }
 
 // inTx runs f in a transaction, committed when f returns nil.

@@ -64,6 +64,12 @@ type Game struct {
 	Status   string // StatusPlaying, StatusSolved, StatusRevealed
 	Created  time.Time
 	Updated  time.Time
+	// Base, when set, makes UpdateGame and FinishGame conditional: they
+	// change the game only if its stored Updated is still Base (the one
+	// the change was made from), else ErrConflict: another server changed
+	// it meanwhile, and the caller loads it again and retries. Updated
+	// must then be after Base (to the millisecond, as stored).
+	Base time.Time
 }
 
 // Result is one finished game on a leaderboard.
@@ -142,7 +148,8 @@ type Store interface {
 	// Game returns the game with this id, or an error wrapping ErrNotFound.
 	Game(ctx context.Context, id string) (Game, error)
 	// UpdateGame replaces the stored State, Status and Updated of g.ID
-	// (the rest of a game never changes). ErrNotFound if there is none.
+	// (the rest of a game never changes). ErrNotFound if there is none;
+	// ErrConflict if g.Base is set and the stored Updated is not it.
 	UpdateGame(ctx context.Context, g Game) error
 	// FinishGame stores g (as UpdateGame) and adds r for it, in one
 	// transaction: a game is scored once or not at all. A second result
@@ -189,6 +196,9 @@ type Expirer interface {
 var (
 	ErrNotFound  = errors.New("store: not found")
 	ErrDuplicate = errors.New("store: already exists")
+	// ErrConflict: a conditional update (Game.Base) found the game
+	// changed since it was read.
+	ErrConflict = errors.New("store: changed meanwhile")
 )
 
 // MaxNameRunes bounds a player's name.

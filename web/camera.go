@@ -148,7 +148,7 @@ func (s *Server) camera(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errorf(http.StatusServiceUnavailable, "the server is shutting down"))
 		return
 	}
-	leave, err := s.guards.cameras.TryEnter(s.guards.gateKey(clientOf(r)))
+	leave, err := s.guards.cameras.TryEnter(s.guards.gateKey(s.clientOf(r)))
 	switch {
 	case errors.Is(err, limit.ErrKeyFull):
 		s.writeError(w, r, &apiError{Status: http.StatusTooManyRequests, RetryAfter: 5,

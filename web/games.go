@@ -328,6 +328,31 @@ func (gs *games) run(ctx context.Context, id, name string, who actor, a Action, 
 	mu := gs.lock(id)
 	mu.Lock()
 	defer mu.Unlock()
+	return retried(func() (View, error) { return gs.runOnce(ctx, id, name, who, a, apply) })
+}
+
+// conflictRetries is how many times an action is run again when another
+// server changed the game between its read and its write.
+const conflictRetries = 8
+
+// retried runs f, and again while it fails with store.ErrConflict: the
+// lock per game is this process's, so two servers sharing a database may
+// act on one game at once; the store lets one write win and the other
+// reads the game again. It gives up after conflictRetries.
+func retried[T any](f func() (T, error)) (T, error) {
+	for i := 0; ; i++ {
+		v, err := f()
+		if !errors.Is(err, store.ErrConflict) {
+			return v, err
+		}
+		if i == conflictRetries {
+			return v, refuse(playConflict, "the game kept changing on another server at the same moment: try again")
+		}
+	}
+}
+
+// runOnce is one try of run (the game's lock held).
+func (gs *games) runOnce(ctx context.Context, id, name string, who actor, a Action, apply rule) (View, error) {
 	p, err := gs.load(ctx, id)
 	if err != nil {
 		return View{}, err
@@ -395,7 +420,13 @@ func (gs *games) write(ctx context.Context, rec *store.Game, state any, now time
 	if rec.State, err = json.Marshal(state); err != nil {
 		return nil, err
 	}
-	rec.Updated = now
+	// The write is conditional on the game being as it was read (see
+	// retried); its new Updated is after the one read, to the stored
+	// millisecond, so two writes from one version never both pass.
+	rec.Base, rec.Updated = rec.Updated, now
+	if rec.Updated.UnixMilli() <= rec.Base.UnixMilli() {
+		rec.Updated = time.UnixMilli(rec.Base.UnixMilli() + 1)
+	}
 	if rec.Status != store.StatusSolved || !named {
 		return nil, gs.store.UpdateGame(ctx, *rec)
 	}
@@ -614,19 +645,23 @@ func (gs *games) hint(ctx context.Context, id string, who actor, stage int, engi
 	}
 	mu := gs.lock(id)
 	mu.Lock()
-	p, err := gs.load(ctx, id)
-	if err == nil {
-		err = p.allowed("hint", who)
-	}
-	switch {
-	case err != nil:
-	case stage == 1 && p.s.Hints >= MaxHints:
-		err = refuse(playConflict, "no hints left: all %d used", MaxHints)
-	case stage > 1 && p.s.HintStage == 0:
-		err = refuse(playConflict, "no hint open: ask for a new one")
-	}
-	var v View
-	if err == nil {
+	var p *played
+	v, err := retried(func() (View, error) {
+		var err error
+		p, err = gs.load(ctx, id)
+		if err == nil {
+			err = p.allowed("hint", who)
+		}
+		switch {
+		case err != nil:
+		case stage == 1 && p.s.Hints >= MaxHints:
+			err = refuse(playConflict, "no hints left: all %d used", MaxHints)
+		case stage > 1 && p.s.HintStage == 0:
+			err = refuse(playConflict, "no hint open: ask for a new one")
+		}
+		if err != nil {
+			return View{}, err
+		}
 		now := gs.now()
 		if stage == 1 {
 			p.s.Hints++
@@ -634,8 +669,8 @@ func (gs *games) hint(ctx context.Context, id string, who actor, stage int, engi
 		p.s.HintStages++
 		p.s.HintStage = stage % 3 // the answer closes it
 		_, err = gs.save(ctx, p, now)
-		v = p.view(now)
-	}
+		return p.view(now), err
+	})
 	mu.Unlock()
 	if err != nil {
 		return View{}, err

@@ -153,6 +153,11 @@ func (gs *games) kakuroAct(ctx context.Context, id, action string, who actor, a 
 	mu := gs.lock(id)
 	mu.Lock()
 	defer mu.Unlock()
+	return retried(func() (KakuroView, error) { return gs.kakuroActOnce(ctx, id, action, who, a, apply) })
+}
+
+// kakuroActOnce is one try of kakuroAct (the game's lock held).
+func (gs *games) kakuroActOnce(ctx context.Context, id, action string, who actor, a kakuroAction, apply kakuroRule) (KakuroView, error) {
 	p, err := gs.kakuroLoad(ctx, id)
 	if err != nil {
 		return KakuroView{}, err

@@ -126,9 +126,23 @@ type client struct {
 	addr, player string
 }
 
-// clientOf identifies the client of r.
-func clientOf(r *http.Request) client {
+// clientOf identifies the client of r. A request from a trusted proxy
+// (Config.Proxies: a load balancer in front) is the client's whose
+// address the proxy appended last to X-Forwarded-For; anyone else's
+// X-Forwarded-For is ignored (it is the client's own word).
+func (s *Server) clientOf(r *http.Request) client {
 	c := client{addr: addressKey(r.RemoteAddr)}
+	if len(s.cfg.Proxies) > 0 && trusted(s.cfg.Proxies, r.RemoteAddr) {
+		if xff := r.Header.Values("X-Forwarded-For"); len(xff) > 0 {
+			last := xff[len(xff)-1]
+			if i := strings.LastIndexByte(last, ','); i >= 0 {
+				last = last[i+1:]
+			}
+			if ip, err := netip.ParseAddr(strings.TrimSpace(last)); err == nil {
+				c.addr = addressKey(ip.String())
+			}
+		}
+	}
 	if ck, err := r.Cookie(playerCookie); err == nil && validID(ck.Value) {
 		c.player = ck.Value
 	}
@@ -300,7 +314,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
 		if !isStatic(r.URL.Path) {
-			if err := s.guards.requests.allow(clientOf(r), s.cfg.Now()); err != nil {
+			if err := s.guards.requests.allow(s.clientOf(r), s.cfg.Now()); err != nil {
 				s.writeError(w, r, err)
 				return
 			}
@@ -312,7 +326,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 // admit lets r through rate l and into gate g, or says why not. The
 // caller runs the returned function when the work is done.
 func (s *Server) admit(r *http.Request, l *rateLimit, g *gate) (func(), error) {
-	c := clientOf(r)
+	c := s.clientOf(r)
 	if err := l.allow(c, s.cfg.Now()); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net"
+	"net/netip"
 	"sync"
 )
 
@@ -16,11 +17,35 @@ import (
 // A browser opens about six connections to a host, plus one per camera
 // stream, so a household or a classroom behind one address fits in the
 // default of DefaultConnsPerAddr.
-func LimitListener(ln net.Listener, perAddr int) net.Listener {
+//
+// Connections from the addresses in exempt (load balancers in front,
+// which carry every client's connections and cap them per client
+// themselves) are not counted.
+func LimitListener(ln net.Listener, perAddr int, exempt ...netip.Prefix) net.Listener {
 	if perAddr <= 0 {
 		return ln
 	}
-	return &limitListener{Listener: ln, max: perAddr, open: map[string]int{}}
+	return &limitListener{Listener: ln, max: perAddr, open: map[string]int{}, exempt: exempt}
+}
+
+// trusted reports whether the address remote (host:port or a bare IP)
+// is in one of the prefixes.
+func trusted(prefixes []netip.Prefix, remote string) bool {
+	host, _, err := net.SplitHostPort(remote)
+	if err != nil {
+		host = remote
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return false
+	}
+	ip = ip.Unmap().WithZone("")
+	for _, p := range prefixes {
+		if p.Contains(ip) {
+			return true
+		}
+	}
+	return false
 }
 
 // DefaultConnsPerAddr is the connection bound `sudokuar serve` uses.
@@ -28,9 +53,10 @@ const DefaultConnsPerAddr = 64
 
 type limitListener struct {
 	net.Listener
-	max  int
-	mu   sync.Mutex
-	open map[string]int
+	max    int
+	exempt []netip.Prefix
+	mu     sync.Mutex
+	open   map[string]int
 }
 
 // Accept returns the next connection whose address is under its bound,
@@ -40,6 +66,9 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		c, err := l.Listener.Accept()
 		if err != nil {
 			return nil, err
+		}
+		if len(l.exempt) > 0 && trusted(l.exempt, c.RemoteAddr().String()) {
+			return c, nil
 		}
 		key := addressKey(c.RemoteAddr().String())
 		l.mu.Lock()

@@ -40,7 +40,7 @@ func (s *Server) roomsSocket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ws.SetReadLimit(rooms.MaxMessageBytes)
-	c, err := s.rooms.ConnectFrom(player, s.guards.gateKey(clientOf(r)))
+	c, err := s.rooms.ConnectFrom(player, s.guards.gateKey(s.clientOf(r)))
 	if err != nil {
 		ws.Close(websocket.StatusTryAgainLater, err.Error())
 		return

@@ -9,6 +9,7 @@ import (
 	"html/template"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"runtime"
 	"strings"
 	"sync"
@@ -52,6 +53,13 @@ type Config struct {
 	// flagged "too fast" and kept off the leaderboards (default
 	// DefaultFloorPerStep; negative: no floor).
 	FloorPerStep time.Duration
+	// Proxies are the addresses of load balancers in front of this
+	// server (HAProxy, nginx): a request from one of them counts as its
+	// client's, by the address the balancer appends to X-Forwarded-For,
+	// for every per-address bound. (Their connections are not capped per
+	// address either: see LimitListener; the balancer caps them per
+	// client.) Empty: no header is trusted.
+	Proxies []netip.Prefix
 	// Rooms configures multiplayer (zero: defaults; its Store and Log
 	// default to the server's).
 	Rooms rooms.Config

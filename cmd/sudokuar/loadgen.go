@@ -5,47 +5,55 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	mrand "math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/coder/websocket"
+	mrand "math/rand/v2"
 
 	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/rooms"
-	"github.com/sudokuar/sudokuar/sudoku"
 )
 
-// loadgen drives a running `sudokuar serve` the way players do, over the
-// rooms WebSocket, and reports what it measured.
+// loadgen drives running `sudokuar serve` nodes the way players do, over
+// the rooms WebSocket, and reports what it measured.
+//
+// --addr names one node or several (URL1,URL2,URL3): player i connects to
+// node i mod n, follows "moved" to the node that holds its room, and when
+// its socket drops (a node killed or restarted) reconnects (to the same
+// node, or the next one while it refuses) and joins its room again.
 //
 // Rooms mode (the default): R private rooms of N/R players each (created
 // by code, joined, readied, started), then every player makes a move
 // every --every on a random cell for --duration. Each move's round trip is
 // the time from sending it to the server's answer (the ack in a race, the
-// broadcast naming its mover in co-op). A move is lost when no answer came
-// or the server refused it; misordered counts answers out of the order the
-// moves were sent, co-op broadcasts whose version skips or repeats, and
-// players whose board, replayed from what they received, differs from the
-// server's board at the end. The last line is
+// broadcast naming its mover in co-op). A move is lost when the server
+// refused it, when it was acknowledged and the room's board lacked it
+// after a return to the room, or when no answer came on a socket that
+// stayed open (moves in flight when a socket dropped are counted apart,
+// as "unanswered at a drop": the server never acknowledged them).
+// misordered counts answers out of the order the moves were sent, co-op
+// broadcasts whose version skips or repeats, and players whose board,
+// replayed from what they received, differs from the server's board at
+// the end. reconnected counts sockets reopened (drops and moves during
+// play), resumed the returns to a room checked against the acknowledged
+// moves. The last line is
 //
-//	players=N rooms=R moves=M lost=L misordered=K p50=Xms p99=Yms
+//	players=N rooms=R moves=M lost=L misordered=K reconnected=C resumed=S p50=Xms p99=Yms
 //
 // Quick mode (--quick N): N players ask for a quick match, arriving evenly
 // over --arrive; it reports how long each waited for a started game.
 type loadConfig struct {
-	addr     string
+	addr     string   // as given
+	addrs    []string // each node's base URL
 	players  int
 	rooms    int
 	duration time.Duration
@@ -58,6 +66,7 @@ type loadConfig struct {
 	kinds    int
 	setup    time.Duration
 	sources  int
+	calm     time.Duration
 	clients  []*http.Client // one per source address; nil: the default
 }
 
@@ -69,7 +78,7 @@ var quickKinds = []struct{ mode, level string }{
 
 func loadgenFlags(fs *flag.FlagSet) func(*env, []string) int {
 	var c loadConfig
-	fs.StringVar(&c.addr, "addr", "http://127.0.0.1:8080", "the server's `URL`")
+	fs.StringVar(&c.addr, "addr", "http://127.0.0.1:8080", "the server's `URL`, or several nodes' URLs separated by commas (players are spread over them)")
 	fs.IntVar(&c.players, "players", 1000, "simulated players")
 	fs.IntVar(&c.rooms, "rooms", 250, "rooms to spread them over (at most 4 players each)")
 	fs.DurationVar(&c.duration, "duration", 2*time.Minute, "how long the players play")
@@ -81,18 +90,26 @@ func loadgenFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.DurationVar(&c.arrive, "arrive", 0, "quick match: players arrive evenly over this time (0: all at once)")
 	fs.IntVar(&c.kinds, "kinds", 1, "quick match: spread players over this many kinds of game (mode and level; 1..6), each its own queue")
 	fs.DurationVar(&c.setup, "setup", 2*time.Minute, "give up when the rooms are not all playing after this long")
+	fs.DurationVar(&c.calm, "calm", 5*time.Second, "the round trip's p99 \"outside the drops\" leaves out moves sent within this long after a socket dropped")
 	fs.IntVar(&c.sources, "sources", -1, "connect from this many loopback addresses (127.0.0.2, 127.0.0.3, …), as players on many machines would, so that the server's per-address bounds (64 connections) count each like a household (default: one per 48 players when --addr is a loopback IP, else 0: the system's choice)")
 	return func(e *env, args []string) int {
 		if len(args) > 0 {
 			fmt.Fprintf(e.stderr, "sudokuar loadgen: unexpected argument %q\n", args[0])
 			return exitUsage
 		}
-		u, err := url.Parse(c.addr)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			fmt.Fprintf(e.stderr, "sudokuar loadgen: --addr %q: want http://host:port\n", c.addr)
-			return exitUsage
+		loopback := true
+		for _, a := range strings.Split(c.addr, ",") {
+			u, err := url.Parse(strings.TrimSpace(a))
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				fmt.Fprintf(e.stderr, "sudokuar loadgen: --addr %q: want http://host:port (or several, separated by commas)\n", a)
+				return exitUsage
+			}
+			if ip := net.ParseIP(u.Hostname()); ip == nil || !ip.IsLoopback() || ip.To4() == nil {
+				loopback = false
+			}
+			c.addrs = append(c.addrs, strings.TrimSuffix(u.String(), "/"))
 		}
-		c.addr = strings.TrimSuffix(u.String(), "/")
+		c.addr = strings.Join(c.addrs, ",")
 		switch {
 		case c.quick > 0 && (c.kinds < 1 || c.kinds > len(quickKinds)):
 			fmt.Fprintf(e.stderr, "sudokuar loadgen: --kinds %d: want 1..%d\n", c.kinds, len(quickKinds))
@@ -113,7 +130,7 @@ func loadgenFlags(fs *flag.FlagSet) func(*env, []string) int {
 		}
 		if c.sources < 0 {
 			c.sources = 0
-			if ip := net.ParseIP(u.Hostname()); ip != nil && ip.IsLoopback() && ip.To4() != nil {
+			if loopback {
 				c.sources = (max(c.players, c.quick) + perSource - 1) / perSource
 			}
 		}
@@ -163,27 +180,65 @@ func fetchStats(addr string) (serverStats, error) {
 	return s, json.NewDecoder(io.LimitReader(res.Body, 1<<20)).Decode(&s)
 }
 
-// lgPlayer is one simulated player.
-type lgPlayer struct {
-	id   int
-	conn *websocket.Conn
-	wmu  sync.Mutex // one writer at a time
+// nodeStats are every node's counters at one time (a node that did not
+// answer is missing).
+type nodeStats map[string]serverStats
 
-	in chan []byte // messages read, for the setup phase
+// fetchNodes reads every node's counters; it fails only when none
+// answers.
+func fetchNodes(addrs []string) (nodeStats, error) {
+	out := nodeStats{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	var firstErr error
+	for _, a := range addrs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := fetchStats(a)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				return
+			}
+			out[a] = s
+		}()
+	}
+	wg.Wait()
+	if len(out) == 0 {
+		return nil, firstErr
+	}
+	return out, nil
+}
 
-	mu        sync.Mutex
-	seat      int
-	mode      string
-	puzzle    string
-	board     []byte // the board as this player's messages built it
-	v         int64  // the board's version as last seen
-	sent      map[int64]time.Time
-	lastAcked int64
-	rtts      []float64 // ms
-	lost      int
-	misorder  int
-	moves     int
-	over      bool
+// sum adds the counters of the nodes in both a and b (b's values), and
+// says how many those are. The latency figures are the worst node's.
+func (b nodeStats) sum(a nodeStats) (s serverStats, n int) {
+	for k, x := range b {
+		if _, ok := a[k]; !ok && a != nil {
+			continue
+		}
+		n++
+		s.Rooms += x.Rooms
+		s.Playing += x.Playing
+		s.Conns += x.Conns
+		s.Queued += x.Queued
+		s.Moves += x.Moves
+		s.Dropped += x.Dropped
+		s.Matches += x.Matches
+		s.MoveCount += x.MoveCount
+		s.MoveP50Us = max(s.MoveP50Us, x.MoveP50Us)
+		s.MoveP99Us = max(s.MoveP99Us, x.MoveP99Us)
+		s.MoveMaxUs = max(s.MoveMaxUs, x.MoveMaxUs)
+		s.Goroutines += x.Goroutines
+		s.HeapBytes += x.HeapBytes
+		s.RSSBytes += x.RSSBytes
+		s.CPUSeconds += x.CPUSeconds
+	}
+	return s, n
 }
 
 // perSource is how many players loadgen puts on one source address by
@@ -214,6 +269,14 @@ func sourcesNote(c loadConfig) string {
 	return fmt.Sprintf(", from %d loopback addresses (%s)", c.sources, sourceNoteRange(c.sources))
 }
 
+// nodesNote names the nodes.
+func nodesNote(c loadConfig) string {
+	if len(c.addrs) == 1 {
+		return c.addrs[0]
+	}
+	return fmt.Sprintf("%d nodes (%s)", len(c.addrs), c.addr)
+}
+
 // dialPatience is how long a player keeps trying to connect while the
 // server says "too many requests".
 const dialPatience = time.Minute
@@ -224,168 +287,15 @@ func newPlayerID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// dialPlayer opens one player's socket. All players come from one
-// address, which the server's per-address request budget (web's Limits)
-// lets through in bursts: a refusal (429, or 503 when busy) is waited out
-// as its Retry-After says, as a browser's reconnect would, for up to
-// dialPatience.
-func dialPlayer(ctx context.Context, c loadConfig, id int) (*lgPlayer, error) {
-	addr := c.addr
-	var client *http.Client
-	if len(c.clients) > 0 {
-		client = c.clients[id%len(c.clients)]
-	}
-	ws := "ws" + strings.TrimPrefix(addr, "http") + "/ws/rooms"
-	cookie := http.Header{"Cookie": {"sudokuar_player=" + newPlayerID()}}
-	deadline := time.Now().Add(dialPatience)
-	var conn *websocket.Conn
-	for {
-		var res *http.Response
-		var err error
-		conn, res, err = websocket.Dial(ctx, ws, &websocket.DialOptions{HTTPHeader: cookie, HTTPClient: client})
-		if err == nil {
-			break
-		}
-		if res == nil || (res.StatusCode != http.StatusTooManyRequests && res.StatusCode != http.StatusServiceUnavailable) || time.Now().After(deadline) {
-			return nil, err
-		}
-		wait := time.Second
-		if secs, perr := strconv.Atoi(res.Header.Get("Retry-After")); perr == nil && secs > 0 {
-			wait = time.Duration(secs) * time.Second
-		}
-		// Spread the retries so they do not come back as one burst.
-		wait += time.Duration(mrand.Int64N(int64(wait)))
-		select {
-		case <-time.After(wait):
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-	conn.SetReadLimit(1 << 20)
-	return &lgPlayer{id: id, conn: conn, in: make(chan []byte, 256), sent: map[int64]time.Time{}, seat: -1}, nil
-}
-
-func (p *lgPlayer) send(ctx context.Context, m rooms.In) error {
-	b, _ := json.Marshal(m)
-	p.wmu.Lock()
-	defer p.wmu.Unlock()
-	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	return p.conn.Write(wctx, websocket.MessageText, b)
-}
-
-// await reads setup messages until one of type typ that ok accepts.
-func (p *lgPlayer) await(ctx context.Context, typ string, ok func([]byte) bool) ([]byte, error) {
-	for {
-		select {
-		case b, open := <-p.in:
-			if !open {
-				return nil, errors.New("connection closed")
-			}
-			var h struct {
-				T   string `json:"t"`
-				Msg string `json:"msg"`
-			}
-			if err := json.Unmarshal(b, &h); err != nil {
-				return nil, fmt.Errorf("player %d: a message that is not JSON: %w", p.id, err)
-			}
-			if h.T == "error" && typ != "error" {
-				return nil, fmt.Errorf("player %d: the server said: %s", p.id, h.Msg)
-			}
-			if h.T == typ && (ok == nil || ok(b)) {
-				return b, nil
-			}
-		case <-ctx.Done():
-			return nil, fmt.Errorf("player %d waiting for %q: %w", p.id, typ, ctx.Err())
-		}
-	}
-}
-
-// readSetup forwards messages to p.in until playing starts (then read
-// takes over, called once the room is playing).
-func (p *lgPlayer) readLoop(playing *atomic.Bool) {
-	defer close(p.in)
-	for {
-		_, b, err := p.conn.Read(context.Background())
-		if err != nil {
-			return
-		}
-		if playing.Load() {
-			p.handle(b)
-			continue
-		}
-		select {
-		case p.in <- b:
-		default: // setup chatter nobody waits for
-		}
-	}
-}
-
-// handle checks one message during play.
-func (p *lgPlayer) handle(b []byte) {
-	now := time.Now()
-	var m rooms.Move
-	if err := json.Unmarshal(b, &m); err != nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	switch m.T {
-	case "ack", "move":
-		mine := m.T == "ack" || m.Seat == p.seat
-		if m.T == "move" {
-			if m.V != p.v+1 {
-				p.misorder++
-			}
-		} else if p.mode == rooms.Coop && m.V != p.v {
-			p.misorder++ // a co-op ack changes nothing: the version stays
-		} else if p.mode == rooms.Race && len(m.Changes) > 0 && m.V != p.v+1 {
-			p.misorder++
-		}
-		p.v = m.V
-		for _, c := range m.Changes {
-			if c.Cell >= 0 && c.Cell < len(p.board) {
-				p.board[c.Cell] = sudoku.CellSymbol(c.Value)
-			}
-		}
-		if mine && m.Seq > 0 {
-			if t, ok := p.sent[m.Seq]; ok {
-				p.rtts = append(p.rtts, float64(now.Sub(t).Microseconds())/1000)
-				delete(p.sent, m.Seq)
-			}
-			if m.Seq <= p.lastAcked {
-				p.misorder++
-			}
-			p.lastAcked = m.Seq
-		}
-	case "error":
-		var e rooms.Error
-		if json.Unmarshal(b, &e) != nil {
-			return // not an error this player can match to a move
-		}
-		if _, ok := p.sent[e.Seq]; ok {
-			delete(p.sent, e.Seq)
-			p.lost++ // refused
-		}
-	case "over":
-		p.over = true
-	case "state":
-		select {
-		case p.in <- b: // a sync's answer
-		default:
-		}
-	}
-}
-
 // runLoad is rooms mode: connect every player, set up the rooms, play
 // for c.duration, check every board against the server's, and report.
 func runLoad(c loadConfig, out io.Writer) error {
-	before, err := fetchStats(c.addr)
+	before, err := fetchNodes(c.addrs)
 	if err != nil {
 		return fmt.Errorf("the server's counters: %w", err)
 	}
 	fmt.Fprintf(out, "loadgen: %d players in %d rooms (%s, %dx%d %s) on %s, a move every %v each for %v%s\n",
-		c.players, c.rooms, c.mode, c.size, c.size, c.level, c.addr, c.every, c.duration, sourcesNote(c))
+		c.players, c.rooms, c.mode, c.size, c.size, c.level, nodesNote(c), c.every, c.duration, sourcesNote(c))
 	ctx, cancel := context.WithTimeout(context.Background(), c.setup)
 	defer cancel()
 	start := time.Now()
@@ -393,24 +303,28 @@ func runLoad(c loadConfig, out io.Writer) error {
 	all, groups, err := dialAll(ctx, c, &playing)
 	defer func() {
 		for _, p := range all {
-			p.conn.Close(websocket.StatusNormalClosure, "done")
+			p.close()
 		}
 	}()
 	if err != nil {
 		return err
 	}
-	if err := setupRooms(ctx, c, groups); err != nil {
+	var retries atomic.Int64
+	if err := setupRooms(ctx, c, groups, &retries); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "loadgen: %d rooms playing after %v\n", c.rooms, time.Since(start).Round(time.Millisecond))
+	retried := ""
+	if n := retries.Load(); n > 0 {
+		retried = fmt.Sprintf(" (%d creates or joins asked again: the server said to try again)", n)
+	}
+	fmt.Fprintf(out, "loadgen: %d rooms playing after %v%s\n", c.rooms, time.Since(start).Round(time.Millisecond), retried)
 	playing.Store(true)
 	run, err := playAll(c, all)
 	if err != nil {
 		return err
 	}
 	awaitAnswers(all, 5*time.Second)
-	playing.Store(true)
-	t := verifyAll(all)
+	t := verifyAll(all, c.calm)
 	for _, p := range all {
 		_ = p.send(context.Background(), rooms.In{T: "leave"}) // a player already gone has left
 	}
@@ -432,16 +346,17 @@ func dialAll(ctx context.Context, c loadConfig, playing *atomic.Bool) (all []*lg
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			p, err := dialPlayer(ctx, c, i)
+			p := newLgPlayer(c, i, playing)
+			err := p.connect(ctx)
 			dialMu.Lock()
 			defer dialMu.Unlock()
 			if err != nil {
 				if firstErr == nil {
-					firstErr = fmt.Errorf("player %d: connect: %w", i, err)
+					firstErr = fmt.Errorf("player %d: connect to %s: %w", i, p.base, err)
 				}
 				return
 			}
-			go p.readLoop(playing)
+			go p.readLoop()
 			all = append(all, p)
 			groups[i%c.rooms] = append(groups[i%c.rooms], p)
 		}()
@@ -452,7 +367,7 @@ func dialAll(ctx context.Context, c loadConfig, playing *atomic.Bool) (all []*lg
 
 // setupRooms sets every room up at once: the first player creates, the
 // others join, all get ready ("mixed" alternates race and co-op).
-func setupRooms(ctx context.Context, c loadConfig, groups [][]*lgPlayer) error {
+func setupRooms(ctx context.Context, c loadConfig, groups [][]*lgPlayer, retries *atomic.Int64) error {
 	errs := make(chan error, c.rooms)
 	for r, g := range groups {
 		go func() {
@@ -460,7 +375,7 @@ func setupRooms(ctx context.Context, c loadConfig, groups [][]*lgPlayer) error {
 			if mode == "mixed" {
 				mode = []string{rooms.Race, rooms.Coop}[r%2]
 			}
-			errs <- setupRoom(ctx, g, mode, c)
+			errs <- setupRoom(ctx, g, mode, c, retries)
 		}()
 	}
 	for range c.rooms {
@@ -471,20 +386,22 @@ func setupRooms(ctx context.Context, c loadConfig, groups [][]*lgPlayer) error {
 	return nil
 }
 
-// loadRun is what the server and this process did while the players
+// loadRun is what the servers and this process did while the players
 // played.
 type loadRun struct {
-	mid, after, peak serverStats // the server's counters at the start and the end, and at its peak RSS
-	secs             float64     // how long the play lasted
-	ownCPU           float64     // this process's CPU seconds meanwhile
+	mid, after nodeStats   // every node's counters at the start and the end
+	peakRSS    int64       // the nodes' RSS added up, at its highest sample
+	peak       serverStats // that sample
+	secs       float64     // how long the play lasted
+	ownCPU     float64     // this process's CPU seconds meanwhile
 }
 
-// playAll lets every player play for c.duration while the server's
+// playAll lets every player play for c.duration while the servers'
 // memory is sampled every 5 s.
 func playAll(c loadConfig, all []*lgPlayer) (loadRun, error) {
 	var run loadRun
 	var err error
-	if run.mid, err = fetchStats(c.addr); err != nil {
+	if run.mid, err = fetchNodes(c.addrs); err != nil {
 		return run, err
 	}
 	t0, cpu0 := time.Now(), cputime.Process()
@@ -499,8 +416,10 @@ func playAll(c loadConfig, all []*lgPlayer) (loadRun, error) {
 			case <-stop:
 				return
 			case <-tk.C:
-				if s, err := fetchStats(c.addr); err == nil && s.RSSBytes > run.peak.RSSBytes {
-					run.peak = s
+				if ns, err := fetchNodes(c.addrs); err == nil {
+					if s, _ := ns.sum(nil); s.RSSBytes > run.peak.RSSBytes {
+						run.peak = s
+					}
 				}
 			}
 		}
@@ -519,16 +438,17 @@ func playAll(c loadConfig, all []*lgPlayer) (loadRun, error) {
 	<-watched
 	run.secs = time.Since(t0).Seconds()
 	run.ownCPU = (cputime.Process() - cpu0).Seconds()
-	if run.after, err = fetchStats(c.addr); err != nil {
+	if run.after, err = fetchNodes(c.addrs); err != nil {
 		return run, err
 	}
-	if run.after.RSSBytes > run.peak.RSSBytes {
-		run.peak = run.after
+	if s, _ := run.after.sum(nil); s.RSSBytes > run.peak.RSSBytes {
+		run.peak = s
 	}
 	return run, nil
 }
 
-// awaitAnswers waits up to limit for the answers to the last moves sent.
+// awaitAnswers waits up to limit for the answers to the last moves sent
+// (and for players away to come back).
 func awaitAnswers(all []*lgPlayer, limit time.Duration) {
 	deadline := time.Now().Add(limit)
 	for time.Now().Before(deadline) {
@@ -536,6 +456,9 @@ func awaitAnswers(all []*lgPlayer, limit time.Duration) {
 		for _, p := range all {
 			p.mu.Lock()
 			waiting += len(p.sent)
+			if p.away && !p.stranded {
+				waiting++
+			}
 			p.mu.Unlock()
 		}
 		if waiting == 0 {
@@ -548,22 +471,38 @@ func awaitAnswers(all []*lgPlayer, limit time.Duration) {
 // loadTally adds up the players' moves, their fates and round trips.
 type loadTally struct {
 	moves, lost, misordered int
+	reconnected, resumed    int
+	unanswered, errs        int
+	errText                 map[string]int // errors seen, by text
+	whyText                 map[string]int // why players never came back, by text
+	stranded                int
 	rtts                    []float64 // sorted
+	calm                    []float64 // sorted: those sent outside the windows after drops
+	back                    []float64 // sorted: ms from a drop to the room's state
+	drops                   int       // drop windows (drops within calm of each other are one)
 }
 
 // verifyAll compares every player's board with the server's and adds up
 // what they saw.
-func verifyAll(all []*lgPlayer) loadTally {
+func verifyAll(all []*lgPlayer, calm time.Duration) loadTally {
 	vctx, vcancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer vcancel()
 	var t loadTally
 	var vw sync.WaitGroup
 	var vmu sync.Mutex
+	var drops []time.Time
+	var samples []lgRTT
 	for _, p := range all {
 		vw.Add(1)
 		go func() {
 			defer vw.Done()
-			bad := p.verify(vctx)
+			bad := 0
+			p.mu.Lock()
+			away := p.away || p.stranded
+			p.mu.Unlock()
+			if !away {
+				bad = p.verify(vctx)
+			}
 			p.mu.Lock()
 			defer p.mu.Unlock()
 			vmu.Lock()
@@ -571,42 +510,166 @@ func verifyAll(all []*lgPlayer) loadTally {
 			t.moves += p.moves
 			t.lost += p.lost + len(p.sent)
 			t.misordered += p.misorder + bad
-			t.rtts = append(t.rtts, p.rtts...)
+			t.reconnected += p.reconnects
+			t.resumed += p.resumes
+			t.unanswered += p.unanswered
+			t.errs += p.errs
+			for _, e := range p.errText {
+				if t.errText == nil {
+					t.errText = map[string]int{}
+				}
+				t.errText[e]++
+			}
+			if away {
+				t.stranded++
+				why := p.why
+				if why == "" {
+					why = "still away at the end"
+				}
+				if t.whyText == nil {
+					t.whyText = map[string]int{}
+				}
+				t.whyText[why]++
+			}
+			for _, r := range p.rtts {
+				t.rtts = append(t.rtts, r.ms)
+			}
+			samples = append(samples, p.rtts...)
+			t.back = append(t.back, p.back...)
+			drops = append(drops, p.drops...)
 		}()
 	}
 	vw.Wait()
 	slices.Sort(t.rtts)
+	slices.Sort(t.back)
+	windows := dropWindows(drops, calm)
+	t.drops = len(windows)
+	for _, s := range samples {
+		if !inWindows(windows, s.at) {
+			t.calm = append(t.calm, s.ms)
+		}
+	}
+	slices.Sort(t.calm)
 	return t
 }
 
-// reportLoad prints the run's figures: the server's CPU and memory, the
-// generator's own CPU, the moves and their round trips, and the summary
-// line.
-func reportLoad(out io.Writer, c loadConfig, before serverStats, run loadRun, t loadTally) {
-	mid, after, peak, playSecs := run.mid, run.after, run.peak, run.secs
+// window is a time span [from, to).
+type window struct{ from, to time.Time }
+
+// dropWindows merges the spans [drop, drop+calm) into disjoint windows.
+func dropWindows(drops []time.Time, calm time.Duration) []window {
+	slices.SortFunc(drops, func(a, b time.Time) int { return a.Compare(b) })
+	var ws []window
+	for _, d := range drops {
+		if n := len(ws); n > 0 && !d.After(ws[n-1].to) {
+			ws[n-1].to = d.Add(calm)
+			continue
+		}
+		ws = append(ws, window{d, d.Add(calm)})
+	}
+	return ws
+}
+
+func inWindows(ws []window, t time.Time) bool {
+	for _, w := range ws {
+		if !t.Before(w.from) && t.Before(w.to) {
+			return true
+		}
+	}
+	return false
+}
+
+// reportLoad prints the run's figures: the servers' CPU and memory, the
+// generator's own CPU, the moves and their round trips, the drops and
+// returns, and the summary line.
+func reportLoad(out io.Writer, c loadConfig, before nodeStats, run loadRun, t loadTally) {
+	mid, _ := run.mid.sum(run.after)
+	after, n := run.after.sum(run.mid)
+	b0, _ := before.sum(nil)
+	playSecs := run.secs
 	cpu := (after.CPUSeconds - mid.CPUSeconds) / playSecs
-	fmt.Fprintf(out, "loadgen: server while playing: CPU %.1f%% of one core (%.1f s in %.0f s), RSS %.1f MB (peak), heap %.1f MB, %d goroutines, %d connections, %d rooms\n",
-		100*cpu, after.CPUSeconds-mid.CPUSeconds, playSecs, float64(peak.RSSBytes)/1e6, float64(peak.HeapBytes)/1e6, peak.Goroutines, peak.Conns, peak.Rooms)
+	what := "server"
+	if len(c.addrs) > 1 {
+		what = fmt.Sprintf("servers (%d of %d nodes up at the start and the end, added up)", n, len(c.addrs))
+	}
+	fmt.Fprintf(out, "loadgen: %s while playing: CPU %.1f%% of one core (%.1f s in %.0f s), RSS %.1f MB (peak), heap %.1f MB, %d goroutines, %d connections, %d rooms\n",
+		what, 100*cpu, after.CPUSeconds-mid.CPUSeconds, playSecs, float64(run.peak.RSSBytes)/1e6, float64(run.peak.HeapBytes)/1e6, run.peak.Goroutines, run.peak.Conns, run.peak.Rooms)
 	if run.ownCPU > 0 {
 		fmt.Fprintf(out, "loadgen: the generator itself: CPU %.1f%% of one core (%.1f s), on the same machine\n", 100*run.ownCPU/playSecs, run.ownCPU)
 	}
 	fmt.Fprintf(out, "loadgen: server moves applied %d (before the run %d); round trip p90 %.2f ms, max %.2f ms\n",
-		after.Moves-before.Moves, before.Moves, msQuantile(t.rtts, 0.90), msQuantile(t.rtts, 1))
-	fmt.Fprintf(out, "loadgen: the server's share (socket read to answer queued, %d moves since it started): p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+		after.Moves-mid.Moves, b0.Moves, msQuantile(t.rtts, 0.90), msQuantile(t.rtts, 1))
+	fmt.Fprintf(out, "loadgen: the server's share (socket read to answer queued, %d moves since it started; the slowest node's): p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
 		after.MoveCount, float64(after.MoveP50Us)/1000, float64(after.MoveP99Us)/1000, float64(after.MoveMaxUs)/1000)
-	fmt.Fprintf(out, "players=%d rooms=%d moves=%d lost=%d misordered=%d p50=%.2fms p99=%.2fms\n",
-		c.players, c.rooms, t.moves, t.lost, t.misordered, msQuantile(t.rtts, 0.50), msQuantile(t.rtts, 0.99))
+	if t.reconnected > 0 || t.stranded > 0 {
+		fmt.Fprintf(out, "loadgen: drops: %d window(s); back in the room after a drop or move: median %.0f ms, max %.0f ms (%d returns); %d players never came back; %d moves unanswered when their socket dropped; %d errors seen\n",
+			t.drops, msQuantile(t.back, 0.5), msQuantile(t.back, 1), len(t.back), t.stranded, t.unanswered, t.errs)
+		fmt.Fprintf(out, "loadgen: round trip outside the %v after each drop: p50 %.2f ms, p99 %.2f ms (%d of %d moves)\n",
+			c.calm, msQuantile(t.calm, 0.5), msQuantile(t.calm, 0.99), len(t.calm), len(t.rtts))
+	} else if t.errs > 0 {
+		fmt.Fprintf(out, "loadgen: %d errors seen\n", t.errs)
+	}
+	if len(t.whyText) > 0 {
+		fmt.Fprintf(out, "loadgen: never came back: %s\n", countedTexts(t.whyText))
+	}
+	if len(t.errText) > 0 {
+		fmt.Fprintf(out, "loadgen: errors seen (up to 3 a player): %s\n", countedTexts(t.errText))
+	}
+	fmt.Fprintf(out, "players=%d rooms=%d moves=%d lost=%d misordered=%d reconnected=%d resumed=%d p50=%.2fms p99=%.2fms\n",
+		c.players, c.rooms, t.moves, t.lost, t.misordered, t.reconnected, t.resumed, msQuantile(t.rtts, 0.50), msQuantile(t.rtts, 0.99))
+}
+
+// askUntil sends m and waits for a state ok accepts; a refusal that says
+// to try again (busy: a setup of hundreds of rooms at once) is retried
+// after a second or two, up to 5 times, as a person would click again,
+// and counted in retries.
+func askUntil(ctx context.Context, p *lgPlayer, m rooms.In, ok func([]byte) bool, retries *atomic.Int64) ([]byte, error) {
+	for try := 0; ; try++ {
+		if err := p.send(ctx, m); err != nil {
+			return nil, err
+		}
+		b, err := p.await(ctx, "state", ok)
+		if err == nil || try == 5 || !strings.Contains(err.Error(), "try again") {
+			return b, err
+		}
+		retries.Add(1)
+		select {
+		case <-time.After(time.Second + time.Duration(mrand.Int64N(int64(time.Second)))):
+		case <-ctx.Done():
+			return nil, err
+		}
+	}
+}
+
+// countedTexts lists texts with their counts, most frequent first.
+func countedTexts(m map[string]int) string {
+	type tc struct {
+		text string
+		n    int
+	}
+	var l []tc
+	for k, n := range m {
+		l = append(l, tc{k, n})
+	}
+	slices.SortFunc(l, func(a, b tc) int {
+		if a.n != b.n {
+			return b.n - a.n
+		}
+		return strings.Compare(a.text, b.text)
+	})
+	var out []string
+	for _, x := range l {
+		out = append(out, fmt.Sprintf("%d× %.120s", x.n, x.text))
+	}
+	return strings.Join(out, "; ")
 }
 
 // setupRoom makes one room: create, join, ready, and wait for the start.
-func setupRoom(ctx context.Context, g []*lgPlayer, mode string, c loadConfig) error {
+func setupRoom(ctx context.Context, g []*lgPlayer, mode string, c loadConfig, retries *atomic.Int64) error {
 	if len(g) == 0 {
 		return nil
 	}
-	if err := g[0].send(ctx, rooms.In{T: "create", Mode: mode, Size: c.size, Level: c.level, Name: fmt.Sprint("load", g[0].id)}); err != nil {
-		return err
-	}
-	b, err := g[0].await(ctx, "state", nil)
+	b, err := askUntil(ctx, g[0], rooms.In{T: "create", Mode: mode, Size: c.size, Level: c.level, Name: fmt.Sprint("load", g[0].id)}, nil, retries)
 	if err != nil {
 		return err
 	}
@@ -614,11 +677,19 @@ func setupRoom(ctx context.Context, g []*lgPlayer, mode string, c loadConfig) er
 	if err := json.Unmarshal(b, &st); err != nil {
 		return fmt.Errorf("player %d: the room's state: %w", g[0].id, err)
 	}
+	var shared *lgRoom
+	if mode == rooms.Coop {
+		shared = newLgRoom()
+	}
+	for _, p := range g {
+		p.mu.Lock()
+		p.code, p.room = st.Code, shared
+		p.mu.Unlock()
+	}
 	for _, p := range g[1:] {
-		if err := p.send(ctx, rooms.In{T: "join", Code: st.Code, Name: fmt.Sprint("load", p.id)}); err != nil {
-			return err
-		}
-		if _, err := p.await(ctx, "state", nil); err != nil {
+		// Through another node, the join is answered "moved": the read
+		// loop follows it and joins there.
+		if _, err := askUntil(ctx, p, rooms.In{T: "join", Code: st.Code, Name: fmt.Sprint("load", p.id)}, nil, retries); err != nil {
 			return err
 		}
 	}
@@ -639,8 +710,10 @@ func setupRoom(ctx context.Context, g []*lgPlayer, mode string, c loadConfig) er
 		if st.Board == nil {
 			return fmt.Errorf("player %d: a started game without a board", p.id)
 		}
+		p.mu.Lock()
 		p.seat, p.mode, p.puzzle = st.You, st.Mode, st.Puzzle
 		p.board, p.v = []byte(st.Board.Cells), st.Board.V
+		p.mu.Unlock()
 	}
 	return nil
 }
@@ -666,19 +739,9 @@ func (p *lgPlayer) play(c loadConfig, stop chan struct{}) {
 	var seq int64
 	n := c.size
 	for {
-		p.mu.Lock()
-		over := p.over
-		p.mu.Unlock()
-		if !over && len(free) > 0 {
+		if len(free) > 0 {
 			seq++
-			cell, value := free[rng.IntN(len(free))], rng.IntN(n+1)
-			p.mu.Lock()
-			p.sent[seq] = time.Now()
-			p.moves++
-			p.mu.Unlock()
-			if err := p.send(context.Background(), rooms.In{T: "move", Seq: seq, Cell: &cell, Value: &value}); err != nil {
-				return // counted as lost: never answered
-			}
+			p.sendMove(seq, free[rng.IntN(len(free))], rng.IntN(n+1))
 		}
 		select {
 		case <-tk.C:
@@ -728,6 +791,8 @@ func msQuantile(xs []float64, q float64) float64 {
 }
 
 // runQuick is quick mode: how long players wait for a started game.
+// Player i asks node i mod n; a player whose node drops while it waits
+// asks again on the next node, its wait counted from its first ask.
 func runQuick(c loadConfig, out io.Writer) error {
 	mode := c.mode
 	if mode == "mixed" {
@@ -737,15 +802,17 @@ func runQuick(c loadConfig, out io.Writer) error {
 	if c.kinds > 1 {
 		what = fmt.Sprintf("%d kinds of %dx%d game", c.kinds, c.size, c.size)
 	}
-	fmt.Fprintf(out, "loadgen: %d players ask for a quick match (%s), arriving over %v%s\n", c.quick, what, c.arrive, sourcesNote(c))
+	fmt.Fprintf(out, "loadgen: %d players ask for a quick match (%s) on %s, arriving over %v%s\n", c.quick, what, nodesNote(c), c.arrive, sourcesNote(c))
 	ctx, cancel := context.WithTimeout(context.Background(), c.setup)
 	defer cancel()
 	var playing atomic.Bool // never: quick mode reads everything through await
 	waits := make([]float64, c.quick)
 	codes := make([]string, c.quick)
+	started := make([]time.Time, c.quick)
 	errs := make(chan error, c.quick)
 	var conns []*lgPlayer
 	var mu sync.Mutex
+	t0 := time.Now()
 	for i := range c.quick {
 		var at time.Duration
 		if c.quick > 1 {
@@ -753,21 +820,25 @@ func runQuick(c loadConfig, out io.Writer) error {
 		}
 		go func() {
 			time.Sleep(at)
-			p, err := dialPlayer(ctx, c, i)
-			if err != nil {
+			p := newLgPlayer(c, i, &playing)
+			if err := p.connect(ctx); err != nil {
 				errs <- err
 				return
 			}
 			mu.Lock()
 			conns = append(conns, p)
 			mu.Unlock()
-			go p.readLoop(&playing)
+			go p.readLoop()
 			mode, level := mode, c.level
 			if c.kinds > 1 {
 				mode, level = quickKinds[i%c.kinds].mode, quickKinds[i%c.kinds].level
 			}
-			t0 := time.Now()
-			if err := p.send(ctx, rooms.In{T: "quick", Mode: mode, Size: c.size, Level: level, Name: fmt.Sprint("quick", i)}); err != nil {
+			asked := time.Now()
+			q := rooms.In{T: "quick", Mode: mode, Size: c.size, Level: level, Name: fmt.Sprint("quick", i)}
+			p.mu.Lock()
+			p.quickMsg = &q
+			p.mu.Unlock()
+			if err := p.send(ctx, q); err != nil {
 				errs <- err
 				return
 			}
@@ -776,7 +847,8 @@ func runQuick(c loadConfig, out io.Writer) error {
 				errs <- err
 				return
 			}
-			waits[i] = float64(time.Since(t0).Microseconds()) / 1000
+			started[i] = time.Now()
+			waits[i] = float64(started[i].Sub(asked).Microseconds()) / 1000
 			var st rooms.State
 			if err := json.Unmarshal(b, &st); err != nil {
 				errs <- fmt.Errorf("room %d: the state: %w", i, err)
@@ -791,9 +863,13 @@ func runQuick(c loadConfig, out io.Writer) error {
 			return err
 		}
 	}
+	reconnected := 0
 	for _, p := range conns {
 		_ = p.send(context.Background(), rooms.In{T: "leave"}) // a player already gone has left
-		p.conn.Close(websocket.StatusNormalClosure, "done")
+		p.close()
+		p.mu.Lock()
+		reconnected += p.reconnects
+		p.mu.Unlock()
 	}
 	sizes := map[string]int{}
 	for _, code := range codes {
@@ -805,6 +881,24 @@ func runQuick(c loadConfig, out io.Writer) error {
 	}
 	slices.Sort(waits)
 	fmt.Fprintf(out, "loadgen: rooms by players: 1:%d 2:%d 3:%d 4:%d; wait p90 %.0f ms\n", hist[1], hist[2], hist[3], hist[4], msQuantile(waits, 0.9))
+	if gap, at := longestGap(started, t0); len(c.addrs) > 1 || reconnected > 0 {
+		fmt.Fprintf(out, "loadgen: longest time without a game starting: %.2f s (from %.1f s after the first ask); %d sockets reopened\n", gap.Seconds(), at.Seconds(), reconnected)
+	}
 	fmt.Fprintf(out, "quick=%d rooms=%d median=%.0fms max=%.0fms\n", c.quick, len(sizes), msQuantile(waits, 0.5), msQuantile(waits, 1))
 	return nil
+}
+
+// longestGap returns the longest time between two games starting (from
+// t0 to the first as well) and when it began, relative to t0.
+func longestGap(started []time.Time, t0 time.Time) (gap, at time.Duration) {
+	ts := slices.Clone(started)
+	slices.SortFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
+	prev := t0
+	for _, t := range ts {
+		if d := t.Sub(prev); d > gap {
+			gap, at = d, prev.Sub(t0)
+		}
+		prev = t
+	}
+	return gap, at
 }

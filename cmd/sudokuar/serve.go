@@ -10,13 +10,16 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/sudokuar/sudokuar/cluster"
 	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/rooms"
 	"github.com/sudokuar/sudokuar/store"
 	"github.com/sudokuar/sudokuar/web"
 )
@@ -29,6 +32,10 @@ type serveConfig struct {
 	backend   string
 	workers   int
 	verbose   bool
+	proxies   []netip.Prefix   // --proxy: load balancers whose X-Forwarded-For is trusted
+	node      string           // this node's name in a cluster (--db postgres://)
+	url       string           // where other nodes send this node's players
+	journal   bool             // --journal: rooms survive their node (PostgreSQL)
 	ready     func(url string) // tests: called once listening
 	interrupt context.Context  // tests: cancelled to stop, like SIGINT
 }
@@ -42,6 +49,14 @@ func serveFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.StringVar(&c.backend, "ocr-backend", pipeline.BackendGo, "digit network runtime: onnx-go or opencv")
 	fs.IntVar(&c.workers, "workers", 0, "recognitions (photos, camera frames) run at once (default: one per core)")
 	fs.BoolVar(&c.verbose, "v", false, "log every camera stream's timing and each failed request")
+	fs.Func("proxy", "a load balancer in front (HAProxy, nginx): its `address` or CIDR (repeat, or separate by commas); requests from it count as the client's it names last in X-Forwarded-For, and its connections are not capped per address", func(v string) error {
+		ps, err := parseProxies(v)
+		c.proxies = append(c.proxies, ps...)
+		return err
+	})
+	fs.StringVar(&c.node, "node", "", "with --db postgres://: this node's `name` among the servers sharing the database (default: the host name; two live nodes may not share one)")
+	fs.StringVar(&c.url, "url", "", "with --db postgres://: the `URL` other nodes send this node's players to (default: http://ADDR, or a load balancer's URL they all share)")
+	fs.BoolVar(&c.journal, "journal", true, "with --db postgres://: journal every room's moves before answering them, so another node takes a room over when this one dies or stops (false: a room ends with its node)")
 	return func(e *env, args []string) int {
 		if len(args) > 0 {
 			fmt.Fprintf(e.stderr, "sudokuar serve: unexpected argument %q\n", args[0])
@@ -49,6 +64,10 @@ func serveFlags(fs *flag.FlagSet) func(*env, []string) int {
 		}
 		if (c.tlsCert == "") != (c.tlsKey == "") {
 			fmt.Fprintln(e.stderr, "sudokuar serve: --tls-cert and --tls-key go together")
+			return exitUsage
+		}
+		if (c.node != "" || c.url != "") && !store.IsPostgresURL(c.db) {
+			fmt.Fprintln(e.stderr, "sudokuar serve: --node and --url are for several nodes sharing a PostgreSQL database (--db postgres://…)")
 			return exitUsage
 		}
 		if c.interrupt == nil {
@@ -85,17 +104,51 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 		}
 		tlsCfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		return err
+	}
+	// A hostile client opening sockets by the thousand uses up only its
+	// own address's share.
+	ln = web.LimitListener(ln, web.DefaultConnsPerAddr, c.proxies...)
+	defer ln.Close()
+	scheme := "http"
+	if tlsCfg != nil {
+		scheme = "https"
+	}
 	var db store.Store
+	var roomsCfg rooms.Config
 	where := c.db
 	if store.IsPostgresURL(c.db) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		pg, err := store.OpenPostgres(ctx, c.db)
+		if err != nil {
+			cancel()
+			return err
+		}
+		dir, node, err := openCluster(ctx, c, scheme, ln.Addr())
+		if err != nil {
+			cancel()
+			pg.Close()
+			return err
+		}
+		defer dir.Close() // after the hub (web.Server.Close) has stopped
+		roomsCfg = rooms.Config{Node: node.Name, URL: node.URL, Directory: dir}
+		if c.journal {
+			if roomsCfg.Journal, err = cluster.NewJournal(ctx, dir.Pool()); err != nil {
+				cancel()
+				pg.Close()
+				return err
+			}
+		}
 		cancel()
+		db, where = pg, fmt.Sprintf("PostgreSQL; node %s, reached at %s", node.Name, node.URL)
+	} else {
+		unlock, err := lockSQLite(c.db)
 		if err != nil {
 			return err
 		}
-		db, where = pg, "PostgreSQL"
-	} else {
+		defer unlock()
 		lite, err := store.OpenSQLite(c.db)
 		if err != nil {
 			return err
@@ -110,23 +163,13 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	srv, err := web.New(web.Config{
 		Store: db, Log: logger, Pipeline: pipeline.Options{Backend: c.backend},
-		Secure: tlsCfg != nil, Workers: c.workers,
+		Secure: tlsCfg != nil, Workers: c.workers, Rooms: roomsCfg, Proxies: c.proxies,
 	})
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", c.addr)
-	if err != nil {
-		srv.Close()
-		return err
-	}
-	// A hostile client opening sockets by the thousand uses up only its
-	// own address's share.
-	ln = web.LimitListener(ln, web.DefaultConnsPerAddr)
-	scheme := "http"
 	if tlsCfg != nil {
 		ln = tls.NewListener(ln, tlsCfg)
-		scheme = "https"
 	}
 	hs := &http.Server{
 		Handler:           srv.Handler(),
@@ -168,6 +211,49 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 		err = hs.Close()
 	}
 	return errors.Join(err, srv.Close())
+}
+
+// parseProxies reads --proxy: addresses (one host each) or CIDR prefixes,
+// separated by commas.
+func parseProxies(v string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.Split(v, ",") {
+		f = strings.TrimSpace(f)
+		if p, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		ip, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an IP address or a CIDR prefix (e.g. 10.0.0.5 or 10.0.0.0/24)", f)
+		}
+		ip = ip.Unmap()
+		out = append(out, netip.PrefixFrom(ip, ip.BitLen()))
+	}
+	return out, nil
+}
+
+// openCluster joins the cluster of nodes sharing c.db: --node (default
+// the host name) and --url (default scheme://ADDR, with the host name for
+// an address listening on every interface).
+func openCluster(ctx context.Context, c serveConfig, scheme string, addr net.Addr) (*cluster.Directory, rooms.NodeInfo, error) {
+	n := rooms.NodeInfo{Name: c.node, URL: c.url}
+	host, _ := os.Hostname()
+	if n.Name == "" {
+		if host == "" {
+			return nil, n, errors.New("no --node given and the host has no name: name this node")
+		}
+		n.Name = host
+	}
+	if n.URL == "" {
+		a := addr.String()
+		if ta, ok := addr.(*net.TCPAddr); ok && ta.IP.IsUnspecified() && host != "" {
+			a = net.JoinHostPort(host, fmt.Sprint(ta.Port))
+		}
+		n.URL = scheme + "://" + a
+	}
+	d, err := cluster.Open(ctx, c.db, cluster.Options{Node: n.Name, URL: n.URL})
+	return d, n, err
 }
 
 // lanURLs lists the addresses a phone on the same network can use when

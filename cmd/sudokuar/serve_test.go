@@ -10,6 +10,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/json"
 	"encoding/pem"
+	"fmt"
 	"math/big"
 	"net"
 	"net/http"
@@ -23,6 +24,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/sudokuar/sudokuar/internal/pgtest"
 	"github.com/sudokuar/sudokuar/store"
 )
 
@@ -200,4 +205,85 @@ func selfSigned(t *testing.T, dir string) (string, string) {
 	os.WriteFile(cert, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
 	os.WriteFile(key, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600)
 	return cert, key
+}
+
+// TestParseProxies reads --proxy values: addresses, prefixes, lists, and
+// refuses what is neither.
+func TestParseProxies(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string // the prefixes, or "error"
+	}{
+		{"127.0.0.1", "[127.0.0.1/32]"},
+		{"10.0.0.0/8, 192.168.1.7", "[10.0.0.0/8 192.168.1.7/32]"},
+		{"10.1.2.3/8", "[10.0.0.0/8]"},
+		{"::1", "[::1/128]"},
+		{"::ffff:10.0.0.1", "[10.0.0.1/32]"},
+		{"haproxy", "error"},
+		{"10.0.0.1,", "error"},
+	} {
+		ps, err := parseProxies(tc.in)
+		got := fmt.Sprint(ps)
+		if err != nil {
+			got = "error"
+		}
+		if got != tc.want {
+			t.Errorf("parseProxies(%q) = %s (%v), want %s", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+// TestServeSQLiteOneNode: a second server on the same SQLite file is
+// refused, with a message saying why and what to use instead; once the
+// first has stopped, the file is free again.
+func TestServeSQLiteOneNode(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "one.db")
+	_, done, _ := startServe(t, "--db", db)
+	code, _, errOut := runCLI(t, "", "serve", "--addr", "127.0.0.1:0", "--db", db)
+	if code != exitFail || !strings.Contains(errOut, "another sudokuar serve is using") || !strings.Contains(errOut, "postgres://") {
+		t.Errorf("a second node on one SQLite file: exit %d, %q", code, errOut)
+	}
+	code, _, errOut = runCLI(t, "", "serve", "--addr", "127.0.0.1:0", "--db", db, "--node", "b")
+	if code != exitUsage || !strings.Contains(errOut, "PostgreSQL") {
+		t.Errorf("--node with SQLite: exit %d, %q", code, errOut)
+	}
+	syscall.Kill(os.Getpid(), syscall.SIGINT)
+	if code := <-done; code != exitOK {
+		t.Fatalf("exit %d after SIGINT", code)
+	}
+	_, done, _ = startServe(t, "--db", db)
+	syscall.Kill(os.Getpid(), syscall.SIGINT)
+	if code := <-done; code != exitOK {
+		t.Errorf("the restarted server: exit %d after SIGINT", code)
+	}
+}
+
+// TestPostgresServeNodes: two nodes on one PostgreSQL (`make test-pg`),
+// each named; a third taking a live node's name is refused; the node
+// list in the database has both with their URLs.
+func TestPostgresServeNodes(t *testing.T) {
+	url := pgtest.URL(pgtest.Schema(t, "serve"))
+	_, doneA, _ := startServe(t, "--db", url, "--node", "a")
+	_, doneB, _ := startServe(t, "--db", url, "--node", "b", "--url", "http://lb.example:8080")
+	code, _, errOut := runCLI(t, "", "serve", "--addr", "127.0.0.1:0", "--db", url, "--node", "a")
+	if code != exitFail || !strings.Contains(errOut, `node named "a"`) {
+		t.Errorf("a second node named a: exit %d, %q", code, errOut)
+	}
+	pool, err := pgxpool.New(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	var nodes []string
+	rows, _ := pool.Query(context.Background(), `SELECT name || ' ' || url FROM nodes ORDER BY name`)
+	nodes, err = pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil || len(nodes) != 2 || !strings.HasPrefix(nodes[0], "a http://127.0.0.1:") || nodes[1] != "b http://lb.example:8080" {
+		t.Errorf("nodes: %q %v", nodes, err)
+	}
+	syscall.Kill(os.Getpid(), syscall.SIGINT)
+	for _, done := range []<-chan int{doneA, doneB} {
+		if code := <-done; code != exitOK {
+			t.Errorf("exit %d after SIGINT", code)
+		}
+	}
 }

@@ -84,6 +84,33 @@ func gameRoundTrip(t *testing.T, o Open) {
 	if err := s.UpdateGame(ctx, game("nope")); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("UpdateGame(nope): %v, want ErrNotFound", err)
 	}
+
+	// Two servers change the game from the same version: the first
+	// wins, the second is told to read it again; a finish too.
+	base := got.Updated
+	a, b := got, got
+	a.Base, a.Updated, a.State = base, base.Add(time.Millisecond), []byte(`{"by":"a"}`)
+	b.Base, b.Updated, b.State = base, base.Add(time.Millisecond), []byte(`{"by":"b"}`)
+	if err := s.UpdateGame(ctx, a); err != nil {
+		t.Fatalf("the first conditional update: %v", err)
+	}
+	if err := s.UpdateGame(ctx, b); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("the second from the same base: %v, want ErrConflict", err)
+	}
+	if _, err := s.FinishGame(ctx, b, result("g1", 1000)); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("a finish from a stale base: %v, want ErrConflict", err)
+	}
+	if got, _ = s.Game(ctx, "g1"); string(got.State) != `{"by":"a"}` {
+		t.Errorf("after the conflict the game holds %s", got.State)
+	}
+	if r, err := s.History(ctx, "p1", 0); err != nil || len(r) != 0 {
+		t.Errorf("the refused finish left results: %+v %v", r, err)
+	}
+	nope := game("nope")
+	nope.Base, nope.Updated = base, base.Add(time.Millisecond)
+	if err := s.UpdateGame(ctx, nope); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a conditional UpdateGame(nope): %v, want ErrNotFound", err)
+	}
 }
 
 func finishOnce(t *testing.T, o Open) {

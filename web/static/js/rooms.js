@@ -27,8 +27,23 @@ const hint = new StagedHint($('room-msg'), () => redraw());
 let clockBase = 0;    // performance.now() when st.elapsedMs was true
 let solution = null;  // once the game is over
 let listTimer = 0;
+let moved = null;     // {code, token}: the next join of that room carries the token of a "moved"
+let reopen = false;   // the socket is being closed to reconnect at once (a "moved" to this origin)
+let away = false;     // the socket dropped while in a room: the next state says we are back
 
-const codeIn = location.pathname.split('/')[2];
+// The page is /rooms/CODE, or PREFIX/rooms/CODE when a load balancer
+// routes PREFIX (e.g. /n/a) to one node: its socket then goes there too.
+const path = location.pathname.match(/^(.*?)\/rooms(?:\/([^/]*))?\/?$/) || ['', '', ''];
+const codeIn = path[2];
+let wsPrefix = path[1]; // '' : the origin's own /ws/rooms
+// A "moved" to another node opens /rooms/CODE there with the one-time
+// token that keeps the player's seat in the address's fragment (never
+// sent to a server, and taken out of the address at once).
+const tokenIn = new URLSearchParams(location.hash.slice(1)).get('token');
+if (codeIn && tokenIn) {
+  moved = { code: codeIn.toUpperCase(), token: tokenIn };
+  history.replaceState(null, '', location.pathname);
+}
 $('name').value = localStorage.getItem(NAME) || '';
 if (codeIn) {
   wanted = codeIn.toUpperCase();
@@ -42,11 +57,19 @@ setInterval(tick, 250);
 // ---- the connection ----
 
 function connect() {
-  ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/rooms`);
+  ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${wsPrefix}/ws/rooms`);
   ws.onopen = () => {
     retry = 0;
-    if (wanted) send({ t: 'join', code: wanted, name: myName() });
-    else send({ t: 'list' });
+    if (wanted) {
+      // Back after a drop (the node may have died: another takes the
+      // room over) or sent here by "moved": join again; the state that
+      // answers replaces the board, so it holds every move the server
+      // acknowledged and nothing it did not.
+      const m = { t: 'join', code: wanted, name: myName() };
+      if (moved && moved.code === wanted) m.token = moved.token;
+      moved = null;
+      send(m);
+    } else send({ t: 'list' });
   };
   ws.onmessage = (e) => {
     let m;
@@ -56,12 +79,18 @@ function connect() {
   ws.onclose = (e) => {
     ws = null;
     pending = []; // a new connection starts with a new budget and a fresh sync
+    if (reopen) { reopen = false; connect(); return; }
     if (e.code === 1008 || e.code === 1009) {
       tell(`The server closed the connection: ${e.reason || 'protocol error'}. Reload the page to come back.`, 'error');
       return;
     }
-    const wait = Math.min(5000, 500 * 2 ** retry++);
-    tell(e.code === 1001 ? 'The server is restarting: reconnecting…' : 'Connection lost: reconnecting…', 'error');
+    // Soon at first (another node takes a room over within a second or
+    // two), then backing off up to 5 s, spread so that a room's players
+    // do not all come back in the same instant.
+    const wait = Math.min(5000, 250 * 2 ** retry++) * (0.75 + Math.random() / 2);
+    if (wanted && st) away = true;
+    wsPrefix = ''; // a node that dropped may be dead: the balancer picks a live one, which says "moved" if need be
+    tell(e.code === 1001 ? 'The server is restarting: reconnecting…' : 'Connection lost: reconnecting…');
     setTimeout(connect, wait);
   };
 }
@@ -122,6 +151,7 @@ const handlers = {
     $('queue').textContent = `Looking for players… ${m.waiting} waiting for ${m.mode === 'coop' ? 'co-op' : 'a race'} at ${m.size}×${m.size} ${m.level}.`;
   },
   state(m) {
+    if (away && m.code === wanted) { away = false; tell('Back in the room.', 'ok'); }
     wanted = m.code;
     if (location.pathname !== '/rooms/' + m.code) history.pushState(null, '', '/rooms/' + m.code);
     if ($('room').hidden) showRoom();
@@ -154,6 +184,13 @@ const handlers = {
     if (s) tell(`A vote to remove ${s.name}: ${m.votes} of ${m.need} needed.`);
   },
   error(m) {
+    // Coming back to a room whose node has just died: no node may take
+    // it over until that one has missed its heartbeats (3 s). Ask again.
+    if (away && wanted && (m.code === 'busy' || (m.code === 'no-room' && /try again/.test(m.msg)))) {
+      const code = wanted;
+      setTimeout(() => { if (away && wanted === code && ws && ws.readyState === WebSocket.OPEN) send({ t: 'join', code, name: myName() }); }, 300 + Math.random() * 300);
+      return;
+    }
     tell(m.code === 'rate' ? 'Slow down: too many messages.' : m.msg, 'error');
     if (m.code === 'no-room' || m.code === 'banned' || m.code === 'full') {
       if (st == null) { wanted = null; history.replaceState(null, '', '/rooms'); showLobby(); say($('lobby-msg'), m.msg, 'error'); }
@@ -163,6 +200,22 @@ const handlers = {
   kicked(m) { backToLobby(m.msg); },
   replaced(m) { backToLobby(m.msg + '. This window is no longer in the room.'); },
   closed(m) { tell(m.msg, 'error'); },
+  // The room is on another node: on this origin (a load balancer in
+  // front) reconnect at once; on another, open the room there.
+  moved(m) {
+    let u;
+    try { u = new URL(m.url); } catch { return; }
+    if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !/^[A-Z2-9]{6}$/.test(m.code)) return;
+    wanted = m.code;
+    if (u.origin === location.origin) {
+      moved = { code: m.code, token: m.token };
+      wsPrefix = u.pathname.replace(/\/+$/, '');
+      reopen = true;
+      if (ws) ws.close();
+      return;
+    }
+    location.assign(`${u.origin}/rooms/${m.code}#token=${encodeURIComponent(m.token || '')}`);
+  },
 };
 
 function backToLobby(text) {
