@@ -210,19 +210,28 @@ func (d *Detector) digitCandidates(pl plane, pieces [][]piece, out []Cell) []dig
 
 // gather returns the bounding box, labels and ink of a cell's digit: its
 // main component and the parts of a broken digit, not specks, and, off
-// the cell's middle, the other digit of a number (see besideDigit).
+// the cell's middle, the other digit of a number (see besideDigit). A
+// piece off the middle is judged against the digit gathered so far, so
+// the far arc of a 0 that broke in two (a blurred 10 in a small cell,
+// whose main component is the 1) joins once the near arc has.
 func gather(ps []piece, main piece) (image.Rectangle, []int32, int) {
 	box := image.Rect(main.x, main.y, main.x+main.w, main.y+main.h)
 	ink := main.area
 	keep := []int32{main.label}
-	for _, p := range ps {
-		// ps holds main as it was found, before trimTails.
-		if p.label == main.label || p.area*10 < main.area || p.aside && !besideDigit(main, p) {
-			continue
+	taken := make([]bool, len(ps))
+	for grew := true; grew; {
+		grew = false
+		sofar := piece{x: box.Min.X, y: box.Min.Y, w: box.Dx(), h: box.Dy()}
+		for k, p := range ps {
+			// ps holds main as it was found, before trimTails.
+			if taken[k] || p.label == main.label || p.area*10 < main.area || p.aside && !besideDigit(sofar, p) {
+				continue
+			}
+			taken[k], grew = true, true
+			keep = append(keep, p.label)
+			ink += p.area
+			box = box.Union(image.Rect(p.x, p.y, p.x+p.w, p.y+p.h))
 		}
-		keep = append(keep, p.label)
-		ink += p.area
-		box = box.Union(image.Rect(p.x, p.y, p.x+p.w, p.y+p.h))
 	}
 	return box, keep, ink
 }

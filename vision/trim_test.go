@@ -1,6 +1,9 @@
 package vision
 
-import "testing"
+import (
+	"image"
+	"testing"
+)
 
 // TestTrimTails draws a bold digit-like ring (4 px strokes) on a 32 px
 // cell and checks which thin strokes attached to it are cut off.
@@ -106,5 +109,22 @@ func TestBesideDigit(t *testing.T) {
 		if got := besideDigit(one, tc.p); got != tc.want {
 			t.Errorf("%s: besideDigit = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestGatherBrokenZero checks that a two-digit number keeps both arcs of
+// a 0 that the binarisation broke apart. The pieces are those of
+// testdata/synth image29 r4c1 (12×12, 32 px canvas cells, motion blur):
+// the main component is the 1 of the 10, the near arc of the 0 is in the
+// cell's middle, the far arc off it (and farther than a digit's gap from
+// the 1); a line's dash beyond the far arc stays out.
+func TestGatherBrokenZero(t *testing.T) {
+	one := piece{label: 1, x: 10, y: 104, w: 4, h: 16, area: 55}
+	near := piece{label: 2, x: 17, y: 104, w: 5, h: 15, area: 54}
+	far := piece{label: 3, x: 24, y: 104, w: 5, h: 15, area: 60, aside: true}
+	dash := piece{label: 4, x: 30, y: 103, w: 2, h: 16, area: 28, aside: true}
+	box, keep, ink := gather([]piece{one, near, far, dash}, one)
+	if len(keep) != 3 || ink != 55+54+60 || box != image.Rect(10, 104, 29, 120) {
+		t.Errorf("gathered labels %v (ink %d, box %v), want the 1 and both arcs of the 0 (1, 2, 3; ink 169, box (10,104)-(29,120))", keep, ink, box)
 	}
 }
