@@ -267,7 +267,6 @@ func (d *Detector) outlineBend(g Grid) *Bend {
 	if len(d.findContour) < 8 || g.Side <= 0 {
 		return nil
 	}
-	s := d.findScale
 	side := float64(g.Side)
 	var peri float64
 	for i := range d.findContour {
@@ -282,7 +281,7 @@ func (d *Detector) outlineBend(g Grid) *Bend {
 		if p.X < 2 || p.Y < 2 || p.X > w-3 || p.Y > h-3 {
 			continue
 		}
-		q := apply(g.H, pt{(p.X+0.5)*s - 0.5, (p.Y+0.5)*s - 0.5})
+		q := apply(g.H, d.findToFrame(p))
 		pts = append(pts, pt{q.X / side, q.Y / side})
 	}
 	return coonsBend(edgeBends(pts))

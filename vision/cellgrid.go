@@ -38,21 +38,27 @@ func (d *Detector) cellHoles(q [4]pt) [][4]pt {
 		if c.Size() < 4 {
 			continue
 		}
-		a := gocv.ContourArea(c)
-		// Cells of a 16×16 grid at the smallest readable size are ~4 px wide.
-		if a < 12 || a > qa/9 {
-			continue
-		}
-		ip := c.ToPoints()
-		p := make([]pt, len(ip))
-		for k, v := range ip {
-			p[k] = pt{float64(v.X), float64(v.Y)}
-		}
-		if cq, ok := holeQuad(p, a); ok && insideConvex(q, centroid(cq)) {
+		if cq, ok := cellHole(c, gocv.ContourArea(c), 12, qa/9); ok && insideConvex(q, centroid(cq)) {
 			out = append(out, cq)
 		}
 	}
 	return out
+}
+
+// cellHole reduces hole c (of area a) to a cell's quadrilateral when its
+// area lies between lo and hi.
+func cellHole(c gocv.PointVector, a, lo, hi float64) ([4]pt, bool) {
+	// Cells of a 16×16 grid at the smallest readable size are ~4 px wide
+	// (lo 12).
+	if a < lo || a > hi {
+		return [4]pt{}, false
+	}
+	ip := c.ToPoints()
+	p := make([]pt, len(ip))
+	for k, v := range ip {
+		p[k] = pt{float64(v.X), float64(v.Y)}
+	}
+	return holeQuad(p, a)
 }
 
 // holeQuad reduces a hole outline of area a to a convex quadrilateral with

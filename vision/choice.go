@@ -170,16 +170,15 @@ func normalise01(p []float32) []float64 {
 }
 
 // pick returns the index in cs (ordered as scoreCandidates leaves them)
-// of the candidate p asks for.
-func pick(cs []candidate, p Pick, scale float64) int {
+// of the candidate p asks for; toFind maps frame pixels to find pixels.
+func pick(cs []candidate, p Pick, toFind func(pt) pt) int {
 	if len(cs) == 0 {
 		return -1
 	}
 	if !p.ByPoint {
 		return min(max(p.Rank, 0), len(cs)-1)
 	}
-	// Frame pixels to find pixels (pixel centres stay centres).
-	at := pt{(float64(p.Near.X)+0.5)/scale - 0.5, (float64(p.Near.Y)+0.5)/scale - 0.5}
+	at := toFind(pt{float64(p.Near.X), float64(p.Near.Y)})
 	best, bestD := 0, math.Inf(1)
 	for i, c := range cs {
 		if isConvexQuad(c.q) && insideConvex(c.q, at) {
@@ -240,15 +239,20 @@ func (d *Detector) innerCandidates(outer candidate, minArea float64) []candidate
 		a float64
 	}
 	var fs []found
+	var holes [][4]pt
 	for i := 0; i < contours.Size(); i++ {
-		if h[i*4+3] >= 0 { // a hole
-			continue
-		}
 		ci := contours.At(i)
 		if ci.Size() < 4 {
 			continue
 		}
-		if a := gocv.ContourArea(ci); a >= minArea && a <= maxInnerShare*outer.area {
+		a := gocv.ContourArea(ci)
+		if h[i*4+3] >= 0 { // a hole: maybe a cell
+			if q, ok := cellHole(ci, a, math.Max(12, outer.area/minCellShare), outer.area/9); ok {
+				holes = append(holes, q)
+			}
+			continue
+		}
+		if a >= minArea && a <= maxInnerShare*outer.area {
 			fs = append(fs, found{i, a})
 		}
 	}
@@ -276,8 +280,23 @@ func (d *Detector) innerCandidates(outer candidate, minArea float64) []candidate
 			out = append(out, candidate{q: q, contour: p, area: f.a, index: -1})
 		}
 	}
+	// The grid's cells, when its outline merged with the page's edge or
+	// a frame beside it (so it is no component of its own): the largest
+	// group of similar neighbouring holes.
+	if q, ok := gridFromCells(holes, minInnerCells); ok && len(out) < maxCandidates+1 {
+		out = append(out, candidate{q: q, contour: q[:], area: polyArea(q[:]), index: -1})
+	}
 	return out
 }
+
+// minInnerCells is how many cells the grid found from its cells inside an
+// outline must have: enough that a few boxes of text or a table are not
+// taken for it. A cell holds at least 1/minCellShare of the outline (a
+// 9×9 grid filling 3% of the page; the holes of letters are smaller).
+const (
+	minInnerCells = 12
+	minCellShare  = 2500
+)
 
 // Inner search: the lattice score of the largest outline below which the
 // search looks inside it, how far its sides are moved in first (a share

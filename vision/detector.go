@@ -125,11 +125,14 @@ type Detector struct {
 	contours          gocv.PointsVector // of the last grid search
 	mapX, mapY        gocv.Mat          // a bent canvas's resampling maps (bend.go)
 
-	// The last grid search's quadrilateral (find pixels) and the scale from
-	// find pixels to frame pixels, for Analyze's second look.
+	// The last grid search's quadrilateral (find pixels), the scale from
+	// find pixels to frame pixels and where the search image's origin
+	// lies in the frame (not 0 after a zoomed search), for Analyze's
+	// second look.
 	findQ       [4]pt
 	findContour []pt
 	findScale   float64
+	findOrigin  pt
 	// The candidates of the last grid search, in Candidates order, and
 	// which of them was taken.
 	cands  []candidate
@@ -238,7 +241,8 @@ func (d *Detector) Candidates() []Candidate {
 		out[i].Grid = len(d.cands) == 1 || c.score >= goodLattice
 		out[i].Chosen = i == d.chosen
 		for k, p := range orderCorners(c.q) {
-			out[i].Corners[k] = gocv.Point2f{X: float32((p.X+0.5)*d.findScale - 0.5), Y: float32((p.Y+0.5)*d.findScale - 0.5)}
+			f := d.findToFrame(p)
+			out[i].Corners[k] = gocv.Point2f{X: float32(f.X), Y: float32(f.Y)}
 		}
 	}
 	return out
@@ -250,8 +254,19 @@ func (d *Detector) locate(frame gocv.Mat, p Pick) (Grid, float64, error) {
 	if err != nil {
 		return Grid{}, 0, err
 	}
-	d.chosen = pick(d.cands, p, d.findScale)
+	d.chosen = pick(d.cands, p, d.frameToFind)
 	return d.take(frame, gs)
+}
+
+// findToFrame maps a point of the search image (find pixels) to frame
+// pixels; pixel centres stay centres.
+func (d *Detector) findToFrame(p pt) pt {
+	return pt{(p.X+0.5)*d.findScale - 0.5 + d.findOrigin.X, (p.Y+0.5)*d.findScale - 0.5 + d.findOrigin.Y}
+}
+
+// frameToFind maps a frame point to find pixels (findToFrame's inverse).
+func (d *Detector) frameToFind(p pt) pt {
+	return pt{(p.X-d.findOrigin.X+0.5)/d.findScale - 0.5, (p.Y-d.findOrigin.Y+0.5)/d.findScale - 0.5}
 }
 
 // search looks for the candidate grids of frame (d.cands, in Candidates
@@ -262,20 +277,44 @@ func (d *Detector) search(frame gocv.Mat) (float64, error) {
 		return 0, err
 	}
 	gs := d.toGray(frame)
+	d.findIn(image.Rect(0, 0, d.gray.Cols(), d.gray.Rows()), gs, false)
+	return gs, nil
+}
 
-	// Search at a bounded resolution: cost is then independent of the camera.
-	find := d.gray
+// findIn searches region r of the working grey image (gs: the scale from
+// its pixels to frame pixels) for the candidate grids, at a bounded
+// resolution (at most FindSide pixels on r's long side: the cost is then
+// independent of the camera), and sets the mapping from find pixels to
+// frame pixels. With enlarge, a region smaller than that is enlarged to
+// it, up to maxEnlarge times: a grid's thin lines and the gap between it
+// and the page's edge then survive the blur, the threshold's block and
+// the dilation, which are sized in find pixels.
+func (d *Detector) findIn(r image.Rectangle, gs float64, enlarge bool) {
+	src := d.gray
+	if r != image.Rect(0, 0, d.gray.Cols(), d.gray.Rows()) {
+		src = d.gray.Region(r)
+		defer src.Close()
+	}
+	find := src
 	fs := 1.0
-	if long := max(d.gray.Cols(), d.gray.Rows()); long > d.opts.FindSide {
+	long := max(r.Dx(), r.Dy())
+	interp := gocv.InterpolationArea
+	switch {
+	case long > d.opts.FindSide:
 		fs = float64(long) / float64(d.opts.FindSide)
-		sz := image.Pt(max(1, int(math.Round(float64(d.gray.Cols())/fs))), max(1, int(math.Round(float64(d.gray.Rows())/fs))))
-		gocv.Resize(d.gray, &d.small, sz, 0, 0, gocv.InterpolationArea)
+	case enlarge && long < d.opts.FindSide:
+		fs = math.Max(1/maxEnlarge, float64(long)/float64(d.opts.FindSide))
+		interp = gocv.InterpolationLinear
+	}
+	if fs != 1 {
+		sz := image.Pt(max(1, int(math.Round(float64(r.Dx())/fs))), max(1, int(math.Round(float64(r.Dy())/fs))))
+		gocv.Resize(src, &d.small, sz, 0, 0, interp)
 		find = d.small
-		fs = float64(d.gray.Cols()) / float64(sz.X)
+		fs = float64(r.Dx()) / float64(sz.X)
 	}
 	d.findScale = fs * gs
+	d.findOrigin = pt{float64(r.Min.X) * gs, float64(r.Min.Y) * gs}
 	d.cands = d.scoreCandidates(d.bin, d.findCandidates(find))
-	return gs, nil
 }
 
 // take turns candidate d.chosen of the last search into a Grid: its
@@ -311,11 +350,9 @@ func (d *Detector) take(frame gocv.Mat, gs float64) (Grid, float64, error) {
 // gridFromFind turns a quadrilateral in find pixels into a Grid in frame
 // pixels (corners ordered, Side 9*CellPx, homographies set).
 func (d *Detector) gridFromFind(q [4]pt) (Grid, bool) {
-	s := d.findScale
 	var fq [4]pt
 	for i, p := range q {
-		// Pixel centres stay centres.
-		fq[i] = pt{(p.X+0.5)*s - 0.5, (p.Y+0.5)*s - 0.5}
+		fq[i] = d.findToFrame(p)
 	}
 	fq = orderCorners(fq)
 	g := Grid{Side: 9 * d.opts.CellPx}
@@ -584,17 +621,47 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 	if err != nil {
 		return g, nil, err
 	}
-	g, cells, _, err := d.analyzeTaken(g, gs)
+	g, cells, score, err := d.readPicked(frame, g, gs, p)
+	if !isKind(err, NoGrid) && score >= weakLineScore {
+		return g, cells, err
+	}
+	// No grid, or one whose lines hardly stand out (a page read as a
+	// lattice of its text): a grid a few pixels a cell wide at the search
+	// resolution may have lost its lines there, or merged with the page's
+	// edge or a frame beside it. Look again at the page it lies on, at the
+	// resolution the search can afford for that part of the frame, and
+	// take what that finds when its lines are clear.
+	roi, ok := d.zoomRegion(gs)
+	if !ok {
+		return g, cells, err
+	}
+	saved := d.searchState()
+	d.findIn(roi, gs, true)
+	d.chosen = pick(d.cands, p, d.frameToFind)
+	if g2, gs2, err2 := d.take(frame, gs); err2 == nil {
+		g2, cells2, score2, err2 := d.readPicked(frame, g2, gs2, p)
+		if !isKind(err2, NoGrid) && score2 >= weakLineScore && score2 > score {
+			return g2, cells2, err2
+		}
+	}
+	d.restoreSearch(saved)
+	return g, cells, err
+}
+
+// readPicked reads grid g, the candidate the search took for pick p (gs:
+// the scale from working-grey pixels to frame pixels). The default pick
+// reads the next candidates when the first holds no lattice: the most
+// Sudoku-like by the search's coarse look, or the largest, may be a page
+// or a frame whose grid is another candidate. Another is taken only when
+// its lines are clear (a frame around the grid and a column of text reads
+// as a lattice of weak lines).
+func (d *Detector) readPicked(frame gocv.Mat, g Grid, gs float64, p Pick) (Grid, []Cell, float64, error) {
+	g, cells, score, err := d.analyzeTaken(g, gs)
 	if len(cells) > 0 {
 		g, cells, err = d.wholeGrid(g, gs, cells, err)
 	}
-	// The default pick reads the next candidates when the first holds no
-	// lattice: the most Sudoku-like by the search's coarse look, or the
-	// largest, may be a page or a frame whose grid is another candidate.
-	// Another is taken only when its lines are clear (a frame around the
-	// grid and a column of text reads as a lattice of weak lines).
 	if p != (Pick{}) || !isKind(err, NoGrid) {
-		return g, cells, err
+		return g, cells, score, err
 	}
 	first, firstErr := d.chosen, err
 	for k := 1; k < min(len(d.cands), maxRetries+1); k++ {
@@ -603,16 +670,76 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 		if err2 != nil {
 			continue
 		}
-		g2, cells2, score, err2 := d.analyzeTaken(g2, gs2)
+		g2, cells2, score2, err2 := d.analyzeTaken(g2, gs2)
 		if len(cells2) > 0 {
 			g2, cells2, err2 = d.wholeGrid(g2, gs2, cells2, err2)
 		}
-		if !isKind(err2, NoGrid) && score >= weakLineScore {
-			return g2, cells2, err2
+		if !isKind(err2, NoGrid) && score2 >= weakLineScore {
+			return g2, cells2, score2, err2
 		}
 	}
 	d.chosen = first
-	return g, cells, firstErr
+	return g, cells, score, firstErr
+}
+
+// zoomRegion returns the part of the working grey image (gs: its scale to
+// frame pixels) a second search looks at when the first found no grid:
+// the bounding box of the largest outline holding the candidate taken (the
+// page the grid is printed on), with a margin, when the search can see it
+// at least zoomGain times finer than the whole frame.
+func (d *Detector) zoomRegion(gs float64) (image.Rectangle, bool) {
+	if d.chosen < 0 || d.chosen >= len(d.cands) {
+		return image.Rectangle{}, false
+	}
+	at := centroid(d.cands[d.chosen].q)
+	outer := d.chosen
+	for i, c := range d.cands {
+		if c.area > d.cands[outer].area && isConvexQuad(c.q) && insideConvex(c.q, at) {
+			outer = i
+		}
+	}
+	lo, hi := pt{math.Inf(1), math.Inf(1)}, pt{math.Inf(-1), math.Inf(-1)}
+	for _, p := range d.cands[outer].q {
+		f := d.findToFrame(p)
+		lo = pt{math.Min(lo.X, f.X), math.Min(lo.Y, f.Y)}
+		hi = pt{math.Max(hi.X, f.X), math.Max(hi.Y, f.Y)}
+	}
+	// Frame pixels to grey pixels, a twentieth of the size beyond each side.
+	m := 0.05 * math.Max(hi.X-lo.X, hi.Y-lo.Y)
+	r := image.Rect(int((lo.X-m)/gs), int((lo.Y-m)/gs), int(math.Ceil((hi.X+m)/gs)), int(math.Ceil((hi.Y+m)/gs)))
+	r = r.Intersect(image.Rect(0, 0, d.gray.Cols(), d.gray.Rows()))
+	if r.Dx() < minFrameSide || r.Dy() < minFrameSide {
+		return image.Rectangle{}, false
+	}
+	was := d.findScale / gs
+	now := math.Max(1/maxEnlarge, float64(max(r.Dx(), r.Dy()))/float64(d.opts.FindSide))
+	return r, was >= zoomGain*now
+}
+
+// zoomGain is how much finer than the first search a second one must see
+// the page to be worth its cost; maxEnlarge is how much it may enlarge
+// the frame's pixels.
+const (
+	zoomGain   = 1.3
+	maxEnlarge = 2.0
+)
+
+// searchState is what Candidates and the pick read of the last search.
+type searchState struct {
+	cands  []candidate
+	chosen int
+	scale  float64
+	origin pt
+}
+
+func (d *Detector) searchState() searchState {
+	return searchState{append([]candidate(nil), d.cands...), d.chosen, d.findScale, d.findOrigin}
+}
+
+// restoreSearch puts back what Candidates reports of an earlier search
+// (its images are gone: only Candidates may follow).
+func (d *Detector) restoreSearch(s searchState) {
+	d.cands, d.chosen, d.findScale, d.findOrigin = append(d.cands[:0], s.cands...), s.chosen, s.scale, s.origin
 }
 
 // maxRetries is how many more candidates the default pick reads when the

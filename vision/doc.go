@@ -19,13 +19,18 @@
 // else the largest quadrilateral in the hull); when the largest holds no
 // lattice (a page's own outline against the background, a frame around
 // the puzzle), the components inside it too, as the grid printed on the
-// page is never an external contour; when several qualify (two
+// page is never an external contour, and the largest group of cell-like
+// holes in it (a grid fused with the page's edge); when several qualify (two
 // puzzles, a crossword, a framed article), the one whose inside looks most
 // like a Sudoku lattice (lines at every 1/N with little ink between them,
 // thicker lines every few cells), not the largest alone (Candidates lists
 // them, AnalyzePick reads another; the default pick reads the next two
 // when the first shows no grid lines, and takes one only when its lines
-// are clear); corners refined on straight
+// are clear); when that finds no grid, or one whose lines hardly stand
+// out, the search again over the page's region alone at the finer
+// resolution its size affords (up to FindSide pixels, enlarging up to
+// twice: a grid at arm's length whose thin lines vanish at the frame's
+// search resolution), taken when its lines are clear; corners refined on straight
 // edge runs of the outline (robust to text or a finger touching the grid,
 // and to curved paper); a square canvas through the homography; when the
 // lines inside it are weak (the outline fused with a page frame, a
