@@ -64,6 +64,7 @@ test: test-deps
 	$(GO) vet ./...
 	$(GO) test ./...
 	$(GO) test -tags matprofile -run Leak ./vision/ ./overlay/ ./synth/ ./live/ ./ocr/
+	SUDOKUAR_ROOMS_JOURNAL=slow $(GO) test -count=1 ./rooms/   # every room test again, journaled, each write 5 ms
 	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then $(MAKE) --no-print-directory test-pg; \
 	else echo "make test: PostgreSQL is not installed, skipping test-pg (make test-pg installs it)"; fi
 

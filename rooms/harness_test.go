@@ -85,9 +85,16 @@ func newHarness(t *testing.T, opt func(*Config)) *harness {
 		Rate: 1000, Burst: 1000, OutQueue: 1 << 14, // tests play fast; the rate test sets its own
 		Log: testLogger(t),
 	}
-	if os.Getenv("SUDOKUAR_ROOMS_JOURNAL") == "mem" {
-		// Every test through the journal's path: records before answers.
-		cfg.Journal, cfg.Node = NewMemJournal(h.clock.Now), "test"
+	if mode := os.Getenv("SUDOKUAR_ROOMS_JOURNAL"); mode == "mem" || mode == "slow" {
+		// Every test through the journal's path: records before answers
+		// ("slow": each write takes 5 ms, answers are held longer). The
+		// node is alive for the whole test, however far its clock moves.
+		j := NewMemJournal(h.clock.Now)
+		j.Beat("test", time.Now().Add(1000*time.Hour))
+		cfg.Journal, cfg.Node = j, "test"
+		if mode == "slow" {
+			cfg.Journal = &cutJournal{Journal: j, delay: 5 * time.Millisecond}
+		}
 	}
 	if opt != nil {
 		opt(&cfg)

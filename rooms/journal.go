@@ -352,8 +352,6 @@ type MemJournal struct {
 	mu    sync.Mutex
 	codes map[string]*memRoom
 	seen  map[string]time.Time
-	// Writes counts the Write calls.
-	writes int64
 }
 
 type memRoom struct {
@@ -400,7 +398,6 @@ func (m *MemJournal) Owner(code string) (node string, epoch int64) {
 func (m *MemJournal) Write(_ context.Context, node string, batch []Record) (map[string]bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.writes++
 	refused := map[string]bool{}
 	for _, rec := range batch {
 		r := m.codes[rec.Code]

@@ -9,7 +9,8 @@
 # the end, so the puzzles made at the start are left out), the journal's
 # commits, and the load average.
 #
-# PLAYERS, ROOMS, DURATION (default 5000, 1250, 60s) scale it; SUDOKUAR
+# PLAYERS, ROOMS, DURATION (default 5000, 1250, 60s) scale it; SOURCES
+# is loadgen's --sources (default one loopback address per 20 players); SUDOKUAR
 # is the binary (default bin/sudokuar: `make build`); RUNS (default
 # "true false") the journal settings to run, in order.
 set -eu
@@ -22,6 +23,10 @@ PLAYERS=${PLAYERS:-5000}
 ROOMS=${ROOMS:-1250}
 DURATION=${DURATION:-60s}
 RUNS=${RUNS:-"true false"}
+# Players come from this many loopback addresses: 20 each, so that each
+# address makes 5 rooms, under the server's per-address burst of rooms
+# created even when a create is asked again.
+SOURCES=${SOURCES:-$(((PLAYERS + 19) / 20))}
 PORT=${PORT:-18190}
 OUT=${OUT:-out/journal-bench}
 mkdir -p "$OUT"
@@ -58,7 +63,7 @@ for journal in $RUNS; do
 		if [ $i -gt 300 ]; then echo "journal-bench: serve does not answer:" >&2; tail "$OUT/serve-$journal.log" >&2; exit 1; fi
 		sleep 0.1
 	done
-	"$SUDOKUAR" loadgen --addr "http://127.0.0.1:$PORT" --players "$PLAYERS" --rooms "$ROOMS" --duration "$DURATION" >"$OUT/loadgen-$journal.txt" 2>&1 &
+	"$SUDOKUAR" loadgen --addr "http://127.0.0.1:$PORT" --players "$PLAYERS" --rooms "$ROOMS" --duration "$DURATION" --sources "$SOURCES" >"$OUT/loadgen-$journal.txt" 2>&1 &
 	gen=$!
 	# The games start when the first move is made.
 	until [ "$(stat moves)" -gt 0 ] 2>/dev/null; do

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -12,20 +14,15 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestPostgresClusterBrowser: the rooms page in chromium, through HAProxy
-// in front of three nodes, in a race with a second player; the node that
-// holds the room is killed with SIGKILL after the page's first three
-// moves. The page reconnects by itself, joins the room again on another
-// node, says it is back, and shows the three digits the server had
-// acknowledged; play goes on. Skipped without PostgreSQL, haproxy or
-// chromium.
-func TestPostgresClusterBrowser(t *testing.T) {
+// clusterBrowser: the rooms page in chromium, through HAProxy in front of
+// three nodes, in a race with a second player; the node that holds the
+// room is killed with SIGKILL after the page's first three moves. The
+// page reconnects by itself, joins the room again on another node, says
+// it is back, and shows the three digits the server had acknowledged;
+// play goes on. Skipped without chromium.
+func clusterBrowser(t *testing.T, ns []*node, balancer string) {
 	if testing.Short() {
 		t.Skip("browser tests skipped with -short")
-	}
-	haproxy, err := exec.LookPath("haproxy")
-	if err != nil {
-		t.Skip("haproxy is not installed (Debian: apt-get install haproxy; `make test-pg` installs it)")
 	}
 	var chrome string
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -37,7 +34,6 @@ func TestPostgresClusterBrowser(t *testing.T) {
 	if chrome == "" {
 		t.Skip("no chromium on PATH (make test-deps installs it)")
 	}
-	ns, balancer := startBalanced(t, haproxy)
 
 	actx, acancel := chromedp.NewExecAllocator(context.Background(),
 		append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.WindowSize(1280, 1000))...)
@@ -134,6 +130,20 @@ func TestPostgresClusterBrowser(t *testing.T) {
 	victim.stop(t, syscall.SIGKILL)
 	waitJS("the page back in its room", `document.getElementById('room-msg').textContent.includes('Back in the room')`, 40*time.Second)
 	t.Logf("node %s killed: the page was back in room %s after %v", victim.name, code, time.Since(killed).Round(10*time.Millisecond))
+	if dir := os.Getenv("SUDOKUAR_SHOTS"); dir != "" { // to look at: desktop, then a phone
+		for _, v := range []struct {
+			name string
+			w, h int64
+			opt  []chromedp.EmulateViewportOption
+		}{{"desktop", 1280, 800, nil}, {"phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateScale(2), chromedp.EmulateMobile}}} {
+			var png []byte
+			do("screenshot", chromedp.EmulateViewport(v.w, v.h, v.opt...), chromedp.FullScreenshot(&png, 100))
+			if err := os.WriteFile(filepath.Join(dir, "rooms-back-"+v.name+".png"), png, 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+		do("desktop again", chromedp.EmulateViewport(1280, 1000))
+	}
 	if got := board(); got != string(want) {
 		t.Errorf("the board after the return:\n%s\nwant (with the three acknowledged digits):\n%s", got, want)
 	}

@@ -138,20 +138,25 @@ func (n *node) stop(t *testing.T, sig syscall.Signal) {
 	}
 }
 
-// startCluster runs nodes a, b and c on one fresh database.
-func startCluster(t *testing.T, flags ...string) []*node {
-	return startClusterURLs(t, nil, flags...)
-}
-
-// startClusterURLs runs nodes a, b and c on one fresh database; urlOf
-// (nil: their own addresses) gives the --url of each.
-func startClusterURLs(t *testing.T, urlOf func(name string) string, flags ...string) []*node {
-	db := clusterDB(t)
+// clusterBinary builds sudokuar for the process tests, or skips t when
+// there is no PostgreSQL to run them on.
+func clusterBinary(t *testing.T) string {
+	t.Helper()
+	if os.Getenv(pgtest.Env) == "" {
+		t.Skipf("%s is not set: run `make test-pg` to test a cluster of serve processes on a throwaway PostgreSQL", pgtest.Env)
+	}
 	bin := buildSudokuar(t)
 	help, _ := exec.Command(bin, "serve", "--help").CombinedOutput()
 	if !strings.Contains(string(help), "-node") {
 		t.Skip("sudokuar serve has no --node flag: this build has no cluster (package cluster's serve wiring)")
 	}
+	return bin
+}
+
+// startCluster runs nodes a, b and c of binary bin on one fresh
+// database; urlOf (nil: their own addresses) gives the --url of each.
+func startCluster(t *testing.T, bin string, urlOf func(name string) string, flags ...string) []*node {
+	db := clusterDB(t)
 	var ns []*node
 	for _, name := range []string{"a", "b", "c"} {
 		n := &node{bin: bin, db: db, name: name, port: freePort(t), extraFlags: flags}
@@ -402,14 +407,35 @@ func quickPair(t *testing.T, a, b *node, addrs []string, tag string) time.Durati
 	return time.Since(t0)
 }
 
-// TestPostgresClusterProcesses plays through three serve processes on
-// one PostgreSQL: join by code through the wrong node; a race and a
-// co-op game whose node is killed (SIGKILL) in the middle, taken over by
-// another node with every acknowledged move; a node stopped with SIGTERM
-// handing its room over with no error seen; quick match with players on
-// different nodes; the matchmaker's node killed and matching going on.
-func TestPostgresClusterProcesses(t *testing.T) {
-	ns := startCluster(t)
+// TestPostgresCluster runs three serve processes (one build) on one
+// PostgreSQL and plays through them: directly (clusterDirect), then behind
+// HAProxy (clusterBalanced, clusterBrowser). Skipped without PostgreSQL;
+// the HAProxy part without haproxy, the browser without chromium.
+func TestPostgresCluster(t *testing.T) {
+	bin := clusterBinary(t)
+	t.Run("direct", func(t *testing.T) { clusterDirect(t, bin) })
+	t.Run("haproxy", func(t *testing.T) {
+		haproxy, err := exec.LookPath("haproxy")
+		if err != nil {
+			t.Skip("haproxy is not installed (Debian: apt-get install haproxy; `make test-pg` installs it)")
+		}
+		ns, balancer := startBalanced(t, bin, haproxy)
+		t.Run("loadgen, the busiest node killed", func(t *testing.T) { clusterBalanced(t, ns, balancer) })
+		t.Run("the rooms page, its node killed", func(t *testing.T) {
+			ensureUp(t, ns)
+			clusterBrowser(t, ns, balancer)
+		})
+	})
+}
+
+// clusterDirect plays through three serve processes on one PostgreSQL:
+// join by code through the wrong node; a race and a co-op game whose node
+// is killed (SIGKILL) in the middle, taken over by another node with
+// every acknowledged move; a node stopped with SIGTERM handing its room
+// over with no error seen; quick match with players on different nodes;
+// the matchmaker's node killed and matching going on.
+func clusterDirect(t *testing.T, bin string) {
+	ns := startCluster(t, bin, nil)
 	a, b, c := ns[0], ns[1], ns[2]
 	addrs := []string{a.url(), b.url(), c.url()}
 
@@ -524,20 +550,12 @@ func TestPostgresClusterProcesses(t *testing.T) {
 	})
 }
 
-// TestPostgresClusterHAProxy runs loadgen through HAProxy (docs/haproxy.cfg
-// with this test's ports) in front of three nodes whose --url routes
-// through it, and kills one node with SIGKILL in the middle of the games:
+// clusterBalanced runs loadgen through HAProxy (docs/haproxy.cfg with
+// this test's ports) in front of three nodes whose --url routes through
+// it, and kills the busiest node with SIGKILL in the middle of the games:
 // every player comes back through the balancer with every acknowledged
-// move. Skipped when haproxy is not installed (`make test-pg` installs it).
-func TestPostgresClusterHAProxy(t *testing.T) {
-	if os.Getenv(pgtest.Env) == "" {
-		t.Skipf("%s is not set: run `make test-pg`", pgtest.Env)
-	}
-	haproxy, err := exec.LookPath("haproxy")
-	if err != nil {
-		t.Skip("haproxy is not installed (Debian: apt-get install haproxy; `make test-pg` installs it)")
-	}
-	ns, balancer := startBalanced(t, haproxy)
+// move.
+func clusterBalanced(t *testing.T, ns []*node, balancer string) {
 	out, errOut := &syncBuffer{}, &syncBuffer{}
 	killed := make(chan *node, 1)
 	go func() { // 2 s into the games, the node with the most rooms dies
@@ -555,7 +573,7 @@ func TestPostgresClusterHAProxy(t *testing.T) {
 		killed <- victim
 	}()
 	m := runLoadgen(t, out, errOut, "--addr", balancer, "--players", "24", "--rooms", "6", "--mode", "mixed",
-		"--size", "4", "--duration", "12s", "--every", "200ms")
+		"--size", "4", "--duration", "8s", "--every", "200ms")
 	victim := <-killed
 	t.Logf("node %s was killed 2 s into the games", victim.name)
 	if m[4] != "0" || m[5] != "0" {
@@ -569,11 +587,11 @@ func TestPostgresClusterHAProxy(t *testing.T) {
 // startBalanced runs three nodes behind haproxy (docs/haproxy.cfg with
 // this test's ports), each node's --url routed through it; it returns
 // the nodes and the balancer's URL.
-func startBalanced(t *testing.T, haproxy string) ([]*node, string) {
+func startBalanced(t *testing.T, bin, haproxy string) ([]*node, string) {
 	t.Helper()
 	front := freePort(t)
 	balancer := fmt.Sprintf("http://127.0.0.1:%d", front)
-	ns := startClusterURLs(t, func(name string) string { return balancer + "/n/" + name }, "--proxy", "127.0.0.1")
+	ns := startCluster(t, bin, func(name string) string { return balancer + "/n/" + name }, "--proxy", "127.0.0.1")
 	cfg, err := os.ReadFile("../../docs/haproxy.cfg")
 	if err != nil {
 		t.Fatal(err)

@@ -390,7 +390,6 @@ func setupRooms(ctx context.Context, c loadConfig, groups [][]*lgPlayer, retries
 // played.
 type loadRun struct {
 	mid, after nodeStats   // every node's counters at the start and the end
-	peakRSS    int64       // the nodes' RSS added up, at its highest sample
 	peak       serverStats // that sample
 	secs       float64     // how long the play lasted
 	ownCPU     float64     // this process's CPU seconds meanwhile

@@ -226,7 +226,9 @@ func TestResumeCheck(t *testing.T) {
 		})
 	}
 	r := newLgRoom()
-	if !r.note(4, []rooms.Change{{Cell: 1, Value: 2}}) || !r.note(4, []rooms.Change{{Cell: 1, Value: 2}}) {
+	first := r.note(4, []rooms.Change{{Cell: 1, Value: 2}})
+	again := r.note(4, []rooms.Change{{Cell: 1, Value: 2}}) // another player saw the same
+	if !first || !again {
 		t.Error("the same version seen twice counted as lost")
 	}
 	if r.note(4, []rooms.Change{{Cell: 7, Value: 2}}) {
