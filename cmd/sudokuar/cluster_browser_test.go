@@ -128,9 +128,16 @@ func clusterBrowser(t *testing.T, ns []*node, balancer string) {
 		}
 	}
 	t.Logf("room %s is on node %s; rooms per node: %s", code, victim.name, strings.Join(held, ", "))
+	// "Back in the room." is the room's message until the next one (Bob
+	// dropped too: "Load0 lost the connection…" may follow at once), so
+	// the page's messages are watched from now on rather than read later.
+	do("watch the room's messages", chromedp.Evaluate(`window.backInRoom = false;
+		new MutationObserver((rs) => {
+			for (const r of rs) for (const n of r.addedNodes) if ((n.textContent || '').includes('Back in the room')) window.backInRoom = true;
+		}).observe(document.getElementById('room-msg'), { childList: true, subtree: true, characterData: true }); true`, nil))
 	killed := time.Now()
 	victim.stop(t, syscall.SIGKILL)
-	waitJS("the page back in its room", `document.getElementById('room-msg').textContent.includes('Back in the room')`, 40*time.Second)
+	waitJS("the page back in its room", `window.backInRoom || document.getElementById('room-msg').textContent.includes('Back in the room')`, 40*time.Second)
 	t.Logf("node %s killed: the page was back in room %s after %v", victim.name, code, time.Since(killed).Round(10*time.Millisecond))
 	if dir := os.Getenv("SUDOKUAR_SHOTS"); dir != "" { // to look at: desktop, then a phone
 		for _, v := range []struct {
