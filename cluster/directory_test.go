@@ -65,7 +65,7 @@ func TestPostgresDirectory(t *testing.T) {
 	if err := b.Claim(ctx, "AAAAAA"); !errors.Is(err, rooms.ErrCodeTaken) {
 		t.Errorf("b claiming a's code: %v", err)
 	}
-	if o, err := b.Lookup(ctx, "AAAAAA"); err != nil || o != (rooms.Owner{Node: "a", URL: "http://a", Live: true}) {
+	if o, err := b.Lookup(ctx, "AAAAAA"); err != nil || o.Seen.IsZero() || (o != rooms.Owner{Node: "a", URL: "http://a", Live: true, Seen: o.Seen}) {
 		t.Errorf("lookup: %+v %v", o, err)
 	}
 	if _, err := b.Lookup(ctx, "ZZZZZZ"); !errors.Is(err, rooms.ErrNoCode) {

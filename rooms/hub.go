@@ -95,6 +95,12 @@ type Config struct {
 	// it is answered, so another node can take a room over when this one
 	// dies or leaves (nil: none; a room ends with its node).
 	Journal Journal
+	// Gone tells, within a fraction of a second, whether the node at url
+	// has stopped: true only on proof (its port refuses a connection),
+	// never for a node merely slow to answer. With it, a join for a room
+	// of a node that is gone takes the room over at once instead of after
+	// DeadAfter (cluster.Gone; nil: wait for DeadAfter).
+	Gone func(ctx context.Context, url string) bool
 }
 
 // Gate admits engine work: Enter waits for a place for key (an address;
