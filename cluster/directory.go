@@ -375,12 +375,26 @@ func newToken() string {
 
 // Grant stores a one-time token for g, good for rooms.TokenLife.
 func (d *Directory) Grant(ctx context.Context, g rooms.Grant) (string, error) {
-	tok := newToken()
-	if _, err := d.pool.Exec(ctx, `INSERT INTO move_tokens (token, code, player, name, until) VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
-		tok, g.Code, g.Player, g.Name, rooms.TokenLife.Seconds()); err != nil {
-		return "", fmt.Errorf("cluster: granting a token: %w", err)
+	toks, err := d.GrantAll(ctx, []rooms.Grant{g})
+	if err != nil {
+		return "", err
 	}
-	return tok, nil
+	return toks[0], nil
+}
+
+// GrantAll stores the tokens of many grants in one statement.
+func (d *Directory) GrantAll(ctx context.Context, gs []rooms.Grant) ([]string, error) {
+	toks := make([]string, len(gs))
+	codes, players, names := make([]string, len(gs)), make([]string, len(gs)), make([]string, len(gs))
+	for i, g := range gs {
+		toks[i], codes[i], players[i], names[i] = newToken(), g.Code, g.Player, g.Name
+	}
+	if _, err := d.pool.Exec(ctx, `INSERT INTO move_tokens (token, code, player, name, until)
+		SELECT t, c, p, n, now() + make_interval(secs => $5) FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS g(t, c, p, n)`,
+		toks, codes, players, names, rooms.TokenLife.Seconds()); err != nil {
+		return nil, fmt.Errorf("cluster: granting %d tokens: %w", len(gs), err)
+	}
+	return toks, nil
 }
 
 // Redeem spends a token for code.

@@ -47,7 +47,7 @@ type clusterSide struct {
 	listAt   time.Time
 	budgets  map[*Conn]*limit.Bucket // directory calls, per connection
 
-	probes   map[string]*probe          // the last probe of each other node, by name
+	probes map[string]*probe // the last probe of each other node, by name
 
 	ops      chan func(context.Context) // ticket writes, in order
 	sem      chan struct{}              // places for spawn
@@ -152,7 +152,15 @@ func (cl *clusterSide) elsewhere(c *Conn, in In, code string) *Room {
 	defer cancel()
 	o, err := cl.dir.Lookup(ctx, code)
 	switch {
-	case errors.Is(err, ErrNoCode) || (err == nil && o.Node == cl.h.cfg.Node):
+	case err == nil && o.Node == cl.h.cfg.Node:
+		// Taken over here since this join looked (a takeover still
+		// running: resume waits for it), or ended here.
+		if r := cl.h.resume(code); r != nil {
+			return r
+		}
+		c.sendError(in.Seq, ErrNoRoom, "no room %q: check the code, or the game may have ended", in.Code)
+		return nil
+	case errors.Is(err, ErrNoCode):
 		c.sendError(in.Seq, ErrNoRoom, "no room %q: check the code, or the game may have ended", in.Code)
 		return nil
 	case err != nil:

@@ -49,6 +49,9 @@ type Directory interface {
 	// Grant stores a one-time token that seats its bearer as g.Player
 	// in room g.Code on whichever node holds it, for TokenLife.
 	Grant(ctx context.Context, g Grant) (token string, err error)
+	// GrantAll is Grant for many players in one step (a node handing its
+	// rooms over): their tokens in order.
+	GrantAll(ctx context.Context, gs []Grant) (tokens []string, err error)
 	// Redeem spends a token for code: the grant it was made for, or
 	// ErrBadToken (unknown, spent, expired, or for another room).
 	Redeem(ctx context.Context, code, token string) (Grant, error)
@@ -341,7 +344,15 @@ func SortPublic(list []RoomInfo) {
 	})
 }
 
-func (d *memDirectory) Grant(_ context.Context, g Grant) (string, error) {
+func (d *memDirectory) Grant(ctx context.Context, g Grant) (string, error) {
+	toks, err := d.GrantAll(ctx, []Grant{g})
+	if err != nil {
+		return "", err
+	}
+	return toks[0], nil
+}
+
+func (d *memDirectory) GrantAll(_ context.Context, gs []Grant) ([]string, error) {
 	d.mc.mu.Lock()
 	defer d.mc.mu.Unlock()
 	now := d.mc.now()
@@ -350,9 +361,12 @@ func (d *memDirectory) Grant(_ context.Context, g Grant) (string, error) {
 			delete(d.mc.tokens, k)
 		}
 	}
-	tok := newID()
-	d.mc.tokens[tok] = memToken{g: g, until: now.Add(TokenLife)}
-	return tok, nil
+	toks := make([]string, len(gs))
+	for i, g := range gs {
+		toks[i] = newID()
+		d.mc.tokens[toks[i]] = memToken{g: g, until: now.Add(TokenLife)}
+	}
+	return toks, nil
 }
 
 func (d *memDirectory) Redeem(_ context.Context, code, token string) (Grant, error) {
