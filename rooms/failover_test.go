@@ -164,3 +164,32 @@ func TestFailoverSlowOwner(t *testing.T) {
 		t.Errorf("%d probes for 4 joins within probeTTL (the hub's clock stands still): want one", n)
 	}
 }
+
+// TestHandoverSpread: a node of three closing with two rooms sends each
+// room's players to another live node, one room each, every player with
+// a token of its own.
+func TestHandoverSpread(t *testing.T) {
+	j := NewMemJournal(nil)
+	_, hs := newNodes(t, 3, func(c *Config) { c.Journal = j })
+	ada, bob, cy, dan := hs[0].connect("ada"), hs[0].connect("bob"), hs[0].connect("cy"), hs[0].connect("dan")
+	code1, _, _ := startRace(t, hs[0], ada, bob)
+	code2, _, _ := startRace(t, hs[0], cy, dan)
+	hs[0].hub.Close()
+	urls := map[string]string{}
+	toks := map[string]bool{}
+	for _, c := range []*client{ada, bob, cy, dan} {
+		var mv Moved
+		c.expect("moved", nil).decode(t, &mv)
+		if u, ok := urls[mv.Code]; ok && u != mv.URL {
+			t.Errorf("room %s's players sent to %s and %s", mv.Code, u, mv.URL)
+		}
+		urls[mv.Code] = mv.URL
+		if mv.Token == "" || toks[mv.Token] {
+			t.Errorf("%s's token %q: empty or shared", c.name, mv.Token)
+		}
+		toks[mv.Token] = true
+	}
+	if urls[code1] == urls[code2] || urls[code1] == "http://n0" || urls[code2] == "http://n0" {
+		t.Errorf("two rooms handed over to %s and %s: want n1 and n2, one each", urls[code1], urls[code2])
+	}
+}
