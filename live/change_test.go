@@ -1,10 +1,15 @@
 package live
 
 import (
+	"image"
+	"path/filepath"
 	"testing"
 
 	"gocv.io/x/gocv"
 
+	"github.com/sudokuar/sudokuar/internal/testenv"
+	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/vision"
 )
 
@@ -117,5 +122,140 @@ func TestCutOffGridInDemo(t *testing.T) {
 				t.Errorf("frame 300 (grid in view): %v", err)
 			}
 		}
+	}
+}
+
+// TestSwapNoticedAfterSizeChange: the ink print of the frame last sent
+// for recognition was taken while another puzzle size was in view (a
+// 9×9 page read once as 12×12, as es2812-19 is in the webcam framing),
+// then a 9×9 reading of page A came in and the page was swapped for B.
+// The swap must be noticed at B's first frame and nothing of A drawn on
+// it. (Before, prints of different sizes were not compared at all, so
+// A's solution stayed on B until B's first reading came back: under load
+// in the browser, half a second and more.) With the reference at the
+// same size, A's solution stays on A and B is noticed as well.
+func TestSwapNoticedAfterSizeChange(t *testing.T) {
+	a, truthA := page(t, 7101, 10)
+	defer a.Close()
+	b, _ := page(t, 7102, 250)
+	defer b.Close()
+	ra := judged(truthA, nil)
+	if ra.Status != pipeline.StatusSolved {
+		t.Fatalf("A: %s, want solved", ra.Status)
+	}
+	for _, refN := range []int{9, 12, 6, 16} {
+		s := newTestSession(t)
+		ga, err := s.locate(a)
+		if err != nil {
+			t.Fatalf("page A: %v", err)
+		}
+		// The frame last sent was A's, printed while a refN×refN
+		// reading was in view; the reading that came back is A as a
+		// 9×9, solved.
+		s.ref = s.ink.print(a, ga, refN)
+		if len(s.ref) != refN*refN {
+			t.Fatalf("print of A at %d: %d cells", refN, len(s.ref))
+		}
+		s.cur = view{puzzle: truthA, raw: ra, verdict: pipeline.Verdict{Status: pipeline.StatusSolved, Solution: ra.Solved}}
+		s.have = true
+		g, err := s.locateAndSchedule(a, 1)
+		if err != nil {
+			t.Fatalf("page A again: %v", err)
+		}
+		if info := s.draw(&a, g, true, 1); refN == 9 && info.Solution != ra.Solution {
+			t.Errorf("page A's own solution not drawn on it (status %q)", info.Status)
+		}
+		g, err = s.locateAndSchedule(b, 2)
+		if err != nil {
+			t.Fatalf("page B: %v", err)
+		}
+		if info := s.draw(&b, g, true, 2); info.Solution != "" || info.Given != "" {
+			t.Errorf("reference at %d×%d: the first frame of page B shows given %q solution %q: page A's", refN, refN, info.Given, info.Solution)
+		}
+		s.close()
+	}
+}
+
+// newTestSession is a session that follows grids in frames handed to it
+// directly (no source, no recogniser: it is busy, so none is sent a job).
+func newTestSession(t *testing.T) *session {
+	t.Helper()
+	return &session{opts: Options{Every: 1000, Undrawn: true}, loc: vision.NewDetector(vision.Options{}), ink: newPrinter(),
+		still: newStillness(), track: newTracker(), logf: t.Logf, busy: true, confirm: -1, auto: true, hint: hintState{puzzle: -1}}
+}
+
+// close releases what newTestSession made.
+func (s *session) close() {
+	s.loc.Close()
+	s.ink.Close()
+	s.still.Close()
+	s.track.Close()
+}
+
+// TestSameBookPageHeld: Wicht's image1036 and image1040 are two puzzles of
+// one book whose givens sit in nearly the same cells (their ink prints
+// correlate at about 0.5). Swapped in one frame, the second must not show
+// the first's solution: with a print that alike, nothing is drawn until
+// a reading of the new frame is in. The first page itself, moved a
+// little, keeps its solution.
+func TestSameBookPageHeld(t *testing.T) {
+	dir := testenv.Shared(t, "datasets/wicht-v2-train")
+	load := func(name string) (gocv.Mat, sudoku.Grid) {
+		img := gocv.IMRead(filepath.Join(dir, name+".jpg"), gocv.IMReadColor)
+		if img.Empty() {
+			t.Fatalf("%s: not an image", name)
+		}
+		g, err := sudoku.ReadDatFile(filepath.Join(dir, name+".dat"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Held up to a 640×480 camera, the photo filling 70% of it.
+		frame := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(110, 110, 110, 0), 480, 640, gocv.MatTypeCV8UC3)
+		k := 0.7 * min(640/float64(img.Cols()), 480/float64(img.Rows()))
+		w, h := int(k*float64(img.Cols())), int(k*float64(img.Rows()))
+		roi := frame.Region(image.Rect((640-w)/2, (480-h)/2, (640-w)/2+w, (480-h)/2+h))
+		gocv.Resize(img, &roi, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
+		roi.Close()
+		img.Close()
+		return frame, g
+	}
+	a, truthA := load("image1036")
+	defer a.Close()
+	b, _ := load("image1040")
+	defer b.Close()
+	ra := judged(truthA, nil)
+	if ra.Status != pipeline.StatusSolved {
+		t.Fatalf("image1036: %s, want solved", ra.Status)
+	}
+	s := newTestSession(t)
+	defer s.close()
+	ga, err := s.locate(a)
+	if err != nil {
+		t.Fatalf("image1036: %v", err)
+	}
+	gb, err := s.locate(b)
+	if err != nil {
+		t.Fatalf("image1040: %v", err)
+	}
+	s.ref = s.ink.print(a, ga, 9)
+	sim := similarity(s.ref, s.ink.print(b, gb, 9))
+	if sim < changedBelow {
+		t.Logf("the two pages print at %.2f: the swap is noticed as a change anyway", sim)
+	}
+	s.cur = view{puzzle: truthA, raw: ra, verdict: pipeline.Verdict{Status: pipeline.StatusSolved, Solution: ra.Solved}}
+	s.have = true
+	g, err := s.locateAndSchedule(a, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info := s.draw(&a, g, true, 1); info.Solution != ra.Solution {
+		t.Errorf("image1036's own solution not drawn on it (status %q)", info.Status)
+	}
+	g, err = s.locateAndSchedule(b, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info := s.draw(&b, g, true, 2); info.Solution != "" || info.Given != "" {
+		t.Errorf("image1040 (prints at %.2f of image1036) shows given %q solution %q: image1036's", sim, info.Given, info.Solution)
 	}
 }

@@ -1,6 +1,8 @@
 package live
 
 import (
+	"image"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +11,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"github.com/sudokuar/sudokuar/internal/testenv"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/vision"
@@ -413,5 +416,84 @@ func TestUndrawn(t *testing.T) {
 	}
 	if solved < 20 {
 		t.Errorf("the solution came with %d of 40 frames, want most", solved)
+	}
+}
+
+// TestDrawnOnTheGridInsideThePage holds a newspaper cutting (es2812-19
+// of ../shared's others-train: a text column beside the grid, the
+// cutting's outline around both) up to a 640×480 camera. The outline the display
+// loop follows frame by frame is the cutting's; the reading finds the
+// grid inside it. The solution must be drawn on the grid (and the page's
+// ink printed there), not stretched over the cutting. (Before, the
+// corners sent to the browser were the cutting's, and the ink print of
+// the cutting, text column and all, looked alike on the next cutting of
+// the same newspaper, so es2812-2's swap to es2812-21 went unnoticed.)
+func TestDrawnOnTheGridInsideThePage(t *testing.T) {
+	photo := filepath.Join(testenv.Shared(t, "datasets/others-train"), "es2812-19.jpg")
+	truth, err := sudoku.ReadDatFile(strings.TrimSuffix(photo, ".jpg") + ".dat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := gocv.IMRead(photo, gocv.IMReadColor)
+	if img.Empty() {
+		t.Fatalf("%s: not an image", photo)
+	}
+	defer img.Close()
+	frame := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(110, 110, 110, 0), 480, 640, gocv.MatTypeCV8UC3)
+	defer frame.Close()
+	w := 360 // the cutting 360 px wide: its outline is found before the grid
+	h := w * img.Rows() / img.Cols()
+	roi := frame.Region(image.Rect((640-w)/2, (480-h)/2, (640+w)/2, (480-h)/2+h))
+	gocv.Resize(img, &roi, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
+	roi.Close()
+
+	det := vision.NewDetector(vision.Options{})
+	defer det.Close()
+	outline, err := det.Locate(frame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What the session's recogniser reads, picking by the outline's centre.
+	grid, _, err := det.AnalyzePick(frame, vision.Pick{Near: quadCentre(outline.Corners), ByPoint: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dist := func(a [4][2]float64, b [4]gocv.Point2f) float64 {
+		d := 0.0
+		for i := range a {
+			d = max(d, math.Hypot(a[i][0]-float64(b[i].X), a[i][1]-float64(b[i].Y)))
+		}
+		return d
+	}
+	var gc [4][2]float64
+	for i, c := range grid.Corners {
+		gc[i] = [2]float64{float64(c.X), float64(c.Y)}
+	}
+	if d := dist(gc, outline.Corners); d < 30 {
+		t.Fatalf("the outline followed is %.0f px from the grid read: this frame does not test a grid inside a page", d)
+	}
+	o := newOracle(t, sudoku.CellString(truth.Cells))
+	solved := 0
+	// Held until five frames are drawn solved (recognitions lag on a
+	// busy machine).
+	src := &seqSource{imgs: []gocv.Mat{frame}, count: []int{20}, ready: func(int) bool { return solved >= 5 }}
+	_, err = Run(src, nil, Options{
+		Every: 5, Undrawn: true,
+		NewRecognizer: func() (Recognizer, error) { return o, nil },
+		OnFrame: func(f FrameInfo) {
+			if f.Solution == "" {
+				return
+			}
+			solved++
+			if d := dist(f.Corners, grid.Corners); d > 4 {
+				t.Errorf("frame %d: solution drawn on %v, %.0f px from the grid read %v (the cutting: %v)", f.Index, f.Corners, d, grid.Corners, outline.Corners)
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if solved == 0 {
+		t.Fatal("no frame solved")
 	}
 }

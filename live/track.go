@@ -166,30 +166,49 @@ func (t *tracker) follow(frame gocv.Mat) (vision.Grid, bool) {
 	for i := 0; i < 9; i++ {
 		inv[i] = hm.GetDoubleAt(i/3, i%3)
 	}
-	out := vision.Grid{Side: g.Side, Shape: g.Shape, ShapeConfidence: g.ShapeConfidence}
+	var corners [4]gocv.Point2f
 	s := float64(g.Side)
 	for i, c := range [4][2]float64{{0, 0}, {s, 0}, {s, s}, {0, s}} {
 		x, y := vision.Apply(inv, c[0], c[1])
-		out.Corners[i] = gocv.Point2f{X: float32(x), Y: float32(y)}
+		corners[i] = gocv.Point2f{X: float32(x), Y: float32(y)}
 	}
-	if !plausible(g.Corners, out.Corners) {
+	if !plausible(g.Corners, corners) {
 		return vision.Grid{}, false
 	}
-	// Frame to canvas: the corners onto the canvas square.
-	src4 := gocv.NewPoint2fVectorFromPoints(out.Corners[:])
-	defer src4.Close()
-	dst4 := gocv.NewPoint2fVectorFromPoints([]gocv.Point2f{{X: 0, Y: 0}, {X: float32(s), Y: 0}, {X: float32(s), Y: float32(s)}, {X: 0, Y: float32(s)}})
-	defer dst4.Close()
-	fwd := gocv.GetPerspectiveTransform2f(src4, dst4)
+	out, ok := gridOn(corners, g.Side)
+	out.Shape, out.ShapeConfidence = g.Shape, g.ShapeConfidence
+	return out, ok
+}
+
+// gridOn is the grid with these corners (TL, TR, BR, BL in frame pixels)
+// on a canvas of side pixels: its homographies to and from the canvas.
+// ok is false when the corners make no convex quadrilateral.
+func gridOn(corners [4]gocv.Point2f, side int) (g vision.Grid, ok bool) {
+	if side <= 0 || !convex(corners) {
+		return vision.Grid{}, false // OpenCV would be asked to invert a degenerate mapping
+	}
+	s := float32(side)
+	square := []gocv.Point2f{{X: 0, Y: 0}, {X: s, Y: 0}, {X: s, Y: s}, {X: 0, Y: s}}
+	src := gocv.NewPoint2fVectorFromPoints(corners[:])
+	defer src.Close()
+	dst := gocv.NewPoint2fVectorFromPoints(square)
+	defer dst.Close()
+	fwd := gocv.GetPerspectiveTransform2f(src, dst)
 	defer fwd.Close()
-	if fwd.Rows() != 3 || fwd.Cols() != 3 {
+	back := gocv.GetPerspectiveTransform2f(dst, src)
+	defer back.Close()
+	if fwd.Rows() != 3 || fwd.Cols() != 3 || back.Rows() != 3 || back.Cols() != 3 {
 		return vision.Grid{}, false
 	}
+	g = vision.Grid{Corners: corners, Side: side}
 	for i := 0; i < 9; i++ {
-		out.H[i] = fwd.GetDoubleAt(i/3, i%3)
+		g.H[i], g.HInv[i] = fwd.GetDoubleAt(i/3, i%3), back.GetDoubleAt(i/3, i%3)
 	}
-	out.H, out.HInv = norm3(out.H), norm3(inv)
-	return out, true
+	if g.H[8] == 0 || g.HInv[8] == 0 {
+		return vision.Grid{}, false
+	}
+	g.H, g.HInv = norm3(g.H), norm3(g.HInv)
+	return g, true
 }
 
 // pointsMat is pts as an N×1 two-channel float Mat.
@@ -217,11 +236,16 @@ func plausible(a, b [4]gocv.Point2f) bool {
 	if aa == 0 || ab/aa < 1/1.5 || ab/aa > 1.5 {
 		return false
 	}
+	return convex(b)
+}
+
+// convex reports whether the quadrilateral q is strictly convex.
+func convex(q [4]gocv.Point2f) bool {
 	sign := 0.0
-	for i := range b {
-		p, q, r := b[i], b[(i+1)%4], b[(i+2)%4]
-		cross := float64((q.X-p.X)*(r.Y-q.Y) - (q.Y-p.Y)*(r.X-q.X))
-		if cross == 0 || sign != 0 && math.Signbit(cross) != math.Signbit(sign) {
+	for i := range q {
+		p, r, t := q[i], q[(i+1)%4], q[(i+2)%4]
+		cross := float64((r.X-p.X)*(t.Y-r.Y) - (r.Y-p.Y)*(t.X-r.X))
+		if cross == 0 || math.IsNaN(cross) || sign != 0 && math.Signbit(cross) != math.Signbit(sign) {
 			return false
 		}
 		sign = cross

@@ -54,7 +54,10 @@ type Reading struct {
 	// Conf is, per cell, how sure the reading is of the value in Given:
 	// the model's (calibrated) probability, or for a cell the search
 	// changed, its share of the probability of the uniquely solvable
-	// readings found. 1 for cells vision found empty without ink.
+	// readings found, but at most the new value's probability over that
+	// of the value read (the search does not see every reading, so the
+	// only unique one it finds may still be wrong). 1 for cells vision
+	// found empty without ink.
 	Conf []float32
 	// Changes lists the corrections, in the order they were made.
 	Changes []Change

@@ -558,3 +558,37 @@ func TestReadSecondLook(t *testing.T) {
 		})
 	}
 }
+
+// TestReadUnlikelyRepairDoubted: a repair that takes a value the model gave
+// little chance against what it read is not presented as certain, even
+// when it is the only unique reading the search finds (a 12×12 read far
+// away was repaired 4→8 at p=0.05 against 0.41 and solved wrongly, the
+// page's digit not being among the alternatives). r1c1 of wiki is 5, read
+// as 3 (which clashes with r1c2 = 3) with 5 the runner-up.
+func TestReadUnlikelyRepairDoubted(t *testing.T) {
+	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	for _, tc := range []struct {
+		p3      float32 // the model's probability of the misread 3 (5 has the rest)
+		certain bool
+	}{
+		{0.6, true},   // 5 two thirds as likely: repaired and certain
+		{0.9, false},  // 5 a ninth as likely: repaired, r1c1 to check
+		{0.98, false}, // 5 a 49th as likely
+	} {
+		want, cells, cl := setup(t, wiki, s9)
+		cl.probs[0] = sure(3, tc.p3, 5)
+		r, err := ocr.Read(cl, s9, cells)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Given.Equal(want) || r.Solutions != 1 || len(r.Changes) != 1 {
+			t.Fatalf("p(3)=%v: read %v with %d solutions, changes %+v; want wiki repaired at r1c1", tc.p3, r.Given, r.Solutions, r.Changes)
+		}
+		if r.Certain() != tc.certain {
+			t.Errorf("p(3)=%v: certain %v (conf %.2f, doubt %+v), want %v", tc.p3, r.Certain(), r.Conf[0], r.Doubt, tc.certain)
+		}
+		if !tc.certain && (len(r.Doubt) != 1 || r.Doubt[0].Cell != 0) {
+			t.Errorf("p(3)=%v: doubt %+v, want r1c1", tc.p3, r.Doubt)
+		}
+	}
+}

@@ -369,7 +369,17 @@ func (s *resolver) applyBest(base sudoku.Grid, found []candidate) {
 				share += math.Exp(-(c.cost - best.cost))
 			}
 		}
-		s.r.Conf[e.cell] = float32(share / z)
+		// At most as sure as the new value is likely next to what was
+		// read: the search sees only readings within a few edits of the
+		// one read, so a unique reading it finds by taking values the
+		// model gave little chance (a 12×12 read far away, 8 at p=0.05
+		// for 4 at p=0.41, where the page's 1 was not among the
+		// alternatives) may be the only one found and still wrong.
+		conf := share / z
+		if pf := float64(s.r.Prob[e.cell][from]); pf > 0 {
+			conf = min(conf, float64(s.r.Prob[e.cell][e.to])/pf)
+		}
+		s.r.Conf[e.cell] = float32(conf)
 		s.r.Changes = append(s.r.Changes, Change{
 			Cell: e.cell, From: from, To: e.to,
 			Reason: fmt.Sprintf("%s; %s read as %d (p=%.2f) instead of %d (p=%.2f) gives the most likely unique solution", was, s.name(e.cell), e.to, s.r.Prob[e.cell][e.to], from, s.r.Prob[e.cell][from]),

@@ -123,11 +123,11 @@ func TestProcessSynthetic(t *testing.T) {
 		t.Errorf("read %d of %d synthetic grids up to 9x9 exactly", smallExact, small)
 	}
 	// 12x12 and 16x16 at 640x480 have cells of 12..20 pixels; the target is
-	// all of them, the floor what is read today: all but three (9 of 12;
-	// the misses are a blurred hairline 16x16 whose 3s and 13s lose their
-	// 3's strokes, a motion-blurred 12x12 whose 10s read as 8, and one too
-	// blurred to read).
-	if tooLarge == 0 && bigExact < big-3 {
+	// all of them, the floor what is read today: all but two (10 of 12;
+	// the misses are a blurred 16x16 in a thin font whose 3s blur into
+	// bars, so 3 reads as 1 and 13 as 11 or 15, and one too blurred to
+	// read).
+	if tooLarge == 0 && bigExact < big-2 {
 		t.Errorf("read %d of %d synthetic 12x12 and 16x16 grids exactly", bigExact, big)
 	}
 }

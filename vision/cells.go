@@ -72,6 +72,9 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 			continue
 		}
 		main = trimTails(labels, side, main, cs)
+		if n >= 12 {
+			main = clipLineBands(labels, side, main, cs, i/n)
+		}
 		box, keep, ink := gather(pl.offLines(pieces[i], main), main)
 		out[i].Ink = ink
 		out[i].Empty = false
@@ -210,19 +213,28 @@ func (d *Detector) digitCandidates(pl plane, pieces [][]piece, out []Cell) []dig
 
 // gather returns the bounding box, labels and ink of a cell's digit: its
 // main component and the parts of a broken digit, not specks, and, off
-// the cell's middle, the other digit of a number (see besideDigit).
+// the cell's middle, the other digit of a number (see besideDigit). A
+// piece off the middle is judged against the digit gathered so far, so
+// the far arc of a 0 that broke in two (a blurred 10 in a small cell,
+// whose main component is the 1) joins once the near arc has.
 func gather(ps []piece, main piece) (image.Rectangle, []int32, int) {
 	box := image.Rect(main.x, main.y, main.x+main.w, main.y+main.h)
 	ink := main.area
 	keep := []int32{main.label}
-	for _, p := range ps {
-		// ps holds main as it was found, before trimTails.
-		if p.label == main.label || p.area*10 < main.area || p.aside && !besideDigit(main, p) {
-			continue
+	taken := make([]bool, len(ps))
+	for grew := true; grew; {
+		grew = false
+		sofar := piece{x: box.Min.X, y: box.Min.Y, w: box.Dx(), h: box.Dy()}
+		for k, p := range ps {
+			// ps holds main as it was found, before trimTails.
+			if taken[k] || p.label == main.label || p.area*10 < main.area || p.aside && !besideDigit(sofar, p) {
+				continue
+			}
+			taken[k], grew = true, true
+			keep = append(keep, p.label)
+			ink += p.area
+			box = box.Union(image.Rect(p.x, p.y, p.x+p.w, p.y+p.h))
 		}
-		keep = append(keep, p.label)
-		ink += p.area
-		box = box.Union(image.Rect(p.x, p.y, p.x+p.w, p.y+p.h))
 	}
 	return box, keep, ink
 }
@@ -707,6 +719,56 @@ func trimTails(labels []int32, stride int, p piece, cs float64) piece {
 		}
 	}
 	p.x, p.y, p.w, p.h, p.area = p.x+x0, p.y+y0, x1-x0+1, y1-y0+1, area
+	return p
+}
+
+// clipLineBands cuts from a small cell's digit p (in cell row row) its
+// pixels in the bands along the cell's top and bottom grid lines (within
+// 0.12 cell of them) and beyond: a remnant of a blurred line that line
+// removal left and that the digit touches (the foot of a 5 fused with
+// the line below it in a motion-blurred 12×12), which would stretch the
+// digit's box and squeeze it when normalised. Printed digits keep clear
+// of the lines; the snapped lattice of a 12×12 or 16×16 grid says where
+// they are. The sides are left alone (a two-digit number may touch
+// them), and so is a digit the cut would take more than a quarter of (a
+// lattice that is off). p's box and area are updated.
+func clipLineBands(labels []int32, stride int, p piece, cs float64, row int) piece {
+	band := 0.12 * cs
+	top, bottom := float64(row)*cs+band, float64(row+1)*cs-band
+	inBand := func(y int) bool {
+		f := float64(y) + 0.5
+		return f < top || f > bottom
+	}
+	cut := 0
+	for y := p.y; y < p.y+p.h; y++ {
+		if !inBand(y) {
+			continue
+		}
+		for _, l := range labels[y*stride+p.x : y*stride+p.x+p.w] {
+			if l == p.label {
+				cut++
+			}
+		}
+	}
+	if cut == 0 || 4*cut > p.area {
+		return p
+	}
+	x0, y0, x1, y1 := p.x+p.w, p.y+p.h, -1, -1
+	for y := p.y; y < p.y+p.h; y++ {
+		row := labels[y*stride+p.x : y*stride+p.x+p.w]
+		for k, l := range row {
+			if l != p.label {
+				continue
+			}
+			if inBand(y) {
+				row[k] = 0
+				continue
+			}
+			x := p.x + k
+			x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+		}
+	}
+	p.x, p.y, p.w, p.h, p.area = x0, y0, x1-x0+1, y1-y0+1, p.area-cut
 	return p
 }
 

@@ -43,7 +43,8 @@
 // canvas is checked for cell lines too light to binarise, as dips in the
 // median grey of its rows and columns inside each box); the rectification
 // snapped to the measured grid lines (12×12 and 16×16 grids, read on the
-// finest canvas and cut on the 12×12 one; on coarser grids only a corner
+// finest canvas; a 12×12 is cut on the 12×12 canvas, a 16×16 on the
+// finest; on coarser grids only a corner
 // the lines put far from the outline's is moved); on a curled page (the
 // outline's sides bow, or the boxes are crowded where the page turns
 // away) the canvas is resampled through a Bend instead of one homography:

@@ -1,6 +1,9 @@
 package vision
 
-import "testing"
+import (
+	"image"
+	"testing"
+)
 
 // TestTrimTails draws a bold digit-like ring (4 px strokes) on a 32 px
 // cell and checks which thin strokes attached to it are cut off.
@@ -106,5 +109,92 @@ func TestBesideDigit(t *testing.T) {
 		if got := besideDigit(one, tc.p); got != tc.want {
 			t.Errorf("%s: besideDigit = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestGatherBrokenZero checks that a two-digit number keeps both arcs of
+// a 0 that the binarisation broke apart. The pieces are those of
+// testdata/synth image29 r4c1 (12×12, 32 px canvas cells, motion blur):
+// the main component is the 1 of the 10, the near arc of the 0 is in the
+// cell's middle, the far arc off it (and farther than a digit's gap from
+// the 1); a line's dash beyond the far arc stays out.
+func TestGatherBrokenZero(t *testing.T) {
+	one := piece{label: 1, x: 10, y: 104, w: 4, h: 16, area: 55}
+	near := piece{label: 2, x: 17, y: 104, w: 5, h: 15, area: 54}
+	far := piece{label: 3, x: 24, y: 104, w: 5, h: 15, area: 60, aside: true}
+	dash := piece{label: 4, x: 30, y: 103, w: 2, h: 16, area: 28, aside: true}
+	box, keep, ink := gather([]piece{one, near, far, dash}, one)
+	if len(keep) != 3 || ink != 55+54+60 || box != image.Rect(10, 104, 29, 120) {
+		t.Errorf("gathered labels %v (ink %d, box %v), want the 1 and both arcs of the 0 (1, 2, 3; ink 169, box (10,104)-(29,120))", keep, ink, box)
+	}
+}
+
+// TestClipLineBands checks that a digit fused with the remnant of the
+// grid line below it loses the remnant, not itself. The mask is the 5 of
+// testdata/synth image29 r2c4 (12×12, 32 px canvas cells, rows 38..66,
+// motion blur) whose foot ran into the line at y = 64.
+func TestClipLineBands(t *testing.T) {
+	five := []string{
+		".......########.....",
+		".......########.....",
+		"......#########.....",
+		"......#########.....",
+		"......#########.....",
+		"......#########.....",
+		"......########......",
+		"......########......",
+		"......#########.....",
+		"......#########.....",
+		".......#########....",
+		".......#########....",
+		"...........######...",
+		"............#####...",
+		"............#####...",
+		".......##...#####...",
+		"......####.#####....",
+		"......##########....",
+		"......##########....",
+		"......#########.....",
+		".......#######......",
+		".......######.......",
+		"........###.........",
+		"........###.........",
+		".......#####........",
+		".#.....########.....",
+		"####.#########......",
+		"###############.....",
+		".......###..........",
+	}
+	const stride, x0, y0, cs = 128, 98, 38, 32.0
+	labels := make([]int32, stride*stride)
+	p := piece{label: 7, x: stride, y: stride}
+	x1, y1 := 0, 0
+	for dy, row := range five {
+		for dx, c := range row {
+			if c == '#' {
+				x, y := x0+dx, y0+dy
+				labels[y*stride+x] = 7
+				p.area++
+				p.x, p.y, x1, y1 = min(p.x, x), min(p.y, y), max(x1, x), max(y1, y)
+			}
+		}
+	}
+	p.w, p.h = x1-p.x+1, y1-p.y+1
+	got := clipLineBands(labels, stride, p, cs, 1)
+	// The cell's bottom line is at y = 64; its band starts 0.12 cell above.
+	if got.y != 38 || got.y+got.h > 61 || got.area >= p.area || got.area < p.area*3/4 {
+		t.Errorf("clipped to rows %d..%d, area %d of %d; want rows 38..60 (the 5 without the line's remnant)", got.y, got.y+got.h-1, got.area, p.area)
+	}
+	for y := 61; y < 67; y++ {
+		for x := 0; x < stride; x++ {
+			if labels[y*stride+x] == 7 {
+				t.Fatalf("pixel (%d,%d) in the line's band still labelled", x, y)
+			}
+		}
+	}
+	// A digit the lattice puts mostly in the band (a lattice that is off)
+	// is left whole.
+	if q := clipLineBands(labels, stride, got, cs, 0); q != got {
+		t.Errorf("a digit mostly below its cell was clipped: %+v -> %+v", got, q)
 	}
 }

@@ -227,7 +227,7 @@ func runMotion(t testing.TB, photos []string, w, h, per int, fill float64, loops
 		ct, _ := e[3].(float64)
 		ps = append(ps, paint{tm, int(sg), dr, ct})
 	}
-	const grace = 500.0 // ms after a cut in which the answer to the old page may still show
+	const grace = 500.0 // ms after a cut in which the answer to a frame of the old page may still show (camera.js STALE_MS)
 	seen := map[int]bool{}
 	for i := 1; i < len(ps); i++ {
 		k := ps[i].seg
@@ -253,7 +253,13 @@ func runMotion(t testing.TB, photos []string, w, h, per int, fill float64, loops
 				read = true
 				res.firstMs = append(res.firstMs, p.t-start)
 			}
-			if p.drawn != "" && p.drawn != segs[k].solution && p.t-start >= grace && !wrong {
+			// Wrong: another solution drawn in answer to a frame of
+			// this page (captured after it came), or any time from
+			// half a second on (the page draws no answer to a frame
+			// captured longer ago). Before that, the answer to the
+			// page before's last frames is still the newest the page
+			// has: round-trip latency, not a reading of this page.
+			if p.drawn != "" && p.drawn != segs[k].solution && (p.capt >= start || p.t-start >= grace) && !wrong {
 				wrong = true
 				whose := "no page's"
 				for j, sg := range segs {
@@ -302,17 +308,20 @@ func motionPhotos(t testing.TB, names []string) []string {
 // answer about one page drawn over the next. The full measurement is
 // BenchmarkBrowserCameraMotion.
 func TestBrowserCameraMotion(t *testing.T) {
-	photos := motionPhotos(t, []string{"alexdej-1.jpg", "andreibrihac-1.jpg", "es2812-2.jpg"})
+	// es2812-19 is read now as a 9×9, now as a 12×12: the swap to
+	// es2812-2 after it is the cut the server used to miss.
+	photos := motionPhotos(t, []string{"alexdej-1.jpg", "andreibrihac-1.jpg", "es2812-19.jpg", "es2812-2.jpg"})
 	chromium(t)
 	r := runMotion(t, photos, 640, 480, 60, 0.7, 1)
 	t.Logf("browser camera, moving 640×480 video: %v", r)
-	// A late answer about the page before must never be drawn over the
-	// next (the page drops answers to frames over half a second old).
-	// Wrong solutions the server itself still gives after a cut on this
-	// video (issue 18: 0-2 pages of 20 in BenchmarkBrowserCameraMotion)
-	// are logged above, not asserted, until they are gone.
-	if r.late > 0 {
-		t.Errorf("%d late answers about the page before drawn over the next: %q", r.late, r.staleNote)
+	// No wrong solution may be drawn on a page: neither a late answer
+	// about the page before (the page drops answers to frames over half a
+	// second old) nor the server answering a frame of this page with the
+	// page before's solution (issue 18: 0-2 pages of 20 in
+	// BenchmarkBrowserCameraMotion under load, until the session compared
+	// ink prints taken at different puzzle sizes as "changed").
+	if r.wrong > 0 {
+		t.Errorf("wrong solutions drawn on %d pages %v (%d of them late answers about the page before): %q", r.wrong, r.wrongOn, r.late, r.staleNote)
 	}
 	// How many pages are read within their two seconds depends on the
 	// machine's load (recognitions lag on a busy one), so it is logged,
