@@ -32,6 +32,9 @@ CREATE TABLE IF NOT EXISTS nodes (
 	leaving bool NOT NULL DEFAULT false,
 	seen    timestamptz NOT NULL
 );
+-- down: declared dead by a peer whose connection its port refused, until
+-- its next heartbeat (a column added after the first release).
+ALTER TABLE nodes ADD COLUMN IF NOT EXISTS down bool NOT NULL DEFAULT false;
 CREATE TABLE IF NOT EXISTS room_codes (
 	code    text PRIMARY KEY,
 	node    text NOT NULL,
@@ -79,7 +82,7 @@ const (
 )
 
 // live is the SQL condition for a live node row n.
-const live = `n.seen > now() - interval '3 seconds' AND NOT n.leaving`
+const live = `n.seen > now() - interval '3 seconds' AND NOT n.leaving AND NOT n.down`
 
 // defaultPoolConns is the directory's pool size unless the URL sets
 // pool_max_conns.
@@ -198,8 +201,8 @@ func (d *Directory) register(ctx context.Context) error {
 	var name string
 	err = tx.QueryRow(ctx, `
 		INSERT INTO nodes (name, url, conns, rooms, seen) VALUES ($1, $2, 0, 0, now())
-		ON CONFLICT (name) DO UPDATE SET url = excluded.url, conns = 0, rooms = 0, leaving = false, seen = now()
-		WHERE nodes.seen <= now() - interval '3 seconds' OR nodes.leaving
+		ON CONFLICT (name) DO UPDATE SET url = excluded.url, conns = 0, rooms = 0, leaving = false, down = false, seen = now()
+		WHERE nodes.seen <= now() - interval '3 seconds' OR nodes.leaving OR nodes.down
 		RETURNING name`, d.node, d.url).Scan(&name)
 	if errors.Is(err, pgx.ErrNoRows) {
 		var url string
@@ -229,7 +232,7 @@ func (d *Directory) Pool() *pgxpool.Pool { return d.pool }
 // the leader, the tickets of dead nodes and the rows of nodes dead for
 // ten minutes with their room codes.
 func (d *Directory) Beat(ctx context.Context, load rooms.Load) error {
-	tag, err := d.pool.Exec(ctx, `UPDATE nodes SET conns = $2, rooms = $3, seen = now() WHERE name = $1`, d.node, load.Conns, load.Rooms)
+	tag, err := d.pool.Exec(ctx, `UPDATE nodes SET conns = $2, rooms = $3, seen = now(), down = false WHERE name = $1`, d.node, load.Conns, load.Rooms)
 	if err != nil {
 		return fmt.Errorf("cluster: heartbeat: %w", err)
 	}
@@ -273,9 +276,10 @@ func (d *Directory) Claim(ctx context.Context, code string) error {
 func (d *Directory) Lookup(ctx context.Context, code string) (rooms.Owner, error) {
 	var o rooms.Owner
 	var url *string
+	var seen *time.Time
 	err := d.pool.QueryRow(ctx, `
-		SELECT c.node, n.url, coalesce(`+live+`, false), c.state = 'handing'
-		FROM room_codes c LEFT JOIN nodes n ON n.name = c.node WHERE c.code = $1`, code).Scan(&o.Node, &url, &o.Live, &o.Handing)
+		SELECT c.node, n.url, coalesce(`+live+`, false), c.state = 'handing', n.seen
+		FROM room_codes c LEFT JOIN nodes n ON n.name = c.node WHERE c.code = $1`, code).Scan(&o.Node, &url, &o.Live, &o.Handing, &seen)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return o, rooms.ErrNoCode
 	}
@@ -285,7 +289,25 @@ func (d *Directory) Lookup(ctx context.Context, code string) (rooms.Owner, error
 	if url != nil {
 		o.URL = *url
 	}
+	if seen != nil {
+		o.Seen = *seen
+	}
 	return o, nil
+}
+
+// Down marks node dead while its heartbeat is still seen: one
+// conditional update, undone by the node's next Beat. A node gone from
+// the table is down already.
+func (d *Directory) Down(ctx context.Context, node string, seen time.Time) (bool, error) {
+	var down bool
+	err := d.pool.QueryRow(ctx, `UPDATE nodes SET down = down OR seen = $2 WHERE name = $1 RETURNING down`, node, seen).Scan(&down)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("cluster: declaring node %s down: %w", node, err)
+	}
+	return down, nil
 }
 
 // Publish writes the public summaries of this node's rooms.
@@ -353,12 +375,26 @@ func newToken() string {
 
 // Grant stores a one-time token for g, good for rooms.TokenLife.
 func (d *Directory) Grant(ctx context.Context, g rooms.Grant) (string, error) {
-	tok := newToken()
-	if _, err := d.pool.Exec(ctx, `INSERT INTO move_tokens (token, code, player, name, until) VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
-		tok, g.Code, g.Player, g.Name, rooms.TokenLife.Seconds()); err != nil {
-		return "", fmt.Errorf("cluster: granting a token: %w", err)
+	toks, err := d.GrantAll(ctx, []rooms.Grant{g})
+	if err != nil {
+		return "", err
 	}
-	return tok, nil
+	return toks[0], nil
+}
+
+// GrantAll stores the tokens of many grants in one statement.
+func (d *Directory) GrantAll(ctx context.Context, gs []rooms.Grant) ([]string, error) {
+	toks := make([]string, len(gs))
+	codes, players, names := make([]string, len(gs)), make([]string, len(gs)), make([]string, len(gs))
+	for i, g := range gs {
+		toks[i], codes[i], players[i], names[i] = newToken(), g.Code, g.Player, g.Name
+	}
+	if _, err := d.pool.Exec(ctx, `INSERT INTO move_tokens (token, code, player, name, until)
+		SELECT t, c, p, n, now() + make_interval(secs => $5) FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS g(t, c, p, n)`,
+		toks, codes, players, names, rooms.TokenLife.Seconds()); err != nil {
+		return nil, fmt.Errorf("cluster: granting %d tokens: %w", len(gs), err)
+	}
+	return toks, nil
 }
 
 // Redeem spends a token for code.

@@ -65,7 +65,7 @@ func TestPostgresDirectory(t *testing.T) {
 	if err := b.Claim(ctx, "AAAAAA"); !errors.Is(err, rooms.ErrCodeTaken) {
 		t.Errorf("b claiming a's code: %v", err)
 	}
-	if o, err := b.Lookup(ctx, "AAAAAA"); err != nil || o != (rooms.Owner{Node: "a", URL: "http://a", Live: true}) {
+	if o, err := b.Lookup(ctx, "AAAAAA"); err != nil || o.Seen.IsZero() || (o != rooms.Owner{Node: "a", URL: "http://a", Live: true, Seen: o.Seen}) {
 		t.Errorf("lookup: %+v %v", o, err)
 	}
 	if _, err := b.Lookup(ctx, "ZZZZZZ"); !errors.Is(err, rooms.ErrNoCode) {
@@ -84,6 +84,16 @@ func TestPostgresDirectory(t *testing.T) {
 	}
 	if _, err := b.Redeem(ctx, "AAAAAA", tok); !errors.Is(err, rooms.ErrBadToken) {
 		t.Errorf("a token spent twice: %v", err)
+	}
+	many := []rooms.Grant{{Code: "AAAAAA", Player: "p3", Name: "Cy"}, {Code: "BBBBBB", Player: "p4"}, {Code: "AAAAAA", Player: "p5", Name: "Eve"}}
+	toks, err := a.GrantAll(ctx, many)
+	if err != nil || len(toks) != len(many) {
+		t.Fatalf("grant all: %d tokens, %v", len(toks), err)
+	}
+	for i := len(many) - 1; i >= 0; i-- { // each token names its own grant
+		if g, err := b.Redeem(ctx, many[i].Code, toks[i]); err != nil || g != many[i] {
+			t.Errorf("redeem token %d of a batch: %+v %v, want %+v", i, g, err, many[i])
+		}
 	}
 	old, _ := a.Grant(ctx, rooms.Grant{Code: "AAAAAA", Player: "p2"})
 	db.Exec(ctx, `UPDATE move_tokens SET until = now() - interval '1 second' WHERE token = $1`, old)

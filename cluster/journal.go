@@ -220,7 +220,7 @@ func (j *Journal) Claim(ctx context.Context, code, node string) (rooms.Claimed, 
 		FROM cur
 		WHERE room_codes.code = $1 AND room_codes.epoch = cur.epoch
 			AND (room_codes.state = 'handing'
-				OR room_codes.node IN (SELECT name FROM nodes WHERE seen < now() - interval '3 seconds')
+				OR room_codes.node IN (SELECT name FROM nodes WHERE seen < now() - interval '3 seconds' OR down)
 				OR room_codes.node NOT IN (SELECT name FROM nodes))
 		RETURNING room_codes.epoch,
 			greatest(0, extract(epoch FROM now() - CASE WHEN cur.state = 'handing' THEN cur.updated ELSE coalesce(cur.seen, cur.updated) END))::float8`,

@@ -47,6 +47,8 @@ type clusterSide struct {
 	listAt   time.Time
 	budgets  map[*Conn]*limit.Bucket // directory calls, per connection
 
+	probes map[string]*probe // the last probe of each other node, by name
+
 	ops      chan func(context.Context) // ticket writes, in order
 	sem      chan struct{}              // places for spawn
 	spawned  sync.WaitGroup
@@ -70,7 +72,7 @@ const requeueAfter = 3 * time.Second
 
 func newClusterSide(h *Hub, d Directory) *clusterSide {
 	cl := &clusterSide{h: h, dir: d, tickets: map[string]localTicket{}, byConn: map[*Conn]string{},
-		listed: map[string]*RoomInfo{}, budgets: map[*Conn]*limit.Bucket{},
+		listed: map[string]*RoomInfo{}, budgets: map[*Conn]*limit.Bucket{}, probes: map[string]*probe{},
 		ops: make(chan func(context.Context), 4096), done: make(chan struct{}), sem: make(chan struct{}, parallelDir)}
 	return cl
 }
@@ -142,24 +144,108 @@ func (cl *clusterSide) redeem(code, token string) (Grant, error) {
 }
 
 // elsewhere answers a join for a code this node does not hold: "moved" to
-// the live node that does, or an error.
-func (cl *clusterSide) elsewhere(c *Conn, in In, code string) {
+// the live node that does, or an error; or, when that node's process is
+// gone (Config.Gone), it declares the node down and takes the room over
+// here: the room is returned, for the join to go on.
+func (cl *clusterSide) elsewhere(c *Conn, in In, code string) *Room {
 	ctx, cancel := context.WithTimeout(context.Background(), dirTimeout)
 	defer cancel()
 	o, err := cl.dir.Lookup(ctx, code)
 	switch {
-	case errors.Is(err, ErrNoCode) || (err == nil && o.Node == cl.h.cfg.Node):
+	case err == nil && o.Node == cl.h.cfg.Node:
+		// Taken over here since this join looked (a takeover still
+		// running: resume waits for it), or ended here.
+		if r := cl.h.resume(code); r != nil {
+			return r
+		}
 		c.sendError(in.Seq, ErrNoRoom, "no room %q: check the code, or the game may have ended", in.Code)
-		return
+		return nil
+	case errors.Is(err, ErrNoCode):
+		c.sendError(in.Seq, ErrNoRoom, "no room %q: check the code, or the game may have ended", in.Code)
+		return nil
 	case err != nil:
 		cl.h.log.Error("rooms: looking up a code", "err", err)
 		c.sendError(in.Seq, ErrBusy, "the server cannot reach the cluster's directory: try again soon")
-		return
+		return nil
+	case o.Live && cl.h.cfg.Journal != nil && cl.gone(ctx, o):
+		if r := cl.h.resume(code); r != nil {
+			return r
+		}
+		fallthrough
 	case !o.Live:
-		c.sendError(in.Seq, ErrNoRoom, "room %s was on a server that is down: try again in a few seconds", code)
-		return
+		if r := cl.h.resume(code); r != nil { // its node died since the first try
+			return r
+		}
+		c.sendError(in.Seq, ErrBusy, "room %s was on a server that is down: try again in a few seconds", code)
+		return nil
 	}
 	cl.send(ctx, c, in.Seq, Grant{Code: code, Player: c.player, Name: c.displayName()}, o.URL)
+	return nil
+}
+
+// probe is one node's last probe: running until done is closed, then
+// its answer, kept for probeTTL.
+type probe struct {
+	done chan struct{}
+	at   time.Time
+	down bool
+}
+
+// Bounds of probing: how long a probe's answer is kept (every join for
+// the rooms of one node within it shares one probe: a stranger's joins
+// cannot make a node probe more than once per node per probeTTL) and how
+// long one probe may take.
+const (
+	probeTTL     = time.Second
+	probeTimeout = 300 * time.Millisecond
+)
+
+// gone reports whether o's node is gone and now declared down in the
+// directory: one probe per node at a time, its answer kept for probeTTL.
+func (cl *clusterSide) gone(ctx context.Context, o Owner) bool {
+	h := cl.h
+	if h.cfg.Gone == nil || o.URL == "" || o.Node == h.cfg.Node {
+		return false
+	}
+	now := h.now()
+	cl.mu.Lock()
+	p := cl.probes[o.Node]
+	if p != nil {
+		select {
+		case <-p.done:
+			if now.Sub(p.at) >= probeTTL {
+				p = nil // stale: probe again
+			}
+		default:
+		}
+	}
+	if p != nil {
+		cl.mu.Unlock()
+		select {
+		case <-p.done:
+		case <-ctx.Done():
+			return false
+		}
+		return p.down
+	}
+	p = &probe{done: make(chan struct{})}
+	cl.probes[o.Node] = p
+	cl.mu.Unlock()
+	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	down := h.cfg.Gone(pctx, o.URL)
+	cancel()
+	if down {
+		var err error
+		if down, err = cl.dir.Down(ctx, o.Node, o.Seen); err != nil {
+			h.log.Error("rooms: declaring a node down", "node", o.Node, "err", err)
+			down = false
+		} else if down {
+			h.log.Warn("rooms: a node's port refuses connections: declared down", "node", o.Node, "url", o.URL)
+		}
+	}
+	p.at, p.down = h.now(), down
+	close(p.done)
+	return down
 }
 
 // allow takes one directory call from c's budget, or answers seq with a

@@ -337,8 +337,9 @@ func (c *Conn) join(in In) {
 		r = h.resume(code) // a room whose node died or left, kept in the journal
 	}
 	if r == nil && h.cl != nil && ValidCode(code) {
-		h.cl.elsewhere(c, in, code)
-		return
+		if r = h.cl.elsewhere(c, in, code); r == nil {
+			return
+		}
 	}
 	if r == nil {
 		c.sendError(in.Seq, ErrNoRoom, "no room %q: check the code, or the game may have ended", in.Code)

@@ -32,6 +32,11 @@ type Directory interface {
 	Claim(ctx context.Context, code string) error
 	// Lookup returns who holds code, or ErrNoCode.
 	Lookup(ctx context.Context, code string) (Owner, error)
+	// Down declares node dead before its DeadAfter, on proof that its
+	// process is gone (its port refused a connection): only if its last
+	// heartbeat is still seen (the Owner.Seen read), so a live node's next
+	// heartbeat wins and undoes it. It reports whether the node is down.
+	Down(ctx context.Context, node string, seen time.Time) (bool, error)
 	// Publish sets the public summaries of some of this node's rooms:
 	// an entry with Listed false takes its room off the list.
 	Publish(ctx context.Context, rooms []Listing) error
@@ -44,6 +49,9 @@ type Directory interface {
 	// Grant stores a one-time token that seats its bearer as g.Player
 	// in room g.Code on whichever node holds it, for TokenLife.
 	Grant(ctx context.Context, g Grant) (token string, err error)
+	// GrantAll is Grant for many players in one step (a node handing its
+	// rooms over): their tokens in order.
+	GrantAll(ctx context.Context, gs []Grant) (tokens []string, err error)
 	// Redeem spends a token for code: the grant it was made for, or
 	// ErrBadToken (unknown, spent, expired, or for another room).
 	Redeem(ctx context.Context, code, token string) (Grant, error)
@@ -109,6 +117,7 @@ type Owner struct {
 	Node, URL string
 	Live      bool
 	Handing   bool
+	Seen      time.Time // the node's last heartbeat, as the directory has it
 }
 
 // Listing is one room's entry in the public list.
@@ -181,6 +190,7 @@ type memNode struct {
 	load   Load
 	seen   time.Time
 	closed bool
+	down   bool // declared dead (Down) since its last heartbeat
 	events chan Event
 }
 
@@ -226,7 +236,7 @@ type memDirectory struct {
 
 func (mc *MemoryCluster) live(name string) bool {
 	n := mc.nodes[name]
-	return n != nil && !n.closed && mc.now().Sub(n.seen) < DeadAfter
+	return n != nil && !n.closed && !n.down && mc.now().Sub(n.seen) < DeadAfter
 }
 
 // send queues e for node name (mc.mu held); a node whose queue is full
@@ -244,8 +254,21 @@ func (d *memDirectory) Beat(_ context.Context, load Load) error {
 	d.mc.mu.Lock()
 	defer d.mc.mu.Unlock()
 	n := d.mc.nodes[d.name]
-	n.seen, n.load = d.mc.now(), load
+	n.seen, n.load, n.down = d.mc.now(), load, false
 	return nil
+}
+
+func (d *memDirectory) Down(_ context.Context, node string, seen time.Time) (bool, error) {
+	d.mc.mu.Lock()
+	defer d.mc.mu.Unlock()
+	n := d.mc.nodes[node]
+	if n == nil || n.closed {
+		return true, nil
+	}
+	if n.seen.Equal(seen) {
+		n.down = true
+	}
+	return n.down, nil
 }
 
 func (d *memDirectory) Claim(_ context.Context, code string) error {
@@ -267,7 +290,7 @@ func (d *memDirectory) Lookup(_ context.Context, code string) (Owner, error) {
 	}
 	o := Owner{Node: c.node, Live: d.mc.live(c.node)}
 	if n := d.mc.nodes[c.node]; n != nil {
-		o.URL = n.url
+		o.URL, o.Seen = n.url, n.seen
 	}
 	return o, nil
 }
@@ -321,7 +344,15 @@ func SortPublic(list []RoomInfo) {
 	})
 }
 
-func (d *memDirectory) Grant(_ context.Context, g Grant) (string, error) {
+func (d *memDirectory) Grant(ctx context.Context, g Grant) (string, error) {
+	toks, err := d.GrantAll(ctx, []Grant{g})
+	if err != nil {
+		return "", err
+	}
+	return toks[0], nil
+}
+
+func (d *memDirectory) GrantAll(_ context.Context, gs []Grant) ([]string, error) {
 	d.mc.mu.Lock()
 	defer d.mc.mu.Unlock()
 	now := d.mc.now()
@@ -330,9 +361,12 @@ func (d *memDirectory) Grant(_ context.Context, g Grant) (string, error) {
 			delete(d.mc.tokens, k)
 		}
 	}
-	tok := newID()
-	d.mc.tokens[tok] = memToken{g: g, until: now.Add(TokenLife)}
-	return tok, nil
+	toks := make([]string, len(gs))
+	for i, g := range gs {
+		toks[i] = newID()
+		d.mc.tokens[toks[i]] = memToken{g: g, until: now.Add(TokenLife)}
+	}
+	return toks, nil
 }
 
 func (d *memDirectory) Redeem(_ context.Context, code, token string) (Grant, error) {

@@ -95,6 +95,12 @@ type Config struct {
 	// it is answered, so another node can take a room over when this one
 	// dies or leaves (nil: none; a room ends with its node).
 	Journal Journal
+	// Gone tells, within a fraction of a second, whether the node at url
+	// has stopped: true only on proof (its port refuses a connection),
+	// never for a node merely slow to answer. With it, a join for a room
+	// of a node that is gone takes the room over at once instead of after
+	// DeadAfter (cluster.Gone; nil: wait for DeadAfter).
+	Gone func(ctx context.Context, url string) bool
 }
 
 // Gate admits engine work: Enter waits for a place for key (an address;
@@ -133,6 +139,7 @@ type Hub struct {
 
 	writer   *writer                  // the journal's (nil: none)
 	resuming map[string]chan struct{} // rooms being taken over, by code
+	resumers chan struct{}            // places for takeovers running at once
 	resumed  atomic.Int64             // rooms taken over
 
 	moves   atomic.Int64 // moves applied, every room
@@ -276,7 +283,8 @@ func NewHub(cfg Config) *Hub {
 	}
 	h := &Hub{cfg: cfg, log: cfg.Log, now: cfg.Now, gate: cfg.Work, rooms: map[string]*Room{}, conns: map[*Conn]struct{}{},
 		byAddr: map[string]*addrCount{}, quit: make(chan struct{}), down: make(chan struct{}), resuming: map[string]chan struct{}{},
-		creates: limit.NewBuckets(cfg.CreateRate*cfg.AddressShare/60, float64(cfg.CreateBurst)*cfg.AddressShare)}
+		resumers: make(chan struct{}, maxResuming),
+		creates:  limit.NewBuckets(cfg.CreateRate*cfg.AddressShare/60, float64(cfg.CreateBurst)*cfg.AddressShare)}
 	// Every generation goes through the gate, keyed by the address of
 	// the room that asked (the pool's own refills are the server's).
 	if cfg.Puzzles == nil {
@@ -723,7 +731,7 @@ func (h *Hub) Close() {
 	if h.writer != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		h.handover(ctx, h.handoverURL(ctx)) //nolint:errcheck // logged there; Close has no one to tell
+		h.handover(ctx, h.handoverURLs(ctx)) //nolint:errcheck // logged there; Close has no one to tell
 		return
 	}
 	h.shutdown()

@@ -352,6 +352,7 @@ type MemJournal struct {
 	mu    sync.Mutex
 	codes map[string]*memRoom
 	seen  map[string]time.Time
+	down  map[string]bool // declared dead (Down) since their last Beat
 }
 
 type memRoom struct {
@@ -381,6 +382,18 @@ func NewMemJournal(now func() time.Time) *MemJournal {
 func (m *MemJournal) Beat(node string, at time.Time) {
 	m.mu.Lock()
 	m.seen[node] = at
+	delete(m.down, node)
+	m.mu.Unlock()
+}
+
+// Down takes node for dead until its next Beat, as a Directory's Down
+// does in the database both share.
+func (m *MemJournal) Down(node string) {
+	m.mu.Lock()
+	if m.down == nil {
+		m.down = map[string]bool{}
+	}
+	m.down[node] = true
 	m.mu.Unlock()
 }
 
@@ -438,7 +451,7 @@ func (m *MemJournal) Claim(_ context.Context, code, node string) (Claimed, bool,
 		since = r.updated
 	case !known:
 		since = r.updated
-	case now.Sub(seen) > deadAfter:
+	case now.Sub(seen) > deadAfter || m.down[r.node]:
 		since = seen
 	default:
 		return Claimed{}, false, nil

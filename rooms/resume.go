@@ -355,9 +355,16 @@ func (r *Room) replayEntries(snapSeq int64, entries [][]byte) error {
 	return nil
 }
 
-// maxResuming bounds the takeovers one node runs at once: a join for a
-// code sets one off, and strangers send joins.
-const maxResuming = 16
+// maxResuming bounds the takeovers one node runs at once, and
+// maxResumeWaiting the joins waiting for a place (each a connection's
+// reader, held at most resumeWait): a join for a code sets one off, and
+// strangers send joins. A node handing 250 rooms over sends their
+// players here at once: they queue rather than being told to try again.
+const (
+	maxResuming      = 16
+	maxResumeWaiting = 4096
+	resumeWait       = 5 * time.Second
+)
 
 // resumeTimeout bounds one takeover (claim, load, rebuild).
 const resumeTimeout = 5 * time.Second
@@ -379,7 +386,7 @@ func (h *Hub) resume(code string) *Room {
 		<-ch
 		return h.room(code)
 	}
-	if h.closing || len(h.resuming) >= maxResuming {
+	if h.closing || len(h.resuming) >= maxResumeWaiting {
 		h.mu.Unlock()
 		return nil
 	}
@@ -392,6 +399,16 @@ func (h *Hub) resume(code string) *Room {
 		h.mu.Unlock()
 		close(ch)
 	}()
+	wait := time.NewTimer(resumeWait)
+	defer wait.Stop()
+	select {
+	case h.resumers <- struct{}{}:
+		defer func() { <-h.resumers }()
+	case <-wait.C:
+		return nil
+	case <-h.quit:
+		return nil
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), resumeTimeout)
 	defer cancel()
 	c, ok, err := j.Claim(ctx, code, h.cfg.Node)
@@ -449,80 +466,100 @@ func (h *Hub) Handover(ctx context.Context, url string) error {
 		h.shutdown()
 		return nil
 	}
-	return h.handover(ctx, url)
+	return h.handover(ctx, []string{url})
 }
 
-// handover is Handover once the hub is closing.
-func (h *Hub) handover(ctx context.Context, url string) error {
+// handover is Handover once the hub is closing: the rooms' players go to
+// urls, the rooms dealt out in turn (so the next nodes share the
+// takeovers).
+func (h *Hub) handover(ctx context.Context, urls []string) error {
+	t0 := time.Now()
 	h.mu.Lock()
 	rooms := make([]*Room, 0, len(h.rooms))
 	for _, r := range h.rooms {
 		rooms = append(rooms, r)
 	}
 	h.mu.Unlock()
+	to := make(map[string]string, len(rooms))
+	for i, r := range rooms {
+		to[r.code] = urls[i%len(urls)]
+	}
 	t := &handTally{}
 	t.wg.Add(len(rooms))
 	for _, r := range rooms {
 		r.post(envelope{kind: evHandover, aside: &aside{hand: t}})
 	}
 	t.wg.Wait() // each room has recorded its last snapshot and stopped
+	stopped := time.Since(t0)
+	// A token keeps the seat on a node of another origin, where the
+	// player's cookie is not sent: all of them in one statement, while
+	// the last records are written (the players may go only once the
+	// rooms are marked handing: the next node can take them then).
+	var toks []string
+	granted := make(chan error, 1)
+	if h.cl != nil && urls[0] != "" && len(t.moved) > 0 {
+		gs := make([]Grant, len(t.moved))
+		for i, m := range t.moved {
+			gs[i] = Grant{Code: m.code, Player: m.conn.player, Name: m.name}
+		}
+		go func() {
+			var err error
+			toks, err = h.cl.dir.GrantAll(ctx, gs)
+			granted <- err
+		}()
+	} else {
+		granted <- nil
+	}
 	err := h.writer.flush(ctx)
 	if err == nil {
 		err = h.cfg.Journal.Hand(ctx, h.cfg.Node)
 	}
+	handed := time.Since(t0)
 	if err != nil {
 		h.log.Error("rooms: handover", "err", err)
 	}
-	if h.cl == nil || url == "" {
-		for _, m := range t.moved {
-			m.conn.sendJSON(Moved{T: "moved", Code: m.code, URL: url})
-		}
-	} else {
-		// A token keeps the seat on a node of another origin, where the
-		// player's cookie is not sent: one row each, granted side by side.
-		next := make(chan movedConn)
-		var wg sync.WaitGroup
-		for range min(16, len(t.moved)) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for m := range next {
-					h.cl.send(ctx, m.conn, 0, Grant{Code: m.code, Player: m.conn.player, Name: m.name}, url)
-				}
-			}()
-		}
-		for _, m := range t.moved {
-			next <- m
-		}
-		close(next)
-		wg.Wait()
+	if gerr := <-granted; gerr != nil {
+		// Without tokens the players still reconnect and join by code:
+		// behind a balancer (one origin) their cookie keeps the seat.
+		h.log.Error("rooms: handover: granting the players' tokens", "err", gerr)
+		toks = nil
 	}
+	for i, m := range t.moved {
+		mv := Moved{T: "moved", Code: m.code, URL: to[m.code]}
+		if toks != nil {
+			mv.Token = toks[i]
+		}
+		m.conn.sendJSON(mv)
+	}
+	moved := time.Since(t0)
 	h.shutdown()
+	h.log.Info("rooms: handed over", "rooms", len(rooms), "players", len(t.moved), "stopped", stopped,
+		"handed", handed, "moved", moved, "closed", time.Since(t0))
 	return err
 }
 
-// handoverURL is where a leaving node sends its players: the least
-// loaded other live node of the directory, else Config.URL (behind a
+// handoverURLs are where a leaving node sends its players: the other live
+// nodes of the directory, least loaded first, else Config.URL (behind a
 // balancer, every node's URL is the balancer's: "reconnect").
-func (h *Hub) handoverURL(ctx context.Context) string {
+func (h *Hub) handoverURLs(ctx context.Context) []string {
 	if h.cfg.Directory == nil {
-		return h.cfg.URL
+		return []string{h.cfg.URL}
 	}
 	nodes, err := h.cfg.Directory.Nodes(ctx)
 	if err != nil {
 		h.log.Error("rooms: handover: listing the nodes", "err", err)
-		return h.cfg.URL
+		return []string{h.cfg.URL}
 	}
-	best := -1
+	nodes = slices.DeleteFunc(nodes, func(n NodeInfo) bool { return n.Name == h.cfg.Node })
+	if len(nodes) == 0 {
+		return []string{h.cfg.URL}
+	}
+	slices.SortStableFunc(nodes, func(a, b NodeInfo) int { return a.Conns - b.Conns })
+	urls := make([]string, len(nodes))
 	for i, n := range nodes {
-		if n.Name != h.cfg.Node && (best < 0 || n.Conns < nodes[best].Conns) {
-			best = i
-		}
+		urls[i] = n.URL
 	}
-	if best < 0 {
-		return h.cfg.URL
-	}
-	return nodes[best].URL
+	return urls
 }
 
 // handTally collects, from every room handing over, who must be told

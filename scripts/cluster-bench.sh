@@ -37,6 +37,8 @@ BASE_PORT=${BASE_PORT:-18080}
 # Each node's connections to PostgreSQL per pool (pgx's default is 4: too
 # few for hundreds of rooms created at once with durable commits).
 POOL=${POOL:-16}
+# NODE_FLAGS: more flags for every node (e.g. --verbose: the handover's timings in its log).
+NODE_FLAGS=${NODE_FLAGS:-}
 # Loopback addresses the players come from: 200 keeps each address's
 # rooms created (3,000 players: 4 rooms an address) within a household's
 # budget, as players of many homes would be.
@@ -58,7 +60,7 @@ fresh_db() {
 PIDS=""
 # start_node NAME PORT DB: runs a node in the background, waits until it answers.
 start_node() {
-	"$SUDOKUAR" serve --addr "127.0.0.1:$2" --db "$3" --node "$1" --url "http://127.0.0.1:$2" >>"$OUT/node-$1.log" 2>&1 &
+	"$SUDOKUAR" serve --addr "127.0.0.1:$2" --db "$3" --node "$1" --url "http://127.0.0.1:$2" $NODE_FLAGS >>"$OUT/node-$1.log" 2>&1 &
 	eval "pid_$1=$!"
 	PIDS="$PIDS $!"
 	i=0

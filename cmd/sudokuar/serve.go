@@ -133,7 +133,7 @@ func serveRun(c serveConfig, stdout, stderr io.Writer) error {
 			return err
 		}
 		defer dir.Close() // after the hub (web.Server.Close) has stopped
-		roomsCfg = rooms.Config{Node: node.Name, URL: node.URL, Directory: dir}
+		roomsCfg = rooms.Config{Node: node.Name, URL: node.URL, Directory: dir, Gone: cluster.Gone}
 		if c.journal {
 			if roomsCfg.Journal, err = cluster.NewJournal(ctx, dir.Pool()); err != nil {
 				cancel()
