@@ -65,6 +65,10 @@ type Conn struct {
 	// overtakes them.
 	holdMu sync.Mutex
 	held   []heldMsg
+	// broken: a message could not be queued (too slow): nothing after it
+	// may go, or the client would see a gap (a version skipped); the
+	// connection is being ended.
+	broken bool
 
 	// read side: used only by the goroutine that calls Receive.
 	name    string
@@ -135,8 +139,13 @@ func (c *Conn) send(b []byte) {
 		l, seq = r.log, r.log.seq.Load()
 	}
 	c.holdMu.Lock()
+	if c.broken {
+		c.holdMu.Unlock()
+		return
+	}
 	if len(c.held) == 0 && l.ready(seq) {
 		full := !c.push(b)
+		c.broken = full
 		c.holdMu.Unlock()
 		if full {
 			c.tooSlow()
@@ -144,6 +153,8 @@ func (c *Conn) send(b []byte) {
 		return
 	}
 	if len(c.held) >= cap(c.out) { // as many as the queue holds: the journal is that far behind
+		c.broken = true
+		c.held = nil
 		c.holdMu.Unlock()
 		c.tooSlow()
 		return
@@ -191,6 +202,10 @@ func (c *Conn) release() {
 			continue
 		}
 		full = !c.push(m.b)
+	}
+	if full { // m is lost: the rest may not go past it
+		c.broken = true
+		c.held = nil
 	}
 	if len(c.held) == 0 {
 		c.held = nil

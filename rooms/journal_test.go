@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -403,5 +404,62 @@ func TestHandoverCluster(t *testing.T) {
 		if int(st.Board.Cells[i]-'0') != sol[i] {
 			t.Errorf("r%dc%d lost in the handover", i/9+1, i%9+1)
 		}
+	}
+}
+
+// TestHeldNoGap: a connection whose queue overflows while its held
+// answers are released (a journal far behind, a client slow to read)
+// loses the answer that did not fit, and so must get nothing after it:
+// a later message delivered past the gap is a version skipped on the
+// client's board (loadgen's "misordered"). It is ended instead.
+func TestHeldNoGap(t *testing.T) {
+	h := newHarness(t, func(c *Config) {
+		j := NewMemJournal(nil)
+		c.Journal, c.Node, c.OutQueue = j, "test", 4
+	})
+	c, err := h.hub.Connect("bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &roomLog{code: "ABCDEF"}
+	l.seq.Store(1)                                                                        // record 1 not durable yet: the room's answers wait
+	c.room.Store(&Room{log: l, inbox: make(chan envelope, 8), done: make(chan struct{})}) // a room that only takes mail
+	msg := func(k int) []byte { return fmt.Appendf(nil, `{"t":"move","v":%d}`, k) }
+	for len(c.Out()) > 0 {
+		<-c.Out() // the welcome
+	}
+	c.push(msg(1)) // two answers already in the queue, not read yet
+	c.push(msg(2))
+	for k := 3; k <= 6; k++ {
+		c.send(msg(k)) // held behind record 1
+	}
+	l.durable.Store(1)
+	l.wake()  // 3 and 4 fit, 5 does not: dropped; 6 still held
+	<-c.Out() // the client reads one: there is room again
+	c.send(msg(7))
+	var got []string
+	for more := true; more; {
+		select {
+		case b := <-c.Out():
+			got = append(got, string(b))
+		default:
+			more = false
+		}
+	}
+	for k, b := range got {
+		if want := string(msg(k + 2)); b != want {
+			t.Fatalf("after the overflow the client read %q, want %s..%s and nothing past the lost one", got, msg(2), msg(4))
+		}
+	}
+	if len(got) > 3 {
+		t.Fatalf("the client read %q: messages past the one lost to the full queue", got)
+	}
+	select {
+	case <-c.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the connection whose queue overflowed was not ended")
+	}
+	if code, reason := c.Reason(); code != ClosePolicy {
+		t.Errorf("ended with %d %q, want ClosePolicy (too slow)", code, reason)
 	}
 }

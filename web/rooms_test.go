@@ -221,9 +221,12 @@ func solution(t *testing.T, st rooms.State) string {
 
 // TestRoomsCoopSockets: three players on one co-op board write on the
 // same cells at once over their sockets; each applies the broadcasts as
-// they come and ends on the server's board.
+// they come and ends on the server's board. The 300 moves come as one
+// burst, and each socket gets all 300 broadcasts: its queue holds them
+// all (OutQueue 512; the default 256 would close a socket whose server
+// side writer a loaded machine has not run yet as too slow).
 func TestRoomsCoopSockets(t *testing.T) {
-	hs, _ := roomsServer(t, rooms.Config{Rate: 1000, Burst: 1000})
+	hs, _ := roomsServer(t, rooms.Config{Rate: 1000, Burst: 1000, OutQueue: 512})
 	cs := []*wsClient{dialRooms(t, hs.URL, playerID(0)), dialRooms(t, hs.URL, playerID(1)), dialRooms(t, hs.URL, playerID(2))}
 	states := startRoom(t, rooms.Coop, cs...)
 	var hot []int

@@ -6,12 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/jackc/pgx/v5"
 )
 
 // clusterBrowser: the rooms page in chromium, through HAProxy in front of
@@ -73,7 +75,7 @@ func clusterBrowser(t *testing.T, ns []*node, balancer string) {
 		var text string
 		c, cc := context.WithTimeout(ctx, 5*time.Second)
 		defer cc()
-		_ = chromedp.Run(c, chromedp.Evaluate(`location.href + ' ' + document.readyState + ': ' + (document.documentElement ? document.documentElement.outerHTML.slice(0, 600) : '')`, &text))
+		_ = chromedp.Run(c, chromedp.Evaluate(`location.href + ' ' + document.readyState + '; room-msg: ' + (document.getElementById('room-msg') || {}).textContent + '; ' + (document.documentElement ? document.documentElement.outerHTML.slice(0, 600) : '')`, &text))
 		t.Fatalf("waiting for %s: not true after %v (last error: %v); the page says:\n%s", what, timeout, last, text)
 	}
 	board := func() string {
@@ -116,19 +118,26 @@ func clusterBrowser(t *testing.T, ns []*node, balancer string) {
 	}
 	waitJS("ada's digits acknowledged", fmt.Sprintf(`[...document.querySelectorAll('#board .cell')].map((c) => c.textContent || '0').join('') === %q`, want), 15*time.Second)
 
-	// The room's node dies.
-	var victim *node
+	// The room's node dies: the one the directory names (other nodes may
+	// hold rooms too: an earlier subtest's, waiting for their players).
+	victim := roomNode(t, ns, code)
+	var held []string
 	for _, n := range ns {
-		if s, err := fetchStats(n.url()); err == nil && s.Rooms > 0 {
-			victim = n
+		if s, err := fetchStats(n.url()); err == nil {
+			held = append(held, fmt.Sprintf("%s %d", n.name, s.Rooms))
 		}
 	}
-	if victim == nil {
-		t.Fatal("no node says it holds the room")
-	}
+	t.Logf("room %s is on node %s; rooms per node: %s", code, victim.name, strings.Join(held, ", "))
+	// "Back in the room." is the room's message until the next one (Bob
+	// dropped too: "Load0 lost the connection…" may follow at once), so
+	// the page's messages are watched from now on rather than read later.
+	do("watch the room's messages", chromedp.Evaluate(`window.backInRoom = false;
+		new MutationObserver((rs) => {
+			for (const r of rs) for (const n of r.addedNodes) if ((n.textContent || '').includes('Back in the room')) window.backInRoom = true;
+		}).observe(document.getElementById('room-msg'), { childList: true, subtree: true, characterData: true }); true`, nil))
 	killed := time.Now()
 	victim.stop(t, syscall.SIGKILL)
-	waitJS("the page back in its room", `document.getElementById('room-msg').textContent.includes('Back in the room')`, 40*time.Second)
+	waitJS("the page back in its room", `window.backInRoom || document.getElementById('room-msg').textContent.includes('Back in the room')`, 40*time.Second)
 	t.Logf("node %s killed: the page was back in room %s after %v", victim.name, code, time.Since(killed).Round(10*time.Millisecond))
 	if dir := os.Getenv("SUDOKUAR_SHOTS"); dir != "" { // to look at: desktop, then a phone
 		for _, v := range []struct {
@@ -166,4 +175,28 @@ func clusterBrowser(t *testing.T, ns []*node, balancer string) {
 	if len(pageErrors) > 0 {
 		t.Errorf("script errors: %v", pageErrors)
 	}
+}
+
+// roomNode returns the node that holds room code, as the directory's
+// room_codes row says.
+func roomNode(t *testing.T, ns []*node, code string) *node {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, ns[0].db)
+	if err != nil {
+		t.Fatalf("the directory's database: %v", err)
+	}
+	defer conn.Close(ctx)
+	var name string
+	if err := conn.QueryRow(ctx, `SELECT node FROM room_codes WHERE code = $1`, code).Scan(&name); err != nil {
+		t.Fatalf("which node holds room %s: %v", code, err)
+	}
+	for _, n := range ns {
+		if n.name == name {
+			return n
+		}
+	}
+	t.Fatalf("room %s is held by node %q, not one of the test's", code, name)
+	return nil
 }

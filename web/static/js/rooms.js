@@ -185,10 +185,16 @@ const handlers = {
   },
   error(m) {
     // Coming back to a room whose node has just died: no node may take
-    // it over until that one has missed its heartbeats (3 s). Ask again.
-    if (away && wanted && (m.code === 'busy' || (m.code === 'no-room' && /try again/.test(m.msg)))) {
+    // it over until that one has missed its heartbeats (3 s). Ask again;
+    // a join refused for going over the joins' budget (a node allows one
+    // a second, after a burst) is asked again once the wait it names is
+    // over, or the page would stay away for good.
+    const again = away && wanted && (m.code === 'busy' || (m.code === 'no-room' && /try again/.test(m.msg)));
+    const later = away && wanted && m.code === 'rate';
+    if (again || later) {
       const code = wanted;
-      setTimeout(() => { if (away && wanted === code && ws && ws.readyState === WebSocket.OPEN) send({ t: 'join', code, name: myName() }); }, 300 + Math.random() * 300);
+      const secs = later ? Math.max(1, Number((/wait (\d+) s/.exec(m.msg) || [])[1]) || 1) : 0;
+      setTimeout(() => { if (away && wanted === code && ws && ws.readyState === WebSocket.OPEN) send({ t: 'join', code, name: myName() }); }, secs * 1000 + 300 + Math.random() * 300);
       return;
     }
     tell(m.code === 'rate' ? 'Slow down: too many messages.' : m.msg, 'error');
