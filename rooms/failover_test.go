@@ -98,11 +98,7 @@ func TestFailoverKilledOwner(t *testing.T) {
 	hs, ds, j := failoverNodes(t, p)
 	ada, bob := hs[0].connect("ada"), hs[0].connect("bob")
 	code, sa, _ := startRace(t, hs[0], ada, bob)
-	sol := solve(t, sa)
-	empty := emptyCells(sa.Puzzle)
-	for _, i := range empty[:4] {
-		ackFor(ada, ada.send(In{T: "move", Cell: ptr(i), Value: ptr(sol[i])}))
-	}
+	sol, empty := playRight(t, ada, sa, 4)
 
 	ds[0].killed.Store(true)
 	p.gone["http://n0"] = true
@@ -120,11 +116,7 @@ func TestFailoverKilledOwner(t *testing.T) {
 	if st.Phase != PhasePlaying || st.You != 0 || st.Board == nil {
 		t.Fatalf("ada on n1: %+v", st)
 	}
-	for _, i := range empty[:4] {
-		if int(st.Board.Cells[i]-'0') != sol[i] {
-			t.Errorf("acknowledged move r%dc%d lost in the takeover", i/9+1, i%9+1)
-		}
-	}
+	wantCells(t, st, sol, empty[:4], "takeover")
 	if sb := bob2.state(func(s State) bool { return s.Code == code }); sb.You != 1 {
 		t.Errorf("bob on n1: seat %d", sb.You)
 	}

@@ -113,6 +113,29 @@ func ackFor(cl *client, seq int64) Move {
 	return m
 }
 
+// playRight has cl, at seat 0 of the race st, enter the solution in the
+// first k empty cells, each move acknowledged before the next. It
+// returns the solution and every empty cell of the puzzle, in order.
+func playRight(t *testing.T, cl *client, st State, k int) (sol, empty []int) {
+	t.Helper()
+	sol, empty = solve(t, st), emptyCells(st.Puzzle)
+	for _, i := range empty[:k] {
+		ackFor(cl, cl.send(In{T: "move", Cell: ptr(i), Value: ptr(sol[i])}))
+	}
+	return sol, empty
+}
+
+// wantCells reports each of cells whose digit on st's board is not the
+// solution's: an acknowledged move lost in what (a takeover, a handover).
+func wantCells(t *testing.T, st State, sol, cells []int, what string) {
+	t.Helper()
+	for _, i := range cells {
+		if int(st.Board.Cells[i]-'0') != sol[i] {
+			t.Errorf("acknowledged move r%dc%d lost in the %s", i/9+1, i%9+1, what)
+		}
+	}
+}
+
 // coopMove waits for the broadcast of seat's co-op move seq.
 func coopMove(cl *client, seat int, seq int64) {
 	cl.t.Helper()
@@ -240,11 +263,7 @@ func TestTakeoverCoop(t *testing.T) {
 	if st.Phase != PhasePlaying || st.Board == nil || st.Board.V != int64(len(half)) {
 		t.Fatalf("resumed on B: %+v", st)
 	}
-	for _, i := range half {
-		if int(st.Board.Cells[i]-'0') != sol[i] {
-			t.Errorf("r%dc%d lost in the takeover", i/9+1, i%9+1)
-		}
-	}
+	wantCells(t, st, sol, half, "takeover")
 	if st.Board.Marks[empty[len(empty)-1]] != 1<<2 {
 		t.Errorf("ada's private mark lost: %v", st.Board.Marks[empty[len(empty)-1]])
 	}
@@ -267,12 +286,8 @@ func TestHandover(t *testing.T) {
 	a, b := n.hub["A"], n.hub["B"]
 	ada, bob := a.connect("ada"), a.connect("bob")
 	code, sa, _ := startRace(t, a, ada, bob)
-	sol := solve(t, sa)
-	empty := emptyCells(sa.Puzzle)
 	n.advance(time.Minute)
-	for _, i := range empty[:10] {
-		ackFor(ada, ada.send(In{T: "move", Cell: ptr(i), Value: ptr(sol[i])}))
-	}
+	sol, empty := playRight(t, ada, sa, 10)
 	before := ada.sync().Elapsed
 	ada.send(In{T: "move", Cell: ptr(empty[10]), Value: ptr(sol[empty[10]])}) // in flight at the handover
 	if err := a.hub.Handover(context.Background(), "http://B"); err != nil {
@@ -293,11 +308,7 @@ func TestHandover(t *testing.T) {
 	}
 	ada2 := b.connect("ada")
 	st := ada2.join(code)
-	for _, i := range empty[:10] {
-		if int(st.Board.Cells[i]-'0') != sol[i] {
-			t.Errorf("r%dc%d lost in the handover", i/9+1, i%9+1)
-		}
-	}
+	wantCells(t, st, sol, empty[:10], "handover")
 	if st.Elapsed-before > 5_000 || st.Elapsed < before {
 		t.Errorf("elapsed %d before the handover, %d after", before, st.Elapsed)
 	}
@@ -385,11 +396,7 @@ func TestHandoverCluster(t *testing.T) {
 	_, hs := newNodes(t, 2, func(c *Config) { c.Journal = j })
 	ada, bob := hs[0].connect("ada"), hs[0].connect("bob")
 	code, sa, _ := startRace(t, hs[0], ada, bob)
-	sol := solve(t, sa)
-	empty := emptyCells(sa.Puzzle)
-	for _, i := range empty[:5] {
-		ackFor(ada, ada.send(In{T: "move", Cell: ptr(i), Value: ptr(sol[i])}))
-	}
+	sol, empty := playRight(t, ada, sa, 5)
 	hs[0].hub.Close()
 	var mv Moved
 	ada.expect("moved", nil).decode(t, &mv)
@@ -400,11 +407,7 @@ func TestHandoverCluster(t *testing.T) {
 	if st.You != 0 || st.Phase != PhasePlaying || st.Board == nil {
 		t.Fatalf("on n1: %+v", st)
 	}
-	for _, i := range empty[:5] {
-		if int(st.Board.Cells[i]-'0') != sol[i] {
-			t.Errorf("r%dc%d lost in the handover", i/9+1, i%9+1)
-		}
-	}
+	wantCells(t, st, sol, empty[:5], "handover")
 }
 
 // TestHeldNoGap: a connection whose queue overflows while its held
