@@ -35,8 +35,9 @@ type Options struct {
 // concurrent use: give each goroutine its own (they are cheap next to a
 // frame's work).
 type Pipeline struct {
-	det *vision.Detector
-	clf ocr.Classifier
+	det  *vision.Detector
+	clf  ocr.Classifier
+	opts vision.Options
 }
 
 // New builds a pipeline. The caller closes it.
@@ -56,7 +57,7 @@ func New(opts Options) (*Pipeline, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load digit model (%s): %w", backendName(opts.Backend), err)
 	}
-	return &Pipeline{det: vision.NewDetector(opts.Vision), clf: clf}, nil
+	return &Pipeline{det: vision.NewDetector(opts.Vision), clf: clf, opts: opts.Vision}, nil
 }
 
 func backendName(b string) string {
@@ -163,8 +164,9 @@ func (p *Pipeline) process(frame gocv.Mat, pick vision.Pick) Result {
 	// One solution, but a cell may be misread, or the cells too small to
 	// read surely: never present it as certain. The givens are shown
 	// with the cells to check.
+	r.CellPx = math.Round(CellPx(r.Corners, reading.Given.N())/p.opts.WorkScale(frame.Cols(), frame.Rows())*100) / 100
 	v := Gate(reading.Given, judge(reading.Given, reading.Solutions),
-		Evidence{Conf: r.Conf, Doubt: r.CheckCells(), CellPx: CellPx(r.Corners, reading.Given.N())})
+		Evidence{Conf: r.Conf, Doubt: r.CheckCells(), CellPx: r.CellPx})
 	r.Check = CheckList(v.Check, reading.Given, r.Conf, v.Status, r.Check)
 	r.Status, r.Conflicts, r.Solved = v.Status, v.Conflicts, v.Solution
 	r.Solution = sudoku.CellString(v.Solution.Cells)

@@ -53,6 +53,13 @@ type Options struct {
 	// MinSideFrac is the shortest grid side, as a fraction of the frame's
 	// shorter side, below which Locate reports TooSmall. Default 0.2.
 	MinSideFrac float64
+	// MinSidePx caps that limit in working pixels (the frame scaled down
+	// to MaxSide, which the cells are cut from): a grid this many pixels
+	// across is never too small, whatever the frame's size. Default 144
+	// (16 pixels a cell of a 9×9 grid; 0.2 of a 720-pixel frame), so a
+	// 1920×1080 or a portrait 1080×1920 frame takes the grids a 1280×720
+	// one does instead of asking for 216 pixels.
+	MinSidePx float64
 	// MinSharpness is the variance of the Laplacian of the canvas below which
 	// Analyze reports TooBlurry. Default 8 (the real test photos measure 17 and up).
 	MinSharpness float64
@@ -69,6 +76,16 @@ type Options struct {
 // need not decode more pixels than this.
 func (o Options) WorkSide() int { return o.withDefaults().MaxSide }
 
+// WorkScale is how many frame pixels make one working pixel for a w×h
+// frame: 1, or more when its long side exceeds MaxSide and it is scaled
+// down before anything else. Cells are read from working pixels.
+func (o Options) WorkScale(w, h int) float64 {
+	if long, side := max(w, h), o.WorkSide(); long > side {
+		return float64(long) / float64(side)
+	}
+	return 1
+}
+
 func (o Options) withDefaults() Options {
 	if o.MaxSide <= 0 {
 		o.MaxSide = 1600
@@ -84,6 +101,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MinSideFrac <= 0 {
 		o.MinSideFrac = 0.2
+	}
+	if o.MinSidePx <= 0 {
+		o.MinSidePx = 144
 	}
 	if o.MinSharpness <= 0 {
 		o.MinSharpness = 8
@@ -196,9 +216,8 @@ func checkFrame(frame gocv.Mat) error {
 // returns the scale from gray pixels to frame pixels.
 func (d *Detector) toGray(frame gocv.Mat) float64 {
 	src := frame
-	scale := 1.0
-	if long := max(frame.Cols(), frame.Rows()); long > d.opts.MaxSide {
-		scale = float64(long) / float64(d.opts.MaxSide)
+	scale := d.opts.WorkScale(frame.Cols(), frame.Rows())
+	if scale > 1 {
 		sz := image.Pt(max(1, int(math.Round(float64(frame.Cols())/scale))), max(1, int(math.Round(float64(frame.Rows())/scale))))
 		gocv.Resize(frame, &d.work, sz, 0, 0, gocv.InterpolationArea)
 		src = d.work
@@ -341,7 +360,8 @@ func (d *Detector) take(frame gocv.Mat, gs float64) (Grid, float64, error) {
 	for i := 0; i < 4; i++ {
 		shortest = math.Min(shortest, fq[i].dist(fq[(i+1)%4]))
 	}
-	if limit := d.opts.MinSideFrac * float64(min(frame.Cols(), frame.Rows())); shortest < limit {
+	limit := math.Min(d.opts.MinSideFrac*float64(min(frame.Cols(), frame.Rows())), d.opts.MinSidePx*gs)
+	if shortest < limit {
 		return g, gs, qualityErr(TooSmall, "grid side %.0f px, need %.0f px", shortest, limit)
 	}
 	return g, gs, nil
@@ -622,13 +642,14 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 		return g, nil, err
 	}
 	g, cells, score, err := d.readPicked(frame, g, gs, p)
-	if !isKind(err, NoGrid) && score >= weakLineScore {
+	if !isKind(err, NoGrid) && score >= clearLineScore {
 		return g, cells, err
 	}
-	// No grid, or one whose lines hardly stand out (a page read as a
-	// lattice of its text): a grid a few pixels a cell wide at the search
-	// resolution may have lost its lines there, or merged with the page's
-	// edge or a frame beside it. Look again at the page it lies on, at the
+	// No grid, or one whose lines do not stand out as a grid's do (a page
+	// read as a lattice of its text or of the columns a grid inside it
+	// makes): a grid a few pixels a cell wide at the search resolution
+	// may have lost its lines there, or merged with the page's edge or a
+	// frame beside it. Look again at the page it lies on, at the
 	// resolution the search can afford for that part of the frame, and
 	// take what that finds when its lines are clear.
 	roi, ok := d.zoomRegion(gs)
@@ -638,11 +659,17 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 	saved := d.searchState()
 	d.findIn(roi, gs, true)
 	d.chosen = pick(d.cands, p, d.frameToFind)
-	if g2, gs2, err2 := d.take(frame, gs); err2 == nil {
+	g2, gs2, err2 := d.take(frame, gs)
+	switch {
+	case err2 == nil:
 		g2, cells2, score2, err2 := d.readPicked(frame, g2, gs2, p)
 		if !isKind(err2, NoGrid) && score2 >= weakLineScore && score2 > score {
 			return g2, cells2, err2
 		}
+	case isKind(err2, TooSmall) && isKind(err, NoGrid) && d.latticeLikeness(d.bin, d.cands[d.chosen].q) >= goodLattice:
+		// The page holds a grid too small to read: say so ("move
+		// closer") rather than that there is none.
+		return g2, nil, err2
 	}
 	d.restoreSearch(saved)
 	return g, cells, err
@@ -1077,6 +1104,12 @@ const bendGain = 0.04
 // weakLineScore is the line score below which the quadrilateral found is
 // doubted (real photos of grids found right score 0.30 and up).
 const weakLineScore = 0.25
+
+// clearLineScore is the line score from which a reading is taken without
+// looking again at the page it lies on: grids found right score 0.30 and
+// up; a page read as a 4×4 lattice of the columns a small grid printed on
+// it makes scores 0.27 (es2812-42 held in a 1920×1080 frame at 35%).
+const clearLineScore = 0.3
 
 // canvasSide is the rectified canvas side for an n×n grid: n*cellPx, but
 // at least the 9×9 canvas and at most the 12×12 one, except that a 16×16
