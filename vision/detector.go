@@ -642,12 +642,12 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 		return g, nil, err
 	}
 	g, cells, score, err := d.readPicked(frame, g, gs, p)
-	if !isKind(err, NoGrid) && score >= clearLineScore {
+	if !isKind(err, NoGrid) && (score >= clearLineScore || score >= weakLineScore && d.takenLooksLikeGrid()) {
 		return g, cells, err
 	}
 	// No grid, or one whose lines do not stand out as a grid's do (a page
-	// read as a lattice of its text or of the columns a grid inside it
-	// makes): a grid a few pixels a cell wide at the search resolution
+	// read as a lattice of its text, or of the columns a grid inside it
+	// makes when the search saw no lattice in it): a grid a few pixels a cell wide at the search resolution
 	// may have lost its lines there, or merged with the page's edge or a
 	// frame beside it. Look again at the page it lies on, at the
 	// resolution the search can afford for that part of the frame, and
@@ -673,6 +673,21 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 	}
 	d.restoreSearch(saved)
 	return g, cells, err
+}
+
+// takenLooksLikeGrid reports whether the candidate taken looked like a
+// Sudoku lattice to the search (a grid of 16×16 or on a curled page whose
+// lines score under clearLineScore does; a page around a small grid does
+// not).
+func (d *Detector) takenLooksLikeGrid() bool {
+	if d.chosen < 0 || d.chosen >= len(d.cands) {
+		return false
+	}
+	c := d.cands[d.chosen]
+	if len(d.cands) == 1 { // not scored
+		return d.latticeLikeness(d.bin, c.q) >= goodLattice
+	}
+	return c.score >= goodLattice
 }
 
 // readPicked reads grid g, the candidate the search took for pick p (gs:
