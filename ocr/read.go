@@ -97,8 +97,9 @@ func (r Reading) Certain() bool { return r.Solutions == 1 && len(r.Doubt) == 0 }
 // and keeps the most likely reading that breaks no rule and has exactly one
 // solution, provided no reading with another solution is nearly as likely
 // (within a factor e^AcceptMargin, see Settings); otherwise the cells where
-// they differ go to Doubt. When no reading within three changes will do,
-// a wider repair keeps the givens read surely and lets the unsure ones
+// they differ go to Doubt. When no reading within three changes will do
+// on a 12×12 or 16×16 grid (three of its 56 or 112 givens), a wider
+// repair keeps the givens read surely and lets the unsure ones
 // take their likely values, any number of them (see resolver.wide); its
 // changes go against the model's odds and so are held for a check too.
 // Each correction is listed in Changes. A grid that stays unsolvable is

@@ -54,6 +54,12 @@ const (
 // BenchmarkWideRepair).
 var sureTiers = []float64{0.9, 0.99}
 
+// wideMinSide is the smallest grid the wide repair is for. Three edits
+// are 11% of a 9×9's 28 or so givens but under 3% of a 16×16's 112; on
+// 9×9 frames of a webcam video (others-tune) it found readings changing
+// 4 to 6 of the givens, too many to trust.
+const wideMinSide = 12
+
 const (
 	wideCellCost = 2.5
 	wideLeaves   = 5000
@@ -102,6 +108,8 @@ type resolver struct {
 	faint  map[int]bool // cells vision called empty but gave ink for
 	sv     *sudoku.Solver
 	solves int
+	// wideSolves is how many solver runs the wide repair made.
+	wideSolves int
 }
 
 func newResolver(r *Reading, faint []int, set Settings) *resolver {
@@ -230,7 +238,7 @@ type candidate struct {
 func (s *resolver) repair() {
 	base := s.r.Given.Clone()
 	found := s.search(base, s.candidateEdits(base), shallow)
-	if len(found) == 0 {
+	if len(found) == 0 && s.n >= wideMinSide {
 		found = s.wide(base)
 	}
 	if len(found) == 0 {
@@ -259,7 +267,9 @@ func (s *resolver) wide(base sudoku.Grid) []candidate {
 	if s.sv == nil {
 		return nil
 	}
-	end := s.solves + wideSolves
+	start := s.solves
+	defer func() { s.wideSolves = s.solves - start }()
+	end := start + wideSolves
 	for _, tier := range sureTiers {
 		w := s.wideCells(base, tier)
 		if w == nil {
@@ -702,9 +712,9 @@ func (s *resolver) check() {
 		return
 	}
 	g := s.r.Given.Clone()
-	// The check's own solver runs, after what the repair used (at least
-	// the first search's share).
-	end := max(s.solves, maxSolves) + maxChecks
+	// The check's own solver runs come after the search's and the wide
+	// repair's.
+	end := maxSolves + s.wideSolves + maxChecks
 	for i, v := range s.r.Given.Cells {
 		p := s.r.Prob[i]
 		if v == 0 || p == nil {
