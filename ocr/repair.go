@@ -50,8 +50,10 @@ const (
 // the value read (e^2.5 ≈ 12 times less likely; empty among them). The
 // readings of the unsure givens it lists are bounded by wideLeaves, the
 // search for them by wideNodes, and the solver runs over them by
-// wideSolves (about 5 ms of CPU for a 16×16 with five givens misread,
-// BenchmarkWideRepair).
+// wideSolves, each of at most wideBudget search nodes (a reading of a
+// 16×16 with 110 givens takes about 50: image18's 508 runs took 23,000
+// nodes in all). About 5 ms of CPU for a 16×16 with five givens misread
+// (BenchmarkWideRepair).
 var sureTiers = []float64{0.9, 0.99}
 
 // wideMinSide is the smallest grid the wide repair is for. Three edits
@@ -65,6 +67,7 @@ const (
 	wideLeaves   = 5000
 	wideNodes    = 100000
 	wideSolves   = 300
+	wideBudget   = 2000
 )
 
 // Settings are the thresholds of the repair and the doubt check.
@@ -268,7 +271,11 @@ func (s *resolver) wide(base sudoku.Grid) []candidate {
 		return nil
 	}
 	start := s.solves
-	defer func() { s.wideSolves = s.solves - start }()
+	s.sv.SetBudget(wideBudget)
+	defer func() {
+		s.sv.SetBudget(searchBudget)
+		s.wideSolves = s.solves - start
+	}()
 	end := start + wideSolves
 	for _, tier := range sureTiers {
 		w := s.wideCells(base, tier)
