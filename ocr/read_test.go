@@ -499,14 +499,7 @@ func BenchmarkRepair(b *testing.B) {
 			t := &testing.T{}
 			_, cells, cl := setup(t, c.puzzle, s9)
 			c.tweak(cl.probs, cells)
-			b.ResetTimer()
-			cpu := cputime.Process()
-			for i := 0; i < b.N; i++ {
-				if _, err := ocr.Read(cl, s9, cells); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			benchRead(b, cl, s9, cells)
 		})
 	}
 }
@@ -688,6 +681,11 @@ func misreadPuzzle(t testing.TB, shape sudoku.Shape, givens, wrong int) (sudoku.
 func BenchmarkWideRepair(b *testing.B) {
 	shape := sudoku.Shape{BoxRows: 4, BoxCols: 4}
 	_, cells, cl, _ := misreadPuzzle(b, shape, 112, 5)
+	benchRead(b, cl, shape, cells)
+}
+
+// benchRead times Read of cells with cl, reporting its CPU per read.
+func benchRead(b *testing.B, cl ocr.Classifier, shape sudoku.Shape, cells []vision.Cell) {
 	b.ResetTimer()
 	cpu := cputime.Process()
 	for i := 0; i < b.N; i++ {
