@@ -444,6 +444,24 @@ func cuttingFrame(t *testing.T) (gocv.Mat, sudoku.Grid) {
 	return frame, truth
 }
 
+// cuttingGrids returns the outline the session follows in frame (Locate)
+// and the grid its recogniser reads before it knows where the grid is
+// (the most Sudoku-like).
+func cuttingGrids(t *testing.T, frame gocv.Mat) (outline, grid vision.Grid) {
+	t.Helper()
+	det := vision.NewDetector(vision.Options{})
+	defer det.Close()
+	outline, err := det.Locate(frame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grid, _, err = det.Analyze(frame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return outline, grid
+}
+
 // TestDrawnOnTheGridInsideThePage holds a newspaper cutting (es2812-19
 // of ../shared's others-train: a text column beside the grid, the
 // cutting's outline around both) up to a 640×480 camera. The outline the display
@@ -456,17 +474,7 @@ func cuttingFrame(t *testing.T) (gocv.Mat, sudoku.Grid) {
 func TestDrawnOnTheGridInsideThePage(t *testing.T) {
 	frame, truth := cuttingFrame(t)
 	defer frame.Close()
-	det := vision.NewDetector(vision.Options{})
-	defer det.Close()
-	outline, err := det.Locate(frame)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// What the session's recogniser reads, picking by the outline's centre.
-	grid, _, err := det.AnalyzePick(frame, vision.Pick{Near: quadCentre(outline.Corners), ByPoint: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	outline, grid := cuttingGrids(t, frame)
 	dist := func(a [4][2]float64, b [4]gocv.Point2f) float64 {
 		d := 0.0
 		for i := range a {
@@ -486,7 +494,7 @@ func TestDrawnOnTheGridInsideThePage(t *testing.T) {
 	// Held until five frames are drawn solved (recognitions lag on a
 	// busy machine).
 	src := &seqSource{imgs: []gocv.Mat{frame}, count: []int{20}, ready: func(int) bool { return solved >= 5 }}
-	_, err = Run(src, nil, Options{
+	_, err := Run(src, nil, Options{
 		Every: 5, Undrawn: true,
 		NewRecognizer: func() (Recognizer, error) { return o, nil },
 		OnFrame: func(f FrameInfo) {
@@ -533,16 +541,7 @@ func (c *centreOnly) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Resu
 func TestPickByTheGridRead(t *testing.T) {
 	frame, truth := cuttingFrame(t)
 	defer frame.Close()
-	det := vision.NewDetector(vision.Options{})
-	defer det.Close()
-	outline, err := det.Locate(frame)
-	if err != nil {
-		t.Fatal(err)
-	}
-	grid, _, err := det.Analyze(frame)
-	if err != nil {
-		t.Fatal(err)
-	}
+	outline, grid := cuttingGrids(t, frame)
 	o := &centreOnly{oracle: newOracle(t, sudoku.CellString(truth.Cells)), centre: quadCentre(grid.Corners)}
 	if c := quadCentre(outline.Corners); math.Hypot(float64(c.X-o.centre.X), float64(c.Y-o.centre.Y)) < 10 {
 		t.Fatalf("the outline followed is centred %v, the grid %v: this frame does not test a grid off the outline's centre", c, o.centre)
@@ -550,7 +549,7 @@ func TestPickByTheGridRead(t *testing.T) {
 	solved := 0
 	// Held until five frames are drawn solved or 60 recognitions failed.
 	src := &seqSource{imgs: []gocv.Mat{frame}, count: []int{30}, ready: func(int) bool { return solved >= 5 || o.missed.Load() > 60 }}
-	_, err = Run(src, nil, Options{
+	_, err := Run(src, nil, Options{
 		Every: 5, Undrawn: true,
 		NewRecognizer: func() (Recognizer, error) { return o, nil },
 		OnFrame: func(f FrameInfo) {

@@ -57,19 +57,7 @@ func heldFrame(img gocv.Mat, w, h int, fill float64, pi, f int) (gocv.Mat, func(
 // grid lines inside the quadrilateral" before the search looked inside the
 // page, or as a smaller puzzle made of the grid's boxes.
 func TestHeldPages(t *testing.T) {
-	dir := testenv.Shared(t, "datasets/others-train")
-	outlines, err := readOutlines(filepath.Join(dir, "outlines.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases := []struct {
-		name, photo string
-		w, h        int
-		fill        float64
-		pi, f       int
-		// mayRefuse: "no grid" passes, but never a smaller puzzle.
-		mayRefuse bool
-	}{
+	checkHeldCases(t, []heldCase{
 		{"page outline, near", "andreibrihac-2.jpg", 1280, 720, 0.85, 7, 20, false},
 		{"page outline, near, text on the grid", "andreibrihac-8.jpg", 1280, 720, 0.85, 12, 20, false},
 		{"page outline, far", "andreibrihac-12.jpg", 1280, 720, 0.55, 2, 20, false},
@@ -79,6 +67,27 @@ func TestHeldPages(t *testing.T) {
 		// Read as a 6×6 puzzle made of the grid's boxes before wholeGrid
 		// (a 2×3 reading with one solution, shown solved in live).
 		{"9×9 not read as six of its boxes", "es2812-55.jpg", 1280, 720, 0.85, 54, 17, true},
+	})
+}
+
+// heldCase is a photo of others-train held up to a w×h camera, filling
+// fill of it, in mkvideo's pose pi at frame f.
+type heldCase struct {
+	name, photo string
+	w, h        int
+	fill        float64
+	pi, f       int
+	// mayRefuse: "no grid" passes, but never a smaller puzzle.
+	mayRefuse bool
+}
+
+// checkHeldCases runs checkHeld on each case.
+func checkHeldCases(t *testing.T, cases []heldCase) {
+	t.Helper()
+	dir := testenv.Shared(t, "datasets/others-train")
+	outlines, err := readOutlines(filepath.Join(dir, "outlines.csv"))
+	if err != nil {
+		t.Fatal(err)
 	}
 	det := NewDetector(Options{})
 	defer det.Close()
@@ -221,31 +230,14 @@ func BenchmarkAnalyzeHeld(b *testing.B) {
 // (line score 0.25–0.3, taken without a second look), or a 9×9 read as
 // six of its boxes.
 func TestOtherFramings(t *testing.T) {
-	dir := testenv.Shared(t, "datasets/others-train")
-	outlines, err := readOutlines(filepath.Join(dir, "outlines.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases := []struct {
-		name, photo string
-		w, h        int
-		fill        float64
-		pi, f       int
-	}{
-		{"1920×1080 at 35%, grid 190 px: not too small", "andreibrihac-13.jpg", 1920, 1080, 0.35, 3, 5},
-		{"1080×1920 at 45%, 21 px cells: not too small", "es2812-11.jpg", 1080, 1920, 0.45, 16, 20},
-		{"1920×1080 at 35%, page not a 4×4", "es2812-42.jpg", 1920, 1080, 0.35, 43, 20},
-		{"1920×1080 at 35%, page not a 16×16", "andreibrihac-9.jpg", 1920, 1080, 0.35, 13, 5},
-		{"1920×1080 at 35%, thin lines", "wizardxz-1.jpg", 1920, 1080, 0.35, 59, 5},
-		{"1280×720 at 55%, 9×9 not six of its boxes", "es2812-17.jpg", 1280, 720, 0.55, 22, 5},
-	}
-	det := NewDetector(Options{})
-	defer det.Close()
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			checkHeld(t, det, dir, outlines, c.photo, c.w, c.h, c.fill, c.pi, c.f, false)
-		})
-	}
+	checkHeldCases(t, []heldCase{
+		{"1920×1080 at 35%, grid 190 px: not too small", "andreibrihac-13.jpg", 1920, 1080, 0.35, 3, 5, false},
+		{"1080×1920 at 45%, 21 px cells: not too small", "es2812-11.jpg", 1080, 1920, 0.45, 16, 20, false},
+		{"1920×1080 at 35%, page not a 4×4", "es2812-42.jpg", 1920, 1080, 0.35, 43, 20, false},
+		{"1920×1080 at 35%, page not a 16×16", "andreibrihac-9.jpg", 1920, 1080, 0.35, 13, 5, false},
+		{"1920×1080 at 35%, thin lines", "wizardxz-1.jpg", 1920, 1080, 0.35, 59, 5, false},
+		{"1280×720 at 55%, 9×9 not six of its boxes", "es2812-17.jpg", 1280, 720, 0.55, 22, 5, false},
+	})
 }
 
 // TestPickBesideThePoint reads pages as live does before it knows where
