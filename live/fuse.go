@@ -11,11 +11,12 @@ import (
 	"github.com/sudokuar/sudokuar/vision"
 )
 
-// canvasReader is a Recognizer that can also give a frame's rectified view
-// of a grid it found and read a grid from such a view: the recogniser
-// then reads the average of the latest views of one page as well as each
-// frame. *pipeline.Pipeline is one.
-type canvasReader interface {
+// CanvasReader is what a Recognizer also does for the session to fuse
+// frames: give a frame's rectified view of a grid it found there, and
+// read a grid from such a view. With it the recogniser reads the mean of
+// the latest views of one page when the frames alone leave the gate in
+// doubt. *pipeline.Pipeline is one.
+type CanvasReader interface {
 	Canvas(frame gocv.Mat, g vision.Grid, dst *gocv.Mat) error
 	ReadCanvas(canvas gocv.Mat, g vision.Grid) pipeline.Result
 }

@@ -213,7 +213,7 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 	count := 0          // recognitions so far
 	// The page's canvases of the latest recognitions, for a reading of
 	// their mean (when the recogniser can make and read them).
-	cr, _ := p.(canvasReader)
+	cr, _ := p.(CanvasReader)
 	fz := newFuser(fuseDepth)
 	defer fz.Close()
 	canvas := gocv.NewMat()
