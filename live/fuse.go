@@ -139,7 +139,7 @@ func (f *fuser) align(ref, src gocv.Mat) bool {
 		}
 	}
 	win := max(7, int(cs*0.66)) | 1
-	gocv.CalcOpticalFlowPyrLKWithParams(ref, src, f.pts, f.nxt, &f.status, &f.errs, image.Pt(win, win), 1, f.crit, 0, 1e-4)
+	gocv.CalcOpticalFlowPyrLKWithParams(ref, src, f.pts, f.nxt, &f.status, &f.errs, image.Pt(win, win), 2, f.crit, 0, 1e-4)
 	if f.nxt.Rows() != m*m || f.status.Rows() != m*m {
 		return false
 	}
