@@ -8,6 +8,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/vision"
 )
 
@@ -34,10 +35,14 @@ type CanvasReader interface {
 // It owns its Mats (Close them).
 type fuser struct {
 	depth int
-	side  int // the canvases' side (0: none held)
-	n     int // the grid's side in cells
+	cr    CanvasReader // makes and reads the canvases (nil: no fusion)
+	side  int          // the canvases' side (0: none held)
+	n     int          // the grid's side in cells
 	cans  []gocv.Mat
+	// now says the newest canvas is of the frame recognised last.
+	now bool
 	// scratch
+	canvas                   gocv.Mat
 	aligned, acc, f32, fused gocv.Mat
 	pts, nxt, status, errs   gocv.Mat
 	crit                     gocv.TermCriteria
@@ -60,8 +65,10 @@ const (
 	fuseMinPoints = 12
 )
 
-func newFuser(depth int) *fuser {
-	return &fuser{depth: depth, aligned: gocv.NewMat(), acc: gocv.NewMat(), f32: gocv.NewMat(), fused: gocv.NewMat(),
+// newFuser returns a fuser of depth canvases made and read by cr (nil:
+// it never fuses).
+func newFuser(depth int, cr CanvasReader) *fuser {
+	return &fuser{depth: depth, cr: cr, canvas: gocv.NewMat(), aligned: gocv.NewMat(), acc: gocv.NewMat(), f32: gocv.NewMat(), fused: gocv.NewMat(),
 		pts: gocv.NewMat(), nxt: gocv.NewMat(), status: gocv.NewMat(), errs: gocv.NewMat(),
 		crit: gocv.NewTermCriteria(gocv.Count+gocv.EPS, 20, 0.03)}
 }
@@ -69,18 +76,71 @@ func newFuser(depth int) *fuser {
 // Close releases the Mats.
 func (f *fuser) Close() {
 	f.reset()
-	for _, m := range []*gocv.Mat{&f.aligned, &f.acc, &f.f32, &f.fused, &f.pts, &f.nxt, &f.status, &f.errs} {
+	for _, m := range []*gocv.Mat{&f.canvas, &f.aligned, &f.acc, &f.f32, &f.fused, &f.pts, &f.nxt, &f.status, &f.errs} {
 		m.Close()
 	}
 }
 
-// reset forgets every canvas: another page, or another grid.
+// reset forgets every canvas.
 func (f *fuser) reset() {
 	for i := range f.cans {
 		f.cans[i].Close()
 	}
 	f.cans = f.cans[:0]
-	f.side, f.n = 0, 0
+	f.side, f.n, f.now = 0, 0, false
+}
+
+// restart forgets every canvas but the frame's recognised last: another
+// page, or another grid, starts with it.
+func (f *fuser) restart() {
+	if !f.now || len(f.cans) < 2 {
+		if !f.now {
+			f.reset()
+		}
+		return
+	}
+	last := len(f.cans) - 1
+	for i := range last {
+		f.cans[i].Close()
+	}
+	f.cans[0] = f.cans[last]
+	f.cans = f.cans[:1]
+}
+
+// take keeps frame's canvas of the grid res read in it, when res read a
+// puzzle there.
+func (f *fuser) take(frame gocv.Mat, res pipeline.Result) {
+	f.now = false
+	if f.cr == nil || len(res.Puzzle.Cells) == 0 || f.cr.Canvas(frame, res.Grid, &f.canvas) != nil {
+		return
+	}
+	f.add(f.canvas, res.Puzzle.N())
+	f.now = true
+}
+
+// recheck is the verdict on the voted givens when the gate held them back
+// (verdict, on the evidence ev, not solved although the rules solve them):
+// the frames read one by one doubt some of the vote's cells (each
+// misreads others: noise, blur, the JPEG of small cells). It reads the
+// page from the mean of its latest views, the frame recognised last
+// among them (g: the grid read in that frame); when that reading agrees
+// with the vote, how sure it is counts too (see fusedEvidence), under the
+// same gate. Otherwise, or without two views to fuse, the evidence's
+// Conf and the verdict are returned as they are.
+func (f *fuser) recheck(voted sudoku.Grid, rules, verdict pipeline.Verdict, ev pipeline.Evidence, g vision.Grid) ([]float64, pipeline.Verdict) {
+	if rules.Status != pipeline.StatusSolved || verdict.Status == pipeline.StatusSolved || !f.now {
+		return ev.Conf, verdict
+	}
+	m, k := f.fuse()
+	if k < 2 {
+		return ev.Conf, verdict
+	}
+	fused := f.cr.ReadCanvas(m, g)
+	if fused.Turns != 0 || sudoku.CellString(fused.Puzzle.Cells) != sudoku.CellString(voted.Cells) {
+		return ev.Conf, verdict
+	}
+	ev.Conf, ev.Doubt = fusedEvidence(ev.Conf, ev.Doubt, fused)
+	return ev.Conf, pipeline.Gate(voted, rules, ev)
 }
 
 // add keeps a copy of the canvas of the newest reading (an n×n grid),

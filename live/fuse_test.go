@@ -193,7 +193,7 @@ func TestFuseRefusesMisaligned(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			defer c.newest.Close()
-			fz := newFuser(fuseDepth)
+			fz := newFuser(fuseDepth, p)
 			defer fz.Close()
 			for _, m := range page[:3] {
 				fz.add(m, 9)
@@ -229,7 +229,7 @@ func BenchmarkFuse(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer p.Close()
-	fz := newFuser(fuseDepth)
+	fz := newFuser(fuseDepth, p)
 	defer fz.Close()
 	c := gocv.NewMat()
 	defer c.Close()

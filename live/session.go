@@ -214,13 +214,11 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 	// The page's canvases of the latest recognitions, for a reading of
 	// their mean (when the recogniser can make and read them).
 	cr, _ := p.(CanvasReader)
-	fz := newFuser(fuseDepth)
+	fz := newFuser(fuseDepth, cr)
 	defer fz.Close()
-	canvas := gocv.NewMat()
-	defer canvas.Close()
 	for j := range jobs {
 		res := p.ProcessPick(j.frame, j.pick)
-		hasCanvas := cr != nil && len(res.Puzzle.Cells) > 0 && cr.Canvas(j.frame, res.Grid, &canvas) == nil
+		fz.take(j.frame, res)
 		j.frame.Close()
 		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, conf: cur.conf, id: cur.id, turns: cur.turns, bend: cur.bend,
 			inner: cur.inner, innerSide: cur.innerSide}
@@ -228,7 +226,7 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 			// Another grid, or the page may have changed: nothing of
 			// the old vote may be drawn or voted into the new one.
 			voter.Reset()
-			fz.reset()
+			fz.restart()
 			v.puzzle, v.verdict, v.conf, v.bend, v.turns, v.inner = sudoku.Grid{}, pipeline.Verdict{}, nil, nil, 0, nil
 			v.id++
 		}
@@ -244,10 +242,7 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 				v.id++
 			}
 			if fresh {
-				fz.reset() // a new puzzle: none of the canvases held show it
-			}
-			if hasCanvas {
-				fz.add(canvas, res.Puzzle.N())
+				fz.restart() // a new puzzle: none of the earlier canvases show it
 			}
 			v.puzzle = voted
 			v.conf = voter.Conf()
@@ -267,22 +262,10 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 			if given == sudoku.CellString(res.Puzzle.Cells) {
 				doubt = append(doubt, res.CheckCells()...)
 			}
-			v.verdict = pipeline.Gate(voted, rules, pipeline.Evidence{Conf: v.conf, Doubt: doubt, CellPx: cellPx})
-			if rules.Status == pipeline.StatusSolved && v.verdict.Status != pipeline.StatusSolved && hasCanvas {
-				// The gate holds the vote back: the frames read one by one
-				// doubt some of its cells (each misreads others: noise,
-				// blur, the JPEG of small cells). Read the page from the
-				// mean of its latest views, this frame's among them; when
-				// that reading agrees with the vote, how sure it is counts
-				// too (see fusedEvidence), under the same gate.
-				if m, k := fz.fuse(); k >= 2 {
-					fused := cr.ReadCanvas(m, res.Grid)
-					if fused.Turns == 0 && sudoku.CellString(fused.Puzzle.Cells) == given {
-						v.conf, doubt = fusedEvidence(v.conf, doubt, fused)
-						v.verdict = pipeline.Gate(voted, rules, pipeline.Evidence{Conf: v.conf, Doubt: doubt, CellPx: cellPx})
-					}
-				}
-			}
+			ev := pipeline.Evidence{Conf: v.conf, Doubt: doubt, CellPx: cellPx}
+			v.verdict = pipeline.Gate(voted, rules, ev)
+			// Held back by the gate: the page's mean view may settle it.
+			v.conf, v.verdict = fz.recheck(voted, rules, v.verdict, ev, res.Grid)
 			if v.verdict.Status == pipeline.StatusSolved && voter.Disputed() {
 				// The latest reading says another puzzle may be in view
 				// (a page swapped while the grid was followed): nothing
