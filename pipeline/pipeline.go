@@ -113,11 +113,45 @@ func (p *Pipeline) process(frame gocv.Mat, pick vision.Pick) Result {
 		}
 	}
 	r.setGrid(g)
+	p.read(&r, g, cells, quality)
+	return r
+}
+
+// Canvas puts into dst the rectified grey view of frame through g, a grid
+// a Result of this pipeline found in it (Result.Grid): the canvas its
+// cells were cut from (see vision.Detector.Canvas).
+func (p *Pipeline) Canvas(frame gocv.Mat, g vision.Grid, dst *gocv.Mat) error {
+	return p.det.Canvas(frame, g, dst)
+}
+
+// ReadCanvas reads the puzzle of grid g from canvas, a grey rectified view
+// of it as Canvas gives (live averages the canvases of several frames of
+// one page): its cells are cut, read, repaired, judged and gated as
+// Process does a frame's, the gate taking the cells' size in the frame
+// from g's corners. Failures are reported in the Result's Status.
+func (p *Pipeline) ReadCanvas(canvas gocv.Mat, g vision.Grid) Result {
+	start := time.Now()
+	var r Result
+	g, cells, err := p.det.CellsOf(canvas, g)
+	if err != nil {
+		r.Status, r.Error = statusOf(err), err.Error()
+	} else {
+		r.setGrid(g)
+		p.read(&r, g, cells, "")
+	}
+	r.Ms = math.Round(float64(time.Since(start).Microseconds())/10) / 100
+	return r
+}
+
+// read fills r with the puzzle read from the cells of grid g, repaired,
+// judged and gated; quality is the picture's fault the detector found
+// (too blurry or dark, "" if none), blamed if no solution comes of it.
+func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality string) {
 	reading, err := ocr.Read(p.clf, g.Shape, cells)
 	if err != nil {
 		// A grid the model has no glyphs for, or cells it cannot take.
 		r.Status, r.Error = StatusUnread, err.Error()
-		return r
+		return
 	}
 	if k := ((reading.Turns % 4) + 4) % 4; k != 0 {
 		// The page lies turned: a page photographed sideways, or a phone's
@@ -173,7 +207,6 @@ func (p *Pipeline) process(frame gocv.Mat, pick vision.Pick) Result {
 	} else if quality != "" {
 		r.Error = ""
 	}
-	return r
 }
 
 // gridChoices lists the candidates that look like grids when there are
