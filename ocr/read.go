@@ -187,15 +187,19 @@ func ReadWith(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Setting
 			}
 		}
 	}
+	looked, err := moreLooks(c, probs, cells, index, turns, set.SecondLook)
+	if err != nil {
+		return Reading{}, err
+	}
 	first := resolve(probs, index, inked, shape, turns, set)
 	if set.SecondLook <= 0 || first.Certain() && minGiven(first) >= set.LookCertainBelow {
 		return first, nil
 	}
-	looked, err := secondLook(c, probs, cells, index, turns, set.SecondLook)
+	again, err := secondLook(c, probs, cells, index, looked, turns, set.SecondLook)
 	if err != nil {
 		return Reading{}, err
 	}
-	if !looked {
+	if !again {
 		return first, nil
 	}
 	return resolve(probs, index, inked, shape, turns, set), nil
@@ -245,12 +249,12 @@ func resolve(probs [][]float32, index []int, inked []bool, shape sudoku.Shape, t
 // the half-way cut thins or breaks a faint stroke, so they err on
 // different cells; where they agree the combined reading is surer, where
 // they do not it is less sure, and the doubt check decides as before.
-func secondLook(c Classifier, probs [][]float32, cells []vision.Cell, index []int, turns int, below float64) (bool, error) {
+func secondLook(c Classifier, probs [][]float32, cells []vision.Cell, index []int, looked []bool, turns int, below float64) (bool, error) {
 	var batch [][]float32
 	var which []int
 	for k, p := range probs {
 		half := cells[index[k]].Half
-		if len(half) != CellLen || float64(max32(p)) >= below {
+		if len(half) != CellLen || float64(max32(p)) >= below || looked[k] {
 			continue
 		}
 		batch = append(batch, TurnCell(half, turns))
@@ -264,24 +268,85 @@ func secondLook(c Classifier, probs [][]float32, cells []vision.Cell, index []in
 		return false, fmt.Errorf("second look: %w", err)
 	}
 	for j, k := range which {
-		p, q := probs[k], more[j]
-		m := make([]float32, len(p))
-		var sum float64
-		for v := range p {
-			if v < len(q) {
-				m[v] = float32(math.Sqrt(float64(p[v]) * float64(q[v])))
-				sum += float64(m[v])
-			}
+		if m := geoMean([][]float32{probs[k], more[j]}); m != nil {
+			probs[k] = m
 		}
-		if sum <= 0 {
-			continue
-		}
-		for v := range m {
-			m[v] = float32(float64(m[v]) / sum)
-		}
-		probs[k] = m
 	}
 	return true, nil
+}
+
+// moreLooks reads again the cells vision cut several ways (vision.Cell.Looks:
+// cells small in the frame) whose top glyph probability is below `below`,
+// through their half-way view and each of their looks, all in one batch,
+// and replaces each one's probabilities by the normalised geometric mean
+// of all its readings (see geoMean): a digit stays sure only where every
+// cut agrees on it. It reports which batch entries it combined (the
+// second look then leaves them alone).
+func moreLooks(c Classifier, probs [][]float32, cells []vision.Cell, index []int, turns int, below float64) ([]bool, error) {
+	looked := make([]bool, len(probs))
+	var batch [][]float32
+	var which []int
+	for k, p := range probs {
+		cell := cells[index[k]]
+		if len(cell.Looks) == 0 || float64(max32(p)) >= below {
+			continue
+		}
+		for _, v := range append([][]float32{cell.Half}, cell.Looks...) {
+			if len(v) == CellLen {
+				batch = append(batch, TurnCell(v, turns))
+				which = append(which, k)
+			}
+		}
+	}
+	if len(batch) == 0 {
+		return looked, nil
+	}
+	more, err := classify(c, batch)
+	if err != nil {
+		return nil, fmt.Errorf("more looks: %w", err)
+	}
+	for j := 0; j < len(which); {
+		k := which[j]
+		all := [][]float32{probs[k]}
+		for ; j < len(which) && which[j] == k; j++ {
+			all = append(all, more[j])
+		}
+		if m := geoMean(all); m != nil {
+			probs[k] = m
+			looked[k] = true
+		}
+	}
+	return looked, nil
+}
+
+// geoMean is the normalised geometric mean of several readings of one
+// cell (probabilities over the same classes), or nil when they share no
+// class.
+func geoMean(all [][]float32) []float32 {
+	m := make([]float64, len(all[0]))
+	for v := range m {
+		logSum := 0.0
+		for _, p := range all {
+			if v >= len(p) || p[v] <= 0 {
+				logSum = math.Inf(-1)
+				break
+			}
+			logSum += math.Log(float64(p[v]))
+		}
+		m[v] = math.Exp(logSum / float64(len(all)))
+	}
+	var sum float64
+	for _, x := range m {
+		sum += x
+	}
+	if sum <= 0 {
+		return nil
+	}
+	out := make([]float32, len(m))
+	for v := range m {
+		out[v] = float32(m[v] / sum)
+	}
+	return out
 }
 
 func max32(p []float32) float32 {
