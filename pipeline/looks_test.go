@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sudokuar/sudokuar/internal/cputime"
 	"github.com/sudokuar/sudokuar/internal/held"
 	"github.com/sudokuar/sudokuar/internal/testenv"
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -68,5 +69,39 @@ func TestSmallCellsLooks(t *testing.T) {
 		if r.Status == StatusSolved && r.Given != want {
 			t.Errorf("%s frame %d: shown solved with givens %s, want %s", c.photo, c.f, r.Given, want)
 		}
+	}
+}
+
+// BenchmarkProcessSmallCells times the whole reading of a webcam frame
+// whose cells are small (a page at 70% of 640×480, cells 15–20 px), with
+// the several looks (default) and with one (LookPx -1), in CPU time:
+// go test -run '^$' -bench ProcessSmallCells ./pipeline
+func BenchmarkProcessSmallCells(b *testing.B) {
+	dir := testenv.Shared(b, "datasets/others-train")
+	img, err := ReadImage(filepath.Join(dir, "andreibrihac-12.jpg"), 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	frame, _ := held.Frame(img, 640, 480, 0.70, 7, 45)
+	img.Close()
+	defer frame.Close()
+	for _, c := range []struct {
+		name   string
+		lookPx float64
+	}{{"looks", 0}, {"oneLook", -1}} {
+		b.Run(c.name, func(b *testing.B) {
+			p, err := New(Options{Vision: vision.Options{LookPx: c.lookPx}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Close()
+			p.Process(frame) // build the network outside the timing
+			b.ResetTimer()
+			cpu := cputime.Process()
+			for i := 0; i < b.N; i++ {
+				p.Process(frame)
+			}
+			b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+		})
 	}
 }
