@@ -63,8 +63,8 @@ type Options struct {
 	// empty. Default 0.03.
 	MinInkFrac float64
 	// LookPx is the side of a cell in the frame, in pixels, below which
-	// Analyze cuts each digit several ways (Cell.Looks). Default
-	// SmallLookPx; negative: never.
+	// Analyze cuts each digit of a grid up to 9×9 several ways
+	// (Cell.Looks). Default SmallLookPx; negative: never.
 	LookPx float64
 }
 
@@ -778,7 +778,9 @@ func (d *Detector) analyzeTaken(g Grid, gs float64) (Grid, []Cell, float64, erro
 	}
 	cs := d.finalCanvas(&a, n)
 	g = a.g
-	cells := d.cells(n, cs, meanSide(g.Corners)/float64(n) < d.opts.LookPx)
+	// Grids above 9×9 are left to one look: their two-digit glyphs were not
+	// measured with the other cuts (a 16×16 read exactly was held back).
+	cells := d.cells(n, cs, n <= 9 && meanSide(g.Corners)/float64(n) < d.opts.LookPx)
 	switch {
 	case g.Brightness < d.opts.MinBrightness:
 		return g, cells, a.guess.LineScore, qualityErr(TooDark, "mean grey %.0f, need %.0f", g.Brightness, d.opts.MinBrightness)
