@@ -217,7 +217,8 @@ func TestLooksOnSmallCells(t *testing.T) {
 		digits, looked := 0, 0
 		for _, cell := range cells {
 			if cell.Empty {
-				if cell.Looks != nil {
+				// Faint ink the reader may look at is cut the same ways.
+				if cell.Looks != nil && (cell.Pixels == nil || !c.want) {
 					t.Errorf("%s: empty r%dc%d has looks", c.name, cell.Row+1, cell.Col+1)
 				}
 				continue

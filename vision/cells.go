@@ -68,7 +68,7 @@ func (d *Detector) cells(n int, cs float64, looks bool) []Cell {
 		i, main := c.cell, c.main
 		out[i].Ink = main.area
 		if c.contrast < minContrast || c.contrast < 0.35*ref {
-			out[i].Pixels, out[i].Half = pl.faint(i, pieces[i], main)
+			out[i].Pixels, out[i].Half, out[i].Looks = pl.faint(i, pieces[i], main)
 			continue
 		}
 		main = trimTails(labels, side, main, cs)
@@ -193,7 +193,7 @@ func (d *Detector) digitCandidates(pl plane, pieces [][]piece, out []Cell) []dig
 			// Only ink that could be a faded digit is worth the reader's
 			// look; specks are common and normalising each costs time.
 			if 3*main.area >= minInk && float64(max(main.h, main.w)) >= 0.2*cs {
-				out[i].Pixels, out[i].Half = pl.faint(i, pieces[i], main)
+				out[i].Pixels, out[i].Half, out[i].Looks = pl.faint(i, pieces[i], main)
 			}
 			continue
 		}
@@ -203,7 +203,7 @@ func (d *Detector) digitCandidates(pl plane, pieces [][]piece, out []Cell) []dig
 		ct, edge := contrastOf(pl.canvas, pl.bin, pl.labels, pl.side, pl.n, i, cs, main)
 		if edge > 0.5 {
 			out[i].Ink = main.area
-			out[i].Pixels, out[i].Half = pl.faint(i, pieces[i], main)
+			out[i].Pixels, out[i].Half, out[i].Looks = pl.faint(i, pieces[i], main)
 			continue
 		}
 		cands = append(cands, digitCand{i, main, ct})
@@ -309,12 +309,12 @@ type plane struct {
 // faint normalises the ink of a cell that is still called empty (too
 // little, too faint or too close to the border to count as a digit), so the
 // reader can look at it when the grid is otherwise ambiguous: a faded or
-// broken digit is a given the puzzle needs. The cell stays Empty.
-func (pl plane) faint(cell int, ps []piece, main piece) (pixels, half []float32) {
+// broken digit is a given the puzzle needs. The cell stays Empty; its
+// looks are cut as a digit's when the cells are small (a repair that makes
+// such ink a given must not take it for surer than its cuts agree).
+func (pl plane) faint(cell int, ps []piece, main piece) (pixels, half []float32, looks [][]float32) {
 	box, keep, _ := gather(ps, main)
-	pl.looks = false
-	pixels, half, _ = pl.render(cell, box, keep)
-	return pixels, half
+	return pl.render(cell, box, keep)
 }
 
 // render draws the digit made of the kept labels inside box, in cell,
