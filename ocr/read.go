@@ -103,7 +103,7 @@ func (r Reading) Certain() bool { return r.Solutions == 1 && len(r.Doubt) == 0 }
 // Second look: the cells the model is less than
 // Settings.SecondLook sure of are read again from vision.Cell.Half (the
 // same ink cut half-way between paper and ink), the two readings combined
-// (see secondLook) and the grid repaired and checked again. It is skipped
+// (see reread) and the grid repaired and checked again. It is skipped
 // when the first reading is already certain and every given is at least
 // Settings.LookCertainBelow sure: the look can then still put a cell in
 // doubt in principle, but on the 240 real photos it changed none of those
@@ -114,7 +114,7 @@ func (r Reading) Certain() bool { return r.Solutions == 1 && len(r.Doubt) == 0 }
 // glyph probability is below Settings.SecondLook are read through each of
 // their views, the half-way one among them, in one batch (four more model
 // inputs a cell), and each one's readings combined by their normalised
-// geometric mean before the first repair (see moreLooks); the second look
+// geometric mean before the first repair (see reread); the second look
 // then leaves them alone. On a webcam video's 420 frames (others-tune,
 // cells 14–24 px) this cut the cells read wrong from 156 to 132.
 //
@@ -197,7 +197,7 @@ func ReadWith(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Setting
 			}
 		}
 	}
-	looked, err := moreLooks(c, probs, cells, index, turns, set.SecondLook)
+	looked, err := reread(c, probs, cells, index, nil, turns, set.SecondLook, allViews, "more looks")
 	if err != nil {
 		return Reading{}, err
 	}
@@ -205,11 +205,11 @@ func ReadWith(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Setting
 	if set.SecondLook <= 0 || first.Certain() && minGiven(first) >= set.LookCertainBelow {
 		return first, nil
 	}
-	again, err := secondLook(c, probs, cells, index, looked, turns, set.SecondLook)
+	again, err := reread(c, probs, cells, index, looked, turns, set.SecondLook, halfView, "second look")
 	if err != nil {
 		return Reading{}, err
 	}
-	if !again {
+	if again == nil {
 		return first, nil
 	}
 	return resolve(probs, index, inked, shape, turns, set), nil
@@ -251,57 +251,41 @@ func resolve(probs [][]float32, index []int, inked []bool, shape sudoku.Shape, t
 	return r
 }
 
-// secondLook reads again, from their half-way view (vision.Cell.Half,
-// turned like the rest), the cells whose top glyph probability is below
-// `below`, in one batch, and replaces each one's probabilities by the
-// normalised geometric mean of the two readings. The binarised view loses
-// the gap of a blurred 5 or the bowl of a 6 to the adaptive threshold and
-// the half-way cut thins or breaks a faint stroke, so they err on
-// different cells; where they agree the combined reading is surer, where
-// they do not it is less sure, and the doubt check decides as before.
-func secondLook(c Classifier, probs [][]float32, cells []vision.Cell, index []int, looked []bool, turns int, below float64) (bool, error) {
-	var batch [][]float32
-	var which []int
-	for k, p := range probs {
-		half := cells[index[k]].Half
-		if len(half) != CellLen || float64(max32(p)) >= below || looked[k] {
-			continue
-		}
-		batch = append(batch, TurnCell(half, turns))
-		which = append(which, k)
+// The views reread reads a cell through: halfView for the second look,
+// allViews for the cells vision cut several ways (vision.Cell.Looks:
+// small cells).
+func halfView(cell vision.Cell) [][]float32 { return [][]float32{cell.Half} }
+
+func allViews(cell vision.Cell) [][]float32 {
+	if len(cell.Looks) == 0 {
+		return nil
 	}
-	if len(batch) == 0 {
-		return false, nil
-	}
-	more, err := classify(c, batch)
-	if err != nil {
-		return false, fmt.Errorf("second look: %w", err)
-	}
-	for j, k := range which {
-		if m := geoMean([][]float32{probs[k], more[j]}); m != nil {
-			probs[k] = m
-		}
-	}
-	return true, nil
+	return append([][]float32{cell.Half}, cell.Looks...)
 }
 
-// moreLooks reads again the cells vision cut several ways (vision.Cell.Looks:
-// cells small in the frame) whose top glyph probability is below `below`,
-// through their half-way view and each of their looks, all in one batch,
-// and replaces each one's probabilities by the normalised geometric mean
-// of all its readings (see geoMean): a digit stays sure only where every
-// cut agrees on it. It reports which batch entries it combined (the
-// second look then leaves them alone).
-func moreLooks(c Classifier, probs [][]float32, cells []vision.Cell, index []int, turns int, below float64) ([]bool, error) {
-	looked := make([]bool, len(probs))
+// reread reads again, through the views views gives (turned like the
+// rest), the batch entries whose top glyph probability is below `below`
+// and that done (nil: none) does not mark, all in one batch, and replaces
+// each one's probabilities by the normalised geometric mean of all its
+// readings (see geoMean). It reports which entries it combined (nil when
+// none). what names the look in errors.
+//
+// The second look reads the half-way view (vision.Cell.Half): the
+// binarised view loses the gap of a blurred 5 or the bowl of a 6 to the
+// adaptive threshold and the half-way cut thins or breaks a faint stroke,
+// so they err on different cells; where they agree the combined reading
+// is surer, where they do not it is less sure, and the doubt check
+// decides as before. Small cells are read through every cut (allViews)
+// before the first repair: a digit stays sure only where they all agree.
+func reread(c Classifier, probs [][]float32, cells []vision.Cell, index []int, done []bool, turns int, below float64,
+	views func(vision.Cell) [][]float32, what string) ([]bool, error) {
 	var batch [][]float32
 	var which []int
 	for k, p := range probs {
-		cell := cells[index[k]]
-		if len(cell.Looks) == 0 || float64(max32(p)) >= below {
+		if done != nil && done[k] || float64(max32(p)) >= below {
 			continue
 		}
-		for _, v := range append([][]float32{cell.Half}, cell.Looks...) {
+		for _, v := range views(cells[index[k]]) {
 			if len(v) == CellLen {
 				batch = append(batch, TurnCell(v, turns))
 				which = append(which, k)
@@ -309,12 +293,13 @@ func moreLooks(c Classifier, probs [][]float32, cells []vision.Cell, index []int
 		}
 	}
 	if len(batch) == 0 {
-		return looked, nil
+		return nil, nil
 	}
 	more, err := classify(c, batch)
 	if err != nil {
-		return nil, fmt.Errorf("more looks: %w", err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
+	looked := make([]bool, len(probs))
 	for j := 0; j < len(which); {
 		k := which[j]
 		all := [][]float32{probs[k]}
