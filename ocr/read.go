@@ -97,8 +97,13 @@ func (r Reading) Certain() bool { return r.Solutions == 1 && len(r.Doubt) == 0 }
 // and keeps the most likely reading that breaks no rule and has exactly one
 // solution, provided no reading with another solution is nearly as likely
 // (within a factor e^AcceptMargin, see Settings); otherwise the cells where
-// they differ go to Doubt. Each correction is listed in Changes. A grid that stays unsolvable is returned
-// as read, with Solutions saying so; that is not an error.
+// they differ go to Doubt. When no reading within three changes will do
+// on a 12×12 or 16×16 grid (three of its 56 or 112 givens), a wider
+// repair keeps the givens read surely and lets the unsure ones
+// take their likely values, any number of them (see resolver.wide); its
+// changes go against the model's odds and so are held for a check too.
+// Each correction is listed in Changes. A grid that stays unsolvable is
+// returned as read, with Solutions saying so; that is not an error.
 //
 // Second look: the cells the model is less than
 // Settings.SecondLook sure of are read again from vision.Cell.Half (the
@@ -131,8 +136,10 @@ func (r Reading) Certain() bool { return r.Solutions == 1 && len(r.Doubt) == 0 }
 // small cells' looks, one more, of the unsure cells only, for the second
 // look, and then a second repair) plus a bounded search
 // (maxTries readings, at most maxSolves solver runs, each with a bounded
-// budget) and check (at most maxChecks more runs): about 0.3 ms of CPU for
-// a clean 9×9 reading and 5 ms at worst (BenchmarkRepair).
+// budget), the wide repair when that finds nothing (at most wideSolves
+// more) and check (at most maxChecks more runs): about 0.3 ms of CPU for
+// a clean 9×9 reading and 5 ms at worst (BenchmarkRepair), 5 ms for a
+// 16×16 with five givens misread (BenchmarkWideRepair).
 //
 // cells must hold shape.N()² cells in row-major order (as vision cuts
 // them). Errors: ErrGridTooLarge (wrapped) for values the model has no

@@ -43,6 +43,33 @@ const (
 	faintConf = 0.9
 )
 
+// Bounds of the wide repair (see resolver.wide). sureTiers are the
+// confidences from which it keeps a given as read (the lower tier is
+// tried first; the higher, which doubts more givens, when it finds
+// nothing); an unsure given may take the values within wideCellCost of
+// the value read (e^2.5 ≈ 12 times less likely; empty among them). The
+// readings of the unsure givens it lists are bounded by wideLeaves, the
+// search for them by wideNodes, and the solver runs over them by
+// wideSolves, each of at most wideBudget search nodes (a reading of a
+// 16×16 with 110 givens takes about 50: image18's 508 runs took 23,000
+// nodes in all). About 5 ms of CPU for a 16×16 with five givens misread
+// (BenchmarkWideRepair).
+var sureTiers = []float64{0.9, 0.99}
+
+// wideMinSide is the smallest grid the wide repair is for. Three edits
+// are 11% of a 9×9's 28 or so givens but under 3% of a 16×16's 112; on
+// 9×9 frames of a webcam video (others-tune) it found readings changing
+// 4 to 6 of the givens, too many to trust.
+const wideMinSide = 12
+
+const (
+	wideCellCost = 2.5
+	wideLeaves   = 5000
+	wideNodes    = 100000
+	wideSolves   = 300
+	wideBudget   = 2000
+)
+
 // Settings are the thresholds of the repair and the doubt check.
 type Settings struct {
 	// AcceptMargin is how much more likely (in log-probability) a reading
@@ -84,6 +111,8 @@ type resolver struct {
 	faint  map[int]bool // cells vision called empty but gave ink for
 	sv     *sudoku.Solver
 	solves int
+	// wideSolves is how many solver runs the wide repair made.
+	wideSolves int
 }
 
 func newResolver(r *Reading, faint []int, set Settings) *resolver {
@@ -211,7 +240,10 @@ type candidate struct {
 // solution within the limits are left as read.
 func (s *resolver) repair() {
 	base := s.r.Given.Clone()
-	found := s.search(base, s.candidateEdits(base))
+	found := s.search(base, s.candidateEdits(base), shallow)
+	if len(found) == 0 && s.n >= wideMinSide {
+		found = s.wide(base)
+	}
 	if len(found) == 0 {
 		s.r.Solutions = max(0, s.count(base))
 		return
@@ -220,6 +252,185 @@ func (s *resolver) repair() {
 	s.r.Solutions = 1
 	s.doubtRivals(base, found)
 }
+
+// wide is the repair for a reading with more misread givens than the
+// search's maxEdits (a blurred 16×16 in a thin font read five 3s and 13s
+// as 1s, 11s and 15s, each with the printed value second). For each of
+// sureTiers it keeps the givens read at least that surely and lists the
+// readings of the others, each taking a value within wideCellCost of the
+// value read, that break no rule and cost at most maxCost, cheapest first;
+// then it asks the solver, in that order, which have exactly one
+// solution, up to AcceptMargin beyond the first that has. Their cost is
+// the search's log-probability, so applyBest and doubtRivals judge them
+// as they judge the search's: a changed cell is at most as sure as its new
+// value's odds against the value read (a change against the model's odds
+// is to be checked), and a reading with another solution nearly as
+// likely puts the cells where they differ in doubt.
+func (s *resolver) wide(base sudoku.Grid) []candidate {
+	if s.sv == nil {
+		return nil
+	}
+	start := s.solves
+	s.sv.SetBudget(wideBudget)
+	defer func() {
+		s.sv.SetBudget(searchBudget)
+		s.wideSolves = s.solves - start
+	}()
+	end := start + wideSolves
+	for _, tier := range sureTiers {
+		w := s.wideCells(base, tier)
+		if w == nil {
+			continue
+		}
+		var found []candidate
+		g := base.Clone()
+		for _, c := range w.readings(maxCost) {
+			if len(found) > 0 && c.cost > found[0].cost+s.set.AcceptMargin || s.solves >= end {
+				break
+			}
+			for _, e := range c.edits {
+				g.Cells[e.cell] = e.to
+			}
+			if s.count(g) == 1 {
+				if sol, err := s.sv.Solve(g); err == nil {
+					c.solution = sol.Cells
+					found = append(found, c)
+				}
+			}
+			for _, e := range c.edits {
+				g.Cells[e.cell] = base.Cells[e.cell]
+			}
+		}
+		if len(found) > 0 {
+			return found
+		}
+	}
+	return nil
+}
+
+// wideSearch is the state of the wide repair's search over the unsure
+// givens' values.
+type wideSearch struct {
+	n, br, bc         int
+	cells             []int    // the unsure givens
+	opts              [][]edit // per unsure given, its values within wideCellCost, cheapest first (the value read first, at cost 0)
+	rows, cols, boxes []uint64
+	chosen            []edit
+	out               []candidate
+	nodes             int
+}
+
+// wideCells sets up the search: the givens read less surely than tier
+// are unsure, the others kept; nil when there are none or the kept ones
+// break a rule.
+func (s *resolver) wideCells(base sudoku.Grid, tier float64) *wideSearch {
+	n := s.n
+	w := &wideSearch{n: n, br: base.Shape.BoxRows, bc: base.Shape.BoxCols,
+		rows: make([]uint64, n), cols: make([]uint64, n), boxes: make([]uint64, n)}
+	for i, p := range s.r.Prob {
+		from := base.Cells[i]
+		if from == 0 {
+			continue
+		}
+		if p == nil || float64(p[from]) >= tier {
+			if !w.place(i, from) {
+				return nil
+			}
+			continue
+		}
+		o := []edit{{i, from, 0}}
+		for v := range p {
+			if c := s.editCost(i, from, v); v != from && c <= wideCellCost {
+				o = append(o, edit{i, v, c})
+			}
+		}
+		sort.SliceStable(o, func(a, b int) bool { return o[a].cost < o[b].cost })
+		w.cells = append(w.cells, i)
+		w.opts = append(w.opts, o)
+	}
+	if len(w.cells) == 0 {
+		return nil
+	}
+	return w
+}
+
+func (w *wideSearch) unit(i int) (r, c, b int) {
+	r, c = i/w.n, i%w.n
+	return r, c, (r/w.br)*(w.n/w.bc) + c/w.bc
+}
+
+// place puts v in cell i unless it clashes; 0 always fits.
+func (w *wideSearch) place(i, v int) bool {
+	if v == 0 {
+		return true
+	}
+	r, c, b := w.unit(i)
+	bit := uint64(1) << uint(v)
+	if (w.rows[r]|w.cols[c]|w.boxes[b])&bit != 0 {
+		return false
+	}
+	w.rows[r] |= bit
+	w.cols[c] |= bit
+	w.boxes[b] |= bit
+	return true
+}
+
+func (w *wideSearch) remove(i, v int) {
+	if v == 0 {
+		return
+	}
+	r, c, b := w.unit(i)
+	bit := uint64(1) << uint(v)
+	w.rows[r] &^= bit
+	w.cols[c] &^= bit
+	w.boxes[b] &^= bit
+}
+
+// readings lists the readings of the unsure givens that break no rule and
+// cost at most bound, cheapest first (at most wideLeaves of them), the
+// reading as read left out.
+func (w *wideSearch) readings(bound float64) []candidate {
+	w.walk(0, 0, bound)
+	sort.SliceStable(w.out, func(a, b int) bool { return w.out[a].cost < w.out[b].cost })
+	return w.out
+}
+
+func (w *wideSearch) walk(k int, cost, bound float64) {
+	w.nodes++
+	if len(w.out) >= wideLeaves || w.nodes > wideNodes {
+		return
+	}
+	if k == len(w.cells) {
+		if len(w.chosen) > 0 {
+			w.out = append(w.out, candidate{edits: append([]edit(nil), w.chosen...), cost: cost})
+		}
+		return
+	}
+	i := w.cells[k]
+	for j, e := range w.opts[k] {
+		if cost+e.cost > bound {
+			break
+		}
+		if !w.place(i, e.to) {
+			continue
+		}
+		if j > 0 {
+			w.chosen = append(w.chosen, e)
+		}
+		w.walk(k+1, cost+e.cost, bound)
+		if j > 0 {
+			w.chosen = w.chosen[:len(w.chosen)-1]
+		}
+		w.remove(i, e.to)
+	}
+}
+
+// limits bound one search: the most cells a reading changes, the readings
+// it looks at and the solver runs (counted from the resolver's start).
+type limits struct{ edits, tries, solves int }
+
+// shallow is the first search's: any cell, at most maxEdits of them.
+var shallow = limits{maxEdits, maxTries, maxSolves}
 
 // candidateEdits lists the alternative values worth trying, cheapest
 // first: those within editFloor of the value read and maxCost of it, at
@@ -250,19 +461,19 @@ func (s *resolver) candidateEdits(base sudoku.Grid) []edit {
 // search tries sets of edits on base, cheapest first, until the limits or
 // the margin behind the first unique reading, and returns the unique
 // readings found (cheapest first). It sets r.Tries.
-func (s *resolver) search(base sudoku.Grid, edits []edit) []candidate {
+func (s *resolver) search(base sudoku.Grid, edits []edit, lim limits) []candidate {
 	var found []candidate
 	g := base.Clone()
 	// The unchanged reading first: most grids stop here, unique, with no
 	// rival within the margin possible (checked below by the same loop).
 	h := &subsetHeap{{idx: nil, cost: 0}}
 	tries := 0
-	for h.Len() > 0 && tries < maxTries && s.solves < maxSolves {
+	for h.Len() > 0 && tries < lim.tries && s.solves < lim.solves {
 		sub := heap.Pop(h).(subset)
 		if sub.cost > maxCost || (len(found) > 0 && sub.cost > found[0].cost+s.set.AcceptMargin) {
 			break
 		}
-		pushSuccessors(h, sub, edits)
+		pushSuccessors(h, sub, edits, lim.edits)
 		if !distinctCells(sub, edits) {
 			continue
 		}
@@ -277,7 +488,7 @@ func (s *resolver) search(base sudoku.Grid, edits []edit) []candidate {
 
 // pushSuccessors adds sub's successors to h: sub with the next edit
 // added, and sub with its last edit moved on to the next.
-func pushSuccessors(h *subsetHeap, sub subset, edits []edit) {
+func pushSuccessors(h *subsetHeap, sub subset, edits []edit, maxEdits int) {
 	last := -1
 	if len(sub.idx) > 0 {
 		last = sub.idx[len(sub.idx)-1]
@@ -508,6 +719,9 @@ func (s *resolver) check() {
 		return
 	}
 	g := s.r.Given.Clone()
+	// The check's own solver runs come after the search's and the wide
+	// repair's.
+	end := maxSolves + s.wideSolves + maxChecks
 	for i, v := range s.r.Given.Cells {
 		p := s.r.Prob[i]
 		if v == 0 || p == nil {
@@ -531,7 +745,7 @@ func (s *resolver) check() {
 		if len(alts) == 0 {
 			continue
 		}
-		if s.solves >= maxSolves+maxChecks {
+		if s.solves >= end {
 			s.doubt(i, -1, fmt.Sprintf("read %s (p=%.2f); the check of its alternatives ran out of budget", s.symbol(v), p[v]))
 			continue
 		}

@@ -123,11 +123,12 @@ func TestProcessSynthetic(t *testing.T) {
 		t.Errorf("read %d of %d synthetic grids up to 9x9 exactly", smallExact, small)
 	}
 	// 12x12 and 16x16 at 640x480 have cells of 12..20 pixels; the target is
-	// all of them, the floor what is read today: all but two (10 of 12;
-	// the misses are a blurred 16x16 in a thin font whose 3s blur into
-	// bars, so 3 reads as 1 and 13 as 11 or 15, and one too blurred to
-	// read).
-	if tooLarge == 0 && bigExact < big-2 {
+	// all of them, the floor what is read today: all but one (11 of 12;
+	// the miss, image30, is a 16x16 too blurred to read: 72 of its 112
+	// givens misread). image18, a blurred 16x16 in a thin font whose 3s
+	// blur into bars (five givens misread: 3 as 1, 13 as 11 or 15), is
+	// read by the reader's wide repair and held for a check.
+	if tooLarge == 0 && bigExact < big-1 {
 		t.Errorf("read %d of %d synthetic 12x12 and 16x16 grids exactly", bigExact, big)
 	}
 }
