@@ -46,7 +46,8 @@ func (d *Detector) Canvas(frame gocv.Mat, g Grid, dst *gocv.Mat) error {
 
 // CellsOf cuts the cells of g's grid (its Shape and Side) from canvas, an
 // 8-bit grey g.Side square such as Canvas gives (or the mean of several),
-// binarised and cut exactly as Analyze cuts its final canvas. The Grid
+// binarised and cut exactly as Analyze cuts its final canvas (small cells
+// several ways, as the corners of g in the frame say). The Grid
 // returned is g with the canvas's Sharpness and Brightness. Errors are
 // *QualityError (BadInput).
 func (d *Detector) CellsOf(canvas gocv.Mat, g Grid) (Grid, []Cell, error) {
@@ -62,7 +63,7 @@ func (d *Detector) CellsOf(canvas gocv.Mat, g Grid) (Grid, []Cell, error) {
 	n := g.Shape.N()
 	cs := float64(g.Side) / float64(n)
 	d.binarise(cs, max(g.Side/12, int(cs*0.75)))
-	cells := d.cells(n, cs)
+	cells := d.cells(n, cs, d.manyLooks(g, n))
 	d.measure(&g)
 	return g, cells, nil
 }

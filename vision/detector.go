@@ -778,9 +778,7 @@ func (d *Detector) analyzeTaken(g Grid, gs float64) (Grid, []Cell, float64, erro
 	}
 	cs := d.finalCanvas(&a, n)
 	g = a.g
-	// Grids above 9×9 are left to one look: their two-digit glyphs were not
-	// measured with the other cuts (a 16×16 read exactly was held back).
-	cells := d.cells(n, cs, n <= 9 && meanSide(g.Corners)/float64(n) < d.opts.LookPx)
+	cells := d.cells(n, cs, d.manyLooks(g, n))
 	switch {
 	case g.Brightness < d.opts.MinBrightness:
 		return g, cells, a.guess.LineScore, qualityErr(TooDark, "mean grey %.0f, need %.0f", g.Brightness, d.opts.MinBrightness)
@@ -1082,6 +1080,15 @@ const bendGain = 0.04
 // weakLineScore is the line score below which the quadrilateral found is
 // doubted (real photos of grids found right score 0.30 and up).
 const weakLineScore = 0.25
+
+// manyLooks reports whether the digits of g, an n×n grid found in a
+// frame, are cut several ways (Cell.Looks): cells under Options.LookPx
+// in the frame. Grids above 9×9 are left to one look: their two-digit
+// glyphs were not measured with the other cuts (a 16×16 read exactly was
+// held back).
+func (d *Detector) manyLooks(g Grid, n int) bool {
+	return n <= 9 && meanSide(g.Corners)/float64(n) < d.opts.LookPx
+}
 
 // SmallLookPx is the default Options.LookPx, the side of a cell in the
 // frame, in pixels, below which Analyze cuts each digit several ways
