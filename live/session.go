@@ -211,8 +211,14 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 	var recent []string // the givens of the latest distinct readings
 	bigN, bigAt := 0, 0 // the size of the largest puzzle solved lately, and at which recognition
 	count := 0          // recognitions so far
+	// The page's canvases of the latest recognitions, for a reading of
+	// their mean (when the recogniser can make and read them).
+	cr, _ := p.(CanvasReader)
+	fz := newFuser(fuseDepth, cr)
+	defer fz.Close()
 	for j := range jobs {
 		res := p.ProcessPick(j.frame, j.pick)
+		fz.take(j.frame, res)
 		j.frame.Close()
 		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, conf: cur.conf, id: cur.id, turns: cur.turns, bend: cur.bend,
 			inner: cur.inner, innerSide: cur.innerSide}
@@ -220,6 +226,7 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 			// Another grid, or the page may have changed: nothing of
 			// the old vote may be drawn or voted into the new one.
 			voter.Reset()
+			fz.restart()
 			v.puzzle, v.verdict, v.conf, v.bend, v.turns, v.inner = sudoku.Grid{}, pipeline.Verdict{}, nil, nil, 0, nil
 			v.id++
 		}
@@ -233,6 +240,9 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 			voted, fresh := voter.Add(res.Puzzle, res.Conf, res.CheckCells(), solvable)
 			if fresh && !j.fresh {
 				v.id++
+			}
+			if fresh {
+				fz.restart() // a new puzzle: none of the earlier canvases show it
 			}
 			v.puzzle = voted
 			v.conf = voter.Conf()
@@ -252,7 +262,10 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 			if given == sudoku.CellString(res.Puzzle.Cells) {
 				doubt = append(doubt, res.CheckCells()...)
 			}
-			v.verdict = pipeline.Gate(voted, rules, pipeline.Evidence{Conf: v.conf, Doubt: doubt, CellPx: cellPx})
+			ev := pipeline.Evidence{Conf: v.conf, Doubt: doubt, CellPx: cellPx}
+			v.verdict = pipeline.Gate(voted, rules, ev)
+			// Held back by the gate: the page's mean view may settle it.
+			v.conf, v.verdict = fz.recheck(voted, rules, v.verdict, ev, res.Grid)
 			if v.verdict.Status == pipeline.StatusSolved && voter.Disputed() {
 				// The latest reading says another puzzle may be in view
 				// (a page swapped while the grid was followed): nothing
@@ -412,8 +425,8 @@ type session struct {
 	hasFocus bool
 	// chosen: the user chose the grid followed (Tab) at frame tabAt;
 	// readings of earlier frames do not aim the focus.
-	chosen bool
-	tabAt  int
+	chosen   bool
+	tabAt    int
 	grids    int  // grids in view in the last frame (for the HUD)
 	gridAt   int  // which of them is followed, counted from 1 left to right
 	switched bool // the next recognition is of another grid: vote afresh

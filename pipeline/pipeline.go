@@ -114,11 +114,47 @@ func (p *Pipeline) process(frame gocv.Mat, pick vision.Pick) Result {
 		}
 	}
 	r.setGrid(g)
+	p.read(&r, g, cells, quality, p.opts.WorkScale(frame.Cols(), frame.Rows()))
+	return r
+}
+
+// Canvas puts into dst the rectified grey view of frame through g, a grid
+// a Result of this pipeline found in it (Result.Grid): the canvas its
+// cells were cut from (see vision.Detector.Canvas).
+func (p *Pipeline) Canvas(frame gocv.Mat, g vision.Grid, dst *gocv.Mat) error {
+	return p.det.Canvas(frame, g, dst)
+}
+
+// ReadCanvas reads the puzzle of grid g from canvas, a grey rectified view
+// of it as Canvas gives (live averages the canvases of several frames of
+// one page): its cells are cut, read, repaired, judged and gated as
+// Process does a frame's, the gate taking the cells' size in the frame
+// from g's corners. Failures are reported in the Result's Status.
+func (p *Pipeline) ReadCanvas(canvas gocv.Mat, g vision.Grid) Result {
+	start := time.Now()
+	var r Result
+	g, cells, err := p.det.CellsOf(canvas, g)
+	if err != nil {
+		r.Status, r.Error = statusOf(err), err.Error()
+	} else {
+		r.setGrid(g)
+		p.read(&r, g, cells, "", 1)
+	}
+	r.Ms = math.Round(float64(time.Since(start).Microseconds())/10) / 100
+	return r
+}
+
+// read fills r with the puzzle read from the cells of grid g, repaired,
+// judged and gated; quality is the picture's fault the detector found
+// (too blurry or dark, "" if none), blamed if no solution comes of it;
+// scale is how many frame pixels make one of the pixels the cells were
+// read from (vision.Options.WorkScale), for the gate's cell size.
+func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality string, scale float64) {
 	reading, err := ocr.Read(p.clf, g.Shape, cells)
 	if err != nil {
 		// A grid the model has no glyphs for, or cells it cannot take.
 		r.Status, r.Error = StatusUnread, err.Error()
-		return r
+		return
 	}
 	if k := ((reading.Turns % 4) + 4) % 4; k != 0 {
 		// The page lies turned: a page photographed sideways, or a phone's
@@ -164,7 +200,7 @@ func (p *Pipeline) process(frame gocv.Mat, pick vision.Pick) Result {
 	// One solution, but a cell may be misread, or the cells too small to
 	// read surely: never present it as certain. The givens are shown
 	// with the cells to check.
-	r.CellPx = math.Round(CellPx(r.Corners, reading.Given.N())/p.opts.WorkScale(frame.Cols(), frame.Rows())*100) / 100
+	r.CellPx = math.Round(CellPx(r.Corners, reading.Given.N())/scale*100) / 100
 	v := Gate(reading.Given, judge(reading.Given, reading.Solutions),
 		Evidence{Conf: r.Conf, Doubt: r.CheckCells(), CellPx: r.CellPx})
 	r.Check = CheckList(v.Check, reading.Given, r.Conf, v.Status, r.Check)
@@ -175,7 +211,6 @@ func (p *Pipeline) process(frame gocv.Mat, pick vision.Pick) Result {
 	} else if quality != "" {
 		r.Error = ""
 	}
-	return r
 }
 
 // gridChoices lists the candidates that look like grids when there are

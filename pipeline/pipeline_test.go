@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/sudokuar/sudokuar/models"
 	"github.com/sudokuar/sudokuar/ocr"
 	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 func newPipeline(t *testing.T, backend string) *Pipeline {
@@ -130,5 +132,37 @@ func TestProcessSynthetic(t *testing.T) {
 	// read by the reader's wide repair and held for a check.
 	if tooLarge == 0 && bigExact < big-1 {
 		t.Errorf("read %d of %d synthetic 12x12 and 16x16 grids exactly", bigExact, big)
+	}
+}
+
+// TestReadCanvasAsProcess: the canvas of a grid Process read, read again
+// by ReadCanvas, gives the same givens and status (one reading path for
+// frames and canvases); a canvas that does not fit the grid gives a
+// status, not a crash.
+func TestReadCanvasAsProcess(t *testing.T) {
+	p := newPipeline(t, BackendGo)
+	canvas := gocv.NewMat()
+	defer canvas.Close()
+	for _, name := range []string{"image1", "image4", "image13"} {
+		img := gocv.IMRead(filepath.Join(testenv.RepoRoot(), "testdata", "synth", name+".jpg"), gocv.IMReadColor)
+		if img.Empty() {
+			t.Fatalf("testdata/synth/%s.jpg does not load", name)
+		}
+		r := p.Process(img)
+		err := p.Canvas(img, r.Grid, &canvas)
+		img.Close()
+		if len(r.Puzzle.Cells) == 0 || err != nil {
+			t.Fatalf("%s: %s %v", name, r.Status, err)
+		}
+		again := p.ReadCanvas(canvas, r.Grid)
+		if again.Given != r.Given || again.Status != r.Status || again.Turns != 0 {
+			t.Errorf("%s: canvas read %s (%s, %d turns), the frame %s (%s)", name, again.Given, again.Status, again.Turns, r.Given, r.Status)
+		}
+	}
+	small := gocv.NewMatWithSize(50, 50, gocv.MatTypeCV8UC1)
+	defer small.Close()
+	g := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	if r := p.ReadCanvas(small, vision.Grid{Side: 288, Shape: g}); r.Status != StatusBadInput || r.Error == "" {
+		t.Errorf("a 50×50 canvas for a 288 px grid: status %q error %q, want %q with a message", r.Status, r.Error, StatusBadInput)
 	}
 }

@@ -1,15 +1,13 @@
 package vision
 
 import (
-	"image"
-	"image/color"
-	"math"
 	"path/filepath"
 	"testing"
 
 	"gocv.io/x/gocv"
 
 	"github.com/sudokuar/sudokuar/internal/cputime"
+	"github.com/sudokuar/sudokuar/internal/held"
 	"github.com/sudokuar/sudokuar/internal/testenv"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
@@ -20,31 +18,7 @@ import (
 // front of a plain background. It returns the frame and where the photo's
 // point p lands in it.
 func heldFrame(img gocv.Mat, w, h int, fill float64, pi, f int) (gocv.Mat, func(p pt) pt) {
-	s := math.Min(fill*float64(h)/float64(img.Rows()), fill*float64(w)/float64(img.Cols()))
-	pw, ph := float64(img.Cols())*s, float64(img.Rows())*s
-	t := float64(f) / 60
-	ang := 12 * math.Sin(2*math.Pi*t+float64(pi)) * math.Pi / 180
-	sc := 0.9 + 0.1*math.Sin(4*math.Pi*t)
-	cx := float64(w)/2 + 60*math.Sin(2*math.Pi*t*1.3)
-	cy := float64(h)/2 + 25*math.Cos(2*math.Pi*t)
-	tilt := 0.08 * math.Sin(2*math.Pi*t*0.7)
-	corners := [4]pt{{-pw / 2 * (1 - tilt), -ph / 2}, {pw / 2 * (1 - tilt), -ph / 2}, {pw / 2, ph / 2}, {-pw / 2, ph / 2}}
-	var dst [4]pt
-	for i, c := range corners {
-		x := c.X*sc*math.Cos(ang) - c.Y*sc*math.Sin(ang)
-		y := c.X*sc*math.Sin(ang) + c.Y*sc*math.Cos(ang)
-		dst[i] = pt{float64(int(cx + x)), float64(int(cy + y))}
-	}
-	iw, ih := float64(img.Cols()), float64(img.Rows())
-	hm, _ := homography([4]pt{{0, 0}, {iw, 0}, {iw, ih}, {0, ih}}, dst)
-	m := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
-	defer m.Close()
-	for i := 0; i < 9; i++ {
-		m.SetDoubleAt(i/3, i%3, hm[i])
-	}
-	frame := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC3)
-	frame.SetTo(gocv.NewScalar(70+20*math.Sin(t*6), 80, 90, 0))
-	gocv.WarpPerspectiveWithParams(img, &frame, m, image.Pt(w, h), gocv.InterpolationLinear, gocv.BorderTransparent, color.RGBA{})
+	frame, hm := held.Frame(img, w, h, fill, pi, f)
 	return frame, func(p pt) pt { return apply(hm, p) }
 }
 
@@ -282,5 +256,65 @@ func TestPickBesideThePoint(t *testing.T) {
 				t.Fatalf("%s: shape %v with %d cells, want %v", c.photo, g.Shape, len(cells), want)
 			}
 		})
+	}
+}
+
+// TestLooksOnSmallCells checks that a digit is cut several ways (Cell.Looks,
+// each a CellSize² image with ink) exactly where its cell is small in the
+// frame: a page at 70% of a webcam's 640×480 (cells ~20 px) and not the
+// same page at 85% of 1280×720 (cells ~35 px), nor with LookPx negative.
+func TestLooksOnSmallCells(t *testing.T) {
+	dir := testenv.Shared(t, "datasets/others-train")
+	img, err := readImage(filepath.Join(dir, "andreibrihac-1.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	for _, c := range []struct {
+		name   string
+		w, h   int
+		fill   float64
+		lookPx float64
+		want   bool
+	}{
+		{"webcam", 640, 480, 0.70, 0, true},
+		{"near", 1280, 720, 0.85, 0, false},
+		{"webcam, looks off", 640, 480, 0.70, -1, false},
+	} {
+		frame, _ := heldFrame(img, c.w, c.h, c.fill, 7, 0)
+		d := NewDetector(Options{LookPx: c.lookPx})
+		_, cells, err := d.Analyze(frame)
+		frame.Close()
+		d.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		digits, looked := 0, 0
+		for _, cell := range cells {
+			if cell.Empty {
+				// Faint ink the reader may look at is cut the same ways.
+				if cell.Looks != nil && (cell.Pixels == nil || !c.want) {
+					t.Errorf("%s: empty r%dc%d has looks", c.name, cell.Row+1, cell.Col+1)
+				}
+				continue
+			}
+			digits++
+			if len(cell.Looks) == 0 {
+				continue
+			}
+			looked++
+			for k, v := range cell.Looks {
+				ink := float32(0)
+				for _, x := range v {
+					ink += x
+				}
+				if len(v) != CellSize*CellSize || ink < 10 {
+					t.Errorf("%s: r%dc%d look %d: %d values, ink %.1f", c.name, cell.Row+1, cell.Col+1, k, len(v), ink)
+				}
+			}
+		}
+		if got := looked == digits && digits > 0; got != c.want || looked != 0 && looked != digits {
+			t.Errorf("%s: %d of %d digits cut several ways, want all: %v", c.name, looked, digits, c.want)
+		}
 	}
 }

@@ -18,10 +18,20 @@ const CellSize = 28
 // digit's ink rather than by the adaptive binarisation, so a gap or a bowl
 // that blur filled in stays open. The reader looks at it for the cells it
 // is unsure of.
+//
+// Looks, set for the digits (and faint ink kept in Pixels) of grids up to
+// 9×9 whose cells are smaller than Options.LookPx in the frame (a page
+// held far from a webcam), holds three more views of the same ink, framed
+// as Pixels: cut nearer the paper's grey (thicker strokes), nearer the
+// ink's (thinner: a gap blur filled opens), and a grey view, the mean of
+// cuts from paper to ink. One cut of such a cell reads a blurred 5, 6, 8
+// or 9 wrongly or unsurely; the reader combines all the views of the cells
+// it is unsure of.
 type Cell struct {
 	Row, Col int
 	Empty    bool
 	Ink      int // ink pixels found in the cell before normalisation
 	Pixels   []float32
 	Half     []float32
+	Looks    [][]float32
 }

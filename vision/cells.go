@@ -26,7 +26,7 @@ type piece struct {
 // than a cell. What touches a cell's border zone off-centre is treated as
 // a grid-line remnant and left out, unless it is the second digit of a
 // number (see gather).
-func (d *Detector) cells(n int, cs float64) []Cell {
+func (d *Detector) cells(n int, cs float64, looks bool) []Cell {
 	d.removeLines(cs)
 	nl := gocv.ConnectedComponentsWithStatsWithParams(d.clean, &d.labels, &d.stats, &d.centroids,
 		8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
@@ -48,7 +48,7 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 	stats := unsafe.Slice((*int32)(unsafe.Pointer(&sb[0])), len(sb)/4)
 	labels := unsafe.Slice((*int32)(unsafe.Pointer(&lb[0])), len(lb)/4)
 	side := d.clean.Cols()
-	pl := plane{canvas: canvas, bin: bin, labels: labels, side: side, n: n, cs: cs}
+	pl := plane{canvas: canvas, bin: bin, labels: labels, side: side, n: n, cs: cs, looks: looks}
 	pieces := cellPieces(stats, nl, n, cs)
 	cands := d.digitCandidates(pl, pieces, out)
 	// Printed digits are much darker than the paper around them; the
@@ -68,7 +68,7 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 		i, main := c.cell, c.main
 		out[i].Ink = main.area
 		if c.contrast < minContrast || c.contrast < 0.35*ref {
-			out[i].Pixels, out[i].Half = pl.faint(i, pieces[i], main)
+			out[i].Pixels, out[i].Half, out[i].Looks = pl.faint(i, pieces[i], main)
 			continue
 		}
 		main = trimTails(labels, side, main, cs)
@@ -78,7 +78,7 @@ func (d *Detector) cells(n int, cs float64) []Cell {
 		box, keep, ink := gather(pl.offLines(pieces[i], main), main)
 		out[i].Ink = ink
 		out[i].Empty = false
-		out[i].Pixels, out[i].Half = pl.render(i, box, keep)
+		out[i].Pixels, out[i].Half, out[i].Looks = pl.render(i, box, keep)
 	}
 	return out
 }
@@ -193,7 +193,7 @@ func (d *Detector) digitCandidates(pl plane, pieces [][]piece, out []Cell) []dig
 			// Only ink that could be a faded digit is worth the reader's
 			// look; specks are common and normalising each costs time.
 			if 3*main.area >= minInk && float64(max(main.h, main.w)) >= 0.2*cs {
-				out[i].Pixels, out[i].Half = pl.faint(i, pieces[i], main)
+				out[i].Pixels, out[i].Half, out[i].Looks = pl.faint(i, pieces[i], main)
 			}
 			continue
 		}
@@ -203,7 +203,7 @@ func (d *Detector) digitCandidates(pl plane, pieces [][]piece, out []Cell) []dig
 		ct, edge := contrastOf(pl.canvas, pl.bin, pl.labels, pl.side, pl.n, i, cs, main)
 		if edge > 0.5 {
 			out[i].Ink = main.area
-			out[i].Pixels, out[i].Half = pl.faint(i, pieces[i], main)
+			out[i].Pixels, out[i].Half, out[i].Looks = pl.faint(i, pieces[i], main)
 			continue
 		}
 		cands = append(cands, digitCand{i, main, ct})
@@ -301,13 +301,18 @@ type plane struct {
 	labels      []int32
 	side, n     int
 	cs          float64
+	// looks: the cells are small in the frame; render draws more views
+	// of each digit (Cell.Looks).
+	looks bool
 }
 
 // faint normalises the ink of a cell that is still called empty (too
 // little, too faint or too close to the border to count as a digit), so the
 // reader can look at it when the grid is otherwise ambiguous: a faded or
-// broken digit is a given the puzzle needs. The cell stays Empty.
-func (pl plane) faint(cell int, ps []piece, main piece) (pixels, half []float32) {
+// broken digit is a given the puzzle needs. The cell stays Empty; its
+// looks are cut as a digit's when the cells are small (a repair that makes
+// such ink a given must not take it for surer than its cuts agree).
+func (pl plane) faint(cell int, ps []piece, main piece) (pixels, half []float32, looks [][]float32) {
 	box, keep, _ := gather(ps, main)
 	return pl.render(cell, box, keep)
 }
@@ -323,7 +328,7 @@ func (pl plane) faint(cell int, ps []piece, main piece) (pixels, half []float32)
 // half when it is unsure (see Cell.Half). Only the kept components and the
 // rim of pixels touching them count in half: neighbours' ink and line
 // remnants in the box stay dark.
-func (pl plane) render(cell int, box image.Rectangle, keep []int32) (pixels, half []float32) {
+func (pl plane) render(cell int, box image.Rectangle, keep []int32) (pixels, half []float32, looks [][]float32) {
 	kept := func(l int32) bool {
 		for _, k := range keep {
 			if l == k {
@@ -365,7 +370,58 @@ func (pl plane) render(cell int, box image.Rectangle, keep []int32) (pixels, hal
 		}
 	}
 	views := normalise(w, h, src, hsrc)
-	return views[0], views[1]
+	if pl.looks {
+		looks = pl.moreLooks(box, mask, paper, ink)
+	}
+	return views[0], views[1], looks
+}
+
+// Looks: the cuts of a small cell's digit besides the half-way one, as
+// fractions of the way from its paper's grey to its ink's (Cell.Looks):
+// nearer the paper (strokes thicker, a faint one kept whole), nearer the
+// ink (thinner, a gap that blur filled opened), and a grey view, the mean
+// of the cuts from greyFrom to greyTo in greySteps steps.
+const (
+	lookThick = 0.3
+	lookThin  = 0.7
+	greyFrom  = 0.2
+	greyTo    = 0.8
+	greySteps = 7
+)
+
+// moreLooks draws the extra views of a small cell's digit (Cell.Looks):
+// the cuts lookThick and lookThin and the grey view, of the pixels of box
+// that count in render's half-way view (the kept labels of mask, which
+// has a one-pixel margin, and the paper-side rim touching them), the
+// cell's paper and ink greys given.
+func (pl plane) moreLooks(box image.Rectangle, mask []bool, paper, ink float64) [][]float32 {
+	w, h := box.Dx(), box.Dy()
+	mw := w + 2
+	span := max(paper-ink, minContrast)
+	thick, thin, grey := make([]float32, w*h), make([]float32, w*h), make([]float32, w*h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			i := (box.Min.Y+y)*pl.side + box.Min.X + x
+			m := (y+1)*mw + x + 1
+			if !mask[m] && (pl.bin[i] != 0 || !(mask[m-mw-1] || mask[m-mw] || mask[m-mw+1] ||
+				mask[m-1] || mask[m+1] || mask[m+mw-1] || mask[m+mw] || mask[m+mw+1])) {
+				continue
+			}
+			dark := (paper - float64(pl.canvas[i])) / span
+			if dark >= lookThick {
+				thick[y*w+x] = 1
+			}
+			if dark >= lookThin {
+				thin[y*w+x] = 1
+			}
+			for k := 0; k < greySteps; k++ {
+				if dark >= greyFrom+(greyTo-greyFrom)*float64(k)/(greySteps-1) {
+					grey[y*w+x] += 1.0 / greySteps
+				}
+			}
+		}
+	}
+	return normalise(w, h, thick, thin, grey)
 }
 
 // levels returns the grey of cell's paper (the mean of the pixels not

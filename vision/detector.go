@@ -69,6 +69,10 @@ type Options struct {
 	// MinInkFrac is the ink (fraction of the cell area) below which a cell is
 	// empty. Default 0.03.
 	MinInkFrac float64
+	// LookPx is the side of a cell in the frame, in pixels, below which
+	// Analyze cuts each digit of a grid up to 9×9 several ways
+	// (Cell.Looks). Default SmallLookPx; negative: never.
+	LookPx float64
 }
 
 // WorkSide is the long side a frame is scaled down to before anything
@@ -113,6 +117,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MinInkFrac <= 0 {
 		o.MinInkFrac = 0.03
+	}
+	if o.LookPx == 0 {
+		o.LookPx = SmallLookPx
 	}
 	return o
 }
@@ -813,7 +820,7 @@ func (d *Detector) analyzeTaken(g Grid, gs float64) (Grid, []Cell, float64, erro
 	}
 	cs := d.finalCanvas(&a, n)
 	g = a.g
-	cells := d.cells(n, cs)
+	cells := d.cells(n, cs, d.manyLooks(g, n))
 	switch {
 	case g.Brightness < d.opts.MinBrightness:
 		return g, cells, a.guess.LineScore, qualityErr(TooDark, "mean grey %.0f, need %.0f", g.Brightness, d.opts.MinBrightness)
@@ -1083,11 +1090,7 @@ func (d *Detector) fixOutlierCorners(g *Grid, gs float64, n int, cs float64) {
 	if !ok {
 		return
 	}
-	var side float64
-	for i := 0; i < 4; i++ {
-		a, b := g.Corners[i], g.Corners[(i+1)%4]
-		side += math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y)) / 4
-	}
+	side := meanSide(g.Corners)
 	next := *g
 	moved := false
 	for i := range lat {
@@ -1125,6 +1128,33 @@ const weakLineScore = 0.25
 // up; a page read as a 4×4 lattice of the columns a small grid printed on
 // it makes scores 0.27 (es2812-42 held in a 1920×1080 frame at 35%).
 const clearLineScore = 0.3
+
+// manyLooks reports whether the digits of g, an n×n grid found in a
+// frame, are cut several ways (Cell.Looks): cells under Options.LookPx
+// in the frame. Grids above 9×9 are left to one look: their two-digit
+// glyphs were not measured with the other cuts (a 16×16 read exactly was
+// held back).
+func (d *Detector) manyLooks(g Grid, n int) bool {
+	return n <= 9 && meanSide(g.Corners)/float64(n) < d.opts.LookPx
+}
+
+// SmallLookPx is the default Options.LookPx, the side of a cell in the
+// frame, in pixels, below which Analyze cuts each digit several ways
+// (Cell.Looks): a webcam's page whose
+// cells are 14–20 px across blurs the gap of a 5 or the bowl of a 6, and
+// one cut reads such cells wrongly or unsurely often enough to hold the
+// page back.
+const SmallLookPx = 24
+
+// meanSide is the mean side of the quadrilateral q.
+func meanSide(q [4]gocv.Point2f) float64 {
+	side := 0.0
+	for i := range q {
+		a, b := q[i], q[(i+1)%4]
+		side += math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y)) / 4
+	}
+	return side
+}
 
 // canvasSide is the rectified canvas side for an n×n grid: n*cellPx, but
 // at least the 9×9 canvas and at most the 12×12 one, except that a 16×16

@@ -598,3 +598,27 @@ func (p *pooledRecognizer) ProcessPick(frame gocv.Mat, pick vision.Pick) pipelin
 }
 
 func (p *pooledRecognizer) Close() error { return nil }
+
+// The browser's camera fuses the frames of a page as live's does: the
+// canvases are made and read on a pipeline borrowed like ProcessPick's.
+var _ live.CanvasReader = (*pooledRecognizer)(nil)
+
+// Canvas is live.CanvasReader's: frame's view of grid g.
+func (p *pooledRecognizer) Canvas(frame gocv.Mat, g vision.Grid, dst *gocv.Mat) error {
+	pl, put, err := p.pool.get(p.ctx)
+	if err != nil {
+		return err
+	}
+	defer put()
+	return pl.Canvas(frame, g, dst)
+}
+
+// ReadCanvas is live.CanvasReader's: the puzzle of grid g read from canvas.
+func (p *pooledRecognizer) ReadCanvas(canvas gocv.Mat, g vision.Grid) pipeline.Result {
+	pl, put, err := p.pool.get(p.ctx)
+	if err != nil {
+		return pipeline.Result{Status: pipeline.StatusLoadError, Error: err.Error()}
+	}
+	defer put()
+	return pl.ReadCanvas(canvas, g)
+}

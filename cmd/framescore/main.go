@@ -1,0 +1,124 @@
+// Command framescore scores the reading of single frames of a moving
+// video against the truth of the photos in it: what one recognition makes
+// of a frame, before live mode votes over frames.
+//
+// In: a video made by ../shared/tools/mkvideo and its .truth file (first
+// frame, last frame and photo per line; each photo's .dat truth beside
+// it). Out: the figures of `sudokuar scan --truth` (pipeline.Tally) over
+// every Nth frame of each photo, from half a second after the cut on, and
+// the frames missed, named photo#frame.
+//
+//	go run ./cmd/framescore --every 6 /work/videos/others-tune-webcam.avi
+//
+// --look-px sets vision.Options.LookPx (the cell side under which digits
+// are read several ways; -1: one look), to measure what it changes.
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gocv.io/x/gocv"
+
+	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
+)
+
+// settle is how many frames after a cut are left out (half a second at
+// 30 fps, as ../shared/tools/score_live.py does).
+const settle = 15
+
+// segment is one photo's frames in the video.
+type segment struct {
+	first, last int
+	photo       string
+	truth       sudoku.Grid
+}
+
+func main() {
+	every := flag.Int("every", 6, "score every Nth frame of each photo")
+	lookPx := flag.Float64("look-px", 0, "vision.Options.LookPx (0: the default, -1: one look)")
+	flag.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: framescore [flags] VIDEO.avi (with VIDEO.truth beside it)")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() != 1 || *every < 1 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	if err := run(os.Stdout, flag.Arg(0), *every, *lookPx); err != nil {
+		fmt.Fprintln(os.Stderr, "framescore:", err)
+		os.Exit(1)
+	}
+}
+
+func run(w io.Writer, video string, every int, lookPx float64) error {
+	segs, err := readSegments(strings.TrimSuffix(video, filepath.Ext(video)) + ".truth")
+	if err != nil {
+		return err
+	}
+	p, err := pipeline.New(pipeline.Options{Vision: vision.Options{LookPx: lookPx}})
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	vc, err := gocv.VideoCaptureFile(video)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", video, err)
+	}
+	defer vc.Close()
+	frame := gocv.NewMat()
+	defer frame.Close()
+	var t pipeline.Tally
+	s := 0
+	for k := 0; s < len(segs) && vc.Read(&frame); k++ {
+		for s < len(segs) && k > segs[s].last {
+			s++
+		}
+		if s == len(segs) || k < segs[s].first+settle || (k-segs[s].first-settle)%every != 0 || frame.Empty() {
+			continue
+		}
+		t.Add(fmt.Sprintf("%s#%d", filepath.Base(segs[s].photo), k), p.Process(frame), segs[s].truth)
+	}
+	if t.Images == 0 {
+		return fmt.Errorf("%s: no frame scored (does %s match it?)", video, "its .truth")
+	}
+	t.Report(w)
+	return nil
+}
+
+// readSegments reads a mkvideo .truth file and each photo's truth.
+func readSegments(path string) ([]segment, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var segs []segment
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		var sg segment
+		if _, err := fmt.Sscan(sc.Text(), &sg.first, &sg.last, &sg.photo); err != nil || sg.last < sg.first {
+			return nil, fmt.Errorf("%s:%d: want \"FIRST LAST PHOTO\", got %q", path, line, sc.Text())
+		}
+		if sg.truth, err = pipeline.ReadTruth(sg.photo); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		segs = append(segs, sg)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if len(segs) == 0 {
+		return nil, errors.New(path + ": no photos")
+	}
+	return segs, nil
+}
