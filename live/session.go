@@ -233,8 +233,8 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 		if len(res.Puzzle.Cells) > 0 {
 			v.turns, v.bend = res.Turns, res.Grid.Bend
 			v.inner, v.innerSide = within(j.loc, res.Grid), res.Grid.Side
-			if px := pipeline.CellPx(res.Corners, res.Puzzle.N()); px > 0 {
-				cellPx = px
+			if res.CellPx > 0 {
+				cellPx = res.CellPx
 			}
 			solvable := res.Status == pipeline.StatusSolved || res.Status == pipeline.StatusCheck
 			voted, fresh := voter.Add(res.Puzzle, res.Conf, res.CheckCells(), solvable)
@@ -423,6 +423,10 @@ type session struct {
 	// one followed last, moving with it from frame to frame (Tab switches).
 	focus    gocv.Point2f
 	hasFocus bool
+	// chosen: the user chose the grid followed (Tab) at frame tabAt;
+	// readings of earlier frames do not aim the focus.
+	chosen   bool
+	tabAt    int
 	grids    int  // grids in view in the last frame (for the HUD)
 	gridAt   int  // which of them is followed, counted from 1 left to right
 	switched bool // the next recognition is of another grid: vote afresh
@@ -580,6 +584,35 @@ func (s *session) pick() vision.Pick {
 	return vision.Pick{}
 }
 
+// readPick is the choice of grid for a recognition: the one followed
+// once the user chose it or a reading found it (the focus is then on the
+// grid itself), else the most Sudoku-like. The outline followed before
+// any reading is often the page's (the grid's lines are too thin at the
+// search's resolution), and its centre may lie beside a grid printed
+// off-centre, so picking by it would read the page and find no grid.
+func (s *session) readPick() vision.Pick {
+	if s.hasFocus && (s.chosen || s.aimed()) {
+		return vision.Pick{Near: s.focus, ByPoint: true}
+	}
+	return vision.Pick{}
+}
+
+// aimed reports whether the latest reading found the grid in view and
+// was taken since the user last chose a grid.
+func (s *session) aimed() bool {
+	return s.have && s.cur.inner != nil && s.cur.frame >= s.tabAt
+}
+
+// aim is the point the grid is followed by in a frame whose followed
+// outline is g: the centre of the grid the latest reading found there
+// (see puzzleGrid), else of the outline.
+func (s *session) aim(g vision.Grid) gocv.Point2f {
+	if s.aimed() {
+		return quadCentre(s.puzzleGrid(g).Corners)
+	}
+	return quadCentre(g.Corners)
+}
+
 // locateAndSchedule follows the grid in this frame and hands a copy of it
 // to the recogniser when a recognition is due and the recogniser is free.
 // Besides every Every-th frame, a recognition is due at once when the grid
@@ -638,7 +671,7 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 			s.hold(i)
 		}
 		s.lost = 0
-		s.focus, s.hasFocus = quadCentre(g.Corners), true
+		s.focus, s.hasFocus = s.aim(g), true
 		if s.confirm >= 0 {
 			// Keep looking until a recognition settles what is in view.
 			s.want = true
@@ -646,14 +679,14 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 	} else {
 		s.lost++
 		if s.lost >= lostAfter {
-			s.hasFocus = false
+			s.hasFocus, s.chosen = false, false
 		}
 	}
 	if i%s.opts.Every == 0 {
 		s.want = true
 	}
 	if s.want && !s.busy {
-		j := job{frame: frame.Clone(), index: i, pick: s.pick(), fresh: s.switched, tabbed: s.tabbed}
+		j := job{frame: frame.Clone(), index: i, pick: s.readPick(), fresh: s.switched, tabbed: s.tabbed}
 		if err == nil {
 			j.loc = g
 		}
@@ -928,6 +961,7 @@ func (s *session) handleKey(key, i int, frame gocv.Mat, sum *Summary) bool {
 			s.track.forget()
 			s.unsettle(i + 1)
 			s.switched, s.refollow, s.tabbed = true, true, true
+			s.chosen, s.tabAt = true, i+1
 		}
 	case 'h', 'H':
 		s.toggleHint()

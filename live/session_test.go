@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -419,16 +420,11 @@ func TestUndrawn(t *testing.T) {
 	}
 }
 
-// TestDrawnOnTheGridInsideThePage holds a newspaper cutting (es2812-19
-// of ../shared's others-train: a text column beside the grid, the
-// cutting's outline around both) up to a 640×480 camera. The outline the display
-// loop follows frame by frame is the cutting's; the reading finds the
-// grid inside it. The solution must be drawn on the grid (and the page's
-// ink printed there), not stretched over the cutting. (Before, the
-// corners sent to the browser were the cutting's, and the ink print of
-// the cutting, text column and all, looked alike on the next cutting of
-// the same newspaper, so es2812-2's swap to es2812-21 went unnoticed.)
-func TestDrawnOnTheGridInsideThePage(t *testing.T) {
+// cuttingFrame is a 640×480 frame of es2812-19, a newspaper cutting 360
+// px wide whose outline is found before the grid printed inside it, and
+// the puzzle's truth. The caller closes the frame.
+func cuttingFrame(t *testing.T) (gocv.Mat, sudoku.Grid) {
+	t.Helper()
 	photo := filepath.Join(testenv.Shared(t, "datasets/others-train"), "es2812-19.jpg")
 	truth, err := sudoku.ReadDatFile(strings.TrimSuffix(photo, ".jpg") + ".dat")
 	if err != nil {
@@ -440,24 +436,45 @@ func TestDrawnOnTheGridInsideThePage(t *testing.T) {
 	}
 	defer img.Close()
 	frame := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(110, 110, 110, 0), 480, 640, gocv.MatTypeCV8UC3)
-	defer frame.Close()
 	w := 360 // the cutting 360 px wide: its outline is found before the grid
 	h := w * img.Rows() / img.Cols()
 	roi := frame.Region(image.Rect((640-w)/2, (480-h)/2, (640+w)/2, (480-h)/2+h))
 	gocv.Resize(img, &roi, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
 	roi.Close()
+	return frame, truth
+}
 
+// cuttingGrids returns the outline the session follows in frame (Locate)
+// and the grid its recogniser reads before it knows where the grid is
+// (the most Sudoku-like).
+func cuttingGrids(t *testing.T, frame gocv.Mat) (outline, grid vision.Grid) {
+	t.Helper()
 	det := vision.NewDetector(vision.Options{})
 	defer det.Close()
 	outline, err := det.Locate(frame)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// What the session's recogniser reads, picking by the outline's centre.
-	grid, _, err := det.AnalyzePick(frame, vision.Pick{Near: quadCentre(outline.Corners), ByPoint: true})
+	grid, _, err = det.Analyze(frame)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return outline, grid
+}
+
+// TestDrawnOnTheGridInsideThePage holds a newspaper cutting (es2812-19
+// of ../shared's others-train: a text column beside the grid, the
+// cutting's outline around both) up to a 640×480 camera. The outline the display
+// loop follows frame by frame is the cutting's; the reading finds the
+// grid inside it. The solution must be drawn on the grid (and the page's
+// ink printed there), not stretched over the cutting. (Before, the
+// corners sent to the browser were the cutting's, and the ink print of
+// the cutting, text column and all, looked alike on the next cutting of
+// the same newspaper, so es2812-2's swap to es2812-21 went unnoticed.)
+func TestDrawnOnTheGridInsideThePage(t *testing.T) {
+	frame, truth := cuttingFrame(t)
+	defer frame.Close()
+	outline, grid := cuttingGrids(t, frame)
 	dist := func(a [4][2]float64, b [4]gocv.Point2f) float64 {
 		d := 0.0
 		for i := range a {
@@ -477,7 +494,7 @@ func TestDrawnOnTheGridInsideThePage(t *testing.T) {
 	// Held until five frames are drawn solved (recognitions lag on a
 	// busy machine).
 	src := &seqSource{imgs: []gocv.Mat{frame}, count: []int{20}, ready: func(int) bool { return solved >= 5 }}
-	_, err = Run(src, nil, Options{
+	_, err := Run(src, nil, Options{
 		Every: 5, Undrawn: true,
 		NewRecognizer: func() (Recognizer, error) { return o, nil },
 		OnFrame: func(f FrameInfo) {
@@ -495,5 +512,56 @@ func TestDrawnOnTheGridInsideThePage(t *testing.T) {
 	}
 	if solved == 0 {
 		t.Fatal("no frame solved")
+	}
+}
+
+// centreOnly is an oracle that, picking by point, finds the grid only
+// when the point lies within 2 px of the grid's centre: it stands for
+// pages whose grid is printed off the centre of the outline followed
+// (the page's), where a pick by that outline's centre reads the page and
+// finds no grid.
+type centreOnly struct {
+	*oracle
+	centre gocv.Point2f
+	missed atomic.Int64 // picks by point that found no grid
+}
+
+func (c *centreOnly) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result {
+	if pick.ByPoint && math.Hypot(float64(pick.Near.X-c.centre.X), float64(pick.Near.Y-c.centre.Y)) > 2 {
+		c.missed.Add(1)
+		return pipeline.Result{Status: pipeline.StatusNoGrid, Error: "no grid lines inside the quadrilateral"}
+	}
+	return c.oracle.ProcessPick(frame, pick)
+}
+
+// TestPickByTheGridRead plays a still cutting whose grid lies inside the
+// outline the session follows: the recogniser's pick by point must aim
+// at the grid a reading found, not at the outline's centre, and before
+// any reading it takes the most Sudoku-like grid.
+func TestPickByTheGridRead(t *testing.T) {
+	frame, truth := cuttingFrame(t)
+	defer frame.Close()
+	outline, grid := cuttingGrids(t, frame)
+	o := &centreOnly{oracle: newOracle(t, sudoku.CellString(truth.Cells)), centre: quadCentre(grid.Corners)}
+	if c := quadCentre(outline.Corners); math.Hypot(float64(c.X-o.centre.X), float64(c.Y-o.centre.Y)) < 10 {
+		t.Fatalf("the outline followed is centred %v, the grid %v: this frame does not test a grid off the outline's centre", c, o.centre)
+	}
+	solved := 0
+	// Held until five frames are drawn solved or 60 recognitions failed.
+	src := &seqSource{imgs: []gocv.Mat{frame}, count: []int{30}, ready: func(int) bool { return solved >= 5 || o.missed.Load() > 60 }}
+	_, err := Run(src, nil, Options{
+		Every: 5, Undrawn: true,
+		NewRecognizer: func() (Recognizer, error) { return o, nil },
+		OnFrame: func(f FrameInfo) {
+			if f.Solution != "" {
+				solved++
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if solved == 0 {
+		t.Fatalf("no frame solved: %d picks by point found no grid", o.missed.Load())
 	}
 }

@@ -35,8 +35,9 @@ type Options struct {
 // concurrent use: give each goroutine its own (they are cheap next to a
 // frame's work).
 type Pipeline struct {
-	det *vision.Detector
-	clf ocr.Classifier
+	det  *vision.Detector
+	clf  ocr.Classifier
+	opts vision.Options
 }
 
 // New builds a pipeline. The caller closes it.
@@ -56,7 +57,7 @@ func New(opts Options) (*Pipeline, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load digit model (%s): %w", backendName(opts.Backend), err)
 	}
-	return &Pipeline{det: vision.NewDetector(opts.Vision), clf: clf}, nil
+	return &Pipeline{det: vision.NewDetector(opts.Vision), clf: clf, opts: opts.Vision}, nil
 }
 
 func backendName(b string) string {
@@ -113,7 +114,7 @@ func (p *Pipeline) process(frame gocv.Mat, pick vision.Pick) Result {
 		}
 	}
 	r.setGrid(g)
-	p.read(&r, g, cells, quality)
+	p.read(&r, g, cells, quality, p.opts.WorkScale(frame.Cols(), frame.Rows()))
 	return r
 }
 
@@ -137,7 +138,7 @@ func (p *Pipeline) ReadCanvas(canvas gocv.Mat, g vision.Grid) Result {
 		r.Status, r.Error = statusOf(err), err.Error()
 	} else {
 		r.setGrid(g)
-		p.read(&r, g, cells, "")
+		p.read(&r, g, cells, "", 1)
 	}
 	r.Ms = math.Round(float64(time.Since(start).Microseconds())/10) / 100
 	return r
@@ -145,8 +146,10 @@ func (p *Pipeline) ReadCanvas(canvas gocv.Mat, g vision.Grid) Result {
 
 // read fills r with the puzzle read from the cells of grid g, repaired,
 // judged and gated; quality is the picture's fault the detector found
-// (too blurry or dark, "" if none), blamed if no solution comes of it.
-func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality string) {
+// (too blurry or dark, "" if none), blamed if no solution comes of it;
+// scale is how many frame pixels make one of the pixels the cells were
+// read from (vision.Options.WorkScale), for the gate's cell size.
+func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality string, scale float64) {
 	reading, err := ocr.Read(p.clf, g.Shape, cells)
 	if err != nil {
 		// A grid the model has no glyphs for, or cells it cannot take.
@@ -197,8 +200,9 @@ func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality s
 	// One solution, but a cell may be misread, or the cells too small to
 	// read surely: never present it as certain. The givens are shown
 	// with the cells to check.
+	r.CellPx = math.Round(CellPx(r.Corners, reading.Given.N())/scale*100) / 100
 	v := Gate(reading.Given, judge(reading.Given, reading.Solutions),
-		Evidence{Conf: r.Conf, Doubt: r.CheckCells(), CellPx: CellPx(r.Corners, reading.Given.N())})
+		Evidence{Conf: r.Conf, Doubt: r.CheckCells(), CellPx: r.CellPx})
 	r.Check = CheckList(v.Check, reading.Given, r.Conf, v.Status, r.Check)
 	r.Status, r.Conflicts, r.Solved = v.Status, v.Conflicts, v.Solution
 	r.Solution = sudoku.CellString(v.Solution.Cells)

@@ -68,6 +68,10 @@ type Result struct {
 	// upright in the frame (0 normally); Puzzle, Grid and Corners are
 	// already turned to match. Apply vision.Grid.Turn to a grid Locate finds later.
 	Turns int `json:"turns,omitempty"`
+	// CellPx is the side of a cell in the pixels it was read from (the
+	// frame scaled down to vision's working size): what the gate calls
+	// small (SmallCellPx) whatever the camera's resolution.
+	CellPx float64 `json:"cell_px,omitempty"`
 
 	Puzzle sudoku.Grid `json:"-"` // the givens as read (Shape zero when no grid)
 	Solved sudoku.Grid `json:"-"` // the full solution (Cells nil unless solved)

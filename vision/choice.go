@@ -171,6 +171,15 @@ func normalise01(p []float32) []float64 {
 
 // pick returns the index in cs (ordered as scoreCandidates leaves them)
 // of the candidate p asks for; toFind maps frame pixels to find pixels.
+//
+// A pick by point takes the first candidate whose outline holds the point
+// when that one looks like a grid. When it does not (a live view follows
+// the page the grid is printed on, and aims at the page's centre, which
+// may fall just beside a grid printed off-centre), a grid lying within
+// nearGridShare of its side from the point is taken instead; a grid
+// further away may be another puzzle of the page, so the outline holding
+// the point stands (and is read as such). With no outline holding the
+// point, the one whose centre is nearest.
 func pick(cs []candidate, p Pick, toFind func(pt) pt) int {
 	if len(cs) == 0 {
 		return -1
@@ -179,16 +188,62 @@ func pick(cs []candidate, p Pick, toFind func(pt) pt) int {
 		return min(max(p.Rank, 0), len(cs)-1)
 	}
 	at := toFind(pt{float64(p.Near.X), float64(p.Near.Y)})
-	best, bestD := 0, math.Inf(1)
+	holding, best, bestD := -1, 0, math.Inf(1)
 	for i, c := range cs {
-		if isConvexQuad(c.q) && insideConvex(c.q, at) {
-			return i
+		if holding < 0 && isConvexQuad(c.q) && insideConvex(c.q, at) {
+			holding = i
 		}
 		if dd := centroid(c.q).dist(at); dd < bestD {
 			best, bestD = i, dd
 		}
 	}
+	if holding >= 0 && (len(cs) == 1 || cs[holding].score >= goodLattice) {
+		return holding
+	}
+	near, nearD := -1, nearGridShare
+	for i, c := range cs {
+		if c.score < goodLattice || !isConvexQuad(c.q) {
+			continue
+		}
+		if side := math.Sqrt(polyArea(c.q[:])); side > 0 {
+			if dd := distOutside(c.q, at) / side; dd <= nearD {
+				near, nearD = i, dd
+			}
+		}
+	}
+	switch {
+	case near >= 0:
+		return near
+	case holding >= 0:
+		return holding
+	}
 	return best
+}
+
+// nearGridShare is how far from a point (a share of a grid's side) a pick
+// by point takes a grid the point lies beside, when the outline holding
+// it is no grid. Two puzzles printed side by side are half a side or more
+// apart from each other's centre.
+const nearGridShare = 0.25
+
+// distOutside is the distance from p to the convex quadrilateral q: 0
+// inside, else to its nearest side.
+func distOutside(q [4]pt, p pt) float64 {
+	if insideConvex(q, p) {
+		return 0
+	}
+	d := math.Inf(1)
+	for i := 0; i < 4; i++ {
+		a, b := q[i], q[(i+1)%4]
+		ab := b.sub(a)
+		l2 := ab.X*ab.X + ab.Y*ab.Y
+		t := 0.0
+		if l2 > 0 {
+			t = math.Max(0, math.Min(1, ((p.X-a.X)*ab.X+(p.Y-a.Y)*ab.Y)/l2))
+		}
+		d = math.Min(d, p.dist(pt{a.X + t*ab.X, a.Y + t*ab.Y}))
+	}
+	return d
 }
 
 // innerCandidates looks inside the outline of candidate outer (the

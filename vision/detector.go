@@ -53,6 +53,13 @@ type Options struct {
 	// MinSideFrac is the shortest grid side, as a fraction of the frame's
 	// shorter side, below which Locate reports TooSmall. Default 0.2.
 	MinSideFrac float64
+	// MinSidePx caps that limit in working pixels (the frame scaled down
+	// to MaxSide, which the cells are cut from): a grid this many pixels
+	// across is never too small, whatever the frame's size. Default 144
+	// (16 pixels a cell of a 9×9 grid; 0.2 of a 720-pixel frame), so a
+	// 1920×1080 or a portrait 1080×1920 frame takes the grids a 1280×720
+	// one does instead of asking for 216 pixels.
+	MinSidePx float64
 	// MinSharpness is the variance of the Laplacian of the canvas below which
 	// Analyze reports TooBlurry. Default 8 (the real test photos measure 17 and up).
 	MinSharpness float64
@@ -73,6 +80,16 @@ type Options struct {
 // need not decode more pixels than this.
 func (o Options) WorkSide() int { return o.withDefaults().MaxSide }
 
+// WorkScale is how many frame pixels make one working pixel for a w×h
+// frame: 1, or more when its long side exceeds MaxSide and it is scaled
+// down before anything else. Cells are read from working pixels.
+func (o Options) WorkScale(w, h int) float64 {
+	if long, side := max(w, h), o.WorkSide(); long > side {
+		return float64(long) / float64(side)
+	}
+	return 1
+}
+
 func (o Options) withDefaults() Options {
 	if o.MaxSide <= 0 {
 		o.MaxSide = 1600
@@ -88,6 +105,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MinSideFrac <= 0 {
 		o.MinSideFrac = 0.2
+	}
+	if o.MinSidePx <= 0 {
+		o.MinSidePx = 144
 	}
 	if o.MinSharpness <= 0 {
 		o.MinSharpness = 8
@@ -203,9 +223,8 @@ func checkFrame(frame gocv.Mat) error {
 // returns the scale from gray pixels to frame pixels.
 func (d *Detector) toGray(frame gocv.Mat) float64 {
 	src := frame
-	scale := 1.0
-	if long := max(frame.Cols(), frame.Rows()); long > d.opts.MaxSide {
-		scale = float64(long) / float64(d.opts.MaxSide)
+	scale := d.opts.WorkScale(frame.Cols(), frame.Rows())
+	if scale > 1 {
 		sz := image.Pt(max(1, int(math.Round(float64(frame.Cols())/scale))), max(1, int(math.Round(float64(frame.Rows())/scale))))
 		gocv.Resize(frame, &d.work, sz, 0, 0, gocv.InterpolationArea)
 		src = d.work
@@ -348,7 +367,8 @@ func (d *Detector) take(frame gocv.Mat, gs float64) (Grid, float64, error) {
 	for i := 0; i < 4; i++ {
 		shortest = math.Min(shortest, fq[i].dist(fq[(i+1)%4]))
 	}
-	if limit := d.opts.MinSideFrac * float64(min(frame.Cols(), frame.Rows())); shortest < limit {
+	limit := math.Min(d.opts.MinSideFrac*float64(min(frame.Cols(), frame.Rows())), d.opts.MinSidePx*gs)
+	if shortest < limit {
 		return g, gs, qualityErr(TooSmall, "grid side %.0f px, need %.0f px", shortest, limit)
 	}
 	return g, gs, nil
@@ -629,13 +649,14 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 		return g, nil, err
 	}
 	g, cells, score, err := d.readPicked(frame, g, gs, p)
-	if !isKind(err, NoGrid) && score >= weakLineScore {
+	if !isKind(err, NoGrid) && (score >= clearLineScore || score >= weakLineScore && d.takenLooksLikeGrid()) {
 		return g, cells, err
 	}
-	// No grid, or one whose lines hardly stand out (a page read as a
-	// lattice of its text): a grid a few pixels a cell wide at the search
-	// resolution may have lost its lines there, or merged with the page's
-	// edge or a frame beside it. Look again at the page it lies on, at the
+	// No grid, or one whose lines do not stand out as a grid's do (a page
+	// read as a lattice of its text, or of the columns a grid inside it
+	// makes when the search saw no lattice in it): a grid a few pixels a cell wide at the search resolution
+	// may have lost its lines there, or merged with the page's edge or a
+	// frame beside it. Look again at the page it lies on, at the
 	// resolution the search can afford for that part of the frame, and
 	// take what that finds when its lines are clear.
 	roi, ok := d.zoomRegion(gs)
@@ -645,14 +666,35 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 	saved := d.searchState()
 	d.findIn(roi, gs, true)
 	d.chosen = pick(d.cands, p, d.frameToFind)
-	if g2, gs2, err2 := d.take(frame, gs); err2 == nil {
+	g2, gs2, err2 := d.take(frame, gs)
+	switch {
+	case err2 == nil:
 		g2, cells2, score2, err2 := d.readPicked(frame, g2, gs2, p)
 		if !isKind(err2, NoGrid) && score2 >= weakLineScore && score2 > score {
 			return g2, cells2, err2
 		}
+	case isKind(err2, TooSmall) && isKind(err, NoGrid) && d.latticeLikeness(d.bin, d.cands[d.chosen].q) >= goodLattice:
+		// The page holds a grid too small to read: say so ("move
+		// closer") rather than that there is none.
+		return g2, nil, err2
 	}
 	d.restoreSearch(saved)
 	return g, cells, err
+}
+
+// takenLooksLikeGrid reports whether the candidate taken looked like a
+// Sudoku lattice to the search (a grid of 16×16 or on a curled page whose
+// lines score under clearLineScore does; a page around a small grid does
+// not).
+func (d *Detector) takenLooksLikeGrid() bool {
+	if d.chosen < 0 || d.chosen >= len(d.cands) {
+		return false
+	}
+	c := d.cands[d.chosen]
+	if len(d.cands) == 1 { // not scored
+		return d.latticeLikeness(d.bin, c.q) >= goodLattice
+	}
+	return c.score >= goodLattice
 }
 
 // readPicked reads grid g, the candidate the search took for pick p (gs:
@@ -1080,6 +1122,12 @@ const bendGain = 0.04
 // weakLineScore is the line score below which the quadrilateral found is
 // doubted (real photos of grids found right score 0.30 and up).
 const weakLineScore = 0.25
+
+// clearLineScore is the line score from which a reading is taken without
+// looking again at the page it lies on: grids found right score 0.30 and
+// up; a page read as a 4×4 lattice of the columns a small grid printed on
+// it makes scores 0.27 (es2812-42 held in a 1920×1080 frame at 35%).
+const clearLineScore = 0.3
 
 // manyLooks reports whether the digits of g, an n×n grid found in a
 // frame, are cut several ways (Cell.Looks): cells under Options.LookPx
