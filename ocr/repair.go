@@ -166,26 +166,59 @@ func (s *resolver) count(g sudoku.Grid) int {
 
 // valid reports whether g breaks no rule (no value twice in a unit).
 func valid(g sudoku.Grid) bool {
-	n := g.N()
-	br, bc := g.Shape.BoxRows, g.Shape.BoxCols
-	rows := make([]uint64, n)
-	cols := make([]uint64, n)
-	boxes := make([]uint64, n)
+	u := newUnits(g.Shape)
 	for i, v := range g.Cells {
-		if v <= 0 {
-			continue
-		}
-		r, c := i/n, i%n
-		b := (r/br)*(n/bc) + c/bc
-		bit := uint64(1) << uint(v)
-		if rows[r]&bit != 0 || cols[c]&bit != 0 || boxes[b]&bit != 0 {
+		if !u.place(i, v) {
 			return false
 		}
-		rows[r] |= bit
-		cols[c] |= bit
-		boxes[b] |= bit
 	}
 	return true
+}
+
+// units holds the values placed in each row, column and box of a grid,
+// one bit a value, so that a value twice in a unit is seen at once.
+type units struct {
+	n, br, bc         int
+	rows, cols, boxes []uint64
+}
+
+func newUnits(sh sudoku.Shape) units {
+	n := sh.N()
+	return units{n: n, br: sh.BoxRows, bc: sh.BoxCols, rows: make([]uint64, n), cols: make([]uint64, n), boxes: make([]uint64, n)}
+}
+
+func (u *units) of(i int) (r, c, b int) {
+	r, c = i/u.n, i%u.n
+	return r, c, (r/u.br)*(u.n/u.bc) + c/u.bc
+}
+
+// place puts v in cell i unless it clashes; an empty cell (v <= 0)
+// always fits.
+func (u *units) place(i, v int) bool {
+	if v <= 0 {
+		return true
+	}
+	r, c, b := u.of(i)
+	bit := uint64(1) << uint(v)
+	if (u.rows[r]|u.cols[c]|u.boxes[b])&bit != 0 {
+		return false
+	}
+	u.rows[r] |= bit
+	u.cols[c] |= bit
+	u.boxes[b] |= bit
+	return true
+}
+
+// remove takes back a value place put in cell i.
+func (u *units) remove(i, v int) {
+	if v <= 0 {
+		return
+	}
+	r, c, b := u.of(i)
+	bit := uint64(1) << uint(v)
+	u.rows[r] &^= bit
+	u.cols[c] &^= bit
+	u.boxes[b] &^= bit
 }
 
 // edit is one alternative value of one cell and its cost against the value
@@ -240,7 +273,7 @@ type candidate struct {
 // solution within the limits are left as read.
 func (s *resolver) repair() {
 	base := s.r.Given.Clone()
-	found := s.search(base, s.candidateEdits(base), shallow)
+	found := s.search(base, s.candidateEdits(base))
 	if len(found) == 0 && s.n >= wideMinSide {
 		found = s.wide(base)
 	}
@@ -311,22 +344,19 @@ func (s *resolver) wide(base sudoku.Grid) []candidate {
 // wideSearch is the state of the wide repair's search over the unsure
 // givens' values.
 type wideSearch struct {
-	n, br, bc         int
-	cells             []int    // the unsure givens
-	opts              [][]edit // per unsure given, its values within wideCellCost, cheapest first (the value read first, at cost 0)
-	rows, cols, boxes []uint64
-	chosen            []edit
-	out               []candidate
-	nodes             int
+	units           // the kept givens and the values chosen so far
+	cells  []int    // the unsure givens
+	opts   [][]edit // per unsure given, its values within wideCellCost, cheapest first (the value read first, at cost 0)
+	chosen []edit
+	out    []candidate
+	nodes  int
 }
 
 // wideCells sets up the search: the givens read less surely than tier
 // are unsure, the others kept; nil when there are none or the kept ones
 // break a rule.
 func (s *resolver) wideCells(base sudoku.Grid, tier float64) *wideSearch {
-	n := s.n
-	w := &wideSearch{n: n, br: base.Shape.BoxRows, bc: base.Shape.BoxCols,
-		rows: make([]uint64, n), cols: make([]uint64, n), boxes: make([]uint64, n)}
+	w := &wideSearch{units: newUnits(base.Shape)}
 	for i, p := range s.r.Prob {
 		from := base.Cells[i]
 		if from == 0 {
@@ -352,38 +382,6 @@ func (s *resolver) wideCells(base sudoku.Grid, tier float64) *wideSearch {
 		return nil
 	}
 	return w
-}
-
-func (w *wideSearch) unit(i int) (r, c, b int) {
-	r, c = i/w.n, i%w.n
-	return r, c, (r/w.br)*(w.n/w.bc) + c/w.bc
-}
-
-// place puts v in cell i unless it clashes; 0 always fits.
-func (w *wideSearch) place(i, v int) bool {
-	if v == 0 {
-		return true
-	}
-	r, c, b := w.unit(i)
-	bit := uint64(1) << uint(v)
-	if (w.rows[r]|w.cols[c]|w.boxes[b])&bit != 0 {
-		return false
-	}
-	w.rows[r] |= bit
-	w.cols[c] |= bit
-	w.boxes[b] |= bit
-	return true
-}
-
-func (w *wideSearch) remove(i, v int) {
-	if v == 0 {
-		return
-	}
-	r, c, b := w.unit(i)
-	bit := uint64(1) << uint(v)
-	w.rows[r] &^= bit
-	w.cols[c] &^= bit
-	w.boxes[b] &^= bit
 }
 
 // readings lists the readings of the unsure givens that break no rule and
@@ -425,13 +423,6 @@ func (w *wideSearch) walk(k int, cost, bound float64) {
 	}
 }
 
-// limits bound one search: the most cells a reading changes, the readings
-// it looks at and the solver runs (counted from the resolver's start).
-type limits struct{ edits, tries, solves int }
-
-// shallow is the first search's: any cell, at most maxEdits of them.
-var shallow = limits{maxEdits, maxTries, maxSolves}
-
 // candidateEdits lists the alternative values worth trying, cheapest
 // first: those within editFloor of the value read and maxCost of it, at
 // most maxEditList of them.
@@ -461,19 +452,19 @@ func (s *resolver) candidateEdits(base sudoku.Grid) []edit {
 // search tries sets of edits on base, cheapest first, until the limits or
 // the margin behind the first unique reading, and returns the unique
 // readings found (cheapest first). It sets r.Tries.
-func (s *resolver) search(base sudoku.Grid, edits []edit, lim limits) []candidate {
+func (s *resolver) search(base sudoku.Grid, edits []edit) []candidate {
 	var found []candidate
 	g := base.Clone()
 	// The unchanged reading first: most grids stop here, unique, with no
 	// rival within the margin possible (checked below by the same loop).
 	h := &subsetHeap{{idx: nil, cost: 0}}
 	tries := 0
-	for h.Len() > 0 && tries < lim.tries && s.solves < lim.solves {
+	for h.Len() > 0 && tries < maxTries && s.solves < maxSolves {
 		sub := heap.Pop(h).(subset)
 		if sub.cost > maxCost || (len(found) > 0 && sub.cost > found[0].cost+s.set.AcceptMargin) {
 			break
 		}
-		pushSuccessors(h, sub, edits, lim.edits)
+		pushSuccessors(h, sub, edits)
 		if !distinctCells(sub, edits) {
 			continue
 		}
@@ -488,7 +479,7 @@ func (s *resolver) search(base sudoku.Grid, edits []edit, lim limits) []candidat
 
 // pushSuccessors adds sub's successors to h: sub with the next edit
 // added, and sub with its last edit moved on to the next.
-func pushSuccessors(h *subsetHeap, sub subset, edits []edit, maxEdits int) {
+func pushSuccessors(h *subsetHeap, sub subset, edits []edit) {
 	last := -1
 	if len(sub.idx) > 0 {
 		last = sub.idx[len(sub.idx)-1]
