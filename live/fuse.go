@@ -93,10 +93,11 @@ func (f *fuser) reset() {
 // restart forgets every canvas but the frame's recognised last: another
 // page, or another grid, starts with it.
 func (f *fuser) restart() {
-	if !f.now || len(f.cans) < 2 {
-		if !f.now {
-			f.reset()
-		}
+	if !f.now {
+		f.reset()
+		return
+	}
+	if len(f.cans) < 2 {
 		return
 	}
 	last := len(f.cans) - 1
@@ -151,6 +152,7 @@ func (f *fuser) add(canvas gocv.Mat, n int) {
 	if side != f.side || n != f.n || canvas.Rows() != side {
 		f.reset()
 		f.side, f.n = side, n
+		f.crossings()
 	}
 	if len(f.cans) == f.depth {
 		f.cans[0].Close()
@@ -183,13 +185,11 @@ func (f *fuser) fuse() (gocv.Mat, int) {
 	return f.fused, k
 }
 
-// align puts into f.aligned the canvas src resampled onto ref's lattice:
-// the flow from ref to src at the crossings of the n×n lattice, fitted
-// with a homography. It reports false when too few crossings follow.
-func (f *fuser) align(ref, src gocv.Mat) bool {
-	side, n := f.side, f.n
-	cs := float64(side) / float64(n)
-	m := n + 1
+// crossings puts into f.pts the crossings of the n×n lattice on a
+// canvas of the fuser's side, where align follows the flow.
+func (f *fuser) crossings() {
+	side, m := f.side, f.n+1
+	cs := float64(side) / float64(f.n)
 	f.pts.Close()
 	f.pts = gocv.NewMatWithSize(m*m, 1, gocv.MatTypeCV32FC2)
 	for i := 0; i < m; i++ {
@@ -198,6 +198,15 @@ func (f *fuser) align(ref, src gocv.Mat) bool {
 			f.pts.SetFloatAt(i*m+j, 1, float32(math.Min(float64(i)*cs, float64(side-1))))
 		}
 	}
+}
+
+// align puts into f.aligned the canvas src resampled onto ref's lattice:
+// the flow from ref to src at the crossings of the n×n lattice (f.pts), fitted
+// with a homography. It reports false when too few crossings follow.
+func (f *fuser) align(ref, src gocv.Mat) bool {
+	side, n := f.side, f.n
+	cs := float64(side) / float64(n)
+	m := n + 1
 	win := max(7, int(cs*0.66)) | 1
 	gocv.CalcOpticalFlowPyrLKWithParams(ref, src, f.pts, f.nxt, &f.status, &f.errs, image.Pt(win, win), 2, f.crit, 0, 1e-4)
 	if f.nxt.Rows() != m*m || f.status.Rows() != m*m {

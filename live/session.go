@@ -321,12 +321,18 @@ func within(outline, g vision.Grid) *[4]gocv.Point2f {
 	if outline.Side <= 0 || g.Side <= 0 {
 		return nil
 	}
-	var q [4]gocv.Point2f
-	for i, c := range g.Corners {
-		x, y := vision.Apply(outline.H, float64(c.X), float64(c.Y))
-		q[i] = gocv.Point2f{X: float32(x), Y: float32(y)}
-	}
+	q := mapQuad(outline.H, g.Corners)
 	return &q
+}
+
+// mapQuad is the quadrilateral q mapped through the homography h.
+func mapQuad(h [9]float64, q [4]gocv.Point2f) [4]gocv.Point2f {
+	var out [4]gocv.Point2f
+	for i, c := range q {
+		x, y := vision.Apply(h, float64(c.X), float64(c.Y))
+		out[i] = gocv.Point2f{X: float32(x), Y: float32(y)}
+	}
+	return out
 }
 
 // shrinkReadings is how long (in recognitions: 3 s at one every 10th
@@ -903,12 +909,7 @@ func (s *session) puzzleGrid(g vision.Grid) vision.Grid {
 	if !s.have || s.cur.inner == nil || g.Side <= 0 {
 		return g.Turn(s.cur.turns)
 	}
-	var q [4]gocv.Point2f
-	for i, c := range s.cur.inner {
-		x, y := vision.Apply(g.HInv, float64(c.X), float64(c.Y))
-		q[i] = gocv.Point2f{X: float32(x), Y: float32(y)}
-	}
-	in, ok := gridOn(q, s.cur.innerSide)
+	in, ok := gridOn(mapQuad(g.HInv, *s.cur.inner), s.cur.innerSide)
 	if !ok {
 		return g.Turn(s.cur.turns)
 	}
