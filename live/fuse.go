@@ -19,7 +19,7 @@ import (
 // doubt. *pipeline.Pipeline is one.
 type CanvasReader interface {
 	Canvas(frame gocv.Mat, g vision.Grid, dst *gocv.Mat) error
-	ReadCanvas(canvas gocv.Mat, g vision.Grid) pipeline.Result
+	ReadCanvas(canvas gocv.Mat, g vision.Grid, frame image.Point) pipeline.Result
 }
 
 // fuser averages the canvases of one page over the latest recognitions,
@@ -41,6 +41,8 @@ type fuser struct {
 	cans  []gocv.Mat
 	// now says the newest canvas is of the frame recognised last.
 	now bool
+	// frame is the size of the frame the newest canvas was taken from.
+	frame image.Point
 	// scratch
 	canvas                   gocv.Mat
 	aligned, acc, f32, fused gocv.Mat
@@ -116,7 +118,7 @@ func (f *fuser) take(frame gocv.Mat, res pipeline.Result) {
 		return
 	}
 	f.add(f.canvas, res.Puzzle.N())
-	f.now = true
+	f.now, f.frame = true, image.Pt(frame.Cols(), frame.Rows())
 }
 
 // recheck is the verdict on the voted givens when the gate held them back
@@ -136,7 +138,7 @@ func (f *fuser) recheck(voted sudoku.Grid, rules, verdict pipeline.Verdict, ev p
 	if k < 2 {
 		return ev.Conf, verdict
 	}
-	fused := f.cr.ReadCanvas(m, g)
+	fused := f.cr.ReadCanvas(m, g, f.frame)
 	if fused.Turns != 0 || sudoku.CellString(fused.Puzzle.Cells) != sudoku.CellString(voted.Cells) {
 		return ev.Conf, verdict
 	}

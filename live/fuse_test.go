@@ -237,5 +237,5 @@ func BenchmarkFuse(b *testing.B) {
 		})
 	})
 	m, _ := fz.fuse()
-	b.Run("read", func(b *testing.B) { cpu(b, func() { p.ReadCanvas(m, g) }) })
+	b.Run("read", func(b *testing.B) { cpu(b, func() { p.ReadCanvas(m, g, image.Pt(640, 480)) }) })
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"image"
 	"math"
 	"sort"
 	"time"
@@ -128,9 +129,11 @@ func (p *Pipeline) Canvas(frame gocv.Mat, g vision.Grid, dst *gocv.Mat) error {
 // ReadCanvas reads the puzzle of grid g from canvas, a grey rectified view
 // of it as Canvas gives (live averages the canvases of several frames of
 // one page): its cells are cut, read, repaired, judged and gated as
-// Process does a frame's, the gate taking the cells' size in the frame
-// from g's corners. Failures are reported in the Result's Status.
-func (p *Pipeline) ReadCanvas(canvas gocv.Mat, g vision.Grid) Result {
+// Process does a frame's, the gate taking the cells' size from g's
+// corners in a frame of size frame, in the pixels cells are read from
+// (Result.CellPx), as Process does. Failures are reported in the
+// Result's Status.
+func (p *Pipeline) ReadCanvas(canvas gocv.Mat, g vision.Grid, frame image.Point) Result {
 	start := time.Now()
 	var r Result
 	g, cells, err := p.det.CellsOf(canvas, g)
@@ -138,7 +141,7 @@ func (p *Pipeline) ReadCanvas(canvas gocv.Mat, g vision.Grid) Result {
 		r.Status, r.Error = statusOf(err), err.Error()
 	} else {
 		r.setGrid(g)
-		p.read(&r, g, cells, "", 1)
+		p.read(&r, g, cells, "", p.opts.WorkScale(frame.X, frame.Y))
 	}
 	r.Ms = math.Round(float64(time.Since(start).Microseconds())/10) / 100
 	return r

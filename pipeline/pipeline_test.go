@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"image"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -143,26 +144,36 @@ func TestReadCanvasAsProcess(t *testing.T) {
 	p := newPipeline(t, BackendGo)
 	canvas := gocv.NewMat()
 	defer canvas.Close()
-	for _, name := range []string{"image1", "image4", "image13"} {
-		img := gocv.IMRead(filepath.Join(testenv.RepoRoot(), "testdata", "synth", name+".jpg"), gocv.IMReadColor)
+	// image1 twice as large too: a frame over vision's working size, whose
+	// cells are read from fewer pixels than the frame has.
+	for _, c := range []struct {
+		name  string
+		scale float64
+	}{{"image1", 1}, {"image4", 1}, {"image13", 1}, {"image1", 2}} {
+		img := gocv.IMRead(filepath.Join(testenv.RepoRoot(), "testdata", "synth", c.name+".jpg"), gocv.IMReadColor)
 		if img.Empty() {
-			t.Fatalf("testdata/synth/%s.jpg does not load", name)
+			t.Fatalf("testdata/synth/%s.jpg does not load", c.name)
+		}
+		if c.scale != 1 {
+			gocv.Resize(img, &img, image.Point{}, c.scale, c.scale, gocv.InterpolationLinear)
 		}
 		r := p.Process(img)
 		err := p.Canvas(img, r.Grid, &canvas)
+		size := image.Pt(img.Cols(), img.Rows())
 		img.Close()
 		if len(r.Puzzle.Cells) == 0 || err != nil {
-			t.Fatalf("%s: %s %v", name, r.Status, err)
+			t.Fatalf("%s at %g×: %s %v", c.name, c.scale, r.Status, err)
 		}
-		again := p.ReadCanvas(canvas, r.Grid)
-		if again.Given != r.Given || again.Status != r.Status || again.Turns != 0 {
-			t.Errorf("%s: canvas read %s (%s, %d turns), the frame %s (%s)", name, again.Given, again.Status, again.Turns, r.Given, r.Status)
+		again := p.ReadCanvas(canvas, r.Grid, size)
+		if again.Given != r.Given || again.Status != r.Status || again.Turns != 0 || again.CellPx != r.CellPx {
+			t.Errorf("%s at %g×: canvas read %s (%s, %d turns, cells %.2f px), the frame %s (%s, cells %.2f px)",
+				c.name, c.scale, again.Given, again.Status, again.Turns, again.CellPx, r.Given, r.Status, r.CellPx)
 		}
 	}
 	small := gocv.NewMatWithSize(50, 50, gocv.MatTypeCV8UC1)
 	defer small.Close()
 	g := sudoku.Shape{BoxRows: 3, BoxCols: 3}
-	if r := p.ReadCanvas(small, vision.Grid{Side: 288, Shape: g}); r.Status != StatusBadInput || r.Error == "" {
+	if r := p.ReadCanvas(small, vision.Grid{Side: 288, Shape: g}, image.Pt(640, 480)); r.Status != StatusBadInput || r.Error == "" {
 		t.Errorf("a 50×50 canvas for a 288 px grid: status %q error %q, want %q with a message", r.Status, r.Error, StatusBadInput)
 	}
 }

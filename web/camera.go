@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
 	"math"
 	"net/http"
 	"slices"
@@ -614,11 +615,11 @@ func (p *pooledRecognizer) Canvas(frame gocv.Mat, g vision.Grid, dst *gocv.Mat) 
 }
 
 // ReadCanvas is live.CanvasReader's: the puzzle of grid g read from canvas.
-func (p *pooledRecognizer) ReadCanvas(canvas gocv.Mat, g vision.Grid) pipeline.Result {
+func (p *pooledRecognizer) ReadCanvas(canvas gocv.Mat, g vision.Grid, frame image.Point) pipeline.Result {
 	pl, put, err := p.pool.get(p.ctx)
 	if err != nil {
 		return pipeline.Result{Status: pipeline.StatusLoadError, Error: err.Error()}
 	}
 	defer put()
-	return pl.ReadCanvas(canvas, g)
+	return pl.ReadCanvas(canvas, g, frame)
 }
