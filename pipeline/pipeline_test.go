@@ -144,12 +144,12 @@ func TestReadCanvasAsProcess(t *testing.T) {
 	p := newPipeline(t, BackendGo)
 	canvas := gocv.NewMat()
 	defer canvas.Close()
-	// image1 twice as large too: a frame over vision's working size, whose
+	// image1 three times as large too (1920×1440): a frame over vision's working size, whose
 	// cells are read from fewer pixels than the frame has.
 	for _, c := range []struct {
 		name  string
 		scale float64
-	}{{"image1", 1}, {"image4", 1}, {"image13", 1}, {"image1", 2}} {
+	}{{"image1", 1}, {"image4", 1}, {"image13", 1}, {"image1", 3}} {
 		img := gocv.IMRead(filepath.Join(testenv.RepoRoot(), "testdata", "synth", c.name+".jpg"), gocv.IMReadColor)
 		if img.Empty() {
 			t.Fatalf("testdata/synth/%s.jpg does not load", c.name)
