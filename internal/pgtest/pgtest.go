@@ -18,6 +18,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/sudokuar/sudokuar/store"
 )
 
 // Env names the variable that points the PostgreSQL tests at a server.
@@ -53,14 +55,9 @@ func Schema(t testing.TB, prefix string) string {
 	return withParam(base, "search_path", schema)
 }
 
-// isURL reports whether conn is a URL rather than key=value pairs.
-func isURL(conn string) bool {
-	return strings.HasPrefix(conn, "postgres://") || strings.HasPrefix(conn, "postgresql://")
-}
-
 // withParam adds key=value to a connection string in either form.
 func withParam(conn, key, value string) string {
-	if !isURL(conn) {
+	if !store.IsPostgresURL(conn) {
 		return conn + " " + key + "=" + value
 	}
 	u, err := url.Parse(conn)
@@ -77,7 +74,7 @@ func withParam(conn, key, value string) string {
 // (as test-pg.sh sets them: host is the socket folder) as query
 // parameters of postgres:///DBNAME.
 func URL(conn string) string {
-	if isURL(conn) {
+	if store.IsPostgresURL(conn) {
 		return conn
 	}
 	q := url.Values{}
