@@ -25,15 +25,23 @@ import (
 // Env names the variable that points the PostgreSQL tests at a server.
 const Env = "SUDOKUAR_PG_URL"
 
-// Schema makes a schema named prefix_RANDOM on the test server and
-// returns the connection string that uses it; the schema is dropped
-// after t.
-func Schema(t testing.TB, prefix string) string {
+// Server returns the test server's connection string (the variable
+// Env), or skips t saying how to run it.
+func Server(t testing.TB) string {
 	t.Helper()
 	base := os.Getenv(Env)
 	if base == "" {
 		t.Skipf("%s is not set: `make test-pg` runs this against a throwaway PostgreSQL", Env)
 	}
+	return base
+}
+
+// Schema makes a schema named prefix_RANDOM on the test server and
+// returns the connection string that uses it; the schema is dropped
+// after t.
+func Schema(t testing.TB, prefix string) string {
+	t.Helper()
+	base := Server(t)
 	ctx := context.Background()
 	admin, err := pgxpool.New(ctx, base)
 	if err != nil {
