@@ -3,7 +3,6 @@ package store_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -15,20 +14,6 @@ import (
 	"github.com/sudokuar/sudokuar/store"
 	"github.com/sudokuar/sudokuar/store/storetest"
 )
-
-// pgEnv names the variable that points the PostgreSQL tests at a server;
-// `make test-pg` starts a throwaway cluster and sets it.
-const pgEnv = "SUDOKUAR_PG_URL"
-
-// pgURL returns the test database's connection string or skips t.
-func pgURL(t *testing.T) string {
-	t.Helper()
-	u := os.Getenv(pgEnv)
-	if u == "" {
-		t.Skipf("%s is not set: run `make test-pg` to test the PostgreSQL store against a throwaway cluster", pgEnv)
-	}
-	return u
-}
 
 // TestPostgres runs the shared store suite, each subtest in a schema of
 // its own, dropped afterwards.
@@ -102,7 +87,7 @@ func TestPostgresBadURL(t *testing.T) {
 // listens, another notifies 1,000 times; every notification must arrive,
 // in order, and the round trip is logged (p50, p99).
 func TestPostgresNotify(t *testing.T) {
-	base := pgURL(t)
+	base := pgtest.Server(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	listener, err := pgx.Connect(ctx, base)

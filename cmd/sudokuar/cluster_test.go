@@ -142,9 +142,7 @@ func (n *node) stop(t *testing.T, sig syscall.Signal) {
 // there is no PostgreSQL to run them on.
 func clusterBinary(t *testing.T) string {
 	t.Helper()
-	if os.Getenv(pgtest.Env) == "" {
-		t.Skipf("%s is not set: run `make test-pg` to test a cluster of serve processes on a throwaway PostgreSQL", pgtest.Env)
-	}
+	pgtest.Server(t)
 	bin := buildSudokuar(t)
 	help, _ := exec.Command(bin, "serve", "--help").CombinedOutput()
 	if !strings.Contains(string(help), "-node") {

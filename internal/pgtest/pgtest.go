@@ -18,20 +18,30 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/sudokuar/sudokuar/store"
 )
 
 // Env names the variable that points the PostgreSQL tests at a server.
 const Env = "SUDOKUAR_PG_URL"
+
+// Server returns the test server's connection string (the variable
+// Env), or skips t saying how to run it.
+func Server(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv(Env)
+	if base == "" {
+		t.Skipf("%s is not set: `make test-pg` runs this against a throwaway PostgreSQL", Env)
+	}
+	return base
+}
 
 // Schema makes a schema named prefix_RANDOM on the test server and
 // returns the connection string that uses it; the schema is dropped
 // after t.
 func Schema(t testing.TB, prefix string) string {
 	t.Helper()
-	base := os.Getenv(Env)
-	if base == "" {
-		t.Skipf("%s is not set: `make test-pg` runs this against a throwaway PostgreSQL", Env)
-	}
+	base := Server(t)
 	ctx := context.Background()
 	admin, err := pgxpool.New(ctx, base)
 	if err != nil {
@@ -53,14 +63,9 @@ func Schema(t testing.TB, prefix string) string {
 	return withParam(base, "search_path", schema)
 }
 
-// isURL reports whether conn is a URL rather than key=value pairs.
-func isURL(conn string) bool {
-	return strings.HasPrefix(conn, "postgres://") || strings.HasPrefix(conn, "postgresql://")
-}
-
 // withParam adds key=value to a connection string in either form.
 func withParam(conn, key, value string) string {
-	if !isURL(conn) {
+	if !store.IsPostgresURL(conn) {
 		return conn + " " + key + "=" + value
 	}
 	u, err := url.Parse(conn)
@@ -77,7 +82,7 @@ func withParam(conn, key, value string) string {
 // (as test-pg.sh sets them: host is the socket folder) as query
 // parameters of postgres:///DBNAME.
 func URL(conn string) string {
-	if isURL(conn) {
+	if store.IsPostgresURL(conn) {
 		return conn
 	}
 	q := url.Values{}
