@@ -62,7 +62,7 @@ func (d *Detector) CellsOf(canvas gocv.Mat, g Grid) (Grid, []Cell, error) {
 	d.canvasGen++
 	n := g.Shape.N()
 	cs := float64(g.Side) / float64(n)
-	d.binarise(cs, max(g.Side/12, int(cs*0.75)))
+	d.binarise(cs, cutKernel(g.Side, cs))
 	cells := d.cells(n, cs, d.manyLooks(g, n))
 	d.measure(&g)
 	return g, cells, nil

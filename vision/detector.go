@@ -969,7 +969,7 @@ func (d *Detector) finalCanvas(a *analysis, n int) float64 {
 	}
 	// Re-warp and re-binarise only when N or the snap changed the canvas or
 	// the kernels.
-	if k := max(side/12, int(cs*0.75)); side != side0 || k != d.kLen || snapped {
+	if k := cutKernel(side, cs); side != side0 || k != d.kLen || snapped {
 		if side != side0 || snapped {
 			d.warp(g, gs, side)
 		}
@@ -996,6 +996,10 @@ func (d *Detector) finalCanvas(a *analysis, n int) float64 {
 	a.g = g
 	return cs
 }
+
+// cutKernel is the length of the line kernels binarise uses on the canvas
+// cells are cut from (side pixels, cells cs pixels wide).
+func cutKernel(side int, cs float64) int { return max(side/12, int(cs*0.75)) }
 
 // measure sets g's Brightness and Sharpness from the current canvas.
 func (d *Detector) measure(g *Grid) {
