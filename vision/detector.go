@@ -264,7 +264,7 @@ func (d *Detector) Candidates() []Candidate {
 	out := make([]Candidate, len(d.cands))
 	for i, c := range d.cands {
 		out[i].Score = c.score
-		out[i].Grid = len(d.cands) == 1 || c.score >= goodLattice
+		out[i].Grid = gridLike(d.cands, i)
 		out[i].Chosen = i == d.chosen
 		for k, p := range orderCorners(c.q) {
 			f := d.findToFrame(p)
