@@ -30,7 +30,10 @@ func heldFrames(t testing.TB, photo string, at []int) []gocv.Mat {
 	defer img.Close()
 	var out []gocv.Mat
 	for _, f := range at {
-		frame, _ := held.Frame(img, 640, 480, 0.70, 1, f)
+		frame, _, err := held.Frame(img, 640, 480, 0.70, 1, f)
+		if err != nil {
+			t.Fatal(err)
+		}
 		buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, frame, []int{gocv.IMWriteJpegQuality, 90})
 		frame.Close()
 		if err != nil {

@@ -52,8 +52,11 @@ func TestSmallCellsLooks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		frame, _ := held.Frame(img, 640, 480, 0.70, 7, c.f)
+		frame, _, err := held.Frame(img, 640, 480, 0.70, 7, c.f)
 		img.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
 		r, before := withLooks.Process(frame), oneLook.Process(frame)
 		frame.Close()
 		want := sudoku.CellString(truth.Cells)
@@ -82,8 +85,11 @@ func BenchmarkProcessSmallCells(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	frame, _ := held.Frame(img, 640, 480, 0.70, 7, 45)
+	frame, _, err := held.Frame(img, 640, 480, 0.70, 7, 45)
 	img.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
 	defer frame.Close()
 	for _, c := range []struct {
 		name   string

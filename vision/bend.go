@@ -31,10 +31,16 @@ type Bend struct {
 	DX, DY []float64
 }
 
+// valid reports whether b is a mesh of K ≥ 1 intervals with its
+// (K+1)×(K+1) points.
+func (b *Bend) valid() bool {
+	return b != nil && b.K > 0 && len(b.DX) == (b.K+1)*(b.K+1) && len(b.DY) == len(b.DX)
+}
+
 // At returns the displacement at (u, v) (fractions of the side; clamped
 // to the canvas).
 func (b *Bend) At(u, v float64) (float64, float64) {
-	if b == nil || b.K <= 0 || len(b.DX) != (b.K+1)*(b.K+1) || len(b.DY) != len(b.DX) {
+	if !b.valid() {
 		return 0, 0
 	}
 	k := float64(b.K)

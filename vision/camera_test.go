@@ -17,8 +17,12 @@ import (
 // frame f of 60 of photo number pi in ../shared/tools/mkvideo's videos, in
 // front of a plain background. It returns the frame and where the photo's
 // point p lands in it.
-func heldFrame(img gocv.Mat, w, h int, fill float64, pi, f int) (gocv.Mat, func(p pt) pt) {
-	frame, hm := held.Frame(img, w, h, fill, pi, f)
+func heldFrame(tb testing.TB, img gocv.Mat, w, h int, fill float64, pi, f int) (gocv.Mat, func(p pt) pt) {
+	tb.Helper()
+	frame, hm, err := held.Frame(img, w, h, fill, pi, f)
+	if err != nil {
+		tb.Fatal(err)
+	}
 	return frame, func(p pt) pt { return apply(hm, p) }
 }
 
@@ -83,7 +87,7 @@ func checkHeld(t *testing.T, det *Detector, dir string, outlines map[string][4]p
 		t.Fatal(err)
 	}
 	defer img.Close()
-	frame, at := heldFrame(img, w, h, fill, pi, f)
+	frame, at := heldFrame(t, img, w, h, fill, pi, f)
 	defer frame.Close()
 	g, cells, err := det.Analyze(frame)
 	if mayRefuse && isKind(err, NoGrid) {
@@ -176,7 +180,7 @@ func BenchmarkAnalyzeHeld(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			frame, _ := heldFrame(img, c.w, c.h, c.fill, c.pi, c.f)
+			frame, _ := heldFrame(b, img, c.w, c.h, c.fill, c.pi, c.f)
 			img.Close()
 			defer frame.Close()
 			d := NewDetector(Options{})
@@ -238,7 +242,7 @@ func TestPickBesideThePoint(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer img.Close()
-			frame, _ := heldFrame(img, c.w, c.h, c.fill, c.pi, c.f)
+			frame, _ := heldFrame(t, img, c.w, c.h, c.fill, c.pi, c.f)
 			defer frame.Close()
 			outline, err := det.Locate(frame)
 			if err != nil {
@@ -281,7 +285,7 @@ func TestLooksOnSmallCells(t *testing.T) {
 		{"near", 1280, 720, 0.85, 0, false},
 		{"webcam, looks off", 640, 480, 0.70, -1, false},
 	} {
-		frame, _ := heldFrame(img, c.w, c.h, c.fill, 7, 0)
+		frame, _ := heldFrame(t, img, c.w, c.h, c.fill, 7, 0)
 		d := NewDetector(Options{LookPx: c.lookPx})
 		_, cells, err := d.Analyze(frame)
 		frame.Close()

@@ -35,7 +35,7 @@ func (d *Detector) Canvas(frame gocv.Mat, g Grid, dst *gocv.Mat) error {
 	if err := checkCanvasGrid(g); err != nil {
 		return err
 	}
-	if g.Bend != nil && (g.Bend.K < 1 || len(g.Bend.DX) != (g.Bend.K+1)*(g.Bend.K+1) || len(g.Bend.DY) != len(g.Bend.DX)) {
+	if g.Bend != nil && !g.Bend.valid() {
 		return qualityErr(BadInput, "bend mesh of %d intervals has %d×%d points", g.Bend.K, len(g.Bend.DX), len(g.Bend.DY))
 	}
 	gs := d.toGray(frame)
@@ -62,7 +62,7 @@ func (d *Detector) CellsOf(canvas gocv.Mat, g Grid) (Grid, []Cell, error) {
 	d.canvasGen++
 	n := g.Shape.N()
 	cs := float64(g.Side) / float64(n)
-	d.binarise(cs, max(g.Side/12, int(cs*0.75)))
+	d.binarise(cs, cutKernel(g.Side, cs))
 	cells := d.cells(n, cs, d.manyLooks(g, n))
 	d.measure(&g)
 	return g, cells, nil

@@ -348,9 +348,14 @@ func (pl plane) render(cell int, box image.Rectangle, keep []int32) (pixels, hal
 		}
 	}
 	paper, ink := pl.levels(cell, box, mask)
-	cut := paper - max(paper-ink, minContrast)/2
+	span := max(paper-ink, minContrast)
+	cut := paper - span/2
 	src := make([]float32, w*h)
 	hsrc := make([]float32, w*h)
+	var lk extraLooks
+	if pl.looks {
+		lk = newExtraLooks(w * h)
+	}
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			i := (box.Min.Y+y)*pl.side + box.Min.X + x
@@ -364,14 +369,20 @@ func (pl plane) render(cell int, box image.Rectangle, keep []int32) (pixels, hal
 					mask[m-1] || mask[m+1] ||
 					mask[m+mw-1] || mask[m+mw] || mask[m+mw+1]
 			}
-			if in && float64(pl.canvas[i]) <= cut {
+			if !in {
+				continue
+			}
+			if float64(pl.canvas[i]) <= cut {
 				hsrc[y*w+x] = 1
+			}
+			if pl.looks {
+				lk.add(y*w+x, (paper-float64(pl.canvas[i]))/span)
 			}
 		}
 	}
 	views := normalise(w, h, src, hsrc)
 	if pl.looks {
-		looks = pl.moreLooks(box, mask, paper, ink)
+		looks = normalise(w, h, lk.thick, lk.thin, lk.grey)
 	}
 	return views[0], views[1], looks
 }
@@ -389,39 +400,29 @@ const (
 	greySteps = 7
 )
 
-// moreLooks draws the extra views of a small cell's digit (Cell.Looks):
-// the cuts lookThick and lookThin and the grey view, of the pixels of box
-// that count in render's half-way view (the kept labels of mask, which
-// has a one-pixel margin, and the paper-side rim touching them), the
-// cell's paper and ink greys given.
-func (pl plane) moreLooks(box image.Rectangle, mask []bool, paper, ink float64) [][]float32 {
-	w, h := box.Dx(), box.Dy()
-	mw := w + 2
-	span := max(paper-ink, minContrast)
-	thick, thin, grey := make([]float32, w*h), make([]float32, w*h), make([]float32, w*h)
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			i := (box.Min.Y+y)*pl.side + box.Min.X + x
-			m := (y+1)*mw + x + 1
-			if !mask[m] && (pl.bin[i] != 0 || !(mask[m-mw-1] || mask[m-mw] || mask[m-mw+1] ||
-				mask[m-1] || mask[m+1] || mask[m+mw-1] || mask[m+mw] || mask[m+mw+1])) {
-				continue
-			}
-			dark := (paper - float64(pl.canvas[i])) / span
-			if dark >= lookThick {
-				thick[y*w+x] = 1
-			}
-			if dark >= lookThin {
-				thin[y*w+x] = 1
-			}
-			for k := 0; k < greySteps; k++ {
-				if dark >= greyFrom+(greyTo-greyFrom)*float64(k)/(greySteps-1) {
-					grey[y*w+x] += 1.0 / greySteps
-				}
-			}
+// extraLooks holds the extra views of a small cell's digit (Cell.Looks) as
+// render draws them, over the pixels that count in its half-way view:
+// the cuts lookThick and lookThin and the grey view.
+type extraLooks struct{ thick, thin, grey []float32 }
+
+func newExtraLooks(n int) extraLooks {
+	return extraLooks{make([]float32, n), make([]float32, n), make([]float32, n)}
+}
+
+// add draws pixel j, dark the share of the way from the cell's paper
+// grey to its ink's.
+func (l extraLooks) add(j int, dark float64) {
+	if dark >= lookThick {
+		l.thick[j] = 1
+	}
+	if dark >= lookThin {
+		l.thin[j] = 1
+	}
+	for k := 0; k < greySteps; k++ {
+		if dark >= greyFrom+(greyTo-greyFrom)*float64(k)/(greySteps-1) {
+			l.grey[j] += 1.0 / greySteps
 		}
 	}
-	return normalise(w, h, thick, thin, grey)
 }
 
 // levels returns the grey of cell's paper (the mean of the pixels not

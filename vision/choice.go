@@ -68,6 +68,13 @@ const (
 // fused with a page frame (Analyze then finds the grid from its cells).
 const goodLattice = 0.1
 
+// gridLike reports whether candidate i of cs (as scoreCandidates leaves
+// them) counts as a grid (Candidate.Grid): its score is at least
+// goodLattice, or it is the only one (and was not scored).
+func gridLike(cs []candidate, i int) bool {
+	return len(cs) == 1 || cs[i].score >= goodLattice
+}
+
 // latticeSide is the side of the small flat view a candidate is scored on
 // (12 pixels a cell for 9×9, 6 for 16×16).
 const latticeSide = 108
@@ -197,7 +204,7 @@ func pick(cs []candidate, p Pick, toFind func(pt) pt) int {
 			best, bestD = i, dd
 		}
 	}
-	if holding >= 0 && (len(cs) == 1 || cs[holding].score >= goodLattice) {
+	if holding >= 0 && gridLike(cs, holding) {
 		return holding
 	}
 	near, nearD := -1, nearGridShare

@@ -264,7 +264,7 @@ func (d *Detector) Candidates() []Candidate {
 	out := make([]Candidate, len(d.cands))
 	for i, c := range d.cands {
 		out[i].Score = c.score
-		out[i].Grid = len(d.cands) == 1 || c.score >= goodLattice
+		out[i].Grid = gridLike(d.cands, i)
 		out[i].Chosen = i == d.chosen
 		for k, p := range orderCorners(c.q) {
 			f := d.findToFrame(p)
@@ -969,7 +969,7 @@ func (d *Detector) finalCanvas(a *analysis, n int) float64 {
 	}
 	// Re-warp and re-binarise only when N or the snap changed the canvas or
 	// the kernels.
-	if k := max(side/12, int(cs*0.75)); side != side0 || k != d.kLen || snapped {
+	if k := cutKernel(side, cs); side != side0 || k != d.kLen || snapped {
 		if side != side0 || snapped {
 			d.warp(g, gs, side)
 		}
@@ -996,6 +996,10 @@ func (d *Detector) finalCanvas(a *analysis, n int) float64 {
 	a.g = g
 	return cs
 }
+
+// cutKernel is the length of the line kernels binarise uses on the canvas
+// cells are cut from (side pixels, cells cs pixels wide).
+func cutKernel(side int, cs float64) int { return max(side/12, int(cs*0.75)) }
 
 // measure sets g's Brightness and Sharpness from the current canvas.
 func (d *Detector) measure(g *Grid) {

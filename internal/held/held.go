@@ -7,6 +7,7 @@
 package held
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	"math"
@@ -14,10 +15,24 @@ import (
 	"gocv.io/x/gocv"
 )
 
+// maxSide bounds the frame's sides (a phone's 4K video is 3840 wide).
+const maxSide = 8192
+
 // Frame renders frame f of 60 of photo number pi, the photo img filling
 // fill of a w×h frame, and returns it (the caller closes it) with the
-// row-major homography from img's pixels to the frame's.
-func Frame(img gocv.Mat, w, h int, fill float64, pi, f int) (gocv.Mat, [9]float64) {
+// row-major homography from img's pixels to the frame's. An empty img, a
+// frame side outside 1..8192 or a fill that is not positive is an error
+// (OpenCV would abort on the first two).
+func Frame(img gocv.Mat, w, h int, fill float64, pi, f int) (gocv.Mat, [9]float64, error) {
+	if img.Empty() {
+		return gocv.Mat{}, [9]float64{}, fmt.Errorf("held frame: empty photo")
+	}
+	if w < 1 || h < 1 || w > maxSide || h > maxSide {
+		return gocv.Mat{}, [9]float64{}, fmt.Errorf("held frame: %d×%d outside 1..%d", w, h, maxSide)
+	}
+	if !(fill > 0) || math.IsInf(fill, 1) {
+		return gocv.Mat{}, [9]float64{}, fmt.Errorf("held frame: fill %v, want a positive share", fill)
+	}
 	s := math.Min(fill*float64(h)/float64(img.Rows()), fill*float64(w)/float64(img.Cols()))
 	pw, ph := float64(img.Cols())*s, float64(img.Rows())*s
 	t := float64(f) / 60
@@ -46,5 +61,5 @@ func Frame(img gocv.Mat, w, h int, fill float64, pi, f int) (gocv.Mat, [9]float6
 	frame := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC3)
 	frame.SetTo(gocv.NewScalar(70+20*math.Sin(t*6), 80, 90, 0))
 	gocv.WarpPerspectiveWithParams(img, &frame, m, image.Pt(w, h), gocv.InterpolationLinear, gocv.BorderTransparent, color.RGBA{})
-	return frame, hm
+	return frame, hm, nil
 }
