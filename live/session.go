@@ -139,6 +139,9 @@ type view struct {
 	// on the grid, carried along with the outline.
 	inner     *[4]gocv.Point2f
 	innerSide int // the reading's canvas side (its bend's)
+	// fused is what the mean of the page's latest views read, when the
+	// gate held the vote back and fusion was tried (nil: not tried).
+	fused *pipeline.Reading
 }
 
 type job struct {
@@ -265,7 +268,7 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 			ev := pipeline.Evidence{Conf: v.conf, Doubt: doubt, CellPx: cellPx}
 			v.verdict = pipeline.Gate(voted, rules, ev)
 			// Held back by the gate: the page's mean view may settle it.
-			v.conf, v.verdict = fz.recheck(voted, rules, v.verdict, ev, res.Grid)
+			v.conf, v.verdict, v.fused = fz.recheck(voted, rules, v.verdict, ev, res.Grid)
 			if v.verdict.Status == pipeline.StatusSolved && voter.Disputed() {
 				// The latest reading says another puzzle may be in view
 				// (a page swapped while the grid was followed): nothing
@@ -410,6 +413,10 @@ type session struct {
 	followed      vision.Grid
 	followedErr   error
 	followedPrint inkPrint
+	// followedArea is the area of the quadrilateral followedPrint was
+	// taken on, refArea that of ref's: prints of outlines of unlike size
+	// (a page and its grid) do not compare.
+	followedArea, refArea float64
 	logf          func(string, ...any)
 	jobs          chan<- job
 	views         <-chan view
@@ -566,6 +573,10 @@ func (s *session) report(v view) pipeline.Result {
 		r.Conflicts = v.verdict.Conflicts
 		r.Check = pipeline.CheckList(v.verdict.Check, v.puzzle, v.conf, v.verdict.Status, r.Check)
 	}
+	if r.Found && len(v.raw.Puzzle.Cells) > 0 {
+		r.Own = &pipeline.Reading{Given: sudoku.CellString(v.raw.Puzzle.Cells), Status: v.raw.Status}
+	}
+	r.Fused = v.fused
 	return r
 }
 
@@ -639,7 +650,15 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		g, err, print = s.followed, s.followedErr, s.followedPrint
 	} else {
 		g, err = s.locate(frame)
+		jumped := err == nil && !s.refollow && s.followedErr == nil && s.followed.Side > 0 &&
+			!plausible(s.followed.Corners, g.Corners)
 		switch {
+		case jumped && s.followOn(frame, &g):
+			// The outline found is not the one followed moved (a page
+			// and the grid printed on it hold the same point, and the
+			// search finds one in this frame, the other in the next):
+			// flow carries the one followed on, so the ink print and
+			// the grid read stay on the same outline.
 		case err == nil:
 			s.track.found(frame, g, false)
 		case errors.Is(err, errCutOff):
@@ -647,18 +666,19 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		default:
 			// Missed in this frame (blur, a thumb, glare): carry the
 			// grid over from the last frame by optical flow.
-			if tg, ok := s.track.follow(frame); ok && !cutOff(tg, frame.Cols(), frame.Rows()) {
-				g, err = tg, nil
-				s.track.found(frame, g, true)
+			if s.followOn(frame, &g) {
+				err = nil
 			} else {
 				s.track.forget()
 			}
 		}
+		var printArea float64
 		if err == nil {
-			print = s.ink.print(frame, s.puzzleGrid(g), n)
+			pg := s.puzzleGrid(g)
+			print, printArea = s.ink.print(frame, pg, n), quadArea(pg.Corners)
 		}
 		s.still.keep()
-		s.followed, s.followedErr, s.followedPrint = g, err, print
+		s.followed, s.followedErr, s.followedPrint, s.followedArea = g, err, print, printArea
 		s.cutOff = errors.Is(err, errCutOff)
 		s.refollow = false
 	}
@@ -666,6 +686,14 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		switch {
 		case s.lost >= lostAfter:
 			s.unsettle(i)
+		case s.ref != nil && print != nil && !alikeArea(s.refArea, s.followedArea):
+			// The print was taken on another outline than the
+			// frame sent (the page, not the grid printed on it: the
+			// search finds either, and the grid read is placed on the
+			// outline only once a reading is in): the two prints do
+			// not compare. As below, nothing is drawn until a reading
+			// of this frame or a later one says what is in view.
+			s.hold(i)
 		case s.ref != nil && print != nil && s.changed(print):
 			s.unsettle(i)
 		case s.ref != nil && print != nil && similarity(s.ref, print) < sameAbove:
@@ -701,10 +729,22 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		if print != nil {
 			// A frame the grid was not followed in keeps the last print:
 			// the page may change while it is out of sight.
-			s.ref = print
+			s.ref, s.refArea = print, s.followedArea
 		}
 	}
 	return g, err
+}
+
+// followOn carries the grid followed last into frame by optical flow,
+// into g, and reports whether it could.
+func (s *session) followOn(frame gocv.Mat, g *vision.Grid) bool {
+	tg, ok := s.track.follow(frame)
+	if !ok || cutOff(tg, frame.Cols(), frame.Rows()) {
+		return false
+	}
+	*g = tg
+	s.track.found(frame, tg, true)
+	return true
 }
 
 // changed reports whether print, the ink print of the grid followed in
