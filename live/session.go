@@ -139,6 +139,11 @@ type view struct {
 	// on the grid, carried along with the outline.
 	inner     *[4]gocv.Point2f
 	innerSide int // the reading's canvas side (its bend's)
+	// print is the ink print of the grid read, in the frame recognised
+	// (nil: none read), and printArea the area of its outline there: the
+	// display loop's prints are taken on that grid from then on.
+	print     inkPrint
+	printArea float64
 	// fused is what the mean of the page's latest views read, when the
 	// gate held the vote back and fusion was tried (nil: not tried).
 	fused *pipeline.Reading
@@ -219,12 +224,18 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 	cr, _ := p.(CanvasReader)
 	fz := newFuser(fuseDepth, cr)
 	defer fz.Close()
+	ink := newPrinter()
+	defer ink.Close()
 	for j := range jobs {
 		res := p.ProcessPick(j.frame, j.pick)
 		fz.take(j.frame, res)
+		var print inkPrint
+		if len(res.Puzzle.Cells) > 0 {
+			print = ink.print(j.frame, res.Grid, res.Puzzle.N())
+		}
 		j.frame.Close()
 		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, conf: cur.conf, id: cur.id, turns: cur.turns, bend: cur.bend,
-			inner: cur.inner, innerSide: cur.innerSide}
+			inner: cur.inner, innerSide: cur.innerSide, print: print, printArea: quadArea(res.Grid.Corners)}
 		if j.fresh {
 			// Another grid, or the page may have changed: nothing of
 			// the old vote may be drawn or voted into the new one.
@@ -413,13 +424,14 @@ type session struct {
 	followed      vision.Grid
 	followedErr   error
 	followedPrint inkPrint
+	followedAlt   inkPrint // its print on the outline itself (nil: the same)
 	// followedArea is the area of the quadrilateral followedPrint was
 	// taken on, refArea that of ref's: prints of outlines of unlike size
 	// (a page and its grid) do not compare.
 	followedArea, refArea float64
-	logf          func(string, ...any)
-	jobs          chan<- job
-	views         <-chan view
+	logf                  func(string, ...any)
+	jobs                  chan<- job
+	views                 <-chan view
 
 	auto    bool
 	cur     view
@@ -543,6 +555,16 @@ func (s *session) accept(v view, sum *Summary) {
 		sum.Puzzles++
 	}
 	s.cur, s.have = v, true
+	if v.print != nil && v.inner != nil {
+		// The frame's print as the display loop takes it from now on:
+		// on the grid read there, not the outline followed before a
+		// reading placed it (the page, its margins and text around
+		// the grid, prints apart from the grid alone).
+		s.ref, s.refArea = v.print, v.printArea
+		// A still frame's print stands for the next only when taken on
+		// the same placement: take it afresh.
+		s.followedPrint = nil
+	}
 	if s.confirm >= 0 && v.frame >= s.confirm && len(v.raw.Puzzle.Cells) > 0 {
 		// A reading taken since the view changed settles what it is.
 		s.confirm = -1
@@ -643,11 +665,11 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 	}
 	var g vision.Grid
 	var err error
-	var print inkPrint
+	var print, alt inkPrint
 	if !s.refollow && s.still.same(frame) && (s.followedErr != nil || len(s.followedPrint) == n*n) {
 		// Nothing moved since the frame last followed: its grid and
 		// print stand, and following costs nothing.
-		g, err, print = s.followed, s.followedErr, s.followedPrint
+		g, err, print, alt = s.followed, s.followedErr, s.followedPrint, s.followedAlt
 	} else {
 		g, err = s.locate(frame)
 		jumped := err == nil && !s.refollow && s.followedErr == nil && s.followed.Side > 0 &&
@@ -676,9 +698,12 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		if err == nil {
 			pg := s.puzzleGrid(g)
 			print, printArea = s.ink.print(frame, pg, n), quadArea(pg.Corners)
+			if pg.Corners != g.Corners {
+				alt = s.ink.print(frame, g.Turn(s.cur.turns), n)
+			}
 		}
 		s.still.keep()
-		s.followed, s.followedErr, s.followedPrint, s.followedArea = g, err, print, printArea
+		s.followed, s.followedErr, s.followedPrint, s.followedAlt, s.followedArea = g, err, print, alt, printArea
 		s.cutOff = errors.Is(err, errCutOff)
 		s.refollow = false
 	}
@@ -686,7 +711,7 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		switch {
 		case s.lost >= lostAfter:
 			s.unsettle(i)
-		case s.ref != nil && print != nil && !alikeArea(s.refArea, s.followedArea):
+		case s.ref != nil && print != nil && !alikeArea(s.refArea, s.followedArea) && !s.alike(print, alt, changedBelow):
 			// The print was taken on another outline than the
 			// frame sent (the page, not the grid printed on it: the
 			// search finds either, and the grid read is placed on the
@@ -694,9 +719,9 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 			// not compare. As below, nothing is drawn until a reading
 			// of this frame or a later one says what is in view.
 			s.hold(i)
-		case s.ref != nil && print != nil && s.changed(print):
+		case s.ref != nil && print != nil && !s.alike(print, alt, changedBelow):
 			s.unsettle(i)
-		case s.ref != nil && print != nil && similarity(s.ref, print) < sameAbove:
+		case s.ref != nil && print != nil && !s.alike(print, alt, sameAbove):
 			// Like the frame sent, but not surely the same page:
 			// another puzzle of the same book, its givens in nearly
 			// the same cells (Wicht's image1036 and image1040 print
@@ -747,15 +772,28 @@ func (s *session) followOn(frame gocv.Mat, g *vision.Grid) bool {
 	return true
 }
 
-// changed reports whether print, the ink print of the grid followed in
-// this frame (at the size of the puzzle in view), may show another puzzle
-// than the frame last sent for recognition did (s.ref, not nil). Prints of different sizes
-// cannot be compared (a 9×9 grid printed as a 16×16 is mostly its lines,
-// alike on every page): when the reading's size changed since the
-// reference was taken (a 9×9 read once as 12×12), the page counts as
-// changed, so a page swapped meanwhile is never taken for the one before.
-func (s *session) changed(print inkPrint) bool {
-	return len(print) != len(s.ref) || similarity(s.ref, print) < changedBelow
+// alike reports whether print, the ink print of the grid followed in this
+// frame (at the size of the puzzle in view), is alike at least at (a
+// similarity) with the frame last sent for recognition's (s.ref, not nil):
+// the same puzzle is in view. Prints of different sizes cannot be
+// compared (a 9×9 grid printed as a 16×16 is mostly its lines, alike on
+// every page): when the reading's size changed since the reference was
+// taken (a 9×9 read once as 12×12), they are not alike, so a page swapped
+// meanwhile is never taken for the one before.
+//
+// The print is taken on the grid the latest reading found, placed on the
+// outline followed (print), and, when that is not the outline itself, on
+// the outline too (alt): the search may follow the page in one frame and
+// the grid printed on it in the next, and the grid read is placed on the
+// outline followed when it was read. Either print alike at least at
+// (changedBelow or sameAbove) says the same puzzle is in view.
+func (s *session) alike(print, alt inkPrint, at float64) bool {
+	for _, p := range []inkPrint{print, alt} {
+		if len(p) == len(s.ref) && similarity(s.ref, p) >= at {
+			return true
+		}
+	}
+	return false
 }
 
 // hold draws nothing into the grid from frame i on until a reading of
