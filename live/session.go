@@ -671,39 +671,9 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		// print stand, and following costs nothing.
 		g, err, print, alt = s.followed, s.followedErr, s.followedPrint, s.followedAlt
 	} else {
-		g, err = s.locate(frame)
-		jumped := err == nil && !s.refollow && s.followedErr == nil && s.followed.Side > 0 &&
-			!plausible(s.followed.Corners, g.Corners)
-		switch {
-		case jumped && s.followOn(frame, &g):
-			// The outline found is not the one followed moved (a page
-			// and the grid printed on it hold the same point, and the
-			// search finds one in this frame, the other in the next):
-			// flow carries the one followed on, so the ink print and
-			// the grid read stay on the same outline.
-		case err == nil:
-			s.track.found(frame, g, false)
-		case errors.Is(err, errCutOff):
-			s.track.forget()
-		default:
-			// Missed in this frame (blur, a thumb, glare): carry the
-			// grid over from the last frame by optical flow.
-			if s.followOn(frame, &g) {
-				err = nil
-			} else {
-				s.track.forget()
-			}
-		}
-		var printArea float64
-		if err == nil {
-			pg := s.puzzleGrid(g)
-			print, printArea = s.ink.print(frame, pg, n), quadArea(pg.Corners)
-			if pg.Corners != g.Corners {
-				alt = s.ink.print(frame, g.Turn(s.cur.turns), n)
-			}
-		}
+		g, print, alt, err = s.follow(frame, n)
 		s.still.keep()
-		s.followed, s.followedErr, s.followedPrint, s.followedAlt, s.followedArea = g, err, print, alt, printArea
+		s.followed, s.followedErr, s.followedPrint, s.followedAlt = g, err, print, alt
 		s.cutOff = errors.Is(err, errCutOff)
 		s.refollow = false
 	}
@@ -758,6 +728,44 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		}
 	}
 	return g, err
+}
+
+// follow finds the grid in frame, or carries the one followed into it by
+// optical flow, and takes the ink prints of an n×n puzzle there (see
+// alike), keeping the area of the first in s.followedArea.
+func (s *session) follow(frame gocv.Mat, n int) (g vision.Grid, print, alt inkPrint, err error) {
+	g, err = s.locate(frame)
+	jumped := err == nil && !s.refollow && s.followedErr == nil && s.followed.Side > 0 &&
+		!plausible(s.followed.Corners, g.Corners)
+	switch {
+	case jumped && s.followOn(frame, &g):
+		// The outline found is not the one followed moved (a page
+		// and the grid printed on it hold the same point, and the
+		// search finds one in this frame, the other in the next):
+		// flow carries the one followed on, so the ink print and
+		// the grid read stay on the same outline.
+	case err == nil:
+		s.track.found(frame, g, false)
+	case errors.Is(err, errCutOff):
+		s.track.forget()
+	default:
+		// Missed in this frame (blur, a thumb, glare): carry the
+		// grid over from the last frame by optical flow.
+		if s.followOn(frame, &g) {
+			err = nil
+		} else {
+			s.track.forget()
+		}
+	}
+	s.followedArea = 0
+	if err == nil {
+		pg := s.puzzleGrid(g)
+		print, s.followedArea = s.ink.print(frame, pg, n), quadArea(pg.Corners)
+		if pg.Corners != g.Corners {
+			alt = s.ink.print(frame, g.Turn(s.cur.turns), n)
+		}
+	}
+	return g, print, alt, err
 }
 
 // followOn carries the grid followed last into frame by optical flow,
