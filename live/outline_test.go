@@ -4,32 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"gocv.io/x/gocv"
-
 	"github.com/sudokuar/sudokuar/internal/testenv"
 )
-
-// heldSource plays frames rendered by heldFrames (one page held up to a
-// 640×480 webcam, moved as mkvideo moves it), one after another.
-type heldSource struct {
-	frames []gocv.Mat
-	next   int
-}
-
-func (s *heldSource) Read(m *gocv.Mat) bool {
-	if s.next >= len(s.frames) {
-		return false
-	}
-	s.frames[s.next].CopyTo(m)
-	s.next++
-	return true
-}
-func (s *heldSource) FPS() float64 { return 30 }
-func (s *heldSource) Size() (int, int) {
-	return s.frames[0].Cols(), s.frames[0].Rows()
-}
-func (s *heldSource) Name() string { return "held" }
-func (s *heldSource) Close() error { return nil }
 
 // TestOnePageOneVote: one page held up to a webcam for two seconds is one
 // puzzle to the session. On these pages the search finds the page's
@@ -51,7 +27,11 @@ func TestOnePageOneVote(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			frames := heldFrames(t, filepath.Join(dir, name+".jpg"), at)
 			defer closeAll(frames)
-			sum, err := Run(&heldSource{frames: frames}, nil, Options{})
+			once := make([]int, len(frames))
+			for i := range once {
+				once[i] = 1
+			}
+			sum, err := Run(&seqSource{imgs: frames, count: once}, nil, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
