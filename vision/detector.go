@@ -644,6 +644,12 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 // AnalyzePick is Analyze reading the grid p picks when the frame holds
 // several (Candidates lists them).
 func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
+	if p.Within != nil {
+		if g, cells, ok, err := d.analyzeWithin(frame, *p.Within); ok {
+			return g, cells, err
+		}
+		p.Within = nil
+	}
 	g, gs, err := d.locate(frame, p)
 	if err != nil {
 		return g, nil, err
@@ -680,6 +686,96 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 	}
 	d.restoreSearch(saved)
 	return g, cells, err
+}
+
+// analyzeWithin reads the grid whose outline holds the centre of q (frame
+// pixels), searching only q's bounding box and a margin around it, at up
+// to maxEnlarge times the working resolution: the look a far page's grid
+// gets from the second search, without first reading the whole frame and
+// the page around the grid. ok is false, and the caller searches the
+// whole frame, when that finds no quadrilateral there, reads no grid in
+// it, reads one whose lines are not clear, or reads one that is not at q
+// (q may be stale: the page moved on or changed).
+func (d *Detector) analyzeWithin(frame gocv.Mat, q [4]gocv.Point2f) (g Grid, cells []Cell, ok bool, err error) {
+	d.cands, d.chosen = d.cands[:0], -1
+	if checkFrame(frame) != nil {
+		return Grid{}, nil, false, nil
+	}
+	gs := d.toGray(frame)
+	r, ok := d.hintRegion(q, gs)
+	if !ok {
+		return Grid{}, nil, false, nil
+	}
+	d.findIn(r, gs, true)
+	p := Pick{Near: quadCentreOf(q), ByPoint: true}
+	d.chosen = pick(d.cands, p, d.frameToFind)
+	g, gs, err = d.take(frame, gs)
+	if err != nil {
+		return Grid{}, nil, false, nil
+	}
+	g, cells, score, err := d.readPicked(frame, g, gs, p)
+	if isKind(err, NoGrid) || score < clearLineScore && !(score >= weakLineScore && d.takenLooksLikeGrid()) || !sameQuad(g.Corners, q, hintAgree) {
+		return Grid{}, nil, false, nil
+	}
+	return g, cells, true, err
+}
+
+// sameQuad reports whether each corner of a lies within tol of b's mean
+// side from a corner of b (in any order: a grid read turned lists its
+// corners from another one).
+func sameQuad(a, b [4]gocv.Point2f, tol float64) bool {
+	side := meanSide(b)
+	for _, p := range a {
+		near := math.Inf(1)
+		for _, c := range b {
+			near = math.Min(near, math.Hypot(float64(p.X-c.X), float64(p.Y-c.Y)))
+		}
+		if !(near <= tol*side) {
+			return false
+		}
+	}
+	return true
+}
+
+// hintRegion is the part of the working grey image (gs: its scale to
+// frame pixels) analyzeWithin searches for a grid last seen at q: q's
+// bounding box and hintMargin of its long side beyond each side, within
+// the image; false when that is too small to search or q is not finite.
+func (d *Detector) hintRegion(q [4]gocv.Point2f, gs float64) (image.Rectangle, bool) {
+	lo, hi := pt{math.Inf(1), math.Inf(1)}, pt{math.Inf(-1), math.Inf(-1)}
+	for _, c := range q {
+		x, y := float64(c.X), float64(c.Y)
+		if math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) {
+			return image.Rectangle{}, false
+		}
+		lo = pt{math.Min(lo.X, x), math.Min(lo.Y, y)}
+		hi = pt{math.Max(hi.X, x), math.Max(hi.Y, y)}
+	}
+	m := hintMargin * math.Max(hi.X-lo.X, hi.Y-lo.Y)
+	w, h := float64(d.gray.Cols()), float64(d.gray.Rows())
+	x0, y0 := math.Max(0, (lo.X-m)/gs), math.Max(0, (lo.Y-m)/gs)
+	x1, y1 := math.Min(w, (hi.X+m)/gs), math.Min(h, (hi.Y+m)/gs)
+	if x1-x0 < minFrameSide || y1-y0 < minFrameSide {
+		return image.Rectangle{}, false
+	}
+	return image.Rect(int(x0), int(y0), int(math.Ceil(x1)), int(math.Ceil(y1))), true
+}
+
+// hintMargin is how far beyond the bounding box of the grid last seen
+// (a share of its long side) analyzeWithin searches: the grid's own
+// outline then stands clear of the region's edge, and the page around it
+// is mostly left out.
+const hintMargin = 0.1
+
+// hintAgree is how far (a share of its side) a corner of the grid read
+// where the caller said may lie from the place it said: farther, the
+// grid read there is another (a part of the grid, a box, a frame around
+// it) and the whole frame is searched instead.
+const hintAgree = 0.15
+
+// quadCentreOf is the mean of four corners.
+func quadCentreOf(q [4]gocv.Point2f) gocv.Point2f {
+	return gocv.Point2f{X: (q[0].X + q[1].X + q[2].X + q[3].X) / 4, Y: (q[0].Y + q[1].Y + q[2].Y + q[3].Y) / 4}
 }
 
 // takenLooksLikeGrid reports whether the candidate taken looked like a
