@@ -146,11 +146,22 @@ type Detector struct {
 	// so binarise can keep it when only the line kernels change.
 	canvasGen, binGen uint64
 	binBlock          int
-	look              gocv.Mat          // a candidate's flat view (choice.go)
-	inner             gocv.Mat          // the binary image inside the largest outline (choice.go)
-	ext               gocv.Mat          // the view one cell beyond a grid's sides (whole.go)
-	contours          gocv.PointsVector // of the last grid search
-	mapX, mapY        gocv.Mat          // a bent canvas's resampling maps (bend.go)
+	// grayGen counts the frames toGray made d.gray from; kept is the
+	// last canvas rectify made, and for which grey image, grid and side.
+	grayGen uint64
+	kept    struct {
+		canvas, cbin, hlines, vlines gocv.Mat
+		valid                        bool
+		gray                         uint64
+		gs                           float64
+		side, block, kLen            int
+		g                            Grid
+	}
+	look       gocv.Mat          // a candidate's flat view (choice.go)
+	inner      gocv.Mat          // the binary image inside the largest outline (choice.go)
+	ext        gocv.Mat          // the view one cell beyond a grid's sides (whole.go)
+	contours   gocv.PointsVector // of the last grid search
+	mapX, mapY gocv.Mat          // a bent canvas's resampling maps (bend.go)
 
 	// The last grid search's quadrilateral (find pixels), the scale from
 	// find pixels to frame pixels and where the search image's origin
@@ -189,7 +200,8 @@ func NewDetector(opts Options) *Detector {
 func (d *Detector) mats() []*gocv.Mat {
 	return []*gocv.Mat{&d.work, &d.gray, &d.small, &d.blur, &d.bin, &d.canvas, &d.cblur, &d.cbin,
 		&d.hlines, &d.vlines, &d.lines, &d.clean, &d.labels, &d.stats, &d.centroids, &d.prof, &d.lap,
-		&d.hk, &d.vk, &d.look, &d.inner, &d.ext, &d.mapX, &d.mapY}
+		&d.hk, &d.vk, &d.look, &d.inner, &d.ext, &d.mapX, &d.mapY,
+		&d.kept.canvas, &d.kept.cbin, &d.kept.hlines, &d.kept.vlines}
 }
 
 // Close frees the Detector's Mats. The Detector must not be used afterwards.
@@ -222,6 +234,7 @@ func checkFrame(frame gocv.Mat) error {
 // toGray fills d.gray with the frame in grey at the working resolution and
 // returns the scale from gray pixels to frame pixels.
 func (d *Detector) toGray(frame gocv.Mat) float64 {
+	d.grayGen++
 	src := frame
 	scale := d.opts.WorkScale(frame.Cols(), frame.Rows())
 	if scale > 1 {
@@ -609,9 +622,32 @@ func (d *Detector) profile(m gocv.Mat, dim int) []float32 {
 
 // rectify warps g onto the canvas of the given side and binarises it
 // there, for a 9×9 reading (the first look at any grid).
+// The last rectified canvas is kept (d.kept): the steps of an analysis
+// try another outline or a bend on the canvas and, when that reads no
+// better, put the grid they started from back, which then costs copies
+// instead of a warp and a binarisation.
 func (d *Detector) rectify(g Grid, gs float64, side int) {
+	block := max(3, int(float64(side)/9*0.75)) | 1
+	kLen := max(3, side/32)
+	k := &d.kept
+	if k.valid && k.gray == d.grayGen && k.gs == gs && k.side == side && k.g.Corners == g.Corners && k.g.H == g.H &&
+		k.g.Side == g.Side && k.g.Bend == g.Bend && k.block == block && k.kLen == kLen {
+		k.canvas.CopyTo(&d.canvas)
+		k.cbin.CopyTo(&d.cbin)
+		k.hlines.CopyTo(&d.hlines)
+		k.vlines.CopyTo(&d.vlines)
+		d.canvasGen++
+		d.binGen, d.binBlock = d.canvasGen, block
+		d.sums.valid = false
+		return
+	}
 	d.warp(g, gs, side)
-	d.binarise(float64(side)/9, max(3, side/32))
+	d.binarise(float64(side)/9, kLen)
+	d.canvas.CopyTo(&k.canvas)
+	d.cbin.CopyTo(&k.cbin)
+	d.hlines.CopyTo(&k.hlines)
+	d.vlines.CopyTo(&k.vlines)
+	k.valid, k.gray, k.gs, k.side, k.g, k.block, k.kLen = true, d.grayGen, gs, side, g, block, kLen
 }
 
 // readShape rectifies g and reads its box shape from the line profiles.
