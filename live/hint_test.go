@@ -58,10 +58,10 @@ func TestRecognitionToldWhereTheGridIs(t *testing.T) {
 		Every: 5, Undrawn: true,
 		NewRecognizer: func() (Recognizer, error) { return rec, nil },
 		OnFrame: func(f FrameInfo) {
-			switch {
-			case f.Solution == ra.Solution:
+			switch f.Solution {
+			case ra.Solution:
 				solvedA++
-			case f.Solution == rb.Solution:
+			case rb.Solution:
 				solvedB++
 			}
 		},
