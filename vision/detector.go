@@ -743,7 +743,8 @@ func (d *Detector) analyzeWithin(frame gocv.Mat, q [4]gocv.Point2f) (g Grid, cel
 		return Grid{}, nil, false, nil
 	}
 	d.findIn(r, gs, true, min(hintFindSide, d.opts.FindSide))
-	p := Pick{Near: quadCentreOf(q), ByPoint: true}
+	c := centroid(ptsOf(q))
+	p := Pick{Near: gocv.Point2f{X: float32(c.X), Y: float32(c.Y)}, ByPoint: true}
 	d.chosen = pick(d.cands, p, d.frameToFind)
 	g, gs, err = d.take(frame, gs)
 	if err != nil {
@@ -819,9 +820,13 @@ const hintMargin = 0.1
 // it) and the whole frame is searched instead.
 const hintAgree = 0.15
 
-// quadCentreOf is the mean of four corners.
-func quadCentreOf(q [4]gocv.Point2f) gocv.Point2f {
-	return gocv.Point2f{X: (q[0].X + q[1].X + q[2].X + q[3].X) / 4, Y: (q[0].Y + q[1].Y + q[2].Y + q[3].Y) / 4}
+// ptsOf converts frame corners to pt.
+func ptsOf(q [4]gocv.Point2f) [4]pt {
+	var out [4]pt
+	for i, c := range q {
+		out[i] = pt{float64(c.X), float64(c.Y)}
+	}
+	return out
 }
 
 // takenLooksLikeGrid reports whether the candidate taken looked like a

@@ -30,7 +30,7 @@ func TestWithinFindsTheGrid(t *testing.T) {
 				full := err0 == nil && g0.Shape.N() == 9
 				// The same quadrilateral moved half the frame sideways.
 				dx := float32(fr.w) / 2
-				if quadCentreOf(f.grid).X > dx {
+				if centroid(ptsOf(f.grid)).X > float64(dx) {
 					dx = -dx
 				}
 				elsewhere := f.grid
@@ -72,13 +72,4 @@ func TestWithinFindsTheGrid(t *testing.T) {
 			t.Logf("%s: the whole search reads %d, told where, %d", fr.name, read, hintedRead)
 		})
 	}
-}
-
-// ptsOf converts corners to pt.
-func ptsOf(q [4]gocv.Point2f) [4]pt {
-	var out [4]pt
-	for i, c := range q {
-		out[i] = pt{float64(c.X), float64(c.Y)}
-	}
-	return out
 }
