@@ -574,8 +574,14 @@ func (s *session) accept(v view, sum *Summary) {
 		// A reading taken since the view changed settles what it is.
 		s.confirm = -1
 	}
-	if v.verdict.Status == pipeline.StatusReading {
+	switch {
+	case v.verdict.Status == pipeline.StatusReading:
 		s.want = true // the reading that confirms it, as soon as can be
+	case len(v.raw.Puzzle.Cells) > 0 && v.verdict.Status != pipeline.StatusSolved:
+		// A grid in view the gate holds (move closer, check cells) or
+		// the vote has not solved yet: the next reading, and the views
+		// fused, may settle it, as soon as can be.
+		s.want = true
 	}
 	sum.Recognitions++
 	if v.verdict.Status == pipeline.StatusSolved && len(v.puzzle.Cells) > 0 {
