@@ -541,6 +541,12 @@ func (s *session) accept(v view, sum *Summary) {
 		sum.Puzzles++
 	}
 	s.cur, s.have = v, true
+	if s.cutOff && v.inner != nil {
+		// A reading placed the grid on an outline that reaches the
+		// frame's edge (a page cut by it): follow again, so the grid,
+		// not the page, says whether to move back (gridCut).
+		s.refollow = true
+	}
 	if s.confirm >= 0 && v.frame >= s.confirm && len(v.raw.Puzzle.Cells) > 0 {
 		// A reading taken since the view changed settles what it is.
 		s.confirm = -1
@@ -668,7 +674,7 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		default:
 			// Missed in this frame (blur, a thumb, glare): carry the
 			// grid over from the last frame by optical flow.
-			if tg, ok := s.track.follow(frame); ok && !cutOff(tg, frame.Cols(), frame.Rows()) {
+			if tg, ok := s.track.follow(frame); ok && !s.gridCut(tg, frame.Cols(), frame.Rows()) {
 				g, err = tg, nil
 				s.track.found(frame, g, true)
 			} else {
@@ -684,11 +690,13 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		s.refollow = false
 	}
 	if err == nil {
+		jumped := false
 		switch {
 		case s.lost >= lostAfter:
 			s.unsettle(i)
 		case s.ref != nil && print != nil && s.changed(print):
 			s.unsettle(i)
+			jumped = true
 		case s.ref != nil && print != nil && similarity(s.ref, print) < sameAbove:
 			// Like the frame sent, but not surely the same page:
 			// another puzzle of the same book, its givens in nearly
@@ -696,6 +704,15 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 			// alike at 0.52). Nothing is drawn until a reading of this
 			// frame or a later one says which; the vote goes on.
 			s.hold(i)
+			jumped = true
+		}
+		if jumped && s.gridCut(g, frame.Cols(), frame.Rows()) {
+			// The page jumped or changed with its outline at the
+			// frame's edge: the grid read before no longer says where
+			// the grid is, so the outline does again (gridCut).
+			err = errCutOff
+			s.followedErr, s.cutOff = err, true
+			s.track.forget()
 		}
 		s.lost = 0
 		s.focus, s.hasFocus = s.aim(g), true
@@ -714,8 +731,14 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 	}
 	if s.want && !s.busy {
 		j := job{frame: frame.Clone(), index: i, pick: s.readPick(), fresh: s.switched, tabbed: s.tabbed, cutOff: s.cutOff}
-		if err == nil {
+		if err == nil || s.cutOff {
+			// An outline reaching the edge before any reading said where
+			// in it the grid is (a page cut by the edge, its grid maybe
+			// whole): the reading places the grid on it, and the next
+			// frames ask whether that grid reaches the edge.
 			j.loc = g
+		}
+		if err == nil {
 			if s.settled() {
 				// The grid read lately, followed into this frame: look
 				// there first (a far page's grid is then searched at
@@ -767,21 +790,52 @@ func (s *session) unsettle(i int) {
 	s.want, s.switched = true, true
 }
 
-// locate follows the grid's corners in frame. A quadrilateral that
-// reaches the frame's edge is a grid sliding in or out of view, cut off:
-// it is neither drawn into nor worth a recognition, so it counts as no
-// grid.
+// locate follows the grid's corners in frame. A grid that reaches the
+// frame's edge is sliding in or out of view, cut off: it is neither drawn
+// into nor read for the vote, so it counts as no grid (see gridCut: the
+// outline followed may be the page around the grid, which may leave the
+// frame while the grid is whole).
 func (s *session) locate(frame gocv.Mat) (vision.Grid, error) {
 	g, err := s.loc.LocatePick(frame, s.pick())
 	s.grids, s.gridAt = gridsInView(s.loc.Candidates())
 	if err != nil {
 		return g, err
 	}
-	if cutOff(g, frame.Cols(), frame.Rows()) {
+	if s.gridCut(g, frame.Cols(), frame.Rows()) {
 		return g, errCutOff
 	}
 	return g, nil
 }
+
+// gridCut is the one rule for "move back" (the HUD, live --json, the
+// window and the browser's camera all say what it says): whether the
+// grid in a w×h frame whose followed outline is g reaches the frame's
+// edge. The outline may be the page around the grid, which may leave the
+// frame while the grid is whole: then the grid the latest reading found,
+// carried along with the outline (puzzleGrid), decides. Until a reading
+// says where the grid is on this page (settled: not after the page
+// jumped or its ink changed), or when the outline is the grid itself (an
+// outline cut by the edge is clipped there, and the grid carried along
+// it lies a few pixels inside its clipped corners), the outline decides.
+func (s *session) gridCut(g vision.Grid, w, h int) bool {
+	if !cutOff(g, w, h) {
+		return false // the grid lies within its outline
+	}
+	if !s.settled() {
+		return true // no reading yet says where the grid is on this page
+	}
+	in := s.puzzleGrid(g)
+	if vision.MeanSide(in.Corners) > pageAround*vision.MeanSide(g.Corners) {
+		return true // the outline is the grid's own
+	}
+	return cutOff(in, w, h)
+}
+
+// pageAround is how much smaller than the outline followed the grid read
+// in it must be (in mean side) for the outline to be a page around the
+// grid rather than the grid's own border: a reading's grid lies a line's
+// width or a few pixels inside its own outline.
+const pageAround = 0.9
 
 // gridsInView counts the candidates that look like grids and says which of
 // them, counted from 1 left to right, is the one taken (0 when none).

@@ -761,7 +761,7 @@ func (d *Detector) analyzeWithin(frame gocv.Mat, q [4]gocv.Point2f) (g Grid, cel
 // side from a corner of b (in any order: a grid read turned lists its
 // corners from another one).
 func sameQuad(a, b [4]gocv.Point2f, tol float64) bool {
-	side := meanSide(b)
+	side := MeanSide(b)
 	for _, p := range a {
 		near := math.Inf(1)
 		for _, c := range b {
@@ -1241,7 +1241,7 @@ func (d *Detector) fixOutlierCorners(g *Grid, gs float64, n int, cs float64) {
 	if !ok {
 		return
 	}
-	side := meanSide(g.Corners)
+	side := MeanSide(g.Corners)
 	next := *g
 	moved := false
 	for i := range lat {
@@ -1286,7 +1286,7 @@ const clearLineScore = 0.3
 // glyphs were not measured with the other cuts (a 16×16 read exactly was
 // held back).
 func (d *Detector) manyLooks(g Grid, n int) bool {
-	return n <= 9 && meanSide(g.Corners)/float64(n) < d.opts.LookPx
+	return n <= 9 && MeanSide(g.Corners)/float64(n) < d.opts.LookPx
 }
 
 // SmallLookPx is the default Options.LookPx, the side of a cell in the
@@ -1297,8 +1297,8 @@ func (d *Detector) manyLooks(g Grid, n int) bool {
 // page back.
 const SmallLookPx = 24
 
-// meanSide is the mean side of the quadrilateral q.
-func meanSide(q [4]gocv.Point2f) float64 {
+// MeanSide is the mean side of the quadrilateral q (pixels).
+func MeanSide(q [4]gocv.Point2f) float64 {
 	side := 0.0
 	for i := range q {
 		a, b := q[i], q[(i+1)%4]
