@@ -316,7 +316,7 @@ func (d *Detector) search(frame gocv.Mat) (float64, error) {
 		return 0, err
 	}
 	gs := d.toGray(frame)
-	d.findIn(image.Rect(0, 0, d.gray.Cols(), d.gray.Rows()), gs, false, d.opts.FindSide)
+	d.findIn(image.Rect(0, 0, d.gray.Cols(), d.gray.Rows()), gs, false, false, d.opts.FindSide)
 	return gs, nil
 }
 
@@ -327,8 +327,12 @@ func (d *Detector) search(frame gocv.Mat) (float64, error) {
 // frame pixels. With enlarge, a region smaller than that is enlarged to
 // it, up to maxEnlarge times: a grid's thin lines and the gap between it
 // and the page's edge then survive the blur, the threshold's block and
-// the dilation, which are sized in find pixels.
-func (d *Detector) findIn(r image.Rectangle, gs float64, enlarge bool, side int) {
+// the dilation, which are sized in find pixels. With quick (the search
+// of a region told where the grid is, which falls back to the whole
+// search), a region shrunk by less than areaFrom is shrunk by linear
+// sampling rather than pixel-area averaging, which at a fractional scale
+// costs as much as the rest of that search.
+func (d *Detector) findIn(r image.Rectangle, gs float64, enlarge, quick bool, side int) {
 	src := d.gray
 	if r != image.Rect(0, 0, d.gray.Cols(), d.gray.Rows()) {
 		src = d.gray.Region(r)
@@ -341,6 +345,9 @@ func (d *Detector) findIn(r image.Rectangle, gs float64, enlarge bool, side int)
 	switch {
 	case long > side:
 		fs = float64(long) / float64(side)
+		if quick && fs < areaFrom {
+			interp = gocv.InterpolationLinear
+		}
 	case enlarge && long < side:
 		fs = math.Max(1/maxEnlarge, float64(long)/float64(side))
 		interp = gocv.InterpolationLinear
@@ -706,7 +713,7 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 		return g, cells, err
 	}
 	saved := d.searchState()
-	d.findIn(roi, gs, true, d.opts.FindSide)
+	d.findIn(roi, gs, true, false, d.opts.FindSide)
 	d.chosen = pick(d.cands, p, d.frameToFind)
 	g2, gs2, err2 := d.take(frame, gs)
 	switch {
@@ -742,7 +749,7 @@ func (d *Detector) analyzeWithin(frame gocv.Mat, q [4]gocv.Point2f) (g Grid, cel
 	if !ok {
 		return Grid{}, nil, false, nil
 	}
-	d.findIn(r, gs, true, min(hintFindSide, d.opts.FindSide))
+	d.findIn(r, gs, true, true, min(hintFindSide, d.opts.FindSide))
 	c := centroid(ptsOf(q))
 	p := Pick{Near: gocv.Point2f{X: float32(c.X), Y: float32(c.Y)}, ByPoint: true}
 	d.chosen = pick(d.cands, p, d.frameToFind)
@@ -918,6 +925,10 @@ func (d *Detector) zoomRegion(gs float64) (image.Rectangle, bool) {
 const (
 	zoomGain   = 1.3
 	maxEnlarge = 2.0
+	// areaFrom is the shrink from which a quick search image is made by
+	// pixel-area averaging rather than linear sampling (shrunk by less
+	// than half, a grid line keeps its ink under linear sampling).
+	areaFrom = 2.0
 )
 
 // searchState is what Candidates and the pick read of the last search.
