@@ -690,30 +690,7 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		s.refollow = false
 	}
 	if err == nil {
-		jumped := false
-		switch {
-		case s.lost >= lostAfter:
-			s.unsettle(i)
-		case s.ref != nil && print != nil && s.changed(print):
-			s.unsettle(i)
-			jumped = true
-		case s.ref != nil && print != nil && similarity(s.ref, print) < sameAbove:
-			// Like the frame sent, but not surely the same page:
-			// another puzzle of the same book, its givens in nearly
-			// the same cells (Wicht's image1036 and image1040 print
-			// alike at 0.52). Nothing is drawn until a reading of this
-			// frame or a later one says which; the vote goes on.
-			s.hold(i)
-			jumped = true
-		}
-		if jumped && s.gridCut(g, frame.Cols(), frame.Rows()) {
-			// The page jumped or changed with its outline at the
-			// frame's edge: the grid read before no longer says where
-			// the grid is, so the outline does again (gridCut).
-			err = errCutOff
-			s.followedErr, s.cutOff = err, true
-			s.track.forget()
-		}
+		err = s.recheck(frame, g, print, i)
 		s.lost = 0
 		s.focus, s.hasFocus = s.aim(g), true
 		if s.confirm >= 0 {
@@ -757,6 +734,37 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		}
 	}
 	return g, err
+}
+
+// recheck decides, for a frame whose grid was followed (g, its ink print
+// print), whether the page in view may have changed since the frame last
+// sent for recognition (which holds or unsettles what is drawn), and
+// returns errCutOff when it jumped with its outline at the frame's edge:
+// the grid read before no longer says where the grid is, so the outline
+// does again (gridCut).
+func (s *session) recheck(frame gocv.Mat, g vision.Grid, print inkPrint, i int) error {
+	jumped := false
+	switch {
+	case s.lost >= lostAfter:
+		s.unsettle(i)
+	case s.ref != nil && print != nil && s.changed(print):
+		s.unsettle(i)
+		jumped = true
+	case s.ref != nil && print != nil && similarity(s.ref, print) < sameAbove:
+		// Like the frame sent, but not surely the same page: another
+		// puzzle of the same book, its givens in nearly the same cells
+		// (Wicht's image1036 and image1040 print alike at 0.52).
+		// Nothing is drawn until a reading of this frame or a later one
+		// says which; the vote goes on.
+		s.hold(i)
+		jumped = true
+	}
+	if jumped && s.gridCut(g, frame.Cols(), frame.Rows()) {
+		s.followedErr, s.cutOff = errCutOff, true
+		s.track.forget()
+		return errCutOff
+	}
+	return nil
 }
 
 // changed reports whether print, the ink print of the grid followed in
