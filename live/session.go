@@ -224,6 +224,12 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 	for j := range jobs {
 		res := p.ProcessPick(j.frame, j.pick)
 		fz.take(j.frame, res)
+		if j.cutOff && j.loc.Side > 0 && res.Found && len(res.Puzzle.Cells) > 0 {
+			// The outline reached the edge: the grid this reading found
+			// on it says whether the grid does (gridCut's rule), as the
+			// frames after it will.
+			j.cutOff = cutBy(j.loc, res.Grid.Corners, j.frame.Cols(), j.frame.Rows())
+		}
 		j.frame.Close()
 		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, conf: cur.conf, id: cur.id, turns: cur.turns, bend: cur.bend,
 			inner: cur.inner, innerSide: cur.innerSide, cutOff: j.cutOff}
@@ -697,7 +703,10 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 			// Keep looking until a recognition settles what is in view.
 			s.want = true
 		}
-	} else {
+	} else if !s.cutOff || !s.aimed() {
+		// A page cut by the frame's edge whose grid a reading placed
+		// is in view, not lost: its ink print says whether it changed
+		// when its grid is whole again.
 		s.lost++
 		if s.lost >= lostAfter {
 			s.hasFocus, s.chosen = false, false
@@ -832,11 +841,16 @@ func (s *session) gridCut(g vision.Grid, w, h int) bool {
 	if !s.settled() {
 		return true // no reading yet says where the grid is on this page
 	}
-	in := s.puzzleGrid(g)
-	if vision.MeanSide(in.Corners) > pageAround*vision.MeanSide(g.Corners) {
+	return cutBy(g, s.puzzleGrid(g).Corners, w, h)
+}
+
+// cutBy is gridCut's rule for an outline g reaching the edge of a w×h
+// frame and the grid in (frame pixels) read on it.
+func cutBy(g vision.Grid, in [4]gocv.Point2f, w, h int) bool {
+	if vision.MeanSide(in) > pageAround*vision.MeanSide(g.Corners) {
 		return true // the outline is the grid's own
 	}
-	return cutOff(in, w, h)
+	return cutOff(vision.Grid{Corners: in}, w, h)
 }
 
 // pageAround is how much smaller than the outline followed the grid read
