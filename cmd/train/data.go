@@ -43,6 +43,12 @@ type photoCells struct {
 	// page's symbol convention); nil means digits (value = class).
 	glyphs  []int
 	symbols sudoku.Symbols
+	path    string          // the photo's file, for real photos
+	corners [4]gocv.Point2f // the grid's corners vision found (cell 0's corner first)
+	// allViews: train on one more view of each cell besides Pixels (Half
+	// or one of Looks, by turns), as for camera frames, whose small cells
+	// the reader reads several ways.
+	allViews bool
 }
 
 // label returns the glyph class of value v on this photo's page.
@@ -63,7 +69,20 @@ func (p photoCells) samples() []sample {
 		if len(c.Pixels) != ocr.CellLen {
 			continue
 		}
-		out = append(out, sample{x: ocr.TurnCell(c.Pixels, (4-p.turns)%4), y: p.label(p.truth.Cells[i])})
+		y := p.label(p.truth.Cells[i])
+		out = append(out, sample{x: ocr.TurnCell(c.Pixels, (4-p.turns)%4), y: y})
+		if !p.allViews {
+			continue
+		}
+		var views [][]float32
+		for _, v := range append([][]float32{c.Half}, c.Looks...) {
+			if len(v) == ocr.CellLen {
+				views = append(views, v)
+			}
+		}
+		if len(views) > 0 {
+			out = append(out, sample{x: ocr.TurnCell(views[i%len(views)], (4-p.turns)%4), y: y})
+		}
 	}
 	return out
 }
@@ -149,7 +168,7 @@ func cutPhotos(paths []string, nineOnly bool, workers int, orient func(p *photoC
 }
 
 func cutPhoto(det *vision.Detector, path string) photoCells {
-	p := photoCells{name: filepath.Base(path), source: sourceOf(filepath.Base(path)), corner: -1}
+	p := photoCells{name: filepath.Base(path), source: sourceOf(filepath.Base(path)), corner: -1, path: path}
 	truth, _, err := readTruth(strings.TrimSuffix(path, filepath.Ext(path)) + ".dat")
 	if err != nil {
 		p.err = err
@@ -175,6 +194,7 @@ func cutPhoto(det *vision.Detector, path string) photoCells {
 		return p
 	}
 	p.cells = cells
+	p.corners = g.Corners
 	return p
 }
 
@@ -355,16 +375,7 @@ func synthPhoto(dets detectors, seed int64, fonts []synth.Font, puzzles []sudoku
 	}
 	// Near a 45° turn vision may call another corner top-left than synth
 	// does: the grid is then cut turned by quarter turns.
-	p.corner = math.Inf(1)
-	for k := 0; k < 4; k++ {
-		var shifted [4]gocv.Point2f
-		for i := range shifted {
-			shifted[i] = g.Corners[(i+k)%4]
-		}
-		if e := cornerError(shifted, ph.Corners); e < p.corner {
-			p.corner, p.turns = e, k
-		}
-	}
+	p.turns, p.corner = matchCorners(g.Corners, ph.Corners)
 	if p.corner > 0.03 {
 		p.err = fmt.Errorf("corners off by %.1f%% of the side", 100*p.corner)
 		return p

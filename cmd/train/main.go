@@ -54,6 +54,10 @@ type config struct {
 	arch       digitnet.Arch
 	eval       string
 	sweep      bool
+	// Camera frames (camera.go): per real training photo, synthetic ones
+	// to train on and to measure on, and the times each camera cell is
+	// used per epoch.
+	cameraReal, cameraSynth, cameraTest, cameraWeight int
 }
 
 func main() {
@@ -79,6 +83,10 @@ func main() {
 	flag.IntVar(&c.workers, "workers", 2, "goroutines rendering and cutting photos")
 	flag.StringVar(&c.eval, "eval", "", "only measure this ONNX model (no training)")
 	flag.BoolVar(&c.sweep, "sweep", false, "with --eval: also try the doubt check's thresholds on the real photos (wrong solutions shown vs grids held back)")
+	flag.IntVar(&c.cameraReal, "camera", 3, "camera frames made of each real training photo (a random held-up camera: small, blurred, compressed cells)")
+	flag.IntVar(&c.cameraSynth, "camera-synth", 500, "synthetic 9×9 photos shot as camera frames to train on")
+	flag.IntVar(&c.cameraTest, "camera-test", 150, "synthetic 9×9 photos shot as camera frames to measure and calibrate on (other seeds)")
+	flag.IntVar(&c.cameraWeight, "camera-weight", 1, "times each camera training cell is used per epoch")
 	flag.StringVar(&arch, "arch", "8,16,64", "conv1 filters, conv2 filters, hidden units")
 	flag.Parse()
 	for _, f := range strings.Split(holdout, ",") {
@@ -141,6 +149,15 @@ func run(c config) error {
 	fmt.Printf("synthetic photos: %d train, %d test, cut by vision in %.0fs; %s\n",
 		len(synTrain), len(synTest), time.Since(t).Seconds(), dropped(append(synTrain[:len(synTrain):len(synTrain)], synTest...)))
 
+	t = time.Now()
+	if c.eval != "" {
+		c.cameraSynth, c.cameraReal = 0, 0
+	}
+	camTrain := synthCameraPhotos(c.cameraSynth, c.seed*1_000_000+200_000, fonts, puzzles, c.workers)
+	camTest := synthCameraPhotos(c.cameraTest, c.seed*1_000_000+800_000, fonts, puzzles, c.workers)
+	fmt.Printf("synthetic camera frames: %d train, %d test, cut by vision in %.0fs; %s\n",
+		len(camTrain), len(camTest), time.Since(t).Seconds(), dropped(append(camTrain[:len(camTrain):len(camTrain)], camTest...)))
+
 	var realTrain, realTest []photoCells
 	for k, dir := range c.realDirs {
 		trainPaths, testPaths, err := splitPhotos(dir, c.holdout[min(k, len(c.holdout)-1)])
@@ -157,6 +174,16 @@ func run(c config) error {
 			fmt.Printf("  held out: %s\n", p.name)
 		}
 		realTrain, realTest = append(realTrain, tr...), append(realTest, te...)
+		if c.cameraReal > 0 {
+			// Only the training photos: the held-out ones are the held-out
+			// video sets too.
+			t = time.Now()
+			stills, skipped := cameraStills(tr)
+			cam := realCameraPhotos(stills, c.cameraReal, c.seed*1_000_000+600_000+int64(k)*50_000, c.workers)
+			fmt.Printf("camera frames of the training photos in %s: %d of %d photos (%d skipped: not cut, turn ambiguous or emptiness off), cut in %.0fs; %s\n",
+				dir, len(stills), len(tr), skipped, time.Since(t).Seconds(), dropped(cam))
+			camTrain = append(camTrain, cam...)
+		}
 	}
 
 	if c.eval != "" {
@@ -164,7 +191,7 @@ func run(c config) error {
 		if err != nil {
 			return err
 		}
-		return measure(c, model, realTrain, realTest, synTest)
+		return measure(c, model, realTrain, realTest, synTest, camTest)
 	}
 	rng := rand.New(rand.NewSource(c.seed))
 	w := digitnet.Init(c.arch, rng)
@@ -177,6 +204,9 @@ func run(c config) error {
 
 	synSamples := collect(synTrain)
 	testSamples := collect(synTest)
+	camSamples := collect(camTrain)
+	camTestSamples := collect(camTest)
+	fmt.Printf("camera training cells: %d (used %d× per epoch)\n", len(camSamples), c.cameraWeight)
 	var realSamples []sample
 	for e := 0; e < c.epochs; e++ {
 		// Real photos join after the first epoch: the photos whose truth
@@ -199,6 +229,9 @@ func run(c config) error {
 		for k := 0; k < c.realWeight; k++ {
 			data = append(data, realSamples...)
 		}
+		for k := 0; k < c.cameraWeight; k++ {
+			data = append(data, camSamples...)
+		}
 		lr := c.lr * (0.05 + 0.95*0.5*(1+math.Cos(math.Pi*float64(e)/float64(c.epochs))))
 		tr.SetLearnRate(lr)
 		t := time.Now()
@@ -207,15 +240,18 @@ func run(c config) error {
 			return err
 		}
 		testAcc := cellAccuracy(tr.Weights(), testSamples)
-		fmt.Printf("epoch %d/%d: lr %.5f, %d cells, loss %.4f, train acc %.3f%%, synthetic test cells %.3f%%, %.0fs\n",
-			e+1, c.epochs, lr, len(data), loss, 100*acc, 100*testAcc, time.Since(t).Seconds())
+		camAcc := cellAccuracy(tr.Weights(), camTestSamples)
+		fmt.Printf("epoch %d/%d: lr %.5f, %d cells, loss %.4f, train acc %.3f%%, synthetic test cells %.3f%%, camera test cells %.3f%%, %.0fs\n",
+			e+1, c.epochs, lr, len(data), loss, 100*acc, 100*testAcc, 100*camAcc, time.Since(t).Seconds())
 	}
 	w = tr.Weights()
 	// Calibrate on cells no weight was fitted on, and that the figures
 	// below do not claim as unseen: the synthetic test photos and the
-	// held-out Wicht photos (vision was tuned on those already).
+	// held-out Wicht photos (vision was tuned on those already), and the
+	// synthetic camera test frames.
 	var calib []sample
 	calib = append(calib, testSamples...)
+	calib = append(calib, camTestSamples...)
 	for _, p := range realTest {
 		if p.source == "image" {
 			calib = append(calib, p.samples()...)
@@ -230,12 +266,12 @@ func run(c config) error {
 		return err
 	}
 	fmt.Printf("wrote %s (%d bytes) after %.0fs\n", c.out, len(model), time.Since(start).Seconds())
-	return measure(c, model, realTrain, realTest, synTest)
+	return measure(c, model, realTrain, realTest, synTest, camTest)
 }
 
 // measure reads the held-out real photos, the real training photos and the
 // synthetic photos with the model through ocr.Read and prints the figures.
-func measure(c config, model []byte, realTrain, realTest, synTest []photoCells) error {
+func measure(c config, model []byte, realTrain, realTest, synTest, camTest []photoCells) error {
 	cl, err := ocr.NewGo(model)
 	if err != nil {
 		return fmt.Errorf("reload %s: %w", c.out, err)
@@ -278,6 +314,15 @@ func measure(c config, model []byte, realTrain, realTest, synTest []photoCells) 
 	}
 	report("synthetic test photos", evaluate(cl, synTest))
 	fmt.Printf("  ECE of the model's top class on these cells: %.4f\n", ece(w, collect(synTest), 1))
+	if len(camTest) > 0 {
+		report("synthetic camera test frames", evaluate(cl, camTest))
+		fmt.Printf("  ECE of the model's top class on these cells: %.4f\n", ece(w, collect(camTest), 1))
+		for _, b := range cellBands {
+			if ps := byCellSide(camTest, b[0], b[1]); len(ps) > 0 {
+				report(fmt.Sprintf("synthetic camera test frames, cells %g–%g px", b[0], b[1]), evaluate(cl, ps))
+			}
+		}
+	}
 	if tp, err := testdataPhotos(c.testdata, c.workers); err == nil {
 		report(c.testdata, evaluate(cl, tp))
 	} else {
