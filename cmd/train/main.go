@@ -247,19 +247,21 @@ func run(c config) error {
 	w = tr.Weights()
 	// Calibrate on cells no weight was fitted on, and that the figures
 	// below do not claim as unseen: the synthetic test photos and the
-	// held-out Wicht photos (vision was tuned on those already), and the
-	// synthetic camera test frames.
+	// held-out Wicht photos (vision was tuned on those already). Not the
+	// camera test frames: their many unreadable cells would pull the one
+	// temperature up and leave the clean cells of stills underconfident
+	// (tried: T 1.41, 184 of the 240 real photos shown instead of 228);
+	// their calibration error is reported below.
 	var calib []sample
 	calib = append(calib, testSamples...)
-	calib = append(calib, camTestSamples...)
 	for _, p := range realTest {
 		if p.source == "image" {
 			calib = append(calib, p.samples()...)
 		}
 	}
 	temp := fitTemperature(w, calib)
-	fmt.Printf("calibration: temperature %.3f fitted on %d cells; ECE before %.4f, after %.4f\n",
-		temp, len(calib), ece(w, calib, 1), ece(w, calib, temp))
+	fmt.Printf("calibration: temperature %.3f fitted on %d cells; ECE before %.4f, after %.4f; camera test cells %.4f, after %.4f\n",
+		temp, len(calib), ece(w, calib, 1), ece(w, calib, temp), ece(w, camTestSamples, 1), ece(w, camTestSamples, temp))
 	w.Scale(float32(temp))
 	model := w.ONNX()
 	if err := os.WriteFile(c.out, model, 0o644); err != nil {
