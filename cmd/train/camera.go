@@ -323,7 +323,7 @@ func cutFrame(dets detectors, frame gocv.Mat, want [4]gocv.Point2f, upright sudo
 		p.err = fmt.Errorf("corners off by %.1f%% of the side", 100*e)
 		return p
 	}
-	p.turns = (base + k) % 4
+	p.turns, p.shift = (base+k)%4, k
 	p.truth, p.shape = upright.Turn(p.turns), upright.Shape
 	p.cells = cells
 	p.corners = g.Corners
@@ -353,17 +353,13 @@ func matchCorners(found, want [4]gocv.Point2f) (int, float64) {
 const stillAgrees = 2
 
 // cameraStills picks the real training photos camera frames can be made
-// from: cut into the right grid, with one clear turn of the truth
-// (ambiguous turns are settled only during training), and vision's
-// emptiness within stillAgrees cells of the truth's, so the corners found
-// on the still are the grid's.
+// from: cut into the right grid, with vision's emptiness within
+// stillAgrees cells of the truth's, so the corners found on the still are
+// the grid's. A photo whose truth fits two turns (a symmetric puzzle) is
+// kept: its frames follow the turn training settles on (followStills).
 func cameraStills(ps []photoCells) (ok []photoCells, skipped int) {
 	for _, p := range ps {
 		if p.cells == nil || p.path == "" {
-			skipped++
-			continue
-		}
-		if len(bestTurns(&p)) > 1 {
 			skipped++
 			continue
 		}
@@ -382,15 +378,41 @@ func cameraStills(ps []photoCells) (ok []photoCells, skipped int) {
 	return ok, skipped
 }
 
+// followStills lays out the truth of camera frames made from stills the
+// way their still's truth is now turned: training settles the turn of a
+// symmetric puzzle's photo only once a network can tell (reorient), and a
+// frame's truth is its still's, turned by the frame's own quarter turns.
+func followStills(frames, stills []photoCells) error {
+	byName := map[string]*photoCells{}
+	for i := range stills {
+		byName[stills[i].name] = &stills[i]
+	}
+	for i := range frames {
+		f := &frames[i]
+		if f.cells == nil {
+			continue
+		}
+		s, ok := byName[f.still]
+		if !ok || s.cells == nil {
+			return fmt.Errorf("camera frame %s: its still %q is not among the cut photos", f.name, f.still)
+		}
+		upright := s.truth.Turn((4 - s.turns) % 4)
+		f.turns = (s.turns + f.shift) % 4
+		f.truth = upright.Turn(f.turns)
+	}
+	return nil
+}
+
 // realCameraPhotos makes per camera frames of each still (real training
 // photos, see cameraStills) with cameras drawn from seed, and cuts them.
 // The truth of a frame is the still's (as the still shows it), carried by
-// the still's corners into the frame.
+// the still's corners into the frame; followStills updates it when the
+// still's turn changes.
 func realCameraPhotos(stills []photoCells, per int, seed int64, workers int) []photoCells {
 	return cutEach(len(stills)*per, workers, func(d detectors, i int) photoCells {
 		s := stills[i/per]
 		rng := rand.New(rand.NewSource(seed + int64(i)))
-		p := photoCells{name: fmt.Sprintf("%s@cam%d", s.name, i%per), source: s.source + "-camera", corner: -1, glyphs: s.glyphs, symbols: s.symbols}
+		p := photoCells{name: fmt.Sprintf("%s@cam%d", s.name, i%per), source: s.source + "-camera", corner: -1, glyphs: s.glyphs, symbols: s.symbols, still: s.name}
 		img, err := pipeline.ReadImage(s.path, 0)
 		defer img.Close()
 		if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -28,9 +29,10 @@ func TestCameraFramesCarryTheTruth(t *testing.T) {
 	if len(stills) < 2 {
 		t.Fatalf("%d stills usable for camera frames (%d skipped), want ≥ 2", len(stills), skipped)
 	}
-	frames := realCameraPhotos(stills, 4, 7, 2)
-	if len(frames) != 4*len(stills) {
-		t.Fatalf("%d frames, want %d", len(frames), 4*len(stills))
+	const per = 8
+	frames := realCameraPhotos(stills, per, 7, 2)
+	if len(frames) != per*len(stills) {
+		t.Fatalf("%d frames, want %d", len(frames), per*len(stills))
 	}
 	cl, err := ocr.NewGo(models.Digits())
 	if err != nil {
@@ -101,9 +103,57 @@ func TestCameraFramesCarryTheTruth(t *testing.T) {
 	t.Logf("%d of %d frames cut; the shipped reader agrees with %d of %d digit labels", cut, len(frames), agree, digitSamples)
 	// These pages are whole newspaper pages with a small grid among
 	// crosswords, and many cameras put it at the smallest size vision
-	// takes: a third of the frames are cut (seeded, so always the same).
+	// takes: few frames are cut (seeded, so always the same).
 	if cut < 3 {
 		t.Errorf("vision cut %d of %d camera frames, want at least 3", cut, len(frames))
+	}
+}
+
+// TestFramesFollowTheirStill: when training settles a still's turn
+// anew (a symmetric puzzle), its frames' truth turns with it; a frame
+// whose still is unknown is an error.
+func TestFramesFollowTheirStill(t *testing.T) {
+	paths := []string{filepath.Join("..", "..", "testdata", "synth", "image10.jpg")}
+	stills, _ := cameraStills(cutPhotos(paths, true, 1, nil))
+	if len(stills) != 1 {
+		t.Fatalf("%d stills, want 1", len(stills))
+	}
+	frames := realCameraPhotos(stills, 8, 7, 1)
+	var cut []photoCells
+	for _, f := range frames {
+		if f.cells != nil {
+			cut = append(cut, f)
+		}
+	}
+	if len(cut) == 0 {
+		t.Fatal("no frame cut")
+	}
+	before := make([]string, len(cut))
+	for i, f := range cut {
+		before[i] = fmt.Sprint(f.truth.Cells)
+	}
+	if err := followStills(cut, stills); err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range cut {
+		if fmt.Sprint(f.truth.Cells) != before[i] {
+			t.Errorf("%s: truth changed though its still did not turn", f.name)
+		}
+	}
+	s := &stills[0]
+	upright := s.truth.Turn((4 - s.turns) % 4)
+	s.turns = (s.turns + 2) % 4
+	s.truth = upright.Turn(s.turns)
+	if err := followStills(cut, stills); err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range cut {
+		if want := fmt.Sprint(upright.Turn(f.turns).Cells); fmt.Sprint(f.truth.Cells) != want || fmt.Sprint(f.truth.Cells) == before[i] {
+			t.Errorf("%s: truth did not follow its still's half turn", f.name)
+		}
+	}
+	if err := followStills(cut, nil); err == nil || !strings.Contains(err.Error(), "not among the cut photos") {
+		t.Errorf("frames without their still: error %v", err)
 	}
 }
 

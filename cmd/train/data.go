@@ -49,6 +49,10 @@ type photoCells struct {
 	// or one of Looks, by turns), as for camera frames, whose small cells
 	// the reader reads several ways.
 	allViews bool
+	// still names the photo a camera frame was made from, shift the
+	// quarter turns between its cut and the still's (see followStills).
+	still string
+	shift int
 }
 
 // label returns the glyph class of value v on this photo's page.

@@ -158,7 +158,7 @@ func run(c config) error {
 	fmt.Printf("synthetic camera frames: %d train, %d test, cut by vision in %.0fs; %s\n",
 		len(camTrain), len(camTest), time.Since(t).Seconds(), dropped(append(camTrain[:len(camTrain):len(camTrain)], camTest...)))
 
-	var realTrain, realTest []photoCells
+	var realTrain, realTest, realCam []photoCells
 	for k, dir := range c.realDirs {
 		trainPaths, testPaths, err := splitPhotos(dir, c.holdout[min(k, len(c.holdout)-1)])
 		if err != nil {
@@ -180,9 +180,9 @@ func run(c config) error {
 			t = time.Now()
 			stills, skipped := cameraStills(tr)
 			cam := realCameraPhotos(stills, c.cameraReal, c.seed*1_000_000+600_000+int64(k)*50_000, c.workers)
-			fmt.Printf("camera frames of the training photos in %s: %d of %d photos (%d skipped: not cut, turn ambiguous or emptiness off), cut in %.0fs; %s\n",
+			fmt.Printf("camera frames of the training photos in %s: %d of %d photos (%d skipped: not cut or emptiness off), cut in %.0fs; %s\n",
 				dir, len(stills), len(tr), skipped, time.Since(t).Seconds(), dropped(cam))
-			camTrain = append(camTrain, cam...)
+			realCam = append(realCam, cam...)
 		}
 	}
 
@@ -206,7 +206,7 @@ func run(c config) error {
 	testSamples := collect(synTest)
 	camSamples := collect(camTrain)
 	camTestSamples := collect(camTest)
-	fmt.Printf("camera training cells: %d (used %d× per epoch)\n", len(camSamples), c.cameraWeight)
+	fmt.Printf("camera cells of synthetic photos: %d (used %d× per epoch)\n", len(camSamples), c.cameraWeight)
 	var realSamples []sample
 	for e := 0; e < c.epochs; e++ {
 		// Real photos join after the first epoch: the photos whose truth
@@ -220,6 +220,12 @@ func run(c config) error {
 			reorient(realTrain, orientWith(cl))
 			realSamples = collect(realTrain)
 			fmt.Printf("real training cells: %d (used %d× per epoch)\n", len(realSamples), c.realWeight)
+			if err := followStills(realCam, realTrain); err != nil {
+				return err
+			}
+			cs := collect(realCam)
+			camSamples = append(camSamples, cs...)
+			fmt.Printf("camera cells of real training photos: %d (used %d× per epoch)\n", len(cs), c.cameraWeight)
 		}
 		data := append([]sample(nil), synSamples...)
 		// Class 0 for what vision may pass on from empty cells.
