@@ -13,6 +13,9 @@
 // vision, plus the cells vision cuts from 80% of the real photos (split by
 // photo with a name hash; the other 20% are held out for measurement).
 // Cells get small extra perturbations (shift, stroke weight, gain, noise).
+// With --camera and --camera-synth, cells cut from camera frames too: the
+// photos as a random held-up camera sees them (camera.go); every run
+// measures the model on synthetic camera test frames (--camera-test).
 //
 // Usage (from the repository root):
 //
@@ -83,8 +86,8 @@ func main() {
 	flag.IntVar(&c.workers, "workers", 2, "goroutines rendering and cutting photos")
 	flag.StringVar(&c.eval, "eval", "", "only measure this ONNX model (no training)")
 	flag.BoolVar(&c.sweep, "sweep", false, "with --eval: also try the doubt check's thresholds on the real photos (wrong solutions shown vs grids held back)")
-	flag.IntVar(&c.cameraReal, "camera", 3, "camera frames made of each real training photo (a random held-up camera: small, blurred, compressed cells)")
-	flag.IntVar(&c.cameraSynth, "camera-synth", 500, "synthetic 9×9 photos shot as camera frames to train on")
+	flag.IntVar(&c.cameraReal, "camera", 0, "camera frames made of each real training photo (a random held-up camera: small, blurred, compressed cells; tried with 4, see models/README.md)")
+	flag.IntVar(&c.cameraSynth, "camera-synth", 0, "synthetic 9×9 photos shot as camera frames to train on (tried with 500)")
 	flag.IntVar(&c.cameraTest, "camera-test", 150, "synthetic 9×9 photos shot as camera frames to measure and calibrate on (other seeds)")
 	flag.IntVar(&c.cameraWeight, "camera-weight", 1, "times each camera training cell is used per epoch")
 	flag.StringVar(&arch, "arch", "8,16,64", "conv1 filters, conv2 filters, hidden units")
