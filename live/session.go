@@ -139,6 +139,8 @@ type view struct {
 	// on the grid, carried along with the outline.
 	inner     *[4]gocv.Point2f
 	innerSide int // the reading's canvas side (its bend's)
+	// cutOff: the grid reached the edge of the recognised frame (job.cutOff).
+	cutOff bool
 }
 
 type job struct {
@@ -149,6 +151,9 @@ type job struct {
 	// fresh starts the vote afresh: the user switched to another grid
 	// (tabbed), or the page may have changed.
 	fresh, tabbed bool
+	// cutOff: the grid reached the frame's edge in this frame, so the
+	// user was told "move back" (status).
+	cutOff bool
 }
 
 // Run plays src into sink until the source ends, MaxFrames is reached or
@@ -221,7 +226,7 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 		fz.take(j.frame, res)
 		j.frame.Close()
 		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, conf: cur.conf, id: cur.id, turns: cur.turns, bend: cur.bend,
-			inner: cur.inner, innerSide: cur.innerSide}
+			inner: cur.inner, innerSide: cur.innerSide, cutOff: j.cutOff}
 		if j.fresh {
 			// Another grid, or the page may have changed: nothing of
 			// the old vote may be drawn or voted into the new one.
@@ -554,7 +559,8 @@ func (s *session) accept(v view, sum *Summary) {
 
 // report is the Result a script sees for one recognition: where the grid
 // was and how long it took from the raw result; the givens, solution and
-// status from the vote.
+// status from the vote, except that a frame whose grid reached the edge
+// says "move back", as the HUD did.
 func (s *session) report(v view) pipeline.Result {
 	r := v.raw
 	frame := v.frame
@@ -565,6 +571,11 @@ func (s *session) report(v view) pipeline.Result {
 		r.Status = v.verdict.Status
 		r.Conflicts = v.verdict.Conflicts
 		r.Check = pipeline.CheckList(v.verdict.Check, v.puzzle, v.conf, v.verdict.Status, r.Check)
+	}
+	if v.cutOff {
+		// What the HUD said of that frame (status): nothing was drawn
+		// into a grid reaching the edge.
+		r.Status = pipeline.StatusMoveBack
 	}
 	return r
 }
@@ -607,6 +618,16 @@ func (s *session) readPick() vision.Pick {
 // was taken since the user last chose a grid.
 func (s *session) aimed() bool {
 	return s.have && s.cur.inner != nil && s.cur.frame >= s.tabAt
+}
+
+// settled reports whether the grid in view is the one the latest reading
+// found, followed since: a reading found it since the user last chose a
+// grid, and nothing since says the page may have changed (no fresh vote
+// or tab pending, no frame held for a reading). Only then is a
+// recognition told where to look; the first reading of a page, and one
+// after a change, search the whole frame.
+func (s *session) settled() bool {
+	return s.aimed() && !s.switched && !s.tabbed && s.confirm < 0
 }
 
 // aim is the point the grid is followed by in a frame whose followed
@@ -692,9 +713,17 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		s.want = true
 	}
 	if s.want && !s.busy {
-		j := job{frame: frame.Clone(), index: i, pick: s.readPick(), fresh: s.switched, tabbed: s.tabbed}
+		j := job{frame: frame.Clone(), index: i, pick: s.readPick(), fresh: s.switched, tabbed: s.tabbed, cutOff: s.cutOff}
 		if err == nil {
 			j.loc = g
+			if s.settled() {
+				// The grid read lately, followed into this frame: look
+				// there first (a far page's grid is then searched at
+				// the resolution it needs, without reading the whole
+				// frame and the page around it first).
+				q := s.puzzleGrid(g).Corners
+				j.pick.Within = &q
+			}
 		}
 		s.jobs <- j
 		s.busy, s.want, s.switched, s.tabbed = true, false, false, false

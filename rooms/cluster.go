@@ -158,10 +158,10 @@ func (cl *clusterSide) elsewhere(c *Conn, in In, code string) *Room {
 		if r := cl.h.resume(code); r != nil {
 			return r
 		}
-		c.sendError(in.Seq, ErrNoRoom, "no room %q: check the code, or the game may have ended", in.Code)
+		c.sendNoRoom(in)
 		return nil
 	case errors.Is(err, ErrNoCode):
-		c.sendError(in.Seq, ErrNoRoom, "no room %q: check the code, or the game may have ended", in.Code)
+		c.sendNoRoom(in)
 		return nil
 	case err != nil:
 		cl.h.log.Error("rooms: looking up a code", "err", err)

@@ -233,6 +233,11 @@ func (c *Conn) sendError(seq int64, code, format string, args ...any) {
 	c.sendJSON(Error{T: "error", Seq: seq, Code: code, Msg: fmt.Sprintf(format, args...)})
 }
 
+// sendNoRoom tells the client that no room has the code it asked to join.
+func (c *Conn) sendNoRoom(in In) {
+	c.sendError(in.Seq, ErrNoRoom, "no room %q: check the code, or the game may have ended", in.Code)
+}
+
 // Receive takes one message from the client: it checks the size, the
 // message budget and the JSON, then hands it to the hub (rooms, queues)
 // or to the connection's room. When the room's queue is full it waits a
@@ -342,7 +347,7 @@ func (c *Conn) join(in In) {
 		}
 	}
 	if r == nil {
-		c.sendError(in.Seq, ErrNoRoom, "no room %q: check the code, or the game may have ended", in.Code)
+		c.sendNoRoom(in)
 		return
 	}
 	j := joinReq{conn: c, name: c.displayName(), watch: in.Watch, seq: in.Seq}

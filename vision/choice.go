@@ -45,6 +45,13 @@ type Pick struct {
 	// live view follows one puzzle of two this way as the page moves.
 	Near    gocv.Point2f
 	ByPoint bool
+	// Within, when not nil, is where the grid lies in this frame as far
+	// as the caller knows (frame pixels: a live view's grid read in an
+	// earlier frame, carried along by its tracker). Analyze looks there
+	// first, at the resolution that region affords, and takes the grid
+	// whose outline holds its centre; only when that reads no grid does
+	// it search the whole frame as without it. Locate ignores it.
+	Within *[4]gocv.Point2f
 }
 
 // candidate is a quadrilateral of the grid search, in find pixels.

@@ -12,7 +12,7 @@ import (
 	"github.com/sudokuar/sudokuar/internal/testenv"
 )
 
-// TestNoMatLeak runs Locate and Analyze many times, on good and bad frames,
+// TestNoMatLeak runs Locate and Analyze (also told where to look) many times, on good and bad frames,
 // and checks every Mat they made was closed. Run with -tags matprofile.
 func TestNoMatLeak(t *testing.T) {
 	before := gocv.MatProfile.Count()
@@ -44,6 +44,10 @@ func TestNoMatLeak(t *testing.T) {
 				d.Locate(f)
 				d.AnalyzePick(f, Pick{Rank: 1})
 				d.LocatePick(f, Pick{Near: gocv.Point2f{X: 100, Y: 100}, ByPoint: true})
+				// Told where the grid is, rightly and wrongly (Within).
+				for _, q := range [][4]gocv.Point2f{{{X: 100, Y: 40}, {X: 540, Y: 50}, {X: 530, Y: 460}, {X: 110, Y: 450}}, {{X: 5, Y: 5}, {X: 80, Y: 5}, {X: 80, Y: 80}, {X: 5, Y: 80}}} {
+					d.AnalyzePick(f, Pick{Within: &q})
+				}
 			}
 		}
 		m, _ := readImage("no/such/file.png")

@@ -12,6 +12,10 @@
 //
 // --look-px sets vision.Options.LookPx (the cell side under which digits
 // are read several ways; -1: one look), to measure what it changes.
+// --within scores each frame read as live reads a page once it has found
+// the grid: told where it is (vision.Pick.Within), here where a whole
+// search of this frame, or else of the last frame of the photo it found
+// a grid in, found it.
 package main
 
 import (
@@ -45,6 +49,7 @@ type segment struct {
 func main() {
 	every := flag.Int("every", 6, "score every Nth frame of each photo")
 	lookPx := flag.Float64("look-px", 0, "vision.Options.LookPx (0: the default, -1: one look)")
+	within := flag.Bool("within", false, "read each frame told where the grid is (where a whole search found it), as live does")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: framescore [flags] VIDEO.avi (with VIDEO.truth beside it)")
 		flag.PrintDefaults()
@@ -54,13 +59,13 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(os.Stdout, flag.Arg(0), *every, *lookPx); err != nil {
+	if err := run(os.Stdout, flag.Arg(0), *every, *lookPx, *within); err != nil {
 		fmt.Fprintln(os.Stderr, "framescore:", err)
 		os.Exit(1)
 	}
 }
 
-func run(w io.Writer, video string, every int, lookPx float64) error {
+func run(w io.Writer, video string, every int, lookPx float64, within bool) error {
 	segs, err := readSegments(strings.TrimSuffix(video, filepath.Ext(video)) + ".truth")
 	if err != nil {
 		return err
@@ -79,14 +84,25 @@ func run(w io.Writer, video string, every int, lookPx float64) error {
 	defer frame.Close()
 	var t pipeline.Tally
 	s := 0
+	var seen *[4]gocv.Point2f // where a whole search last found the grid of photo s
 	for k := 0; s < len(segs) && vc.Read(&frame); k++ {
 		for s < len(segs) && k > segs[s].last {
-			s++
+			s, seen = s+1, nil
 		}
 		if s == len(segs) || k < segs[s].first+settle || (k-segs[s].first-settle)%every != 0 || frame.Empty() {
 			continue
 		}
-		t.Add(fmt.Sprintf("%s#%d", filepath.Base(segs[s].photo), k), p.Process(frame), segs[s].truth)
+		r := p.Process(frame)
+		if within {
+			if r.Found {
+				q := r.Grid.Corners
+				seen = &q
+			}
+			if seen != nil {
+				r = p.ProcessPick(frame, vision.Pick{Within: seen})
+			}
+		}
+		t.Add(fmt.Sprintf("%s#%d", filepath.Base(segs[s].photo), k), r, segs[s].truth)
 	}
 	if t.Images == 0 {
 		return fmt.Errorf("%s: no frame scored (does %s match it?)", video, "its .truth")

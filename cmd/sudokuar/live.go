@@ -178,19 +178,31 @@ func orDash(s string) string {
 }
 
 // newSolutionPrinter returns a recognition callback that prints each newly
-// solved puzzle (its givens and its solution side by side) once, so that a
-// run without a window still shows what was seen.
+// solved puzzle (its givens and its solution side by side) once, and
+// "move back" once each time the grid reaches the frame's edge, so that a
+// run without a window still shows what was seen and said.
 func newSolutionPrinter(w io.Writer) func(pipeline.Result) {
 	last := ""
+	movedBack := false
 	return func(r pipeline.Result) {
-		if !r.IsSolved() || r.Given == last {
-			return
-		}
-		last = r.Given
 		frame := -1
 		if r.Frame != nil {
 			frame = *r.Frame
 		}
+		if r.Status == pipeline.StatusMoveBack {
+			// Said once each time the grid reaches the frame's edge, as
+			// the window's status line says it.
+			if !movedBack {
+				fmt.Fprintf(w, "frame %d: %s\n", frame, r.Status)
+			}
+			movedBack = true
+			return
+		}
+		movedBack = false
+		if !r.IsSolved() || r.Given == last {
+			return
+		}
+		last = r.Given
 		fmt.Fprintf(w, "frame %d: %dx%d puzzle solved (givens | solution)\n", frame, r.Puzzle.N(), r.Puzzle.N())
 		given := strings.Split(strings.TrimRight(r.Puzzle.Pretty(), "\n"), "\n")
 		sol := strings.Split(strings.TrimRight(r.Solved.Pretty(), "\n"), "\n")
