@@ -437,13 +437,7 @@ func synthCameraPhotos(count int, seed0 int64, fonts []synth.Font, puzzles []sud
 		seed := seed0 + int64(i)
 		rng := rand.New(rand.NewSource(seed))
 		p := photoCells{name: fmt.Sprintf("synth-camera-%d", seed), source: "synth-camera", corner: -1}
-		var pz sudoku.Grid
-		var err error
-		if len(puzzles) > 0 {
-			pz, err = completePuzzle(puzzles[rng.Intn(len(puzzles))], 24+rng.Intn(13), rng)
-		} else {
-			pz, err = synth.RandomPuzzle(sudoku.Shape{BoxRows: 3, BoxCols: 3}, seed, 24+rng.Intn(13))
-		}
+		pz, err := ninePuzzle(puzzles, seed, rng)
 		if err != nil {
 			p.err = err
 			return p

@@ -323,7 +323,6 @@ func cutEach(count int, workers int, cut func(det detectors, i int) photoCells) 
 func synthPhoto(dets detectors, seed int64, fonts []synth.Font, puzzles []sudoku.Grid, big bool) photoCells {
 	rng := rand.New(rand.NewSource(seed))
 	p := photoCells{name: fmt.Sprintf("synth-%d", seed), source: "synth", corner: -1}
-	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
 	var pz sudoku.Grid
 	var err error
 	det := dets.nine
@@ -337,10 +336,8 @@ func synthPhoto(dets detectors, seed int64, fonts []synth.Font, puzzles []sudoku
 		sym = sudoku.AllSymbols[rng.Intn(len(sudoku.AllSymbols))]
 		det = dets.big
 		p.source = "synth-big"
-	case len(puzzles) > 0:
-		pz, err = completePuzzle(puzzles[rng.Intn(len(puzzles))], 24+rng.Intn(13), rng)
 	default:
-		pz, err = synth.RandomPuzzle(s9, seed, 24+rng.Intn(13))
+		pz, err = ninePuzzle(puzzles, seed, rng)
 	}
 	if err != nil {
 		p.err = err
@@ -387,6 +384,15 @@ func synthPhoto(dets detectors, seed int64, fonts []synth.Font, puzzles []sudoku
 	p.truth = p.truth.Turn(p.turns)
 	p.cells = cells
 	return p
+}
+
+// ninePuzzle is a 9×9 puzzle of 24..36 givens: one of puzzles completed
+// from its solution, or a random one when there are none.
+func ninePuzzle(puzzles []sudoku.Grid, seed int64, rng *rand.Rand) (sudoku.Grid, error) {
+	if len(puzzles) > 0 {
+		return completePuzzle(puzzles[rng.Intn(len(puzzles))], 24+rng.Intn(13), rng)
+	}
+	return synth.RandomPuzzle(sudoku.Shape{BoxRows: 3, BoxCols: 3}, seed, 24+rng.Intn(13))
 }
 
 // completePuzzle adds givens from the puzzle's solution until it has
