@@ -232,13 +232,7 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 	ink := newPrinter()
 	defer ink.Close()
 	for j := range jobs {
-		res := p.ProcessPick(j.frame, j.pick)
-		fz.take(j.frame, res)
-		var print inkPrint
-		if len(res.Puzzle.Cells) > 0 {
-			print = ink.print(j.frame, res.Grid, res.Puzzle.N())
-		}
-		j.frame.Close()
+		res, print := readJob(p, fz, ink, &j)
 		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, conf: cur.conf, id: cur.id, turns: cur.turns, bend: cur.bend,
 			inner: cur.inner, innerSide: cur.innerSide, cutOff: j.cutOff, print: print, printArea: quadArea(res.Grid.Corners)}
 		if j.fresh {
@@ -332,6 +326,26 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 		cur = v
 		views <- v
 	}
+}
+
+// readJob reads j's frame (and closes it): the Result, the frame's
+// canvas kept for fusion, the ink print of the grid read (nil: none) and
+// whether the grid reaches the frame's edge (j.cutOff).
+func readJob(p Recognizer, fz *fuser, ink *printer, j *job) (pipeline.Result, inkPrint) {
+	defer j.frame.Close()
+	res := p.ProcessPick(j.frame, j.pick)
+	fz.take(j.frame, res)
+	var print inkPrint
+	if len(res.Puzzle.Cells) > 0 {
+		print = ink.print(j.frame, res.Grid, res.Puzzle.N())
+	}
+	if j.cutOff && j.loc.Side > 0 && res.Found && len(res.Puzzle.Cells) > 0 {
+		// The outline reached the edge: the grid this reading found
+		// on it says whether the grid does (gridCut's rule), as the
+		// frames after it will.
+		j.cutOff = cutBy(j.loc, res.Grid.Corners, j.frame.Cols(), j.frame.Rows())
+	}
+	return res, print
 }
 
 // within returns the corners of the grid read, g, on the canvas of the
@@ -570,6 +584,12 @@ func (s *session) accept(v view, sum *Summary) {
 		// the same placement: take it afresh.
 		s.followedPrint = nil
 	}
+	if s.cutOff && v.inner != nil {
+		// A reading placed the grid on an outline that reaches the
+		// frame's edge (a page cut by it): follow again, so the grid,
+		// not the page, says whether to move back (gridCut).
+		s.refollow = true
+	}
 	if s.confirm >= 0 && v.frame >= s.confirm && len(v.raw.Puzzle.Cells) > 0 {
 		// A reading taken since the view changed settles what it is.
 		s.confirm = -1
@@ -705,34 +725,17 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		s.refollow = false
 	}
 	if err == nil {
-		switch {
-		case s.lost >= lostAfter:
-			s.unsettle(i)
-		case s.ref != nil && print != nil && !alikeArea(s.refArea, s.followedArea) && !s.alike(print, alt, changedBelow):
-			// The print was taken on another outline than the
-			// frame sent (the page, not the grid printed on it: the
-			// search finds either, and the grid read is placed on the
-			// outline only once a reading is in): the two prints do
-			// not compare. As below, nothing is drawn until a reading
-			// of this frame or a later one says what is in view.
-			s.hold(i)
-		case s.ref != nil && print != nil && !s.alike(print, alt, changedBelow):
-			s.unsettle(i)
-		case s.ref != nil && print != nil && !s.alike(print, alt, sameAbove):
-			// Like the frame sent, but not surely the same page:
-			// another puzzle of the same book, its givens in nearly
-			// the same cells (Wicht's image1036 and image1040 print
-			// alike at 0.52). Nothing is drawn until a reading of this
-			// frame or a later one says which; the vote goes on.
-			s.hold(i)
-		}
+		err = s.recheck(frame, g, print, alt, i)
 		s.lost = 0
 		s.focus, s.hasFocus = s.aim(g), true
 		if s.confirm >= 0 {
 			// Keep looking until a recognition settles what is in view.
 			s.want = true
 		}
-	} else {
+	} else if !s.cutOff || !s.aimed() {
+		// A page cut by the frame's edge whose grid a reading placed
+		// is in view, not lost: its ink print says whether it changed
+		// when its grid is whole again.
 		s.lost++
 		if s.lost >= lostAfter {
 			s.hasFocus, s.chosen = false, false
@@ -743,8 +746,14 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 	}
 	if s.want && !s.busy {
 		j := job{frame: frame.Clone(), index: i, pick: s.readPick(), fresh: s.switched, tabbed: s.tabbed, cutOff: s.cutOff}
-		if err == nil {
+		if err == nil || s.cutOff {
+			// An outline reaching the edge before any reading said where
+			// in it the grid is (a page cut by the edge, its grid maybe
+			// whole): the reading places the grid on it, and the next
+			// frames ask whether that grid reaches the edge.
 			j.loc = g
+		}
+		if err == nil {
 			if s.settled() {
 				// The grid read lately, followed into this frame: look
 				// there first (a far page's grid is then searched at
@@ -807,7 +816,7 @@ func (s *session) follow(frame gocv.Mat, n int) (g vision.Grid, print, alt inkPr
 // into g, and reports whether it could.
 func (s *session) followOn(frame gocv.Mat, g *vision.Grid) bool {
 	tg, ok := s.track.follow(frame)
-	if !ok || cutOff(tg, frame.Cols(), frame.Rows()) {
+	if !ok || s.gridCut(tg, frame.Cols(), frame.Rows()) {
 		return false
 	}
 	*g = tg
@@ -839,6 +848,46 @@ func (s *session) alike(print, alt inkPrint, at float64) bool {
 	return false
 }
 
+// recheck decides, for a frame whose grid was followed (g, its ink
+// prints print and alt: see alike), whether the page in view may have
+// changed since the frame last sent for recognition (which holds or unsettles what is drawn), and
+// returns errCutOff when it jumped with its outline at the frame's edge:
+// the grid read before no longer says where the grid is, so the outline
+// does again (gridCut).
+func (s *session) recheck(frame gocv.Mat, g vision.Grid, print, alt inkPrint, i int) error {
+	jumped := false
+	switch {
+	case s.lost >= lostAfter:
+		s.unsettle(i)
+	case s.ref != nil && print != nil && !alikeArea(s.refArea, s.followedArea) && !s.alike(print, alt, changedBelow):
+		// The print was taken on another outline than the frame sent
+		// (the page, not the grid printed on it: the search finds
+		// either, and the grid read is placed on the outline only once
+		// a reading is in): the two prints do not compare. As below,
+		// nothing is drawn until a reading of this frame or a later
+		// one says what is in view.
+		s.hold(i)
+		jumped = true
+	case s.ref != nil && print != nil && !s.alike(print, alt, changedBelow):
+		s.unsettle(i)
+		jumped = true
+	case s.ref != nil && print != nil && !s.alike(print, alt, sameAbove):
+		// Like the frame sent, but not surely the same page: another
+		// puzzle of the same book, its givens in nearly the same cells
+		// (Wicht's image1036 and image1040 print alike at 0.52).
+		// Nothing is drawn until a reading of this frame or a later one
+		// says which; the vote goes on.
+		s.hold(i)
+		jumped = true
+	}
+	if jumped && s.gridCut(g, frame.Cols(), frame.Rows()) {
+		s.followedErr, s.cutOff = errCutOff, true
+		s.track.forget()
+		return errCutOff
+	}
+	return nil
+}
+
 // hold draws nothing into the grid from frame i on until a reading of
 // frame i or later is in; unlike unsettle, the vote is kept.
 func (s *session) hold(i int) {
@@ -859,21 +908,57 @@ func (s *session) unsettle(i int) {
 	s.want, s.switched = true, true
 }
 
-// locate follows the grid's corners in frame. A quadrilateral that
-// reaches the frame's edge is a grid sliding in or out of view, cut off:
-// it is neither drawn into nor worth a recognition, so it counts as no
-// grid.
+// locate follows the grid's corners in frame. A grid that reaches the
+// frame's edge is sliding in or out of view, cut off: it is neither drawn
+// into nor read for the vote, so it counts as no grid (see gridCut: the
+// outline followed may be the page around the grid, which may leave the
+// frame while the grid is whole).
 func (s *session) locate(frame gocv.Mat) (vision.Grid, error) {
 	g, err := s.loc.LocatePick(frame, s.pick())
 	s.grids, s.gridAt = gridsInView(s.loc.Candidates())
 	if err != nil {
 		return g, err
 	}
-	if cutOff(g, frame.Cols(), frame.Rows()) {
+	if s.gridCut(g, frame.Cols(), frame.Rows()) {
 		return g, errCutOff
 	}
 	return g, nil
 }
+
+// gridCut is the one rule for "move back" (the HUD, live --json, the
+// window and the browser's camera all say what it says): whether the
+// grid in a w×h frame whose followed outline is g reaches the frame's
+// edge. The outline may be the page around the grid, which may leave the
+// frame while the grid is whole: then the grid the latest reading found,
+// carried along with the outline (puzzleGrid), decides. Until a reading
+// says where the grid is on this page (settled: not after the page
+// jumped or its ink changed), or when the outline is the grid itself (an
+// outline cut by the edge is clipped there, and the grid carried along
+// it lies a few pixels inside its clipped corners), the outline decides.
+func (s *session) gridCut(g vision.Grid, w, h int) bool {
+	if !cutOff(g, w, h) {
+		return false // the grid lies within its outline
+	}
+	if !s.settled() {
+		return true // no reading yet says where the grid is on this page
+	}
+	return cutBy(g, s.puzzleGrid(g).Corners, w, h)
+}
+
+// cutBy is gridCut's rule for an outline g reaching the edge of a w×h
+// frame and the grid in (frame pixels) read on it.
+func cutBy(g vision.Grid, in [4]gocv.Point2f, w, h int) bool {
+	if vision.MeanSide(in) > pageAround*vision.MeanSide(g.Corners) {
+		return true // the outline is the grid's own
+	}
+	return cutOff(vision.Grid{Corners: in}, w, h)
+}
+
+// pageAround is how much smaller than the outline followed the grid read
+// in it must be (in mean side) for the outline to be a page around the
+// grid rather than the grid's own border: a reading's grid lies a line's
+// width or a few pixels inside its own outline.
+const pageAround = 0.9
 
 // gridsInView counts the candidates that look like grids and says which of
 // them, counted from 1 left to right, is the one taken (0 when none).

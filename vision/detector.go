@@ -316,7 +316,7 @@ func (d *Detector) search(frame gocv.Mat) (float64, error) {
 		return 0, err
 	}
 	gs := d.toGray(frame)
-	d.findIn(image.Rect(0, 0, d.gray.Cols(), d.gray.Rows()), gs, false, d.opts.FindSide)
+	d.findIn(image.Rect(0, 0, d.gray.Cols(), d.gray.Rows()), gs, false, false, d.opts.FindSide)
 	return gs, nil
 }
 
@@ -327,8 +327,12 @@ func (d *Detector) search(frame gocv.Mat) (float64, error) {
 // frame pixels. With enlarge, a region smaller than that is enlarged to
 // it, up to maxEnlarge times: a grid's thin lines and the gap between it
 // and the page's edge then survive the blur, the threshold's block and
-// the dilation, which are sized in find pixels.
-func (d *Detector) findIn(r image.Rectangle, gs float64, enlarge bool, side int) {
+// the dilation, which are sized in find pixels. With quick (the search
+// of a region told where the grid is, which falls back to the whole
+// search), a region shrunk by less than areaFrom is shrunk by linear
+// sampling rather than pixel-area averaging, which at a fractional scale
+// costs as much as the rest of that search.
+func (d *Detector) findIn(r image.Rectangle, gs float64, enlarge, quick bool, side int) {
 	src := d.gray
 	if r != image.Rect(0, 0, d.gray.Cols(), d.gray.Rows()) {
 		src = d.gray.Region(r)
@@ -341,6 +345,9 @@ func (d *Detector) findIn(r image.Rectangle, gs float64, enlarge bool, side int)
 	switch {
 	case long > side:
 		fs = float64(long) / float64(side)
+		if quick && fs < areaFrom {
+			interp = gocv.InterpolationLinear
+		}
 	case enlarge && long < side:
 		fs = math.Max(1/maxEnlarge, float64(long)/float64(side))
 		interp = gocv.InterpolationLinear
@@ -706,7 +713,7 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 		return g, cells, err
 	}
 	saved := d.searchState()
-	d.findIn(roi, gs, true, d.opts.FindSide)
+	d.findIn(roi, gs, true, false, d.opts.FindSide)
 	d.chosen = pick(d.cands, p, d.frameToFind)
 	g2, gs2, err2 := d.take(frame, gs)
 	switch {
@@ -742,7 +749,7 @@ func (d *Detector) analyzeWithin(frame gocv.Mat, q [4]gocv.Point2f) (g Grid, cel
 	if !ok {
 		return Grid{}, nil, false, nil
 	}
-	d.findIn(r, gs, true, min(hintFindSide, d.opts.FindSide))
+	d.findIn(r, gs, true, true, min(hintFindSide, d.opts.FindSide))
 	c := centroid(ptsOf(q))
 	p := Pick{Near: gocv.Point2f{X: float32(c.X), Y: float32(c.Y)}, ByPoint: true}
 	d.chosen = pick(d.cands, p, d.frameToFind)
@@ -761,7 +768,7 @@ func (d *Detector) analyzeWithin(frame gocv.Mat, q [4]gocv.Point2f) (g Grid, cel
 // side from a corner of b (in any order: a grid read turned lists its
 // corners from another one).
 func sameQuad(a, b [4]gocv.Point2f, tol float64) bool {
-	side := meanSide(b)
+	side := MeanSide(b)
 	for _, p := range a {
 		near := math.Inf(1)
 		for _, c := range b {
@@ -918,6 +925,10 @@ func (d *Detector) zoomRegion(gs float64) (image.Rectangle, bool) {
 const (
 	zoomGain   = 1.3
 	maxEnlarge = 2.0
+	// areaFrom is the shrink from which a quick search image is made by
+	// pixel-area averaging rather than linear sampling (shrunk by less
+	// than half, a grid line keeps its ink under linear sampling).
+	areaFrom = 2.0
 )
 
 // searchState is what Candidates and the pick read of the last search.
@@ -1241,7 +1252,7 @@ func (d *Detector) fixOutlierCorners(g *Grid, gs float64, n int, cs float64) {
 	if !ok {
 		return
 	}
-	side := meanSide(g.Corners)
+	side := MeanSide(g.Corners)
 	next := *g
 	moved := false
 	for i := range lat {
@@ -1286,7 +1297,7 @@ const clearLineScore = 0.3
 // glyphs were not measured with the other cuts (a 16×16 read exactly was
 // held back).
 func (d *Detector) manyLooks(g Grid, n int) bool {
-	return n <= 9 && meanSide(g.Corners)/float64(n) < d.opts.LookPx
+	return n <= 9 && MeanSide(g.Corners)/float64(n) < d.opts.LookPx
 }
 
 // SmallLookPx is the default Options.LookPx, the side of a cell in the
@@ -1297,8 +1308,8 @@ func (d *Detector) manyLooks(g Grid, n int) bool {
 // page back.
 const SmallLookPx = 24
 
-// meanSide is the mean side of the quadrilateral q.
-func meanSide(q [4]gocv.Point2f) float64 {
+// MeanSide is the mean side of the quadrilateral q (pixels).
+func MeanSide(q [4]gocv.Point2f) float64 {
 	side := 0.0
 	for i := range q {
 		a, b := q[i], q[(i+1)%4]

@@ -43,6 +43,16 @@ type photoCells struct {
 	// page's symbol convention); nil means digits (value = class).
 	glyphs  []int
 	symbols sudoku.Symbols
+	path    string          // the photo's file, for real photos
+	corners [4]gocv.Point2f // the grid's corners vision found (cell 0's corner first)
+	// allViews: train on one more view of each cell besides Pixels (Half
+	// or one of Looks, by turns), as for camera frames, whose small cells
+	// the reader reads several ways.
+	allViews bool
+	// still names the photo a camera frame was made from, shift the
+	// quarter turns between its cut and the still's (see followStills).
+	still string
+	shift int
 }
 
 // label returns the glyph class of value v on this photo's page.
@@ -63,7 +73,20 @@ func (p photoCells) samples() []sample {
 		if len(c.Pixels) != ocr.CellLen {
 			continue
 		}
-		out = append(out, sample{x: ocr.TurnCell(c.Pixels, (4-p.turns)%4), y: p.label(p.truth.Cells[i])})
+		y := p.label(p.truth.Cells[i])
+		out = append(out, sample{x: ocr.TurnCell(c.Pixels, (4-p.turns)%4), y: y})
+		if !p.allViews {
+			continue
+		}
+		var views [][]float32
+		for _, v := range append([][]float32{c.Half}, c.Looks...) {
+			if len(v) == ocr.CellLen {
+				views = append(views, v)
+			}
+		}
+		if len(views) > 0 {
+			out = append(out, sample{x: ocr.TurnCell(views[i%len(views)], (4-p.turns)%4), y: y})
+		}
 	}
 	return out
 }
@@ -149,7 +172,7 @@ func cutPhotos(paths []string, nineOnly bool, workers int, orient func(p *photoC
 }
 
 func cutPhoto(det *vision.Detector, path string) photoCells {
-	p := photoCells{name: filepath.Base(path), source: sourceOf(filepath.Base(path)), corner: -1}
+	p := photoCells{name: filepath.Base(path), source: sourceOf(filepath.Base(path)), corner: -1, path: path}
 	truth, _, err := readTruth(strings.TrimSuffix(path, filepath.Ext(path)) + ".dat")
 	if err != nil {
 		p.err = err
@@ -175,6 +198,7 @@ func cutPhoto(det *vision.Detector, path string) photoCells {
 		return p
 	}
 	p.cells = cells
+	p.corners = g.Corners
 	return p
 }
 
@@ -299,7 +323,6 @@ func cutEach(count int, workers int, cut func(det detectors, i int) photoCells) 
 func synthPhoto(dets detectors, seed int64, fonts []synth.Font, puzzles []sudoku.Grid, big bool) photoCells {
 	rng := rand.New(rand.NewSource(seed))
 	p := photoCells{name: fmt.Sprintf("synth-%d", seed), source: "synth", corner: -1}
-	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
 	var pz sudoku.Grid
 	var err error
 	det := dets.nine
@@ -313,10 +336,8 @@ func synthPhoto(dets detectors, seed int64, fonts []synth.Font, puzzles []sudoku
 		sym = sudoku.AllSymbols[rng.Intn(len(sudoku.AllSymbols))]
 		det = dets.big
 		p.source = "synth-big"
-	case len(puzzles) > 0:
-		pz, err = completePuzzle(puzzles[rng.Intn(len(puzzles))], 24+rng.Intn(13), rng)
 	default:
-		pz, err = synth.RandomPuzzle(s9, seed, 24+rng.Intn(13))
+		pz, err = ninePuzzle(puzzles, seed, rng)
 	}
 	if err != nil {
 		p.err = err
@@ -355,16 +376,7 @@ func synthPhoto(dets detectors, seed int64, fonts []synth.Font, puzzles []sudoku
 	}
 	// Near a 45° turn vision may call another corner top-left than synth
 	// does: the grid is then cut turned by quarter turns.
-	p.corner = math.Inf(1)
-	for k := 0; k < 4; k++ {
-		var shifted [4]gocv.Point2f
-		for i := range shifted {
-			shifted[i] = g.Corners[(i+k)%4]
-		}
-		if e := cornerError(shifted, ph.Corners); e < p.corner {
-			p.corner, p.turns = e, k
-		}
-	}
+	p.turns, p.corner = matchCorners(g.Corners, ph.Corners)
 	if p.corner > 0.03 {
 		p.err = fmt.Errorf("corners off by %.1f%% of the side", 100*p.corner)
 		return p
@@ -372,6 +384,15 @@ func synthPhoto(dets detectors, seed int64, fonts []synth.Font, puzzles []sudoku
 	p.truth = p.truth.Turn(p.turns)
 	p.cells = cells
 	return p
+}
+
+// ninePuzzle is a 9×9 puzzle of 24..36 givens: one of puzzles completed
+// from its solution, or a random one when there are none.
+func ninePuzzle(puzzles []sudoku.Grid, seed int64, rng *rand.Rand) (sudoku.Grid, error) {
+	if len(puzzles) > 0 {
+		return completePuzzle(puzzles[rng.Intn(len(puzzles))], 24+rng.Intn(13), rng)
+	}
+	return synth.RandomPuzzle(sudoku.Shape{BoxRows: 3, BoxCols: 3}, seed, 24+rng.Intn(13))
 }
 
 // completePuzzle adds givens from the puzzle's solution until it has

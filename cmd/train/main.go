@@ -13,6 +13,9 @@
 // vision, plus the cells vision cuts from 80% of the real photos (split by
 // photo with a name hash; the other 20% are held out for measurement).
 // Cells get small extra perturbations (shift, stroke weight, gain, noise).
+// With --camera and --camera-synth, cells cut from camera frames too: the
+// photos as a random held-up camera sees them (camera.go); every run
+// measures the model on synthetic camera test frames (--camera-test).
 //
 // Usage (from the repository root):
 //
@@ -54,6 +57,10 @@ type config struct {
 	arch       digitnet.Arch
 	eval       string
 	sweep      bool
+	// Camera frames (camera.go): per real training photo, synthetic ones
+	// to train on and to measure on, and the times each camera cell is
+	// used per epoch.
+	cameraReal, cameraSynth, cameraTest, cameraWeight int
 }
 
 func main() {
@@ -79,6 +86,10 @@ func main() {
 	flag.IntVar(&c.workers, "workers", 2, "goroutines rendering and cutting photos")
 	flag.StringVar(&c.eval, "eval", "", "only measure this ONNX model (no training)")
 	flag.BoolVar(&c.sweep, "sweep", false, "with --eval: also try the doubt check's thresholds on the real photos (wrong solutions shown vs grids held back)")
+	flag.IntVar(&c.cameraReal, "camera", 0, "camera frames made of each real training photo (a random held-up camera: small, blurred, compressed cells; tried with 4, see models/README.md)")
+	flag.IntVar(&c.cameraSynth, "camera-synth", 0, "synthetic 9×9 photos shot as camera frames to train on (tried with 500)")
+	flag.IntVar(&c.cameraTest, "camera-test", 150, "synthetic 9×9 photos shot as camera frames to measure and calibrate on (other seeds)")
+	flag.IntVar(&c.cameraWeight, "camera-weight", 1, "times each camera training cell is used per epoch")
 	flag.StringVar(&arch, "arch", "8,16,64", "conv1 filters, conv2 filters, hidden units")
 	flag.Parse()
 	for _, f := range strings.Split(holdout, ",") {
@@ -141,7 +152,16 @@ func run(c config) error {
 	fmt.Printf("synthetic photos: %d train, %d test, cut by vision in %.0fs; %s\n",
 		len(synTrain), len(synTest), time.Since(t).Seconds(), dropped(append(synTrain[:len(synTrain):len(synTrain)], synTest...)))
 
-	var realTrain, realTest []photoCells
+	t = time.Now()
+	if c.eval != "" {
+		c.cameraSynth, c.cameraReal = 0, 0
+	}
+	camTrain := synthCameraPhotos(c.cameraSynth, c.seed*1_000_000+200_000, fonts, puzzles, c.workers)
+	camTest := synthCameraPhotos(c.cameraTest, c.seed*1_000_000+800_000, fonts, puzzles, c.workers)
+	fmt.Printf("synthetic camera frames: %d train, %d test, cut by vision in %.0fs; %s\n",
+		len(camTrain), len(camTest), time.Since(t).Seconds(), dropped(append(camTrain[:len(camTrain):len(camTrain)], camTest...)))
+
+	var realTrain, realTest, realCam []photoCells
 	for k, dir := range c.realDirs {
 		trainPaths, testPaths, err := splitPhotos(dir, c.holdout[min(k, len(c.holdout)-1)])
 		if err != nil {
@@ -157,6 +177,16 @@ func run(c config) error {
 			fmt.Printf("  held out: %s\n", p.name)
 		}
 		realTrain, realTest = append(realTrain, tr...), append(realTest, te...)
+		if c.cameraReal > 0 {
+			// Only the training photos: the held-out ones are the held-out
+			// video sets too.
+			t = time.Now()
+			stills, skipped := cameraStills(tr)
+			cam := realCameraPhotos(stills, c.cameraReal, c.seed*1_000_000+600_000+int64(k)*50_000, c.workers)
+			fmt.Printf("camera frames of the training photos in %s: %d of %d photos (%d skipped: not cut or emptiness off), cut in %.0fs; %s\n",
+				dir, len(stills), len(tr), skipped, time.Since(t).Seconds(), dropped(cam))
+			realCam = append(realCam, cam...)
+		}
 	}
 
 	if c.eval != "" {
@@ -164,7 +194,7 @@ func run(c config) error {
 		if err != nil {
 			return err
 		}
-		return measure(c, model, realTrain, realTest, synTest)
+		return measure(c, model, realTrain, realTest, synTest, camTest)
 	}
 	rng := rand.New(rand.NewSource(c.seed))
 	w := digitnet.Init(c.arch, rng)
@@ -177,6 +207,9 @@ func run(c config) error {
 
 	synSamples := collect(synTrain)
 	testSamples := collect(synTest)
+	camSamples := collect(camTrain)
+	camTestSamples := collect(camTest)
+	fmt.Printf("camera cells of synthetic photos: %d (used %d× per epoch)\n", len(camSamples), c.cameraWeight)
 	var realSamples []sample
 	for e := 0; e < c.epochs; e++ {
 		// Real photos join after the first epoch: the photos whose truth
@@ -190,6 +223,12 @@ func run(c config) error {
 			reorient(realTrain, orientWith(cl))
 			realSamples = collect(realTrain)
 			fmt.Printf("real training cells: %d (used %d× per epoch)\n", len(realSamples), c.realWeight)
+			if err := followStills(realCam, realTrain); err != nil {
+				return err
+			}
+			cs := collect(realCam)
+			camSamples = append(camSamples, cs...)
+			fmt.Printf("camera cells of real training photos: %d (used %d× per epoch)\n", len(cs), c.cameraWeight)
 		}
 		data := append([]sample(nil), synSamples...)
 		// Class 0 for what vision may pass on from empty cells.
@@ -199,6 +238,9 @@ func run(c config) error {
 		for k := 0; k < c.realWeight; k++ {
 			data = append(data, realSamples...)
 		}
+		for k := 0; k < c.cameraWeight; k++ {
+			data = append(data, camSamples...)
+		}
 		lr := c.lr * (0.05 + 0.95*0.5*(1+math.Cos(math.Pi*float64(e)/float64(c.epochs))))
 		tr.SetLearnRate(lr)
 		t := time.Now()
@@ -207,13 +249,18 @@ func run(c config) error {
 			return err
 		}
 		testAcc := cellAccuracy(tr.Weights(), testSamples)
-		fmt.Printf("epoch %d/%d: lr %.5f, %d cells, loss %.4f, train acc %.3f%%, synthetic test cells %.3f%%, %.0fs\n",
-			e+1, c.epochs, lr, len(data), loss, 100*acc, 100*testAcc, time.Since(t).Seconds())
+		camAcc := cellAccuracy(tr.Weights(), camTestSamples)
+		fmt.Printf("epoch %d/%d: lr %.5f, %d cells, loss %.4f, train acc %.3f%%, synthetic test cells %.3f%%, camera test cells %.3f%%, %.0fs\n",
+			e+1, c.epochs, lr, len(data), loss, 100*acc, 100*testAcc, 100*camAcc, time.Since(t).Seconds())
 	}
 	w = tr.Weights()
 	// Calibrate on cells no weight was fitted on, and that the figures
 	// below do not claim as unseen: the synthetic test photos and the
-	// held-out Wicht photos (vision was tuned on those already).
+	// held-out Wicht photos (vision was tuned on those already). Not the
+	// camera test frames: their many unreadable cells would pull the one
+	// temperature up and leave the clean cells of stills underconfident
+	// (tried: T 1.41, 184 of the 240 real photos shown instead of 228);
+	// their calibration error is reported below.
 	var calib []sample
 	calib = append(calib, testSamples...)
 	for _, p := range realTest {
@@ -222,20 +269,20 @@ func run(c config) error {
 		}
 	}
 	temp := fitTemperature(w, calib)
-	fmt.Printf("calibration: temperature %.3f fitted on %d cells; ECE before %.4f, after %.4f\n",
-		temp, len(calib), ece(w, calib, 1), ece(w, calib, temp))
+	fmt.Printf("calibration: temperature %.3f fitted on %d cells; ECE before %.4f, after %.4f; camera test cells %.4f, after %.4f\n",
+		temp, len(calib), ece(w, calib, 1), ece(w, calib, temp), ece(w, camTestSamples, 1), ece(w, camTestSamples, temp))
 	w.Scale(float32(temp))
 	model := w.ONNX()
 	if err := os.WriteFile(c.out, model, 0o644); err != nil {
 		return err
 	}
 	fmt.Printf("wrote %s (%d bytes) after %.0fs\n", c.out, len(model), time.Since(start).Seconds())
-	return measure(c, model, realTrain, realTest, synTest)
+	return measure(c, model, realTrain, realTest, synTest, camTest)
 }
 
 // measure reads the held-out real photos, the real training photos and the
 // synthetic photos with the model through ocr.Read and prints the figures.
-func measure(c config, model []byte, realTrain, realTest, synTest []photoCells) error {
+func measure(c config, model []byte, realTrain, realTest, synTest, camTest []photoCells) error {
 	cl, err := ocr.NewGo(model)
 	if err != nil {
 		return fmt.Errorf("reload %s: %w", c.out, err)
@@ -278,6 +325,15 @@ func measure(c config, model []byte, realTrain, realTest, synTest []photoCells) 
 	}
 	report("synthetic test photos", evaluate(cl, synTest))
 	fmt.Printf("  ECE of the model's top class on these cells: %.4f\n", ece(w, collect(synTest), 1))
+	if len(camTest) > 0 {
+		report("synthetic camera test frames", evaluate(cl, camTest))
+		fmt.Printf("  ECE of the model's top class on these cells: %.4f\n", ece(w, collect(camTest), 1))
+		for _, b := range cellBands {
+			if ps := byCellSide(camTest, b[0], b[1]); len(ps) > 0 {
+				report(fmt.Sprintf("synthetic camera test frames, cells %g–%g px", b[0], b[1]), evaluate(cl, ps))
+			}
+		}
+	}
 	if tp, err := testdataPhotos(c.testdata, c.workers); err == nil {
 		report(c.testdata, evaluate(cl, tp))
 	} else {
