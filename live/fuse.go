@@ -129,21 +129,24 @@ func (f *fuser) take(frame gocv.Mat, res pipeline.Result) {
 // among them (g: the grid read in that frame); when that reading agrees
 // with the vote, how sure it is counts too (see fusedEvidence), under the
 // same gate. Otherwise, or without two views to fuse, the evidence's
-// Conf and the verdict are returned as they are.
-func (f *fuser) recheck(voted sudoku.Grid, rules, verdict pipeline.Verdict, ev pipeline.Evidence, g vision.Grid) ([]float64, pipeline.Verdict) {
+// Conf and the verdict are returned as they are. The reading of the mean
+// is returned too when fusion was tried (nil otherwise; Views 1 or 0 and
+// no givens: the held views did not align with the newest).
+func (f *fuser) recheck(voted sudoku.Grid, rules, verdict pipeline.Verdict, ev pipeline.Evidence, g vision.Grid) ([]float64, pipeline.Verdict, *pipeline.Reading) {
 	if rules.Status != pipeline.StatusSolved || verdict.Status == pipeline.StatusSolved || !f.now {
-		return ev.Conf, verdict
+		return ev.Conf, verdict, nil
 	}
 	m, k := f.fuse()
 	if k < 2 {
-		return ev.Conf, verdict
+		return ev.Conf, verdict, &pipeline.Reading{Views: k}
 	}
 	fused := f.cr.ReadCanvas(m, g, f.frame)
-	if fused.Turns != 0 || sudoku.CellString(fused.Puzzle.Cells) != sudoku.CellString(voted.Cells) {
-		return ev.Conf, verdict
+	read := &pipeline.Reading{Given: sudoku.CellString(fused.Puzzle.Cells), Status: fused.Status, Views: k}
+	if fused.Turns != 0 || read.Given != sudoku.CellString(voted.Cells) {
+		return ev.Conf, verdict, read
 	}
 	ev.Conf, ev.Doubt = fusedEvidence(ev.Conf, ev.Doubt, fused)
-	return ev.Conf, pipeline.Gate(voted, rules, ev)
+	return ev.Conf, pipeline.Gate(voted, rules, ev), read
 }
 
 // add keeps a copy of the canvas of the newest reading (an n×n grid),

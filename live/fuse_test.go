@@ -241,4 +241,10 @@ func BenchmarkFuse(b *testing.B) {
 	})
 	m, _ := fz.fuse()
 	b.Run("read", func(b *testing.B) { cpu(b, func() { p.ReadCanvas(m, g, image.Pt(640, 480)) }) })
+	// The ink print the recogniser takes of each grid it reads, and the
+	// display loop of each frame (twice when the grid read is placed on
+	// an outline of its own).
+	ink := newPrinter()
+	defer ink.Close()
+	b.Run("print", func(b *testing.B) { cpu(b, func() { ink.print(frames[5], g, 9) }) })
 }

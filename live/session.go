@@ -139,6 +139,14 @@ type view struct {
 	// on the grid, carried along with the outline.
 	inner     *[4]gocv.Point2f
 	innerSide int // the reading's canvas side (its bend's)
+	// print is the ink print of the grid read, in the frame recognised
+	// (nil: none read), and printArea the area of its outline there: the
+	// display loop's prints are taken on that grid from then on.
+	print     inkPrint
+	printArea float64
+	// fused is what the mean of the page's latest views read, when the
+	// gate held the vote back and fusion was tried (nil: not tried).
+	fused *pipeline.Reading
 	// cutOff: the grid reached the edge of the recognised frame (job.cutOff).
 	cutOff bool
 }
@@ -221,18 +229,12 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 	cr, _ := p.(CanvasReader)
 	fz := newFuser(fuseDepth, cr)
 	defer fz.Close()
+	ink := newPrinter()
+	defer ink.Close()
 	for j := range jobs {
-		res := p.ProcessPick(j.frame, j.pick)
-		fz.take(j.frame, res)
-		if j.cutOff && j.loc.Side > 0 && res.Found && len(res.Puzzle.Cells) > 0 {
-			// The outline reached the edge: the grid this reading found
-			// on it says whether the grid does (gridCut's rule), as the
-			// frames after it will.
-			j.cutOff = cutBy(j.loc, res.Grid.Corners, j.frame.Cols(), j.frame.Rows())
-		}
-		j.frame.Close()
+		res, print := readJob(p, fz, ink, &j)
 		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, conf: cur.conf, id: cur.id, turns: cur.turns, bend: cur.bend,
-			inner: cur.inner, innerSide: cur.innerSide, cutOff: j.cutOff}
+			inner: cur.inner, innerSide: cur.innerSide, cutOff: j.cutOff, print: print, printArea: quadArea(res.Grid.Corners)}
 		if j.fresh {
 			// Another grid, or the page may have changed: nothing of
 			// the old vote may be drawn or voted into the new one.
@@ -276,7 +278,7 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 			ev := pipeline.Evidence{Conf: v.conf, Doubt: doubt, CellPx: cellPx}
 			v.verdict = pipeline.Gate(voted, rules, ev)
 			// Held back by the gate: the page's mean view may settle it.
-			v.conf, v.verdict = fz.recheck(voted, rules, v.verdict, ev, res.Grid)
+			v.conf, v.verdict, v.fused = fz.recheck(voted, rules, v.verdict, ev, res.Grid)
 			if v.verdict.Status == pipeline.StatusSolved && voter.Disputed() {
 				// The latest reading says another puzzle may be in view
 				// (a page swapped while the grid was followed): nothing
@@ -324,6 +326,26 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 		cur = v
 		views <- v
 	}
+}
+
+// readJob reads j's frame (and closes it): the Result, the frame's
+// canvas kept for fusion, the ink print of the grid read (nil: none) and
+// whether the grid reaches the frame's edge (j.cutOff).
+func readJob(p Recognizer, fz *fuser, ink *printer, j *job) (pipeline.Result, inkPrint) {
+	defer j.frame.Close()
+	res := p.ProcessPick(j.frame, j.pick)
+	fz.take(j.frame, res)
+	var print inkPrint
+	if len(res.Puzzle.Cells) > 0 {
+		print = ink.print(j.frame, res.Grid, res.Puzzle.N())
+	}
+	if j.cutOff && j.loc.Side > 0 && res.Found && len(res.Puzzle.Cells) > 0 {
+		// The outline reached the edge: the grid this reading found
+		// on it says whether the grid does (gridCut's rule), as the
+		// frames after it will.
+		j.cutOff = cutBy(j.loc, res.Grid.Corners, j.frame.Cols(), j.frame.Rows())
+	}
+	return res, print
 }
 
 // within returns the corners of the grid read, g, on the canvas of the
@@ -421,9 +443,14 @@ type session struct {
 	followed      vision.Grid
 	followedErr   error
 	followedPrint inkPrint
-	logf          func(string, ...any)
-	jobs          chan<- job
-	views         <-chan view
+	followedAlt   inkPrint // its print on the outline itself (nil: the same)
+	// followedArea is the area of the quadrilateral followedPrint was
+	// taken on, refArea that of ref's: prints of outlines of unlike size
+	// (a page and its grid) do not compare.
+	followedArea, refArea float64
+	logf                  func(string, ...any)
+	jobs                  chan<- job
+	views                 <-chan view
 
 	auto    bool
 	cur     view
@@ -547,6 +574,16 @@ func (s *session) accept(v view, sum *Summary) {
 		sum.Puzzles++
 	}
 	s.cur, s.have = v, true
+	if v.print != nil && v.inner != nil {
+		// The frame's print as the display loop takes it from now on:
+		// on the grid read there, not the outline followed before a
+		// reading placed it (the page, its margins and text around
+		// the grid, prints apart from the grid alone).
+		s.ref, s.refArea = v.print, v.printArea
+		// A still frame's print stands for the next only when taken on
+		// the same placement: take it afresh.
+		s.followedPrint = nil
+	}
 	if s.cutOff && v.inner != nil {
 		// A reading placed the grid on an outline that reaches the
 		// frame's edge (a page cut by it): follow again, so the grid,
@@ -557,8 +594,14 @@ func (s *session) accept(v view, sum *Summary) {
 		// A reading taken since the view changed settles what it is.
 		s.confirm = -1
 	}
-	if v.verdict.Status == pipeline.StatusReading {
+	switch {
+	case v.verdict.Status == pipeline.StatusReading:
 		s.want = true // the reading that confirms it, as soon as can be
+	case len(v.raw.Puzzle.Cells) > 0 && v.verdict.Status != pipeline.StatusSolved:
+		// A grid in view the gate holds (move closer, check cells) or
+		// the vote has not solved yet: the next reading, and the views
+		// fused, may settle it, as soon as can be.
+		s.want = true
 	}
 	sum.Recognitions++
 	if v.verdict.Status == pipeline.StatusSolved && len(v.puzzle.Cells) > 0 {
@@ -584,6 +627,10 @@ func (s *session) report(v view) pipeline.Result {
 		r.Conflicts = v.verdict.Conflicts
 		r.Check = pipeline.CheckList(v.verdict.Check, v.puzzle, v.conf, v.verdict.Status, r.Check)
 	}
+	if r.Found && len(v.raw.Puzzle.Cells) > 0 {
+		r.Own = &pipeline.Reading{Given: sudoku.CellString(v.raw.Puzzle.Cells), Status: v.raw.Status}
+	}
+	r.Fused = v.fused
 	if v.cutOff {
 		// What the HUD said of that frame (status): nothing was drawn
 		// into a grid reaching the edge.
@@ -665,38 +712,20 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 	}
 	var g vision.Grid
 	var err error
-	var print inkPrint
+	var print, alt inkPrint
 	if !s.refollow && s.still.same(frame) && (s.followedErr != nil || len(s.followedPrint) == n*n) {
 		// Nothing moved since the frame last followed: its grid and
 		// print stand, and following costs nothing.
-		g, err, print = s.followed, s.followedErr, s.followedPrint
+		g, err, print, alt = s.followed, s.followedErr, s.followedPrint, s.followedAlt
 	} else {
-		g, err = s.locate(frame)
-		switch {
-		case err == nil:
-			s.track.found(frame, g, false)
-		case errors.Is(err, errCutOff):
-			s.track.forget()
-		default:
-			// Missed in this frame (blur, a thumb, glare): carry the
-			// grid over from the last frame by optical flow.
-			if tg, ok := s.track.follow(frame); ok && !s.gridCut(tg, frame.Cols(), frame.Rows()) {
-				g, err = tg, nil
-				s.track.found(frame, g, true)
-			} else {
-				s.track.forget()
-			}
-		}
-		if err == nil {
-			print = s.ink.print(frame, s.puzzleGrid(g), n)
-		}
+		g, print, alt, err = s.follow(frame, n)
 		s.still.keep()
-		s.followed, s.followedErr, s.followedPrint = g, err, print
+		s.followed, s.followedErr, s.followedPrint, s.followedAlt = g, err, print, alt
 		s.cutOff = errors.Is(err, errCutOff)
 		s.refollow = false
 	}
 	if err == nil {
-		err = s.recheck(frame, g, print, i)
+		err = s.recheck(frame, g, print, alt, i)
 		s.lost = 0
 		s.focus, s.hasFocus = s.aim(g), true
 		if s.confirm >= 0 {
@@ -739,27 +768,110 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		if print != nil {
 			// A frame the grid was not followed in keeps the last print:
 			// the page may change while it is out of sight.
-			s.ref = print
+			s.ref, s.refArea = print, s.followedArea
 		}
 	}
 	return g, err
 }
 
-// recheck decides, for a frame whose grid was followed (g, its ink print
-// print), whether the page in view may have changed since the frame last
-// sent for recognition (which holds or unsettles what is drawn), and
+// follow finds the grid in frame, or carries the one followed into it by
+// optical flow, and takes the ink prints of an n×n puzzle there (see
+// alike), keeping the area of the first in s.followedArea.
+func (s *session) follow(frame gocv.Mat, n int) (g vision.Grid, print, alt inkPrint, err error) {
+	g, err = s.locate(frame)
+	jumped := err == nil && !s.refollow && s.followedErr == nil && s.followed.Side > 0 &&
+		!plausible(s.followed.Corners, g.Corners)
+	switch {
+	case jumped && s.followOn(frame, &g):
+		// The outline found is not the one followed moved (a page
+		// and the grid printed on it hold the same point, and the
+		// search finds one in this frame, the other in the next):
+		// flow carries the one followed on, so the ink print and
+		// the grid read stay on the same outline.
+	case err == nil:
+		s.track.found(frame, g, false)
+	case errors.Is(err, errCutOff):
+		s.track.forget()
+	default:
+		// Missed in this frame (blur, a thumb, glare): carry the
+		// grid over from the last frame by optical flow.
+		if s.followOn(frame, &g) {
+			err = nil
+		} else {
+			s.track.forget()
+		}
+	}
+	s.followedArea = 0
+	if err == nil {
+		pg := s.puzzleGrid(g)
+		print, s.followedArea = s.ink.print(frame, pg, n), quadArea(pg.Corners)
+		if pg.Corners != g.Corners {
+			alt = s.ink.print(frame, g.Turn(s.cur.turns), n)
+		}
+	}
+	return g, print, alt, err
+}
+
+// followOn carries the grid followed last into frame by optical flow,
+// into g, and reports whether it could.
+func (s *session) followOn(frame gocv.Mat, g *vision.Grid) bool {
+	tg, ok := s.track.follow(frame)
+	if !ok || s.gridCut(tg, frame.Cols(), frame.Rows()) {
+		return false
+	}
+	*g = tg
+	s.track.found(frame, tg, true)
+	return true
+}
+
+// alike reports whether print, the ink print of the grid followed in this
+// frame (at the size of the puzzle in view), is alike at least at (a
+// similarity) with the frame last sent for recognition's (s.ref, not nil):
+// the same puzzle is in view. Prints of different sizes cannot be
+// compared (a 9×9 grid printed as a 16×16 is mostly its lines, alike on
+// every page): when the reading's size changed since the reference was
+// taken (a 9×9 read once as 12×12), they are not alike, so a page swapped
+// meanwhile is never taken for the one before.
+//
+// The print is taken on the grid the latest reading found, placed on the
+// outline followed (print), and, when that is not the outline itself, on
+// the outline too (alt): the search may follow the page in one frame and
+// the grid printed on it in the next, and the grid read is placed on the
+// outline followed when it was read. Either print alike at least at
+// (changedBelow or sameAbove) says the same puzzle is in view.
+func (s *session) alike(print, alt inkPrint, at float64) bool {
+	for _, p := range []inkPrint{print, alt} {
+		if len(p) == len(s.ref) && similarity(s.ref, p) >= at {
+			return true
+		}
+	}
+	return false
+}
+
+// recheck decides, for a frame whose grid was followed (g, its ink
+// prints print and alt: see alike), whether the page in view may have
+// changed since the frame last sent for recognition (which holds or unsettles what is drawn), and
 // returns errCutOff when it jumped with its outline at the frame's edge:
 // the grid read before no longer says where the grid is, so the outline
 // does again (gridCut).
-func (s *session) recheck(frame gocv.Mat, g vision.Grid, print inkPrint, i int) error {
+func (s *session) recheck(frame gocv.Mat, g vision.Grid, print, alt inkPrint, i int) error {
 	jumped := false
 	switch {
 	case s.lost >= lostAfter:
 		s.unsettle(i)
-	case s.ref != nil && print != nil && s.changed(print):
+	case s.ref != nil && print != nil && !alikeArea(s.refArea, s.followedArea) && !s.alike(print, alt, changedBelow):
+		// The print was taken on another outline than the frame sent
+		// (the page, not the grid printed on it: the search finds
+		// either, and the grid read is placed on the outline only once
+		// a reading is in): the two prints do not compare. As below,
+		// nothing is drawn until a reading of this frame or a later
+		// one says what is in view.
+		s.hold(i)
+		jumped = true
+	case s.ref != nil && print != nil && !s.alike(print, alt, changedBelow):
 		s.unsettle(i)
 		jumped = true
-	case s.ref != nil && print != nil && similarity(s.ref, print) < sameAbove:
+	case s.ref != nil && print != nil && !s.alike(print, alt, sameAbove):
 		// Like the frame sent, but not surely the same page: another
 		// puzzle of the same book, its givens in nearly the same cells
 		// (Wicht's image1036 and image1040 print alike at 0.52).
@@ -774,17 +886,6 @@ func (s *session) recheck(frame gocv.Mat, g vision.Grid, print inkPrint, i int) 
 		return errCutOff
 	}
 	return nil
-}
-
-// changed reports whether print, the ink print of the grid followed in
-// this frame (at the size of the puzzle in view), may show another puzzle
-// than the frame last sent for recognition did (s.ref, not nil). Prints of different sizes
-// cannot be compared (a 9×9 grid printed as a 16×16 is mostly its lines,
-// alike on every page): when the reading's size changed since the
-// reference was taken (a 9×9 read once as 12×12), the page counts as
-// changed, so a page swapped meanwhile is never taken for the one before.
-func (s *session) changed(print inkPrint) bool {
-	return len(print) != len(s.ref) || similarity(s.ref, print) < changedBelow
 }
 
 // hold draws nothing into the grid from frame i on until a reading of

@@ -224,19 +224,24 @@ func pointsMat(pts []gocv.Point2f) gocv.Mat {
 // plausible reports whether the quadrilateral b can be a moved a: convex,
 // and its area within a factor 1.5 of a's.
 func plausible(a, b [4]gocv.Point2f) bool {
-	area := func(q [4]gocv.Point2f) float64 {
-		s := 0.0
-		for i := range q {
-			j := (i + 1) % 4
-			s += float64(q[i].X*q[j].Y - q[j].X*q[i].Y)
-		}
-		return s / 2
+	return alikeArea(quadArea(a), quadArea(b)) && convex(b)
+}
+
+// alikeArea reports whether areas a and b (of one grid's outline in two
+// frames) are within a factor 1.5 of each other: one outline moved, not a
+// page and the grid printed on it.
+func alikeArea(a, b float64) bool {
+	return a != 0 && b/a >= 1/1.5 && b/a <= 1.5
+}
+
+// quadArea is the signed area of the quadrilateral q.
+func quadArea(q [4]gocv.Point2f) float64 {
+	s := 0.0
+	for i := range q {
+		j := (i + 1) % 4
+		s += float64(q[i].X*q[j].Y - q[j].X*q[i].Y)
 	}
-	aa, ab := area(a), area(b)
-	if aa == 0 || ab/aa < 1/1.5 || ab/aa > 1.5 {
-		return false
-	}
-	return convex(b)
+	return s / 2
 }
 
 // convex reports whether the quadrilateral q is strictly convex.

@@ -72,10 +72,24 @@ type Result struct {
 	// frame scaled down to vision's working size): what the gate calls
 	// small (SmallCellPx) whatever the camera's resolution.
 	CellPx float64 `json:"cell_px,omitempty"`
+	// Own is, in live, what the recognised frame read alone (Given and
+	// Status above are the vote's), and Fused what the mean of the page's
+	// latest views read when the gate held the vote and fusion ran: to
+	// tell a gate holding a right vote from a vote that never settles.
+	Own   *Reading `json:"own,omitempty"`
+	Fused *Reading `json:"fused,omitempty"`
 
 	Puzzle sudoku.Grid `json:"-"` // the givens as read (Shape zero when no grid)
 	Solved sudoku.Grid `json:"-"` // the full solution (Cells nil unless solved)
 	Grid   vision.Grid `json:"-"` // where the grid is in the frame
+}
+
+// Reading is one reading of the givens beside the one a Result reports.
+type Reading struct {
+	Given  string `json:"given"`
+	Status string `json:"status"`
+	// Views is how many views were averaged into the reading (fused).
+	Views int `json:"views,omitempty"`
 }
 
 // GridChoice is one of several grids found in one frame.
