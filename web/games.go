@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"math/rand/v2"
 	"slices"
 	"sync"
 	"time"
@@ -328,7 +329,7 @@ func (gs *games) run(ctx context.Context, id, name string, who actor, a Action, 
 	mu := gs.lock(id)
 	mu.Lock()
 	defer mu.Unlock()
-	return retried(func() (View, error) { return gs.runOnce(ctx, id, name, who, a, apply) })
+	return retried(ctx, func() (View, error) { return gs.runOnce(ctx, id, name, who, a, apply) })
 }
 
 // conflictRetries is how many times an action is run again when another
@@ -338,8 +339,12 @@ const conflictRetries = 8
 // retried runs f, and again while it fails with store.ErrConflict: the
 // lock per game is this process's, so two servers sharing a database may
 // act on one game at once; the store lets one write win and the other
-// reads the game again. It gives up after conflictRetries.
-func retried[T any](f func() (T, error)) (T, error) {
+// reads the game again. Before each new try it waits a random moment
+// that grows with the tries (at most conflictWait): run again at once,
+// the loser reads just before the other server's next write of a burst
+// of moves and loses again, in step, every time. It gives up after
+// conflictRetries, or when ctx ends.
+func retried[T any](ctx context.Context, f func() (T, error)) (T, error) {
 	for i := 0; ; i++ {
 		v, err := f()
 		if !errors.Is(err, store.ErrConflict) {
@@ -348,8 +353,18 @@ func retried[T any](f func() (T, error)) (T, error) {
 		if i == conflictRetries {
 			return v, refuse(playConflict, "the game kept changing on another server at the same moment: try again")
 		}
+		wait := time.Duration(rand.Int64N(int64(min(time.Millisecond<<i, conflictWait)) + 1))
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return v, ctx.Err()
+		}
 	}
 }
+
+// conflictWait bounds the random wait before an action runs again after
+// a conflict (so a refused move costs its player at most about 0.2 s).
+const conflictWait = 32 * time.Millisecond
 
 // runOnce is one try of run (the game's lock held).
 func (gs *games) runOnce(ctx context.Context, id, name string, who actor, a Action, apply rule) (View, error) {
@@ -646,7 +661,7 @@ func (gs *games) hint(ctx context.Context, id string, who actor, stage int, engi
 	mu := gs.lock(id)
 	mu.Lock()
 	var p *played
-	v, err := retried(func() (View, error) {
+	v, err := retried(ctx, func() (View, error) {
 		var err error
 		p, err = gs.load(ctx, id)
 		if err == nil {

@@ -153,7 +153,7 @@ func (gs *games) kakuroAct(ctx context.Context, id, action string, who actor, a 
 	mu := gs.lock(id)
 	mu.Lock()
 	defer mu.Unlock()
-	return retried(func() (KakuroView, error) { return gs.kakuroActOnce(ctx, id, action, who, a, apply) })
+	return retried(ctx, func() (KakuroView, error) { return gs.kakuroActOnce(ctx, id, action, who, a, apply) })
 }
 
 // kakuroActOnce is one try of kakuroAct (the game's lock held).
