@@ -230,19 +230,11 @@ func (f *fuser) align(ref, src gocv.Mat) bool {
 		}
 		from, to = append(from, p), append(to, q)
 	}
-	if len(from) < fuseMinPoints {
+	h, ok := fitHomography(from, to, 1.5, fuseMinPoints)
+	if !ok {
 		return false
 	}
-	fm, tm := pointsMat(from), pointsMat(to)
-	defer fm.Close()
-	defer tm.Close()
-	mask := gocv.NewMat()
-	defer mask.Close()
-	h := gocv.FindHomography(fm, &tm, gocv.HomograpyMethodRANSAC, 1.5, &mask, 200, 0.995)
 	defer h.Close()
-	if h.Empty() || h.Rows() != 3 || h.Cols() != 3 || gocv.CountNonZero(mask) < fuseMinPoints {
-		return false
-	}
 	// h maps ref's canvas to src's: sample src through it.
 	gocv.WarpPerspectiveWithParams(src, &f.aligned, h, image.Pt(side, side),
 		gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderReplicate, color.RGBA{})

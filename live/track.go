@@ -148,20 +148,11 @@ func (t *tracker) follow(frame gocv.Mat) (vision.Grid, bool) {
 		src = append(src, canvas[i])
 		dst = append(dst, gocv.Point2f{X: x, Y: y})
 	}
-	if len(src) < trackMinInliers {
+	hm, ok := fitHomography(src, dst, 3, trackMinInliers)
+	if !ok {
 		return vision.Grid{}, false
 	}
-	sm := pointsMat(src)
-	defer sm.Close()
-	dm := pointsMat(dst)
-	defer dm.Close()
-	mask := gocv.NewMat()
-	defer mask.Close()
-	hm := gocv.FindHomography(sm, &dm, gocv.HomograpyMethodRANSAC, 3, &mask, 200, 0.995)
 	defer hm.Close()
-	if hm.Empty() || hm.Rows() != 3 || hm.Cols() != 3 || gocv.CountNonZero(mask) < trackMinInliers {
-		return vision.Grid{}, false
-	}
 	var inv [9]float64 // canvas -> frame
 	for i := 0; i < 9; i++ {
 		inv[i] = hm.GetDoubleAt(i/3, i%3)
@@ -209,6 +200,27 @@ func gridOn(corners [4]gocv.Point2f, side int) (g vision.Grid, ok bool) {
 	}
 	g.H, g.HInv = norm3(g.H), norm3(g.HInv)
 	return g, true
+}
+
+// fitHomography fits, with RANSAC (reprojection error reproj pixels), the
+// homography taking the points from to the points to, as a 3×3 Mat the
+// caller closes. ok is false, and nothing is to be closed, when fewer than
+// minInliers point pairs are given or agree with the fit.
+func fitHomography(from, to []gocv.Point2f, reproj float64, minInliers int) (h gocv.Mat, ok bool) {
+	if len(from) < minInliers || len(from) != len(to) {
+		return gocv.Mat{}, false
+	}
+	fm, tm := pointsMat(from), pointsMat(to)
+	defer fm.Close()
+	defer tm.Close()
+	mask := gocv.NewMat()
+	defer mask.Close()
+	h = gocv.FindHomography(fm, &tm, gocv.HomograpyMethodRANSAC, reproj, &mask, 200, 0.995)
+	if h.Empty() || h.Rows() != 3 || h.Cols() != 3 || gocv.CountNonZero(mask) < minInliers {
+		h.Close()
+		return gocv.Mat{}, false
+	}
+	return h, true
 }
 
 // pointsMat is pts as an N×1 two-channel float Mat.
