@@ -379,10 +379,7 @@ func (d *Detector) take(frame gocv.Mat, gs float64) (Grid, float64, error) {
 	if !ok {
 		return Grid{}, 0, qualityErr(NoGrid, "degenerate quadrilateral")
 	}
-	fq := [4]pt{}
-	for i, c := range g.Corners {
-		fq[i] = pt{float64(c.X), float64(c.Y)}
-	}
+	fq := ptsOf(g.Corners)
 	shortest := math.Inf(1)
 	for i := 0; i < 4; i++ {
 		shortest = math.Min(shortest, fq[i].dist(fq[(i+1)%4]))
@@ -411,10 +408,7 @@ func (d *Detector) gridFromFind(q [4]pt) (Grid, bool) {
 
 // setHomography fills H and HInv for g.Corners and g.Side.
 func setHomography(g *Grid) bool {
-	var src [4]pt
-	for i, c := range g.Corners {
-		src[i] = pt{float64(c.X), float64(c.Y)}
-	}
+	src := ptsOf(g.Corners)
 	s := float64(g.Side)
 	h, ok := homography(src, [4]pt{{0, 0}, {s, 0}, {s, s}, {0, s}})
 	if !ok {
