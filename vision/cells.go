@@ -16,6 +16,7 @@ type piece struct {
 	x, y, w, h int
 	area       int
 	stray      bool // thin and off-centre: a bent line's remnant
+	line       bool // mostly on the run of a grid line (see plane.markLines)
 	aside      bool // its centre lies in the cell but off the cell's middle
 }
 
@@ -50,6 +51,11 @@ func (d *Detector) cells(n int, cs float64, looks bool) []Cell {
 	side := d.clean.Cols()
 	pl := plane{canvas: canvas, bin: bin, labels: labels, side: side, n: n, cs: cs, looks: looks}
 	pieces := cellPieces(stats, nl, n, cs)
+	if hl, err := d.hlines.DataPtrUint8(); err == nil && len(hl) == len(bin) {
+		if vl, err := d.vlines.DataPtrUint8(); err == nil && len(vl) == len(bin) {
+			pl.markLines(pieces, hl, vl)
+		}
+	}
 	cands := d.digitCandidates(pl, pieces, out)
 	// Printed digits are much darker than the paper around them; the
 	// halftone of a shaded box binarises into blobs of little contrast.
@@ -179,7 +185,7 @@ func (d *Detector) digitCandidates(pl plane, pieces [][]piece, out []Cell) []dig
 		}
 		var main piece
 		for _, p := range ps {
-			if !p.stray && !p.aside && p.area > main.area {
+			if !p.stray && !p.aside && !p.line && p.area > main.area {
 				main = p
 			}
 		}
@@ -211,6 +217,113 @@ func (d *Detector) digitCandidates(pl plane, pieces [][]piece, out []Cell) []dig
 	return cands
 }
 
+// markLines marks the pieces (of each cell) that are remnants of grid
+// lines: most of their pixels lie in strokes along rows that the
+// horizontal line mask hl carries on beyond the piece, within 0.3 cell
+// of its ends, or along columns the vertical mask vl carries on
+// (side×side, as the plane). Such pieces are never a cell's main ink
+// nor gathered into a digit. Line
+// removal leaves such dashes and corners where a blurred line broke up
+// (a run shorter than the line kernel) or swelled past the mask; when
+// the lattice is a little off they lie away from where the cells'
+// borders are expected and pass for ink: a dash beside a digit widens its
+// box and shrinks it into a blob the reader calls empty, a corner taken
+// for the cell's main ink leaves the digit faint. A digit's stroke
+// rarely shares its rows with a line beside it: a digit crossing a line
+// keeps its stroke there (mendCrossings), and a stroke touching one
+// shares a row or two of its pixels at most.
+func (pl plane) markLines(pieces [][]piece, hl, vl []uint8) {
+	reach := max(2, int(0.3*pl.cs))
+	minRun := max(2, int(0.12*pl.cs))
+	var rows, cols []bool
+	for _, ps := range pieces {
+		for k := range ps {
+			p := &ps[k]
+			rows = slicesGrow(rows, p.h)
+			cols = slicesGrow(cols, p.w)
+			for y := 0; y < p.h; y++ {
+				rows[y] = pl.runsOn(hl, p.y+y, p.x, p.w, 1, pl.side, reach)
+			}
+			for x := 0; x < p.w; x++ {
+				cols[x] = pl.runsOn(vl, p.x+x, p.y, p.h, pl.side, 1, reach)
+			}
+			on, all := 0, 0
+			// A pixel is on a line when it is part of a stroke along it
+			// (a run of the piece at least minRun long) on a row or
+			// column the mask carries on: the foot of a 1 whose stem
+			// the mask took is across that stem's column, not along it.
+			for y := 0; y < p.h; y++ {
+				row := pl.labels[(p.y+y)*pl.side+p.x : (p.y+y)*pl.side+p.x+p.w]
+				for x0 := 0; x0 < p.w; {
+					if row[x0] != p.label {
+						x0++
+						continue
+					}
+					x1 := x0
+					for x1 < p.w && row[x1] == p.label {
+						x1++
+					}
+					for x := x0; x < x1; x++ {
+						all++
+						if rows[y] && x1-x0 >= minRun || cols[x] && pl.colRun(p, x, y) >= minRun {
+							on++
+						}
+					}
+					x0 = x1
+				}
+			}
+			p.line = all > 0 && 10*on >= 7*all
+		}
+	}
+}
+
+// colRun is the length of the vertical run of piece p's pixels through
+// (p.x+x, p.y+y).
+func (pl plane) colRun(p *piece, x, y int) int {
+	at := func(yy int) bool { return pl.labels[(p.y+yy)*pl.side+p.x+x] == p.label }
+	n := 1
+	for yy := y - 1; yy >= 0 && at(yy); yy-- {
+		n++
+	}
+	for yy := y + 1; yy < p.h && at(yy); yy++ {
+		n++
+	}
+	return n
+}
+
+// runsOn reports whether the line mask m carries line a (a row when step
+// is 1 and next the side, a column the other way round), or the one
+// beside it on either side, on within reach pixels before b0 or after
+// b0+n along it.
+func (pl plane) runsOn(m []uint8, a, b0, n, step, next, reach int) bool {
+	for da := -1; da <= 1; da++ {
+		aa := a + da
+		if aa < 0 || aa >= pl.side {
+			continue
+		}
+		base := aa * next
+		for b := max(0, b0-reach); b < b0; b++ {
+			if m[base+b*step] != 0 {
+				return true
+			}
+		}
+		for b := b0 + n; b < min(pl.side, b0+n+reach); b++ {
+			if m[base+b*step] != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// slicesGrow returns s with length n, reusing its storage when it can.
+func slicesGrow(s []bool, n int) []bool {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]bool, n)
+}
+
 // gather returns the bounding box, labels and ink of a cell's digit: its
 // main component and the parts of a broken digit, not specks, and, off
 // the cell's middle, the other digit of a number (see besideDigit). A
@@ -227,7 +340,7 @@ func gather(ps []piece, main piece) (image.Rectangle, []int32, int) {
 		sofar := piece{x: box.Min.X, y: box.Min.Y, w: box.Dx(), h: box.Dy()}
 		for k, p := range ps {
 			// ps holds main as it was found, before trimTails.
-			if taken[k] || p.label == main.label || p.area*10 < main.area || p.aside && !besideDigit(sofar, p) {
+			if taken[k] || p.label == main.label || p.line || p.area*10 < main.area || p.aside && !besideDigit(sofar, p) {
 				continue
 			}
 			taken[k], grew = true, true

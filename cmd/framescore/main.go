@@ -16,6 +16,11 @@
 // the grid: told where it is (vision.Pick.Within), here where a whole
 // search of this frame, or else of the last frame of the photo it found
 // a grid in, found it.
+// --cells adds, per cell size in the frame, how the cells of the frames
+// whose grid was read in place were read: printed digits read right,
+// misread, or read empty (split by where the digit was lost: no ink
+// vision would show the reader, faint ink the reader left empty, or a
+// digit the reader emptied), and empty cells read as digits.
 package main
 
 import (
@@ -50,6 +55,7 @@ func main() {
 	every := flag.Int("every", 6, "score every Nth frame of each photo")
 	lookPx := flag.Float64("look-px", 0, "vision.Options.LookPx (0: the default, -1: one look)")
 	within := flag.Bool("within", false, "read each frame told where the grid is (where a whole search found it), as live does")
+	cells := flag.Bool("cells", false, "also print, per cell size, how the cells of the frames read in place were read (digit or empty against the truth)")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: framescore [flags] VIDEO.avi (with VIDEO.truth beside it)")
 		flag.PrintDefaults()
@@ -59,22 +65,28 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(os.Stdout, flag.Arg(0), *every, *lookPx, *within); err != nil {
+	if err := run(os.Stdout, flag.Arg(0), *every, *lookPx, *within, *cells); err != nil {
 		fmt.Fprintln(os.Stderr, "framescore:", err)
 		os.Exit(1)
 	}
 }
 
-func run(w io.Writer, video string, every int, lookPx float64, within bool) error {
+func run(w io.Writer, video string, every int, lookPx float64, within, byCell bool) error {
 	segs, err := readSegments(strings.TrimSuffix(video, filepath.Ext(video)) + ".truth")
 	if err != nil {
 		return err
 	}
-	p, err := pipeline.New(pipeline.Options{Vision: vision.Options{LookPx: lookPx}})
+	vopts := vision.Options{LookPx: lookPx}
+	p, err := pipeline.New(pipeline.Options{Vision: vopts})
 	if err != nil {
 		return err
 	}
 	defer p.Close()
+	// The cell confusion needs vision's cuts of each frame: a detector
+	// of the same options cuts them as the pipeline's did.
+	det := vision.NewDetector(vopts)
+	defer det.Close()
+	var conf confusion
 	vc, err := gocv.VideoCaptureFile(video)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", video, err)
@@ -93,14 +105,20 @@ func run(w io.Writer, video string, every int, lookPx float64, within bool) erro
 			continue
 		}
 		r := p.Process(frame)
+		var pick vision.Pick
 		if within {
 			if r.Found {
 				q := r.Grid.Corners
 				seen = &q
 			}
 			if seen != nil {
-				r = p.ProcessPick(frame, vision.Pick{Within: seen})
+				pick = vision.Pick{Within: seen}
+				r = p.ProcessPick(frame, pick)
 			}
+		}
+		if byCell {
+			_, cells, _ := det.AnalyzePick(frame, pick)
+			conf.add(r, cells, segs[s].truth)
 		}
 		t.Add(fmt.Sprintf("%s#%d", filepath.Base(segs[s].photo), k), r, segs[s].truth)
 	}
@@ -108,6 +126,9 @@ func run(w io.Writer, video string, every int, lookPx float64, within bool) erro
 		return fmt.Errorf("%s: no frame scored (does %s match it?)", video, "its .truth")
 	}
 	t.Report(w)
+	if byCell {
+		conf.report(w)
+	}
 	return nil
 }
 
