@@ -123,7 +123,7 @@ func TestGatherBrokenZero(t *testing.T) {
 	near := piece{label: 2, x: 17, y: 104, w: 5, h: 15, area: 54}
 	far := piece{label: 3, x: 24, y: 104, w: 5, h: 15, area: 60, aside: true}
 	dash := piece{label: 4, x: 30, y: 103, w: 2, h: 16, area: 28, aside: true}
-	box, keep, ink := gather([]piece{one, near, far, dash}, one)
+	box, keep, ink := gather([]piece{one, near, far, dash}, one, nil)
 	if len(keep) != 3 || ink != 55+54+60 || box != image.Rect(10, 104, 29, 120) {
 		t.Errorf("gathered labels %v (ink %d, box %v), want the 1 and both arcs of the 0 (1, 2, 3; ink 169, box (10,104)-(29,120))", keep, ink, box)
 	}
