@@ -16,6 +16,14 @@
 // the grid: told where it is (vision.Pick.Within), here where a whole
 // search of this frame, or else of the last frame of the photo it found
 // a grid in, found it.
+//
+// --calib measures instead how reliable each kind of evidence the gate
+// could use is, per cell size, over one or more videos: a frame's own
+// confidence, the vote's support, the mean probability and the
+// naive-Bayes posterior over the frames voted on (see calib.go), and
+// which solved votes each rule would release, right or wrong:
+//
+//	go run ./cmd/framescore --calib --every 6 A.avi B.avi ...
 package main
 
 import (
@@ -50,14 +58,26 @@ func main() {
 	every := flag.Int("every", 6, "score every Nth frame of each photo")
 	lookPx := flag.Float64("look-px", 0, "vision.Options.LookPx (0: the default, -1: one look)")
 	within := flag.Bool("within", false, "read each frame told where the grid is (where a whole search found it), as live does")
+	calibrate := flag.Bool("calib", false, "measure the gate's evidence per cell size over the videos (any number) instead")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: framescore [flags] VIDEO.avi (with VIDEO.truth beside it)")
+		fmt.Fprintln(os.Stderr, "usage: framescore [flags] VIDEO.avi (with VIDEO.truth beside it)\n       framescore --calib [flags] VIDEO.avi...")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if flag.NArg() != 1 || *every < 1 {
+	if (flag.NArg() != 1 && !*calibrate) || flag.NArg() < 1 || *every < 1 {
 		flag.Usage()
 		os.Exit(2)
+	}
+	if *calibrate {
+		var c calib
+		for _, v := range flag.Args() {
+			if err := c.calibrate(v, *every, *within); err != nil {
+				fmt.Fprintln(os.Stderr, "framescore:", err)
+				os.Exit(1)
+			}
+		}
+		c.report(os.Stdout)
+		return
 	}
 	if err := run(os.Stdout, flag.Arg(0), *every, *lookPx, *within); err != nil {
 		fmt.Fprintln(os.Stderr, "framescore:", err)
