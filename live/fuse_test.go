@@ -23,6 +23,13 @@ import (
 // closes the frames.
 func heldFrames(t testing.TB, photo string, at []int) []gocv.Mat {
 	t.Helper()
+	return heldFramesAt(t, photo, 0.70, 1, at)
+}
+
+// heldFramesAt is heldFrames with the photo filling fill of the frame's
+// height, moved as mkvideo moves its photo number pi.
+func heldFramesAt(t testing.TB, photo string, fill float64, pi int, at []int) []gocv.Mat {
+	t.Helper()
 	img := gocv.IMRead(photo, gocv.IMReadColor)
 	if img.Empty() {
 		t.Fatalf("%s: not an image", photo)
@@ -30,7 +37,7 @@ func heldFrames(t testing.TB, photo string, at []int) []gocv.Mat {
 	defer img.Close()
 	var out []gocv.Mat
 	for _, f := range at {
-		frame, _, err := held.Frame(img, 640, 480, 0.70, 1, f)
+		frame, _, err := held.Frame(img, 640, 480, fill, pi, f)
 		if err != nil {
 			t.Fatal(err)
 		}
