@@ -268,6 +268,15 @@ var calibThresholds = []float64{0.5, 0.9, 0.99, 0.999, 0.9999}
 
 // report prints the tables.
 func (c *calib) report(w io.Writer) {
+	c.reportCells(w)
+	c.reportViews(w)
+	c.reportPages(w)
+	c.reportPhotos(w)
+	c.reportWrong(w)
+}
+
+// reportCells prints each evidence's reliability per cell size.
+func (c *calib) reportCells(w io.Writer) {
 	fmt.Fprintln(w, "Cells: wrong/total of the givens whose evidence is at least the level, per cell size (the pixels cells are read from)")
 	fmt.Fprintf(w, "%-10s %-8s", "cells", "evidence")
 	for _, t := range calibThresholds {
@@ -296,6 +305,10 @@ func (c *calib) report(w io.Writer) {
 			fmt.Fprintln(w)
 		}
 	}
+}
+
+// reportViews prints how often a misread repeats in the next view.
+func (c *calib) reportViews(w io.Writer) {
 	fmt.Fprintln(w, "\nViews: how often a frame's reading of a cell (given or truly a digit) is wrong, and how often it is wrong")
 	fmt.Fprintln(w, "again in the page's next recognition when it was wrong before (independent views: the same)")
 	for b, rp := range c.repeats {
@@ -305,6 +318,11 @@ func (c *calib) report(w io.Writer) {
 		fmt.Fprintf(w, "%-10s P(wrong) %.4f (%d/%d)  P(wrong | wrong before) %.3f (%d/%d)\n", bucketName(b),
 			float64(rp.wrong)/float64(rp.n), rp.wrong, rp.n, ratio(rp.bothWrong, rp.prevWrong), rp.bothWrong, rp.prevWrong)
 	}
+}
+
+// reportPages prints, per cell size, the solved votes and what each
+// threshold of the naive-Bayes evidence would add to today's releases.
+func (c *calib) reportPages(w io.Writer) {
 	fmt.Fprintln(w, "\nPages: recognitions whose vote the rules solve, right/wrong; what the gate does today; and what")
 	fmt.Fprintln(w, "'release when the least naive-Bayes evidence over the givens and doubted cells is at least T' would")
 	fmt.Fprintln(w, "add to today's releases (right+/wrong+)")
@@ -355,6 +373,11 @@ func (c *calib) report(w io.Writer) {
 			fmt.Fprintln(w)
 		}
 	}
+}
+
+// reportPhotos prints, per video, the photos the gate releases today and
+// with live's Sure.
+func (c *calib) reportPhotos(w io.Writer) {
 	fmt.Fprintln(w, "\nPhotos whose vote the gate releases at some recognition, right and wrong: on the support alone (today)")
 	fmt.Fprintln(w, "and with live's evidence of the frames together (Evidence.Sure, ρ = 2); per video")
 	type tally struct{ today, todayW, now, nowW int }
@@ -392,6 +415,11 @@ func (c *calib) report(w io.Writer) {
 		t := byVideo[v]
 		fmt.Fprintf(w, "  %-28s today %d right, %d wrong; with Sure %d right, %d wrong\n", v, t.today, t.todayW, t.now, t.nowW)
 	}
+}
+
+// reportWrong lists the wrong givens the evidence is surest of and the
+// wrong solved votes.
+func (c *calib) reportWrong(w io.Writer) {
 	fmt.Fprintln(w, "\nWrong givens of votes with naive-Bayes evidence (ρ=2) at least 0.999 (photo#frame cell read/true: nb1 nb2 nb3 support):")
 	for _, r := range c.cells {
 		if !r.right && r.ev["nb2"] >= 0.999 {
