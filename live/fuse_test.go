@@ -65,9 +65,10 @@ func (r singleReader) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Res
 }
 func (r singleReader) Close() error { return nil }
 
-// recogniseAll hands frames to the recogniser one after another, each a
-// routine recognition of the same page, and returns the last view.
-func recogniseAll(rec Recognizer, frames []gocv.Mat) view {
+// recogniseEach hands frames to the recogniser one after another, each a
+// routine recognition of the same page, and returns every view, one per
+// frame.
+func recogniseEach(rec Recognizer, frames []gocv.Mat) []view {
 	jobs := make(chan job)
 	views := make(chan view, 1)
 	done := make(chan struct{})
@@ -75,14 +76,21 @@ func recogniseAll(rec Recognizer, frames []gocv.Mat) view {
 		defer close(done)
 		recognise(rec, 5, jobs, views)
 	}()
-	var last view
+	var out []view
 	for i, f := range frames {
 		jobs <- job{frame: f.Clone(), index: 10 * i}
-		last = <-views
+		out = append(out, <-views)
 	}
 	close(jobs)
 	<-done
-	return last
+	return out
+}
+
+// recogniseAll hands frames to the recogniser one after another, each a
+// routine recognition of the same page, and returns the last view.
+func recogniseAll(rec Recognizer, frames []gocv.Mat) view {
+	views := recogniseEach(rec, frames)
+	return views[len(views)-1]
 }
 
 // TestFusedReading holds real photos of ../shared's others-train up to a

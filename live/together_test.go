@@ -4,8 +4,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"gocv.io/x/gocv"
-
 	"github.com/sudokuar/sudokuar/internal/testenv"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -69,23 +67,4 @@ func TestSmallCellsSureTogether(t *testing.T) {
 			}
 		})
 	}
-}
-
-// recogniseEach is recogniseAll returning every view, one per frame.
-func recogniseEach(rec Recognizer, frames []gocv.Mat) []view {
-	jobs := make(chan job)
-	views := make(chan view, 1)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		recognise(rec, 5, jobs, views)
-	}()
-	var out []view
-	for i, f := range frames {
-		jobs <- job{frame: f.Clone(), index: 10 * i}
-		out = append(out, <-views)
-	}
-	close(jobs)
-	<-done
-	return out
 }

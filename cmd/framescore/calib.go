@@ -8,12 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	"gocv.io/x/gocv"
-
 	"github.com/sudokuar/sudokuar/live"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
-	"github.com/sudokuar/sudokuar/vision"
 )
 
 // The calibration study (--calib): each photo of a video is recognised
@@ -103,51 +100,17 @@ var calibEvidence = []string{"frame", "support", "mean", "nb1", "nb2", "nb3"}
 
 // calibrate runs the study over one video and adds to c.
 func (c *calib) calibrate(video string, every int, within bool) error {
-	segs, err := readSegments(strings.TrimSuffix(video, filepath.Ext(video)) + ".truth")
-	if err != nil {
-		return err
-	}
-	p, err := pipeline.New(pipeline.Options{})
-	if err != nil {
-		return err
-	}
-	defer p.Close()
-	vc, err := gocv.VideoCaptureFile(video)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", video, err)
-	}
-	defer vc.Close()
-	frame := gocv.NewMat()
-	defer frame.Close()
 	if c.repeats == nil {
 		c.repeats = make([]repeatRec, len(calibBuckets))
 	}
-	s := 0
 	var seg *segState
-	for k := 0; s < len(segs) && vc.Read(&frame); k++ {
-		for s < len(segs) && k > segs[s].last {
-			s, seg = s+1, nil
-		}
-		if s == len(segs) || k < segs[s].first+settle || (k-segs[s].first-settle)%every != 0 || frame.Empty() {
-			continue
-		}
-		if seg == nil {
-			seg = newSegState(segs[s])
+	return readFrames(video, every, 0, within, func(sg segment, name string, r pipeline.Result, first bool) {
+		if first {
+			seg = newSegState(sg)
 			seg.video = filepath.Base(video)
 		}
-		r := p.Process(frame)
-		if within {
-			if r.Found {
-				q := r.Grid.Corners
-				seg.seen = &q
-			}
-			if seg.seen != nil {
-				r = p.ProcessPick(frame, vision.Pick{Within: seg.seen})
-			}
-		}
-		c.add(seg, fmt.Sprintf("%s#%d", filepath.Base(segs[s].photo), k), r)
-	}
-	return nil
+		c.add(seg, name, r)
+	})
 }
 
 // segState is the vote over one photo's frames.
@@ -157,8 +120,7 @@ type segState struct {
 	solution string // the truth's solution ("" if it has none of its own)
 	voter    *live.Voter
 	probs    []pipeline.Result // the readings voted on, newest last
-	seen     *[4]gocv.Point2f
-	last     []bool // per cell, the previous frame reading was wrong (nil: none)
+	last     []bool            // per cell, the previous frame reading was wrong (nil: none)
 }
 
 func newSegState(sg segment) *segState {

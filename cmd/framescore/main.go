@@ -86,6 +86,25 @@ func main() {
 }
 
 func run(w io.Writer, video string, every int, lookPx float64, within bool) error {
+	var t pipeline.Tally
+	err := readFrames(video, every, lookPx, within, func(sg segment, name string, r pipeline.Result, _ bool) {
+		t.Add(name, r, sg.truth)
+	})
+	if err != nil {
+		return err
+	}
+	if t.Images == 0 {
+		return fmt.Errorf("%s: no frame scored (does %s match it?)", video, "its .truth")
+	}
+	t.Report(w)
+	return nil
+}
+
+// readFrames reads every Nth frame of each photo of video, from the
+// settle after its cut on (told where the grid is with within, see
+// main), and hands each reading to each with its photo's segment, its
+// name (photo#frame) and whether it is the photo's first.
+func readFrames(video string, every int, lookPx float64, within bool, each func(sg segment, name string, r pipeline.Result, first bool)) error {
 	segs, err := readSegments(strings.TrimSuffix(video, filepath.Ext(video)) + ".truth")
 	if err != nil {
 		return err
@@ -102,12 +121,12 @@ func run(w io.Writer, video string, every int, lookPx float64, within bool) erro
 	defer vc.Close()
 	frame := gocv.NewMat()
 	defer frame.Close()
-	var t pipeline.Tally
 	s := 0
+	first := true
 	var seen *[4]gocv.Point2f // where a whole search last found the grid of photo s
 	for k := 0; s < len(segs) && vc.Read(&frame); k++ {
 		for s < len(segs) && k > segs[s].last {
-			s, seen = s+1, nil
+			s, seen, first = s+1, nil, true
 		}
 		if s == len(segs) || k < segs[s].first+settle || (k-segs[s].first-settle)%every != 0 || frame.Empty() {
 			continue
@@ -122,12 +141,9 @@ func run(w io.Writer, video string, every int, lookPx float64, within bool) erro
 				r = p.ProcessPick(frame, vision.Pick{Within: seen})
 			}
 		}
-		t.Add(fmt.Sprintf("%s#%d", filepath.Base(segs[s].photo), k), r, segs[s].truth)
+		each(segs[s], fmt.Sprintf("%s#%d", filepath.Base(segs[s].photo), k), r, first)
+		first = false
 	}
-	if t.Images == 0 {
-		return fmt.Errorf("%s: no frame scored (does %s match it?)", video, "its .truth")
-	}
-	t.Report(w)
 	return nil
 }
 
