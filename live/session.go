@@ -371,8 +371,9 @@ func mapQuad(h [9]float64, q [4]gocv.Point2f) [4]gocv.Point2f {
 // viewsRho is how many of a page's successive recognitions count as one
 // independent view when their probabilities are combined for the gate
 // (Voter.Sure): a cell a frame misread is misread again by the page's
-// next recognition 35–54% of the time, not at the 4–34% a cell is
-// misread at all (`framescore --calib` on the tune videos).
+// next recognition 12–48% of the time, where cells of 12–20 px are
+// misread 3–31% of the time at all (`framescore --calib` on the tune
+// videos).
 const viewsRho = 2
 
 // shrinkReadings is how long (in recognitions: 3 s at one every 10th
