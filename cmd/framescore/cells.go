@@ -13,8 +13,8 @@ import (
 // sizes the confusion is split by; the last bucket is open.
 var cellBuckets = []float64{12, 14, 17, 22}
 
-// bucketName names bucket b of cellBuckets.
-func bucketName(b int) string {
+// cellBucketName names bucket b of cellBuckets.
+func cellBucketName(b int) string {
 	switch {
 	case b == 0:
 		return fmt.Sprintf("<%g px", cellBuckets[0])
@@ -101,7 +101,7 @@ func (c *confusion) report(w io.Writer) {
 		"cell", "frames", "off", "d->d", "d->d'", "noink", "faint", "unread", "e->d", "e->e")
 	var t confusion
 	for b := 0; b <= len(cellBuckets); b++ {
-		fmt.Fprintf(w, "  %-10s %6d %5d  %7d %7d  %7d %7d %7d  %7d %7d\n", bucketName(b), c.frames[b], c.skipped[b],
+		fmt.Fprintf(w, "  %-10s %6d %5d  %7d %7d  %7d %7d %7d  %7d %7d\n", cellBucketName(b), c.frames[b], c.skipped[b],
 			c.right[b], c.misread[b], c.noInk[b], c.faint[b], c.unread[b], c.added[b], c.empty[b])
 		for _, p := range [][2]*[5]int{{&t.frames, &c.frames}, {&t.skipped, &c.skipped}, {&t.right, &c.right},
 			{&t.misread, &c.misread}, {&t.noInk, &c.noInk}, {&t.faint, &c.faint}, {&t.unread, &c.unread},

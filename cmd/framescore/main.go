@@ -21,6 +21,14 @@
 // misread, or read empty (split by where the digit was lost: no ink
 // vision would show the reader, faint ink the reader left empty, or a
 // digit the reader emptied), and empty cells read as digits.
+//
+// --calib measures instead how reliable each kind of evidence the gate
+// could use is, per cell size, over one or more videos: a frame's own
+// confidence, the vote's support, the mean probability and the
+// naive-Bayes posterior over the frames voted on (see calib.go), and
+// which solved votes each rule would release, right or wrong:
+//
+//	go run ./cmd/framescore --calib --every 6 A.avi B.avi ...
 package main
 
 import (
@@ -56,14 +64,26 @@ func main() {
 	lookPx := flag.Float64("look-px", 0, "vision.Options.LookPx (0: the default, -1: one look)")
 	within := flag.Bool("within", false, "read each frame told where the grid is (where a whole search found it), as live does")
 	cells := flag.Bool("cells", false, "also print, per cell size, how the cells of the frames read in place were read (digit or empty against the truth)")
+	calibrate := flag.Bool("calib", false, "measure the gate's evidence per cell size over the videos (any number) instead")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: framescore [flags] VIDEO.avi (with VIDEO.truth beside it)")
+		fmt.Fprintln(os.Stderr, "usage: framescore [flags] VIDEO.avi (with VIDEO.truth beside it)\n       framescore --calib [flags] VIDEO.avi...")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if flag.NArg() != 1 || *every < 1 {
+	if (flag.NArg() != 1 && !*calibrate) || flag.NArg() < 1 || *every < 1 {
 		flag.Usage()
 		os.Exit(2)
+	}
+	if *calibrate {
+		var c calib
+		for _, v := range flag.Args() {
+			if err := c.calibrate(v, *every, *within); err != nil {
+				fmt.Fprintln(os.Stderr, "framescore:", err)
+				os.Exit(1)
+			}
+		}
+		c.report(os.Stdout)
+		return
 	}
 	if err := run(os.Stdout, flag.Arg(0), *every, *lookPx, *within, *cells); err != nil {
 		fmt.Fprintln(os.Stderr, "framescore:", err)
@@ -72,6 +92,35 @@ func main() {
 }
 
 func run(w io.Writer, video string, every int, lookPx float64, within, byCell bool) error {
+	var t pipeline.Tally
+	var conf confusion
+	err := readFrames(video, every, lookPx, within, func(sg segment, name string, r pipeline.Result, _ bool, cells func() []vision.Cell) {
+		t.Add(name, r, sg.truth)
+		if byCell {
+			conf.add(r, cells(), sg.truth)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if t.Images == 0 {
+		return fmt.Errorf("%s: no frame scored (does %s match it?)", video, "its .truth")
+	}
+	t.Report(w)
+	if byCell {
+		conf.report(w)
+	}
+	return nil
+}
+
+// readFrames reads every Nth frame of each photo of video, from the
+// settle after its cut on (told where the grid is with within, see
+// main), and hands each reading to each with its photo's segment, its
+// name (photo#frame), whether it is the photo's first, and a function
+// that cuts the frame's cells as the reading did (a detector of the same
+// options, told the same; made on the first call).
+func readFrames(video string, every int, lookPx float64, within bool,
+	each func(sg segment, name string, r pipeline.Result, first bool, cells func() []vision.Cell)) error {
 	segs, err := readSegments(strings.TrimSuffix(video, filepath.Ext(video)) + ".truth")
 	if err != nil {
 		return err
@@ -82,11 +131,12 @@ func run(w io.Writer, video string, every int, lookPx float64, within, byCell bo
 		return err
 	}
 	defer p.Close()
-	// The cell confusion needs vision's cuts of each frame: a detector
-	// of the same options cuts them as the pipeline's did.
-	det := vision.NewDetector(vopts)
-	defer det.Close()
-	var conf confusion
+	var det *vision.Detector
+	defer func() {
+		if det != nil {
+			det.Close()
+		}
+	}()
 	vc, err := gocv.VideoCaptureFile(video)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", video, err)
@@ -94,12 +144,12 @@ func run(w io.Writer, video string, every int, lookPx float64, within, byCell bo
 	defer vc.Close()
 	frame := gocv.NewMat()
 	defer frame.Close()
-	var t pipeline.Tally
 	s := 0
+	first := true
 	var seen *[4]gocv.Point2f // where a whole search last found the grid of photo s
 	for k := 0; s < len(segs) && vc.Read(&frame); k++ {
 		for s < len(segs) && k > segs[s].last {
-			s, seen = s+1, nil
+			s, seen, first = s+1, nil, true
 		}
 		if s == len(segs) || k < segs[s].first+settle || (k-segs[s].first-settle)%every != 0 || frame.Empty() {
 			continue
@@ -116,18 +166,15 @@ func run(w io.Writer, video string, every int, lookPx float64, within, byCell bo
 				r = p.ProcessPick(frame, pick)
 			}
 		}
-		if byCell {
-			_, cells, _ := det.AnalyzePick(frame, pick)
-			conf.add(r, cells, segs[s].truth)
+		cells := func() []vision.Cell {
+			if det == nil {
+				det = vision.NewDetector(vopts)
+			}
+			_, cs, _ := det.AnalyzePick(frame, pick)
+			return cs
 		}
-		t.Add(fmt.Sprintf("%s#%d", filepath.Base(segs[s].photo), k), r, segs[s].truth)
-	}
-	if t.Images == 0 {
-		return fmt.Errorf("%s: no frame scored (does %s match it?)", video, "its .truth")
-	}
-	t.Report(w)
-	if byCell {
-		conf.report(w)
+		each(segs[s], fmt.Sprintf("%s#%d", filepath.Base(segs[s].photo), k), r, first, cells)
+		first = false
 	}
 	return nil
 }
