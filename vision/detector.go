@@ -146,17 +146,10 @@ type Detector struct {
 	// so binarise can keep it when only the line kernels change.
 	canvasGen, binGen uint64
 	binBlock          int
-	// grayGen counts the frames toGray made d.gray from; kept is the
-	// last canvas rectify made, and for which grey image, grid and side.
+	// grayGen counts the frames toGray made d.gray from; kept are the
+	// last two canvases rectify made (see keptCanvas), the older first.
 	grayGen uint64
-	kept    struct {
-		canvas, cbin, hlines, vlines gocv.Mat
-		valid                        bool
-		gray                         uint64
-		gs                           float64
-		side, block, kLen            int
-		g                            Grid
-	}
+	kept    [2]keptCanvas
 	look       gocv.Mat          // a candidate's flat view (choice.go)
 	inner      gocv.Mat          // the binary image inside the largest outline (choice.go)
 	ext        gocv.Mat          // the view one cell beyond a grid's sides (whole.go)
@@ -201,7 +194,26 @@ func (d *Detector) mats() []*gocv.Mat {
 	return []*gocv.Mat{&d.work, &d.gray, &d.small, &d.blur, &d.bin, &d.canvas, &d.cblur, &d.cbin,
 		&d.hlines, &d.vlines, &d.lines, &d.clean, &d.labels, &d.stats, &d.centroids, &d.prof, &d.lap,
 		&d.hk, &d.vk, &d.look, &d.inner, &d.ext, &d.mapX, &d.mapY,
-		&d.kept.canvas, &d.kept.cbin, &d.kept.hlines, &d.kept.vlines}
+		&d.kept[0].canvas, &d.kept[0].cbin, &d.kept[0].hlines, &d.kept[0].vlines,
+		&d.kept[1].canvas, &d.kept[1].cbin, &d.kept[1].hlines, &d.kept[1].vlines}
+}
+
+// keptCanvas is a canvas rectify made, with its binarisation and line
+// images, and for which grey image, grid and side.
+type keptCanvas struct {
+	canvas, cbin, hlines, vlines gocv.Mat
+	valid                        bool
+	gray                         uint64
+	gs                           float64
+	side, block, kLen            int
+	g                            Grid
+}
+
+// holds reports whether k is the canvas of grid g on grey image gray
+// (scale gs) at side with the given threshold block and kernel length.
+func (k *keptCanvas) holds(gray uint64, g Grid, gs float64, side, block, kLen int) bool {
+	return k.valid && k.gray == gray && k.gs == gs && k.side == side && k.g.Corners == g.Corners && k.g.H == g.H &&
+		k.g.Side == g.Side && k.g.Bend == g.Bend && k.block == block && k.kLen == kLen
 }
 
 // Close frees the Detector's Mats. The Detector must not be used afterwards.
@@ -623,16 +635,20 @@ func (d *Detector) profile(m gocv.Mat, dim int) []float32 {
 
 // rectify warps g onto the canvas of the given side and binarises it
 // there, for a 9×9 reading (the first look at any grid).
-// The last rectified canvas is kept (d.kept): the steps of an analysis
-// try another outline or a bend on the canvas and, when that reads no
-// better, put the grid they started from back, which then costs copies
-// instead of a warp and a binarisation.
+// The last two rectified canvases are kept (d.kept): the steps of an
+// analysis try another outline or a bend on the canvas and, when that
+// reads no better, put the grid they started from back, which then costs
+// copies instead of a warp and a binarisation (two, as the canvas tried
+// is kept too: the first reading's flat canvas then survives the bend
+// tried after it).
 func (d *Detector) rectify(g Grid, gs float64, side int) {
 	block := max(3, int(float64(side)/9*0.75)) | 1
 	kLen := max(3, side/32)
-	k := &d.kept
-	if k.valid && k.gray == d.grayGen && k.gs == gs && k.side == side && k.g.Corners == g.Corners && k.g.H == g.H &&
-		k.g.Side == g.Side && k.g.Bend == g.Bend && k.block == block && k.kLen == kLen {
+	for i := range d.kept {
+		k := &d.kept[i]
+		if !k.holds(d.grayGen, g, gs, side, block, kLen) {
+			continue
+		}
 		k.canvas.CopyTo(&d.canvas)
 		k.cbin.CopyTo(&d.cbin)
 		k.hlines.CopyTo(&d.hlines)
@@ -640,10 +656,16 @@ func (d *Detector) rectify(g Grid, gs float64, side int) {
 		d.canvasGen++
 		d.binGen, d.binBlock = d.canvasGen, block
 		d.sums.valid = false
+		if i == 0 { // the most recently used last
+			d.kept[0], d.kept[1] = d.kept[1], d.kept[0]
+		}
 		return
 	}
 	d.warp(g, gs, side)
 	d.binarise(float64(side)/9, kLen)
+	// The older slot takes the new canvas and becomes the newer.
+	d.kept[0], d.kept[1] = d.kept[1], d.kept[0]
+	k := &d.kept[1]
 	d.canvas.CopyTo(&k.canvas)
 	d.cbin.CopyTo(&k.cbin)
 	d.hlines.CopyTo(&k.hlines)
