@@ -496,7 +496,13 @@ func (d *Detector) findCandidates(img gocv.Mat) []candidate {
 
 // contourPoints copies contour i of the last search out of OpenCV.
 func (d *Detector) contourPoints(i int) []pt {
-	pv := d.contours.At(i)
+	return pointsOf(d.contours.At(i))
+}
+
+// pointsOf copies a contour's points out of OpenCV (asking its size once:
+// gocv's ToPoints asks it twice a point, each a cgo call, which on the
+// holes of a page of text cost as much as finding them).
+func pointsOf(pv gocv.PointVector) []pt {
 	n := pv.Size()
 	p := make([]pt, n)
 	for k := 0; k < n; k++ {
