@@ -148,8 +148,8 @@ type Detector struct {
 	binBlock          int
 	// grayGen counts the frames toGray made d.gray from; kept are the
 	// last two canvases rectify made (see keptCanvas), the older first.
-	grayGen uint64
-	kept    [2]keptCanvas
+	grayGen    uint64
+	kept       [2]keptCanvas
 	look       gocv.Mat          // a candidate's flat view (choice.go)
 	inner      gocv.Mat          // the binary image inside the largest outline (choice.go)
 	ext        gocv.Mat          // the view one cell beyond a grid's sides (whole.go)
