@@ -150,6 +150,7 @@ type Detector struct {
 	// last two canvases rectify made (see keptCanvas), the older first.
 	grayGen    uint64
 	kept       [2]keptCanvas
+	unbent     keptCanvas // the canvas refineBend may put back (bend.go)
 	look       gocv.Mat          // a candidate's flat view (choice.go)
 	inner      gocv.Mat          // the binary image inside the largest outline (choice.go)
 	ext        gocv.Mat          // the view one cell beyond a grid's sides (whole.go)
@@ -195,7 +196,8 @@ func (d *Detector) mats() []*gocv.Mat {
 		&d.hlines, &d.vlines, &d.lines, &d.clean, &d.labels, &d.stats, &d.centroids, &d.prof, &d.lap,
 		&d.hk, &d.vk, &d.look, &d.inner, &d.ext, &d.mapX, &d.mapY,
 		&d.kept[0].canvas, &d.kept[0].cbin, &d.kept[0].hlines, &d.kept[0].vlines,
-		&d.kept[1].canvas, &d.kept[1].cbin, &d.kept[1].hlines, &d.kept[1].vlines}
+		&d.kept[1].canvas, &d.kept[1].cbin, &d.kept[1].hlines, &d.kept[1].vlines,
+		&d.unbent.canvas, &d.unbent.cbin, &d.unbent.hlines, &d.unbent.vlines}
 }
 
 // keptCanvas is a canvas rectify made, with its binarisation and line
