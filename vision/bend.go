@@ -404,11 +404,7 @@ func (d *Detector) refineBend(g *Grid, gs float64, n int, cs float64) bool {
 	before := d.latticeContrast(n)
 	// The canvas at hand is g's (warped and binarised for these cells):
 	// kept, it is put back below rather than warped and binarised again.
-	u := &d.unbent
-	d.canvas.CopyTo(&u.canvas)
-	d.cbin.CopyTo(&u.cbin)
-	d.hlines.CopyTo(&u.hlines)
-	d.vlines.CopyTo(&u.vlines)
+	d.keepCanvas(&d.unbent)
 	block := d.binBlock
 	old := g.Bend
 	g.Bend = next
@@ -421,13 +417,7 @@ func (d *Detector) refineBend(g *Grid, gs float64, n int, cs float64) bool {
 		return true
 	}
 	g.Bend = old
-	u.canvas.CopyTo(&d.canvas)
-	u.cbin.CopyTo(&d.cbin)
-	u.hlines.CopyTo(&d.hlines)
-	u.vlines.CopyTo(&d.vlines)
-	d.canvasGen++
-	d.binGen, d.binBlock = d.canvasGen, block
-	d.sums.valid = false
+	d.putBack(&d.unbent, block)
 	return false
 }
 

@@ -150,7 +150,7 @@ type Detector struct {
 	// last two canvases rectify made (see keptCanvas), the older first.
 	grayGen    uint64
 	kept       [2]keptCanvas
-	unbent     keptCanvas // the canvas refineBend may put back (bend.go)
+	unbent     keptCanvas        // the canvas refineBend may put back (bend.go)
 	look       gocv.Mat          // a candidate's flat view (choice.go)
 	inner      gocv.Mat          // the binary image inside the largest outline (choice.go)
 	ext        gocv.Mat          // the view one cell beyond a grid's sides (whole.go)
@@ -657,13 +657,7 @@ func (d *Detector) rectify(g Grid, gs float64, side int) {
 		if !k.holds(d.grayGen, g, gs, side, block, kLen) {
 			continue
 		}
-		k.canvas.CopyTo(&d.canvas)
-		k.cbin.CopyTo(&d.cbin)
-		k.hlines.CopyTo(&d.hlines)
-		k.vlines.CopyTo(&d.vlines)
-		d.canvasGen++
-		d.binGen, d.binBlock = d.canvasGen, block
-		d.sums.valid = false
+		d.putBack(k, block)
 		if i == 0 { // the most recently used last
 			d.kept[0], d.kept[1] = d.kept[1], d.kept[0]
 		}
@@ -674,11 +668,29 @@ func (d *Detector) rectify(g Grid, gs float64, side int) {
 	// The older slot takes the new canvas and becomes the newer.
 	d.kept[0], d.kept[1] = d.kept[1], d.kept[0]
 	k := &d.kept[1]
+	d.keepCanvas(k)
+	k.valid, k.gray, k.gs, k.side, k.g, k.block, k.kLen = true, d.grayGen, gs, side, g, block, kLen
+}
+
+// keepCanvas copies the canvas, its binarisation and its line images
+// into k.
+func (d *Detector) keepCanvas(k *keptCanvas) {
 	d.canvas.CopyTo(&k.canvas)
 	d.cbin.CopyTo(&k.cbin)
 	d.hlines.CopyTo(&k.hlines)
 	d.vlines.CopyTo(&k.vlines)
-	k.valid, k.gray, k.gs, k.side, k.g, k.block, k.kLen = true, d.grayGen, gs, side, g, block, kLen
+}
+
+// putBack makes k's canvas the current one, binarised with threshold
+// block block.
+func (d *Detector) putBack(k *keptCanvas, block int) {
+	k.canvas.CopyTo(&d.canvas)
+	k.cbin.CopyTo(&d.cbin)
+	k.hlines.CopyTo(&d.hlines)
+	k.vlines.CopyTo(&d.vlines)
+	d.canvasGen++
+	d.binGen, d.binBlock = d.canvasGen, block
+	d.sums.valid = false
 }
 
 // readShape rectifies g and reads its box shape from the line profiles.
