@@ -741,14 +741,15 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 	// below then finds the grid anyway, after a reading of the page that
 	// tried every mend (a bend, even boxes, the grid from its cells, edge
 	// lines, a finer canvas). So the page is looked at closer first, and
-	// that reading is taken when its lines are clear; otherwise the frame
-	// is searched again and read as before, with this look kept for the
-	// comparison below.
+	// that reading is taken when it is a 9×9 grid whose lines are clear
+	// (measured on 9×9 pages only: a synthetic 12×12 read this way lost a
+	// given); otherwise the frame is searched again and read as before,
+	// with this look kept for the comparison below.
 	var early *zoomLook
 	if !d.takenLooksLikeGrid() {
 		if roi, ok := d.zoomRegion(gs); ok {
 			z := d.lookCloser(frame, roi, gs, p)
-			if z.takeErr == nil && !isKind(z.err, NoGrid) && (z.score >= clearLineScore || z.score >= weakLineScore && z.looksLikeGrid) {
+			if z.takeErr == nil && !isKind(z.err, NoGrid) && z.g.Shape.N() == 9 && (z.score >= clearLineScore || z.score >= weakLineScore && z.looksLikeGrid) {
 				return z.g, z.cells, z.err
 			}
 			early = &z
