@@ -33,7 +33,7 @@
 // search resolution), taken when its lines are clear (a candidate that
 // holds no lattice at the search's resolution, mostly a page held up,
 // gets that closer look first, and is read where the search found it
-// only when the closer look reads no clear grid); corners refined on straight
+// only when the closer look reads no clear 9×9 grid); corners refined on straight
 // edge runs of the outline (robust to text or a finger touching the grid,
 // and to curved paper); a square canvas through the homography; when the
 // lines inside it are weak (the outline fused with a page frame, a
