@@ -363,3 +363,129 @@ func edgeLines(colSum, rowSum [latticeBands][]float64, side int) ([4]line, bool)
 	}
 	return lines, moved
 }
+
+// combFit finds, in the line profile p of a canvas (p[i]: long-stroke ink
+// at position i), the n+1 evenly spaced lines of an n×n grid that stand
+// out best: for each spacing from half the canvas's n-th part up to it and
+// each offset that keeps the comb inside, the mean of its teeth (the
+// strongest ink within combReach of each, over the profile's largest).
+// A comb is only a whole grid when each tooth holds a line (at least
+// combTooth) and no line stands a spacing beyond either end (a comb
+// inside a finer grid, or part of a larger one, has one there). It
+// returns the comb's first and last line and its score, and the score of
+// the comb spanning the whole canvas.
+func combFit(p []float64, n int) (lo, hi, score, full float64) {
+	side := len(p)
+	top := 0.0
+	for _, v := range p {
+		top = math.Max(top, v)
+	}
+	if n < 2 || side < 4*n || top <= 0 {
+		return 0, float64(side), 0, 0
+	}
+	// near[i]: the strongest ink within combReach of i, as a share of top.
+	near := make([]float64, side)
+	for i := range p {
+		for j := max(0, i-combReach); j <= min(side-1, i+combReach); j++ {
+			near[i] = math.Max(near[i], p[j]/top)
+		}
+	}
+	at := func(x float64) float64 {
+		i := int(math.Round(x))
+		if i < 0 || i >= side {
+			return 0
+		}
+		return near[i]
+	}
+	comb := func(off, per float64) (float64, bool) {
+		sum, weakest := 0.0, 1.0
+		for k := 0; k <= n; k++ {
+			v := at(off + float64(k)*per)
+			sum += v
+			weakest = math.Min(weakest, v)
+		}
+		mean := sum / float64(n+1)
+		whole := weakest >= combTooth && at(off-per) < combOuter*mean && at(off+float64(n+1)*per) < combOuter*mean
+		return mean, whole
+	}
+	s := float64(side - 1)
+	full, _ = comb(0, s/float64(n))
+	lo, hi = 0, s
+	for per := 0.5 * s / float64(n); per < s/float64(n); per += 0.5 {
+		for off := 0.0; off+float64(n)*per <= s; off++ {
+			if v, whole := comb(off, per); whole && v > score {
+				lo, hi, score = off, off+float64(n)*per, v
+			}
+		}
+	}
+	return lo, hi, score, full
+}
+
+// Comb fit: how far from a tooth its line may lie (canvas pixels), the
+// least ink each tooth's line must have (a share of the profile's
+// largest), and how much weaker than the teeth a line a spacing beyond
+// the comb's ends must be.
+const (
+	combReach = 2
+	combTooth = 0.3
+	combOuter = 0.5
+)
+
+// wholeLatticeLines finds the outer lines of an n×n grid lying within the
+// current line images of a canvas of side canvasSide when the
+// quadrilateral warped there is more than the grid: its outline merged
+// with the page's edge beside the grid (a grid printed to the edge of a
+// photo or a page, held up against a background), so the canvas holds
+// the grid and a margin of the page. In each half of each direction, the
+// comb of n+1 evenly spaced lines that stand out best (combFit) is taken
+// when it is a whole grid and stands clearly above the comb spanning the
+// canvas, and its end lines replace the canvas's edges. It returns the
+// four lines (top, right, bottom, left, canvas pixels) and whether any
+// side moved by half a cell or more.
+func wholeLatticeLines(colSum, rowSum [latticeBands][]float64, side, n int) ([4]line, bool) {
+	half := func(s [latticeBands][]float64, lo bool) []float64 {
+		out := make([]float64, side)
+		for b := 0; b < latticeBands; b++ {
+			if (b < latticeBands/2) == lo {
+				for i, v := range s[b] {
+					out[i] += v
+				}
+			}
+		}
+		return out
+	}
+	s := float64(side)
+	cell := s / float64(n)
+	moved := false
+	// ends returns the first and last line of the comb in p (the canvas's
+	// edges when none stands out).
+	ends := func(p []float64) (float64, float64, bool) {
+		lo, hi, score, full := combFit(p, n)
+		if score < full+combGain || hi-lo > s-cell/2 {
+			return 0, s, false
+		}
+		return lo + 0.5, hi + 0.5, true
+	}
+	l1, r1, okC1 := ends(half(colSum, true))
+	l2, r2, okC2 := ends(half(colSum, false))
+	t1, b1, okR1 := ends(half(rowSum, true))
+	t2, b2, okR2 := ends(half(rowSum, false))
+	// Both halves must agree that the comb is shorter than the canvas.
+	if okC1 != okC2 {
+		l1, r1, l2, r2 = 0, s, 0, s
+	}
+	if okR1 != okR2 {
+		t1, b1, t2, b2 = 0, s, 0, s
+	}
+	moved = okC1 && okC2 || okR1 && okR2
+	through := func(a, b pt) line { return line{a, unit(b.sub(a))} }
+	top := through(pt{s / 4, t1}, pt{3 * s / 4, t2})
+	bottom := through(pt{s / 4, b1}, pt{3 * s / 4, b2})
+	left := through(pt{l1, s / 4}, pt{l2, 3 * s / 4})
+	right := through(pt{r1, s / 4}, pt{r2, 3 * s / 4})
+	return [4]line{top, right, bottom, left}, moved
+}
+
+// combGain is how much better than the comb spanning the canvas a shorter
+// comb's teeth must stand out for it to be taken as the grid.
+const combGain = 0.15
