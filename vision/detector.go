@@ -1069,7 +1069,7 @@ func (d *Detector) tryEdgeLines(a *analysis) {
 }
 
 // tryWholeLattice handles a quadrilateral that holds a whole grid and
-// more, though its lines may read clearly: a grid printed to the edge of
+// more, though its lines read clearly: a grid printed to the edge of
 // a photo or page, held up against a background, has its outline merged
 // with the page's edge beside it, so the warp holds the grid and a margin
 // of the page and the lattice read across it is misplaced (a reading of
@@ -1078,6 +1078,12 @@ func (d *Detector) tryEdgeLines(a *analysis) {
 // the canvas, short of its edges, the sides move to that grid's outer
 // lines, if its lines are then clearer.
 func (d *Detector) tryWholeLattice(a *analysis) {
+	if a.guess.LineScore < weakLineScore {
+		// Weak lines: the quadrilateral is a page or a frame around the
+		// grid, which the steps before looked into (a comb fit to the
+		// text and a turned grid's lines there misplaces it).
+		return
+	}
 	colSum, rowSum, ok := d.bandSums(a.side0)
 	if !ok {
 		return
