@@ -1078,10 +1078,11 @@ func (d *Detector) tryEdgeLines(a *analysis) {
 // the canvas, short of its edges, the sides move to that grid's outer
 // lines, if its lines are then clearer.
 func (d *Detector) tryWholeLattice(a *analysis) {
-	if a.guess.LineScore < weakLineScore {
+	if a.guess.LineScore < weakLineScore || a.guess.Shape.N() > 9 {
 		// Weak lines: the quadrilateral is a page or a frame around the
 		// grid, which the steps before looked into (a comb fit to the
-		// text and a turned grid's lines there misplaces it).
+		// text and a turned grid's lines there misplaces it). A larger
+		// grid read holds combs of 9×9 inside it.
 		return
 	}
 	colSum, rowSum, ok := d.bandSums(a.side0)

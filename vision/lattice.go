@@ -294,17 +294,6 @@ func solve8(a [8][8]float64, b [8]float64) ([8]float64, bool) {
 // right, bottom, left, canvas pixels) and whether any moved by more than
 // a pixel from the canvas edge.
 func edgeLines(colSum, rowSum [latticeBands][]float64, side int) ([4]line, bool) {
-	half := func(s [latticeBands][]float64, lo bool) []float64 {
-		out := make([]float64, side)
-		for b := 0; b < latticeBands; b++ {
-			if (b < latticeBands/2) == lo {
-				for i, v := range s[b] {
-					out[i] += v
-				}
-			}
-		}
-		return out
-	}
 	reach := int(0.12 * float64(side))
 	strong := 0.6 * float64(side) / 2
 	// outermost returns the position of the outermost strong line from the
@@ -337,14 +326,11 @@ func edgeLines(colSum, rowSum [latticeBands][]float64, side int) ([4]line, bool)
 		return float64(side)
 	}
 	s := float64(side)
-	rowsLeft, rowsRight := half(rowSum, true), half(rowSum, false)
-	colsTop, colsBottom := half(colSum, true), half(colSum, false)
-	through := func(a, b pt) line { return line{a, unit(b.sub(a))} }
-	top := through(pt{s / 4, outermost(rowsLeft, true)}, pt{3 * s / 4, outermost(rowsRight, true)})
-	bottom := through(pt{s / 4, outermost(rowsLeft, false)}, pt{3 * s / 4, outermost(rowsRight, false)})
-	left := through(pt{outermost(colsTop, true), s / 4}, pt{outermost(colsBottom, true), 3 * s / 4})
-	right := through(pt{outermost(colsTop, false), s / 4}, pt{outermost(colsBottom, false), 3 * s / 4})
-	lines := [4]line{top, right, bottom, left}
+	rowsLeft, rowsRight := halfSums(rowSum, side, true), halfSums(rowSum, side, false)
+	colsTop, colsBottom := halfSums(colSum, side, true), halfSums(colSum, side, false)
+	lines := edgeBox(s, outermost(colsTop, true), outermost(colsTop, false), outermost(colsBottom, true), outermost(colsBottom, false),
+		outermost(rowsLeft, true), outermost(rowsLeft, false), outermost(rowsRight, true), outermost(rowsRight, false))
+	top, right, bottom, left := lines[0], lines[1], lines[2], lines[3]
 	moved := false
 	for _, p := range []struct {
 		l    line
@@ -394,11 +380,12 @@ func combFit(p []float64, n int) (lo, hi, score, full float64, spans bool) {
 		}
 	}
 	at := func(x float64) float64 {
-		i := int(x + 0.5)
-		if x < 0 || i >= side {
+		// A line at the canvas's very edge counts (reach beyond it).
+		i := int(math.Floor(x + 0.5))
+		if i < -combReach || i > side-1+combReach {
 			return 0
 		}
-		return near[i]
+		return near[min(max(i, 0), side-1)]
 	}
 	comb := func(off, per float64) (float64, bool) {
 		sum, weakest, gaps := 0.0, 1.0, 0.0
@@ -460,17 +447,7 @@ const (
 // It returns the four lines (top, right, bottom, left, canvas pixels) and
 // whether the sides moved.
 func wholeLatticeLines(colSum, rowSum [latticeBands][]float64, side, n int) ([4]line, bool) {
-	half := func(s [latticeBands][]float64, lo bool) []float64 {
-		out := make([]float64, side)
-		for b := 0; b < latticeBands; b++ {
-			if (b < latticeBands/2) == lo {
-				for i, v := range s[b] {
-					out[i] += v
-				}
-			}
-		}
-		return out
-	}
+	half := func(s [latticeBands][]float64, lo bool) []float64 { return halfSums(s, side, lo) }
 	s := float64(side)
 	cell := s / float64(n)
 	// axis fits both halves of one direction: the comb's ends in each,
@@ -524,3 +501,18 @@ func edgeBox(s, l1, r1, l2, r2, t1, b1, t2, b2 float64) [4]line {
 // combGain is how much better than the comb spanning the canvas a shorter
 // comb's teeth must stand out for it to be taken as the grid.
 const combGain = 0.15
+
+// halfSums adds up the bands of one half of the canvas (the low half
+// with lo: the top bands of a column profile, the left of a row profile),
+// side values long.
+func halfSums(sums [latticeBands][]float64, side int, lo bool) []float64 {
+	out := make([]float64, side)
+	for b := 0; b < latticeBands; b++ {
+		if (b < latticeBands/2) == lo {
+			for i, v := range sums[b] {
+				out[i] += v
+			}
+		}
+	}
+	return out
+}
