@@ -411,7 +411,14 @@ func combFit(p []float64, n int) (lo, hi, score, full float64, spans bool) {
 		return lo, hi, full, full, true
 	}
 	for per := 0.5 * s / float64(n); per < s/float64(n); per += 0.5 {
+	offsets:
 		for off := 0.0; off+float64(n)*per <= s; off++ {
+			// Most combs miss a line at once: left before scoring.
+			for k := 0; k <= n; k++ {
+				if at(off+float64(k)*per) < combTooth {
+					continue offsets
+				}
+			}
 			if v, whole := comb(off, per); whole && v > score {
 				lo, hi, score = off, off+float64(n)*per, v
 			}
