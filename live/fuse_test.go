@@ -23,6 +23,13 @@ import (
 // closes the frames.
 func heldFrames(t testing.TB, photo string, at []int) []gocv.Mat {
 	t.Helper()
+	return heldFramesAt(t, photo, 0.70, 1, at)
+}
+
+// heldFramesAt is heldFrames with the photo filling fill of the frame's
+// height, moved as mkvideo moves its photo number pi.
+func heldFramesAt(t testing.TB, photo string, fill float64, pi int, at []int) []gocv.Mat {
+	t.Helper()
 	img := gocv.IMRead(photo, gocv.IMReadColor)
 	if img.Empty() {
 		t.Fatalf("%s: not an image", photo)
@@ -30,7 +37,7 @@ func heldFrames(t testing.TB, photo string, at []int) []gocv.Mat {
 	defer img.Close()
 	var out []gocv.Mat
 	for _, f := range at {
-		frame, _, err := held.Frame(img, 640, 480, 0.70, 1, f)
+		frame, _, err := held.Frame(img, 640, 480, fill, pi, f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,9 +65,10 @@ func (r singleReader) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Res
 }
 func (r singleReader) Close() error { return nil }
 
-// recogniseAll hands frames to the recogniser one after another, each a
-// routine recognition of the same page, and returns the last view.
-func recogniseAll(rec Recognizer, frames []gocv.Mat) view {
+// recogniseEach hands frames to the recogniser one after another, each a
+// routine recognition of the same page, and returns every view, one per
+// frame.
+func recogniseEach(rec Recognizer, frames []gocv.Mat) []view {
 	jobs := make(chan job)
 	views := make(chan view, 1)
 	done := make(chan struct{})
@@ -68,14 +76,21 @@ func recogniseAll(rec Recognizer, frames []gocv.Mat) view {
 		defer close(done)
 		recognise(rec, 5, jobs, views)
 	}()
-	var last view
+	var out []view
 	for i, f := range frames {
 		jobs <- job{frame: f.Clone(), index: 10 * i}
-		last = <-views
+		out = append(out, <-views)
 	}
 	close(jobs)
 	<-done
-	return last
+	return out
+}
+
+// recogniseAll hands frames to the recogniser one after another, each a
+// routine recognition of the same page, and returns the last view.
+func recogniseAll(rec Recognizer, frames []gocv.Mat) view {
+	views := recogniseEach(rec, frames)
+	return views[len(views)-1]
 }
 
 // TestFusedReading holds real photos of ../shared's others-train up to a
@@ -83,12 +98,13 @@ func recogniseAll(rec Recognizer, frames []gocv.Mat) view {
 // recognitions. Read one frame at a time, the frames misread or doubt
 // different cells and the gate does not let the vote be shown solved;
 // read from the mean of their aligned canvases as well, the page is, with
-// the givens printed.
+// the givens printed. (es2812-3, once here, is now shown solved from its
+// frames' probabilities combined, Evidence.Sure: TestSmallCellsSureTogether.)
 func TestFusedReading(t *testing.T) {
 	needModel(t)
 	dir := testenv.Shared(t, "datasets/others-train")
 	at := []int{5, 15, 25, 35, 45, 55}
-	for _, name := range []string{"andreibrihac-1", "andreibrihac-2", "es2812-3", "andreibrihac-16"} {
+	for _, name := range []string{"andreibrihac-1", "andreibrihac-2", "andreibrihac-16"} {
 		t.Run(name, func(t *testing.T) {
 			truth, err := sudoku.ReadDatFile(filepath.Join(dir, name+".dat"))
 			if err != nil {

@@ -250,7 +250,7 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 				cellPx = res.CellPx
 			}
 			solvable := res.Status == pipeline.StatusSolved || res.Status == pipeline.StatusCheck
-			voted, fresh := voter.Add(res.Puzzle, res.Conf, res.CheckCells(), solvable)
+			voted, fresh := voter.Add(res.Puzzle, res.Conf, res.Prob, res.CheckCells(), solvable)
 			if fresh && !j.fresh {
 				v.id++
 			}
@@ -275,7 +275,7 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 			if given == sudoku.CellString(res.Puzzle.Cells) {
 				doubt = append(doubt, res.CheckCells()...)
 			}
-			ev := pipeline.Evidence{Conf: v.conf, Doubt: doubt, CellPx: cellPx}
+			ev := pipeline.Evidence{Conf: v.conf, Doubt: doubt, CellPx: cellPx, Sure: voter.Sure(viewsRho)}
 			v.verdict = pipeline.Gate(voted, rules, ev)
 			// Held back by the gate: the page's mean view may settle it.
 			v.conf, v.verdict, v.fused = fz.recheck(voted, rules, v.verdict, ev, res.Grid)
@@ -367,6 +367,14 @@ func mapQuad(h [9]float64, q [4]gocv.Point2f) [4]gocv.Point2f {
 	}
 	return out
 }
+
+// viewsRho is how many of a page's successive recognitions count as one
+// independent view when their probabilities are combined for the gate
+// (Voter.Sure): a cell a frame misread is misread again by the page's
+// next recognition 12–48% of the time, where cells of 12–20 px are
+// misread 3–31% of the time at all (`framescore --calib` on the tune
+// videos).
+const viewsRho = 2
 
 // shrinkReadings is how long (in recognitions: 3 s at one every 10th
 // frame at 30 fps) after a puzzle was solved a smaller one is not shown

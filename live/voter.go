@@ -1,6 +1,10 @@
 package live
 
-import "github.com/sudokuar/sudokuar/sudoku"
+import (
+	"math"
+
+	"github.com/sudokuar/sudokuar/sudoku"
+)
 
 // Voter merges the readings of successive recognitions of one puzzle, cell
 // by cell, so that one bad frame does not flip a digit. It also tells a new
@@ -21,6 +25,9 @@ type reading struct {
 	cells []int
 	conf  []float64
 	check map[int]bool // cells the reader said to check
+	// prob is, per cell, the reader's probabilities of the values 0..N
+	// (pipeline.Result.Prob; nil: not known, or a cell without ink).
+	prob [][]float32
 }
 
 // NewVoter returns a voter that remembers the last depth readings.
@@ -47,19 +54,23 @@ func (v *Voter) Disputed() bool { return v.pending != nil }
 func (v *Voter) Len() int { return len(v.history) }
 
 // Add records a reading of the givens g with per-cell confidences conf (nil
-// counts every cell as 1) and the cells the reader said to check, and
+// counts every cell as 1), the reader's per-cell probabilities prob (nil:
+// not known; see Sure) and the cells the reader said to check, and
 // returns the voted givens. solvable says
 // whether g on its own has exactly one solution: a reading that differs a
 // lot from the voted puzzle is taken at once as a new puzzle when it
 // solves, and otherwise only once a second reading agrees with it. fresh
 // reports that the voter started over with a new puzzle.
-func (v *Voter) Add(g sudoku.Grid, conf []float64, check []int, solvable bool) (voted sudoku.Grid, fresh bool) {
-	r := reading{cells: append([]int(nil), g.Cells...), conf: conf, check: map[int]bool{}}
+func (v *Voter) Add(g sudoku.Grid, conf []float64, prob [][]float32, check []int, solvable bool) (voted sudoku.Grid, fresh bool) {
+	r := reading{cells: append([]int(nil), g.Cells...), conf: conf, prob: prob, check: map[int]bool{}}
 	for _, c := range check {
 		r.check[c] = true
 	}
 	if len(conf) != len(g.Cells) {
 		r.conf = nil
+	}
+	if len(prob) != len(g.Cells) {
+		r.prob = nil
 	}
 	switch {
 	case len(v.history) == 0 || g.Shape != v.shape:
@@ -155,6 +166,72 @@ func (v *Voter) Conf() []float64 {
 		out[i] = min(1, sum/float64(len(v.history)))
 	}
 	return out
+}
+
+// Sure returns, per cell of the vote, how sure the readings voted on are
+// together of the voted value: the posterior of naive Bayes over them,
+// each reading's probabilities (floored at probFloor) raised to 1/rho, as
+// if the k readings were k/rho independent views (consecutive frames of
+// one page are not: their errors come together). A reading without
+// probabilities for a cell counts what it read, with its confidence
+// (conf), the rest spread over the other values; a cell vision found
+// empty without ink counts as empty, sure to 1-probFloor. Nil before any
+// reading or when rho < 1.
+func (v *Voter) Sure(rho float64) []float64 {
+	if len(v.history) == 0 || rho < 1 {
+		return nil
+	}
+	g := v.vote()
+	n := v.shape.N()
+	out := make([]float64, len(g.Cells))
+	ll := make([]float64, n+1)
+	for i, val := range g.Cells {
+		clear(ll)
+		for _, r := range v.history {
+			for x := range ll {
+				ll[x] += math.Log(readingProb(r, i, x, n)) / rho
+			}
+		}
+		top := ll[val]
+		sum := 0.0
+		for _, l := range ll {
+			sum += math.Exp(l - top)
+		}
+		out[i] = 1 / sum
+	}
+	return out
+}
+
+// probFloor is the least probability a reading gives any value: a
+// reader's 1e-9 is not that sure, and one such view must not outvote
+// the others alone.
+const probFloor = 1e-3
+
+// readingProb is the probability reading r gives value x of cell i of an
+// n×n grid (see Sure), at least probFloor.
+func readingProb(r reading, i, x, n int) float64 {
+	var p float64
+	switch {
+	case r.prob != nil && len(r.prob[i]) == n+1:
+		p = float64(r.prob[i][x])
+	case r.prob != nil && r.prob[i] == nil && r.cells[i] == 0:
+		// No ink: empty, as sure as anything is.
+		p = probFloor
+		if x == 0 {
+			p = 1
+		}
+	default:
+		c := 1.0
+		if r.conf != nil {
+			c = r.conf[i]
+		}
+		if x == r.cells[i] {
+			p = c
+		} else {
+			p = (1 - c) / float64(n)
+		}
+	}
+	return max(probFloor, p)
 }
 
 // vote picks, per cell, the value with the largest summed confidence; a tie

@@ -90,7 +90,7 @@ func TestVoter(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			v := NewVoter(tc.depth)
 			for i, s := range tc.steps {
-				got, fresh := v.Add(grid4(t, s.read), s.conf, nil, s.solvable)
+				got, fresh := v.Add(grid4(t, s.read), s.conf, nil, nil, s.solvable)
 				want := strings.ReplaceAll(s.wantVoted, " ", "")
 				if gridText(got) != want || fresh != s.wantFresh {
 					t.Fatalf("step %d: Add(%s) = %s fresh=%v, want %s fresh=%v",
@@ -103,10 +103,10 @@ func TestVoter(t *testing.T) {
 
 func TestVoterShapeChangeStartsOver(t *testing.T) {
 	v := NewVoter(3)
-	v.Add(grid4(t, "1200 0034 0010 4000"), nil, nil, true)
+	v.Add(grid4(t, "1200 0034 0010 4000"), nil, nil, nil, true)
 	g6 := sudoku.NewGrid(sudoku.Shape{BoxRows: 2, BoxCols: 3})
 	g6.Cells[0] = 5
-	got, fresh := v.Add(g6, nil, nil, false)
+	got, fresh := v.Add(g6, nil, nil, nil, false)
 	if !fresh || got.Shape != g6.Shape || got.Cells[0] != 5 {
 		t.Fatalf("after a 6x6 reading: fresh=%v shape=%v cell0=%d", fresh, got.Shape, got.Cells[0])
 	}
@@ -139,9 +139,67 @@ func TestVoterCheck(t *testing.T) {
 		{[]int{1}, []int{1}},    // readings 2..5 remain: 2 of 4
 	}
 	for k, s := range steps {
-		v.Add(g, nil, s.check, true)
+		v.Add(g, nil, nil, s.check, true)
 		if got := v.Check(); fmt.Sprint(got) != fmt.Sprint(s.want) {
 			t.Errorf("after reading %d: check %v, want %v", k+1, got, s.want)
 		}
+	}
+}
+
+// TestVoterSure: the readings' probabilities combined (naive Bayes, two
+// readings one view) make a cell sure only when several readings agree
+// surely; one reading, or a reading that disagrees or saw no ink there
+// among few, keep it unsure, and probabilities that say nothing fall back
+// to the readings' own confidences.
+func TestVoterSure(t *testing.T) {
+	// probs gives cell 0 of a 4×4 reading "1000 ..." the probability p of
+	// a 1, the rest spread over 0, 2, 3 and 4.
+	probs := func(p float32, v int) [][]float32 {
+		out := make([][]float32, 16)
+		q := make([]float32, 5)
+		for x := range q {
+			q[x] = (1 - p) / 4
+		}
+		q[v] = p
+		out[0] = q
+		return out
+	}
+	one := grid4(t, "1000 0000 0000 0000")
+	two := grid4(t, "2000 0000 0000 0000")
+	empty := grid4(t, "0000 0000 0000 0000")
+	type add struct {
+		g    sudoku.Grid
+		conf float64
+		prob [][]float32
+	}
+	for _, tc := range []struct {
+		name     string
+		adds     []add
+		min, max float64
+	}{
+		{"one sure reading", []add{{one, 0.999, probs(0.999, 1)}}, 0, 0.99},
+		{"three sure readings", []add{{one, 0.999, probs(0.999, 1)}, {one, 0.999, probs(0.999, 1)}, {one, 0.999, probs(0.999, 1)}}, 0.999, 1},
+		{"three unsure readings", []add{{one, 0.7, probs(0.7, 1)}, {one, 0.7, probs(0.7, 1)}, {one, 0.7, probs(0.7, 1)}}, 0, 0.99},
+		{"three readings, one for a 2", []add{{one, 0.99, probs(0.99, 1)}, {two, 0.99, probs(0.99, 2)}, {one, 0.99, probs(0.99, 1)}}, 0, 0.99},
+		{"four sure readings outweigh one for a 2", []add{{one, 0.99, probs(0.99, 1)}, {two, 0.99, probs(0.99, 2)}, {one, 0.99, probs(0.99, 1)}, {one, 0.99, probs(0.99, 1)}, {one, 0.99, probs(0.99, 1)}}, 0.999, 1},
+		{"three readings, one without ink there", []add{{one, 0.999, probs(0.999, 1)}, {empty, 1, make([][]float32, 16)}, {one, 0.999, probs(0.999, 1)}}, 0, 0.99},
+		{"no probabilities: the confidences", []add{{one, 0.9999, nil}, {one, 0.9999, nil}, {one, 0.9999, nil}, {one, 0.9999, nil}}, 0.999, 1},
+	} {
+		v := NewVoter(5)
+		for _, a := range tc.adds {
+			conf := make([]float64, 16)
+			for i := range conf {
+				conf[i] = 1
+			}
+			conf[0] = a.conf
+			v.Add(a.g, conf, a.prob, nil, false)
+		}
+		got := v.Sure(2)
+		if len(got) != 16 || got[0] < tc.min || got[0] > tc.max {
+			t.Errorf("%s: vote %s, Sure(2)[0] = %v, want in [%g, %g]", tc.name, gridText(v.Voted()), got, tc.min, tc.max)
+		}
+	}
+	if NewVoter(3).Sure(2) != nil {
+		t.Error("Sure before any reading: want nil")
 	}
 }

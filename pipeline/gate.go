@@ -21,6 +21,13 @@ type Evidence struct {
 	Doubt []int
 	// CellPx is the side of a cell in the picture, in pixels (0: unknown).
 	CellPx float64
+	// Sure is, per cell, how sure several readings of the page are
+	// together of the value held: live's naive-Bayes posterior over the
+	// frames voted on, counted as the fewer independent views they are
+	// (live.Voter.Sure). Nil: one reading, nothing combined. A cell
+	// whose Sure reaches SureTogether, from cells of SureTogetherPx or
+	// more, is neither doubted nor unsure, whatever Conf and Doubt say.
+	Sure []float64
 }
 
 // Gate thresholds. A given read less than CheckBelow sure is always to be
@@ -29,17 +36,29 @@ type Evidence struct {
 // Cells smaller than SmallCellPx are read from so few pixels that a wrong
 // digit can come out confident: there every given must be SmallCellSure
 // sure, or the user is asked to move closer rather than shown a solution.
+//
+// SureTogether is how sure the readings of several frames must be together
+// (Evidence.Sure) for a cell of at least SureTogetherPx to count as read
+// surely, whatever Conf and Doubt say of it. Measured with `framescore
+// --calib` on the four tune videos (naive Bayes over the vote's frames,
+// two frames one view): no solved vote that is wrong has its givens and
+// doubted cells that sure, and the only wrong givens that sure are two
+// printed givens the truth files lack; below 14 px, where a frame
+// misreads a third of the cells or more, no vote reached it.
 const (
-	CheckBelow    = 0.5
-	SmallCellPx   = 17
-	SmallCellSure = 0.9
+	CheckBelow     = 0.5
+	SmallCellPx    = 17
+	SmallCellSure  = 0.9
+	SureTogether   = 0.999
+	SureTogetherPx = 14
 )
 
 // Gate is the one place that decides what a reading of givens g may show,
 // for `scan`, `live` and the web camera alike: rules is Judge(g) (a caller
 // may pass a verdict it already has for the same givens), ev how sure the
 // reading is. A solved verdict stays solved only when no cell is in doubt
-// and the cells were large enough to read surely; otherwise the solution is
+// and the cells were large enough to read surely (or several frames
+// together read them surely: Evidence.Sure); otherwise the solution is
 // withheld and the verdict says StatusCheck with the cells to check, or
 // StatusTooSmall ("move closer") with the unsure cells when the cells are
 // too small to be read surely. Other verdicts (conflicts, several
@@ -52,11 +71,19 @@ func Gate(g sudoku.Grid, rules Verdict, ev Evidence) Verdict {
 	if len(conf) != len(g.Cells) {
 		conf = nil
 	}
-	check := slices.Clone(ev.Doubt)
+	together := func(i int) bool {
+		return ev.CellPx >= SureTogetherPx && len(ev.Sure) == len(g.Cells) && i >= 0 && i < len(ev.Sure) && ev.Sure[i] >= SureTogether
+	}
+	var check []int
+	for _, c := range ev.Doubt {
+		if !together(c) {
+			check = append(check, c)
+		}
+	}
 	small := ev.CellPx > 0 && ev.CellPx < SmallCellPx
 	var unsure []int
 	for i, v := range g.Cells {
-		if v == 0 || conf == nil {
+		if v == 0 || conf == nil || together(i) {
 			continue
 		}
 		if conf[i] < CheckBelow {

@@ -173,6 +173,11 @@ func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality s
 			conf[sudoku.TurnIndex(i, n, k)] = c
 		}
 		reading.Conf = conf
+		prob := make([][]float32, len(reading.Prob))
+		for i, q := range reading.Prob {
+			prob[sudoku.TurnIndex(i, n, k)] = q
+		}
+		reading.Prob = prob
 		for i := range reading.Changes {
 			reading.Changes[i].Cell = sudoku.TurnIndex(reading.Changes[i].Cell, n, k)
 		}
@@ -185,6 +190,7 @@ func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality s
 	}
 	r.Puzzle = reading.Given
 	r.Given = sudoku.CellString(reading.Given.Cells)
+	r.Prob = reading.Prob
 	r.Conf = make([]float64, len(reading.Conf))
 	for i, c := range reading.Conf {
 		r.Conf[i] = math.Round(float64(c)*1000) / 1000

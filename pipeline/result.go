@@ -64,6 +64,10 @@ type Result struct {
 	// reading is of the value in Given (calibrated probability, three
 	// decimals); 1 for cells vision saw no ink in.
 	Conf []float64 `json:"conf,omitempty"`
+	// Prob is, per cell (in Given's layout), the reader's probabilities
+	// of the values 0..N (0: empty), nil for a cell vision found empty
+	// and gave no pixels for: what live combines over a page's frames.
+	Prob [][]float32 `json:"-"`
 	// Turns is how many clockwise quarter turns the page lay away from
 	// upright in the frame (0 normally); Puzzle, Grid and Corners are
 	// already turned to match. Apply vision.Grid.Turn to a grid Locate finds later.

@@ -320,6 +320,15 @@ func (d *Detector) warpBent(g Grid, gs float64, side int) {
 	mw := b.K + 1
 	rowDX, rowDY := make([]float64, mw), make([]float64, mw)
 	kf := float64(b.K)
+	// Where each column falls in the mesh, the same for every row.
+	colU, colT := make([]float64, side), make([]float64, side)
+	colI := make([]int, side)
+	for x := 0; x < side; x++ {
+		u := float64(x) / sd
+		fu := math.Min(1, u) * kf
+		i := min(int(fu), b.K-1)
+		colU[x], colI[x], colT[x] = u, i, fu-float64(i)
+	}
 	for y := 0; y < side; y++ {
 		v := float64(y) / sd
 		fv := math.Min(1, v) * kf
@@ -330,10 +339,7 @@ func (d *Detector) warpBent(g Grid, gs float64, side int) {
 			rowDY[i] = b.DY[j*mw+i]*(1-tv) + b.DY[(j+1)*mw+i]*tv
 		}
 		for x := 0; x < side; x++ {
-			u := float64(x) / sd
-			fu := math.Min(1, u) * kf
-			i := min(int(fu), b.K-1)
-			tu := fu - float64(i)
+			u, i, tu := colU[x], colI[x], colT[x]
 			dx := rowDX[i]*(1-tu) + rowDX[i+1]*tu
 			dy := rowDY[i]*(1-tu) + rowDY[i+1]*tu
 			cx, cy := (u+dx)*sd*k, (v+dy)*sd*k
@@ -396,6 +402,10 @@ func (d *Detector) refineBend(g *Grid, gs float64, n int, cs float64) bool {
 	}
 	// Kept only when the lines stand out more on the new canvas.
 	before := d.latticeContrast(n)
+	// The canvas at hand is g's (warped and binarised for these cells):
+	// kept, it is put back below rather than warped and binarised again.
+	d.keepCanvas(&d.unbent)
+	block := d.binBlock
 	old := g.Bend
 	g.Bend = next
 	d.warp(*g, gs, side)
@@ -407,8 +417,7 @@ func (d *Detector) refineBend(g *Grid, gs float64, n int, cs float64) bool {
 		return true
 	}
 	g.Bend = old
-	d.warp(*g, gs, side)
-	d.binarise(cs, d.kLen)
+	d.putBack(&d.unbent, block)
 	return false
 }
 

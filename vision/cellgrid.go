@@ -53,12 +53,7 @@ func cellHole(c gocv.PointVector, a, lo, hi float64) ([4]pt, bool) {
 	if a < lo || a > hi {
 		return [4]pt{}, false
 	}
-	ip := c.ToPoints()
-	p := make([]pt, len(ip))
-	for k, v := range ip {
-		p[k] = pt{float64(v.X), float64(v.Y)}
-	}
-	return holeQuad(p, a)
+	return holeQuad(pointsOf(c), a)
 }
 
 // holeQuad reduces a hole outline of area a to a convex quadrilateral with

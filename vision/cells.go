@@ -521,13 +521,16 @@ func normalise(w, h int, srcs ...[]float32) [][]float32 {
 		tw = max(1, int(math.Round(float64(w)*box/float64(h))))
 	}
 	wx, wy := areaWeights(w, tw), areaWeights(h, th)
-	tmp := make([]float32, h*tw)
-	small := make([]float32, tw*th)
+	// One allocation for the scratch and one for the views (a few per
+	// cell add up over a grid's digits).
+	scratch := make([]float32, h*tw+tw*th)
+	tmp, small := scratch[:h*tw], scratch[h*tw:]
 	ox, oy := (CellSize-tw)/2, (CellSize-th)/2
 	outs := make([][]float32, len(srcs))
+	all := make([]float32, len(srcs)*CellSize*CellSize)
 	for k, src := range srcs {
 		resampleArea(src, w, tw, wx, wy, tmp, small)
-		out := make([]float32, CellSize*CellSize)
+		out := all[k*CellSize*CellSize : (k+1)*CellSize*CellSize : (k+1)*CellSize*CellSize]
 		for y := 0; y < th; y++ {
 			copy(out[(oy+y)*CellSize+ox:(oy+y)*CellSize+ox+tw], small[y*tw:(y+1)*tw])
 		}

@@ -332,11 +332,7 @@ func (d *Detector) innerCandidates(outer candidate, minArea float64) []candidate
 			break
 		}
 		ci := contours.At(f.i)
-		ip := ci.ToPoints()
-		p := make([]pt, len(ip))
-		for j, v := range ip {
-			p[j] = pt{float64(v.X), float64(v.Y)}
-		}
+		p := pointsOf(ci)
 		q, ok := plainQuad(ci, f.a)
 		if !ok && k == 0 {
 			q, ok = quadFromContour(p)

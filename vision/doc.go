@@ -30,7 +30,10 @@
 // out, the search again over the page's region alone at the finer
 // resolution its size affords (up to FindSide pixels, enlarging up to
 // twice: a grid at arm's length whose thin lines vanish at the frame's
-// search resolution), taken when its lines are clear; corners refined on straight
+// search resolution), taken when its lines are clear (a candidate that
+// holds no lattice at the search's resolution, mostly a page held up,
+// gets that closer look first, and is read where the search found it
+// only when the closer look reads no clear 9×9 grid); corners refined on straight
 // edge runs of the outline (robust to text or a finger touching the grid,
 // and to curved paper); a square canvas through the homography; when the
 // lines inside it are weak (the outline fused with a page frame, a

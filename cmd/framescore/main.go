@@ -16,6 +16,14 @@
 // the grid: told where it is (vision.Pick.Within), here where a whole
 // search of this frame, or else of the last frame of the photo it found
 // a grid in, found it.
+//
+// --calib measures instead how reliable each kind of evidence the gate
+// could use is, per cell size, over one or more videos: a frame's own
+// confidence, the vote's support, the mean probability and the
+// naive-Bayes posterior over the frames voted on (see calib.go), and
+// which solved votes each rule would release, right or wrong:
+//
+//	go run ./cmd/framescore --calib --every 6 A.avi B.avi ...
 package main
 
 import (
@@ -50,14 +58,26 @@ func main() {
 	every := flag.Int("every", 6, "score every Nth frame of each photo")
 	lookPx := flag.Float64("look-px", 0, "vision.Options.LookPx (0: the default, -1: one look)")
 	within := flag.Bool("within", false, "read each frame told where the grid is (where a whole search found it), as live does")
+	calibrate := flag.Bool("calib", false, "measure the gate's evidence per cell size over the videos (any number) instead")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: framescore [flags] VIDEO.avi (with VIDEO.truth beside it)")
+		fmt.Fprintln(os.Stderr, "usage: framescore [flags] VIDEO.avi (with VIDEO.truth beside it)\n       framescore --calib [flags] VIDEO.avi...")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if flag.NArg() != 1 || *every < 1 {
+	if (flag.NArg() != 1 && !*calibrate) || flag.NArg() < 1 || *every < 1 {
 		flag.Usage()
 		os.Exit(2)
+	}
+	if *calibrate {
+		var c calib
+		for _, v := range flag.Args() {
+			if err := c.calibrate(v, *every, *within); err != nil {
+				fmt.Fprintln(os.Stderr, "framescore:", err)
+				os.Exit(1)
+			}
+		}
+		c.report(os.Stdout)
+		return
 	}
 	if err := run(os.Stdout, flag.Arg(0), *every, *lookPx, *within); err != nil {
 		fmt.Fprintln(os.Stderr, "framescore:", err)
@@ -66,6 +86,25 @@ func main() {
 }
 
 func run(w io.Writer, video string, every int, lookPx float64, within bool) error {
+	var t pipeline.Tally
+	err := readFrames(video, every, lookPx, within, func(sg segment, name string, r pipeline.Result, _ bool) {
+		t.Add(name, r, sg.truth)
+	})
+	if err != nil {
+		return err
+	}
+	if t.Images == 0 {
+		return fmt.Errorf("%s: no frame scored (does %s match it?)", video, "its .truth")
+	}
+	t.Report(w)
+	return nil
+}
+
+// readFrames reads every Nth frame of each photo of video, from the
+// settle after its cut on (told where the grid is with within, see
+// main), and hands each reading to each with its photo's segment, its
+// name (photo#frame) and whether it is the photo's first.
+func readFrames(video string, every int, lookPx float64, within bool, each func(sg segment, name string, r pipeline.Result, first bool)) error {
 	segs, err := readSegments(strings.TrimSuffix(video, filepath.Ext(video)) + ".truth")
 	if err != nil {
 		return err
@@ -82,12 +121,12 @@ func run(w io.Writer, video string, every int, lookPx float64, within bool) erro
 	defer vc.Close()
 	frame := gocv.NewMat()
 	defer frame.Close()
-	var t pipeline.Tally
 	s := 0
+	first := true
 	var seen *[4]gocv.Point2f // where a whole search last found the grid of photo s
 	for k := 0; s < len(segs) && vc.Read(&frame); k++ {
 		for s < len(segs) && k > segs[s].last {
-			s, seen = s+1, nil
+			s, seen, first = s+1, nil, true
 		}
 		if s == len(segs) || k < segs[s].first+settle || (k-segs[s].first-settle)%every != 0 || frame.Empty() {
 			continue
@@ -102,12 +141,9 @@ func run(w io.Writer, video string, every int, lookPx float64, within bool) erro
 				r = p.ProcessPick(frame, vision.Pick{Within: seen})
 			}
 		}
-		t.Add(fmt.Sprintf("%s#%d", filepath.Base(segs[s].photo), k), r, segs[s].truth)
+		each(segs[s], fmt.Sprintf("%s#%d", filepath.Base(segs[s].photo), k), r, first)
+		first = false
 	}
-	if t.Images == 0 {
-		return fmt.Errorf("%s: no frame scored (does %s match it?)", video, "its .truth")
-	}
-	t.Report(w)
 	return nil
 }
 

@@ -1,0 +1,64 @@
+package pipeline
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/sudokuar/sudokuar/sudoku"
+)
+
+// TestGateSureTogether: what several frames read surely together
+// (Evidence.Sure) settles a cell the single confidences or the reader's
+// doubt leave unsure, from cells of SureTogetherPx on; below that, or
+// short of SureTogether, or on a cell it does not cover, the gate holds
+// as it does without it.
+func TestGateSureTogether(t *testing.T) {
+	g, err := sudoku.ParseCellGrid(sudoku.Shape{BoxRows: 3, BoxCols: 3},
+		"530070000600195000098000060800060003400803001700020006060000280000419005000080079")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := Judge(g)
+	if rules.Status != StatusSolved {
+		t.Fatalf("puzzle: %s", rules.Status)
+	}
+	const cell = 4 // r1c5, a 7
+	conf := make([]float64, len(g.Cells))
+	for i := range conf {
+		conf[i] = 0.99
+	}
+	conf[cell] = 0.8 // below SmallCellSure
+	weak := slices.Clone(conf)
+	weak[cell] = 0.3 // below CheckBelow
+	sure := func(at float64) []float64 {
+		s := make([]float64, len(g.Cells))
+		for i := range s {
+			s[i] = 1
+		}
+		s[cell] = at
+		return s
+	}
+	for _, tc := range []struct {
+		name string
+		ev   Evidence
+		want string
+	}{
+		{"small, one reading", Evidence{Conf: conf, CellPx: 15}, StatusTooSmall},
+		{"small, sure together", Evidence{Conf: conf, CellPx: 15, Sure: sure(0.9995)}, StatusSolved},
+		{"small, short of sure together", Evidence{Conf: conf, CellPx: 15, Sure: sure(0.998)}, StatusTooSmall},
+		{"too small to count what is sure together", Evidence{Conf: conf, CellPx: 13, Sure: sure(0.9999)}, StatusTooSmall},
+		{"doubted, one reading", Evidence{Conf: conf, CellPx: 20, Doubt: []int{cell}}, StatusCheck},
+		{"doubted, sure together", Evidence{Conf: conf, CellPx: 20, Doubt: []int{cell}, Sure: sure(0.9995)}, StatusSolved},
+		{"below CheckBelow, sure together", Evidence{Conf: weak, CellPx: 20, Sure: sure(0.9995)}, StatusSolved},
+		{"below CheckBelow, short of sure together", Evidence{Conf: weak, CellPx: 20, Sure: sure(0.99)}, StatusCheck},
+		{"Sure of another size ignored", Evidence{Conf: conf, CellPx: 15, Sure: []float64{1, 1, 1}}, StatusTooSmall},
+	} {
+		v := Gate(g, rules, tc.ev)
+		if v.Status != tc.want {
+			t.Errorf("%s: %s (check %v), want %s", tc.name, v.Status, v.Check, tc.want)
+		}
+		if tc.want != StatusSolved && !slices.Contains(v.Check, cell) {
+			t.Errorf("%s: check %v, want r1c5 (cell %d) named", tc.name, v.Check, cell)
+		}
+	}
+}
