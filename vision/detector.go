@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 
 	"gocv.io/x/gocv"
@@ -1072,6 +1073,7 @@ func (d *Detector) analyzeTaken(g Grid, gs float64) (Grid, []Cell, float64, erro
 	d.tryEvenBoxes(&a)
 	d.tryGridFromCells(&a)
 	d.tryEdgeLines(&a)
+	d.tryWholeLattice(&a)
 	n := d.lookFiner(&a)
 	if n == 0 || a.guess.LineScore < 0.1 {
 		return a.g, nil, a.guess.LineScore, qualityErr(NoGrid, "no grid lines inside the quadrilateral (line score %.2f)", a.guess.LineScore)
@@ -1169,6 +1171,40 @@ func (d *Detector) tryEdgeLines(a *analysis) {
 		a.g, a.guess = d.preferClearer(a.g, a.guess, g2, a.gs, a.side0)
 	} else {
 		d.rectify(a.g, a.gs, a.side0)
+	}
+}
+
+// tryWholeLattice handles a quadrilateral that holds a whole grid and
+// more, though its lines read clearly: a grid printed to the edge of
+// a photo or page, held up against a background, has its outline merged
+// with the page's edge beside it, so the warp holds the grid and a margin
+// of the page and the lattice read across it is misplaced (a reading of
+// no solution). When the lines of a whole 9×9 grid (the common size;
+// a comb of fewer lines fits inside a larger grid too) stand out inside
+// the canvas, short of its edges, the sides move to that grid's outer
+// lines, if its lines are then clearer.
+func (d *Detector) tryWholeLattice(a *analysis) {
+	if a.guess.LineScore < weakLineScore || a.guess.Shape.N() > 9 {
+		// Weak lines: the quadrilateral is a page or a frame around the
+		// grid, which the steps before looked into (a comb fit to the
+		// text and a turned grid's lines there misplaces it). A larger
+		// grid read holds combs of 9×9 inside it.
+		return
+	}
+	colSum, rowSum, ok := d.bandSums(a.side0)
+	if !ok {
+		return
+	}
+	const n = 9
+	if !slices.Contains(d.opts.Sizes, n) {
+		return
+	}
+	ls, moved := wholeLatticeLines(colSum, rowSum, a.side0, n)
+	if !moved {
+		return
+	}
+	if g2, ok := gridFromLines(a.g, ls, a.side0); ok {
+		a.g, a.guess = d.preferClearer(a.g, a.guess, g2, a.gs, a.side0)
 	}
 }
 
@@ -1324,6 +1360,13 @@ func (d *Detector) gridFromEdgeLines(g Grid, canvasSide int) (Grid, bool) {
 	if !moved {
 		return g, false
 	}
+	return gridFromLines(g, ls, canvasSide)
+}
+
+// gridFromLines returns g with its sides on the lines ls (top, right,
+// bottom, left, in pixels of a canvas of side canvasSide warped with g),
+// or false when they do not make a convex quadrilateral.
+func gridFromLines(g Grid, ls [4]line, canvasSide int) (Grid, bool) {
 	k := float64(canvasSide) / float64(g.Side)
 	back := mul3(g.HInv, [9]float64{1 / k, 0, 0, 0, 1 / k, 0, 0, 0, 1})
 	next := g

@@ -294,17 +294,6 @@ func solve8(a [8][8]float64, b [8]float64) ([8]float64, bool) {
 // right, bottom, left, canvas pixels) and whether any moved by more than
 // a pixel from the canvas edge.
 func edgeLines(colSum, rowSum [latticeBands][]float64, side int) ([4]line, bool) {
-	half := func(s [latticeBands][]float64, lo bool) []float64 {
-		out := make([]float64, side)
-		for b := 0; b < latticeBands; b++ {
-			if (b < latticeBands/2) == lo {
-				for i, v := range s[b] {
-					out[i] += v
-				}
-			}
-		}
-		return out
-	}
 	reach := int(0.12 * float64(side))
 	strong := 0.6 * float64(side) / 2
 	// outermost returns the position of the outermost strong line from the
@@ -337,14 +326,11 @@ func edgeLines(colSum, rowSum [latticeBands][]float64, side int) ([4]line, bool)
 		return float64(side)
 	}
 	s := float64(side)
-	rowsLeft, rowsRight := half(rowSum, true), half(rowSum, false)
-	colsTop, colsBottom := half(colSum, true), half(colSum, false)
-	through := func(a, b pt) line { return line{a, unit(b.sub(a))} }
-	top := through(pt{s / 4, outermost(rowsLeft, true)}, pt{3 * s / 4, outermost(rowsRight, true)})
-	bottom := through(pt{s / 4, outermost(rowsLeft, false)}, pt{3 * s / 4, outermost(rowsRight, false)})
-	left := through(pt{outermost(colsTop, true), s / 4}, pt{outermost(colsBottom, true), 3 * s / 4})
-	right := through(pt{outermost(colsTop, false), s / 4}, pt{outermost(colsBottom, false), 3 * s / 4})
-	lines := [4]line{top, right, bottom, left}
+	rowsLeft, rowsRight := halfSums(rowSum, side, true), halfSums(rowSum, side, false)
+	colsTop, colsBottom := halfSums(colSum, side, true), halfSums(colSum, side, false)
+	lines := edgeBox(s, outermost(colsTop, true), outermost(colsTop, false), outermost(colsBottom, true), outermost(colsBottom, false),
+		outermost(rowsLeft, true), outermost(rowsLeft, false), outermost(rowsRight, true), outermost(rowsRight, false))
+	top, right, bottom, left := lines[0], lines[1], lines[2], lines[3]
 	moved := false
 	for _, p := range []struct {
 		l    line
@@ -362,4 +348,178 @@ func edgeLines(colSum, rowSum [latticeBands][]float64, side int) ([4]line, bool)
 		}
 	}
 	return lines, moved
+}
+
+// combFit finds, in the line profile p of a canvas (p[i]: long-stroke ink
+// at position i), the n+1 evenly spaced lines of an n×n grid that stand
+// out best: for each spacing from half the canvas's n-th part up to it and
+// each offset that keeps the comb inside, the mean of its teeth (the
+// strongest ink within combReach of each, over the profile's largest)
+// less the mean halfway between them. A comb is only a whole grid when
+// each tooth holds a line (at least combTooth), the ink halfway between
+// them and a spacing beyond either end is under combOuter of the teeth's
+// (a comb inside a finer grid, or part of a larger one, has a line
+// there; text and a turned grid smear ink between). It
+// returns the comb's first and last line and its score, and the score of
+// the comb spanning the whole canvas and whether that one is whole (then
+// nothing shorter is looked for).
+func combFit(p []float64, n int) (lo, hi, score, full float64, spans bool) {
+	side := len(p)
+	top := 0.0
+	for _, v := range p {
+		top = math.Max(top, v)
+	}
+	if n < 2 || side < 4*n || top <= 0 {
+		return 0, float64(side), 0, 0, false
+	}
+	// near[i]: the strongest ink within combReach of i, as a share of top.
+	near := make([]float64, side)
+	for i := range p {
+		for j := max(0, i-combReach); j <= min(side-1, i+combReach); j++ {
+			near[i] = math.Max(near[i], p[j]/top)
+		}
+	}
+	at := func(x float64) float64 {
+		// A line at the canvas's very edge counts (reach beyond it).
+		i := int(math.Floor(x + 0.5))
+		if i < -combReach || i > side-1+combReach {
+			return 0
+		}
+		return near[min(max(i, 0), side-1)]
+	}
+	comb := func(off, per float64) (float64, bool) {
+		sum, weakest, gaps := 0.0, 1.0, 0.0
+		for k := 0; k <= n; k++ {
+			v := at(off + float64(k)*per)
+			sum += v
+			weakest = math.Min(weakest, v)
+			if k < n {
+				gaps += at(off + (float64(k)+0.5)*per)
+			}
+		}
+		mean, gap := sum/float64(n+1), gaps/float64(n)
+		whole := weakest >= combTooth && gap < combOuter*mean &&
+			at(off-per) < combOuter*mean && at(off+float64(n+1)*per) < combOuter*mean
+		return mean - gap, whole
+	}
+	s := float64(side - 1)
+	full, spans = comb(0, s/float64(n))
+	lo, hi = 0, s
+	if spans {
+		// Every line of the grid spanning the canvas is there: the
+		// quadrilateral is the grid's own (the usual case).
+		return lo, hi, full, full, true
+	}
+	for per := 0.5 * s / float64(n); per < s/float64(n); per += 0.5 {
+	offsets:
+		for off := 0.0; off+float64(n)*per <= s; off++ {
+			// Most combs miss a line at once: left before scoring.
+			for k := 0; k <= n; k++ {
+				if at(off+float64(k)*per) < combTooth {
+					continue offsets
+				}
+			}
+			if v, whole := comb(off, per); whole && v > score {
+				lo, hi, score = off, off+float64(n)*per, v
+			}
+		}
+	}
+	return lo, hi, score, full, false
+}
+
+// Comb fit: how far from a tooth its line may lie (canvas pixels), the
+// least ink each tooth's line must have (a share of the profile's
+// largest), and how much weaker than the teeth the ink between them and
+// a line a spacing beyond the comb's ends must be.
+const (
+	combReach = 2
+	combTooth = 0.3
+	combOuter = 0.5
+)
+
+// wholeLatticeLines finds the outer lines of an n×n grid lying within the
+// current line images of a canvas of side canvasSide when the
+// quadrilateral warped there is more than the grid: its outline merged
+// with the page's edge beside the grid (a grid printed to the edge of a
+// photo or a page, held up against a background), so the canvas holds
+// the grid and a margin of the page. In each half of each direction, the
+// comb of n+1 evenly spaced lines that stand out best (combFit) is taken
+// when it is a whole grid and stands clearly above the comb spanning the
+// canvas, and its end lines replace the canvas's edges. The grid must be
+// found both ways (shorter than the canvas, or its whole lattice spanning
+// it) and share a side with the canvas (a side of its comb within half a
+// cell of the canvas's edge, or its lines spanning the canvas the other
+// way): a grid inside a page's margins all round is the inner search's
+// to find.
+// It returns the four lines (top, right, bottom, left, canvas pixels) and
+// whether the sides moved.
+func wholeLatticeLines(colSum, rowSum [latticeBands][]float64, side, n int) ([4]line, bool) {
+	half := func(s [latticeBands][]float64, lo bool) []float64 { return halfSums(s, side, lo) }
+	s := float64(side)
+	cell := s / float64(n)
+	// axis fits both halves of one direction: the comb's ends in each,
+	// whether it is shorter than the canvas in both halves, whether the
+	// whole grid's lines span the canvas in both instead, and whether a
+	// shorter comb reaches the canvas's edge.
+	axis := func(sums [latticeBands][]float64) (lo1, hi1, lo2, hi2 float64, shorter, spans, edge bool) {
+		lo1, hi1, score1, full1, spans1 := combFit(half(sums, true), n)
+		lo2, hi2, score2, full2, spans2 := combFit(half(sums, false), n)
+		short := func(lo, hi, score, full float64) bool {
+			return score >= full+combGain && hi-lo <= s-cell/2
+		}
+		// A whole comb within half a cell of the canvas's edges spans it.
+		long := func(lo, hi, score float64, spans bool) bool {
+			return spans || score > 0 && hi-lo > s-cell/2
+		}
+		if long(lo1, hi1, score1, spans1) && long(lo2, hi2, score2, spans2) {
+			// Its ends where the comb found them (a line's width or a
+			// few pixels inside the canvas's edge).
+			return lo1 + 0.5, hi1 + 0.5, lo2 + 0.5, hi2 + 0.5, false, true, false
+		}
+		if !short(lo1, hi1, score1, full1) || !short(lo2, hi2, score2, full2) {
+			return 0, s, 0, s, false, false, false
+		}
+		edge = math.Min(lo1, lo2) <= cell/2 || math.Max(hi1, hi2) >= s-1-cell/2
+		return lo1 + 0.5, hi1 + 0.5, lo2 + 0.5, hi2 + 0.5, true, false, edge
+	}
+	l1, r1, l2, r2, cShort, cSpans, cEdge := axis(colSum)
+	t1, b1, t2, b2, rShort, rSpans, rEdge := axis(rowSum)
+	// Each way the grid is found (shorter or spanning), shorter one way
+	// at least, and sharing a side with the canvas.
+	if !(cShort || cSpans) || !(rShort || rSpans) || !(cShort || rShort) || !(cSpans || rSpans || cEdge || rEdge) {
+		return [4]line{}, false
+	}
+	return edgeBox(s, l1, r1, l2, r2, t1, b1, t2, b2), true
+}
+
+// edgeBox is the four lines (top, right, bottom, left) through a grid's
+// outer lines in a canvas of side s: its left and right lines at l1, r1
+// a quarter of the way down and l2, r2 three quarters, its top and bottom
+// at t1, b1 a quarter of the way across and t2, b2 three quarters.
+func edgeBox(s, l1, r1, l2, r2, t1, b1, t2, b2 float64) [4]line {
+	through := func(a, b pt) line { return line{a, unit(b.sub(a))} }
+	top := through(pt{s / 4, t1}, pt{3 * s / 4, t2})
+	bottom := through(pt{s / 4, b1}, pt{3 * s / 4, b2})
+	left := through(pt{l1, s / 4}, pt{l2, 3 * s / 4})
+	right := through(pt{r1, s / 4}, pt{r2, 3 * s / 4})
+	return [4]line{top, right, bottom, left}
+}
+
+// combGain is how much better than the comb spanning the canvas a shorter
+// comb's teeth must stand out for it to be taken as the grid.
+const combGain = 0.15
+
+// halfSums adds up the bands of one half of the canvas (the low half
+// with lo: the top bands of a column profile, the left of a row profile),
+// side values long.
+func halfSums(sums [latticeBands][]float64, side int, lo bool) []float64 {
+	out := make([]float64, side)
+	for b := 0; b < latticeBands; b++ {
+		if (b < latticeBands/2) == lo {
+			for i, v := range sums[b] {
+				out[i] += v
+			}
+		}
+	}
+	return out
 }
