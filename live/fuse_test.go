@@ -99,12 +99,14 @@ func recogniseAll(rec Recognizer, frames []gocv.Mat) view {
 // different cells and the gate does not let the vote be shown solved;
 // read from the mean of their aligned canvases as well, the page is, with
 // the givens printed. (es2812-3, once here, is now shown solved from its
-// frames' probabilities combined, Evidence.Sure: TestSmallCellsSureTogether.)
+// frames' probabilities combined, Evidence.Sure: TestSmallCellsSureTogether;
+// andreibrihac-2 is read from its frames alone since vision tells a grid
+// line's remnants from a digit's ink: andreibrihac-9 took its place.)
 func TestFusedReading(t *testing.T) {
 	needModel(t)
 	dir := testenv.Shared(t, "datasets/others-train")
 	at := []int{5, 15, 25, 35, 45, 55}
-	for _, name := range []string{"andreibrihac-1", "andreibrihac-2", "andreibrihac-16"} {
+	for _, name := range []string{"andreibrihac-1", "andreibrihac-9", "andreibrihac-16"} {
 		t.Run(name, func(t *testing.T) {
 			truth, err := sudoku.ReadDatFile(filepath.Join(dir, name+".dat"))
 			if err != nil {

@@ -16,7 +16,10 @@ type piece struct {
 	x, y, w, h int
 	area       int
 	stray      bool // thin and off-centre: a bent line's remnant
-	aside      bool // its centre lies in the cell but off the cell's middle
+	// line: mostly on the run of a grid line (see plane.onLine), once
+	// lineKnown.
+	line, lineKnown bool
+	aside           bool // its centre lies in the cell but off the cell's middle
 }
 
 // cells cuts the binarised canvas into n×n cells of cs pixels. Grid lines
@@ -49,6 +52,11 @@ func (d *Detector) cells(n int, cs float64, looks bool) []Cell {
 	labels := unsafe.Slice((*int32)(unsafe.Pointer(&lb[0])), len(lb)/4)
 	side := d.clean.Cols()
 	pl := plane{canvas: canvas, bin: bin, labels: labels, side: side, n: n, cs: cs, looks: looks}
+	if hl, err := d.hlines.DataPtrUint8(); err == nil && len(hl) == len(bin) {
+		if vl, err := d.vlines.DataPtrUint8(); err == nil && len(vl) == len(bin) {
+			pl.hl, pl.vl = hl, vl
+		}
+	}
 	pieces := cellPieces(stats, nl, n, cs)
 	cands := d.digitCandidates(pl, pieces, out)
 	// Printed digits are much darker than the paper around them; the
@@ -75,7 +83,7 @@ func (d *Detector) cells(n int, cs float64, looks bool) []Cell {
 		if n >= 12 {
 			main = clipLineBands(labels, side, main, cs, i/n)
 		}
-		box, keep, ink := gather(pl.offLines(pieces[i], main), main)
+		box, keep, ink := gather(pl.offLines(pieces[i], main), main, pl.onLine)
 		out[i].Ink = ink
 		out[i].Empty = false
 		out[i].Pixels, out[i].Half, out[i].Looks = pl.render(i, box, keep)
@@ -178,9 +186,9 @@ func (d *Detector) digitCandidates(pl plane, pieces [][]piece, out []Cell) []dig
 			continue
 		}
 		var main piece
-		for _, p := range ps {
-			if !p.stray && !p.aside && p.area > main.area {
-				main = p
+		for k, p := range ps {
+			if !p.stray && !p.aside && p.area > main.area && !pl.onLine(&ps[k]) {
+				main = ps[k]
 			}
 		}
 		if main.area == 0 {
@@ -211,13 +219,110 @@ func (d *Detector) digitCandidates(pl plane, pieces [][]piece, out []Cell) []dig
 	return cands
 }
 
+// onLine reports whether piece p is a remnant of a grid line: most of
+// its pixels lie in strokes along rows that the horizontal line mask
+// carries on beyond the piece, within 0.3 cell of its ends, or along
+// columns the vertical mask carries on. Such pieces are never a cell's
+// main ink nor gathered into a digit. Line removal leaves such dashes
+// and corners where a blurred line broke up (a run shorter than the line
+// kernel) or swelled past the mask; when the lattice is a little off
+// they lie away from where the cells' borders are expected and pass for
+// ink: a dash beside a digit widens its box and shrinks it into a blob
+// the reader calls empty, a corner taken for the cell's main ink leaves
+// the digit faint. A digit's stroke rarely shares its rows with a line
+// beside it: a digit crossing a line keeps its stroke there
+// (mendCrossings), and a stroke touching one shares a row or two of its
+// pixels at most. The answer is kept in p; it is worked out only for
+// the pieces a cell's decision looks at.
+func (pl plane) onLine(p *piece) bool {
+	if p.lineKnown || pl.hl == nil {
+		return p.line
+	}
+	p.lineKnown = true
+	reach := max(2, int(0.3*pl.cs))
+	minRun := max(2, int(0.12*pl.cs))
+	rows, cols := make([]bool, p.h), make([]bool, p.w)
+	for y := range rows {
+		rows[y] = pl.runsOn(pl.hl, p.y+y, p.x, p.w, 1, pl.side, reach)
+	}
+	for x := range cols {
+		cols[x] = pl.runsOn(pl.vl, p.x+x, p.y, p.h, pl.side, 1, reach)
+	}
+	// A pixel is on a line when it is part of a stroke along it (a run
+	// of the piece at least minRun long) on a row or column the mask
+	// carries on: the foot of a 1 whose stem the mask took is across
+	// that stem's column, not along it.
+	on, all := 0, 0
+	for y := 0; y < p.h; y++ {
+		row := pl.labels[(p.y+y)*pl.side+p.x : (p.y+y)*pl.side+p.x+p.w]
+		for x0 := 0; x0 < p.w; {
+			if row[x0] != p.label {
+				x0++
+				continue
+			}
+			x1 := x0
+			for x1 < p.w && row[x1] == p.label {
+				x1++
+			}
+			for x := x0; x < x1; x++ {
+				all++
+				if rows[y] && x1-x0 >= minRun || cols[x] && pl.colRun(p, x, y) >= minRun {
+					on++
+				}
+			}
+			x0 = x1
+		}
+	}
+	p.line = all > 0 && 10*on >= 7*all
+	return p.line
+}
+
+// colRun is the length of the vertical run of piece p's pixels through
+// (p.x+x, p.y+y).
+func (pl plane) colRun(p *piece, x, y int) int {
+	at := func(yy int) bool { return pl.labels[(p.y+yy)*pl.side+p.x+x] == p.label }
+	n := 1
+	for yy := y - 1; yy >= 0 && at(yy); yy-- {
+		n++
+	}
+	for yy := y + 1; yy < p.h && at(yy); yy++ {
+		n++
+	}
+	return n
+}
+
+// runsOn reports whether the line mask m carries line a (a row when step
+// is 1 and next the side, a column the other way round), or the one
+// beside it on either side, on within reach pixels before b0 or after
+// b0+n along it.
+func (pl plane) runsOn(m []uint8, a, b0, n, step, next, reach int) bool {
+	for da := -1; da <= 1; da++ {
+		aa := a + da
+		if aa < 0 || aa >= pl.side {
+			continue
+		}
+		base := aa * next
+		for b := max(0, b0-reach); b < b0; b++ {
+			if m[base+b*step] != 0 {
+				return true
+			}
+		}
+		for b := b0 + n; b < min(pl.side, b0+n+reach); b++ {
+			if m[base+b*step] != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // gather returns the bounding box, labels and ink of a cell's digit: its
 // main component and the parts of a broken digit, not specks, and, off
 // the cell's middle, the other digit of a number (see besideDigit). A
 // piece off the middle is judged against the digit gathered so far, so
 // the far arc of a 0 that broke in two (a blurred 10 in a small cell,
 // whose main component is the 1) joins once the near arc has.
-func gather(ps []piece, main piece) (image.Rectangle, []int32, int) {
+func gather(ps []piece, main piece, onLine func(*piece) bool) (image.Rectangle, []int32, int) {
 	box := image.Rect(main.x, main.y, main.x+main.w, main.y+main.h)
 	ink := main.area
 	keep := []int32{main.label}
@@ -227,7 +332,7 @@ func gather(ps []piece, main piece) (image.Rectangle, []int32, int) {
 		sofar := piece{x: box.Min.X, y: box.Min.Y, w: box.Dx(), h: box.Dy()}
 		for k, p := range ps {
 			// ps holds main as it was found, before trimTails.
-			if taken[k] || p.label == main.label || p.area*10 < main.area || p.aside && !besideDigit(sofar, p) {
+			if taken[k] || p.label == main.label || p.area*10 < main.area || p.aside && !besideDigit(sofar, p) || onLine != nil && onLine(&ps[k]) {
 				continue
 			}
 			taken[k], grew = true, true
@@ -299,8 +404,10 @@ func (pl plane) offLines(ps []piece, main piece) []piece {
 type plane struct {
 	canvas, bin []uint8
 	labels      []int32
-	side, n     int
-	cs          float64
+	// hl, vl: the horizontal and vertical line masks (nil: unknown).
+	hl, vl  []uint8
+	side, n int
+	cs      float64
 	// looks: the cells are small in the frame; render draws more views
 	// of each digit (Cell.Looks).
 	looks bool
@@ -313,7 +420,7 @@ type plane struct {
 // looks are cut as a digit's when the cells are small (a repair that makes
 // such ink a given must not take it for surer than its cuts agree).
 func (pl plane) faint(cell int, ps []piece, main piece) (pixels, half []float32, looks [][]float32) {
-	box, keep, _ := gather(ps, main)
+	box, keep, _ := gather(ps, main, pl.onLine)
 	return pl.render(cell, box, keep)
 }
 

@@ -123,7 +123,7 @@ func TestGatherBrokenZero(t *testing.T) {
 	near := piece{label: 2, x: 17, y: 104, w: 5, h: 15, area: 54}
 	far := piece{label: 3, x: 24, y: 104, w: 5, h: 15, area: 60, aside: true}
 	dash := piece{label: 4, x: 30, y: 103, w: 2, h: 16, area: 28, aside: true}
-	box, keep, ink := gather([]piece{one, near, far, dash}, one)
+	box, keep, ink := gather([]piece{one, near, far, dash}, one, nil)
 	if len(keep) != 3 || ink != 55+54+60 || box != image.Rect(10, 104, 29, 120) {
 		t.Errorf("gathered labels %v (ink %d, box %v), want the 1 and both arcs of the 0 (1, 2, 3; ink 169, box (10,104)-(29,120))", keep, ink, box)
 	}
@@ -196,5 +196,57 @@ func TestClipLineBands(t *testing.T) {
 	// is left whole.
 	if q := clipLineBands(labels, stride, got, cs, 0); q != got {
 		t.Errorf("a digit mostly below its cell was clipped: %+v -> %+v", got, q)
+	}
+}
+
+// TestOnLine checks which pieces of a 32 px cell are told apart as a grid
+// line's remnants: a dash on the row of a horizontal line the mask
+// carries on beyond it, and a corner of two lines the masks carry on, are;
+// a digit beside a line, and the foot of a 1 under a stem the vertical
+// mask took, are not. The plane is 64×64 (2×2 cells of 32 px).
+func TestOnLine(t *testing.T) {
+	const side = 64
+	tests := []struct {
+		name  string
+		ink   [][4]int // rectangles (x0, y0, x1, y1) of the piece's pixels
+		hmask [][4]int // of the horizontal line mask
+		vmask [][4]int // of the vertical line mask
+		want  bool
+	}{
+		{"a dash of a broken line", [][4]int{{20, 10, 30, 12}}, [][4]int{{0, 10, 16, 12}, {34, 10, 64, 12}}, nil, true},
+		{"a corner of two lines", [][4]int{{20, 20, 30, 22}, {20, 22, 22, 30}}, [][4]int{{0, 20, 17, 22}}, [][4]int{{20, 33, 22, 64}}, true},
+		{"a digit beside a line", [][4]int{{10, 8, 20, 24}}, [][4]int{{0, 30, 64, 32}}, [][4]int{{24, 0, 26, 64}}, false},
+		{"the foot of a 1 whose stem the mask took", [][4]int{{8, 30, 20, 33}}, nil, [][4]int{{13, 6, 15, 30}}, false},
+		{"a digit on the row of a line far beyond it", [][4]int{{10, 8, 20, 24}}, [][4]int{{40, 8, 64, 10}}, nil, false},
+	}
+	for _, tc := range tests {
+		labels := make([]int32, side*side)
+		hl, vl := make([]uint8, side*side), make([]uint8, side*side)
+		fill := func(rs [][4]int, f func(i int)) {
+			for _, r := range rs {
+				for y := r[1]; y < r[3]; y++ {
+					for x := r[0]; x < r[2]; x++ {
+						f(y*side + x)
+					}
+				}
+			}
+		}
+		fill(tc.ink, func(i int) { labels[i] = 1 })
+		fill(tc.hmask, func(i int) { hl[i] = 255 })
+		fill(tc.vmask, func(i int) { vl[i] = 255 })
+		p := piece{label: 1, x: side, y: side}
+		x1, y1 := 0, 0
+		for i, l := range labels {
+			if l == 1 {
+				x, y := i%side, i/side
+				p.x, p.y, x1, y1 = min(p.x, x), min(p.y, y), max(x1, x+1), max(y1, y+1)
+				p.area++
+			}
+		}
+		p.w, p.h = x1-p.x, y1-p.y
+		pl := plane{labels: labels, hl: hl, vl: vl, side: side, n: 2, cs: 32}
+		if got := pl.onLine(&p); got != tc.want {
+			t.Errorf("%s: onLine = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/sudokuar/sudokuar/live"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // The calibration study (--calib): each photo of a video is recognised
@@ -104,7 +105,7 @@ func (c *calib) calibrate(video string, every int, within bool) error {
 		c.repeats = make([]repeatRec, len(calibBuckets))
 	}
 	var seg *segState
-	return readFrames(video, every, 0, within, func(sg segment, name string, r pipeline.Result, first bool) {
+	return readFrames(video, every, 0, within, func(sg segment, name string, r pipeline.Result, first bool, _ func() []vision.Cell) {
 		if first {
 			seg = newSegState(sg)
 			seg.video = filepath.Base(video)

@@ -16,6 +16,11 @@
 // the grid: told where it is (vision.Pick.Within), here where a whole
 // search of this frame, or else of the last frame of the photo it found
 // a grid in, found it.
+// --cells adds, per cell size in the frame, how the cells of the frames
+// whose grid was read in place were read: printed digits read right,
+// misread, or read empty (split by where the digit was lost: no ink
+// vision would show the reader, faint ink the reader left empty, or a
+// digit the reader emptied), and empty cells read as digits.
 //
 // --calib measures instead how reliable each kind of evidence the gate
 // could use is, per cell size, over one or more videos: a frame's own
@@ -58,6 +63,7 @@ func main() {
 	every := flag.Int("every", 6, "score every Nth frame of each photo")
 	lookPx := flag.Float64("look-px", 0, "vision.Options.LookPx (0: the default, -1: one look)")
 	within := flag.Bool("within", false, "read each frame told where the grid is (where a whole search found it), as live does")
+	cells := flag.Bool("cells", false, "also print, per cell size, how the cells of the frames read in place were read (digit or empty against the truth)")
 	calibrate := flag.Bool("calib", false, "measure the gate's evidence per cell size over the videos (any number) instead")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: framescore [flags] VIDEO.avi (with VIDEO.truth beside it)\n       framescore --calib [flags] VIDEO.avi...")
@@ -79,16 +85,20 @@ func main() {
 		c.report(os.Stdout)
 		return
 	}
-	if err := run(os.Stdout, flag.Arg(0), *every, *lookPx, *within); err != nil {
+	if err := run(os.Stdout, flag.Arg(0), *every, *lookPx, *within, *cells); err != nil {
 		fmt.Fprintln(os.Stderr, "framescore:", err)
 		os.Exit(1)
 	}
 }
 
-func run(w io.Writer, video string, every int, lookPx float64, within bool) error {
+func run(w io.Writer, video string, every int, lookPx float64, within, byCell bool) error {
 	var t pipeline.Tally
-	err := readFrames(video, every, lookPx, within, func(sg segment, name string, r pipeline.Result, _ bool) {
+	var conf confusion
+	err := readFrames(video, every, lookPx, within, func(sg segment, name string, r pipeline.Result, _ bool, cells func() []vision.Cell) {
 		t.Add(name, r, sg.truth)
+		if byCell {
+			conf.add(r, cells(), sg.truth)
+		}
 	})
 	if err != nil {
 		return err
@@ -97,23 +107,36 @@ func run(w io.Writer, video string, every int, lookPx float64, within bool) erro
 		return fmt.Errorf("%s: no frame scored (does %s match it?)", video, "its .truth")
 	}
 	t.Report(w)
+	if byCell {
+		conf.report(w)
+	}
 	return nil
 }
 
 // readFrames reads every Nth frame of each photo of video, from the
 // settle after its cut on (told where the grid is with within, see
 // main), and hands each reading to each with its photo's segment, its
-// name (photo#frame) and whether it is the photo's first.
-func readFrames(video string, every int, lookPx float64, within bool, each func(sg segment, name string, r pipeline.Result, first bool)) error {
+// name (photo#frame), whether it is the photo's first, and a function
+// that cuts the frame's cells as the reading did (a detector of the same
+// options, told the same; made on the first call).
+func readFrames(video string, every int, lookPx float64, within bool,
+	each func(sg segment, name string, r pipeline.Result, first bool, cells func() []vision.Cell)) error {
 	segs, err := readSegments(strings.TrimSuffix(video, filepath.Ext(video)) + ".truth")
 	if err != nil {
 		return err
 	}
-	p, err := pipeline.New(pipeline.Options{Vision: vision.Options{LookPx: lookPx}})
+	vopts := vision.Options{LookPx: lookPx}
+	p, err := pipeline.New(pipeline.Options{Vision: vopts})
 	if err != nil {
 		return err
 	}
 	defer p.Close()
+	var det *vision.Detector
+	defer func() {
+		if det != nil {
+			det.Close()
+		}
+	}()
 	vc, err := gocv.VideoCaptureFile(video)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", video, err)
@@ -132,16 +155,25 @@ func readFrames(video string, every int, lookPx float64, within bool, each func(
 			continue
 		}
 		r := p.Process(frame)
+		var pick vision.Pick
 		if within {
 			if r.Found {
 				q := r.Grid.Corners
 				seen = &q
 			}
 			if seen != nil {
-				r = p.ProcessPick(frame, vision.Pick{Within: seen})
+				pick = vision.Pick{Within: seen}
+				r = p.ProcessPick(frame, pick)
 			}
 		}
-		each(segs[s], fmt.Sprintf("%s#%d", filepath.Base(segs[s].photo), k), r, first)
+		cells := func() []vision.Cell {
+			if det == nil {
+				det = vision.NewDetector(vopts)
+			}
+			_, cs, _ := det.AnalyzePick(frame, pick)
+			return cs
+		}
+		each(segs[s], fmt.Sprintf("%s#%d", filepath.Base(segs[s].photo), k), r, first, cells)
 		first = false
 	}
 	return nil
