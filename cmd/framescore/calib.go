@@ -37,9 +37,11 @@ const calibDepth = 5
 var calibRhos = []float64{1, 2, 3}
 
 // calibBuckets are the upper ends of the cell-size buckets, in the pixels
-// cells are read from (pipeline.Result.CellPx).
+// cells are read from (pipeline.Result.CellPx), which --calib and --cells
+// both report by.
 var calibBuckets = []float64{12, 14, 17, 20, math.Inf(1)}
 
+// bucketOf is the bucket of calibBuckets a cell of px pixels falls in.
 func bucketOf(px float64) int {
 	for b, hi := range calibBuckets {
 		if px < hi {
@@ -49,6 +51,7 @@ func bucketOf(px float64) int {
 	return len(calibBuckets) - 1
 }
 
+// bucketName names bucket b of calibBuckets.
 func bucketName(b int) string {
 	lo := 0.0
 	if b > 0 {

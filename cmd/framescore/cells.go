@@ -9,21 +9,6 @@ import (
 	"github.com/sudokuar/sudokuar/vision"
 )
 
-// cellBuckets are the upper bounds (frame pixels, exclusive) of the cell
-// sizes the confusion is split by; the last bucket is open.
-var cellBuckets = []float64{12, 14, 17, 22}
-
-// cellBucketName names bucket b of cellBuckets.
-func cellBucketName(b int) string {
-	switch {
-	case b == 0:
-		return fmt.Sprintf("<%g px", cellBuckets[0])
-	case b == len(cellBuckets):
-		return fmt.Sprintf(">=%g px", cellBuckets[b-1])
-	}
-	return fmt.Sprintf("%g-%g px", cellBuckets[b-1], cellBuckets[b])
-}
-
 // confusion counts, per cell-size bucket, the cells of the frames whose
 // grid was read in place, by truth (digit or empty) and reading, and says
 // where each printed digit read empty was lost: vision found no ink worth
@@ -31,7 +16,7 @@ func cellBucketName(b int) string {
 // faint ink to the reader, who left it empty (faint), or vision found a
 // digit and the reader or the repair emptied it (unread).
 type confusion struct {
-	frames, skipped [5]int
+	frames, skipped [5]int // one a bucket of calibBuckets
 	right, misread  [5]int // digit read as the digit, as another digit
 	noInk, faint    [5]int // digit read empty, by where it was lost
 	unread          [5]int
@@ -41,13 +26,7 @@ type confusion struct {
 // add counts reading r of a frame against truth; cells are vision's cuts
 // of the same frame (in the photo's layout, before r's Turns).
 func (c *confusion) add(r pipeline.Result, cells []vision.Cell, truth sudoku.Grid) {
-	b := len(cellBuckets)
-	for k, lim := range cellBuckets {
-		if r.CellPx < lim {
-			b = k
-			break
-		}
-	}
+	b := bucketOf(r.CellPx)
 	got := r.Puzzle
 	n := truth.N()
 	if got.Shape != truth.Shape || len(got.Cells) != len(truth.Cells) || len(cells) != len(truth.Cells) {
@@ -100,8 +79,8 @@ func (c *confusion) report(w io.Writer) {
 	fmt.Fprintf(w, "  %-10s %6s %5s  %7s %7s  %7s %7s %7s  %7s %7s\n",
 		"cell", "frames", "off", "d->d", "d->d'", "noink", "faint", "unread", "e->d", "e->e")
 	var t confusion
-	for b := 0; b <= len(cellBuckets); b++ {
-		fmt.Fprintf(w, "  %-10s %6d %5d  %7d %7d  %7d %7d %7d  %7d %7d\n", cellBucketName(b), c.frames[b], c.skipped[b],
+	for b := range calibBuckets {
+		fmt.Fprintf(w, "  %-10s %6d %5d  %7d %7d  %7d %7d %7d  %7d %7d\n", bucketName(b), c.frames[b], c.skipped[b],
 			c.right[b], c.misread[b], c.noInk[b], c.faint[b], c.unread[b], c.added[b], c.empty[b])
 		for _, p := range [][2]*[5]int{{&t.frames, &c.frames}, {&t.skipped, &c.skipped}, {&t.right, &c.right},
 			{&t.misread, &c.misread}, {&t.noInk, &c.noInk}, {&t.faint, &c.faint}, {&t.unread, &c.unread},
