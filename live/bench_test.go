@@ -97,11 +97,7 @@ func BenchmarkProcess720p(b *testing.B) {
 	defer src.Close()
 	frame := readFrame(b, src, 60)
 	defer frame.Close()
-	p, err := pipeline.New(pipeline.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer p.Close()
+	p := openPipeline(b)
 	for b.Loop() {
 		if r := p.Process(frame); r.Status != pipeline.StatusSolved {
 			b.Fatalf("frame 60: %s (%s)", r.Status, r.Error)

@@ -40,6 +40,18 @@ func needModel(tb testing.TB) {
 	}
 }
 
+// openPipeline opens a pipeline with the default options, closed when tb
+// ends.
+func openPipeline(tb testing.TB) *pipeline.Pipeline {
+	tb.Helper()
+	p, err := pipeline.New(pipeline.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = p.Close() })
+	return p
+}
+
 // loadDemo reads the demo video's truth, failing tb when it is absent.
 func loadDemo(tb testing.TB) demoTruth {
 	tb.Helper()

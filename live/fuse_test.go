@@ -114,11 +114,7 @@ func TestFusedReading(t *testing.T) {
 			}
 			frames := heldFrames(t, filepath.Join(dir, name+".jpg"), at)
 			defer closeAll(frames)
-			p, err := pipeline.New(pipeline.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer p.Close()
+			p := openPipeline(t)
 			want := sudoku.CellString(truth.Cells)
 			if v := recogniseAll(singleReader{p}, frames); v.verdict.Status == pipeline.StatusSolved {
 				t.Fatalf("read frame by frame, the page is shown solved (givens right: %v): it does not test fusion", sudoku.CellString(v.puzzle.Cells) == want)
@@ -139,11 +135,7 @@ func TestFusedReading(t *testing.T) {
 func TestFuseRefusesMisaligned(t *testing.T) {
 	needModel(t)
 	dir := testenv.Shared(t, "datasets/others-train")
-	p, err := pipeline.New(pipeline.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := openPipeline(t)
 	canvases := func(name string, at []int) ([]gocv.Mat, vision.Grid) {
 		frames := heldFrames(t, filepath.Join(dir, name+".jpg"), at)
 		defer closeAll(frames)
@@ -222,11 +214,7 @@ func BenchmarkFuse(b *testing.B) {
 	dir := testenv.Shared(b, "datasets/others-train")
 	frames := heldFrames(b, filepath.Join(dir, "andreibrihac-1.jpg"), []int{5, 15, 25, 35, 45, 55})
 	defer closeAll(frames)
-	p, err := pipeline.New(pipeline.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer p.Close()
+	p := openPipeline(b)
 	fz := newFuser(fuseDepth, p)
 	defer fz.Close()
 	c := gocv.NewMat()

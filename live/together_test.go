@@ -19,11 +19,7 @@ import (
 func TestSmallCellsSureTogether(t *testing.T) {
 	needModel(t)
 	dir := testenv.Shared(t, "datasets/others-train")
-	p, err := pipeline.New(pipeline.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := openPipeline(t)
 	var at []int
 	for f := 15; f < 60; f += 6 {
 		at = append(at, f)
