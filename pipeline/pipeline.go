@@ -168,16 +168,8 @@ func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality s
 		// its digits upright.
 		n := g.Shape.N()
 		reading.Given = reading.Given.Turn(k)
-		conf := make([]float32, len(reading.Conf))
-		for i, c := range reading.Conf {
-			conf[sudoku.TurnIndex(i, n, k)] = c
-		}
-		reading.Conf = conf
-		prob := make([][]float32, len(reading.Prob))
-		for i, q := range reading.Prob {
-			prob[sudoku.TurnIndex(i, n, k)] = q
-		}
-		reading.Prob = prob
+		reading.Conf = sudoku.TurnCells(reading.Conf, n, k)
+		reading.Prob = sudoku.TurnCells(reading.Prob, n, k)
 		for i := range reading.Changes {
 			reading.Changes[i].Cell = sudoku.TurnIndex(reading.Changes[i].Cell, n, k)
 		}

@@ -136,9 +136,16 @@ func (g Grid) Turn(k int) Grid {
 	if k%2 == 1 {
 		s.BoxRows, s.BoxCols = s.BoxCols, s.BoxRows
 	}
-	out := Grid{Shape: s, Cells: make([]int, len(g.Cells))}
-	for i, v := range g.Cells {
-		out.Cells[TurnIndex(i, n, k)] = v
+	return Grid{Shape: s, Cells: TurnCells(g.Cells, n, k)}
+}
+
+// TurnCells returns a copy of the per-cell values of an n×n grid (row
+// major) moved through k clockwise quarter turns, as Turn moves the
+// givens: what a reading says of each cell follows its cell.
+func TurnCells[T any](cells []T, n, k int) []T {
+	out := make([]T, len(cells))
+	for i, v := range cells {
+		out[TurnIndex(i, n, k)] = v
 	}
 	return out
 }
