@@ -1191,12 +1191,12 @@ func (d *Detector) tryWholeLattice(a *analysis) {
 		// grid read holds combs of 9×9 inside it.
 		return
 	}
-	colSum, rowSum, ok := d.bandSums(a.side0)
-	if !ok {
-		return
-	}
 	const n = 9
 	if !slices.Contains(d.opts.Sizes, n) {
+		return
+	}
+	colSum, rowSum, ok := d.bandSums(a.side0)
+	if !ok {
 		return
 	}
 	ls, moved := wholeLatticeLines(colSum, rowSum, a.side0, n)
