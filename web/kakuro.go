@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -156,25 +155,7 @@ func (s *Server) apiKakuroNew(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, fmt.Errorf("generate kakuro %dx%d %v: %w", n, n, lv, err))
 		return
 	}
-	puzzle := sol.Blank()
-	whites := len(puzzle.Whites())
-	sess := kakuroSession{Entries: make([]int, whites), FloorMs: floorMs(s.games.floorPerStep, 0, whites)}
-	state, err := json.Marshal(sess)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	now := s.cfg.Now()
-	rec := store.Game{
-		ID: newID(), Kind: store.KindKakuro, Player: s.player(w, r), Size: fmt.Sprintf("%dx%d", n, n),
-		Level: rating.Level.String(), Puzzle: puzzle.String(), Solution: sol.String(), State: state,
-		Status: store.StatusPlaying, Created: now, Updated: now,
-	}
-	if err := s.store.CreateGame(r.Context(), rec); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	v, err := kakuroView(rec, sess, now)
+	v, err := s.games.newKakuro(r.Context(), s.player(w, r), sol.Blank(), sol, fmt.Sprintf("%dx%d", n, n), rating.Level.String())
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -195,8 +176,9 @@ func (s *Server) apiKakuroGame(w http.ResponseWriter, r *http.Request) {
 
 // apiKakuroAction: POST /api/kakuro/games/{id}/{action} as
 // application/json, by the game's player only: move {"cell", "value"}
-// (one white cell), check, hint, name {"name"} (of a finished game) or
-// solution. See kakuroRules.
+// (one white cell; "clear" takes the digit from its runs' pencil marks),
+// mark {"cell", "value"}, undo, redo, candidates, check, hint, name
+// {"name"} (of a finished game) or solution. See kakuroRules.
 func (s *Server) apiKakuroAction(w http.ResponseWriter, r *http.Request) {
 	if err := requireJSON(r); err != nil {
 		s.writeError(w, r, err)
