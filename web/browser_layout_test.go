@@ -33,7 +33,10 @@ import (
 //     opening (under a sticky header counts as outside);
 //   - kakuro-pad: a key of the Kakuro pad under 44×44 px (every window);
 //   - fit (desktops, play and rooms): the board, the pad or the tools not
-//     wholly inside the window.
+//     wholly inside the window;
+//   - hint: a long hint opened whole (More) not wholly inside the window;
+//   - finish: a finished game's result or its New game not on the first
+//     screen.
 //
 // On phones the cumulative layout shift of each page, its load included,
 // is measured with a PerformanceObserver registered before the page's own
@@ -132,6 +135,20 @@ const auditJS = `((phone) => {
     for (const b of document.querySelectorAll('#pad button')) {
       const p = b.getBoundingClientRect();
       if (shown(b) && (p.width < 43.5 || p.height < 43.5)) flaws.push('kakuro-pad: ' + what(b) + ' ' + px(p));
+    }
+  }
+
+  // hint: a message opened whole is whole inside the window.
+  for (const m of document.querySelectorAll('.msg-wrap.open .message.line')) {
+    const r = m.getBoundingClientRect();
+    if (r.top < -0.5 || r.bottom > vh + 0.5 || m.scrollHeight > m.clientHeight + 1) flaws.push('hint: the opened message spans ' + Math.round(r.top) + '..' + Math.round(r.bottom) + ' in ' + vh + ', ' + m.scrollHeight + ' px of text in ' + m.clientHeight);
+  }
+  // finish: a game's result and its New game are on the first screen.
+  const done = document.querySelector('#done:not([hidden])');
+  if (done) {
+    for (const el of [done.querySelector('p'), done.querySelector('.links a')]) {
+      const r = el ? el.getBoundingClientRect() : null;
+      if (!r || r.top < -0.5 || r.bottom > vh + 0.5) flaws.push('finish: ' + (el ? what(el) : 'nothing') + (r ? ' at ' + Math.round(r.top) + '..' + Math.round(r.bottom) + ' in ' + vh : ''));
     }
   }
 
@@ -277,7 +294,37 @@ func layoutPages(t *testing.T, ts *testServer, b *browser, win layoutWindow) []l
 			t.Fatal(err)
 		}
 	}
+	// A game of b's, solved through the API from b's page.
+	solved := strings.TrimPrefix(gameIn(b, ts, `{"size":"9","level":"easy"}`), ts.URL)
+	srec, err := ts.Store.Game(ctx, strings.TrimPrefix(solved, "/play/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves []string
+	for i := range srec.Puzzle {
+		if srec.Puzzle[i] == '0' {
+			moves = append(moves, fmt.Sprintf(`{"cell":%d,"value":%c}`, i, srec.Solution[i]))
+		}
+	}
+	b.run("solve it", chromedp.Evaluate(`(async () => { for (const m of [`+strings.Join(moves, ",")+`]) {
+	  await fetch('/api/games/`+srec.ID+`/move', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(m)}); } return true; })()`, nil, awaitPromise))
 	gameReady := `document.querySelectorAll('#board .cell').length === 81 && document.getElementById('progress').textContent !== '0/81'`
+	// The issue's forcing-chain hint, ~420 characters, opened whole.
+	longHint := func(b *browser) *browser {
+		// Leaving the page paused the game: resume it first.
+		b.run("resume", chromedp.Evaluate(`document.getElementById('paused').hidden || document.getElementById('resume-btn').click()`, nil))
+		b.waitJS("resumed", `document.getElementById('paused').hidden`, 10*time.Second)
+		b.run("a long hint", chromedp.Evaluate(`document.getElementById('msg').textContent = 'Dynamic contradiction forcing chains: if r3c3 is 3, then r3c7 is not 3, so r1c7 is 3, so r1c2 is not 3, so r2c2 is 3, so r2c5 is not 3, so r8c5 is 3, so r8c3 is not 3, so r5c3 is 3, so r5c8 is not 3, so r9c8 is 3, so r9c1 is not 3, so r4c1 is 3, so r4c3 is not 3, and r5c3 was 3: both cannot hold, so r3c3 cannot be 3; remove 3 from r3c3, and with it 7 from r3c9 and r6c9 and 5 from r2c4.'; true`, nil))
+		b.waitJS("More offered", `!document.getElementById('msg-more').hidden`, 5*time.Second)
+		b.run("More", chromedp.Click(`#msg-more`, chromedp.ByID))
+		b.waitJS("opened", `document.getElementById('msg-wrap').classList.contains('open')`, 5*time.Second)
+		return b
+	}
+	settings := func(b *browser) *browser {
+		b.run("open settings", chromedp.Click(`#settings-open`, chromedp.ByID))
+		b.waitJS("settings open", `document.getElementById('settings').open`, 5*time.Second)
+		return b
+	}
 	race := func(b *browser) *browser {
 		bob, _ := b.secondContext(t)
 		meetInRoom(ts, b, bob, "Bob")
@@ -293,6 +340,12 @@ func layoutPages(t *testing.T, ts *testServer, b *browser, win layoutWindow) []l
 		{"home", "/", `document.querySelectorAll('.tile').length > 0`, nil},
 		{"play-chooser", "/play", `!document.getElementById('chooser').hidden`, nil},
 		{"play", play, gameReady, nil},
+		{"play-paused", play, gameReady + ` && !document.getElementById('paused').hidden`, nil},
+		{"play-hint", play, gameReady, longHint},
+		{"play-settings", play, gameReady, settings},
+		{"play-finished", solved, `!document.getElementById('done').hidden`, nil},
+		{"daily", "/daily", `location.pathname.startsWith('/play/') && document.querySelectorAll('#board .cell').length === 81 && document.getElementById('what').textContent.startsWith('Daily')`, nil},
+		{"stats", "/stats", `!!document.querySelector('.stat-cards')`, nil},
 		{"leaderboard", "/leaderboard?size=9&level=easy", `document.querySelectorAll('#best tbody tr').length >= 3`, nil},
 		{"camera", "/camera", `document.readyState === 'complete' && document.getElementById('status').textContent !== 'Starting the camera…'`, nil},
 		{"rooms", "/rooms", `!document.getElementById('lobby').hidden`, nil},

@@ -84,6 +84,7 @@ func TestDaily(t *testing.T) {
 		{name: "a second game of the day is a replay", path: "/api/daily", body: `{}`, status: 201, fields: map[string]any{"replay": true, "solution": nil}},
 		{name: "a forged day is an unknown field", path: "/api/daily", body: `{"day":"2025-06-01"}`, status: 400, errHas: "unknown field"},
 		{name: "not a form", path: "/api/daily", ctype: "text/plain", body: `{}`, status: 415},
+		{name: "a huge body", path: "/api/daily", body: `{"x":"` + strings.Repeat("a", 100<<10) + `"}`, status: 413},
 		{name: "the day of a new game cannot be forged either", path: "/api/games", body: `{"size":"9","level":"easy","daily":"2025-06-02"}`, status: 400, errHas: "unknown field"},
 		{name: "a bad day's leaderboard", method: "GET", path: "/api/leaderboard?daily=2025-13-01", status: 400, errHas: "day"},
 		{name: "a day's leaderboard of words", method: "GET", path: "/api/leaderboard?daily=yesterday", status: 400},

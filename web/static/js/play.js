@@ -11,6 +11,7 @@ import { onSettings } from './settings.js';
 const CURRENT = 'sudokuar.currentGame';
 const NAME = 'sudokuar.name';
 const MISTAKES = 'sudokuar.mistakeMode';
+const nameForm = $('submit-form'); // moved into the finish screen when a name is asked
 
 let view = null;       // the server's latest View
 let board = null;
@@ -119,7 +120,6 @@ function show(v) {
     board.setShape(v.box[0], v.box[1]);
     zoom.offer(v.size);
     hint.resume(v.hintStage);
-    $('board').append($('paused')); // the cover sits over the cells
     makePad($('pad'), v.size, (x) => padKey(x));
     digitFirst.show();
     describe(v);
@@ -129,21 +129,32 @@ function show(v) {
     // The game appears whole, once it is known: nothing on it moves.
     $('game').hidden = false;
   }
+  // A game opened paused gets its selection once resumed.
+  if (!first && !v.paused && board.sel < 0 && v.status === 'playing' && !v.watching) {
+    const start = parseCells(v.cells || '').findIndex((x) => x === 0);
+    if (start >= 0) board.select(start);
+  }
   $('progress').textContent = `${v.filled}/${v.total}`;
   $('hints').textContent = `${v.hints}/${v.maxHints}`;
   $('undo').disabled = !v.canUndo;
   $('redo').disabled = !v.canRedo;
   const over = v.status !== 'playing';
-  $('paused').hidden = !v.paused || over;
-  $('board').classList.toggle('covered', v.paused && !over);
-  $('game').classList.toggle('paused-game', v.paused && !over);
+  const paused = v.paused && !over;
+  $('paused').hidden = !paused;
+  // A paused board is covered, for the eye and for screen readers alike;
+  // its pad and tools wait, pressed by nobody.
+  $('board').classList.toggle('covered', paused);
+  if (paused) $('board').setAttribute('aria-hidden', 'true'); else $('board').removeAttribute('aria-hidden');
+  $('board').tabIndex = paused ? -1 : 0;
   $('pause').textContent = v.paused ? 'Resume' : 'Pause';
   for (const b of document.querySelectorAll('.tools button, #pad button, #pause')) b.disabled = b.disabled || over;
+  for (const b of document.querySelectorAll('.tools button, #pad button')) b.disabled = b.disabled || paused;
   showFairPlay(v);
-  $('submit-form').hidden = !v.needName;
+  nameForm.hidden = !v.needName;
   $('pause').hidden = over;
-  // Once over, the pad and tools go: the result takes their place.
-  $('pad').hidden = $('tools').hidden = over;
+  // Once over, the pad, the tools and the message line go: the result
+  // takes their place, on the first screen.
+  $('pad').hidden = $('tools').hidden = $('msg-wrap').hidden = over;
   hint.hintsLeft(v.maxHints - v.hints);
   if (over) {
     board.select(-1);
@@ -294,7 +305,7 @@ function showDone(v) {
   const nm = `${m} mistake${m === 1 ? '' : 's'}`;
   if (v.status === 'solved') {
     p(`Solved in ${clock(v.elapsedMs)}`, 'big-result');
-    p(`Solved in ${clock(v.elapsedMs)} with ${v.hints} hint${v.hints === 1 ? '' : 's'} and ${nm}.`).className = 'ok';
+    p(`${v.hints} hint${v.hints === 1 ? '' : 's'}, ${nm}.`).className = 'ok';
     const who = v.result ? v.result.name : '';
     if (v.needName) {
       p('Type a name to save your result.');
@@ -319,6 +330,8 @@ function showDone(v) {
     href: v.daily ? `/leaderboard?daily=${v.daily}` : `/leaderboard?size=${v.size}&level=${encodeURIComponent(v.level || 'easy')}` });
   const st = Object.assign(document.createElement('a'), { className: 'button', href: '/stats', textContent: 'Statistics' });
   links.append(again, lb, st);
+  if (v.needName) d.append(nameForm); // the name goes with the result
+  else d.after(nameForm);
   d.append(links);
   if (localStorage.getItem(CURRENT) === v.id) localStorage.removeItem(CURRENT);
 }
@@ -372,7 +385,7 @@ function wire() {
     if (!confirm(q)) return;
     await act('solution');
   };
-  $('submit-form').onsubmit = async (e) => {
+  nameForm.onsubmit = async (e) => {
     e.preventDefault();
     const name = $('name').value.trim();
     if (!name) { say($('msg'), 'Type a name for the leaderboard first.', 'error'); $('name').focus(); return; }

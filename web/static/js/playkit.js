@@ -127,6 +127,9 @@ export class MessageLine {
     this.wrap.classList.toggle('open', on);
     this.more.setAttribute('aria-expanded', String(on));
     this.more.textContent = on ? 'Less' : 'More';
+    // Opened, a text longer than the screen scrolls, by keyboard too.
+    if (on && this.msg.scrollHeight > this.msg.clientHeight + 1) this.msg.tabIndex = 0;
+    else this.msg.removeAttribute('tabindex');
   }
   fit() {
     if (this.wrap.classList.contains('open')) { this.open(false); }
