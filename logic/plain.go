@@ -172,8 +172,7 @@ func plainSentence(s Step, name string, g *Grid) (string, bool) {
 		}
 		return fmt.Sprintf("In %s, %s can only go %s, so the %s of %s is in %s: %s", geo.houseName(base), d, places,
 			d, geo.houseName(other), geo.houseName(base), geo.plainResult(s)), true
-	case strings.Contains(name, "naked"):
-		h := target()
+	case strings.Contains(name, "naked") || strings.Contains(name, "hidden"):
 		var cand []int
 		for _, p := range s.Pattern {
 			if !slices.Contains(cand, p.Digit) {
@@ -184,22 +183,14 @@ func plainSentence(s Step, name string, g *Grid) (string, bool) {
 		if len(cand) == 0 {
 			return "", false
 		}
-		return fmt.Sprintf("In %s, the cells %s can only hold %s between them, so no other cell of %s can: %s", geo.houseName(h), geo.cellsIn(h, s.Cells),
-			list(cand), geo.houseName(h), geo.plainResult(s)), true
-	case strings.Contains(name, "hidden"):
-		h := target()
-		var cand []int
-		for _, p := range s.Pattern {
-			if !slices.Contains(cand, p.Digit) {
-				cand = append(cand, p.Digit)
-			}
+		h := geo.houseName(target())
+		cells := geo.cellsIn(target(), s.Cells)
+		if strings.Contains(name, "naked") {
+			return fmt.Sprintf("In %s, the cells %s can only hold %s between them, so no other cell of %s can: %s", h, cells,
+				list(cand), h, geo.plainResult(s)), true
 		}
-		slices.Sort(cand)
-		if len(cand) == 0 {
-			return "", false
-		}
-		return fmt.Sprintf("In %s, %s can only go in the cells %s, so those cells hold nothing else: %s", geo.houseName(h), list(cand),
-			geo.cellsIn(h, s.Cells), geo.plainResult(s)), true
+		return fmt.Sprintf("In %s, %s can only go in the cells %s, so those cells hold nothing else: %s", h, list(cand),
+			cells, geo.plainResult(s)), true
 	}
 	return "", false
 }

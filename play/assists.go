@@ -1,5 +1,7 @@
 package play
 
+import "slices"
+
 // Assist is a help a player may ask for beyond hints. Hints are counted
 // (the leaderboards show them) and never unrank a game; every assist
 // does.
@@ -38,3 +40,21 @@ func Leaks(a Assist) bool {
 	}
 	return false
 }
+
+// Used lists the assists a game used, each once, in the order first
+// used.
+type Used []Assist
+
+// With returns u with a in it.
+func (u Used) With(a Assist) Used {
+	if slices.Contains(u, a) {
+		return u
+	}
+	return append(u, a)
+}
+
+// Unranked reports whether an assist of u unranks the game.
+func (u Used) Unranked() bool { return slices.ContainsFunc(u, Unranks) }
+
+// Leaked reports whether an assist of u told right from wrong.
+func (u Used) Leaked() bool { return slices.ContainsFunc(u, Leaks) }

@@ -71,6 +71,17 @@ func TestAssists(t *testing.T) {
 	if Leaks(Candidates) || !Leaks(Check) || !Leaks(ShowMistakes) || !Leaks(Reveal) {
 		t.Error("Leaks: candidates apply the rules only; check, mistakes and the solution tell right from wrong")
 	}
+	var u Used
+	if u.Unranked() || u.Leaked() {
+		t.Error("no assist used, yet unranked")
+	}
+	u = u.With(Candidates).With(Candidates)
+	if len(u) != 1 || !u.Unranked() || u.Leaked() {
+		t.Errorf("candidates used: %v, unranked %v, leaked %v", u, u.Unranked(), u.Leaked())
+	}
+	if u = u.With(Check); !u.Leaked() || len(u) != 2 {
+		t.Errorf("check used: %v", u)
+	}
 }
 
 func TestDaily(t *testing.T) {

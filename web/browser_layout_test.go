@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -34,9 +35,12 @@ import (
 //   - kakuro-pad: a key of the Kakuro pad under 44×44 px (every window);
 //   - fit (desktops, play and rooms): the board, the pad or the tools not
 //     wholly inside the window;
-//   - hint: a long hint opened whole (More) not wholly inside the window;
+//   - hint: a message line that cuts its text without offering More, or a
+//     long hint opened whole (More) not wholly inside the window;
 //   - finish: a finished game's result or its New game not on the first
-//     screen.
+//     screen;
+//   - highlight: the selected cell's row, column and box under 1.25:1
+//     against the other cells.
 //
 // On phones the cumulative layout shift of each page, its load included,
 // is measured with a PerformanceObserver registered before the page's own
@@ -138,7 +142,15 @@ const auditJS = `((phone) => {
     }
   }
 
-  // hint: a message opened whole is whole inside the window.
+  // hint: a message line that cuts its text offers More; one opened
+  // whole is whole inside the window.
+  for (const m of document.querySelectorAll('.message.line')) {
+    const wrap = m.closest('.msg-wrap');
+    const more = wrap && wrap.querySelector('.more');
+    if (shown(m) && m.scrollHeight > m.clientHeight + 1 && !(wrap && wrap.classList.contains('open')) && !(more && shown(more))) {
+      flaws.push('hint: ' + what(m) + ' cuts its text (' + m.scrollHeight + ' px in ' + m.clientHeight + ') and offers no More');
+    }
+  }
   for (const m of document.querySelectorAll('.msg-wrap.open .message.line')) {
     const r = m.getBoundingClientRect();
     if (r.top < -0.5 || r.bottom > vh + 0.5 || m.scrollHeight > m.clientHeight + 1) flaws.push('hint: the opened message spans ' + Math.round(r.top) + '..' + Math.round(r.bottom) + ' in ' + vh + ', ' + m.scrollHeight + ' px of text in ' + m.clientHeight);
@@ -150,6 +162,22 @@ const auditJS = `((phone) => {
       const r = el ? el.getBoundingClientRect() : null;
       if (!r || r.top < -0.5 || r.bottom > vh + 0.5) flaws.push('finish: ' + (el ? what(el) : 'nothing') + (r ? ' at ' + Math.round(r.top) + '..' + Math.round(r.bottom) + ' in ' + vh : ''));
     }
+  }
+
+  // highlight: the selected cell's row, column and box stand out from the
+  // other cells (a contrast of at least 1.25:1 between their backgrounds).
+  const lum = (c) => {
+    const m = c.match(/[\d.]+/g);
+    if (!m) return 1;
+    const [r, g, b] = m.slice(0, 3).map((x) => { const v = Number(x) / 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const peer = document.querySelector('#board .cell.peer:not(.hint):not(.same):not(.wrong)');
+  const plain = document.querySelector('#board .cell:not(.peer):not(.sel):not(.same):not(.hint):not(.wrong):not(.hint-target)');
+  if (peer && plain && shown(peer)) {
+    const a = lum(getComputedStyle(peer).backgroundColor), b = lum(getComputedStyle(plain).backgroundColor);
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 1.25) flaws.push('highlight: the row, column and box of the selected cell at ' + ratio.toFixed(2) + ':1 against the other cells');
   }
 
   // fit: a game on a desktop needs no scrolling.
@@ -320,6 +348,12 @@ func layoutPages(t *testing.T, ts *testServer, b *browser, win layoutWindow) []l
 		b.waitJS("opened", `document.getElementById('msg-wrap').classList.contains('open')`, 5*time.Second)
 		return b
 	}
+	longHintClosed := func(b *browser) *browser {
+		longHint(b)
+		b.run("Less", chromedp.Click(`#msg-more`, chromedp.ByID))
+		b.waitJS("closed", `!document.getElementById('msg-wrap').classList.contains('open')`, 5*time.Second)
+		return b
+	}
 	settings := func(b *browser) *browser {
 		b.run("open settings", chromedp.Click(`#settings-open`, chromedp.ByID))
 		b.waitJS("settings open", `document.getElementById('settings').open`, 5*time.Second)
@@ -342,6 +376,7 @@ func layoutPages(t *testing.T, ts *testServer, b *browser, win layoutWindow) []l
 		{"play", play, gameReady, nil},
 		{"play-paused", play, gameReady + ` && !document.getElementById('paused').hidden`, nil},
 		{"play-hint", play, gameReady, longHint},
+		{"play-hint-closed", play, gameReady, longHintClosed},
 		{"play-settings", play, gameReady, settings},
 		{"play-finished", solved, `!document.getElementById('done').hidden`, nil},
 		{"daily", "/daily", `location.pathname.startsWith('/play/') && document.querySelectorAll('#board .cell').length === 81 && document.getElementById('what').textContent.startsWith('Daily')`, nil},
@@ -360,3 +395,41 @@ func layoutPages(t *testing.T, ts *testServer, b *browser, win layoutWindow) []l
 // awaitPromise makes an Evaluate wait for the promise its expression
 // returns.
 func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }
+
+// TestLayoutRulesFail runs the walkthrough's audit on a page made to break
+// every rule once, at a phone's and a desktop's size: each rule must see
+// its flaw (a rule that cannot fail checks nothing).
+func TestLayoutRulesFail(t *testing.T) {
+	page := `<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1"><style>body { margin: 0; font: 16px sans-serif; }</style>
+<button style="width: 40px; height: 50px; overflow: hidden; white-space: nowrap">A long label</button>
+<a href="#" style="display: inline-block; height: 30px">small</a>
+<div style="width: 600px; height: 10px; background: red"></div>
+<section class="kk-game"><div id="kboard" style="width: 300px; height: 300px; margin-top: 2000px; background: #333"></div><div id="pad"><button style="width: 30px; height: 30px">1</button></div></section>
+<div class="msg-wrap"><p class="message line" style="height: 2em; overflow: hidden">` + strings.Repeat("A long hint, cut. ", 40) + `</p></div>
+<div id="done" style="margin-top: 3000px"><p>Solved</p><p class="links"><a href="/play">New game</a></p></div>
+<div id="board"><div class="cell peer" style="background: #f4f4f4; width: 50px; height: 50px"></div><div class="cell" style="background: #fff; width: 50px; height: 50px"></div></div>
+<section id="game"><div class="tools" style="margin-top: 4000px; height: 50px">tools</div></section>`
+	url := "data:text/html;base64," + base64.StdEncoding.EncodeToString([]byte(page))
+	for _, win := range []layoutWindow{layoutWindows[0], layoutWindows[3]} {
+		b := newBrowser(t, max(win.w, 500), max(win.h, 500))
+		emulate(b, win)
+		b.run("open the broken page", chromedp.Navigate(url))
+		var flaws []string
+		b.eval(fmt.Sprintf("%s(%v)", auditJS, win.phone), &flaws)
+		want := []string{"clipped", "kakuro-board", "kakuro-pad", "hint", "finish", "highlight"}
+		if win.phone {
+			want = append(want, "overflow", "target")
+		} else {
+			want = append(want, "fit")
+		}
+		seen := map[string]bool{}
+		for _, f := range flaws {
+			seen[f[:strings.Index(f, ":")]] = true
+		}
+		for _, rule := range want {
+			if !seen[rule] {
+				t.Errorf("%s: the rule %q saw nothing on a page that breaks it; flaws: %q", win.name, rule, flaws)
+			}
+		}
+	}
+}

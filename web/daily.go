@@ -164,7 +164,7 @@ func (s *Server) apiDaily(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	t, _ := play.ParseDay(day)
-	a.Next = t.Add(24*time.Hour).Sub(now).Milliseconds()
+	a.Next = t.Add(24 * time.Hour).Sub(now).Milliseconds()
 	writeJSON(w, http.StatusOK, a)
 }
 

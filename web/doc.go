@@ -3,14 +3,17 @@
 //
 // In: a store.Store for games and results, and the pipeline options for
 // photos and the camera. Out: an http.Handler serving the pages (Home,
-// Play, Enter a puzzle, Upload a photo, Camera, Leaderboard), their static
-// files (embedded, plain HTML, CSS and JavaScript modules with no build
-// step), the JSON API under /api/ that the pages use and scripts can call,
-// and the camera's WebSocket at /ws/camera.
+// Play, Today's puzzle, Play with friends, Kakuro, Enter a puzzle, Upload
+// a photo, Camera, Leaderboard, Statistics), their static files
+// (embedded, plain HTML, CSS and JavaScript modules with no build step;
+// the player's settings, theme included, live in the browser), the JSON
+// API under /api/ that the pages use and scripts can call, and the
+// camera's and the rooms' WebSockets.
 //
 // Handlers are thin: they decode a request, call one function that knows
-// nothing of HTTP (games.go for play, the engine's packages for the rest)
-// and encode the answer. Every error a client can cause is a JSON
+// nothing of HTTP (games.go and kakuro_games.go for play, with package
+// play's rules of mistakes, assists and the daily puzzle; the engine's
+// packages for the rest) and encode the answer. Every error a client can cause is a JSON
 // {"error": "..."} with a 4xx status; nothing a client sends reaches the
 // file system.
 //

@@ -79,15 +79,14 @@ type session struct {
 	Mistakes     int `json:"mistakes"`
 	Slip         int `json:"slip,omitempty"`
 	MistakeLimit int `json:"mistakeLimit,omitempty"`
-	// ShowErrors is the "show mistakes" assist; Assisted records that an
-	// assist was ever used: the game is then unranked. Used lists them.
-	ShowErrors bool          `json:"showErrors"`
-	Assisted   bool          `json:"assisted,omitempty"`
-	Used       []play.Assist `json:"used,omitempty"`
+	// ShowErrors is the "show mistakes" assist; the assists used are in
+	// assistState: the game is then unranked.
+	ShowErrors bool `json:"showErrors"`
+	assistState
 	// Daily is the day of the daily puzzle this game plays ("" for any
 	// other); Replay, that the player had played that day's before.
-	Daily  string `json:"daily,omitempty"`
-	Replay bool   `json:"replay,omitempty"`
+	Daily      string `json:"daily,omitempty"`
+	Replay     bool   `json:"replay,omitempty"`
 	FloorMs    int64  `json:"floorMs,omitempty"`    // the plausibility floor of this puzzle
 	Name       string `json:"name,omitempty"`       // who finished it
 	Own        bool   `json:"own,omitempty"`        // the player's own puzzle: unranked
@@ -137,11 +136,11 @@ type View struct {
 	// Mistakes is shown while mistakes are shown or after a check, and
 	// once the game is over; otherwise it would tell right from wrong.
 	// MistakeLimit ends the game when reached (0: none).
-	Mistakes     *int          `json:"mistakes,omitempty"`
-	MistakeLimit int           `json:"mistakeLimit,omitempty"`
-	ShowErrors   bool          `json:"showErrors"`
-	Assisted     bool          `json:"assisted,omitempty"` // an assist was used: unranked
-	Used         []play.Assist `json:"used,omitempty"`     // which
+	Mistakes     *int      `json:"mistakes,omitempty"`
+	MistakeLimit int       `json:"mistakeLimit,omitempty"`
+	ShowErrors   bool      `json:"showErrors"`
+	Assisted     bool      `json:"assisted,omitempty"` // an assist was used: unranked
+	Used         play.Used `json:"used,omitempty"`     // which
 	// Daily is the daily puzzle's day; Replay, that it is not the
 	// player's first game of it (unranked).
 	Daily  string `json:"daily,omitempty"`
@@ -278,17 +277,23 @@ func (gs *games) ended(ctx context.Context, rec store.Game, daily string, ms int
 		Daily: daily, Outcome: outcome, Millis: ms, Started: rec.Created, Ended: now})
 }
 
-// use records that assist a was used: the game is unranked.
-func (s *session) use(a play.Assist) {
-	s.Assisted = s.Assisted || play.Unranks(a)
-	if !slices.Contains(s.Used, a) {
-		s.Used = append(s.Used, a)
-	}
+// assistState is what a session keeps of its assists, Sudoku's and
+// Kakuro's alike: Used lists them; Assisted says the game is unranked
+// (it is all that games stored before the list kept).
+type assistState struct {
+	Assisted bool      `json:"assisted,omitempty"`
+	Used     play.Used `json:"used,omitempty"`
 }
 
-// leaked reports whether an assist that tells right from wrong was used:
-// the mistakes counter may then show while playing.
-func (s *session) leaked() bool { return s.ShowErrors || slices.ContainsFunc(s.Used, play.Leaks) }
+// use records that assist a was used.
+func (s *assistState) use(a play.Assist) {
+	s.Used = s.Used.With(a)
+	s.Assisted = s.Assisted || play.Unranks(a)
+}
+
+// leaked reports whether an assist that tells right from wrong is or was
+// on: the mistakes counter may then show while playing.
+func (s *session) leaked() bool { return s.ShowErrors || s.Used.Leaked() }
 
 // tally is the game's play.Tally, and setTally keeps one.
 func (s *session) tally() play.Tally     { return play.Tally{Count: s.Mistakes, Slip: s.Slip} }
@@ -324,7 +329,7 @@ func (gs *games) load(ctx context.Context, id string) (*played, error) {
 	// start: they count as assisted.
 	p.s.Assisted = p.s.Assisted || p.s.ShowErrors
 	if p.s.Assisted && len(p.s.Used) == 0 && !p.s.Own {
-		p.s.Used = []play.Assist{play.ShowMistakes} // stored before the list: shown mistakes or a check
+		p.s.Used = play.Used{play.ShowMistakes} // stored before the list: shown mistakes or a check
 	}
 	p.shape = sudoku.Shape{BoxRows: p.s.Box[0], BoxCols: p.s.Box[1]}
 	if p.gm, err = game.Restore(p.s.Board); err != nil {

@@ -33,18 +33,17 @@ type kakuroSession struct {
 	// Board is the board with its marks and moves. Entries, the digits
 	// per white cell, is what games stored before it kept: read, then
 	// left empty.
-	Board      *game.Snapshot `json:"board,omitempty"`
-	Entries    []int          `json:"entries,omitempty"`
-	Hints      int            `json:"hints"`
-	Mistakes   int            `json:"mistakes"`       // wrong digits entered (play.Tally's count)
-	Slip       int            `json:"slip,omitempty"` // play.Tally's slip
-	Name       string         `json:"name,omitempty"`
-	ElapsedMs  int64          `json:"elapsedMs,omitempty"` // set when the game ends
-	Assisted   bool           `json:"assisted,omitempty"`  // an assist was used: unranked
-	Used       []play.Assist  `json:"used,omitempty"`
-	FloorMs    int64          `json:"floorMs,omitempty"` // the plausibility floor
-	FinishedAt int64          `json:"finishedAt,omitempty"`
-	Flag       string         `json:"flag,omitempty"` // why the finish is unranked
+	Board     *game.Snapshot `json:"board,omitempty"`
+	Entries   []int          `json:"entries,omitempty"`
+	Hints     int            `json:"hints"`
+	Mistakes  int            `json:"mistakes"`       // wrong digits entered (play.Tally's count)
+	Slip      int            `json:"slip,omitempty"` // play.Tally's slip
+	Name      string         `json:"name,omitempty"`
+	ElapsedMs int64          `json:"elapsedMs,omitempty"` // set when the game ends
+	assistState
+	FloorMs    int64  `json:"floorMs,omitempty"` // the plausibility floor
+	FinishedAt int64  `json:"finishedAt,omitempty"`
+	Flag       string `json:"flag,omitempty"` // why the finish is unranked
 }
 
 // KakuroView is a Kakuro game as the player sees it: never the solution,
@@ -66,9 +65,9 @@ type KakuroView struct {
 	Hints     int          `json:"hints"`
 	MaxHints  int          `json:"maxHints"`
 	// Mistakes is shown once check was used, or the game is over.
-	Mistakes *int          `json:"mistakes,omitempty"`
-	Assisted bool          `json:"assisted,omitempty"`
-	Used     []play.Assist `json:"used,omitempty"`
+	Mistakes *int      `json:"mistakes,omitempty"`
+	Assisted bool      `json:"assisted,omitempty"`
+	Used     play.Used `json:"used,omitempty"`
 	// Wrong lists white-cell numbers whose entry differs from the
 	// solution: answered by check only.
 	Wrong    []int         `json:"wrong,omitempty"`
@@ -219,6 +218,9 @@ func kakuroOf(rec store.Game) (*kakuroPlayed, error) {
 	}
 	if len(p.sol) != len(p.whites) {
 		return nil, fmt.Errorf("kakuro game %s: %d solution digits for %d white cells", rec.ID, len(p.sol), len(p.whites))
+	}
+	if p.s.Assisted && len(p.s.Used) == 0 {
+		p.s.Used = play.Used{play.Check} // stored before the list: the only assist then
 	}
 	l := kakuroLayout(p.puzzle)
 	if p.s.Board != nil {
@@ -464,22 +466,14 @@ func kakuroRedo(p *kakuroPlayed, _ kakuroAction, now time.Time) (func(*KakuroVie
 func kakuroCandidates(p *kakuroPlayed, _ kakuroAction, _ time.Time) (func(*KakuroView), error) {
 	p.gm.Candidates()
 	p.next(-1, false)
-	p.use(play.Candidates)
+	p.s.use(play.Candidates)
 	return nil, nil
-}
-
-// use records that assist a was used: the game is unranked.
-func (p *kakuroPlayed) use(a play.Assist) {
-	p.s.Assisted = p.s.Assisted || play.Unranks(a)
-	if !slices.Contains(p.s.Used, a) {
-		p.s.Used = append(p.s.Used, a)
-	}
 }
 
 // kakuroCheck lists the wrong entries: an assist, so the game is unranked.
 func kakuroCheck(p *kakuroPlayed, _ kakuroAction, _ time.Time) (func(*KakuroView), error) {
 	p.next(-1, false)
-	p.use(play.Check)
+	p.s.use(play.Check)
 	wrong := play.Wrong(p)
 	return func(v *KakuroView) { v.Wrong = wrong }, nil
 }
@@ -562,7 +556,7 @@ func (p *kakuroPlayed) view(now time.Time) KakuroView {
 			v.Marks[k] = p.gm.Marks(r, c)
 		}
 	}
-	if over || slices.ContainsFunc(sess.Used, play.Leaks) {
+	if over || sess.Used.Leaked() {
 		m := play.Tally{Count: sess.Mistakes, Slip: sess.Slip}.Total()
 		v.Mistakes = &m
 	}

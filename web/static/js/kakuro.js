@@ -7,7 +7,7 @@
 // as Sudoku's (package game on the server), so pencil marks, undo and
 // redo work the same way.
 import { api, $, say, sentence } from './api.js';
-import { clock, Pencil, DigitFirst, MessageLine, clearMarks, showMistakes, quietKey } from './playkit.js';
+import { clock, Pencil, DigitFirst, MessageLine, clearMarks, showMistakes, quietKey, undoKeys } from './playkit.js';
 import { onSettings } from './settings.js';
 
 const CURRENT = 'sudokuar.kakuroGame';
@@ -155,7 +155,7 @@ function build() {
       const k = n++;
       d.dataset.cell = k;
       d.id = `kk-c${k}`;
-      d.addEventListener('pointerdown', (e) => { e.preventDefault(); sel = k; el.focus({ preventScroll: true }); picked(); });
+      d.addEventListener('pointerdown', (e) => { e.preventDefault(); sel = k; el.focus({ preventScroll: true }); digitFirst.tap(write, redraw, () => true); });
       cellEls.push(d);
       whiteAt.push(k);
     } else {
@@ -197,7 +197,7 @@ function build() {
     b.textContent = v === 10 ? '⌫' : v;
     b.setAttribute('aria-label', v === 10 ? 'Erase' : `write ${v}`);
     if (v === 10) b.className = 'erase';
-    b.addEventListener('click', () => padKey(v % 10));
+    b.addEventListener('click', () => digitFirst.key(v % 10, write, redraw));
     pad.append(b);
   }
   digitFirst.show();
@@ -309,19 +309,6 @@ function showDone() {
   box.append(links);
 }
 
-// padKey is a press of the pad: the digit for the selected cell, or,
-// digit first, the digit chosen for the cells tapped next.
-function padKey(v) {
-  if (digitFirst.pick(v)) { redraw(); return; }
-  write(v);
-}
-
-// picked is a tap on a cell: with a digit chosen first, it goes there.
-function picked() {
-  const d = digitFirst.chosen;
-  if (d >= 0) write(d); else redraw();
-}
-
 function write(v) {
   if (view.status !== 'playing' || view.watching || !cellEls.length) return;
   const cell = sel;
@@ -418,14 +405,7 @@ function assist(what) {
 function bind() {
   const el = $('kboard');
   const onKey = (e) => {
-    if (view.status !== 'playing') return;
-    if (e.ctrlKey || e.metaKey) {
-      const k = e.key.toLowerCase();
-      if (k === 'z' && !e.shiftKey) { e.preventDefault(); $('undo').click(); }
-      else if (k === 'y' || (k === 'z' && e.shiftKey)) { e.preventDefault(); $('redo').click(); }
-      return;
-    }
-    if (e.altKey) return;
+    if (view.status !== 'playing' || undoKeys(e) || e.altKey) return;
     const k = e.key;
     if (k >= '1' && k <= '9') write(Number(k));
     else if (k === '0' || k === 'Backspace' || k === 'Delete') write(0);

@@ -5,7 +5,7 @@
 import { api, $, say, sentence } from './api.js';
 import { Board, makePad, keyValue, parseCells, arrows } from './grid.js';
 import { Zoom } from './zoom.js';
-import { clock, Pencil, StagedHint, conflicts, showLeft, clearMarks, DigitFirst, MessageLine, celebrate, quietKey, showMistakes } from './playkit.js';
+import { clock, Pencil, StagedHint, conflicts, showLeft, clearMarks, DigitFirst, MessageLine, celebrate, quietKey, showMistakes, undoKeys } from './playkit.js';
 import { onSettings } from './settings.js';
 
 const CURRENT = 'sudokuar.currentGame';
@@ -73,7 +73,7 @@ function showChooser() {
 
 async function startGame(gid) {
   document.body.classList.add('in-game');
-  board = new Board($('board'), () => picked());
+  board = new Board($('board'), () => digitFirst.tap(write, redraw, open));
   zoom = new Zoom(board, $('zoom'));
   new MessageLine($('msg-wrap'), $('msg'), $('msg-more'));
   $('name').value = localStorage.getItem(NAME) || '';
@@ -120,7 +120,7 @@ function show(v) {
     board.setShape(v.box[0], v.box[1]);
     zoom.offer(v.size);
     hint.resume(v.hintStage);
-    makePad($('pad'), v.size, (x) => padKey(x));
+    makePad($('pad'), v.size, (x) => digitFirst.key(x, write, redraw));
     digitFirst.show();
     describe(v);
     // A keyboard player types at once: the first empty cell is selected.
@@ -216,18 +216,9 @@ function tick() {
   $('timer').textContent = clock(ms);
 }
 
-// padKey is a press of the pad: the digit for the selected cell, or,
-// digit first, the digit chosen for the cells tapped next.
-function padKey(v) {
-  if (digitFirst.pick(v)) { redraw(); return; }
-  write(v);
-}
-
-// picked is a tap on a cell: with a digit chosen first, it goes there.
-function picked() {
-  redraw();
-  const d = digitFirst.chosen;
-  if (d >= 0 && view && view.status === 'playing' && !view.paused && !view.watching && !parseCells(view.puzzle)[board.sel]) write(d);
+// open says whether the selected cell takes a digit now.
+function open() {
+  return view && view.status === 'playing' && !view.paused && !view.watching && !parseCells(view.puzzle)[board.sel];
 }
 
 async function write(v) {
@@ -406,13 +397,7 @@ async function refresh() {
 
 function onKey(e) {
   if (!view || view.status !== 'playing') return;
-  if (e.ctrlKey || e.metaKey) {
-    const k = e.key.toLowerCase();
-    if (k === 'z' && !e.shiftKey) { e.preventDefault(); $('undo').click(); }
-    else if (k === 'y' || (k === 'z' && e.shiftKey)) { e.preventDefault(); $('redo').click(); }
-    return;
-  }
-  if (e.altKey) return;
+  if (undoKeys(e) || e.altKey) return;
   if (e.key === ' ') { e.preventDefault(); $('pause').click(); return; }
   if (view.paused) return;
   if (arrows[e.key]) { e.preventDefault(); board.move(...arrows[e.key]); return; }

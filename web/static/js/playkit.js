@@ -101,6 +101,15 @@ export class DigitFirst {
   }
   // chosen is the digit a tapped cell gets (-1: none chosen).
   get chosen() { return this.on ? this.digit : -1; }
+  // key handles a pad key: chosen first, or written into the selected
+  // cell.
+  key(v, write, redraw) { if (this.pick(v)) redraw(); else write(v); }
+  // tap handles a tap on a cell (already selected): the digit chosen
+  // first goes there, when open() says the cell takes it now.
+  tap(write, redraw, open) {
+    redraw();
+    if (this.chosen >= 0 && open()) write(this.chosen);
+  }
   show() {
     if (!this.on) this.digit = -1;
     for (const b of this.pad.querySelectorAll('button[data-v]')) {
@@ -259,6 +268,17 @@ export function celebrate(board) {
   const n = board.n;
   board.cells.forEach((c, i) => c.style.setProperty('--d', String(Math.floor(i / n) + (i % n))));
   board.el.classList.add('celebrate');
+}
+
+// undoKeys handles Ctrl+Z (undo) and Ctrl+Y or Ctrl+Shift+Z (redo) by
+// pressing the page's #undo and #redo. It reports whether Ctrl (or ⌘)
+// was held: the page then does nothing more with the key.
+export function undoKeys(e) {
+  if (!e.ctrlKey && !e.metaKey) return false;
+  const k = e.key.toLowerCase();
+  if (k === 'z' && !e.shiftKey) { e.preventDefault(); $('undo').click(); }
+  else if (k === 'y' || (k === 'z' && e.shiftKey)) { e.preventDefault(); $('redo').click(); }
+  return true;
 }
 
 // quietKey reports whether a key on target belongs to the control under

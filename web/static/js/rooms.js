@@ -6,7 +6,7 @@
 import { $, say, sentence } from './api.js';
 import { Board, makePad, keyValue, parseCells, arrows } from './grid.js';
 import { Zoom } from './zoom.js';
-import { clock, Pencil, StagedHint, conflicts as clashes, showLeft, clearMarks, DigitFirst, MessageLine, quietKey, showMistakes } from './playkit.js';
+import { clock, Pencil, StagedHint, conflicts as clashes, showLeft, clearMarks, DigitFirst, MessageLine, quietKey, showMistakes, undoKeys } from './playkit.js';
 import { onSettings } from './settings.js';
 
 const NAME = 'sudokuar.name'; // shared with the play page
@@ -406,11 +406,11 @@ function drawGame(first) {
   $('undo').hidden = $('redo').hidden = st.mode === 'coop';
   $('keys').textContent = 'Keys: arrows move, 1–9 (A–G on 16×16) write, 0 or Backspace erase, P pencil, H hint' + (st.mode === 'coop' ? '.' : ', U/Ctrl+Z undo.');
   if (!st.board) return;
-  if (!board) { board = new Board($('board'), () => picked()); zoom = new Zoom(board, $('zoom')); }
+  if (!board) { board = new Board($('board'), () => digitFirst.tap(write, redraw, open)); zoom = new Zoom(board, $('zoom')); }
   board.setShape(st.box[0], st.box[1]);
   zoom.offer(st.size);
   if (st.phase !== 'playing') board.sel = -1;
-  if (first) { makePad($('pad'), st.size, (v) => padKey(v)); digitFirst.show(); }
+  if (first) { makePad($('pad'), st.size, (v) => digitFirst.key(v, write, redraw)); digitFirst.show(); }
   // A keyboard player types at once: the first empty cell is selected.
   if (first && st.phase === 'playing' && st.you >= 0 && board.sel < 0) {
     const start = cells.findIndex((x) => x === 0);
@@ -479,18 +479,9 @@ function applyMove(m) {
   redraw();
 }
 
-// padKey is a press of the pad: the digit for the selected cell, or,
-// digit first, the digit chosen for the cells tapped next.
-function padKey(v) {
-  if (digitFirst.pick(v)) { redraw(); return; }
-  write(v);
-}
-
-// picked is a tap on a cell: with a digit chosen first, it goes there.
-function picked() {
-  redraw();
-  const d = digitFirst.chosen;
-  if (d >= 0 && st && st.phase === 'playing' && st.you >= 0 && !parseCells(st.puzzle)[board.sel]) write(d);
+// open says whether the selected cell takes a digit now.
+function open() {
+  return st && st.phase === 'playing' && st.you >= 0 && !parseCells(st.puzzle)[board.sel];
 }
 
 function write(v) {
@@ -676,14 +667,7 @@ onSettings(() => { hint.say(); digitFirst.show(); redraw(); });
 
 document.addEventListener('keydown', (e) => {
   if (!st || st.phase !== 'playing' || st.you < 0 || !board) return;
-  if (quietKey(e)) return;
-  if (e.ctrlKey || e.metaKey) {
-    const k = e.key.toLowerCase();
-    if (k === 'z' && !e.shiftKey) { e.preventDefault(); $('undo').click(); }
-    else if (k === 'y' || (k === 'z' && e.shiftKey)) { e.preventDefault(); $('redo').click(); }
-    return;
-  }
-  if (e.altKey) return;
+  if (quietKey(e) || undoKeys(e) || e.altKey) return;
   if (arrows[e.key]) { e.preventDefault(); board.move(...arrows[e.key]); return; }
   const v = keyValue(e.key, st.size);
   if (v >= 0) { e.preventDefault(); write(v); return; }
