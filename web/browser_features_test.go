@@ -10,7 +10,6 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/kb"
 )
 
 // TestBrowserFeatures plays what issue 34 adds, as a player would, on a
@@ -122,7 +121,6 @@ func TestBrowserFeatures(t *testing.T) {
 	b.waitJS("the dialog", `document.getElementById('settings').open`, 5*time.Second)
 	b.run("dark", chromedp.Click(`#settings input[name=theme][value=dark] + span`, chromedp.ByQuery), chromedp.Click(`#settings-close`, chromedp.ByID))
 	b.waitJS("dark now", `document.documentElement.dataset.theme === 'dark' && !document.getElementById('settings').open`, 5*time.Second)
-	b.run("measure the first paint's colour", chromedp.Evaluate(`true`, nil))
 	var bg string
 	b.run("reload", chromedp.Navigate(ts.URL+"/play"))
 	b.waitJS("loaded", `document.readyState === 'complete'`, 10*time.Second)
@@ -131,6 +129,11 @@ func TestBrowserFeatures(t *testing.T) {
 		t.Errorf("the dark page's background is %s", bg)
 	}
 	b.shot("features-dark-chooser")
+	b.run("a game in the dark", chromedp.Navigate(url))
+	b.waitJS("the game", `document.querySelectorAll('#board .cell').length === 81 && !document.getElementById('game').hidden`, 15*time.Second)
+	b.run("resume", chromedp.Evaluate(`document.getElementById('paused').hidden || document.getElementById('resume-btn').click()`, nil))
+	b.waitJS("resumed, the pad and tools back", `document.getElementById('paused').hidden && [...document.querySelectorAll('#pad button, #pencil, #hint, #candidates')].every((x) => !x.disabled)`, 10*time.Second)
+	b.viewShot("features-dark-game")
 	b.run("back to the system's", chromedp.Evaluate(`localStorage.removeItem('sudokuar.theme'); true`, nil))
 
 	// Kakuro: pencil marks and undo, as in Sudoku.
@@ -180,7 +183,6 @@ func TestBrowserFeatures(t *testing.T) {
 	if len(b.errors) > 0 {
 		t.Errorf("script errors: %q", b.errors)
 	}
-	_ = kb.Backspace
 }
 
 // TestBrowserCoopStrip: in co-op, the other player's line above the board

@@ -136,8 +136,6 @@ function show(v) {
   }
   $('progress').textContent = `${v.filled}/${v.total}`;
   $('hints').textContent = `${v.hints}/${v.maxHints}`;
-  $('undo').disabled = !v.canUndo;
-  $('redo').disabled = !v.canRedo;
   const over = v.status !== 'playing';
   const paused = v.paused && !over;
   $('paused').hidden = !paused;
@@ -147,8 +145,12 @@ function show(v) {
   if (paused) $('board').setAttribute('aria-hidden', 'true'); else $('board').removeAttribute('aria-hidden');
   $('board').tabIndex = paused ? -1 : 0;
   $('pause').textContent = v.paused ? 'Resume' : 'Pause';
-  for (const b of document.querySelectorAll('.tools button, #pad button, #pause')) b.disabled = b.disabled || over;
-  for (const b of document.querySelectorAll('.tools button, #pad button')) b.disabled = b.disabled || paused;
+  // What may be pressed now, worked out afresh from the view each time.
+  const off = over || paused || !!v.watching;
+  for (const b of document.querySelectorAll('.tools button, #pad button')) b.disabled = off;
+  $('undo').disabled = off || !v.canUndo;
+  $('redo').disabled = off || !v.canRedo;
+  $('pause').disabled = over || !!v.watching;
   showFairPlay(v);
   nameForm.hidden = !v.needName;
   $('pause').hidden = over;

@@ -75,7 +75,7 @@ export function showLeft(pad, values, n) {
     if (!v) continue;
     const left = Math.max(0, n - count[v]);
     b.dataset.left = String(left); // drawn by CSS beside the digit
-    b.classList.toggle('done', left === 0);
+    b.classList.toggle('used-up', left === 0);
     b.setAttribute('aria-label', `${b.dataset.sym || v}: ${left} left`);
   }
 }
