@@ -70,17 +70,19 @@ func (s *Server) kakuroRoutes() {
 	m.HandleFunc("POST /api/kakuro/solve", s.apiKakuroSolve)
 }
 
-// kakuroPageData is the play page's data: the choices.
+// kakuroPageData is the play page's data: the choices, and whether the
+// page plays a game (then the chooser is not drawn at all).
 type kakuroPageData struct {
 	Sizes  []int
 	Levels []kakuroLevelChoice
+	Game   bool
 }
 
 type kakuroLevelChoice struct{ Name, Note string }
 
 func (s *Server) kakuroPage(w http.ResponseWriter, r *http.Request) {
 	s.player(w, r)
-	d := kakuroPageData{}
+	d := kakuroPageData{Game: r.PathValue("id") != ""}
 	for _, z := range kakuroSizes {
 		d.Sizes = append(d.Sizes, z.N)
 	}
