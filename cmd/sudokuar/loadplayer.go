@@ -19,7 +19,7 @@ import (
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
-// This file is one simulated player of `sudokuar loadgen`: its socket,
+// This file is one simulated player of `sudokuar dev loadgen`: its socket,
 // which it follows to another node when told "moved" and reopens when it
 // drops (to the same node, or the next one when that refuses), its moves
 // and what the server answered, and the check after every return to the
