@@ -1,31 +1,11 @@
-// Package game is a Sudoku board being played: the console game, the web
-// game and multiplayer rooms all drive it, so the rules of play live here
-// once.
+// Package game is a Sudoku board being played, so the rules of play live
+// once for the console game, the web game and multiplayer rooms.
 //
-// In: a puzzle (a file in the console game's format, a sudoku.Grid, or a
-// saved Snapshot) and the player's moves: set a value, pencil marks,
-// autofill, generate, undo, redo, reset. Out: the board's state (values,
-// fixed cells, cells in conflict, legal values, pencil marks), the moves
-// made (each a list of cell changes, so a front end can show what changed),
-// typed errors for moves the rules refuse, and a Snapshot that a front end
-// can store as JSON and restore exactly.
-//
-// The rules are those of the console game's specification
-// (../shared/seeds/console-ilp-spec.txt): fixed cells are part of the puzzle
-// and cannot be changed; any value may be entered in the other cells, even
-// one that breaks a rule, and every cell that shares its value with a
-// neighbour (same row, column or box) is in conflict, except fixed cells,
-// which are never marked. A move may change several cells (autofill,
-// generate) and is undone as one; starting a game is not a move.
-//
-// Pencil marks are per cell sets of values (a bitmask, see Marks). Changing
-// them is a move too, so undo takes back a mark as it takes back a value;
-// setting a value leaves the cell's marks alone (front ends show marks of
-// empty cells only).
-//
-// The package does no I/O of its own: files come and go as io.Reader and
-// io.Writer, solving through the solvers.Solver interface. A Game is not
-// safe for concurrent use; a multiplayer room owns it from one goroutine.
+// In: a puzzle (a console-format file, a sudoku.Grid, a saved Snapshot) and
+// moves: values, pencil marks, autofill, generate, undo, redo, reset. Out:
+// the board (values, fixed cells, conflicts, legal values, marks), each
+// move as cell changes, typed errors for refused moves, and a Snapshot to
+// store as JSON. No I/O of its own; one goroutine owns a Game.
 package game
 
 import (
