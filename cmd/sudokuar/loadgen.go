@@ -23,34 +23,14 @@ import (
 	"github.com/sudokuar/sudokuar/rooms"
 )
 
-// loadgen drives running `sudokuar serve` nodes the way players do, over
-// the rooms WebSocket, and reports what it measured.
-//
-// --addr names one node or several (URL1,URL2,URL3): player i connects to
-// node i mod n, follows "moved" to the node that holds its room, and when
-// its socket drops (a node killed or restarted) reconnects (to the same
-// node, or the next one while it refuses) and joins its room again.
-//
-// Rooms mode (the default): R private rooms of N/R players each (created
-// by code, joined, readied, started), then every player makes a move
-// every --every on a random cell for --duration. Each move's round trip is
-// the time from sending it to the server's answer (the ack in a race, the
-// broadcast naming its mover in co-op). A move is lost when the server
-// refused it, when it was acknowledged and the room's board lacked it
-// after a return to the room, or when no answer came on a socket that
-// stayed open (moves in flight when a socket dropped are counted apart,
-// as "unanswered at a drop": the server never acknowledged them).
-// misordered counts answers out of the order the moves were sent, co-op
-// broadcasts whose version skips or repeats, and players whose board,
-// replayed from what they received, differs from the server's board at
-// the end. reconnected counts sockets reopened (drops and moves during
-// play), resumed the returns to a room checked against the acknowledged
-// moves. The last line is
+// loadConfig is `sudokuar dev loadgen`: players driven over the rooms
+// WebSocket against running nodes (docs/rooms.md, "Load testing"). A move is
+// lost when refused, acknowledged but missing after a return to the room,
+// or unanswered on a socket that stayed open; misordered counts answers out
+// of order, co-op versions skipped or repeated, and final boards unlike the
+// server's. The last line is
 //
 //	players=N rooms=R moves=M lost=L misordered=K reconnected=C resumed=S p50=Xms p99=Yms
-//
-// Quick mode (--quick N): N players ask for a quick match, arriving evenly
-// over --arrive; it reports how long each waited for a started game.
 type loadConfig struct {
 	addr     string   // as given
 	addrs    []string // each node's base URL

@@ -1,13 +1,11 @@
-// Command sudokuar finds, reads and solves Sudoku in photos and in a live
-// camera picture, drawing the solution back onto the page; it also plays
-// Sudoku and Kakuro in the console and the browser, rates and explains
-// puzzles, and compares solvers.
+// Command sudokuar finds, reads and solves Sudoku in photos and a live
+// camera, drawing the solution onto the page; it plays Sudoku and Kakuro in
+// the console and the browser, rates and explains puzzles, compares solvers.
 //
 //	sudokuar COMMAND [SUBCOMMAND] [flags] [args]   (flags before or after the args)
 //	sudokuar help [COMMAND [SUBCOMMAND]] | help dev | help --markdown
 //
-// Every command is one entry of the table in commands(); its flags and run
-// function live in its own file. docs/cli.md is generated from the table.
+// Each command is one entry of commands(); docs/cli.md is generated from it.
 package main
 
 //go:generate sh -c "go run . help --markdown > ../../docs/cli.md"
