@@ -171,6 +171,9 @@ func flagUsage(f *flag.Flag, defaults map[string]string) string {
 	switch f.DefValue {
 	case "", "0", "false", "0s", "[]":
 	default:
+		if strings.Contains(u, "(default") { // the usage says it in words
+			break
+		}
 		u += fmt.Sprintf(" (default %s)", f.DefValue)
 	}
 	return u
