@@ -55,7 +55,7 @@ run: build
 # serve starts the game in the browser on http://127.0.0.1:8080. To reach
 # it from a phone on the same network: make serve ADDR=0.0.0.0:8080 (and
 # SERVE_FLAGS="--tls-cert cert.pem --tls-key key.pem" for the camera; see
-# the README).
+# docs/camera.md).
 ADDR ?= 127.0.0.1:8080
 serve: build
 	./$(BIN) serve --addr $(ADDR) $(SERVE_FLAGS)
@@ -106,7 +106,7 @@ cluster-bench: build
 	SUDOKUAR=$(CURDIR)/$(BIN) sh scripts/cluster-bench.sh $(SCENARIOS)
 
 # zoo runs every solver on the solver zoo's puzzle sets and writes the
-# table and out/zoo.svg (README: "The solver zoo"); top95 comes from
+# table and out/zoo.svg (docs/solvers.md); top95 comes from
 # ../shared when it is there. It takes a while: each failure costs its limit.
 TOP95 := $(wildcard ../shared/puzzles/top95.txt)
 zoo: build
@@ -152,7 +152,7 @@ video: deps
 
 # livescore scores `sudokuar live` on photos held up to a moving camera,
 # per framing (near, far, webcam), next to `scan` on the same photos as
-# stills (README: "Scored in motion"). LISTS are files of photo paths.
+# stills (docs/performance.md, "The camera in motion"). LISTS are files of photo paths.
 LISTS ?= $(wildcard testdata/live/*.list)
 livescore: build
 	SUDOKUAR=$(CURDIR)/$(BIN) scripts/livescore.sh $(LISTS)

@@ -1,14 +1,11 @@
 package console
 
-// printBoard prints the board in the specification's format. With box
-// shape m×n (m rows, n columns of cells per box) and side N = m·n:
-//
-//   - a separator row is 4N+m+1 dashes;
-//   - a cell row starts and ends with '|' and has one after every n cells;
-//     each cell is a space, the value as "%2d" (two spaces when empty) and
-//     '.' for a fixed cell, '*' for a cell in conflict when errors are
-//     marked (always in Edit mode), else a space;
-//   - a separator comes first and after every m cell rows.
+// printBoard prints the board in the specification's format, for boxes of
+// m rows × n columns and side N = m·n: a separator row of 4N+m+1 dashes
+// first and after every m cell rows; a cell row starts and ends with '|'
+// and has one after every n cells; each cell is a space, the value as
+// "%2d" (two spaces when empty) and '.' for a fixed cell, '*' for a cell in
+// conflict when errors are marked (always in Edit mode), else a space.
 func (s *Session) printBoard() {
 	g := s.game
 	n := g.N()

@@ -1,29 +1,11 @@
-// Package console is the console Sudoku game of the course project
-// specification (../shared/seeds/console-ilp-spec.txt), exactly as it is
-// written: its modes (Init, Edit, Solve), its commands, its messages to the
-// byte, the order in which it checks for errors and its board print format.
+// Package console is the console Sudoku game of the course project's
+// specification, exactly as written: modes Init, Edit and Solve, its
+// commands, messages to the byte, its order of checks and its board print.
 //
-// In: command lines (from standard input in the sudoku-console program, or
-// from a test). Out: the text the specification prescribes, on one
-// io.Writer. The rules of play are package game's; solving for validate,
-// hint, generate and saving in Edit mode is the configured solvers.Solver's
-// (the ILP solver in the program); num_solutions counts with the
-// explicit-stack backtracker (solvers.Count). This package only parses,
-// applies the mode rules and formats.
-//
-// The points the specification leaves open are decided as in issue 10: X is
-// the column and Y the row (both 1-based) in set, hint and every printed
-// cell; "edit" alone opens an empty 9×9 board; in Edit mode no cell is fixed
-// and conflicts are always marked; the board is printed after each
-// successful solve and edit; end of input acts as exit; autofill and
-// generate are one move each (undo prints one line per cell, in reading
-// order; one that changes nothing is not recorded); a file that exists but
-// is not a puzzle prints "Error: <file>: <reason>" and keeps the game.
-//
-// Beyond the specification: num_solutions may report progress (Config) and
-// a long command (num_solutions, validate, hint, generate, save in Edit
-// mode) stops when Interrupt is called (Ctrl-C in the program) and returns
-// to the prompt with a message.
+// In: command lines. Out: the specified text on one io.Writer. Rules are
+// package game's; validate, hint, generate and the Edit-mode save ask a
+// solvers.Solver (ILP in the program). docs/browser.md lists the points
+// the specification leaves open and how they were decided.
 package console
 
 import (

@@ -1,22 +1,11 @@
-// Package dlx solves exact-cover problems with Algorithm X and dancing links,
-// as described in Donald E. Knuth, "Dancing Links", Millennial Perspectives
-// in Computer Science (2000), arXiv:cs/0011047.
+// Package dlx solves exact-cover problems with Algorithm X and dancing
+// links (Knuth, "Dancing Links", 2000, arXiv:cs/0011047).
 //
-// In: a 0/1 matrix, declared as a number of primary and secondary columns and
-// then row by row (the columns in which a row has a 1).
-// Out: the sets of rows that hold exactly one 1 in every primary column and at
-// most one 1 in every secondary column, delivered one at a time to a callback,
-// plus counters (search nodes, rows removed) for benchmarks.
-//
-// The matrix lives in flat slices of nodes linked by int32 indices, so a
-// search allocates nothing per step, and a Matrix can be reused: Select fixes
-// rows in advance (the clues of a puzzle), Search leaves the links exactly as
-// it found them, and Reset undoes the selections. SearchThenReset is the fast
-// way to solve many instances on one matrix: it stops without unwinding and
-// restores the matrix as built by copying saved links. Search chooses
-// columns by Knuth's S heuristic (fewest rows), and can stop after a number
-// of solutions, try rows in a seeded random order, and give up after a
-// budget of search nodes or when a context ends (SearchContext).
+//  1. Declare the matrix: New(primary, secondary), then AddRow per row.
+//  2. Optionally Select rows in advance (a puzzle's clues).
+//  3. Search (or SearchContext, SearchThenReset) delivers each set of rows
+//     covering every primary column once and every secondary at most once,
+//     with counters for benchmarks; Reset undoes the selections.
 package dlx
 
 import (
@@ -289,8 +278,7 @@ func (m *Matrix) uncover(c int32) {
 // through these unchecked views of the node, link and header slices. A
 // link is always the index of an existing node or header: New and AddRow
 // make them so and only cover and uncover change them, exchanging valid
-// links. Going without the bounds checks saves about a sixth of the
-// instructions of a search (measured with callgrind).
+// links (the instructions this saves: docs/performance.md, "Tuning").
 type (
 	nodeView struct{ p unsafe.Pointer }
 	headView struct{ p unsafe.Pointer }
@@ -454,15 +442,11 @@ func (m *Matrix) run(ctx context.Context, limit int, visit func(rows []int) bool
 }
 
 // choose returns an active primary column with the fewest rows (Knuth's S
-// heuristic), or 0 if every primary column is covered. Scanning the list of
-// active columns is what costs, so choose first looks at what cover noted:
-// a column that dropped to no rows (a dead end, taken first), then the
-// hints, columns that dropped to at most one row, most recent first; any
-// that is still active with at most one row cannot be beaten. Failing
-// those, it scans, and takes a column of two rows on sight (a single that
-// lost its hint while backtracking may be missed; that costs a few nodes,
-// far fewer than full scans). Which column is chosen never changes the
-// solutions found, only how fast.
+// heuristic), or 0 if every primary column is covered. To spare scans it
+// first takes what cover noted: a column left with no rows, then hinted
+// columns left with at most one, most recent first; else it scans, taking
+// a two-row column on sight. The choice changes the speed, never the
+// solutions.
 func (m *Matrix) choose() int32 {
 	hd, primary := m.heads(), int32(m.primary)
 	if d := m.dead; d != 0 {

@@ -1,40 +1,15 @@
-// Package game is a Sudoku board being played: the console game, the web
-// game and multiplayer rooms all drive it, so the rules of play live here
-// once.
+// Package game is a Sudoku board being played, so the rules of play live
+// once for the console game, the web game and multiplayer rooms.
 //
-// In: a puzzle (a file in the console game's format, a sudoku.Grid, or a
-// saved Snapshot) and the player's moves: set a value, pencil marks,
-// autofill, generate, undo, redo, reset. Out: the board's state (values,
-// fixed cells, cells in conflict, legal values, pencil marks), the moves
-// made (each a list of cell changes, so a front end can show what changed),
-// typed errors for moves the rules refuse, and a Snapshot that a front end
-// can store as JSON and restore exactly.
+// In: a puzzle (a console-format file, a sudoku.Grid, a saved Snapshot) and
+// moves: values, pencil marks, autofill, generate, undo, redo, reset. Out:
+// the board (values, fixed cells, conflicts, legal values, marks), each
+// move as cell changes, typed errors for refused moves, and a Snapshot to
+// store as JSON. No I/O of its own; one goroutine owns a Game.
 //
-// The rules are those of the console game's specification
-// (../shared/seeds/console-ilp-spec.txt): fixed cells are part of the puzzle
-// and cannot be changed; any value may be entered in the other cells, even
-// one that breaks a rule, and every cell that shares its value with a
-// neighbour (same row, column or box) is in conflict, except fixed cells,
-// which are never marked. A move may change several cells (autofill,
-// generate) and is undone as one; starting a game is not a move.
-//
-// Pencil marks are per cell sets of values (a bitmask, see Marks). Changing
-// them is a move too, so undo takes back a mark as it takes back a value;
-// setting a value leaves the cell's marks alone (front ends show marks of
-// empty cells only).
-//
-// The same rules play other puzzles whose cells form houses that may not
-// repeat a value (a Kakuro's runs): NewLayout takes the board's rows and
-// columns, its largest value, its houses and, optionally, the values each
-// cell may take at all. A cell in no house is a wall: it holds nothing and
-// takes no move (a Kakuro's clue squares). Moves, marks, undo and redo,
-// conflicts, candidates and snapshots work there as on a Sudoku; what
-// needs a Sudoku's grid (solving, generating, the console's file format)
-// says ErrNotSudoku.
-//
-// The package does no I/O of its own: files come and go as io.Reader and
-// io.Writer, solving through the solvers.Solver interface. A Game is not
-// safe for concurrent use; a multiplayer room owns it from one goroutine.
+// A Layout's board plays other puzzles by the same rules (a Kakuro: its
+// runs are houses, its clue squares walls; Candidates pencils in what each
+// cell can take); what needs a Sudoku's grid says ErrNotSudoku.
 package game
 
 import (

@@ -89,17 +89,13 @@ func (g *Game) CountSolutions(ctx context.Context, limit uint64, progress func(s
 	return solvers.Count(ctx, g.Grid(), limit, progress)
 }
 
-// Generate writes a random puzzle on an empty board as one move, the way
-// the console game's specification describes: fill fill random cells with
-// random legal values, solve the board with sv, then keep keep random cells
-// of the solution and clear the others. When a chosen cell has no legal
-// value left, or sv finds no solution, it starts over, up to GenerateTries
-// times. The puzzle need not have a single solution.
-//
-// The checks come in the console game's order: *RangeError when fill or
-// keep is outside 0..EmptyCells(), then ErrNotEmpty; after the tries,
-// ErrGeneratorFailed. When ctx ends it stops with ctx's error and leaves
-// the board as it was.
+// Generate writes a random puzzle on an empty board as one move, as the
+// console game's specification says: fill random cells with legal values,
+// solve with sv, keep keep random cells of the solution (up to
+// GenerateTries attempts; the puzzle need not be unique). Errors in the
+// specification's order: *RangeError (fill or keep outside
+// 0..EmptyCells()), ErrNotEmpty, ErrGeneratorFailed; when ctx ends, ctx's
+// error with the board unchanged.
 func (g *Game) Generate(ctx context.Context, sv solvers.Solver, rng *rand.Rand, fill, keep int) (Move, error) {
 	e := g.EmptyCells()
 	if fill < 0 || fill > e {

@@ -5,22 +5,13 @@ import (
 	"fmt"
 )
 
-// Exclude adds to m the constraint that removes one 0-1 assignment: the
-// values sol gives vars (all of them binary variables of m; nil means every
-// binary variable sol has a value for). Any solution of the new model
-// differs from sol in at least one of vars. It is the "no-good" cut
-//
-//	sum over v with value 1 of (1 - v)  +  sum over v with value 0 of v  >=  1,
-//
-// added as: sum(value-1 vars) - sum(value-0 vars) <= ones - 1. Solving
-// again then finds another solution or proves there is none; Enumerate
-// does that in a loop. When the model's constraints fix how many of vars
-// are 1 (puzzles: "exactly one digit per cell" constraints, all
-// coefficients 1, that cover vars without overlapping), Exclude adds the
-// stronger equivalent sum(value-1 vars) <= ones - 1, whose LP relaxation
-// is tighter (about 40% faster to enumerate the 7- and 8-queens
-// solutions). It returns the constraint's index, or an error if sol has
-// no values or a variable is unknown or not binary (m is then unchanged).
+// Exclude adds the "no-good" cut that removes one 0-1 assignment, the
+// values sol gives vars (binaries of m; nil: every binary sol has a value
+// for): sum(value-1 vars) - sum(value-0 vars) <= ones - 1. Where "exactly
+// one" constraints fix how many of vars are 1 (a digit per cell), it adds
+// the tighter sum(value-1 vars) <= ones - 1 (BenchmarkQueensEnumerate).
+// It returns the constraint's index, or an error if sol has no values or a
+// variable is unknown or not binary (m is then unchanged).
 func (m *Model) Exclude(sol *Solution, vars []Var) (int, error) {
 	if sol == nil || !sol.HasValues() {
 		return -1, &ModelError{Constraint: -1, Var: -1, Reason: "exclude: the solution has no values"}
@@ -59,15 +50,11 @@ func (m *Model) Exclude(sol *Solution, vars []Var) (int, error) {
 	return m.Add(terms, LE, float64(ones-1)), nil
 }
 
-// Enumerate finds up to limit distinct solutions of m, telling them apart
-// by their values on vars (binary; nil means all binary variables): it
-// solves, excludes the solution found (see Exclude) and solves again, on a
-// copy of m, until the problem is infeasible or limit solutions are found.
-// Only feasibility matters here, not which solution is optimal. Fewer than
-// limit solutions with a nil error means there are no more; so with limit
-// 2, one solution proves it unique. On an error it returns the solutions
-// found before it (a time limit applies to each solve; a context's
-// deadline to all).
+// Enumerate finds up to limit distinct solutions of m (told apart by vars,
+// binary; nil: all binaries) on a copy of m: solve, Exclude, solve again.
+// Fewer than limit with a nil error means there are no more, so limit 2
+// proves uniqueness. On an error it returns the solutions found before it
+// (opts.TimeLimit applies to each solve, ctx's deadline to all).
 func (m *Model) Enumerate(ctx context.Context, opts Options, limit int, vars []Var) ([]*Solution, error) {
 	if limit <= 0 {
 		return nil, nil

@@ -1,68 +1,11 @@
-// Package ilp solves small integer linear programs (0-1 and bounded
-// integer variables, linear constraints, a linear objective) with GLPK, the
-// GNU Linear Programming Kit, through a thin cgo binding of its own. It
-// knows nothing of Sudoku or Kakuro: those models are built on it.
+// Package ilp solves small integer linear programs (0-1 and bounded integer
+// variables) with GLPK through its own cgo binding; it knows no puzzles.
 //
-// In: a Model, built variable by variable and constraint by constraint.
-// Out: a Solution (a status, the objective value and every variable's
-// value, with the branch-and-bound work it took), or an error that says
-// what is wrong with the model (*ModelError), that GLPK failed
-// (*SolverError), or that the search was stopped early (ErrTimeLimit or
-// the context's error, with the best solution found so far).
-//
-// # Modelling
-//
-// Every variable is bounded: Binary is 0 or 1, Integer(lo, hi) an integer
-// in lo..hi. A constraint is a weighted sum of variables (Terms) compared
-// with a constant: LE (<=), GE (>=) or EQ (=). The objective is a weighted
-// sum to minimise or maximise; with none, any solution is optimal, which
-// is how puzzles are solved. The usual puzzle constraints are:
-//
-//   - "exactly one of": x1 + x2 + ... + xk = 1 over binaries, e.g. a cell
-//     holds exactly one digit: Sum(x[cell][1..9]...) EQ 1.
-//   - "at most one of": x1 + ... + xk <= 1, e.g. a Kakuro run holds digit
-//     d at most once: for each run and digit, Sum over the run's cells of
-//     x[cell][d] LE 1.
-//   - a sum over a run: with binary x[cell][d] meaning "cell holds d", the
-//     run's total is the sum of d·x[cell][d] over its cells and digits, so
-//     a Kakuro clue s is the constraint with Terms {Var: x[c][d], Coef: d}
-//     EQ s. (An Integer variable per cell also works, but the binary form
-//     lets GLPK's LP bound see the digits; use one model, not both.)
-//   - "not this solution again": Model.Exclude adds the cut that removes
-//     one 0-1 assignment, so solving again finds a different solution or
-//     proves there is none. Enumerate repeats it, which is how uniqueness
-//     is proven: Enumerate with limit 2 finds one solution only when the
-//     problem has exactly one.
-//
-// # Why the binding looks the way it does
-//
-// GLPK treats bad input as a fatal error: it prints a message and calls
-// abort(), which would end the whole Go program. So Solve validates the
-// model in Go first (variable indices, finite coefficients of at most
-// MaxAbs, non-empty constraints, bounds lo <= hi) and only hands over
-// what GLPK accepts. As a second line, the C side installs a
-// glp_error_hook that longjmps out of GLPK back to our own C function
-// (no Go frame lies between), frees that thread's GLPK environment and
-// reports a *SolverError carrying GLPK's message; tests force such an
-// error through the unvalidated path to prove the process survives.
-//
-// Debian's GLPK keeps its environment (memory, output switches, hooks)
-// per OS thread. A GLPK problem created on one thread and used or freed
-// on another aborts with "glp_free: memory allocation error", even in a
-// program with one goroutine, because the Go scheduler moves goroutines
-// between threads. Solve therefore builds, solves and deletes the GLPK
-// problem within one C call, which by construction runs on one thread,
-// and holds runtime.LockOSThread around it besides. glp_term_out(GLP_OFF)
-// silences only the calling thread, so every call sets it, sets msg_lev
-// to GLP_MSG_OFF and routes any remaining output into the error text.
-// Goroutines may call Solve at the same time: each runs on its own thread
-// with its own GLPK environment. (A GLPK built without thread-local
-// storage has one global environment; Solve then takes a package lock so
-// that solves run one at a time.)
-//
-// A Model is built by one goroutine; once built, Solve, Enumerate and
-// Validate only read it, so several goroutines may solve the same Model
-// at once. Exclude changes it.
+//  1. Build a Model: Binary, Integer(lo, hi), Add(terms, LE|GE|EQ, rhs), SetObjective.
+//  2. Solve it (one GLPK branch and bound), or Enumerate solutions
+//     (Exclude cuts one off; limit 2 proves uniqueness).
+//  3. Read the Solution, or the error: *ModelError, *SolverError,
+//     ErrTimeLimit or the context's (with the best solution so far).
 package ilp
 
 import (

@@ -137,6 +137,11 @@ const (
 	glpNOFEAS = 4
 )
 
+// GLPK aborts the process on bad input, so models are validated in Go
+// first (validate.go) and the C side catches what is left with a
+// glp_error_hook (glpk_solve.c). Its environment is per OS thread, so one
+// C call builds, solves and frees each problem (see program.solve).
+
 // serial is held around every solve when GLPK was built without
 // thread-local storage, because such a GLPK has one environment for the
 // whole process. Debian's is built with it, so solves run in parallel.
@@ -154,11 +159,8 @@ func Version() string { return C.GoString(C.ilp_version()) }
 // Solution. When ctx ends or opts.TimeLimit passes first, it returns the
 // Solution so far (Feasible with the best values found, or Unknown) with
 // an error wrapping ctx.Err() or ErrTimeLimit. Otherwise err is nil and the
-// Solution is Optimal or Infeasible. GLPK notices a cancelled context
-// between branch-and-bound steps and its clock only between steps of its
-// own, not inside the first LP relaxation, so a solve may overrun its
-// limit by about one LP: measured up to 0.7 s for the 15,625-binary model
-// of an empty 25x25 Sudoku on a loaded machine, a few ms for 9x9 models.
+// Solution is Optimal or Infeasible. GLPK looks at the context and its
+// clock only between its own steps, so a solve may overrun by one LP.
 func (m *Model) Solve(ctx context.Context, opts Options) (*Solution, error) {
 	p, err := m.compile()
 	if err != nil {

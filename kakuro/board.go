@@ -1,22 +1,11 @@
-// Package kakuro knows the rules of Kakuro (cross sums): a board of blocks,
-// clue cells and white cells, its text format, validation, a fast solver
-// that counts solutions, an ILP model of the same puzzle, a rater and a
-// generator of puzzles with exactly one solution.
+// Package kakuro knows the rules of Kakuro (cross sums).
 //
-// In: a Board, read from the text format of FORMAT.md (Parse, ReadFile) or
-// built in code. Out: the board's runs (Runs), its problems (Validate, as a
-// *RuleError naming rows, columns and input lines), its solutions (Solve,
-// Count), its level (Rate) and new puzzles (Generate).
-//
-// The text format, one puzzle per file:
-//
-//	R C
-//	t t t ... t      <- R lines of C tokens separated by spaces
-//
-// where a token is `#` (a block), `D\A` (a clue cell: D the sum of the run
-// below it, A of the run to its right; either side may be empty or 0), `.`
-// (an empty white cell) or a digit 1-9 (a white cell holding it). R and C
-// count the whole board, the clue row and column included.
+//  1. Read a Board from the text format (Parse, ReadFile; docs/kakuro.md
+//     describes it) or build one; Validate names the rows, columns and lines
+//     of its problems (*RuleError).
+//  2. Solve and count it (NewSolver), as an ILP (NewILPModel) or as exact
+//     cover (NewExactCover).
+//  3. Rate it (Rate), or Generate new puzzles with exactly one solution.
 package kakuro
 
 import "fmt"

@@ -2,20 +2,13 @@ package kakuro
 
 import "github.com/sudokuar/sudokuar/dlx"
 
-// Kakuro as exact cover, the second solver (measured against the fast one
-// in the README). The primary columns are
-//
-//   - one per white cell: it takes exactly one digit;
-//   - one per run: it takes exactly one of its clue's combinations;
-//   - one per run and digit d: d is accounted for exactly once in the run,
-//     either by the one cell of the run that holds it or by the run's
-//     combination leaving d out.
-//
-// A row (cell c, digit d) covers c's column and (r, d) for the runs r
-// through c; a row (run r, combination m) covers r's column and (r, d) for
-// every digit d not in m. Choosing combination m leaves exactly the digits
-// of m to be covered by the run's cells, one cell each: the cells then hold
-// distinct digits adding up to the clue.
+// Kakuro as exact cover, a cross-check of the fast solver. Primary columns:
+// one per white cell (exactly one digit), one per run (exactly one of its
+// clue's combinations), one per run and digit d (d accounted for once: by
+// the run's cell holding it, or by its combination leaving d out). Row
+// (cell c, digit d) covers c and (r, d) for c's runs r; row (run r,
+// combination m) covers r and (r, d) for each d not in m, so the run's
+// cells then hold exactly m's digits.
 
 // ExactCover is a board compiled to an exact-cover matrix.
 type ExactCover struct {

@@ -193,19 +193,13 @@ func (e *engine) reviseByUnion(dom []uint16, k int32, d *[9]uint16, allowed, fix
 	return true
 }
 
-// revise makes run k arc-consistent in dom, queueing the other run of every
-// cell whose domain shrinks. It returns false when the run cannot be
-// completed.
-//
-// The method is a dynamic program over digit sets. Going forward, level j
-// holds the sets of distinct digits that cells 0..j-1 can take (each from
-// its domain, all inside the union of the clue's combinations that fit);
-// the last level keeps only sets adding up to the clue. Going backward, a
-// set at level j is good if some digit of cell j's domain extends it to a
-// good set at level j+1, and that digit is then supported in cell j. A set
-// of j digits can only sit at level j, so one stamp array marks them all.
-// Runs have at most 9 cells and levels at most 126 sets, so a revision
-// costs at most a few thousand steps and usually a few dozen.
+// revise makes run k arc-consistent in dom, queueing the other run of each
+// cell whose domain shrinks; false when the run cannot be completed. A
+// dynamic program over digit sets: forward, level j holds the sets cells
+// 0..j-1 can take (the last level only those summing to the clue);
+// backward, a set is good if a digit of cell j's domain extends it to a good
+// set, and that digit is supported. Sets of j digits sit only at level j,
+// so one stamp array marks them all (at most 126 sets a level).
 func (e *engine) revise(dom []uint16, k int32) bool {
 	e.props++
 	r := &e.runs[k]

@@ -30,7 +30,7 @@ func (e *MultipleError) Error() string {
 
 func (e *MultipleError) Unwrap() error { return ErrMultipleSolutions }
 
-// FormatError reports text that is not a Kakuro in the format of FORMAT.md.
+// FormatError reports text that is not a Kakuro in the text format.
 // It names the input line and, for a bad token, the cell it stands for.
 type FormatError struct {
 	Line     int    // 1-based input line; 0 when none

@@ -35,28 +35,14 @@ func Generate(opt GenerateOptions) (*Board, Rating, error) {
 	return GenerateContext(context.Background(), opt)
 }
 
-// GenerateContext is Generate that stops, with the context's error, when
-// ctx ends.
-//
-// How: a shape is drawn with the look of published Kakuros (see shape.go:
-// half-turn symmetry, runs of 2 to MaxRun cells, mostly short); it is
-// filled with random digits, no digit twice in a run, and the clues are
-// the sums. Such a puzzle is almost never unique, so it is repaired by a
-// hill climb. The level's techniques (see Rate) show which candidates stay
-// open; a stuck cell gets the digit that leaves the fewest open (or,
-// one time in four, its two runs are drawn again, the best of a few
-// draws favouring sums with few combinations), changing the clues over
-// it; the change is kept if no more candidates are open than before (or,
-// rarely, slightly more, to leave local minima). A change that makes the
-// puzzle solvable by easier techniques than the level asks is refused,
-// so the climb stays at its level. When the climb stalls, the shape is
-// changed: a stuck cell and its mirror become blocks (and any cell left
-// in a run of one with them), splitting the runs that would not settle
-// into shorter ones with new clues; at most a few per attempt, so the
-// shape keeps its look. A puzzle the techniques of its level solve is
-// unique by construction; an expert puzzle (which they cannot solve) is
-// proved unique by the fast solver. The result is rated again to check
-// its level. Level 0 takes the first unique puzzle of any level.
+// GenerateContext is Generate that stops, with ctx's error, when ctx ends.
+//  1. Draw a shape (shape.go), fill it with random digits; the sums are the clues.
+//  2. Hill-climb to a unique puzzle: a stuck cell gets the digit that leaves
+//     the fewest candidates open, or its runs are redrawn; a change that opens
+//     more (but rarely) or makes the puzzle easier than the level is refused.
+//  3. When the climb stalls, a stuck cell and its mirror become blocks.
+//  4. Prove expert puzzles unique with the fast solver; rate every result
+//     again. Level 0 takes the first unique puzzle of any level.
 func GenerateContext(ctx context.Context, opt GenerateOptions) (*Board, Rating, error) {
 	if opt.Rows < 3 || opt.Cols < 3 || opt.Rows > 40 || opt.Cols > 40 {
 		return nil, Rating{}, fmt.Errorf("kakuro: play area %dx%d: want 3 to 40 rows and columns", opt.Rows, opt.Cols)
@@ -259,21 +245,13 @@ func (g *generator) finish() (*Board, Rating, bool) {
 	return puzzle, r, true
 }
 
-// evaluate sets the puzzle engine's clues from the current filling and
-// applies the level's techniques: it returns the verdict and, when open,
-// how many candidates are left open (the climb's measure), leaving the
-// domains in g.dom.
-//
-//   - Easy: the combination table (the rater's first technique).
-//   - Medium: whole-run consistency; a puzzle the table alone solves is
-//     too easy.
-//   - Hard: whole-run consistency, then, once few candidates are open,
-//     probing each candidate (cross-run reasoning, singleton
-//     consistency); a puzzle whole-run consistency solves is too easy.
-//   - Expert: as Hard, but a puzzle probing solves is too easy; one it
-//     leaves stuck with few candidates open is counted by search, and one
-//     solution is done.
-//   - Any (0): whole-run consistency; solved is done.
+// evaluate sets the engine's clues from the filling and applies the level's
+// techniques; it returns the verdict and how many candidates stay open (the
+// climb's measure), leaving the domains in g.dom. Easy: the combination
+// table; medium: whole-run consistency (too easy if the table solves it);
+// hard: then probing once few are open (too easy if whole-run solves it);
+// expert: as hard, too easy if probing solves it, a stuck one counted by
+// search; any (0): whole-run consistency.
 func (g *generator) evaluate() (verdict, int) {
 	e := g.pe
 	for k := range e.runs {

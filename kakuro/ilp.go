@@ -9,40 +9,14 @@ import (
 	"github.com/sudokuar/sudokuar/ilp"
 )
 
-// Kakuro as a 0-1 integer program, solved by GLPK through package ilp: the
-// model of the seed project, corrected to constrain runs rather than whole
-// rows and columns (which only holds on boards without inner blocks), and
-// by default strengthened with one variable per combination of each run.
-//
-// The plain model (ILPPlain), as the issue states it:
-//
-//	x[c][d] = 1 when white cell c holds digit d (d = 1..9)
-//	sum_d x[c][d] = 1                          every cell holds one digit
-//	sum_{c in r} sum_d d*x[c][d] = clue(r)     every run adds up to its clue
-//	sum_{c in r} x[c][d] <= 1                  no digit twice in a run
-//
-// Its LP relaxation is weak: a run of four summing to 20 can spread half a
-// 1 and half a 9 over a cell, and GLPK branches for minutes on the bigger
-// boards. The combination model (ILPCombinations, the default) adds
-//
-//	y[r][k] = 1 when run r takes the k-th set of digits that sum to its clue
-//	sum_k y[r][k] = 1                          every run takes one set
-//	sum_{c in r} x[c][d] = sum_{k: d in set k} y[r][k]
-//	                                           digit d is in the run exactly when its set holds d
-//
-// which replaces "at most one of each digit" (the equality is stronger:
-// it also says which digits must appear) and implies the sum (kept all the
-// same, as the clue the reader knows). Its LP relaxation is the convex
-// hull of each run's digit sets, so fractional solutions are rare and
-// GLPK's branch and bound stays small.
-//
-// In both, x[c][d] exists only for digits the combination table allows in
-// c (a given g: only x[c][g]); ILPPropagated further keeps only the digits
-// the fast solver's propagation leaves, before any search. There is no
-// objective: any solution is optimal. Uniqueness is proved as the issue
-// asks, by excluding the solution found (ilp.Model.Exclude, on the x
-// variables) and solving again: an infeasible second program means no
-// other solution.
+// Kakuro as a 0-1 integer program for GLPK (package ilp; docs/kakuro.md).
+// ILPPlain: x[c][d] for each cell and allowed digit, one digit per cell,
+// each run's sum of d·x[c][d] equal to its clue, each digit at most once
+// per run. ILPCombinations (the default) adds y[r][k] for each digit set k
+// of run r, one set per run, and sum over r's cells of x[c][d] = the sum of
+// y[r][k] over the sets holding d: the relaxation becomes the convex hull of
+// each run's sets. ILPPropagated keeps only the digits propagation leaves.
+// Uniqueness: ilp.Model.Exclude the solution found and solve again.
 
 // ILPModel chooses the formulation NewILPModel builds.
 type ILPModel int

@@ -7,13 +7,9 @@ import (
 
 // A shape is the layout of a play area: which cells are white, row-major,
 // rows x cols, without the clue row and column the board adds. Generated
-// shapes look like published ones: 180-degree symmetric (block at r,c
-// means block at rows-1-r, cols-1-c), every white cell in an across and a
-// down run of 2 to maxRun cells, the white cells connected, about 64-80%
-// of the area white, and runs mostly short (2-4 cells) with a tail of
-// longer ones up to maxRun: the mix of the published test boards, where
-// runs of 2 are 40% of all runs, 3 a quarter, 4 a sixth, and 5 to 9 the
-// rest.
+// shapes look like published ones: half-turn symmetric, every white cell in
+// an across and a down run of 2 to maxRun cells, the white cells connected,
+// about 64-80% of the area white, run lengths drawn towards runShare.
 
 // runShare is the share of runs of each length (2-9) in published Kakuros,
 // rounded: the shape drawer aims at it.

@@ -1,14 +1,11 @@
 package logic
 
-// Dynamic forcing chains (+): when a dynamic search runs out of
-// implications, it applies simple techniques (pointing and claiming,
-// hidden and naked pairs, X-wings) to the grid as the search has left it,
-// as Sudoku Explainer's level 1 does. A technique's eliminations become new
-// "off" potentials whose parents are the candidates the search removed
-// that the pattern needed gone (its rule parents); a pattern that needs
-// none existed before the search and is skipped. The first technique that
-// yields anything ends the round. Level 2 (nested forcing chains, the last
-// resort) also runs a dynamic forcing-chain search on that grid.
+// Dynamic forcing chains (+), Sudoku Explainer's level 1: when a dynamic
+// search runs out of implications, simple techniques (pointing, claiming,
+// hidden and naked pairs, X-wings) run on the grid it left; their
+// eliminations become "off" potentials resting on the removals they needed
+// (a pattern needing none existed before and is skipped). The first that
+// yields ends the round; level 2 also runs a dynamic forcing-chain search.
 
 // addFunc records eliminations found on the search's grid: each becomes
 // an off potential resting on parents (the search's removals the finding

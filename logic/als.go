@@ -5,19 +5,12 @@ import (
 	"sort"
 )
 
-// Almost locked sets: k cells of one house holding k+1 digits between
-// them. Take one digit away and the rest is locked. ALS-XZ: two ALSs and a
-// digit x whose every place in either ALS sees every place in the other (a
-// restricted common): x is in at most one of them, so the other is locked,
-// and a second common digit z is true in one of the two; z leaves the cells
-// that see all its places in both. With two restricted commons, both ALSs
-// lock whole.
-//
-// Sudoku Explainer knows ALS-XZ only with a bivalue cell as one ALS: the
-// WXYZ-wing (ALS of 3 cells, rated 5.5–5.6), VWXYZ-wing (4 cells, 6.2–6.4),
-// UVWXYZ-wing (5 cells, 6.6) and TUVWXYZ-wing (6 cells, 7.5); an XY-wing and
-// an XYZ-wing are the 2-cell case. Hints also use ALS-XZ between any two
-// sets.
+// Almost locked sets: k cells of one house holding k+1 digits. ALS-XZ: two
+// ALSs whose common digit x is restricted (every place in one sees every
+// place in the other) hold x in at most one, so another common digit z
+// leaves the cells that see all its places in both; with two restricted
+// commons both lock whole. Sudoku Explainer knows it only with a bivalue
+// cell as one ALS (XY-, XYZ-, WXYZ- to TUVWXYZ-wings); hints use any two.
 
 // als is an almost locked set.
 type als struct {

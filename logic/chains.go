@@ -5,25 +5,13 @@ import (
 	"sync"
 )
 
-// Chains and loops of implications that hold in the grid as it is (Sudoku
-// Explainer's "Forcing Chains & Cycles", 6.5 and up): from a candidate
-// assumed on or off, follow
-//
-//	on → off: the cell's other candidates (y-links) and the digit's other
-//	          places in the cell's box, row and column;
-//	off → on: the cell's last other candidate, if it has two (y-links),
-//	          and the digit's last other place in a house, if it has two
-//	          (x-links).
-//
-// A chain that comes back to its start with the opposite value proves the
-// start wrong (or right): X-chains use x-links only, XY-chains and
-// alternating inference chains both kinds. A loop back to the start with the
-// same value (a bidirectional cycle) makes every weak link in it strong,
-// which eliminates candidates that see both ends of a weak link.
-//
-// Ratings follow Sudoku Explainer: X-cycle and XY-cycle 6.5, X-chain 6.6,
-// loops and chains mixing both kinds of link 7.0, each plus a bonus that
-// grows with the length of the chain (lengthBonus).
+// Chains and loops of implications in the grid as it is (Sudoku Explainer's
+// "Forcing Chains & Cycles", 6.5 and up): on → off through a cell's other
+// candidates (y-links) and the digit's other places in its houses; off → on
+// through a bivalue cell or a house with two places (x-links). A chain back
+// to its start with the opposite value settles the start (X-chains: x-links
+// only; XY- and alternating inference chains: both); a loop with the same
+// value makes its weak links strong. Ratings: SE's, plus lengthBonus.
 
 // chainMode selects the kinds of link a static chain may use.
 type chainMode struct {

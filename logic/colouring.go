@@ -2,17 +2,11 @@ package logic
 
 import "fmt"
 
-// Simple colouring: for one digit, join the cells of every house where it
-// has exactly two places (conjugate pairs) and colour each connected group
-// with two alternating colours: one colour holds the digit, the other not.
-//
-//	colour wrap: two cells of one colour share a house, so that colour is
-//	             false everywhere;
-//	colour trap: a cell outside the group that sees both colours loses the
-//	             digit.
-//
-// Sudoku Explainer has no colouring; the same deductions are its X-chains
-// and X-cycles, so the rating is theirs (6.5 for a trap, 6.6 for a wrap).
+// Simple colouring: for one digit, join the cells of each house where it has
+// two places and colour each group in two alternating colours. Colour wrap:
+// two cells of one colour share a house, so that colour is false; colour
+// trap: a cell seeing both colours loses the digit. Sudoku Explainer has no
+// colouring: these are its X-chains and X-cycles, rated as those.
 
 func findColouring(g *Grid) (Step, bool) {
 	geo := g.geo

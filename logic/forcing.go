@@ -6,24 +6,13 @@ import (
 	"sync"
 )
 
-// Forcing chains: assume a candidate on (or off) and follow everything that
-// follows, then compare the outcomes.
-//
-//	contradiction: the assumption makes some candidate both on and off, so
-//	               it is false;
-//	double:        the assumption and its opposite both lead to the same
-//	               result, which therefore holds;
-//	cell:          every candidate of a cell leads to the same result;
-//	region:        every place of a digit in a house leads to the same result.
-//
-// Sudoku Explainer's families, in its order and with its ratings: Nishio
-// forcing chains (7.5: one digit, dynamic, contradictions only), multiple
-// forcing chains (8.0: static cell and region chains from cells with three
-// or more candidates), dynamic forcing chains (8.5: the grid is updated as
-// candidates go off, so later implications see the eliminations), dynamic
-// forcing chains (+) (9.0: the search also applies pointing, claiming, naked
-// and hidden pairs and X-wings to the updated grid). Each adds the length
-// bonus of its complexity, the number of potentials the step rests on.
+// Forcing chains: assume a candidate on (or off), follow all that follows,
+// compare outcomes: a contradiction proves it false; the same result from it
+// and its opposite (double), from every candidate of a cell (cell) or every
+// place of a digit in a house (region) holds. Sudoku Explainer's families
+// in its order: Nishio (7.5), multiple (8.0), dynamic (8.5: later
+// implications see the eliminations), dynamic (+) (9.0: advanced.go); each
+// adds the length bonus of its complexity.
 
 // fcMode is one forcing-chain family.
 type fcMode struct {

@@ -11,14 +11,11 @@ import (
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
-// MaxLevel returns the hardest level Generate offers for a box shape.
-// Measured on 200 random minimal puzzles per shape (20 for 12×12 and
-// 16×16): every 4×4 puzzle falls to hidden singles (easy); 6×6 puzzles
-// reach expert (about 1 in 100, SE 5.6 at most) but never extreme; 8×8 to
-// 16×16 reach every level. 16×16 minimal puzzles are all extreme (SE 9.0 to
-// 10.3 on 11 of them), each rated in 0.3 to 16 s of CPU (median about
-// 2.5 s), so an extreme 16×16 takes seconds, not milliseconds; the
-// package's BenchmarkGenerate times every pair.
+// MaxLevel returns the hardest level Generate offers for a box shape, as
+// random minimal puzzles reach them: 4×4 only easy (every one falls to
+// hidden singles), 6×6 up to expert, 8×8 to 16×16 every level (16×16
+// minimal puzzles are all extreme, and rating one takes seconds).
+// BenchmarkGenerate times every pair (docs/performance.md).
 func MaxLevel(s sudoku.Shape) Level {
 	switch n := s.N(); {
 	case n <= 4:

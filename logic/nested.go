@@ -4,26 +4,13 @@ import (
 	"sort"
 )
 
-// Nested forcing chains, Sudoku Explainer's levels 2 to 4: a dynamic
-// forcing-chain search that, once its implications run out, looks on the
-// grid it has reached for a whole forcing-chain step (found by a simpler
-// family) and follows its eliminations. Each such elimination rests on the
-// candidates the outer search removed that the nested step needed (its rule
-// parents: the candidates, gone in the search's grid, whose absence makes a
-// single of the nested chain), and carries the nested step's complexity,
-// which the outer step adds to its own, once per nested step, before the
-// length bonus.
-//
-//	level 2 (9.5):  + forcing chains (X-chains and XY-chains, static);
-//	level 3 (10.0): + multiple forcing chains (static cell and region
-//	                chains), when forcing chains find nothing;
-//	level 4 (10.5): + dynamic forcing chains of level 0, 1, 2 or 3, tried
-//	                in that order as separate techniques (Sudoku Explainer's
-//	                "nesting limit").
-//
-// Departures from Sudoku Explainer, kept for speed: the nested forcing
-// chains of levels 2 and 3 leave out cycles (whose eliminations a forcing
-// chain of about the same length also proves).
+// Nested forcing chains, Sudoku Explainer's levels 2 to 4: a dynamic search
+// that, once its implications run out, looks on the grid it reached for a
+// whole forcing-chain step of a simpler family (level 2, 9.5: static
+// chains; 3, 10.0: multiple forcing chains; 4, 10.5: dynamic chains of
+// nesting limit 0 to 3) and follows its eliminations, each resting on the
+// outer search's removals the nested step needed and adding its complexity.
+// Unlike SE, levels 2 and 3 leave cycles out, for speed.
 
 // seMode returns Sudoku Explainer's dynamic forcing-chain family of the
 // given level (0: plain dynamic chains) and, at level 4, nesting limit.

@@ -6,20 +6,12 @@ import (
 	"sort"
 )
 
-// Single-digit patterns: chains of strong links on one digit. A strong
-// link is a house where the digit has only two places (or two groups of
-// places: in a box, the places on one row and on one column through a cell,
-// the rest of the box empty; in a line, the places in two of its boxes).
-// Strong links joined end to start by weak links (the end of one and the
-// start of the next share a house) make a chain: one of its two outer ends
-// holds the digit, so the digit leaves every cell that sees both.
-//
-// Two links: skyscraper (two parallel lines), 2-string kite (a row and a
-// column), turbot fish (with a box); with a grouped box link, an empty
-// rectangle. Ratings follow Sudoku Explainer's "N strong links": base 4.0
-// for two links, 5.4 for three, 5.8 for four; +0.1 when the links mix kinds
-// (a box and lines of one direction, or lines of both directions), +0.2 when
-// they use a box and both directions, +0.3 with a grouped link.
+// Single-digit patterns: strong links on one digit (a house where it has two
+// places, or two groups of places) joined by weak links make a chain, one of
+// whose ends holds the digit, so it leaves every cell seeing both ends. Two
+// links: skyscraper, 2-string kite, turbot fish; grouped: empty rectangle.
+// Ratings: Sudoku Explainer's "N strong links" (4.0, 5.4, 5.8 for 2, 3, 4
+// links; +0.1 to +0.3 for mixed kinds and grouped links).
 
 // sdNode is one end of a strong link: the cells that hold the digit there
 // (one cell, or a group) plus, for Sudoku Explainer's box groups, the

@@ -2,29 +2,13 @@ package logic
 
 import "fmt"
 
-// Uniqueness: a puzzle with one solution never ends in a deadly pattern,
-// cells that could swap two digits without any house noticing. A unique
-// rectangle is four cells in two rows, two columns and two boxes holding
-// the same two digits; a unique loop is the same with 6, 8, ... cells.
-// Whatever keeps the pattern from being deadly must be true:
-//
-//	type 1: one cell has extra digits, so it is not one of the pair;
-//	type 2: the extra cells share one extra digit, which is then true in
-//	        one of them: it leaves every cell that sees them all;
-//	type 3: two extra cells act as one cell holding their extra digits, which
-//	        forms a naked (or hidden) set with other cells of a house;
-//	type 4: in a house of two extra cells one digit of the pair has no other
-//	        place, so the other digit of the pair leaves both.
-//
-// BUG (bivalue universal grave): if every empty cell would have two
-// candidates and every digit two places in each house, the grid would have
-// two solutions; so the extra candidates that spoil the pattern contain the
-// truth. BUG+1: a single extra cell must hold its extra digit.
-//
-// These apply only when the puzzle is known to have one solution (Grid
-// tracks it); ratings follow Sudoku Explainer: 4.5 for a rectangle, +0.1
-// for a 6-loop, +0.2 for an 8-loop, +0.5 beyond, and +0.1 per digit of a
-// type-3 set beyond the first; BUG 5.6 (type 1), 5.7 (types 2 and 4).
+// Uniqueness: a puzzle with one solution never ends in a deadly pattern
+// (cells that could swap two digits unnoticed: a unique rectangle of four
+// cells, a loop of 6, 8, ...), so what keeps it from being deadly is true
+// (types 1-4). BUG: if every cell had two candidates and every digit two
+// places per house there would be two solutions, so the extras hold the
+// truth. Only for puzzles known to be unique (Grid tracks it); ratings are
+// Sudoku Explainer's. docs/logic.md describes each type.
 
 type uniqueLoop struct {
 	cells  []int

@@ -1,19 +1,11 @@
-// Package optimize holds two general-purpose stochastic optimisers that
-// know nothing of the problems they solve: simulated annealing (Anneal) and
-// a cultural genetic algorithm (Evolve).
+// Package optimize holds two stochastic minimisers that know nothing of the
+// problems they solve: simulated annealing (Anneal) and a cultural genetic
+// algorithm (Evolve).
 //
-// In: a problem behind a small interface (Annealable for one state moved by
-// small random steps, Evolvable for a population of individuals bred and
-// mutated), a seed and a context that bounds the time.
-// Out: the best state found, its cost and statistics of the run; the error
-// is nil when the target cost was reached or the move budget ran out, and
-// wraps ctx.Err() when the context ended first (the best state so far is
-// still returned).
-//
-// Both are minimisers: lower cost is better, and Target (often 0) is a
-// cost at which the search stops. Runs are reproducible: the same problem,
-// configuration and seed give the same moves, whatever the clock does,
-// except where the context cuts a run short.
+// In: a problem behind a small interface (Annealable, Evolvable), a seed and
+// a context. Out: the best state, its cost and the run's statistics; the
+// error wraps ctx.Err() when the context ended first. A run stops at Target
+// cost; the same problem, configuration and seed give the same moves.
 package optimize
 
 import (

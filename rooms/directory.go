@@ -10,18 +10,12 @@ import (
 	"time"
 )
 
-// Directory is what the nodes of a cluster share so that any node can
-// answer any player: which node holds which room code, the public rooms
-// of every node, the nodes alive and how loaded, one-time tokens that move
-// a player to another node, and the quick-match tickets with the one node
-// (the leader) that matches them. A room's play never goes through it:
-// a room lives on one node.
-//
-// A Hub with no Directory works alone, as a single server always has.
-// MemoryDirectory is the one-process implementation (several hubs in one
-// process, and tests); package cluster has the PostgreSQL one, for
-// several processes or machines. Methods are safe for concurrent use; a
-// context bounds each call.
+// Directory is what a cluster's nodes share so any node answers any player:
+// which node holds which room code, every node's public rooms, live nodes
+// and their load, one-time tokens that move a player, and the quick-match
+// tickets with the leader that matches them; never a room's play. A Hub
+// without one works alone. MemoryDirectory is the one-process one, package
+// cluster the PostgreSQL one. Safe for concurrent use; ctx bounds each call.
 type Directory interface {
 	// Beat says this node is alive, with its load; a node that has not
 	// beaten for DeadAfter is dead. The hub beats every second.

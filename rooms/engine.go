@@ -143,9 +143,8 @@ const hintTimeout = 5 * time.Second
 // Sizes lists the board sides a room can be played on.
 var Sizes = []int{4, 6, 9, 16}
 
-// generatorCap is the hardest level the generator reaches in the time a
-// player waits, by side (measured on the web branch: 4×4 medium and 16×16
-// expert found nothing in 20 s).
+// generatorCap is the hardest level the generator reaches, by side, in the
+// time a player waits (docs/performance.md, "Tuning").
 var generatorCap = map[int]logic.Level{4: logic.Easy, 16: logic.Hard}
 
 // MaxLevel is the hardest level offered for a board of side n.

@@ -9,22 +9,12 @@ import (
 	"time"
 )
 
-// A room survives its node through its journal: a snapshot of the room
-// whenever it changes shape (settings, puzzle and solution, seats with
-// their players, clocks, phase: every State sent is preceded by one) and,
-// between snapshots, an entry for every change to a board (move, mark,
-// undo, redo, hints spent). A node that takes the room over (its owner's
-// heartbeat stopped, or it handed its rooms over on SIGTERM) loads the
-// snapshot and replays the entries through the same code that applied
-// them the first time (put, mark, undoRedo on package game's boards).
-//
-// Nothing the journal covers leaves the node before it is durable: a
-// room's messages to a connection wait behind the room's last record
-// (Conn.send) until the node's one writer has committed it, so an ack is
-// never sent for a move a takeover would not find, and no later message
-// (a state, an error) overtakes a held ack. The writer commits whatever
-// has queued while its previous commit ran (a group commit), so a room
-// never waits for a database round trip of its own.
+// A room survives its node through its journal: a snapshot whenever the
+// room changes shape, and an entry per board change between snapshots; a
+// node taking it over replays them through the code that first applied
+// them. A room's messages wait behind its last record until the node's one
+// writer has committed it (a group commit), so no ack is sent for a move a
+// takeover would not find (docs/scaling.md, "What a node crash costs").
 
 // Journal keeps rooms' snapshots and journals in a store every node
 // reaches. The PostgreSQL one is cluster.Journal; MemJournal is the one

@@ -5,41 +5,11 @@ import (
 	"github.com/sudokuar/sudokuar/logic"
 )
 
-// The protocol: every message, both ways, is one JSON object whose "t"
-// names it. A client numbers the messages it wants answered with "seq";
-// the answer (or the error) carries the same number back.
-//
-// Client to server (In):
-//
-//	{"t":"list"}                                          public rooms waiting for players
-//	{"t":"create","mode":"race","size":9,"level":"easy","public":false,"name":"Ada"}
-//	{"t":"join","code":"K7QX2M","name":"Bob"}            a seat if one is free, else watching
-//	{"t":"join","code":"K7QX2M","watch":true}             watch only
-//	{"t":"join","code":"K7QX2M","token":"9f…"}            after "moved": the seat the token names
-//	{"t":"quick","mode":"race","size":9,"level":"easy","name":"Cy"}
-//	{"t":"cancel"}                                        leave the quick-match queue
-//	{"t":"ready","on":true}                               lobby: ready to start
-//	{"t":"sit"}                                           a watcher takes a free seat (lobby)
-//	{"t":"leave"}
-//	{"t":"kick","seat":2}                                 a vote to remove seat 2
-//	{"t":"move","seq":7,"cell":40,"value":5}              value 0 erases; "clear":true (race) also takes 5 from the peers' marks
-//	{"t":"mark","seq":8,"cell":40,"value":5}              toggles a pencil mark
-//	{"t":"undo","seq":9}  {"t":"redo","seq":10}           race only: your own board
-//	{"t":"hint","seq":11}                                 a new hint (one of MaxHints); "stage":2 its pattern, 3 its answer played
-//	{"t":"finish","seq":12,"grid":"534678912…"}           confirm: this is the board I played
-//	{"t":"forfeit"}                                       race: give up
-//	{"t":"again"}                                         after the game: play another
-//	{"t":"sync","seq":13}                                 send me the whole state
-//
-// Server to client: "welcome" once, then "state" (the whole room as this
-// connection may see it) whenever it changes shape, and small events in
-// between: "move" (co-op: every move on the shared board, numbered by the
-// room's version v), "ack" (race: your own move, with your board's
-// version), "progress" (race: another player's counts, never their
-// digits), "marks", "hint", "finish" (someone finished), "over" (the
-// ranking and, now, the solution), "vote", "queued", "rooms", "left",
-// "kicked", "closed", "moved" (the room is on another node: reconnect
-// there) and "error".
+// The protocol (docs/api.md lists every message both ways): each message is
+// one JSON object whose "t" names it; a client numbers the messages it
+// wants answered with "seq", and the answer or error carries it back. The
+// server sends "welcome", then "state" whenever the room changes shape, and
+// small events between.
 
 // In is a message from a client. Which fields count depends on T.
 type In struct {

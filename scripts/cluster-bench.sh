@@ -114,7 +114,7 @@ fault() {
 	log="$OUT/$sig.log"
 	cluster "bench_$sig"
 	echo "== $sig: 3 nodes, $PLAYERS players in $ROOMS rooms, ${DURATION} s; node a gets SIG$(echo "$sig" | tr a-z A-Z) at ${KILL_AT} s, started again at ${RESTART_AT} s"
-	"$SUDOKUAR" loadgen --addr "$nodes" --players "$PLAYERS" --rooms "$ROOMS" --duration "${DURATION}s" --setup 5m --sources "$SOURCES" >"$log" 2>&1 &
+	"$SUDOKUAR" dev loadgen --addr "$nodes" --players "$PLAYERS" --rooms "$ROOMS" --duration "${DURATION}s" --setup 5m --sources "$SOURCES" >"$log" 2>&1 &
 	lg=$!
 	if wait_for "$log" "rooms playing after"; then
 		sleep "$KILL_AT"
@@ -140,12 +140,12 @@ fault() {
 quick() {
 	cluster bench_quick
 	echo "== quick: $QUICK players ask for a quick match at once, spread over 3 nodes"
-	"$SUDOKUAR" loadgen --addr "$nodes" --quick "$QUICK" 2>&1 | sed 's/^/   /'
+	"$SUDOKUAR" dev loadgen --addr "$nodes" --quick "$QUICK" 2>&1 | sed 's/^/   /'
 	echo "   load: $(cut -d' ' -f1-3 /proc/loadavg)"
 	l=$(leader)
 	log="$OUT/quick-failover.log"
 	echo "== quick, leader killed: $QUICK players arriving over 20 s; the matchmaker's node ($l) killed with SIGKILL at 10 s"
-	"$SUDOKUAR" loadgen --addr "$nodes" --quick "$QUICK" --arrive 20s >"$log" 2>&1 &
+	"$SUDOKUAR" dev loadgen --addr "$nodes" --quick "$QUICK" --arrive 20s >"$log" 2>&1 &
 	lg=$!
 	sleep 10
 	eval "kill -9 \$pid_$l"
@@ -161,7 +161,7 @@ single() {
 	: >"$OUT/node-a.log"
 	start_node a $port_a "$db"
 	echo "== single: 1 node on PostgreSQL, $SINGLE_PLAYERS players in $((SINGLE_PLAYERS / 4)) rooms, ${DURATION} s"
-	"$SUDOKUAR" loadgen --addr "http://127.0.0.1:$port_a" --players "$SINGLE_PLAYERS" --rooms $((SINGLE_PLAYERS / 4)) --duration "${DURATION}s" --setup 5m --sources "$SOURCES" 2>&1 | sed 's/^/   /'
+	"$SUDOKUAR" dev loadgen --addr "http://127.0.0.1:$port_a" --players "$SINGLE_PLAYERS" --rooms $((SINGLE_PLAYERS / 4)) --duration "${DURATION}s" --setup 5m --sources "$SOURCES" 2>&1 | sed 's/^/   /'
 	echo "   load: $(cut -d' ' -f1-3 /proc/loadavg)"
 	stop_all
 }

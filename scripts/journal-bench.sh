@@ -2,7 +2,7 @@
 # journal-bench.sh: what the rooms' journal costs one node. A throwaway
 # PostgreSQL 15 with durable commits (fsync and synchronous_commit on, as
 # a real deployment has them: scripts/test-pg.sh with PG_SETTINGS), one
-# `sudokuar serve` on it, and `sudokuar loadgen` against it twice: with
+# `sudokuar serve` on it, and `sudokuar dev loadgen` against it twice: with
 # the journal (every move written before it is answered) and without
 # (--journal=false). Each run prints loadgen's summary, then the server's
 # and PostgreSQL's CPU per move over the games (from the first move to
@@ -63,7 +63,7 @@ for journal in $RUNS; do
 		if [ $i -gt 300 ]; then echo "journal-bench: serve does not answer:" >&2; tail "$OUT/serve-$journal.log" >&2; exit 1; fi
 		sleep 0.1
 	done
-	"$SUDOKUAR" loadgen --addr "http://127.0.0.1:$PORT" --players "$PLAYERS" --rooms "$ROOMS" --duration "$DURATION" --sources "$SOURCES" >"$OUT/loadgen-$journal.txt" 2>&1 &
+	"$SUDOKUAR" dev loadgen --addr "http://127.0.0.1:$PORT" --players "$PLAYERS" --rooms "$ROOMS" --duration "$DURATION" --sources "$SOURCES" >"$OUT/loadgen-$journal.txt" 2>&1 &
 	gen=$!
 	# The games start when the first move is made.
 	until [ "$(stat moves)" -gt 0 ] 2>/dev/null; do

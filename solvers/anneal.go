@@ -11,8 +11,8 @@ import (
 )
 
 // AnnealParams tunes the simulated-annealing solver. The zero value of a
-// field picks the default, tuned as the README's "solver zoo" section
-// tells (chosen on one puzzle set, reported on another).
+// field picks the default, tuned on one puzzle set and reported on another
+// (docs/performance.md, "Tuning").
 type AnnealParams struct {
 	// NoSingles skips filling naked and hidden singles before annealing.
 	NoSingles bool

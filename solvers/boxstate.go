@@ -8,15 +8,11 @@ import (
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
-// The metaheuristics (anneal, cga) search the same space, after Lewis
-// ("Metaheuristics can solve sudoku puzzles", J. Heuristics 2007): every
-// box holds each value once, its free cells a permutation of the values
-// its givens miss, so only rows and columns can break a rule. The cost of
-// a grid is the number of values missing from its rows plus those missing
-// from its columns; it is 0 exactly when the grid is solved. A move swaps
-// two free cells of one box. Cells only ever hold one of their candidates
-// (a value no given of their row, column or box holds), which keeps hopeless
-// swaps out of the search.
+// The metaheuristics (anneal, cga) search Lewis's space ("Metaheuristics
+// can solve sudoku puzzles", J. Heuristics 2007): each box's free cells are
+// a permutation of the values its givens miss, cells hold only candidates,
+// a move swaps two free cells of one box, and the cost is the number of
+// values missing from rows plus those missing from columns (0: solved).
 
 // boxPuzzle is the fixed part of that space for one puzzle.
 type boxPuzzle struct {

@@ -11,7 +11,7 @@ import (
 )
 
 // CGAParams tunes the cultural-genetic-algorithm solver. The zero value of
-// a field picks the default (see the README's "solver zoo" section for how
+// a field picks the default (docs/performance.md, "Tuning", says how
 // they were chosen).
 type CGAParams struct {
 	// NoSingles skips filling naked and hidden singles first.

@@ -12,39 +12,13 @@ import (
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
-// ILP solves Sudoku as a 0-1 integer program with GLPK (package ilp).
-//
-// The plain model has a binary x[cell][digit] for every cell and digit and
-// four families of "exactly one" constraints: one digit per cell, each
-// digit once per row, per column and per box. GLPK solves a 9×9 that way in
-// milliseconds but gets lost on a 25×25 (15,625 binaries, with LPs that
-// take it 0.2 s each). So the puzzle is reduced first, and GLPK branches
-// only on what is left:
-//
-//  1. Singles, until nothing changes: a cell with one candidate left takes
-//     it (naked single), a digit with one place left in a row, column or
-//     box goes there (hidden single); each placement removes the digit
-//     from the cell's row, column and box.
-//  2. Probing: each remaining candidate is placed on a scratch copy and the
-//     singles propagated; a contradiction proves the candidate impossible,
-//     so it is dropped for real (and the singles run again). This is the
-//     probing on binary variables that commercial MIP presolvers do and
-//     GLPK's does not.
-//  3. For Solve only: the digits no filled cell holds are interchangeable,
-//     so one relabelling of every solution is kept (see breakSymmetry).
-//
-// A contradiction found on the way (a cell with no candidate, a digit with
-// no place) proves there is no solution. Only the cells still open and
-// their candidates become variables, the cells with the fewest candidates
-// first, and only the (unit, digit) pairs not yet placed become
-// constraints; GLPK then branches depth first on the first fractional
-// variable (ilp.Options.DepthFirst), that is, in the most constrained cell.
-// Stats.Nodes counts GLPK's branch-and-bound nodes: 0 when the reduction
-// settled the puzzle.
-//
-// Every filled cell of the grid is kept as it is, a given or a player's
-// entry alike: the console's validate asks whether Solve finds a solution,
-// its hint reads one cell of that solution.
+// ILP solves Sudoku as a 0-1 integer program with GLPK (package ilp): a
+// binary per open cell and candidate, "exactly one" per cell and per (unit,
+// digit) not yet placed, every filled cell kept (the console's validate and
+// hint). The puzzle is reduced first: singles until nothing changes, then
+// probing (a candidate whose placement on a copy contradicts is dropped),
+// then, for Solve only, breakSymmetry. GLPK branches depth first, the
+// fewest candidates first; Stats.Nodes counts its nodes.
 type ILP struct {
 	shapes map[sudoku.Shape]*units
 	level  int // how much to reduce before GLPK: reduceSingles or reduceProbe
@@ -437,17 +411,13 @@ func (r *reduction) model() (*ilp.Model, []ilp.Var) {
 	return m, vars
 }
 
-// breakSymmetry drops candidates so as to keep one of every set of
-// solutions that differ only by relabelling digits, and propagates. Digits
-// that no filled cell of the puzzle holds (free) can be permuted in any
-// solution to give another one; among those relabellings one puts the
-// free digits in increasing order along a row, so in that row the k-th
-// open cell (left to right) holds a fixed digit or one of the k smallest
-// free digits, and the larger free digits can be dropped from it. A
-// solvable grid stays solvable: Solve may use this, Unique may not (the
-// relabelled copies are distinct solutions). It matters on nearly empty
-// grids: an empty 16x16 has 16! relabelled copies of every solution, and
-// its first row becomes 1..16. It returns false on a contradiction.
+// breakSymmetry keeps one of every set of solutions that differ only by
+// relabelling the free digits (those no filled cell holds): the one where
+// they increase along a row, so the k-th open cell of that row holds a fixed
+// digit or one of the k smallest free ones, and larger ones are dropped.
+// Solvable stays solvable, so Solve may use it, Unique may not (the copies
+// are distinct solutions). It matters on nearly empty grids. It returns
+// false on a contradiction.
 func (r *reduction) breakSymmetry(puzzle sudoku.Grid) bool {
 	u := r.u
 	used := uint32(0)

@@ -1,15 +1,10 @@
-// Package solvers puts every way sudokuar can solve a Sudoku behind one
-// small interface, so that the command line, the web app and the
-// benchmarks can pick one by name and compare them on equal terms.
+// Package solvers puts every way sudokuar solves a Sudoku behind one small
+// interface, so the command line, the web and the benchmarks pick one by
+// name (New, Names) and compare them on equal terms.
 //
-// In: a puzzle (sudoku.Grid of any box shape) and a context that bounds the
-// time. Out: the solution and statistics of the search, or an error that
-// says why there is none (conflicting givens, no solution, out of time with
-// the best state's number of conflicts, or a logical solver that is stuck).
-//
-// Every solver returns either a grid that keeps every rule and every given,
-// or an error; never a wrong grid. Check verifies that promise and the
-// tests call it on every grid a solver returns.
+// In: a puzzle (any box shape) and a context bounding the time. Out: the
+// solution and the search's statistics, or an error saying why there is
+// none. A solver never returns a grid that breaks a rule: Check verifies it.
 package solvers
 
 import (

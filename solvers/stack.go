@@ -9,24 +9,13 @@ import (
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
-// Stack is exhaustive backtracking with an explicit stack instead of
-// recursion, as the console game's specification asks for num_solutions
-// (../shared/seeds/console-ilp-spec.txt, "Exhaustive backtracking"): each
-// stack item is one open cell with the values still to try there; placing
-// a value pushes the next cell, and when a cell runs out of values its item
-// is popped and the cell below tries its next value. A full grid counts a
-// solution and the search goes on, so running to the bottom of the stack
-// counts every solution.
-//
-// Unlike the classic recursive backtracker ("backtrack"), which walks the
-// empty cells in reading order, it chooses which cell to open next: a cell
-// with no legal value, or a row, column or box with a value that fits
-// nowhere, ends the branch at once; a value that fits in only one cell of a
-// unit (a hidden single) is opened there with that value alone; otherwise
-// the cell with the fewest legal values is opened. In every solution the
-// chosen cell holds one of the values tried, so the branches split the
-// solutions without overlap: the choice changes the work, never the count.
-// Values are tracked as bitmasks per row, column and box.
+// Stack is exhaustive backtracking with an explicit stack, as the console
+// game's specification asks for num_solutions: each item is an open cell
+// with the values left to try; a full grid counts and the search goes on.
+// Unlike "backtrack" it picks the cell to open: a dead cell or unit ends
+// the branch, a hidden single is opened with its one value, else the cell
+// with the fewest values. The branches split the solutions without overlap,
+// so the choice changes the work, never the count.
 type Stack struct{}
 
 // NewStack returns the explicit-stack backtracker.
@@ -83,18 +72,11 @@ const (
 	progressNodes = 1 << 16
 )
 
-// Count returns the number of solutions of g by exhaustive backtracking
-// with an explicit stack (see Stack), stopping at limit (0: count them all).
-//
-// progress, when not nil, is called with the count so far every 65,536
-// search nodes (every few milliseconds; the caller decides what to show and
-// how often) and once at the end. When ctx is done the count stops within a
-// millisecond and Count returns the solutions found so far with an error
-// wrapping ctx.Err(). A grid whose givens conflict has 0 solutions and no
-// error; a malformed grid gives an error wrapping sudoku.ErrInvalidGrid.
-//
-// sudokuar solve --count --solver stack and the console's num_solutions
-// count with it.
+// Count returns the number of solutions of g, counted by Stack, stopping at
+// limit (0: all). progress, if not nil, gets the count every progressNodes
+// search nodes and at the end. When ctx is done it returns the count so far
+// with an error wrapping ctx.Err(). Conflicting givens: 0 and no error; a
+// malformed grid: an error wrapping sudoku.ErrInvalidGrid.
 func Count(ctx context.Context, g sudoku.Grid, limit uint64, progress func(CountProgress)) (uint64, error) {
 	s, err := newStackSearch(g)
 	if err != nil {

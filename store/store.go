@@ -1,21 +1,13 @@
 // Package store keeps what `sudokuar serve` must not forget: games in
-// progress (so a page reload or a server restart loses nothing), finished
-// results, the multiplayer matches played in rooms, the daily puzzles, a
-// record of every game a player started (their statistics), and the
-// leaderboards and histories read from them.
+// progress, finished results, matches played in rooms, the daily puzzles,
+// every game a player started (their statistics), and the leaderboards
+// and histories read from them.
 //
-// In: plain Game, Result, Match, Daily and Play values. Out: the same
-// values read back, ranked
-// for a leaderboard or listed for one player. The Store interface is the
-// seam: web and rooms use only it, never SQL. The embedded default is
-// SQLite (OpenSQLite, pure Go through modernc.org/sqlite); PostgreSQL
-// (OpenPostgres, through github.com/jackc/pgx/v5) sits beside it behind the
-// same interface for a server that outgrows one machine. Both pass the same
-// tests (package storetest: Run takes any Store).
-//
-// A game's State is opaque to the store: the front end that plays it
-// decides its encoding (JSON). The store only keeps it, with the columns a
-// query needs (kind, size, level, status, player) beside it.
+// In: plain Game, Result, Match, Daily and Play values. Out: the same read
+// back, ranked, listed or summed up (Stats). Store is the one seam (web
+// and rooms never write SQL): SQLite (OpenSQLite) and PostgreSQL
+// (OpenPostgres) both pass storetest.Run. A game's State is opaque here:
+// the front end encodes it.
 package store
 
 import (
@@ -299,16 +291,12 @@ type NameError struct {
 
 func (e *NameError) Error() string { return fmt.Sprintf("player name %q: %s", e.Name, e.Reason) }
 
-// CleanName trims a player's name and checks it: 1 to MaxNameRunes
-// characters of valid UTF-8 with something visible in it, and none of
-// what can make a name lie about itself on a leaderboard or a room list:
-// control characters (Unicode Cc), format characters (Cf: the bidi
-// overrides and isolates such as U+202E that reverse the text after them,
-// zero-width spaces and joiners), and more than MaxCombining combining
-// marks (Mn, Me) on one character, which pile up over the lines around
-// it. The name is kept as typed otherwise (markup included: pages print
-// it as text). Every place that takes a name (solo and Kakuro results,
-// rooms) calls it.
+// CleanName trims a player's name and checks it: 1 to MaxNameRunes runes
+// of valid UTF-8, something visible, no control (Cc) or format characters
+// (Cf: bidi overrides such as U+202E, zero-width spaces), and at most
+// MaxCombining combining marks on one character, so a name cannot lie about
+// itself on a leaderboard. Markup is kept (pages print names as text).
+// Every place that takes a name calls it.
 func CleanName(name string) (string, error) {
 	n := strings.TrimSpace(name)
 	switch {

@@ -7,21 +7,13 @@ import (
 	"github.com/sudokuar/sudokuar/dlx"
 )
 
-// The bit-parallel solver for 9×9 grids with 3×3 boxes, in the style of
-// the fast C solvers (fsss2, JCZSolve, tdoku without SIMD): the grid is
-// kept as nine bitboards, one per digit, each split in three bands of
-// three rows (27 cells in a uint32, bit (row%3)*9+column), so that a whole
-// house of one digit is a few shifts and masks. Constraint propagation
-// places naked singles (found for all cells at once by adding the nine
-// boards up in bits) and hidden singles in rows, columns and boxes (found
-// for all houses of a digit at once, only for the digits whose board
-// changed), and notices any cell or house left without a candidate. When
-// singles stall it strikes out locked candidates (in each band and stack,
-// the places of a digit that no way of putting it once in each line and
-// box uses: one table look-up per band), and when that stalls too it
-// guesses on a cell with two candidates (else the one with fewest),
-// keeping the other branch on a small explicit stack of whole states
-// (57 words each).
+// The bit-parallel solver for 9×9 grids with 3×3 boxes, after the fast C
+// solvers (fsss2, JCZSolve, tdoku without SIMD): nine bitboards, one per
+// digit, in three bands of 27 cells (bit (row%3)*9+column), so a house of
+// one digit is a few shifts and masks. It places naked and hidden singles
+// for all cells or houses at once, then strikes locked candidates (one
+// table look-up per band), then guesses on a cell with the fewest
+// candidates, keeping the other branch on a small stack of whole states.
 
 const (
 	all27      = 1<<27 - 1 // the 27 cells of a band

@@ -10,23 +10,14 @@ import (
 	"strings"
 )
 
-// The grid file format, for puzzles in progress (it is the save-file format
-// of the console game, ../shared/seeds/console-ilp-spec.txt):
+// The grid file format (the console game's save file): a header "m n", the
+// box shape (side N = m*n), then the N*N values row by row, 0 empty, a '.'
+// right after a value marking it fixed (a given), any whitespace between:
 //
-//	2 2
-//	4 0 1. 0
-//	0 1. 0 0
-//	...
+//	2 2   4 0 1. 0   0 1. 0 0   ...
 //
-// The header gives the box shape, m rows by n columns (so the grid side is
-// m*n). Then come the N*N values in row-major order, 0 for an empty cell; a
-// '.' right after a value marks it fixed (a given of the puzzle), other
-// values are entries. Any whitespace (space, tab, newline, CR, VT, FF)
-// separates values, so the line breaks are for people.
-//
-// ReadGridStrict reads exactly that. ReadGrid is more forgiving, for puzzle
-// files written by hand: it skips lines starting with '#' and accepts a
-// header "N N" with N*N values after it, boxed as ShapeForN(N).
+// ReadGridStrict reads exactly that; ReadGrid also skips '#' lines and
+// takes a header "N N" (boxes as ShapeForN(N)), for files written by hand.
 
 // Limits that keep a hostile file from costing memory or time: no field of
 // a valid file is longer than a few characters, and no valid file needs

@@ -8,15 +8,12 @@ import (
 	"github.com/sudokuar/sudokuar/dlx"
 )
 
-// Solver solves puzzles of one shape with the fastest exact engine it has
-// for that shape: the bit-parallel solver for 9×9 grids with 3×3 boxes
-// (see bits.go), dancing links for every other shape. NewDLXSolver makes
-// one that always uses dancing links. The exact-cover matrix (N³ rows, one
-// per cell and value; 4N² columns: each cell filled, each value once per
-// row, per column and per box) is built on first use and reused for every
-// puzzle: the givens are selected as rows of the matrix, the search runs on
-// what is left, and the selections are undone. Reuse one Solver for many
-// puzzles; a Solver is not safe for concurrent use.
+// Solver solves puzzles of one shape with its fastest exact engine: the
+// bit-parallel solver for 9×9 with 3×3 boxes (bits.go), dancing links
+// otherwise (NewDLXSolver: always). The exact-cover matrix (a row per cell
+// and value; columns for each cell, and each value once per row, column and
+// box) is built once; each puzzle selects its givens, searches, and undoes
+// the selections. Reuse one Solver for many puzzles, from one goroutine.
 type Solver struct {
 	shape  Shape
 	n      int

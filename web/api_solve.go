@@ -93,13 +93,12 @@ func analyze(ctx context.Context, g sudoku.Grid, rated bool) (Analysis, error) {
 	return a, nil
 }
 
-// How long, and how many search nodes, the server spends finding whether
-// a puzzle has zero, one or several solutions. A proper puzzle takes
-// milliseconds (the 55 janko.at 16×16s: under 10 ms each); a 16×16 with
-// no solution and no clashing givens can keep the search busy for
-// minutes, so it is cut off: at countTimeout, at countNodes nodes of the
-// exact-cover search (about 2 s of one quiet core), or when the client
-// goes away.
+// How long, and how many search nodes, the server spends finding whether a
+// puzzle has zero, one or several solutions: a proper puzzle takes
+// milliseconds, but a 16×16 with no solution and no clashing givens can keep
+// the search busy for minutes (attack.Unsolvable16), so it stops at
+// countTimeout, countNodes or when the client goes away
+// (docs/performance.md, "Tuning").
 const (
 	countTimeout = 2 * time.Second
 	countNodes   = 10_000_000

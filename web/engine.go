@@ -36,12 +36,9 @@ func validLevel(l string) bool {
 }
 
 // maxLevel is the hardest level the play page offers for a grid of side n:
-// the logic engine's MaxLevel (small grids cannot be hard), but at most
-// expert on 16×16. logic's BenchmarkGenerate measured 16×16 expert at
-// 0.5 s of CPU median (0.95 s max) and extreme at 3.3 s (4.5 s max); the
-// generator would be fast enough, but a hint on an extreme 16×16 may need
-// forcing chains that take longer than hintTimeout, and a game whose
-// hints fail is worse than one level fewer.
+// logic.MaxLevel, but at most expert on 16×16, where a hint on an extreme
+// puzzle may need forcing chains longer than hintTimeout (a game whose
+// hints fail is worse than one level fewer; docs/performance.md, "Tuning").
 func maxLevel(n int) string {
 	s, err := sudoku.ShapeForN(n)
 	if err != nil {

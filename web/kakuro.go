@@ -12,19 +12,14 @@ import (
 	"github.com/sudokuar/sudokuar/store"
 )
 
-// Kakuro in the web app: a play page (/kakuro) that asks for a generated
-// puzzle by play area and level, times the player, takes each digit as a
-// move, gives hints and ends the game on the last right digit for the
-// Kakuro leaderboard; and a page (/kakuro/solve) to type in a newspaper
-// Kakuro and solve it. Every puzzle offered for play comes from package
-// kakuro's generator (the published test puzzles are never served). The
-// rules of the puzzle, solving, rating and generating are package
-// kakuro's; the rules of a session are kakuro_games.go's (beside
-// games.go's for Sudoku); this file is the HTTP side.
+// Kakuro in the web app, the HTTP side: /kakuro plays generated puzzles
+// (never the published test puzzles) by play area and level, a digit a
+// move, to the Kakuro leaderboard; /kakuro/solve solves a typed one. The
+// puzzle's rules are package kakuro's, a session's kakuro_games.go's.
 
 // kakuroSizes are the play areas (white area without the clue row and
 // column) offered, with the hardest level each gets in the time a player
-// waits (see kakuroGenerateTimeout and the README's generator figures).
+// waits (see kakuroGenerateTimeout; docs/performance.md has the generator's times).
 var kakuroSizes = []struct {
 	N   int
 	Max kakuro.Level

@@ -15,22 +15,12 @@ import (
 	"github.com/sudokuar/sudokuar/internal/limit"
 )
 
-// What one client may ask of the server, so that a flood from one browser
-// or one address leaves everyone else served. Three kinds of bound:
-//
-//   - rates (token buckets): requests, new games and engine work (analyze,
-//     solve, scan) per player cookie and, four times as large, per address
-//     (a household or a school shares one), answered 429 with Retry-After;
-//   - work in flight (gates): photo uploads and engine calls running or
-//     waiting at once, server-wide and per address; a request waits a
-//     little for a free place, then gets 503 (server busy) or 429 (this
-//     client already has its share running);
-//   - camera streams open at once per address (429).
-//
-// A client is its player cookie when it sends a valid one, and always its
-// address: a client that drops or rotates its cookie is still held by the
-// address's bucket. IPv6 addresses count by their /64, the block one
-// household is given.
+// What one client may ask, so a flood from one browser or address leaves
+// everyone else served: rates (token buckets per player cookie and, four
+// times larger, per address; 429 with Retry-After), work in flight (gates
+// for uploads and engine calls, server-wide and per address; a short wait,
+// then 503 or 429) and camera streams per address. A client is always its
+// address too (IPv6 by its /64), so dropping its cookie resets nothing.
 
 // Rate is a token bucket: Burst requests at once, then PerMinute.
 type Rate struct {

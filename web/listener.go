@@ -6,21 +6,12 @@ import (
 	"sync"
 )
 
-// LimitListener wraps ln so that one address holds at most perAddr
-// connections open at once (IPv6 counted by its /64, as the request
-// limits do). A connection past that is closed as soon as it is accepted,
-// before the server spends a goroutine or a buffer on it: a client that
-// opens thousands of sockets and sends nothing exhausts only its own
-// share, while the request limits (Limits) bound what it may ask on the
-// connections it keeps. perAddr <= 0 returns ln unchanged.
-//
-// A browser opens about six connections to a host, plus one per camera
-// stream, so a household or a classroom behind one address fits in the
-// default of DefaultConnsPerAddr.
-//
-// Connections from the addresses in exempt (load balancers in front,
-// which carry every client's connections and cap them per client
-// themselves) are not counted.
+// LimitListener wraps ln so one address (IPv6 by its /64) holds at most
+// perAddr connections: one more is closed as soon as it is accepted, before
+// it costs a goroutine or a buffer. A browser opens about six connections
+// plus one per camera stream, so a household fits in DefaultConnsPerAddr.
+// Addresses in exempt (load balancers, which cap per client themselves) are
+// not counted. perAddr <= 0 returns ln unchanged.
 func LimitListener(ln net.Listener, perAddr int, exempt ...netip.Prefix) net.Listener {
 	if perAddr <= 0 {
 		return ln

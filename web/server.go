@@ -202,7 +202,7 @@ func (s *Server) routes() {
 	m.Handle("GET /static/", s.assets)
 	m.HandleFunc("GET /favicon.ico", s.assets.favicon)
 
-	// The JSON API (documented in the README).
+	// The JSON API (docs/api.md).
 	m.HandleFunc("GET /api/health", s.apiHealth)
 	m.HandleFunc("GET /api/solvers", s.apiSolvers)
 	m.HandleFunc("POST /api/solve", s.apiSolve)

@@ -15,20 +15,12 @@ import (
 )
 
 // The calibration study (--calib): each photo of a video is recognised
-// every Nth frame from the settle on, as live recognises a page it
-// follows, and the readings are voted over as live votes (live.Voter,
-// live's depth). For every recognition it records, per given of the
-// vote, each kind of evidence the gate could use with the truth:
-//
-//   - frame:   the recognised frame's own confidence in its own value
-//     (its own cells, not the vote's);
-//   - support: the vote's support (live.Voter.Conf, what the gate gets today);
-//   - mean:    the mean probability the readings voted on give the voted value;
-//   - nb1..3:  the naive-Bayes posterior over those readings counted as
-//     k/ρ independent views (live.Voter.Sure(ρ)).
-//
-// and, per recognition, whether the vote solves, whether it is right,
-// and what the gate does with it today.
+// every Nth frame from the settle on and voted over as live votes. For
+// every given of the vote it records, with the truth, each evidence the
+// gate could use: frame (the frame's own confidence), support
+// (live.Voter.Conf), mean (the mean probability of the voted value) and
+// nb1..3 (the naive-Bayes posterior, live.Voter.Sure(ρ)); per recognition,
+// whether the vote solves, is right, and what the gate does with it.
 
 // calibDepth is how many readings the vote holds (live's default).
 const calibDepth = 5

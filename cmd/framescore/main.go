@@ -1,34 +1,10 @@
-// Command framescore scores the reading of single frames of a moving
-// video against the truth of the photos in it: what one recognition makes
-// of a frame, before live mode votes over frames.
+// Command framescore scores single frames of a moving video (made by
+// ../shared/tools/mkvideo, with its .truth) as `sudokuar scan --truth`
+// scores photos, from half a second after each cut: what one recognition
+// makes of a frame before live votes over frames.
 //
-// In: a video made by ../shared/tools/mkvideo and its .truth file (first
-// frame, last frame and photo per line; each photo's .dat truth beside
-// it). Out: the figures of `sudokuar scan --truth` (pipeline.Tally) over
-// every Nth frame of each photo, from half a second after the cut on, and
-// the frames missed, named photo#frame.
-//
-//	go run ./cmd/framescore --every 6 /work/videos/others-tune-webcam.avi
-//
-// --look-px sets vision.Options.LookPx (the cell side under which digits
-// are read several ways; -1: one look), to measure what it changes.
-// --within scores each frame read as live reads a page once it has found
-// the grid: told where it is (vision.Pick.Within), here where a whole
-// search of this frame, or else of the last frame of the photo it found
-// a grid in, found it.
-// --cells adds, per cell size in the frame, how the cells of the frames
-// whose grid was read in place were read: printed digits read right,
-// misread, or read empty (split by where the digit was lost: no ink
-// vision would show the reader, faint ink the reader left empty, or a
-// digit the reader emptied), and empty cells read as digits.
-//
-// --calib measures instead how reliable each kind of evidence the gate
-// could use is, per cell size, over one or more videos: a frame's own
-// confidence, the vote's support, the mean probability and the
-// naive-Bayes posterior over the frames voted on (see calib.go), and
-// which solved votes each rule would release, right or wrong:
-//
-//	go run ./cmd/framescore --calib --every 6 A.avi B.avi ...
+//	go run ./cmd/framescore [--every 6] [--within] [--look-px N] [--cells] V.avi
+//	go run ./cmd/framescore --calib --every 6 A.avi B.avi ...   # calib.go, -h for the flags
 package main
 
 import (

@@ -63,7 +63,7 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) int {
 	cgaSet := fs.String("cga", "", "cga's parameters, `NAME=VALUE,...` (fields of solvers.CGAParams, e.g. Population=200)")
 	clock := fs.String("clock", "cpu", "what a puzzle's time is: cpu (CPU time of the solving thread, which other load on the machine barely changes) or wall")
 	var peers []peer
-	fs.Func("peer", "compare with another program, `NAME=CMD`: CMD reads puzzles on stdin (repeat the flag for several; --solver then defaults to dlx,bits; see the README's solver zoo)", func(spec string) error {
+	fs.Func("peer", "compare with another program, `NAME=CMD`: CMD reads puzzles on stdin (repeat the flag for several; --solver then defaults to dlx,bits; see docs/solvers.md)", func(spec string) error {
 		p, err := parsePeer(spec)
 		if err == nil {
 			peers = append(peers, p)

@@ -10,12 +10,12 @@ import (
 )
 
 func generateFlags(fs *flag.FlagSet) func(*env, []string) int {
-	size := fs.Int("size", 9, "grid side N (4, 6, 8, 9, 10, 12, 16, 25, ...); boxes as sudoku.ShapeForN")
+	size := fs.Int("size", 9, "grid side N (4, 6, 8, 9, 10, 12, 16, 25, ...; boxes as nearly square as N allows)")
 	box := fs.String("box", "", "box shape `RxC` instead of --size (e.g. 3x2)")
 	count := fs.Int("count", 1, "number of puzzles")
 	seed := fs.Int64("seed", 1, "random seed of the first puzzle; puzzle i uses seed+i, so output is reproducible")
 	clues := fs.Int("clues", 0, "stop removing givens at this many (0: as few as uniqueness allows)")
-	level := fs.String("level", "", "difficulty level: easy, medium, hard, expert or extreme (rated on the Sudoku Explainer scale; see the README for the bands)")
+	level := fs.String("level", "", "difficulty level: easy, medium, hard, expert or extreme (bands on the Sudoku Explainer scale: sudokuar help rate)")
 	symmetry := fs.Bool("symmetry", false, "with --level, keep the givens symmetric under a half turn")
 	showRating := fs.Bool("rating", false, "with --level, follow each puzzle with its rating, level and hardest technique")
 	return func(e *env, args []string) int {

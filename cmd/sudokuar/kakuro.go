@@ -20,64 +20,15 @@ import (
 	"github.com/sudokuar/sudokuar/kakuro"
 )
 
-// kakuroFlags is `sudokuar kakuro ACTION [flags] FILE...`: the Kakuro
-// commands, each with its own flags.
-func kakuroFlags(fs *flag.FlagSet) func(*env, []string) int {
-	return func(e *env, args []string) int {
-		if len(args) == 0 {
-			kakuroUsage(e.stderr)
-			return exitUsage
-		}
-		act, ok := kakuroActions()[args[0]]
-		if !ok {
-			fmt.Fprintf(e.stderr, "sudokuar kakuro: unknown action %q\n", args[0])
-			kakuroUsage(e.stderr)
-			return exitUsage
-		}
-		sub := flag.NewFlagSet("sudokuar kakuro "+args[0], flag.ContinueOnError)
-		sub.SetOutput(e.stderr)
-		runAct := act.flags(sub)
-		sub.Usage = func() {
-			fmt.Fprintf(e.stderr, "usage: sudokuar kakuro %s [flags] %s\n\n%s\n\nflags:\n", args[0], act.args, act.summary)
-			sub.PrintDefaults()
-		}
-		if err := sub.Parse(args[1:]); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return exitOK
-			}
-			return exitUsage
-		}
-		return runAct(e, sub.Args())
-	}
-}
-
-type kakuroAction struct {
-	args, summary string
-	flags         func(fs *flag.FlagSet) func(*env, []string) int
-}
-
-func kakuroActions() map[string]kakuroAction {
-	return map[string]kakuroAction{
-		"solve":    {"FILE...", "print the solution of each puzzle (the text format of FORMAT.md) on stdout", kakuroSolveFlags},
-		"count":    {"FILE...", "print the number of solutions of each puzzle", kakuroCountFlags},
-		"rate":     {"FILE...", "print the level of each puzzle and the techniques it needs", kakuroRateFlags},
-		"generate": {"", "print new puzzles with exactly one solution", kakuroGenerateFlags},
-	}
-}
-
-func kakuroUsage(w io.Writer) {
-	fmt.Fprint(w, `usage: sudokuar kakuro ACTION [flags] [FILE...]
-
-actions:
-  solve     print the solution of each puzzle on stdout (FILE or - for stdin)
-  count     print the number of solutions of each puzzle
-  rate      print the level of each puzzle (easy, medium, hard, expert)
-  generate  print new puzzles with exactly one solution
-
-Puzzles are in the text format of shared/puzzles/kakuro/FORMAT.md, one per
-file. A bad file is reported on stderr and the others still run (exit 1).
-`)
-}
+// kakuroAbout is what `sudokuar help kakuro` says of the puzzle files
+// (docs/kakuro.md has the whole format).
+const kakuroAbout = `A puzzle is a text file: a line "ROWS COLS" (the whole board, clue row and
+column included), then ROWS lines of COLS tokens separated by spaces: # a
+block, . an empty white cell, 1-9 a white cell holding that digit, and
+DOWN\ACROSS a clue cell (the sums of the runs below it and to its right;
+a side is empty when there is no run: 16\ or \24). A FILE of - reads
+standard input. A bad file is reported as FILE: reason, naming the line and
+cell, and the others still run (exit status 1).`
 
 // readKakuros reads each named puzzle ("-" is stdin) and calls fn with it,
 // reporting read errors as NAME: error; it returns how many failed.
@@ -186,7 +137,7 @@ func solveWith(solver string, model kakuro.ILPModel, b *kakuro.Board) (*kakuro.B
 
 func kakuroSolveFlags(fs *flag.FlagSet) func(*env, []string) int {
 	solver := fs.String("solver", "fast", "solver: fast (propagation and search), dlx (exact cover, Dancing Links) or ilp (integer program, GLPK)")
-	ilpModel := fs.String("ilp-model", "combinations", "the ILP's formulation: combinations (one variable per digit set of each run), plain (the issue's: sum and at most one of each digit per run) or propagated (combinations over the fast solver's propagated candidates)")
+	ilpModel := fs.String("ilp-model", "combinations", "the ILP's formulation: combinations (one variable per digit set of each run), plain (each run's sum, at most one of each digit per run) or propagated (combinations over the fast solver's propagated candidates)")
 	stats := fs.Bool("stats", false, "print each puzzle's solving time (wall and thread CPU) and search nodes (GLPK's branch-and-bound nodes for ilp) on stderr")
 	return func(e *env, args []string) int {
 		model, err := kakuro.ParseILPModel(*ilpModel)
@@ -264,8 +215,8 @@ func kakuroRateFlags(fs *flag.FlagSet) func(*env, []string) int {
 }
 
 func kakuroGenerateFlags(fs *flag.FlagSet) func(*env, []string) int {
-	size := fs.String("size", "9", "play area `N` or `RxC` (white area without the clue row and column), 3 to 40")
-	level := fs.String("level", "medium", "easy, medium, hard or expert (see the README for what each needs; expert rarely succeeds yet)")
+	size := fs.String("size", "9", "play area `N` or RxC (white area without the clue row and column), 3 to 40")
+	level := fs.String("level", "medium", "easy, medium, hard or expert (expert rarely succeeds within --timeout)")
 	maxRun := fs.Int("max-run", 0, "longest run, 2 to 9 (0: 9, or the longer side of a smaller play area)")
 	stats := fs.Bool("stats", false, "print each puzzle's generation time (wall and thread CPU) and rating on stderr, and the median at the end")
 	seed := fs.Uint64("seed", 1, "random seed of the first puzzle; puzzle i uses seed+i, so output is reproducible")

@@ -44,14 +44,7 @@ func liveFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.BoolVar(&c.paced, "realtime", false, "headless: still play at the source's frame rate")
 	fs.StringVar(&c.saveDir, "save-dir", ".", "where the S key saves frames and puzzles")
 	fs.BoolVar(&c.loop, "loop", false, "with --video in a window: play the video over and over until Q")
-	return func(e *env, args []string) int {
-		rest, err := parseInterleaved(fs, args)
-		if err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return exitOK
-			}
-			return exitUsage
-		}
+	return func(e *env, rest []string) int {
 		if len(rest) > 0 {
 			fmt.Fprintf(e.stderr, "sudokuar live: unexpected argument %q (a video goes after --video)\n", rest[0])
 			return exitUsage

@@ -23,34 +23,14 @@ import (
 	"github.com/sudokuar/sudokuar/rooms"
 )
 
-// loadgen drives running `sudokuar serve` nodes the way players do, over
-// the rooms WebSocket, and reports what it measured.
-//
-// --addr names one node or several (URL1,URL2,URL3): player i connects to
-// node i mod n, follows "moved" to the node that holds its room, and when
-// its socket drops (a node killed or restarted) reconnects (to the same
-// node, or the next one while it refuses) and joins its room again.
-//
-// Rooms mode (the default): R private rooms of N/R players each (created
-// by code, joined, readied, started), then every player makes a move
-// every --every on a random cell for --duration. Each move's round trip is
-// the time from sending it to the server's answer (the ack in a race, the
-// broadcast naming its mover in co-op). A move is lost when the server
-// refused it, when it was acknowledged and the room's board lacked it
-// after a return to the room, or when no answer came on a socket that
-// stayed open (moves in flight when a socket dropped are counted apart,
-// as "unanswered at a drop": the server never acknowledged them).
-// misordered counts answers out of the order the moves were sent, co-op
-// broadcasts whose version skips or repeats, and players whose board,
-// replayed from what they received, differs from the server's board at
-// the end. reconnected counts sockets reopened (drops and moves during
-// play), resumed the returns to a room checked against the acknowledged
-// moves. The last line is
+// loadConfig is `sudokuar dev loadgen`: players driven over the rooms
+// WebSocket against running nodes (docs/rooms.md, "Load testing"). A move is
+// lost when refused, acknowledged but missing after a return to the room,
+// or unanswered on a socket that stayed open; misordered counts answers out
+// of order, co-op versions skipped or repeated, and final boards unlike the
+// server's. The last line is
 //
 //	players=N rooms=R moves=M lost=L misordered=K reconnected=C resumed=S p50=Xms p99=Yms
-//
-// Quick mode (--quick N): N players ask for a quick match, arriving evenly
-// over --arrive; it reports how long each waited for a started game.
 type loadConfig struct {
 	addr     string   // as given
 	addrs    []string // each node's base URL
@@ -94,14 +74,14 @@ func loadgenFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.IntVar(&c.sources, "sources", -1, "connect from this many loopback addresses (127.0.0.2, 127.0.0.3, …), as players on many machines would, so that the server's per-address bounds (64 connections) count each like a household (default: one per 48 players when --addr is a loopback IP, else 0: the system's choice)")
 	return func(e *env, args []string) int {
 		if len(args) > 0 {
-			fmt.Fprintf(e.stderr, "sudokuar loadgen: unexpected argument %q\n", args[0])
+			fmt.Fprintf(e.stderr, "sudokuar dev loadgen: unexpected argument %q\n", args[0])
 			return exitUsage
 		}
 		loopback := true
 		for _, a := range strings.Split(c.addr, ",") {
 			u, err := url.Parse(strings.TrimSpace(a))
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				fmt.Fprintf(e.stderr, "sudokuar loadgen: --addr %q: want http://host:port (or several, separated by commas)\n", a)
+				fmt.Fprintf(e.stderr, "sudokuar dev loadgen: --addr %q: want http://host:port (or several, separated by commas)\n", a)
 				return exitUsage
 			}
 			if ip := net.ParseIP(u.Hostname()); ip == nil || !ip.IsLoopback() || ip.To4() == nil {
@@ -112,20 +92,20 @@ func loadgenFlags(fs *flag.FlagSet) func(*env, []string) int {
 		c.addr = strings.Join(c.addrs, ",")
 		switch {
 		case c.quick > 0 && (c.kinds < 1 || c.kinds > len(quickKinds)):
-			fmt.Fprintf(e.stderr, "sudokuar loadgen: --kinds %d: want 1..%d\n", c.kinds, len(quickKinds))
+			fmt.Fprintf(e.stderr, "sudokuar dev loadgen: --kinds %d: want 1..%d\n", c.kinds, len(quickKinds))
 			return exitUsage
 		case c.quick > 0:
 		case c.players < 1 || c.rooms < 1 || c.players < c.rooms:
-			fmt.Fprintln(e.stderr, "sudokuar loadgen: want --players >= --rooms >= 1")
+			fmt.Fprintln(e.stderr, "sudokuar dev loadgen: want --players >= --rooms >= 1")
 			return exitUsage
 		case (c.players+c.rooms-1)/c.rooms > 4:
-			fmt.Fprintf(e.stderr, "sudokuar loadgen: %d players in %d rooms is more than 4 a room\n", c.players, c.rooms)
+			fmt.Fprintf(e.stderr, "sudokuar dev loadgen: %d players in %d rooms is more than 4 a room\n", c.players, c.rooms)
 			return exitUsage
 		case c.mode != rooms.Race && c.mode != rooms.Coop && c.mode != "mixed":
-			fmt.Fprintf(e.stderr, "sudokuar loadgen: --mode %q: want race, coop or mixed\n", c.mode)
+			fmt.Fprintf(e.stderr, "sudokuar dev loadgen: --mode %q: want race, coop or mixed\n", c.mode)
 			return exitUsage
 		case c.every <= 0 || c.duration <= 0:
-			fmt.Fprintln(e.stderr, "sudokuar loadgen: --every and --duration must be positive")
+			fmt.Fprintln(e.stderr, "sudokuar dev loadgen: --every and --duration must be positive")
 			return exitUsage
 		}
 		if c.sources < 0 {
@@ -135,7 +115,7 @@ func loadgenFlags(fs *flag.FlagSet) func(*env, []string) int {
 			}
 		}
 		if c.sources > 250 {
-			fmt.Fprintf(e.stderr, "sudokuar loadgen: --sources %d: at most 250 loopback addresses\n", c.sources)
+			fmt.Fprintf(e.stderr, "sudokuar dev loadgen: --sources %d: at most 250 loopback addresses\n", c.sources)
 			return exitUsage
 		}
 		for k := range c.sources {
@@ -148,7 +128,7 @@ func loadgenFlags(fs *flag.FlagSet) func(*env, []string) int {
 			err2 = runLoad(c, e.stdout)
 		}
 		if err2 != nil {
-			fmt.Fprintln(e.stderr, "sudokuar loadgen:", err2)
+			fmt.Fprintln(e.stderr, "sudokuar dev loadgen:", err2)
 			return exitFail
 		}
 		return exitOK

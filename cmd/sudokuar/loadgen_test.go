@@ -19,7 +19,7 @@ import (
 var loadLineRE = regexp.MustCompile(`(?m)^players=(\d+) rooms=(\d+) moves=(\d+) lost=(\d+) misordered=(\d+) reconnected=(\d+) resumed=(\d+) p50=([\d.]+)ms p99=([\d.]+)ms$`)
 var quickLineRE = regexp.MustCompile(`(?m)^quick=(\d+) rooms=(\d+) median=(\d+)ms max=(\d+)ms$`)
 
-// TestLoadgen runs `sudokuar loadgen` against a real `sudokuar serve` in
+// TestLoadgen runs `sudokuar dev loadgen` against a real `sudokuar serve` in
 // this process, small: 10 players in 3 rooms (race and co-op) moving every
 // 100 ms for 3 s, then 8 players asking for a quick match (two full rooms at once). Every move is
 // answered, in order, and every board ends as the server's; the last
@@ -53,7 +53,7 @@ func TestLoadgen(t *testing.T) {
 	}
 
 	out, errOut = &syncBuffer{}, &syncBuffer{}
-	if code := run([]string{"loadgen", "--addr", url, "--quick", "8"}, &env{stdin: strings.NewReader(""), stdout: out, stderr: errOut}); code != exitOK {
+	if code := run([]string{"dev", "loadgen", "--addr", url, "--quick", "8"}, &env{stdin: strings.NewReader(""), stdout: out, stderr: errOut}); code != exitOK {
 		t.Fatalf("loadgen --quick exited with %d: %s%s", code, out.String(), errOut.String())
 	}
 	q := quickLineRE.FindStringSubmatch(out.String())
@@ -70,7 +70,7 @@ func TestLoadgen(t *testing.T) {
 		{"--mode", "chess"}, {"--every", "0s"}, {"--quick", "5", "--kinds", "9"}, {"--sources", "300"}, {"extra"},
 	} {
 		var o, e strings.Builder
-		if code := run(append([]string{"loadgen", "--addr", url}, args...), &env{stdin: strings.NewReader(""), stdout: &o, stderr: &e}); code != exitUsage || e.Len() == 0 {
+		if code := run(append([]string{"dev", "loadgen", "--addr", url}, args...), &env{stdin: strings.NewReader(""), stdout: &o, stderr: &e}); code != exitUsage || e.Len() == 0 {
 			t.Errorf("loadgen %v: exit %d, stderr %q", args, code, e.String())
 		}
 	}
@@ -82,7 +82,7 @@ func TestLoadgen(t *testing.T) {
 // it fails t when loadgen fails or prints no summary.
 func runLoadgen(t *testing.T, out, errOut *syncBuffer, args ...string) []string {
 	t.Helper()
-	code := run(append([]string{"loadgen"}, args...), &env{stdin: strings.NewReader(""), stdout: out, stderr: errOut})
+	code := run(append([]string{"dev", "loadgen"}, args...), &env{stdin: strings.NewReader(""), stdout: out, stderr: errOut})
 	t.Logf("loadgen:\n%s%s", out, errOut)
 	if code != exitOK {
 		t.Fatalf("loadgen exited with %d", code)

@@ -19,7 +19,7 @@ import (
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
-// This file is one simulated player of `sudokuar loadgen`: its socket,
+// This file is one simulated player of `sudokuar dev loadgen`: its socket,
 // which it follows to another node when told "moved" and reopens when it
 // drops (to the same node, or the next one when that refuses), its moves
 // and what the server answered, and the check after every return to the
@@ -544,16 +544,12 @@ func (p *lgPlayer) moveAnswer(m rooms.Move, now time.Time) {
 }
 
 // resume checks the room's state after a reconnection against what the
-// server had acknowledged (p.mu held), then plays on from it.
-//
-// Race: the player's own board. Its version may not go back, and every
-// cell that differs from the board the acks built must be one a move in
-// flight at the drop wrote (the server took it but its ack was lost).
-// Co-op: the shared board. Its version may not go back either (the
-// versions missing are lost, counted once over the room); the cells must
-// be the board this player saw plus the versions since that other
-// players saw; versions nobody saw (moves in flight at the drop) may each
-// account for one cell.
+// server had acknowledged (p.mu held), then plays on. No board's version may
+// go back. Race: a cell that differs from the board the acks built must be
+// one a move in flight at the drop wrote. Co-op: the cells must be the board
+// this player saw plus the versions others saw since (missing versions are
+// lost, counted once a room), each version nobody saw accounting for at
+// most one cell.
 func (p *lgPlayer) resume(b []byte, now time.Time) {
 	var st rooms.State
 	if json.Unmarshal(b, &st) != nil || st.Board == nil || st.Phase != rooms.PhasePlaying {

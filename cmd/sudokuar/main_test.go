@@ -34,11 +34,26 @@ func TestDispatch(t *testing.T) {
 	}{
 		{nil, exitUsage, "", "commands:"},
 		{[]string{"help"}, exitOK, "solve", ""},
-		{[]string{"help", "solve"}, exitOK, "-limit", ""},
+		{[]string{"help", "solve"}, exitOK, "--limit", ""},
 		{[]string{"help", "nope"}, exitUsage, "", "unknown command"},
 		{[]string{"nope"}, exitUsage, "", `unknown command "nope"`},
-		{[]string{"solve", "-h"}, exitOK, "", "usage: sudokuar solve"},
-		{[]string{"solve", "--bogus"}, exitUsage, "", "flag provided but not defined"},
+		{[]string{"solv"}, exitUsage, "", `did you mean "solve"?`},
+		{[]string{"loadgen"}, exitUsage, "", `did you mean "dev loadgen"?`},
+		{[]string{"kakuro", "solv"}, exitUsage, "", `did you mean "kakuro solve"?`},
+		{[]string{"kakuro"}, exitUsage, "", "name a command"},
+		{[]string{"kakuro", "--help"}, exitOK, "count", ""},
+		{[]string{"help", "kakuro"}, exitOK, "DOWN\\ACROSS", ""},
+		{[]string{"help", "kakuro", "generate"}, exitOK, "--level", ""},
+		{[]string{"help", "kakuro", "nope"}, exitUsage, "", `did you mean "kakuro`},
+		{[]string{"help", "solve", "extra"}, exitUsage, "", "has no command"},
+		{[]string{"help", "dev"}, exitOK, "--peer", ""},
+		{[]string{"--json"}, exitUsage, "", "goes after its command"},
+		{[]string{"solve", "-h"}, exitOK, "usage: sudokuar solve", ""},
+		{[]string{"solve", "--help"}, exitOK, "usage: sudokuar solve", ""},
+		{[]string{"solve", "--bogus"}, exitUsage, "", "unknown flag --bogus"},
+		{[]string{"solve", "--bxo"}, exitUsage, "", "did you mean --box?"},
+		{[]string{"solve", "--limit"}, exitUsage, "", "--limit needs a value"},
+		{[]string{"solve", "--limit", "x"}, exitUsage, "", `invalid value "x" for --limit`},
 		{[]string{"solve", "--box", "7x7"}, exitUsage, "", "--box"},
 		{[]string{"solve", "a", "b"}, exitUsage, "", "at most one"},
 		{[]string{"solve", "/no/such/file"}, exitFail, "", "no such file"},
@@ -50,6 +65,54 @@ func TestDispatch(t *testing.T) {
 		if code != tc.code || !strings.Contains(out, tc.out) || !strings.Contains(errOut, tc.errex) {
 			t.Errorf("%v: code %d, stdout %q, stderr %q; want code %d with %q / %q", tc.args, code, out, errOut, tc.code, tc.out, tc.errex)
 		}
+	}
+}
+
+// TestEveryHelp asks every command of the table for its help, both ways,
+// and checks that the user's help keeps the developer flags out.
+func TestEveryHelp(t *testing.T) {
+	var walk func(prefix []string, cs []command)
+	walk = func(prefix []string, cs []command) {
+		for _, c := range cs {
+			path := append(append([]string(nil), prefix...), c.name)
+			for _, args := range [][]string{append(append([]string(nil), path...), "--help"), append([]string{"help"}, path...)} {
+				code, out, errOut := runCLI(t, "", args...)
+				if code != exitOK || !strings.HasPrefix(out, "usage: sudokuar "+strings.Join(path, " ")) || errOut != "" {
+					t.Errorf("%v: code %d, stdout %q, stderr %q", args, code, out, errOut)
+				}
+				for _, d := range c.dev {
+					if strings.Contains(out, "  --"+d+" ") || strings.Contains(out, "  --"+d+"\n") {
+						t.Errorf("%v lists the developer flag --%s", args, d)
+					}
+				}
+			}
+			walk(path, c.subs)
+		}
+	}
+	walk(nil, commands())
+	_, out, _ := runCLI(t, "", "help")
+	if strings.Contains(out, "loadgen") {
+		t.Errorf("the user's command list names a developer tool:\n%s", out)
+	}
+}
+
+// TestFlagsAfterArgs checks that flags may follow the arguments in every
+// kind of command, and that "--" ends them.
+func TestFlagsAfterArgs(t *testing.T) {
+	code, out, errOut := runCLI(t, wikiPuzzle+"\n", "solve", "-", "--count")
+	if code != exitOK || out != "1\n" {
+		t.Errorf("solve - --count: %d %q %q", code, out, errOut)
+	}
+	code, out, _ = runCLI(t, "", "hint", wikiPuzzle, "--json")
+	if code != exitOK || !strings.HasPrefix(out, "{") {
+		t.Errorf("hint PUZZLE --json: %d %q", code, out)
+	}
+	code, out, _ = runCLI(t, kakuroPuzzle, "kakuro", "count", "-", "--limit=5")
+	if code != exitOK || !strings.Contains(out, "1 solutions") {
+		t.Errorf("kakuro count - --limit=5: %d %q", code, out)
+	}
+	if code, _, errOut := runCLI(t, "", "solve", "--", "--count"); code != exitFail || !strings.Contains(errOut, "--count") {
+		t.Errorf("solve -- --count read the flag: %d %q", code, errOut)
 	}
 }
 

@@ -38,27 +38,6 @@ type scanConfig struct {
 	progress  bool    // draw a progress bar (set when stderr is a terminal)
 }
 
-// parseInterleaved parses flags that may come between or after the
-// positional arguments, so that `scan photos/ --json` works as well as
-// `scan --json photos/`; a lone "--" ends the flags.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
-}
-
 // scanFlags declares the scan flags on fs and returns the command.
 func scanFlags(fs *flag.FlagSet) func(*env, []string) int {
 	var c scanConfig
@@ -70,14 +49,7 @@ func scanFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.StringVar(&c.backend, "ocr-backend", pipeline.BackendGo, "digit network runtime: onnx-go or opencv")
 	fs.IntVar(&c.grid, "grid", 1, "when a photo holds several grids, read the `N`th most Sudoku-like (the output lists them)")
 	fs.Float64Var(&c.maxMP, "max-megapixels", pipeline.DefaultMaxPixels/1e6, "refuse images with more `MP` than this (read from the header, before decoding)")
-	return func(e *env, args []string) int {
-		paths, err := parseInterleaved(fs, args)
-		if err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return exitOK
-			}
-			return exitUsage
-		}
+	return func(e *env, paths []string) int {
 		if len(paths) == 0 {
 			fmt.Fprintln(e.stderr, "sudokuar scan: name at least one image or folder")
 			return exitUsage

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"syscall"
 )
 
@@ -13,9 +14,13 @@ import (
 // as long as this server runs, and refuses if another process holds it:
 // two servers on one SQLite file would each keep their own rooms and
 // their own view of games in progress. Several nodes share PostgreSQL.
-// The lock goes with the process, so a crash leaves nothing to clean.
+// The lock goes with the process, so a crash leaves nothing to clean. The
+// database's folder is made first (the default one may not exist yet).
 func lockSQLite(db string) (unlock func(), err error) {
 	path := db + ".lock"
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("locking the database: %w", err)
+	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("locking the database: %w", err)

@@ -258,6 +258,17 @@ func TestServeSQLiteOneNode(t *testing.T) {
 	}
 }
 
+// TestServeNewFolder: a first run, whose database folder does not exist
+// yet (the default one in a fresh account), starts.
+func TestServeNewFolder(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "not", "yet", "sudokuar.db")
+	_, done, _ := startServe(t, "--db", db)
+	syscall.Kill(os.Getpid(), syscall.SIGINT)
+	if code := <-done; code != exitOK {
+		t.Fatalf("exit %d after SIGINT", code)
+	}
+}
+
 // TestPostgresServeNodes: two nodes on one PostgreSQL (`make test-pg`),
 // each named; a third taking a live node's name is refused; the node
 // list in the database has both with their URLs.

@@ -15,20 +15,16 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// Unsolvable16 is a 16×16 the exact-cover counter cannot settle: a
-// janko.at puzzle (Gecode's 16×16 examples, ../shared/puzzles/large)
-// with 61 of its solution's digits kept and one of them changed to a
-// digit that clashes with no given. Counting its solutions (up to 2) did
-// not finish in 400 s (220 million search nodes) on this machine; it is
-// the kind of puzzle that kept /api/analyze busy for minutes.
+// Unsolvable16 is a 16×16 the exact-cover counter cannot settle: a janko.at
+// puzzle (Gecode's 16×16 examples) with 61 of its solution's digits kept
+// and one changed to a digit that clashes with no given. Counting its
+// solutions runs for minutes: the kind of puzzle that kept /api/analyze busy.
 const Unsolvable16 = "...95..73....2...4....6....8....5........F.........7A..G.....B...3......75F.4.....G.8.....4....................9..5..........A87C71...F....3.....5....8...26.....G.................A.35...B7...............A.7.48.BE.DA............G6.4.C1.B...839...8....6....."
 
 // ScanBomb returns a grey w×h progressive JPEG with scans scans: OpenCV
-// writes a flat picture progressively (6 scans), and its smallest scan
-// (12 bytes, which a decoder still applies to every block of the
-// picture) is repeated until there are scans of them.
-// libjpeg accepts it with a warning; at 1280×1280 and ~87,000 scans
-// (1 MB) it took 16.7 s to decode.
+// writes a flat picture progressively (6 scans), and its smallest scan (12
+// bytes, which a decoder still applies to every block) is repeated. libjpeg
+// accepts it with a warning and takes seconds to decode a 1 MB one.
 func ScanBomb(w, h, scans int) ([]byte, error) {
 	m := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC1)
 	defer m.Close()

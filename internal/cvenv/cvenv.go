@@ -1,20 +1,11 @@
-// Package cvenv sets up OpenCV's environment for sudokuar: it keeps
-// OpenCV's own log lines off the user's terminal, and says which video
-// backends this OpenCV has.
+// Package cvenv keeps OpenCV's and FFmpeg's own log lines off the user's
+// terminal (sudokuar reports every failure in its own words) and says
+// which video backends this OpenCV has.
 //
-// OpenCV writes warnings straight to stderr (`[ WARN:0@0.06] global
-// cap_gstreamer.cpp ... GStreamer warning: ...`), and its FFmpeg backend
-// lets FFmpeg print its errors (`moov atom not found`) when a video cannot
-// be opened. sudokuar reports every such failure in its own words, so
-// these lines only confuse. The package's init function turns both logs
-// off before any other package can call OpenCV: package vision imports it,
-// and every part of sudokuar that calls OpenCV imports vision. OpenCV reads
-// its log level when the library is loaded, so it is set through
-// cv::utils::logging; FFmpeg's is read from OPENCV_FFMPEG_LOGLEVEL when the
-// first video is opened.
-//
-// A variable the user has set is left alone, so `OPENCV_LOG_LEVEL=DEBUG
-// sudokuar ...` still shows everything when debugging.
+// Its init turns both logs off before any other package calls OpenCV
+// (vision imports it, and everything that calls OpenCV imports vision):
+// OpenCV's through cv::utils::logging, FFmpeg's by OPENCV_FFMPEG_LOGLEVEL.
+// A variable the user has set is left alone (OPENCV_LOG_LEVEL=DEBUG).
 package cvenv
 
 /*

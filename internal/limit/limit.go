@@ -1,14 +1,11 @@
 // Package limit is the one rate limiter and the one work gate of the
-// servers (web and rooms), so that a flood from one client or one address
-// leaves everyone else served.
+// servers (web and rooms), so a flood from one client or address leaves
+// everyone else served.
 //
-// In: a key (an address, a player) asking to do something now. Out: yes,
-// or no with how long to wait (a Bucket, Buckets), or a place held until
-// its release function runs (a Gate), refused with ErrKeyFull when the
-// key's own places stay taken and ErrFull when the server's do.
-//
-// Nothing here knows of HTTP or of rooms: the callers turn refusals into
-// a 429 or 503, or a "busy" message on a socket.
+// In: a key (an address, a player) asking to do something now. Out: yes, or
+// how long to wait (Bucket, Buckets), or a place held until released (Gate;
+// ErrKeyFull when the key's places are taken, ErrFull when the server's
+// are). The callers turn refusals into a 429, a 503 or a "busy" message.
 package limit
 
 import (

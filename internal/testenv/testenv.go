@@ -1,13 +1,11 @@
-// Package testenv finds the data that tests need: the ../shared folder
-// beside the project, which the repository does not ship (real photos,
-// benchmark puzzles), and the committed files under the project's root
-// (the digit model, the synthetic photos, the demo video).
+// Package testenv finds the data tests need: the ../shared folder beside the
+// project (real photos, benchmark puzzles; not shipped) and the committed
+// files under the project's root (the model, synthetic photos, the video).
 //
-// In: a path relative to ../shared or to the root. Out: its absolute path,
-// or, when it is absent, a skip (../shared on a fresh clone) or a failure
-// (a committed file, whose loss must never turn a test green). With
-// SUDOKUAR_REQUIRE_SHARED=1 in the environment (CI sets it) a missing
-// ../shared file fails the test as well.
+// In: a path relative to ../shared or to the root. Out: its absolute path;
+// when absent, a skip (../shared) or a failure (a committed file, whose
+// loss must never turn a test green). SUDOKUAR_REQUIRE_SHARED=1 (CI) makes
+// a missing ../shared file fail too.
 package testenv
 
 import (
