@@ -1,15 +1,11 @@
 // Package game is a Sudoku board being played, so the rules of play live
 // once for the console game, the web game and multiplayer rooms.
 //
-// In: a puzzle (a console-format file, a sudoku.Grid, a saved Snapshot) and
-// moves: values, pencil marks, autofill, generate, undo, redo, reset. Out:
-// the board (values, fixed cells, conflicts, legal values, marks), each
+// In: a puzzle (a console-format file, a sudoku.Grid, a saved Snapshot, or
+// a Layout for other puzzles such as a Kakuro) and moves: values, marks,
+// candidates, autofill, generate, undo, redo, reset. Out: the board, each
 // move as cell changes, typed errors for refused moves, and a Snapshot to
 // store as JSON. No I/O of its own; one goroutine owns a Game.
-//
-// A Layout's board plays other puzzles by the same rules (a Kakuro: its
-// runs are houses, its clue squares walls; Candidates pencils in what each
-// cell can take); what needs a Sudoku's grid says ErrNotSudoku.
 package game
 
 import (

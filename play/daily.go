@@ -6,16 +6,11 @@ import (
 	"time"
 )
 
-// The daily puzzle: one 9×9 Sudoku a day, the same for everyone, with a
-// leaderboard of its own. A day is a UTC date, "2006-01-02": a day's
-// puzzle changes at midnight UTC the world over. Its level follows the
-// week, easy on Mondays to expert at the weekend.
-//
-// Because everyone plays the same grid, nothing that tells right from
-// wrong (Leaks) is offered on it while its day lasts: the solution of a
-// game given up, or lost, is shown once the day is over, so one player's
-// reveal cannot feed another's leaderboard time. A player's first game of
-// the day is the ranked one; later ones are replays.
+// The daily puzzle: one 9×9 a day (a UTC date, "2006-01-02"), the same for
+// everyone; its level follows the week. Everyone plays the same grid, so
+// while its day lasts nothing that tells right from wrong (Leaks) is
+// offered on it and a game given up shows its solution only the next day.
+// A player's first game of the day is the ranked one; later ones replays.
 
 // DailySize is the side of the daily puzzle.
 const DailySize = 9

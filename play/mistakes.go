@@ -3,15 +3,10 @@ package play
 import "fmt"
 
 // Tally counts a game's mistakes: digits entered that are not the
-// solution's.
-//
-// While mistakes are shown (an assist), every wrong digit counts the
-// moment it is entered: the player saw it marked. While they are hidden
-// (a ranked game), a wrong digit the player takes back with their very
-// next action, undo, erasing it or another digit in that cell, was a slip
-// and does not count: they learned nothing from the server and mended it
-// at once (a mistyped digit that clashes with its row, undone). Any other
-// next action settles it as a mistake.
+// solution's. Shown (an assist), each counts as it is entered. Hidden, a
+// wrong digit taken back by the very next action (undo, erase, another
+// digit in that cell) was a slip, mended before anything was learned, and
+// does not count; any other next action settles it as a mistake.
 type Tally struct {
 	Count int // mistakes settled
 	Slip  int // 1 + the cell of a wrong digit that may still be a slip; 0 none

@@ -1,18 +1,11 @@
 // Package play holds the rules of a game session that are not the board's
-// own (those are package game's): how mistakes are counted and when they
-// end a game, which assists make a game unranked and which tell right
-// from wrong, and what the daily puzzle is and what it allows. Sudoku and
-// Kakuro sessions share them through a small Board interface.
+// (package game's): how mistakes are counted and end a game, which assists
+// unrank it or tell right from wrong, and the daily puzzle's day and rules,
+// for Sudoku and Kakuro alike through a small Board interface.
 //
-// In: plain values (a board's entries and its solution, the assist asked
-// for, the clock's time, a day). Out: plain values and decisions (a
-// tally, whether a game is lost, a refusal, a day's level and seed). No
-// HTTP, no storage, no clock of its own: the web's handlers (and, later,
-// rooms) call it and keep the results.
-//
-// The web's session rules that came before this package (the hints
-// allowed, the plausibility floor, the finish flags) still live in
-// package web; they are to move here, beside these.
+// In: plain values (entries and solution, an assist, the time, a day). Out:
+// tallies and decisions. No HTTP, storage or clock; web's sessions call it
+// (their older rules, hints and the plausibility floor, are to move here).
 package play
 
 // Board is what the rules here need of a board being played, Sudoku or

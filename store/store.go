@@ -1,13 +1,11 @@
 // Package store keeps what `sudokuar serve` must not forget: games in
-// progress, finished results, matches played in rooms, the daily puzzles,
-// every game a player started (their statistics), and the leaderboards
-// and histories read from them.
+// progress, results, rooms' matches, daily puzzles, every game a player
+// started (statistics), and the leaderboards read from them.
 //
 // In: plain Game, Result, Match, Daily and Play values. Out: the same read
-// back, ranked, listed or summed up (Stats). Store is the one seam (web
-// and rooms never write SQL): SQLite (OpenSQLite) and PostgreSQL
-// (OpenPostgres) both pass storetest.Run. A game's State is opaque here:
-// the front end encodes it.
+// back, ranked, listed or summed up. Store is the one seam (no SQL outside
+// it): SQLite and PostgreSQL both pass storetest.Run. A game's State is
+// opaque here: the front end encodes it.
 package store
 
 import (

@@ -2,10 +2,8 @@
 //
 // In: a store.Store and the pipeline's options. Out: an http.Handler for the
 // pages (templates/, static files embedded, JavaScript modules without a
-// build step; the player's settings live in the browser), the JSON API
-// under /api/ (docs/api.md) and the camera and rooms WebSockets. Handlers
-// are thin: decode, call one function that knows nothing of HTTP (play's
-// sessions in games.go and kakuro_games.go, with package play's rules),
-// encode; a client's error is a JSON {"error"} with a 4xx. A page is a
-// template, a name in pageNames and a route in routes().
+// build step), the JSON API under /api/ (docs/api.md) and the camera and
+// rooms WebSockets. Handlers are thin: decode, call one function that knows
+// nothing of HTTP (sessions: games.go, kakuro_games.go), encode; a client's
+// error is a JSON {"error"} with a 4xx. A page: template, pageNames, route.
 package web

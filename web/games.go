@@ -34,25 +34,11 @@ const MaxHistory = 500
 // cell and type its digit; nobody solves while doing only that.
 const DefaultFloorPerStep = 300 * time.Millisecond
 
-// games plays single-player games: it knows the rules of a session (the
-// clock, hints, mistakes, assists, finishing, ranking) and nothing of
-// HTTP: refusals are *playError values that the handlers turn into
-// statuses. Every action loads the game from the store, changes it and
-// writes it back before it answers, so a reload or a restart never loses
-// a move.
-//
-// Fair play: while a game is on, no answer carries the solution or says
-// which entries are right or wrong (not even the mistakes counter), unless
-// the player turns on the "show mistakes" assist (with a mistake limit it
-// is on from the start) or asks for a check, which make the game
-// unranked, as auto-candidates do (package play holds which assists
-// unrank, and how mistakes are counted). The daily puzzle, the same grid
-// for everyone, offers no assist that tells right from wrong while its
-// day lasts, and shows the solution of a game given up only after it. Cells in conflict (two equal digits in a house)
-// are rules, not answers: always reported. The move that completes the
-// solution ends the game by the server's clock. A finish under the
-// puzzle's plausibility floor is flagged, not ranked. Only the player whose
-// cookie started a game may act on it; others may watch.
+// games plays single-player games: the rules of a session (clock, hints,
+// mistakes, assists, finishing, ranking; the fair-play rules are in
+// docs/browser.md), nothing of HTTP: refusals are *playError values. Every
+// action loads the game, changes it and stores it before it answers, so a
+// reload or a restart never loses a move.
 type games struct {
 	store store.Store
 	log   *slog.Logger

@@ -15,17 +15,9 @@ import (
 )
 
 // The rules of a Kakuro session, beside Sudoku's (games.go) and under the
-// same fair-play rules: entries are moves, one white cell per action,
-// timed by the server; while a game is on and ranked no answer says which
-// entries are wrong, nor counts the mistakes; check and candidates are
-// assists that unrank the game; the move (or hint) that completes the
-// solution ends the game by the server's clock; a finish under the
-// plausibility floor is flagged; only the player's cookie acts. The
-// board is package game's, as Sudoku's is: the whole Kakuro grid with its
-// clue squares as walls and its runs as houses, so digits, pencil marks,
-// candidates, undo and redo follow the same rules. Mistakes are counted by
-// package play's Tally. Like games.go, nothing of HTTP: refusals are
-// *playError values.
+// same fair-play rules; one white cell per move. The board is package
+// game's: the grid with its clue squares as walls and its runs as houses,
+// so pencil marks, candidates, undo and redo follow Sudoku's rules.
 
 // kakuroSession is what the store keeps of a Kakuro game beside its puzzle
 // and solution (as JSON in store.Game.State).
