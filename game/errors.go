@@ -12,6 +12,12 @@ import (
 var (
 	// ErrFixed: the cell is part of the puzzle.
 	ErrFixed = errors.New("game: cell is fixed")
+	// ErrWall: the cell is a wall of a Layout's board (a Kakuro's clue
+	// square): no value or mark goes there.
+	ErrWall = errors.New("game: cell is not part of the play area")
+	// ErrNotSudoku: the question needs a Sudoku's grid (solving,
+	// generating, the console's file format), not a Layout's board.
+	ErrNotSudoku = errors.New("game: not a Sudoku board")
 	// ErrFilled: a hint was asked for a cell that already holds a value.
 	ErrFilled = errors.New("game: cell already contains a value")
 	// ErrErroneous: the board breaks a rule, so it cannot be solved,

@@ -29,6 +29,9 @@ func Read(r io.Reader, keepFixed bool) (*Game, error) {
 // fixed value. With fixAll every non-empty cell is written as fixed, as
 // when a puzzle is saved from the editor. The game itself is unchanged.
 func (g *Game) Write(w io.Writer, fixAll bool) error {
+	if !g.sudoku() {
+		return ErrNotSudoku
+	}
 	fixed := g.fixed
 	if fixAll {
 		fixed = nil

@@ -1,9 +1,9 @@
 // Package game is a Sudoku board being played, so the rules of play live
 // once for the console game, the web game and multiplayer rooms.
 //
-// In: a puzzle (a console-format file, a sudoku.Grid, a saved Snapshot) and
-// moves: values, pencil marks, autofill, generate, undo, redo, reset. Out:
-// the board (values, fixed cells, conflicts, legal values, marks), each
+// In: a puzzle (a console-format file, a sudoku.Grid, a saved Snapshot, or
+// a Layout for other puzzles such as a Kakuro) and moves: values, marks,
+// candidates, autofill, generate, undo, redo, reset. Out: the board, each
 // move as cell changes, typed errors for refused moves, and a Snapshot to
 // store as JSON. No I/O of its own; one goroutine owns a Game.
 package game
@@ -16,13 +16,19 @@ import (
 
 // Game is a board being played and the list of moves made on it.
 type Game struct {
-	shape  sudoku.Shape
-	n      int
-	values []int
-	fixed  []bool
-	marks  []Marks
-	// count[u*(n+1)+v] is how many cells of unit u hold value v; units
-	// are the rows (0..n-1), then the columns, then the boxes.
+	shape      sudoku.Shape // the zero Shape for a board of a Layout
+	rows, cols int
+	n          int // the largest value (a Sudoku's side)
+	values     []int
+	fixed      []bool
+	marks      []Marks
+	wall       []bool  // cells in no house (nil on a Sudoku)
+	walls      int     // how many
+	domain     []Marks // values each cell may take at all (nil: 1..n)
+	// units[i] lists the houses of cell i; count[u*(n+1)+v] is how many
+	// cells of house u hold value v. A Sudoku's houses are its rows
+	// (0..n-1), then its columns, then its boxes.
+	units [][]int32
 	count []int32
 	// clashes is the number of (unit, value) pairs held by more than one
 	// cell: the board is erroneous when it is not 0.
@@ -39,12 +45,21 @@ func New(s sudoku.Shape) (*Game, error) {
 		return nil, &ShapeError{Shape: s}
 	}
 	n := s.N()
+	units := make([][]int32, n*n)
+	for i := range units {
+		r, c := i/n, i%n
+		b := (r/s.BoxRows)*(n/s.BoxCols) + c/s.BoxCols
+		units[i] = []int32{int32(r), int32(n + c), int32(2*n + b)}
+	}
 	return &Game{
 		shape:  s,
+		rows:   n,
+		cols:   n,
 		n:      n,
 		values: make([]int, n*n),
 		fixed:  make([]bool, n*n),
 		marks:  make([]Marks, n*n),
+		units:  units,
 		count:  make([]int32, 3*n*(n+1)),
 	}, nil
 }
@@ -79,21 +94,29 @@ func FromGrid(g sudoku.Grid, fixed []bool) (*Game, error) {
 	return gm, nil
 }
 
-// Shape returns the box shape.
+// Shape returns the box shape (the zero Shape for a board of a Layout).
 func (g *Game) Shape() sudoku.Shape { return g.shape }
 
-// N returns the side of the board: the number of rows, columns and values.
+// N returns the largest value: on a Sudoku also the number of rows and
+// columns.
 func (g *Game) N() int { return g.n }
+
+// Rows and Cols return the board's size.
+func (g *Game) Rows() int { return g.rows }
+func (g *Game) Cols() int { return g.cols }
+
+// sudoku reports whether the board is a Sudoku's (not a Layout's).
+func (g *Game) sudoku() bool { return g.shape.Valid() }
 
 // index checks row and col (0-based) and returns the cell's index.
 func (g *Game) index(row, col int) (int, error) {
-	if row < 0 || row >= g.n {
-		return 0, &RangeError{What: "row", Value: row, Min: 0, Max: g.n - 1}
+	if row < 0 || row >= g.rows {
+		return 0, &RangeError{What: "row", Value: row, Min: 0, Max: g.rows - 1}
 	}
-	if col < 0 || col >= g.n {
-		return 0, &RangeError{What: "column", Value: col, Min: 0, Max: g.n - 1}
+	if col < 0 || col >= g.cols {
+		return 0, &RangeError{What: "column", Value: col, Min: 0, Max: g.cols - 1}
 	}
-	return row*g.n + col, nil
+	return row*g.cols + col, nil
 }
 
 // Value returns the value at row, col (0-based; 0 for an empty cell). It
@@ -114,22 +137,14 @@ func (g *Game) mustIndex(row, col int) int {
 	return i
 }
 
-// units returns the row, column and box units of cell i.
-func (g *Game) units(i int) [3]int {
-	n := g.n
-	r, c := i/n, i%n
-	b := (r/g.shape.BoxRows)*(n/g.shape.BoxCols) + c/g.shape.BoxCols
-	return [3]int{r, n + c, 2*n + b}
-}
-
 // put writes v into cell i, keeping the counts up to date.
 func (g *Game) put(i, v int) {
 	old := g.values[i]
 	if old == v {
 		return
 	}
-	for _, u := range g.units(i) {
-		base := u * (g.n + 1)
+	for _, u := range g.units[i] {
+		base := int(u) * (g.n + 1)
 		if old != 0 {
 			g.count[base+old]--
 			if g.count[base+old] == 1 {
@@ -161,8 +176,8 @@ func (g *Game) Conflict(row, col int) bool {
 	if v == 0 || g.fixed[i] {
 		return false
 	}
-	for _, u := range g.units(i) {
-		if g.count[u*(g.n+1)+v] > 1 {
+	for _, u := range g.units[i] {
+		if g.count[int(u)*(g.n+1)+v] > 1 {
 			return true
 		}
 	}
@@ -173,30 +188,38 @@ func (g *Game) Conflict(row, col int) bool {
 // box (fixed cells included).
 func (g *Game) Erroneous() bool { return g.clashes > 0 }
 
-// Full reports whether every cell holds a value.
-func (g *Game) Full() bool { return g.filled == len(g.values) }
+// Full reports whether every cell (walls apart) holds a value.
+func (g *Game) Full() bool { return g.filled == len(g.values)-g.walls }
 
 // Empty reports whether no cell holds a value.
 func (g *Game) Empty() bool { return g.filled == 0 }
 
-// EmptyCells returns the number of cells without a value.
-func (g *Game) EmptyCells() int { return len(g.values) - g.filled }
+// EmptyCells returns the number of cells (walls apart) without a value.
+func (g *Game) EmptyCells() int { return len(g.values) - g.walls - g.filled }
 
 // Solved reports whether the board is full and breaks no rule.
 func (g *Game) Solved() bool { return g.Full() && !g.Erroneous() }
 
 // Legal returns the values the cell could hold without clashing with a
-// neighbour: those that no other cell of its row, column or box holds.
+// neighbour: those that no other cell of its row, column or box (its
+// houses) holds, and, on a Layout's board, that its domain allows. A
+// wall has none.
 func (g *Game) Legal(row, col int) Marks { return g.legal(g.mustIndex(row, col)) }
 
 func (g *Game) legal(i int) Marks {
+	if g.isWall(i) {
+		return 0
+	}
 	own := g.values[i]
-	us := g.units(i)
+	us := g.units[i]
 	var m Marks
 	for v := 1; v <= g.n; v++ {
+		if g.domain != nil && !g.domain[i].Has(v) {
+			continue
+		}
 		taken := false
 		for _, u := range us {
-			k := g.count[u*(g.n+1)+v]
+			k := g.count[int(u)*(g.n+1)+v]
 			if v == own {
 				k--
 			}
@@ -212,7 +235,18 @@ func (g *Game) legal(i int) Marks {
 	return m
 }
 
-// Grid returns a copy of the board's values.
+// isWall reports whether cell i is a wall.
+func (g *Game) isWall(i int) bool { return g.wall != nil && g.wall[i] }
+
+// Wall reports whether the cell is a wall of a Layout's board.
+func (g *Game) Wall(row, col int) bool { return g.isWall(g.mustIndex(row, col)) }
+
+// Values returns a copy of the board's values, one per cell in row-major
+// order.
+func (g *Game) Values() []int { return append([]int(nil), g.values...) }
+
+// Grid returns a copy of the board's values (on a Layout's board its
+// Shape is the zero Shape).
 func (g *Game) Grid() sudoku.Grid {
 	return sudoku.Grid{Shape: g.shape, Cells: append([]int(nil), g.values...)}
 }

@@ -24,11 +24,12 @@ func (m Marks) Values() []int {
 
 // Move kinds.
 const (
-	KindSet      = "set"      // one value entered or cleared
-	KindAutofill = "autofill" // every cell that had one legal value
-	KindGenerate = "generate" // a generated puzzle written on an empty board
-	KindMarks    = "marks"    // one cell's pencil marks changed
-	KindPlace    = "place"    // a value entered and taken from its peers' pencil marks
+	KindSet        = "set"        // one value entered or cleared
+	KindAutofill   = "autofill"   // every cell that had one legal value
+	KindGenerate   = "generate"   // a generated puzzle written on an empty board
+	KindMarks      = "marks"      // one cell's pencil marks changed
+	KindPlace      = "place"      // a value entered and taken from its peers' pencil marks
+	KindCandidates = "candidates" // every empty cell's pencil marks set to its legal values
 )
 
 // Change is what a move did to one cell: its value and pencil marks before
@@ -75,7 +76,7 @@ func (m Move) step(k int, forward bool) (c Change, fromV int, fromM Marks, toV i
 func (g *Game) apply(m Move, forward bool) {
 	for k := range m.Changes {
 		c, _, _, v, mk := m.step(k, forward)
-		i := c.Row*g.n + c.Col
+		i := c.Row*g.cols + c.Col
 		g.put(i, v)
 		g.marks[i] = mk
 	}
@@ -83,7 +84,7 @@ func (g *Game) apply(m Move, forward bool) {
 
 // change describes setting cell i to v with marks mk.
 func (g *Game) change(i, v int, mk Marks) Change {
-	return Change{Row: i / g.n, Col: i % g.n, From: g.values[i], To: v, MarksFrom: g.marks[i], MarksTo: mk}
+	return Change{Row: i / g.cols, Col: i % g.cols, From: g.values[i], To: v, MarksFrom: g.marks[i], MarksTo: mk}
 }
 
 // Set enters v (0 clears) at row, col (0-based) as a new move, even when
@@ -98,7 +99,7 @@ func (g *Game) Set(row, col, v int) (Move, error) {
 }
 
 // writable returns the index of row, col when v (lo..N) may be written
-// there. Errors: *RangeError, ErrFixed.
+// there. Errors: *RangeError, ErrFixed, ErrWall.
 func (g *Game) writable(row, col, v, lo int) (int, error) {
 	i, err := g.index(row, col)
 	if err != nil {
@@ -107,10 +108,18 @@ func (g *Game) writable(row, col, v, lo int) (int, error) {
 	if v < lo || v > g.n {
 		return 0, &RangeError{What: "value", Value: v, Min: lo, Max: g.n}
 	}
-	if g.fixed[i] {
-		return 0, ErrFixed
+	return i, g.open(i)
+}
+
+// open says whether cell i takes moves: ErrWall, ErrFixed or nil.
+func (g *Game) open(i int) error {
+	switch {
+	case g.isWall(i):
+		return ErrWall
+	case g.fixed[i]:
+		return ErrFixed
 	}
-	return i, nil
+	return nil
 }
 
 // Place enters v (1..N) at row, col like Set, and in the same move takes v
@@ -131,15 +140,22 @@ func (g *Game) Place(row, col, v int) (Move, error) {
 	return g.record(m), nil
 }
 
-// peer reports whether cells i and j share a row, column or box.
+// peer reports whether cells i and j share a house (a row, column or
+// box).
 func (g *Game) peer(i, j int) bool {
-	a, b := g.units(i), g.units(j)
-	return a[0] == b[0] || a[1] == b[1] || a[2] == b[2]
+	for _, u := range g.units[i] {
+		for _, w := range g.units[j] {
+			if u == w {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // SetMarks replaces the pencil marks of a cell that is not fixed, as a new
 // move. Errors: *RangeError (a cell off the board, or a mark outside
-// 1..N), ErrFixed.
+// 1..N), ErrFixed, ErrWall.
 func (g *Game) SetMarks(row, col int, m Marks) (Move, error) {
 	i, err := g.index(row, col)
 	if err != nil {
@@ -148,8 +164,8 @@ func (g *Game) SetMarks(row, col int, m Marks) (Move, error) {
 	if bad := m &^ g.allValues(); bad != 0 {
 		return Move{}, &RangeError{What: "mark", Value: bad.Values()[0], Min: 1, Max: g.n}
 	}
-	if g.fixed[i] {
-		return Move{}, ErrFixed
+	if err := g.open(i); err != nil {
+		return Move{}, err
 	}
 	return g.record(Move{Kind: KindMarks, Changes: []Change{g.change(i, g.values[i], m)}}), nil
 }
@@ -182,7 +198,7 @@ func (g *Game) Autofill() (Move, error) {
 	}
 	m := Move{Kind: KindAutofill}
 	for i, v := range g.values {
-		if v != 0 {
+		if v != 0 || g.isWall(i) {
 			continue
 		}
 		if l := g.legal(i); l.Count() == 1 {
@@ -193,6 +209,27 @@ func (g *Game) Autofill() (Move, error) {
 		return m, nil
 	}
 	return g.record(m), nil
+}
+
+// Candidates pencils in, as one move, every value each empty cell could
+// still take (Legal), replacing the marks that were there: what players
+// call auto-candidates (or auto-notes). Fixed cells, walls and cells with
+// a value keep theirs. When no mark changes nothing is recorded and the
+// returned move has no changes.
+func (g *Game) Candidates() Move {
+	m := Move{Kind: KindCandidates}
+	for i, v := range g.values {
+		if v != 0 || g.open(i) != nil {
+			continue
+		}
+		if l := g.legal(i); l != g.marks[i] {
+			m.Changes = append(m.Changes, g.change(i, 0, l))
+		}
+	}
+	if len(m.Changes) == 0 {
+		return m
+	}
+	return g.record(m)
 }
 
 // Undo takes back the current move and returns it (its changes as they

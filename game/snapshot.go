@@ -9,10 +9,15 @@ import (
 // Snapshot is a game's whole state as plain data, for a front end to save a
 // game in progress (as JSON) and restore it exactly: values, fixed cells,
 // pencil marks and the move list with its position, so undo and redo work
-// after a restore as before. Cells are in row-major order.
+// after a restore as before. Cells are in row-major order. A Sudoku's
+// snapshot names its box shape; a Layout's board leaves it 0×0 and says
+// its rows and columns (its houses are the Layout's, never the
+// snapshot's: RestoreLayout).
 type Snapshot struct {
 	BoxRows  int     `json:"boxRows"`
 	BoxCols  int     `json:"boxCols"`
+	Rows     int     `json:"rows,omitempty"` // a Layout's board only
+	Cols     int     `json:"cols,omitempty"`
 	Values   []int   `json:"values"`
 	Fixed    []bool  `json:"fixed"`
 	Marks    []Marks `json:"marks,omitempty"` // nil when no cell has marks
@@ -30,6 +35,9 @@ func (g *Game) Snapshot() Snapshot {
 		Fixed:    append([]bool(nil), g.fixed...),
 		Moves:    moves,
 		Position: pos,
+	}
+	if !g.sudoku() {
+		s.Rows, s.Cols = g.rows, g.cols
 	}
 	for _, m := range g.marks {
 		if m != 0 {
@@ -49,6 +57,11 @@ func Restore(s Snapshot) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
+	return g.restore(s)
+}
+
+// restore puts snapshot s on g's empty board, checking every part of it.
+func (g *Game) restore(s Snapshot) (*Game, error) {
 	for _, check := range []func(Snapshot) error{g.restoreBoard, g.checkMoves, g.replayMoves} {
 		if err := check(s); err != nil {
 			return nil, err
@@ -67,7 +80,7 @@ func snapshotErr(format string, args ...any) error {
 // restoreBoard puts the snapshot's values, fixed flags and marks on g's
 // empty board, checking each.
 func (g *Game) restoreBoard(s Snapshot) error {
-	n, nn := g.n, g.n*g.n
+	n, nn := g.n, g.rows*g.cols
 	if len(s.Values) != nn || len(s.Fixed) != nn {
 		return snapshotErr("%d values and %d fixed flags, want %d of each", len(s.Values), len(s.Fixed), nn)
 	}
@@ -80,6 +93,9 @@ func (g *Game) restoreBoard(s Snapshot) error {
 		}
 		if s.Fixed[i] && v == 0 {
 			return snapshotErr("cell %d is fixed but empty", i)
+		}
+		if g.isWall(i) && (v != 0 || s.Fixed[i] || s.Marks != nil && s.Marks[i] != 0) {
+			return snapshotErr("cell %d is a wall but holds something", i)
 		}
 		g.put(i, v)
 		g.fixed[i] = s.Fixed[i]
@@ -102,18 +118,18 @@ func (g *Game) checkMoves(s Snapshot) error {
 	}
 	for k, m := range s.Moves {
 		switch m.Kind {
-		case KindSet, KindAutofill, KindGenerate, KindMarks, KindPlace:
+		case KindSet, KindAutofill, KindGenerate, KindMarks, KindPlace, KindCandidates:
 		default:
 			return snapshotErr("moves[%d] has kind %q", k, m.Kind)
 		}
 		for j, c := range m.Changes {
-			if c.Row < 0 || c.Row >= n || c.Col < 0 || c.Col >= n ||
+			if c.Row < 0 || c.Row >= g.rows || c.Col < 0 || c.Col >= g.cols ||
 				c.From < 0 || c.From > n || c.To < 0 || c.To > n ||
 				(c.MarksFrom|c.MarksTo)&^g.allValues() != 0 {
 				return snapshotErr("moves[%d].changes[%d] = %+v is off the board", k, j, c)
 			}
-			if g.fixed[c.Row*n+c.Col] {
-				return snapshotErr("moves[%d].changes[%d] changes fixed cell r%dc%d", k, j, c.Row+1, c.Col+1)
+			if err := g.open(c.Row*g.cols + c.Col); err != nil {
+				return snapshotErr("moves[%d].changes[%d] changes r%dc%d, which takes no move (%v)", k, j, c.Row+1, c.Col+1, err)
 			}
 		}
 	}
@@ -148,7 +164,7 @@ func (g *Game) replayStep(moves []Move, k int, forward bool) error {
 	m := moves[k]
 	for j := range m.Changes {
 		c, v, mk, _, _ := m.step(j, forward)
-		i := c.Row*g.n + c.Col
+		i := c.Row*g.cols + c.Col
 		if g.values[i] != v || g.marks[i] != mk {
 			return snapshotErr("moves[%d] does not fit the board at r%dc%d", k, c.Row+1, c.Col+1)
 		}

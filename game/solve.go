@@ -36,6 +36,9 @@ func (g *Game) solve(ctx context.Context, sv solvers.Solver, board sudoku.Grid) 
 // or not) can be completed, asking sv. Errors: ErrErroneous, or the
 // solver's error (wrapping ctx.Err() when ctx ended).
 func (g *Game) Solvable(ctx context.Context, sv solvers.Solver) (bool, error) {
+	if !g.sudoku() {
+		return false, ErrNotSudoku
+	}
 	if g.Erroneous() {
 		return false, ErrErroneous
 	}
@@ -56,6 +59,8 @@ func (g *Game) Hint(ctx context.Context, sv solvers.Solver, row, col int) (int, 
 		return 0, err
 	}
 	switch {
+	case !g.sudoku():
+		return 0, ErrNotSudoku
 	case g.Erroneous():
 		return 0, ErrErroneous
 	case g.fixed[i]:
@@ -75,6 +80,9 @@ func (g *Game) Hint(ctx context.Context, sv solvers.Solver, row, col int) (int, 
 // progress as documented there). Errors: ErrErroneous, or a count stopped
 // by ctx (the count so far is returned with it).
 func (g *Game) CountSolutions(ctx context.Context, limit uint64, progress func(solvers.CountProgress)) (uint64, error) {
+	if !g.sudoku() {
+		return 0, ErrNotSudoku
+	}
 	if g.Erroneous() {
 		return 0, ErrErroneous
 	}
@@ -98,6 +106,9 @@ func (g *Game) Generate(ctx context.Context, sv solvers.Solver, rng *rand.Rand, 
 	}
 	if !g.Empty() {
 		return Move{}, ErrNotEmpty
+	}
+	if !g.sudoku() {
+		return Move{}, ErrNotSudoku
 	}
 	nn := len(g.values)
 	for try := 0; try < GenerateTries; try++ {

@@ -17,11 +17,16 @@ import (
 // solution) turns into JSON; a wrong entry of the player is Advice too,
 // with Wrong set and the clashing cells in Cells.
 type Advice struct {
-	Technique    string      `json:"technique"`
-	Rating       float64     `json:"rating,omitempty"`
-	Nudge        string      `json:"nudge"`
-	House        string      `json:"house,omitempty"` // "box 1", "row 3", "column 5"; "" when the step spans several
-	Sentence     string      `json:"sentence"`
+	Technique string  `json:"technique"`
+	Rating    float64 `json:"rating,omitempty"`
+	Nudge     string  `json:"nudge"`
+	House     string  `json:"house,omitempty"` // "box 1", "row 3", "column 5"; "" when the step spans several
+	Sentence  string  `json:"sentence"`
+	// PlainNudge and Plain are Nudge and Sentence in plain words, for
+	// players who know no technique's name: cells named "row 3, column
+	// 5", the technique's name left out.
+	PlainNudge   string      `json:"plainNudge"`
+	Plain        string      `json:"plain"`
 	Cells        []int       `json:"cells"` // pattern cells to highlight (row-major)
 	Placements   []Candidate `json:"placements,omitempty"`
 	Eliminations []Candidate `json:"eliminations,omitempty"`
@@ -46,10 +51,11 @@ func Advise(ctx context.Context, puzzle, current sudoku.Grid) (Advice, error) {
 	switch {
 	case h.Wrong != nil:
 		w := h.Wrong
+		nudge := fmt.Sprintf("One of your digits is wrong: look again at %s", geo.houseName(geo.cellHouse[w.Cell][2]))
 		return Advice{
 			Technique: "Wrong entry", Sentence: w.Text, Cells: append([]int{}, w.Clash...), Wrong: []int{w.Cell},
-			Nudge: fmt.Sprintf("One of your digits is wrong: look again at %s", geo.houseName(geo.cellHouse[w.Cell][2])),
-			House: geo.houseName(geo.cellHouse[w.Cell][2]),
+			Nudge: nudge, House: geo.houseName(geo.cellHouse[w.Cell][2]),
+			PlainNudge: nudge, Plain: geo.plainWrong(w.Cell, current.Cells[w.Cell], w.Clash),
 		}, nil
 	case h.Step != nil:
 		return adviceOf(*h.Step, newGrid(geo, current.Cells)), nil
@@ -97,6 +103,7 @@ func adviceOf(s Step, g *Grid) Advice {
 	default:
 		a.Nudge = fmt.Sprintf("There is %s %s", article, what)
 	}
+	a.PlainNudge, a.Plain = plainWords(s, a.House, g)
 	return a
 }
 

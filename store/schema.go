@@ -80,6 +80,36 @@ var schema = []string{
 	`ALTER TABLE results ADD COLUMN flag TEXT NOT NULL DEFAULT '';
 	DROP INDEX results_board;
 	CREATE INDEX results_board ON results(kind, size, level, mode, flag, millis);`,
+	// 4: the daily puzzles, their results' own boards, and every game a
+	// player starts, for their statistics.
+	`ALTER TABLE results ADD COLUMN daily TEXT NOT NULL DEFAULT '';
+	DROP INDEX results_board;
+	CREATE INDEX results_board ON results(kind, size, level, mode, daily, flag, millis);
+	CREATE TABLE dailies (
+		day      TEXT NOT NULL,
+		kind     TEXT NOT NULL,
+		size     TEXT NOT NULL,
+		level    TEXT NOT NULL,
+		puzzle   TEXT NOT NULL,
+		solution TEXT NOT NULL,
+		info     {blob} NOT NULL,
+		created  {int64} NOT NULL,
+		PRIMARY KEY (day, kind)
+	);
+	CREATE TABLE plays (
+		game_id TEXT PRIMARY KEY,
+		player  TEXT NOT NULL,
+		kind    TEXT NOT NULL,
+		size    TEXT NOT NULL,
+		level   TEXT NOT NULL,
+		daily   TEXT NOT NULL,
+		outcome TEXT NOT NULL,
+		millis  {int64} NOT NULL,
+		started {int64} NOT NULL,
+		ended   {int64} NOT NULL
+	);
+	CREATE INDEX plays_player ON plays(player, ended);
+	CREATE INDEX plays_daily ON plays(player, daily);`,
 }
 
 // dialect is all that differs between SQLite and PostgreSQL for the

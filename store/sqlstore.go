@@ -146,10 +146,10 @@ func (s *sqlStore) FinishGame(ctx context.Context, g Game, r Result) (Result, er
 func (s *sqlStore) insertResult(ctx context.Context, db execer, r Result) (Result, error) {
 	r.Mode = mode(r.Mode)
 	err := db.QueryRowContext(ctx, s.d.q(`INSERT INTO results
-		(game_id, kind, size, level, player, name, millis, hints, mistakes, finished, mode, match_id, place, players, flag)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		(game_id, kind, size, level, player, name, millis, hints, mistakes, finished, mode, match_id, place, players, flag, daily)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		r.GameID, r.Kind, r.Size, r.Level, r.Player, r.Name, r.Millis, r.Hints, r.Mistakes, millis(r.Finished),
-		r.Mode, r.Match, r.Placing, r.Players, r.Flag).Scan(&r.ID)
+		r.Mode, r.Match, r.Placing, r.Players, r.Flag, r.Daily).Scan(&r.ID)
 	if s.d.unique(err) {
 		return Result{}, fmt.Errorf("store: result for game %s: %w", r.GameID, ErrDuplicate)
 	}
@@ -163,10 +163,10 @@ func (s *sqlStore) insertResult(ctx context.Context, db execer, r Result) (Resul
 // seats' games are "unfinished" or "solved", never expired.
 func (s *sqlStore) ExpireGames(ctx context.Context, idle, unplayed time.Time) (int64, error) {
 	res, err := s.db.ExecContext(ctx, s.d.q(`DELETE FROM games
-		WHERE status IN (?, ?)
+		WHERE status IN (?, ?, ?)
 		AND (updated < ? OR (updated = created AND created < ?))
 		AND id NOT IN (SELECT game_id FROM results)`),
-		StatusPlaying, StatusRevealed, millis(idle), millis(unplayed))
+		StatusPlaying, StatusRevealed, StatusLost, millis(idle), millis(unplayed))
 	if err != nil {
 		return 0, fmt.Errorf("store: expire games: %w", err)
 	}
@@ -177,14 +177,14 @@ func (s *sqlStore) ExpireGames(ctx context.Context, idle, unplayed time.Time) (i
 	return n, nil
 }
 
-const resultColumns = `id, game_id, kind, size, level, player, name, millis, hints, mistakes, finished, mode, match_id, place, players, flag`
+const resultColumns = `id, game_id, kind, size, level, player, name, millis, hints, mistakes, finished, mode, match_id, place, players, flag, daily`
 
 // Leaderboard implements Store: ranked results (flag "") only.
 func (s *sqlStore) Leaderboard(ctx context.Context, b Board, limit int) ([]Result, error) {
 	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT `+resultColumns+` FROM results
-		WHERE kind = ? AND size = ? AND level = ? AND mode = ? AND flag = ''
+		WHERE kind = ? AND size = ? AND level = ? AND mode = ? AND daily = ? AND flag = ''
 		ORDER BY millis, hints, mistakes, finished, id LIMIT ?`),
-		b.Kind, b.Size, b.Level, mode(b.Mode), limitOr(limit, 20))
+		b.Kind, b.Size, b.Level, mode(b.Mode), b.Daily, limitOr(limit, 20))
 	if err != nil {
 		return nil, fmt.Errorf("store: leaderboard %v: %w", b, err)
 	}
@@ -208,7 +208,7 @@ func scanResults(rows *sql.Rows) ([]Result, error) {
 		var r Result
 		var finished int64
 		if err := rows.Scan(&r.ID, &r.GameID, &r.Kind, &r.Size, &r.Level, &r.Player, &r.Name, &r.Millis, &r.Hints, &r.Mistakes, &finished,
-			&r.Mode, &r.Match, &r.Placing, &r.Players, &r.Flag); err != nil {
+			&r.Mode, &r.Match, &r.Placing, &r.Players, &r.Flag, &r.Daily); err != nil {
 			return nil, fmt.Errorf("store: read results: %w", err)
 		}
 		r.Finished = fromMillis(finished)

@@ -1,11 +1,11 @@
 // Package store keeps what `sudokuar serve` must not forget: games in
-// progress, finished results, matches played in rooms, and the
-// leaderboards and histories read from them.
+// progress, results, rooms' matches, daily puzzles, every game a player
+// started (statistics), and the leaderboards read from them.
 //
-// In: plain Game, Result and Match values. Out: the same read back, ranked
-// or listed. Store is the one seam (web and rooms never write SQL): SQLite
-// (OpenSQLite) and PostgreSQL (OpenPostgres) both pass storetest.Run. A
-// game's State is opaque here: the front end encodes it.
+// In: plain Game, Result, Match, Daily and Play values. Out: the same read
+// back, ranked, listed or summed up. Store is the one seam (no SQL outside
+// it): SQLite and PostgreSQL both pass storetest.Run. A game's State is
+// opaque here: the front end encodes it.
 package store
 
 import (
@@ -29,6 +29,8 @@ const (
 	StatusPlaying  = "playing"  // in progress
 	StatusSolved   = "solved"   // finished by the player, result recorded
 	StatusRevealed = "revealed" // the player asked for the solution: no result
+	// StatusLost: the game ended at its mistake limit: no result.
+	StatusLost = "lost"
 	// StatusUnfinished: a seat of a multiplayer match that ended before
 	// this player finished (they left, gave up, or the others won first
 	// in co-op's absence). It has no result.
@@ -86,6 +88,9 @@ type Result struct {
 	// Flag says why a result is not ranked ("" = ranked): it stays in the
 	// player's history but never on a leaderboard. See the Flag constants.
 	Flag string
+	// Daily is the day of the daily puzzle it solved ("" for any other
+	// game): a daily result is on that day's leaderboard only.
+	Daily string
 }
 
 // Flags of an unranked result.
@@ -93,13 +98,77 @@ const (
 	FlagOwn     = "own"      // the player's own puzzle: they may know its solution
 	FlagAssists = "assists"  // mistakes were shown (an assist that reveals the solution)
 	FlagTooFast = "too fast" // finished under the puzzle's plausibility floor
+	FlagReplay  = "replay"   // a daily puzzle played again: the first game of the day is the ranked one
 )
 
-// Board names one leaderboard. Mode "" means ModeSolo.
+// Board names one leaderboard. Mode "" means ModeSolo. Daily names a
+// daily puzzle's board (its day; Size and Level then are the puzzle's);
+// "" is every other game's.
 type Board struct {
 	Kind, Size, Level string
 	Mode              string
+	Daily             string
 }
+
+// Daily is one day's puzzle of a kind, the same for every player.
+type Daily struct {
+	Day      string // "2006-01-02", UTC
+	Kind     string
+	Size     string
+	Level    string
+	Puzzle   string
+	Solution string // kept on the server, as a Game's
+	Info     []byte // the front end's own data about it (its rating), opaque here
+	Created  time.Time
+}
+
+// Play is one game a player started, kept for their statistics after the
+// game itself is deleted.
+type Play struct {
+	GameID  string // the key: one play per game
+	Player  string
+	Kind    string
+	Size    string
+	Level   string
+	Daily   string // the daily puzzle's day, "" for any other game
+	Outcome string // OutcomePlaying, OutcomeWon, OutcomeLost
+	Millis  int64  // playing time when it ended
+	Started time.Time
+	Ended   time.Time // zero while playing
+}
+
+// Outcomes of a Play. A game left unfinished stays OutcomePlaying.
+const (
+	OutcomePlaying = "playing"
+	OutcomeWon     = "won"  // solved
+	OutcomeLost    = "lost" // the solution shown, or the mistake limit reached
+)
+
+// Stat is one player's figures on one board (kind, size, level).
+type Stat struct {
+	Kind, Size, Level  string
+	Started, Won, Lost int
+	// BestMillis and TotalMillis are over the games won (the average is
+	// TotalMillis / Won).
+	BestMillis, TotalMillis int64
+	// Streak is the games won in a row on this board, up to the latest;
+	// BestStreak the longest such run.
+	Streak, BestStreak int
+}
+
+// Stats is a player's statistics.
+type Stats struct {
+	Boards             []Stat // by kind, size, then level as stored
+	Streak, BestStreak int    // games won in a row, every board together
+	// DailySolved counts the days whose puzzle the player solved;
+	// DailyStreak the days in a row up to today (or yesterday, today's
+	// still to come), BestDailyStreak the longest run.
+	DailySolved, DailyStreak, BestDailyStreak int
+}
+
+// MaxStreakPlays bounds how many of a player's latest ended games the
+// streaks look at (the counts and times take every game).
+const MaxStreakPlays = 5000
 
 // Match is one finished multiplayer game: the puzzle, when it ran by the
 // server's clock, and every seat with its outcome.
@@ -166,6 +235,22 @@ type Store interface {
 	// PlayerMatches lists the matches a player sat at, newest first, with
 	// every seat (States left out). limit <= 0 means 20.
 	PlayerMatches(ctx context.Context, player string, limit int) ([]Match, error)
+	// Daily returns day's puzzle of kind, or an error wrapping
+	// ErrNotFound.
+	Daily(ctx context.Context, day, kind string) (Daily, error)
+	// SaveDaily stores d unless its day and kind have a puzzle already,
+	// and returns the one stored: two servers making a day's puzzle at
+	// once both play the first one written.
+	SaveDaily(ctx context.Context, d Daily) (Daily, error)
+	// RecordPlay keeps p: a new game (OutcomePlaying), or how it ended.
+	// A play that has ended never changes again, so recording an end
+	// twice counts it once.
+	RecordPlay(ctx context.Context, p Play) error
+	// DailyPlays lists a player's plays of day's puzzles, oldest first.
+	DailyPlays(ctx context.Context, player, day string) ([]Play, error)
+	// PlayerStats sums up a player's plays; now places today for the
+	// daily streak.
+	PlayerStats(ctx context.Context, player string, now time.Time) (Stats, error)
 	// Ping checks that the store answers.
 	Ping(ctx context.Context) error
 	// Close releases the store.

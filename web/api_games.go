@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/play"
 	"github.com/sudokuar/sudokuar/store"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
@@ -22,6 +23,11 @@ type newGameRequest struct {
 	Level  string `json:"level,omitempty"`
 	Puzzle string `json:"puzzle,omitempty"`
 	Box    string `json:"box,omitempty"`
+	// ShowMistakes colours wrong digits from the start (an assist: the
+	// game is unranked); MistakeLimit (1..play.MaxMistakeLimit) ends the
+	// game at that many, and shows them.
+	ShowMistakes bool `json:"showMistakes,omitempty"`
+	MistakeLimit int  `json:"mistakeLimit,omitempty"`
 }
 
 // apiGenerate: GET /api/generate?size=9&level=hard -> a new game's View.
@@ -50,6 +56,10 @@ func (s *Server) apiNewGame(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) startGame(w http.ResponseWriter, r *http.Request, req newGameRequest) {
+	if err := play.CheckLimit(req.MistakeLimit); err != nil {
+		s.writeError(w, r, errorf(http.StatusBadRequest, "%v", err))
+		return
+	}
 	done, err := s.admit(r, s.guards.games, s.guards.work)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -97,7 +107,7 @@ func (s *Server) startGame(w http.ResponseWriter, r *http.Request, req newGameRe
 			return
 		}
 	}
-	v, err := s.games.newGame(r.Context(), s.player(w, r), gen)
+	v, err := s.games.newGame(r.Context(), s.player(w, r), gen, gameOptions{ShowMistakes: req.ShowMistakes, MistakeLimit: req.MistakeLimit})
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -220,9 +230,14 @@ func (s *Server) rememberName(w http.ResponseWriter, name string) {
 }
 
 // apiLeaderboard: GET /api/leaderboard?size=9&level=easy[&mode=race][&limit=20]
-// -> [Result], fastest first (mode: solo, the default, race or coop).
+// -> [Result], fastest first (mode: solo, the default, race or coop);
+// GET /api/leaderboard?daily=2025-03-01 -> that day's daily puzzle's.
 func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	if q.Has("daily") {
+		s.apiDailyLeaderboard(w, r)
+		return
+	}
 	shape, err := shapeForSize(q.Get("size"))
 	if err != nil {
 		s.writeError(w, r, errorf(http.StatusBadRequest, "%v", err))
@@ -295,7 +310,8 @@ type publicResult struct {
 	Mode     string `json:"mode"`
 	Place    int    `json:"place,omitempty"`   // multiplayer: where they finished
 	Players  int    `json:"players,omitempty"` // multiplayer: how many played
-	Flag     string `json:"flag,omitempty"`    // why it is unranked: own, assists, too fast
+	Flag     string `json:"flag,omitempty"`    // why it is unranked: own, assists, replay, too fast
+	Daily    string `json:"daily,omitempty"`   // the daily puzzle's day
 }
 
 func publicResults(list []store.Result) []publicResult {
@@ -304,7 +320,7 @@ func publicResults(list []store.Result) []publicResult {
 		out = append(out, publicResult{
 			Name: r.Name, Size: r.Size, Level: r.Level, Millis: r.Millis, Time: formatMillis(r.Millis),
 			Hints: r.Hints, Mistakes: r.Mistakes, Finished: r.Finished.Format("2006-01-02T15:04:05Z07:00"),
-			Mode: r.Mode, Place: r.Placing, Players: r.Players, Flag: r.Flag,
+			Mode: r.Mode, Place: r.Placing, Players: r.Players, Flag: r.Flag, Daily: r.Daily,
 		})
 	}
 	return out

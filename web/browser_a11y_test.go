@@ -51,7 +51,7 @@ func TestBrowserAxe(t *testing.T) {
 			b := newBrowser(t, win.w, win.h)
 			game := strings.TrimPrefix(gameIn(b, ts, `{"size":"9","level":"easy"}`), ts.URL)
 			pages := []struct{ name, path, ready string }{
-				{"home", "/", `document.querySelectorAll('.tile').length === 7`},
+				{"home", "/", `document.querySelectorAll('.tile').length === 9`},
 				{"play-chooser", "/play", `!document.getElementById('chooser').hidden`},
 				{"play-game", game, `document.querySelectorAll('#board .cell').length === 81 && document.getElementById('progress').textContent !== '0/81'`},
 				{"rooms-lobby", "/rooms", `!document.getElementById('lobby').hidden`},

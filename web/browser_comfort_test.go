@@ -104,16 +104,21 @@ func TestBrowserComfort(t *testing.T) {
 
 			// A hint in three stages.
 			b.run("hint: nudge", chromedp.Click(`#hint`, chromedp.ByID))
-			b.waitJS("the nudge", `/^There is an? .+ in (box|row|column) \d+\.$/.test(document.getElementById('msg').textContent) && document.querySelectorAll('#board .cell.hint').length === 9 && document.getElementById('hints').textContent === '1/5' && document.getElementById('hint').textContent === 'Show'`, 15*time.Second)
+			// In plain words first; the experts' words (the technique
+			// named) when the setting asks for them.
+			b.waitJS("the nudge", `/^Look at (box|row|column) \d+: .+\.$/.test(document.getElementById('msg').textContent) && document.querySelectorAll('#board .cell.hint').length === 9 && document.getElementById('hints').textContent === '1/5' && document.querySelector('#hint .hint-word').textContent === 'Show'`, 15*time.Second)
 			b.viewShot(win.name + "-hint-1-nudge")
+			b.run("experts' words", chromedp.Evaluate(`localStorage.setItem('sudokuar.cellNames', 'rc'); document.dispatchEvent(new CustomEvent('sudokuar:settings', { detail: { name: 'cellNames' } })); true`, nil))
+			b.waitJS("the nudge named", `/^There is an? .+ in (box|row|column) \d+\.$/.test(document.getElementById('msg').textContent)`, 5*time.Second)
+			b.run("plain words again", chromedp.Evaluate(`localStorage.removeItem('sudokuar.cellNames'); document.dispatchEvent(new CustomEvent('sudokuar:settings', { detail: { name: 'cellNames' } })); true`, nil))
 			b.run("hint: pattern", chromedp.Click(`#hint`, chromedp.ByID))
-			b.waitJS("the pattern", `!document.getElementById('msg').textContent.startsWith('There is') && document.querySelectorAll('#board .cell.hint-target').length > 0 && document.getElementById('hints').textContent === '1/5' && document.getElementById('hint').textContent === 'Apply'`, 15*time.Second)
+			b.waitJS("the pattern", `!document.getElementById('msg').textContent.startsWith('Look at') && /row \d+, column \d+/.test(document.getElementById('msg').textContent) && document.querySelectorAll('#board .cell.hint-target').length > 0 && document.getElementById('hints').textContent === '1/5' && document.querySelector('#hint .hint-word').textContent === 'Apply'`, 15*time.Second)
 			b.viewShot(win.name + "-hint-2-pattern")
 			check(t, b, win.name+" play, hint stage 2", b.axe(axeSource(t)))
 			var target int
 			b.eval(`Number(document.querySelector('#board .cell.hint-target').dataset.i)`, &target)
 			b.run("hint: answer", chromedp.Click(`#hint`, chromedp.ByID))
-			b.waitJS("the answer played", fmt.Sprintf(`document.querySelector('%s').textContent === '%c' && document.getElementById('msg').textContent.endsWith('placed.') && document.getElementById('hints').textContent === '1/5' && document.getElementById('hint').textContent === 'Hint'`, cellSel(target), sol[target]), 15*time.Second)
+			b.waitJS("the answer played", fmt.Sprintf(`document.querySelector('%s').textContent === '%c' && document.getElementById('msg').textContent.endsWith('placed.') && document.getElementById('hints').textContent === '1/5' && document.querySelector('#hint .hint-word').textContent === 'Hint'`, cellSel(target), sol[target]), 15*time.Second)
 			b.viewShot(win.name + "-hint-3-answer")
 			res, err := httpGetJSON(ts.URL + "/api/games/" + id)
 			if err != nil {
@@ -142,13 +147,13 @@ func TestBrowserComfort(t *testing.T) {
 			}
 			// A hint open across a reload goes on where it was, for free.
 			b.run("a second hint", chromedp.Click(`#hint`, chromedp.ByID))
-			b.waitJS("its nudge", `document.getElementById('hints').textContent === '2/5' && document.getElementById('hint').textContent === 'Show'`, 15*time.Second)
+			b.waitJS("its nudge", `document.getElementById('hints').textContent === '2/5' && document.querySelector('#hint .hint-word').textContent === 'Show'`, 15*time.Second)
 			b.run("reload", chromedp.Reload())
-			b.waitJS("the game again", `document.querySelectorAll('#board .cell').length === 81 && document.getElementById('hints').textContent === '2/5' && document.getElementById('hint').textContent === 'Show'`, 15*time.Second)
+			b.waitJS("the game again", `document.querySelectorAll('#board .cell').length === 81 && document.getElementById('hints').textContent === '2/5' && document.querySelector('#hint .hint-word').textContent === 'Show'`, 15*time.Second)
 			b.run("resume (leaving the page paused the game)", chromedp.Evaluate(`document.getElementById('paused').hidden || document.getElementById('resume-btn').click()`, nil))
 			b.waitJS("resumed", `document.getElementById('paused').hidden`, 10*time.Second)
 			b.run("its pattern", chromedp.Click(`#hint`, chromedp.ByID))
-			b.waitJS("the pattern, still 2/5", `document.getElementById('hint').textContent === 'Apply' && document.querySelectorAll('#board .cell.hint-target').length > 0 && document.getElementById('hints').textContent === '2/5'`, 15*time.Second)
+			b.waitJS("the pattern, still 2/5", `document.querySelector('#hint .hint-word').textContent === 'Apply' && document.querySelectorAll('#board .cell.hint-target').length > 0 && document.getElementById('hints').textContent === '2/5'`, 15*time.Second)
 			if len(b.errors) > 0 {
 				t.Errorf("script errors: %q", b.errors)
 			}

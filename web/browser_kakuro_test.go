@@ -50,7 +50,7 @@ func TestBrowserKakuro(t *testing.T) {
 	// A wrong digit in cell 0 is not marked (a ranked game tells nothing
 	// of right and wrong); the hint mends the wrong cell first.
 	b.run("a wrong digit", chromedp.Click(cell(0), chromedp.ByQuery), chromedp.KeyEvent(fmt.Sprint(sol[0]%9+1)))
-	b.waitJS("typed", fmt.Sprintf(`document.querySelector('%s').textContent === '%d' && document.getElementById('mistakes').textContent === '–'`, cell(0), sol[0]%9+1), 10*time.Second)
+	b.waitJS("typed", fmt.Sprintf(`document.querySelector('%s').textContent === '%d' && document.getElementById('mistakes').textContent === 'Ranked'`, cell(0), sol[0]%9+1), 10*time.Second)
 	b.run("hint", chromedp.Click(`#hint`, chromedp.ByQuery))
 	b.waitJS("the hint", fmt.Sprintf(`document.querySelector('%s').textContent === '%d' && document.getElementById('hints').textContent === '1/5'`, cell(0), sol[0]), 10*time.Second)
 
@@ -61,7 +61,7 @@ func TestBrowserKakuro(t *testing.T) {
 	}
 	b.waitJS("finished", `!document.getElementById('done').hidden && document.getElementById('done').textContent.includes('Solved in') && !document.getElementById('submit-form').hidden`, 10*time.Second)
 	b.run("name", chromedp.SetValue(`#name`, "Ada", chromedp.ByQuery), chromedp.Click(`#submit`, chromedp.ByQuery))
-	b.waitJS("ranked", `!document.getElementById('done').hidden && document.getElementById('done').textContent.includes('#1 on the 5x5 easy leaderboard as Ada')`, 10*time.Second)
+	b.waitJS("ranked", `!document.getElementById('done').hidden && document.getElementById('done').textContent.includes('#1 on the 5×5 easy leaderboard as Ada')`, 10*time.Second)
 	b.shot("kakuro-solved")
 	if g, _ := ts.Store.Game(context.Background(), rec.ID); g.Status != "solved" {
 		t.Errorf("stored game is %s", g.Status)

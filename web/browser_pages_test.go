@@ -24,7 +24,7 @@ func TestBrowserPages(t *testing.T) {
 		t.Run(win.name, func(t *testing.T) {
 			b := newBrowser(t, win.w, win.h)
 			for _, p := range []struct{ name, path, ready string }{
-				{"home", "/", `document.querySelectorAll('.tile').length === 7`},
+				{"home", "/", `document.querySelectorAll('.tile').length === 9`},
 				{"play-chooser", "/play", `!document.getElementById('chooser').hidden`},
 				{"play-game", games[win.name], `document.querySelectorAll('#board .cell').length === 81 && document.getElementById('progress').textContent !== '0/81'`},
 				{"enter", "/enter", `document.querySelectorAll('#board .cell').length === 81 && document.getElementById('solver').options.length > 0`},

@@ -4,6 +4,6 @@
 // pages (templates/, static files embedded, JavaScript modules without a
 // build step), the JSON API under /api/ (docs/api.md) and the camera and
 // rooms WebSockets. Handlers are thin: decode, call one function that knows
-// nothing of HTTP, encode; a client's error is a JSON {"error"} with a 4xx.
-// A page is a template, a name in pageNames and a route in routes().
+// nothing of HTTP (sessions: games.go, kakuro_games.go), encode; a client's
+// error is a JSON {"error"} with a 4xx. A page: template, pageNames, route.
 package web

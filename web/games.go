@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"log/slog"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/sudokuar/sudokuar/game"
 	"github.com/sudokuar/sudokuar/logic"
+	"github.com/sudokuar/sudokuar/play"
 	"github.com/sudokuar/sudokuar/store"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
@@ -32,23 +34,14 @@ const MaxHistory = 500
 // cell and type its digit; nobody solves while doing only that.
 const DefaultFloorPerStep = 300 * time.Millisecond
 
-// games plays single-player games: it knows the rules of a session (the
-// clock, hints, mistakes, assists, finishing, ranking) and nothing of
-// HTTP: refusals are *playError values that the handlers turn into
-// statuses. Every action loads the game from the store, changes it and
-// writes it back before it answers, so a reload or a restart never loses
-// a move.
-//
-// Fair play: while a game is on, no answer carries the solution or says
-// which entries are right or wrong (not even the mistakes counter), unless
-// the player turns on the "show mistakes" assist or asks for a check, which
-// make the game unranked. Cells in conflict (two equal digits in a house)
-// are rules, not answers: always reported. The move that completes the
-// solution ends the game by the server's clock. A finish under the
-// puzzle's plausibility floor is flagged, not ranked. Only the player whose
-// cookie started a game may act on it; others may watch.
+// games plays single-player games: the rules of a session (clock, hints,
+// mistakes, assists, finishing, ranking; the fair-play rules are in
+// docs/browser.md), nothing of HTTP: refusals are *playError values. Every
+// action loads the game, changes it and stores it before it answers, so a
+// reload or a restart never loses a move.
 type games struct {
 	store store.Store
+	log   *slog.Logger
 	now   func() time.Time
 	// floorPerStep sets the plausibility floor (see DefaultFloorPerStep);
 	// 0 means none.
@@ -67,11 +60,19 @@ type session struct {
 	ElapsedMs    int64         `json:"elapsedMs"`    // play time up to RunningSince
 	RunningSince int64         `json:"runningSince"` // unix ms the clock last started; 0 while paused
 	Hints        int           `json:"hints"`
-	Mistakes     int           `json:"mistakes"`
-	// ShowErrors is the "show mistakes" assist; Assisted records that it
-	// (or check) was ever used: the game is then unranked.
-	ShowErrors bool   `json:"showErrors"`
-	Assisted   bool   `json:"assisted,omitempty"`
+	// Mistakes and Slip are the play.Tally of wrong digits; MistakeLimit
+	// (0: none) ends the game as lost when reached.
+	Mistakes     int `json:"mistakes"`
+	Slip         int `json:"slip,omitempty"`
+	MistakeLimit int `json:"mistakeLimit,omitempty"`
+	// ShowErrors is the "show mistakes" assist; the assists used are in
+	// assistState: the game is then unranked.
+	ShowErrors bool `json:"showErrors"`
+	assistState
+	// Daily is the day of the daily puzzle this game plays ("" for any
+	// other); Replay, that the player had played that day's before.
+	Daily      string `json:"daily,omitempty"`
+	Replay     bool   `json:"replay,omitempty"`
 	FloorMs    int64  `json:"floorMs,omitempty"`    // the plausibility floor of this puzzle
 	Name       string `json:"name,omitempty"`       // who finished it
 	Own        bool   `json:"own,omitempty"`        // the player's own puzzle: unranked
@@ -118,11 +119,18 @@ type View struct {
 	// open hint's last stage shown (1, 2), until the next move.
 	HintStages int `json:"hintStages"`
 	HintStage  int `json:"hintStage,omitempty"`
-	// Mistakes is shown while the "show mistakes" assist was used, and
+	// Mistakes is shown while mistakes are shown or after a check, and
 	// once the game is over; otherwise it would tell right from wrong.
-	Mistakes   *int `json:"mistakes,omitempty"`
-	ShowErrors bool `json:"showErrors"`
-	Assisted   bool `json:"assisted,omitempty"` // an assist was used: unranked
+	// MistakeLimit ends the game when reached (0: none).
+	Mistakes     *int      `json:"mistakes,omitempty"`
+	MistakeLimit int       `json:"mistakeLimit,omitempty"`
+	ShowErrors   bool      `json:"showErrors"`
+	Assisted     bool      `json:"assisted,omitempty"` // an assist was used: unranked
+	Used         play.Used `json:"used,omitempty"`     // which
+	// Daily is the daily puzzle's day; Replay, that it is not the
+	// player's first game of it (unranked).
+	Daily  string `json:"daily,omitempty"`
+	Replay bool   `json:"replay,omitempty"`
 	// Wrong lists entries that differ from the solution, only while
 	// ShowErrors is on; Conflicts the cells that break a rule, always.
 	Wrong     []int `json:"wrong"`
@@ -131,7 +139,8 @@ type View struct {
 	Total     int   `json:"total"`
 	CanUndo   bool  `json:"canUndo"`
 	CanRedo   bool  `json:"canRedo"`
-	// Solution is set once the game is over (solved or revealed).
+	// Solution is set once the game is over (solved, revealed or lost;
+	// a daily puzzle given up or lost, once its day is over).
 	Solution string `json:"solution,omitempty"`
 	// Once solved: Flag says why it is unranked ("" ranked), NeedName
 	// that the result waits for a name (action "name"), Rank its place on
@@ -174,8 +183,19 @@ func floorMs(perStep time.Duration, steps, empty int) int64 {
 	return int64(max(steps, empty)) * perStep.Milliseconds()
 }
 
+// gameOptions are a new game's choices beyond its puzzle: mistakes shown
+// as they happen (an assist), a mistake limit (which needs them shown),
+// and for the daily puzzle its day and whether the player played it
+// before.
+type gameOptions struct {
+	ShowMistakes bool
+	MistakeLimit int
+	Daily        string
+	Replay       bool
+}
+
 // newGame starts a game of puzzle (unique, with solution) for player.
-func (gs *games) newGame(ctx context.Context, player string, gen Generated) (View, error) {
+func (gs *games) newGame(ctx context.Context, player string, gen Generated, opt gameOptions) (View, error) {
 	now := gs.now()
 	shape := gen.Puzzle.Shape
 	fixed := make([]bool, len(gen.Puzzle.Cells))
@@ -197,6 +217,13 @@ func (gs *games) newGame(ctx context.Context, player string, gen Generated) (Vie
 		RunningSince: now.UnixMilli(),
 		FloorMs:      floorMs(gs.floorPerStep, gen.Steps, empty),
 		Own:          gen.Own,
+		MistakeLimit: opt.MistakeLimit,
+		Daily:        opt.Daily,
+		Replay:       opt.Replay,
+	}
+	if opt.ShowMistakes || opt.MistakeLimit > 0 {
+		s.ShowErrors = true
+		s.use(play.ShowMistakes)
 	}
 	state, err := json.Marshal(s)
 	if err != nil {
@@ -210,9 +237,57 @@ func (gs *games) newGame(ctx context.Context, player string, gen Generated) (Vie
 	if err := gs.store.CreateGame(ctx, rec); err != nil {
 		return View{}, err
 	}
+	gs.recordPlay(ctx, store.Play{GameID: rec.ID, Player: player, Kind: rec.Kind, Size: rec.Size, Level: rec.Level,
+		Daily: opt.Daily, Outcome: store.OutcomePlaying, Started: now})
 	p := &played{rec: rec, s: s, gm: gm, shape: shape, puzzle: gen.Puzzle, solution: gen.Solution}
 	return p.view(now), nil
 }
+
+// recordPlay keeps a play for the player's statistics. A failure is
+// logged, not returned: the game itself is stored, and a move must not
+// look refused for a counter's sake.
+func (gs *games) recordPlay(ctx context.Context, pl store.Play) {
+	if err := gs.store.RecordPlay(ctx, pl); err != nil && gs.log != nil {
+		gs.log.Error("record a play", "game", pl.GameID, "err", err)
+	}
+}
+
+// ended records the end of game rec (its status over, after ms of play)
+// in the player's statistics.
+func (gs *games) ended(ctx context.Context, rec store.Game, daily string, ms int64, now time.Time) {
+	outcome := store.OutcomeLost
+	if rec.Status == store.StatusSolved {
+		outcome = store.OutcomeWon
+	}
+	gs.recordPlay(ctx, store.Play{GameID: rec.ID, Player: rec.Player, Kind: rec.Kind, Size: rec.Size, Level: rec.Level,
+		Daily: daily, Outcome: outcome, Millis: ms, Started: rec.Created, Ended: now})
+}
+
+// assistState is what a session keeps of its assists, Sudoku's and
+// Kakuro's alike: Used lists them; Assisted says the game is unranked
+// (it is all that games stored before the list kept).
+type assistState struct {
+	Assisted bool      `json:"assisted,omitempty"`
+	Used     play.Used `json:"used,omitempty"`
+}
+
+// use records that assist a was used.
+func (s *assistState) use(a play.Assist) {
+	s.Used = s.Used.With(a)
+	s.Assisted = s.Assisted || play.Unranks(a)
+}
+
+// leaked reports whether an assist that tells right from wrong is or was
+// on: the mistakes counter may then show while playing.
+func (s *session) leaked() bool { return s.ShowErrors || s.Used.Leaked() }
+
+// tally is the game's play.Tally, and setTally keeps one.
+func (s *session) tally() play.Tally     { return play.Tally{Count: s.Mistakes, Slip: s.Slip} }
+func (s *session) setTally(t play.Tally) { s.Mistakes, s.Slip = t.Count, t.Slip }
+
+// next moves the tally on as the player acts on cell (-1: no one cell)
+// or undoes.
+func (s *session) next(cell int, undo bool) { s.setTally(s.tally().Next(cell, undo)) }
 
 func (gs *games) lock(id string) *sync.Mutex {
 	gs.once.Do(func() { gs.seed = maphash.MakeSeed() })
@@ -239,6 +314,9 @@ func (gs *games) load(ctx context.Context, id string) (*played, error) {
 	// Games stored before the assist existed had mistakes shown from the
 	// start: they count as assisted.
 	p.s.Assisted = p.s.Assisted || p.s.ShowErrors
+	if p.s.Assisted && len(p.s.Used) == 0 && !p.s.Own {
+		p.s.Used = play.Used{play.ShowMistakes} // stored before the list: shown mistakes or a check
+	}
 	p.shape = sudoku.Shape{BoxRows: p.s.Box[0], BoxCols: p.s.Box[1]}
 	if p.gm, err = game.Restore(p.s.Board); err != nil {
 		return nil, fmt.Errorf("game %s: stored state: %w", id, err)
@@ -284,7 +362,7 @@ type Action struct {
 }
 
 // actions lists the names act accepts, for error messages.
-const actionNames = "move, mark, undo, redo, pause, resume, errors, hint, check, submit, name, solution"
+const actionNames = "move, mark, undo, redo, pause, resume, errors, hint, check, candidates, submit, name, solution"
 
 // actor is who asks for an action: their player id (cookie) and the name
 // they are remembered by ("" if none), used when their move finishes the
@@ -307,7 +385,7 @@ type rule func(p *played, a Action, now time.Time) (extra func(*View), err error
 var rules = map[string]rule{
 	"move": ruleMove, "mark": ruleMark, "undo": ruleUndo, "redo": ruleRedo,
 	"pause": rulePause, "resume": ruleResume, "errors": ruleErrors, "check": ruleCheck,
-	"submit": ruleSubmit, "name": ruleName, "solution": ruleSolution,
+	"candidates": ruleCandidates, "submit": ruleSubmit, "name": ruleName, "solution": ruleSolution,
 }
 
 // act runs the action name for who on game id and stores the result
@@ -376,6 +454,7 @@ func (gs *games) runOnce(ctx context.Context, id, name string, who actor, a Acti
 		return View{}, err
 	}
 	now := gs.now()
+	wasOn := p.rec.Status == store.StatusPlaying
 	extra, err := apply(p, a, now)
 	if err != nil {
 		return View{}, err
@@ -386,6 +465,9 @@ func (gs *games) runOnce(ctx context.Context, id, name string, who actor, a Acti
 	res, err := gs.save(ctx, p, now)
 	if err != nil {
 		return View{}, err
+	}
+	if wasOn && p.rec.Status != store.StatusPlaying {
+		gs.ended(ctx, p.rec, p.s.Daily, p.s.ElapsedMs, now)
 	}
 	v := p.view(now)
 	if extra != nil {
@@ -460,13 +542,13 @@ func (p *played) result() store.Result {
 	return store.Result{
 		Kind: p.rec.Kind, Size: p.rec.Size, Level: p.rec.Level, Player: p.rec.Player, Name: p.s.Name,
 		Millis: p.s.ElapsedMs, Hints: p.s.Hints, Mistakes: p.s.Mistakes, Finished: time.UnixMilli(p.s.FinishedAt).UTC(),
-		Flag: p.s.Flag,
+		Flag: p.s.Flag, Daily: p.s.Daily,
 	}
 }
 
 // rank is a solved game's place on its leaderboard (see rankOf).
 func (gs *games) rank(ctx context.Context, p *played) int {
-	return gs.rankOf(ctx, p.rec, p.s.Flag, p.s.Name)
+	return gs.rankOf(ctx, p.rec, p.s.Daily, p.s.Flag, p.s.Name)
 }
 
 func nameOr(names ...string) string {
@@ -513,13 +595,24 @@ func ruleMove(p *played, a Action, now time.Time) (func(*View), error) {
 	if err != nil {
 		return nil, gameError(err)
 	}
+	p.s.next(cell, false)
 	if v != 0 && v != p.solution.Cells[cell] {
-		p.s.Mistakes++
+		p.wrote(cell, now)
 	}
 	if slices.Equal(p.gm.Grid().Cells, p.solution.Cells) {
 		p.finish(now)
 	}
 	return nil, nil
+}
+
+// wrote counts a wrong digit written in cell; at the game's mistake
+// limit the game is lost.
+func (p *played) wrote(cell int, now time.Time) {
+	p.s.setTally(p.s.tally().Wrote(cell, p.s.ShowErrors))
+	if p.s.ShowErrors && play.Lost(p.s.tally(), p.s.MistakeLimit) {
+		p.stopClock(now)
+		p.rec.Status = store.StatusLost
+	}
 }
 
 func ruleMark(p *played, a Action, _ time.Time) (func(*View), error) {
@@ -528,25 +621,63 @@ func ruleMark(p *played, a Action, _ time.Time) (func(*View), error) {
 		return nil, err
 	}
 	p.s.HintStage = 0
-	_, err = p.gm.ToggleMark(r, c, v)
-	return nil, gameError(err)
+	if _, err = p.gm.ToggleMark(r, c, v); err != nil {
+		return nil, gameError(err)
+	}
+	p.s.next(-1, false)
+	return nil, nil
 }
 
 func ruleUndo(p *played, _ Action, _ time.Time) (func(*View), error) {
 	p.s.HintStage = 0
-	_, err := p.gm.Undo()
-	return nil, gameError(err)
+	if _, err := p.gm.Undo(); err != nil {
+		return nil, gameError(err)
+	}
+	p.s.next(-1, true)
+	return nil, nil
 }
 
 func ruleRedo(p *played, _ Action, now time.Time) (func(*View), error) {
 	p.s.HintStage = 0
-	if _, err := p.gm.Redo(); err != nil {
+	m, err := p.gm.Redo()
+	if err != nil {
 		return nil, gameError(err)
 	}
-	if slices.Equal(p.gm.Grid().Cells, p.solution.Cells) {
+	p.s.next(-1, false)
+	n := p.shape.N()
+	for _, c := range m.Changes {
+		if i := c.Row*n + c.Col; c.To != c.From && c.To != 0 && c.To != p.solution.Cells[i] && p.rec.Status == store.StatusPlaying {
+			p.wrote(i, now) // a wrong digit typed again
+		}
+	}
+	if p.rec.Status == store.StatusPlaying && slices.Equal(p.gm.Grid().Cells, p.solution.Cells) {
 		p.finish(now)
 	}
 	return nil, nil
+}
+
+// ruleCandidates pencils in every digit each empty cell can still take:
+// an assist (it saves the player the work), so the game is unranked. It
+// applies the rules to the board as it is and tells nothing of the
+// solution, so the daily puzzle offers it too.
+func ruleCandidates(p *played, _ Action, _ time.Time) (func(*View), error) {
+	p.s.HintStage = 0
+	p.gm.Candidates()
+	p.s.next(-1, false)
+	p.s.use(play.Candidates)
+	return nil, nil
+}
+
+// dailyAllows refuses on the daily puzzle, while its day lasts, an assist
+// that tells right from wrong.
+func (p *played) dailyAllows(a play.Assist, now time.Time) error {
+	if p.s.Daily == "" {
+		return nil
+	}
+	if err := play.DailyAllows(a, p.s.Daily, now); err != nil {
+		return refuse(playConflict, "%v", err)
+	}
+	return nil
 }
 
 func rulePause(p *played, _ Action, now time.Time) (func(*View), error) {
@@ -563,18 +694,30 @@ func ruleResume(p *played, _ Action, now time.Time) (func(*View), error) {
 
 // ruleErrors turns the "show mistakes" assist on or off; on makes the
 // game unranked.
-func ruleErrors(p *played, a Action, _ time.Time) (func(*View), error) {
+func ruleErrors(p *played, a Action, now time.Time) (func(*View), error) {
 	if a.On == nil {
 		return nil, refuse(playBad, "errors needs \"on\": true or false")
 	}
+	if *a.On {
+		if err := p.dailyAllows(play.ShowMistakes, now); err != nil {
+			return nil, err
+		}
+		p.s.setTally(p.s.tally().Settled()) // a slip is no longer hidden
+		p.s.use(play.ShowMistakes)
+	} else if p.s.MistakeLimit > 0 {
+		return nil, refuse(playConflict, "a game with a mistake limit shows its mistakes to the end")
+	}
 	p.s.ShowErrors = *a.On
-	p.s.Assisted = p.s.Assisted || *a.On
 	return nil, nil
 }
 
 // ruleCheck lists the wrong entries: an assist, so the game is unranked.
-func ruleCheck(p *played, _ Action, _ time.Time) (func(*View), error) {
-	p.s.Assisted = true
+func ruleCheck(p *played, _ Action, now time.Time) (func(*View), error) {
+	if err := p.dailyAllows(play.Check, now); err != nil {
+		return nil, err
+	}
+	p.s.next(-1, false)
+	p.s.use(play.Check)
 	wrong := p.wrongEntries()
 	return func(v *View) { v.Checked = wrong }, nil
 }
@@ -609,8 +752,12 @@ func ruleName(p *played, a Action, _ time.Time) (func(*View), error) {
 	return nil, nil
 }
 
+// ruleSolution ends the game and shows the solution; on the daily
+// puzzle the solution waits for the day's end (the game ends all the
+// same: the player gave up).
 func ruleSolution(p *played, _ Action, now time.Time) (func(*View), error) {
 	p.stopClock(now)
+	p.s.setTally(p.s.tally().Settled())
 	p.rec.Status = store.StatusRevealed
 	return nil, nil
 }
@@ -629,6 +776,8 @@ func gameError(err error) error {
 		return refuse(playConflict, "nothing to redo")
 	case errors.Is(err, game.ErrFixed):
 		return refuse(playConflict, "a given cannot change")
+	case errors.Is(err, game.ErrWall):
+		return refuse(playBad, "that square takes no digit")
 	}
 	return err
 }
@@ -640,7 +789,8 @@ func (p *played) finish(now time.Time) {
 	p.rec.Status = store.StatusSolved
 	p.s.FinishedAt = now.UnixMilli()
 	p.s.ShowErrors = false
-	p.s.Flag = finishFlag(p.s.Own, p.s.Assisted, p.s.ElapsedMs, p.s.FloorMs)
+	p.s.setTally(p.s.tally().Settled())
+	p.s.Flag = finishFlag(p.s.Own, p.s.Assisted, p.s.Replay, p.s.ElapsedMs, p.s.FloorMs)
 }
 
 // hint answers stage (0 or 1: a new hint; 2: its pattern; 3: its answer,
@@ -680,6 +830,7 @@ func (gs *games) hint(ctx context.Context, id string, who actor, stage int, engi
 		now := gs.now()
 		if stage == 1 {
 			p.s.Hints++
+			p.s.next(-1, false)
 		}
 		p.s.HintStages++
 		p.s.HintStage = stage % 3 // the answer closes it
@@ -749,28 +900,21 @@ func (p *played) stopClock(now time.Time) {
 }
 
 // wrongEntries lists the filled cells whose digit is not the solution's.
-func (p *played) wrongEntries() []int { return wrongCells(p.gm.Grid().Cells, p.solution.Cells) }
-
-// wrongCells lists the filled entries (not 0) that differ from sol: what
-// Sudoku's and Kakuro's assists show.
-func wrongCells(entries, sol []int) []int {
-	wrong := []int{}
-	for i, v := range entries {
-		if v != 0 && v != sol[i] {
-			wrong = append(wrong, i)
-		}
-	}
-	return wrong
+func (p *played) wrongEntries() []int {
+	return play.Wrong(play.Entries{Now: p.gm.Grid().Cells, Solution: p.solution.Cells})
 }
 
 // finishFlag says why a finish is not ranked ("": ranked): the player's
-// own puzzle, an assist used, or a time under the plausibility floor.
-func finishFlag(own, assisted bool, elapsedMs, floorMs int64) string {
+// own puzzle, an assist used, a daily puzzle played again, or a time
+// under the plausibility floor.
+func finishFlag(own, assisted, replay bool, elapsedMs, floorMs int64) string {
 	switch {
 	case own:
 		return store.FlagOwn
 	case assisted:
 		return store.FlagAssists
+	case replay:
+		return store.FlagReplay
 	case elapsedMs < floorMs:
 		return store.FlagTooFast
 	}
@@ -787,18 +931,21 @@ func (p *played) view(now time.Time) View {
 		Puzzle: p.rec.Puzzle, Cells: sudoku.CellString(cells.Cells),
 		Status: p.rec.Status, ElapsedMs: p.s.ElapsedMs, Paused: p.s.RunningSince == 0,
 		Hints: p.s.Hints, MaxHints: MaxHints, HintStages: p.s.HintStages, HintStage: p.s.HintStage, ShowErrors: p.s.ShowErrors, Assisted: p.s.Assisted,
+		Used: p.s.Used, MistakeLimit: p.s.MistakeLimit, Daily: p.s.Daily, Replay: p.s.Replay,
 		Wrong: []int{}, Conflicts: []int{}, Total: n * n, Filled: n*n - gm.EmptyCells(),
 		CanUndo: gm.CanUndo(), CanRedo: gm.CanRedo(),
 	}
 	if p.s.RunningSince != 0 {
 		v.ElapsedMs += now.UnixMilli() - p.s.RunningSince
 	}
-	if over || p.s.Assisted {
-		m := p.s.Mistakes
+	if over || p.s.leaked() {
+		m := p.s.tally().Total()
 		v.Mistakes = &m
 	}
 	if over {
-		v.Solution = p.rec.Solution
+		if p.s.Daily == "" || play.DailySolutionShown(p.s.Daily, now, p.rec.Status == store.StatusSolved) {
+			v.Solution = p.rec.Solution
+		}
 		v.Flag, v.NeedName = p.s.Flag, p.rec.Status == store.StatusSolved && p.s.Name == ""
 		v.Marks = []game.Marks{}
 		return v

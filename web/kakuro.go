@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -66,17 +65,19 @@ func (s *Server) kakuroRoutes() {
 	m.HandleFunc("POST /api/kakuro/solve", s.apiKakuroSolve)
 }
 
-// kakuroPageData is the play page's data: the choices.
+// kakuroPageData is the play page's data: the choices, and whether the
+// page plays a game (then the chooser is not drawn at all).
 type kakuroPageData struct {
 	Sizes  []int
 	Levels []kakuroLevelChoice
+	Game   bool
 }
 
 type kakuroLevelChoice struct{ Name, Note string }
 
 func (s *Server) kakuroPage(w http.ResponseWriter, r *http.Request) {
 	s.player(w, r)
-	d := kakuroPageData{}
+	d := kakuroPageData{Game: r.PathValue("id") != ""}
 	for _, z := range kakuroSizes {
 		d.Sizes = append(d.Sizes, z.N)
 	}
@@ -151,25 +152,7 @@ func (s *Server) apiKakuroNew(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, fmt.Errorf("generate kakuro %dx%d %v: %w", n, n, lv, err))
 		return
 	}
-	puzzle := sol.Blank()
-	whites := len(puzzle.Whites())
-	sess := kakuroSession{Entries: make([]int, whites), FloorMs: floorMs(s.games.floorPerStep, 0, whites)}
-	state, err := json.Marshal(sess)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	now := s.cfg.Now()
-	rec := store.Game{
-		ID: newID(), Kind: store.KindKakuro, Player: s.player(w, r), Size: fmt.Sprintf("%dx%d", n, n),
-		Level: rating.Level.String(), Puzzle: puzzle.String(), Solution: sol.String(), State: state,
-		Status: store.StatusPlaying, Created: now, Updated: now,
-	}
-	if err := s.store.CreateGame(r.Context(), rec); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	v, err := kakuroView(rec, sess, now)
+	v, err := s.games.newKakuro(r.Context(), s.player(w, r), sol.Blank(), sol, fmt.Sprintf("%dx%d", n, n), rating.Level.String())
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -190,8 +173,9 @@ func (s *Server) apiKakuroGame(w http.ResponseWriter, r *http.Request) {
 
 // apiKakuroAction: POST /api/kakuro/games/{id}/{action} as
 // application/json, by the game's player only: move {"cell", "value"}
-// (one white cell), check, hint, name {"name"} (of a finished game) or
-// solution. See kakuroRules.
+// (one white cell; "clear" takes the digit from its runs' pencil marks),
+// mark {"cell", "value"}, undo, redo, candidates, check, hint, name
+// {"name"} (of a finished game) or solution. See kakuroRules.
 func (s *Server) apiKakuroAction(w http.ResponseWriter, r *http.Request) {
 	if err := requireJSON(r); err != nil {
 		s.writeError(w, r, err)

@@ -8,29 +8,32 @@ import (
 	"slices"
 	"time"
 
+	"github.com/sudokuar/sudokuar/game"
 	"github.com/sudokuar/sudokuar/kakuro"
+	"github.com/sudokuar/sudokuar/play"
 	"github.com/sudokuar/sudokuar/store"
 )
 
 // The rules of a Kakuro session, beside Sudoku's (games.go) and under the
-// same fair-play rules: entries are moves, one white cell per action,
-// timed by the server; while a game is on and ranked no answer says which
-// entries are wrong, nor counts the mistakes; check is an assist that
-// unranks the game; the move (or hint) that completes the solution ends
-// the game by the server's clock; a finish under the plausibility floor
-// is flagged; only the player's cookie acts. Like games.go, nothing of
-// HTTP: refusals are *playError values.
+// same fair-play rules; one white cell per move. The board is package
+// game's: the grid with its clue squares as walls and its runs as houses,
+// so pencil marks, candidates, undo and redo follow Sudoku's rules.
 
 // kakuroSession is what the store keeps of a Kakuro game beside its puzzle
 // and solution (as JSON in store.Game.State).
 type kakuroSession struct {
-	Entries    []int  `json:"entries"` // the player's digits, one per white cell in reading order, 0 = empty
-	Hints      int    `json:"hints"`
-	Mistakes   int    `json:"mistakes"` // wrong digits entered
-	Name       string `json:"name,omitempty"`
-	ElapsedMs  int64  `json:"elapsedMs,omitempty"` // set when the game ends
-	Assisted   bool   `json:"assisted,omitempty"`  // check was used: unranked
-	FloorMs    int64  `json:"floorMs,omitempty"`   // the plausibility floor
+	// Board is the board with its marks and moves. Entries, the digits
+	// per white cell, is what games stored before it kept: read, then
+	// left empty.
+	Board     *game.Snapshot `json:"board,omitempty"`
+	Entries   []int          `json:"entries,omitempty"`
+	Hints     int            `json:"hints"`
+	Mistakes  int            `json:"mistakes"`       // wrong digits entered (play.Tally's count)
+	Slip      int            `json:"slip,omitempty"` // play.Tally's slip
+	Name      string         `json:"name,omitempty"`
+	ElapsedMs int64          `json:"elapsedMs,omitempty"` // set when the game ends
+	assistState
+	FloorMs    int64  `json:"floorMs,omitempty"` // the plausibility floor
 	FinishedAt int64  `json:"finishedAt,omitempty"`
 	Flag       string `json:"flag,omitempty"` // why the finish is unranked
 }
@@ -45,14 +48,18 @@ type KakuroView struct {
 	Cols      int          `json:"cols"`
 	Cells     []kakuroCell `json:"cells"`
 	Entries   []int        `json:"entries"`
+	Marks     []game.Marks `json:"marks"` // pencil marks per white cell (bit d = d), empty cells only
+	CanUndo   bool         `json:"canUndo"`
+	CanRedo   bool         `json:"canRedo"`
 	Status    string       `json:"status"`
 	Watching  bool         `json:"watching,omitempty"` // not the player's browser
 	ElapsedMs int64        `json:"elapsedMs"`
 	Hints     int          `json:"hints"`
 	MaxHints  int          `json:"maxHints"`
 	// Mistakes is shown once check was used, or the game is over.
-	Mistakes *int `json:"mistakes,omitempty"`
-	Assisted bool `json:"assisted,omitempty"`
+	Mistakes *int      `json:"mistakes,omitempty"`
+	Assisted bool      `json:"assisted,omitempty"`
+	Used     play.Used `json:"used,omitempty"`
 	// Wrong lists white-cell numbers whose entry differs from the
 	// solution: answered by check only.
 	Wrong    []int         `json:"wrong,omitempty"`
@@ -77,25 +84,98 @@ type kakuroAction struct {
 	Value   *int   `json:"value,omitempty"`
 	Entries []int  `json:"entries,omitempty"`
 	Name    string `json:"name,omitempty"`
+	// Clear (move): also take the digit out of the pencil marks of the
+	// cells that share a run with it.
+	Clear bool `json:"clear,omitempty"`
 }
 
 // kakuroPlayed is one Kakuro game in memory while an action runs on it.
 type kakuroPlayed struct {
-	rec  store.Game
-	s    kakuroSession
-	sol  []int // the solution's digits, one per white cell
-	over []int // set when the answer may show the solution
+	rec    store.Game
+	s      kakuroSession
+	puzzle *kakuro.Board
+	whites []int      // board index of each white cell, by its number
+	gm     *game.Game // the board being played
+	sol    []int      // the solution's digits, one per white cell
 }
 
 // kakuroActionNames lists the actions, for error messages.
-const kakuroActionNames = "move, check, hint, name, solution"
+const kakuroActionNames = "move, mark, undo, redo, candidates, check, hint, name, solution"
 
 // kakuroRule is one Kakuro action's change to a loaded game.
 type kakuroRule func(p *kakuroPlayed, a kakuroAction, now time.Time) (extra func(*KakuroView), err error)
 
 var kakuroRules = map[string]kakuroRule{
-	"move": kakuroMove, "check": kakuroCheck, "hint": kakuroHintRule,
+	"move": kakuroMove, "mark": kakuroMark, "undo": kakuroUndo, "redo": kakuroRedo,
+	"candidates": kakuroCandidates, "check": kakuroCheck, "hint": kakuroHintRule,
 	"name": kakuroName, "submit": kakuroName, "solution": kakuroReveal,
+}
+
+// kakuroLayout is a Kakuro board as package game plays it: the whole
+// grid, each run a house, each white cell's domain the digits of the
+// sums its runs can make.
+func kakuroLayout(b *kakuro.Board) game.Layout {
+	l := game.Layout{Rows: b.Rows, Cols: b.Cols, Max: 9, Domain: make([]game.Marks, len(b.Cells))}
+	all := game.Marks(0x3FE) // 1..9
+	for _, i := range b.Whites() {
+		l.Domain[i] = all
+	}
+	inRun := map[int]bool{}
+	for _, r := range b.Runs() {
+		l.Houses = append(l.Houses, r.Cells)
+		for _, c := range r.Cells {
+			inRun[c] = true
+		}
+		var fit game.Marks
+		if r.Sum == 0 {
+			fit = all
+		}
+		for _, combo := range kakuro.Combinations(len(r.Cells), r.Sum) {
+			for _, d := range combo {
+				fit |= 1 << d
+			}
+		}
+		for _, c := range r.Cells {
+			l.Domain[c] &= fit
+		}
+	}
+	for _, i := range b.Whites() {
+		if !inRun[i] { // a white cell no clue constrains is still played
+			l.Houses = append(l.Houses, []int{i})
+		}
+	}
+	return l
+}
+
+// newKakuro starts a game of puzzle (with its solution) for player.
+func (gs *games) newKakuro(ctx context.Context, player string, puzzle, sol *kakuro.Board, size, level string) (KakuroView, error) {
+	now := gs.now()
+	whites := len(puzzle.Whites())
+	gm, err := game.NewLayout(kakuroLayout(puzzle))
+	if err != nil {
+		return KakuroView{}, err
+	}
+	snap := gm.Snapshot()
+	sess := kakuroSession{Board: &snap, FloorMs: floorMs(gs.floorPerStep, 0, whites)}
+	state, err := json.Marshal(sess)
+	if err != nil {
+		return KakuroView{}, err
+	}
+	rec := store.Game{
+		ID: newID(), Kind: store.KindKakuro, Player: player, Size: size,
+		Level: level, Puzzle: puzzle.String(), Solution: sol.String(), State: state,
+		Status: store.StatusPlaying, Created: now, Updated: now,
+	}
+	if err := gs.store.CreateGame(ctx, rec); err != nil {
+		return KakuroView{}, err
+	}
+	gs.recordPlay(ctx, store.Play{GameID: rec.ID, Player: player, Kind: rec.Kind, Size: rec.Size, Level: rec.Level,
+		Outcome: store.OutcomePlaying, Started: now})
+	p, err := kakuroOf(rec)
+	if err != nil {
+		return KakuroView{}, err
+	}
+	return p.view(now), nil
 }
 
 // kakuroLoad reads Kakuro game id.
@@ -110,21 +190,72 @@ func (gs *games) kakuroLoad(ctx context.Context, id string) (*kakuroPlayed, erro
 	if err != nil {
 		return nil, err
 	}
+	return kakuroOf(rec)
+}
+
+// kakuroOf rebuilds a stored Kakuro game; nothing stored is trusted (the
+// board must fit the puzzle's layout).
+func kakuroOf(rec store.Game) (*kakuroPlayed, error) {
 	p := &kakuroPlayed{rec: rec}
 	if err := json.Unmarshal(rec.State, &p.s); err != nil {
-		return nil, fmt.Errorf("kakuro game %s: stored state: %w", id, err)
+		return nil, fmt.Errorf("kakuro game %s: stored state: %w", rec.ID, err)
 	}
+	var err error
+	if p.puzzle, err = kakuro.ParseString(rec.Puzzle); err != nil {
+		return nil, fmt.Errorf("kakuro game %s: stored puzzle: %w", rec.ID, err)
+	}
+	p.whites = p.puzzle.Whites()
 	if p.sol, err = kakuroSolution(rec); err != nil {
 		return nil, err
 	}
-	if len(p.s.Entries) != len(p.sol) {
-		return nil, fmt.Errorf("kakuro game %s: %d entries for %d white cells", id, len(p.s.Entries), len(p.sol))
+	if len(p.sol) != len(p.whites) {
+		return nil, fmt.Errorf("kakuro game %s: %d solution digits for %d white cells", rec.ID, len(p.sol), len(p.whites))
 	}
-	if rec.Status != store.StatusPlaying {
-		p.over = p.sol
+	if p.s.Assisted && len(p.s.Used) == 0 {
+		p.s.Used = play.Used{play.Check} // stored before the list: the only assist then
 	}
+	l := kakuroLayout(p.puzzle)
+	if p.s.Board != nil {
+		if p.gm, err = game.RestoreLayout(l, *p.s.Board); err != nil {
+			return nil, fmt.Errorf("kakuro game %s: stored board: %w", rec.ID, err)
+		}
+		return p, nil
+	}
+	// A game stored before the board: its digits, without history.
+	if len(p.s.Entries) != len(p.whites) {
+		return nil, fmt.Errorf("kakuro game %s: %d entries for %d white cells", rec.ID, len(p.s.Entries), len(p.whites))
+	}
+	if p.gm, err = game.NewLayout(l); err != nil {
+		return nil, err
+	}
+	values := make([]int, len(p.puzzle.Cells))
+	for k, i := range p.whites {
+		values[i] = p.s.Entries[k]
+	}
+	if err := p.gm.Start(values, nil); err != nil {
+		return nil, fmt.Errorf("kakuro game %s: stored entries: %w", rec.ID, err)
+	}
+	p.s.Entries = nil
 	return p, nil
 }
+
+// entries are the player's digits by white-cell number.
+func (p *kakuroPlayed) entries() []int {
+	out := make([]int, len(p.whites))
+	for k, i := range p.whites {
+		out[k] = p.gm.Value(i/p.puzzle.Cols, i%p.puzzle.Cols)
+	}
+	return out
+}
+
+// Cells, Entry and Answer make a kakuroPlayed a play.Board, in white-cell
+// numbers.
+func (p *kakuroPlayed) Cells() int { return len(p.whites) }
+func (p *kakuroPlayed) Entry(k int) int {
+	i := p.whites[k]
+	return p.gm.Value(i/p.puzzle.Cols, i%p.puzzle.Cols)
+}
+func (p *kakuroPlayed) Answer(k int) int { return p.sol[k] }
 
 // kakuroGet returns Kakuro game id as viewer sees it.
 func (gs *games) kakuroGet(ctx context.Context, id, viewer string) (KakuroView, error) {
@@ -132,12 +263,12 @@ func (gs *games) kakuroGet(ctx context.Context, id, viewer string) (KakuroView, 
 	if err != nil {
 		return KakuroView{}, err
 	}
-	v, err := kakuroView(p.rec, p.s, gs.now())
+	v := p.view(gs.now())
 	v.Watching = viewer != p.rec.Player
-	if err == nil && p.rec.Status == store.StatusSolved && !v.Watching {
-		v.Rank = gs.rankOf(ctx, p.rec, p.s.Flag, p.s.Name)
+	if p.rec.Status == store.StatusSolved && !v.Watching {
+		v.Rank = gs.rankOf(ctx, p.rec, "", p.s.Flag, p.s.Name)
 	}
-	return v, err
+	return v, nil
 }
 
 // kakuroAct runs action on Kakuro game id for who and stores the result
@@ -170,6 +301,7 @@ func (gs *games) kakuroActOnce(ctx context.Context, id, action string, who actor
 		return KakuroView{}, refuse(playConflict, "this game is over (%s)", p.rec.Status)
 	}
 	now := gs.now()
+	wasOn := p.rec.Status == store.StatusPlaying
 	extra, err := apply(p, a, now)
 	if err != nil {
 		return KakuroView{}, err
@@ -181,23 +313,26 @@ func (gs *games) kakuroActOnce(ctx context.Context, id, action string, who actor
 	if err != nil {
 		return KakuroView{}, err
 	}
-	v, err := kakuroView(p.rec, p.s, now)
-	if err != nil {
-		return KakuroView{}, err
+	if wasOn && p.rec.Status != store.StatusPlaying {
+		gs.ended(ctx, p.rec, "", p.s.ElapsedMs, now)
 	}
+	v := p.view(now)
 	if extra != nil {
 		extra(&v)
 	}
 	if res != nil {
 		pub := publicResults([]store.Result{*res})[0]
 		v.Result = &pub
-		v.Rank = gs.rankOf(ctx, p.rec, p.s.Flag, p.s.Name)
+		v.Rank = gs.rankOf(ctx, p.rec, "", p.s.Flag, p.s.Name)
 	}
 	return v, nil
 }
 
 // kakuroSave stores p; a solved game with a name gets its result.
 func (gs *games) kakuroSave(ctx context.Context, p *kakuroPlayed, now time.Time) (*store.Result, error) {
+	p.gm.TrimHistory(MaxHistory)
+	snap := p.gm.Snapshot()
+	p.s.Board = &snap
 	return gs.write(ctx, &p.rec, p.s, now, p.s.Name != "", func() store.Result {
 		return store.Result{
 			GameID: p.rec.ID, Kind: store.KindKakuro, Size: p.rec.Size, Level: p.rec.Level, Player: p.rec.Player,
@@ -208,12 +343,12 @@ func (gs *games) kakuroSave(ctx context.Context, p *kakuroPlayed, now time.Time)
 }
 
 // rankOf is a solved game's place on its leaderboard (0: unranked, or
-// beyond the first 100).
-func (gs *games) rankOf(ctx context.Context, rec store.Game, flag, name string) int {
+// beyond the first 100); daily is the daily puzzle's day, "" for others.
+func (gs *games) rankOf(ctx context.Context, rec store.Game, daily, flag, name string) int {
 	if flag != "" || name == "" {
 		return 0
 	}
-	list, err := gs.store.Leaderboard(ctx, store.Board{Kind: rec.Kind, Size: rec.Size, Level: rec.Level}, 100)
+	list, err := gs.store.Leaderboard(ctx, store.Board{Kind: rec.Kind, Size: rec.Size, Level: rec.Level, Daily: daily}, 100)
 	if err != nil {
 		return 0
 	}
@@ -225,33 +360,113 @@ func (gs *games) rankOf(ctx context.Context, rec store.Game, flag, name string) 
 	return 0
 }
 
+// cellOf checks an action's white cell and, for a move, its digit, and
+// returns the cell's row and column on the board.
+func (p *kakuroPlayed) cellOf(name string, a kakuroAction, lo int) (k, r, c, d int, err error) {
+	if a.Cell == nil || a.Value == nil {
+		return 0, 0, 0, 0, refuse(playBad, "%s needs \"cell\" (white cell 0..%d) and \"value\" (%d..9)", name, len(p.whites)-1, lo)
+	}
+	k, d = *a.Cell, *a.Value
+	if k < 0 || k >= len(p.whites) {
+		return 0, 0, 0, 0, refuse(playBad, "cell %d: want a white cell 0..%d", k, len(p.whites)-1)
+	}
+	if d < lo || d > 9 {
+		return 0, 0, 0, 0, refuse(playBad, "value %d: want %d to 9", d, lo)
+	}
+	i := p.whites[k]
+	return k, i / p.puzzle.Cols, i % p.puzzle.Cols, d, nil
+}
+
+// next moves the mistakes' tally on as the player acts on white cell k
+// (-1: no one cell) or undoes.
+func (p *kakuroPlayed) next(k int, undo bool) {
+	t := play.Tally{Count: p.s.Mistakes, Slip: p.s.Slip}.Next(k, undo)
+	p.s.Mistakes, p.s.Slip = t.Count, t.Slip
+}
+
+// wrote counts a wrong digit written in white cell k (mistakes are never
+// shown in a Kakuro game while it is on: a slip may still be taken back).
+func (p *kakuroPlayed) wrote(k int) {
+	t := play.Tally{Count: p.s.Mistakes, Slip: p.s.Slip}.Wrote(k, false)
+	p.s.Mistakes, p.s.Slip = t.Count, t.Slip
+}
+
 // kakuroMove writes one digit (0 clears) in one white cell.
 func kakuroMove(p *kakuroPlayed, a kakuroAction, now time.Time) (func(*KakuroView), error) {
-	if a.Cell == nil || a.Value == nil {
-		return nil, refuse(playBad, "move needs \"cell\" (white cell 0..%d) and \"value\" (0..9)", len(p.sol)-1)
+	k, r, c, d, err := p.cellOf("move", a, 0)
+	if err != nil {
+		return nil, err
 	}
-	c, d := *a.Cell, *a.Value
-	if c < 0 || c >= len(p.sol) {
-		return nil, refuse(playBad, "cell %d: want a white cell 0..%d", c, len(p.sol)-1)
-	}
-	if d < 0 || d > 9 {
-		return nil, refuse(playBad, "value %d: want 0 (empty) to 9", d)
-	}
-	if p.s.Entries[c] == d {
+	if p.gm.Value(r, c) == d {
 		return nil, nil // no change, no second mistake
 	}
-	p.s.Entries[c] = d
-	if d != 0 && d != p.sol[c] {
-		p.s.Mistakes++
+	if a.Clear && d != 0 {
+		_, err = p.gm.Place(r, c, d)
+	} else {
+		_, err = p.gm.Set(r, c, d)
+	}
+	if err != nil {
+		return nil, gameError(err)
+	}
+	p.next(k, false)
+	if d != 0 && d != p.sol[k] {
+		p.wrote(k)
 	}
 	p.finishIfSolved(now)
 	return nil, nil
 }
 
+// kakuroMark toggles one pencil mark of one white cell.
+func kakuroMark(p *kakuroPlayed, a kakuroAction, _ time.Time) (func(*KakuroView), error) {
+	_, r, c, d, err := p.cellOf("mark", a, 1)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.gm.ToggleMark(r, c, d); err != nil {
+		return nil, gameError(err)
+	}
+	p.next(-1, false)
+	return nil, nil
+}
+
+func kakuroUndo(p *kakuroPlayed, _ kakuroAction, _ time.Time) (func(*KakuroView), error) {
+	if _, err := p.gm.Undo(); err != nil {
+		return nil, gameError(err)
+	}
+	p.next(-1, true)
+	return nil, nil
+}
+
+func kakuroRedo(p *kakuroPlayed, _ kakuroAction, now time.Time) (func(*KakuroView), error) {
+	m, err := p.gm.Redo()
+	if err != nil {
+		return nil, gameError(err)
+	}
+	p.next(-1, false)
+	for _, ch := range m.Changes {
+		if k := slices.Index(p.whites, ch.Row*p.puzzle.Cols+ch.Col); k >= 0 && ch.To != ch.From && ch.To != 0 && ch.To != p.sol[k] {
+			p.wrote(k) // a wrong digit typed again
+		}
+	}
+	p.finishIfSolved(now)
+	return nil, nil
+}
+
+// kakuroCandidates pencils in every digit each empty cell can still take
+// (within the sums its runs can make): an assist, so the game is
+// unranked.
+func kakuroCandidates(p *kakuroPlayed, _ kakuroAction, _ time.Time) (func(*KakuroView), error) {
+	p.gm.Candidates()
+	p.next(-1, false)
+	p.s.use(play.Candidates)
+	return nil, nil
+}
+
 // kakuroCheck lists the wrong entries: an assist, so the game is unranked.
 func kakuroCheck(p *kakuroPlayed, _ kakuroAction, _ time.Time) (func(*KakuroView), error) {
-	p.s.Assisted = true
-	wrong := p.wrong()
+	p.next(-1, false)
+	p.s.use(play.Check)
+	wrong := play.Wrong(p)
 	return func(v *KakuroView) { v.Wrong = wrong }, nil
 }
 
@@ -261,19 +476,23 @@ func kakuroHintRule(p *kakuroPlayed, _ kakuroAction, now time.Time) (func(*Kakur
 	if p.s.Hints >= kakuroMaxHints {
 		return nil, refuse(playConflict, "no hints left: %d used", p.s.Hints)
 	}
-	c := -1
-	if ws := p.wrong(); len(ws) > 0 {
-		c = ws[0]
-	} else if k := slices.Index(p.s.Entries, 0); k >= 0 {
-		c = k
+	p.next(-1, false)
+	k := -1
+	if ws := play.Wrong(p); len(ws) > 0 {
+		k = ws[0]
+	} else if e := slices.Index(p.entries(), 0); e >= 0 {
+		k = e
 	}
-	if c < 0 {
+	if k < 0 {
 		return nil, refuse(playConflict, "every cell is filled and right")
 	}
 	p.s.Hints++
-	p.s.Entries[c] = p.sol[c]
+	i := p.whites[k]
+	if _, err := p.gm.Place(i/p.puzzle.Cols, i%p.puzzle.Cols, p.sol[k]); err != nil {
+		return nil, gameError(err)
+	}
 	p.finishIfSolved(now)
-	h := kakuroHint{Cell: c, Digit: p.sol[c]}
+	h := kakuroHint{Cell: k, Digit: p.sol[k]}
 	return func(v *KakuroView) { v.Hint = &h }, nil
 }
 
@@ -292,55 +511,55 @@ func kakuroName(p *kakuroPlayed, a kakuroAction, _ time.Time) (func(*KakuroView)
 
 // kakuroReveal ends the game unranked and shows the solution.
 func kakuroReveal(p *kakuroPlayed, _ kakuroAction, now time.Time) (func(*KakuroView), error) {
+	p.next(-1, false)
 	p.s.ElapsedMs = now.Sub(p.rec.Created).Milliseconds()
 	p.rec.Status = store.StatusRevealed
-	p.over = p.sol
 	return nil, nil
 }
 
-func (p *kakuroPlayed) wrong() []int { return wrongCells(p.s.Entries, p.sol) }
-
 // finishIfSolved ends the game when the entries are the solution.
 func (p *kakuroPlayed) finishIfSolved(now time.Time) {
-	if !slices.Equal(p.s.Entries, p.sol) {
+	if !play.Solved(p) {
 		return
 	}
+	p.next(-1, false)
 	p.rec.Status = store.StatusSolved
-	p.over = p.sol
 	p.s.ElapsedMs = now.Sub(p.rec.Created).Milliseconds()
 	p.s.FinishedAt = now.UnixMilli()
-	p.s.Flag = finishFlag(false, p.s.Assisted, p.s.ElapsedMs, p.s.FloorMs)
+	p.s.Flag = finishFlag(false, p.s.Assisted, false, p.s.ElapsedMs, p.s.FloorMs)
 }
 
-// kakuroView builds what the page sees of rec; the solution and the
-// mistakes only once the game is over (the mistakes also once assisted).
-func kakuroView(rec store.Game, sess kakuroSession, now time.Time) (KakuroView, error) {
-	b, err := kakuro.ParseString(rec.Puzzle)
-	if err != nil {
-		return KakuroView{}, fmt.Errorf("kakuro game %s: stored puzzle: %w", rec.ID, err)
-	}
+// view is what the page sees of the game: the solution and the mistakes
+// only once the game is over (the mistakes also once checked).
+func (p *kakuroPlayed) view(now time.Time) KakuroView {
+	sess := p.s
 	v := KakuroView{
-		ID: rec.ID, Size: rec.Size, Level: rec.Level, Rows: b.Rows, Cols: b.Cols,
-		Entries: sess.Entries, Status: rec.Status, Hints: sess.Hints, MaxHints: kakuroMaxHints, Assisted: sess.Assisted,
+		ID: p.rec.ID, Size: p.rec.Size, Level: p.rec.Level, Rows: p.puzzle.Rows, Cols: p.puzzle.Cols,
+		Entries: p.entries(), Marks: make([]game.Marks, len(p.whites)), Status: p.rec.Status,
+		Hints: sess.Hints, MaxHints: kakuroMaxHints, Assisted: sess.Assisted, Used: sess.Used,
+		CanUndo: p.gm.CanUndo(), CanRedo: p.gm.CanRedo(),
 	}
-	for _, c := range b.Cells {
+	for _, c := range p.puzzle.Cells {
 		v.Cells = append(v.Cells, kakuroCell{White: c.White, Down: c.Down, Across: c.Across})
 	}
-	over := rec.Status != store.StatusPlaying
-	if over || sess.Assisted {
-		m := sess.Mistakes
+	over := p.rec.Status != store.StatusPlaying
+	for k, i := range p.whites {
+		if r, c := i/p.puzzle.Cols, i%p.puzzle.Cols; !over && p.gm.Value(r, c) == 0 {
+			v.Marks[k] = p.gm.Marks(r, c)
+		}
+	}
+	if over || sess.Used.Leaked() {
+		m := play.Tally{Count: sess.Mistakes, Slip: sess.Slip}.Total()
 		v.Mistakes = &m
 	}
 	v.ElapsedMs = sess.ElapsedMs
 	if !over {
-		v.ElapsedMs = now.Sub(rec.Created).Milliseconds()
-		return v, nil
+		v.ElapsedMs = now.Sub(p.rec.Created).Milliseconds()
+		return v
 	}
-	if v.Solution, err = kakuroSolution(rec); err != nil {
-		return KakuroView{}, err
-	}
-	v.Flag, v.NeedName = sess.Flag, rec.Status == store.StatusSolved && sess.Name == ""
-	return v, nil
+	v.Solution = p.sol
+	v.Flag, v.NeedName = sess.Flag, p.rec.Status == store.StatusSolved && sess.Name == ""
+	return v
 }
 
 // kakuroSolution returns the solution's digits of rec, one per white cell.

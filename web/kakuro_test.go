@@ -50,7 +50,7 @@ func TestAPIKakuro(t *testing.T) {
 		{name: "unknown field", path: "/api/kakuro/games", body: `{"size": "5", "rows": 3}`, status: 400, errHas: "unknown field"},
 		{name: "no game", method: "GET", path: "/api/kakuro/games/0123456789abcdef0123456789abcdef", status: 404},
 		{name: "bad id", method: "GET", path: "/api/kakuro/games/x", status: 404},
-		{name: "unknown action", path: g + "/pause", body: `{}`, status: 404, errHas: "move, check"},
+		{name: "unknown action", path: g + "/pause", body: `{}`, status: 404, errHas: "move, mark, undo"},
 		{name: "the old save", path: g + "/save", body: `{}`, status: 404},
 		{name: "whole board refused", path: g + "/move", body: `{"entries": [1, 2]}`, status: 400, errHas: "one cell per move"},
 		{name: "text/plain refused", path: g + "/move", ctype: "text/plain", body: move(0, 1), status: 415},

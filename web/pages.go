@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -103,7 +104,7 @@ func (a *assets) serve(w http.ResponseWriter, r *http.Request, f asset) {
 }
 
 // pageNames lists the page templates; each is layout.html plus its own file.
-var pageNames = []string{"home", "play", "enter", "upload", "camera", "leaderboard", "notfound", "rooms", "kakuro", "kakuro-solve"}
+var pageNames = []string{"home", "play", "daily", "enter", "upload", "camera", "leaderboard", "stats", "notfound", "rooms", "kakuro", "kakuro-solve"}
 
 func parsePages(a *assets) (map[string]*template.Template, error) {
 	funcs := template.FuncMap{
@@ -173,6 +174,7 @@ type pageData struct {
 var pageTitles = map[string]string{
 	"home": "Sudoku", "play": "Play", "enter": "Enter a puzzle", "upload": "Upload a photo",
 	"camera": "Camera", "leaderboard": "Leaderboard", "notfound": "Not found",
+	"daily": "Today's puzzle", "stats": "Statistics",
 	"rooms":  "Play with friends",
 	"kakuro": "Kakuro", "kakuro-solve": "Solve a Kakuro",
 }
@@ -181,7 +183,7 @@ var pageTitles = map[string]string{
 // script asks the API).
 func (s *Server) page(name string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if name == "play" {
+		if name == "play" || name == "daily" {
 			s.player(w, r) // games belong to a browser from its first visit
 		}
 		s.render(w, r, http.StatusOK, name, nil)
@@ -209,6 +211,7 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 type leaderboardData struct {
 	Size, Level string
 	Mode        string // solo, race, coop
+	Daily       string // the daily puzzle's day, when its board is shown
 	Best        []store.Result
 	Mine        []store.Result
 	Matches     []publicMatch // this browser's multiplayer games
@@ -216,27 +219,22 @@ type leaderboardData struct {
 }
 
 func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
-	d := leaderboardData{Size: r.URL.Query().Get("size"), Level: r.URL.Query().Get("level")}
-	mode, modeErr := modeParam(r.URL.Query().Get("mode"))
-	d.Mode = mode
+	q := r.URL.Query()
+	d := leaderboardData{Size: q.Get("size"), Level: q.Get("level"), Mode: store.ModeSolo}
 	if d.Size == "" {
 		d.Size = "9"
 	}
 	if d.Level == "" {
 		d.Level = "easy"
 	}
+	board, err := s.leaderboardOf(r.Context(), q.Has("daily"), q.Get("daily"), d.Size, d.Level, q.Get("mode"))
 	status := http.StatusOK
-	shape, err := shapeForSize(d.Size)
-	switch {
-	case err != nil:
+	if err != nil {
 		d.Error, status = err.Error(), http.StatusBadRequest
-	case !validLevel(d.Level):
-		d.Error, status = fmt.Sprintf("level %q: want one of %s", d.Level, strings.Join(levels, ", ")), http.StatusBadRequest
-	case modeErr != nil:
-		d.Error, status, d.Mode = modeErr.Error(), http.StatusBadRequest, store.ModeSolo
-	default:
-		d.Size = fmt.Sprint(shape.N())
-		if d.Best, err = s.store.Leaderboard(r.Context(), store.Board{Kind: store.KindSudoku, Size: sizeName(shape), Level: d.Level, Mode: d.Mode}, 20); err != nil {
+	} else {
+		d.Size, _, _ = strings.Cut(board.Size, "x")
+		d.Level, d.Mode, d.Daily = board.Level, modeOrSolo(board.Mode), board.Daily
+		if d.Best, err = s.store.Leaderboard(r.Context(), board, 20); err != nil {
 			s.log.Error("leaderboard", "err", err)
 			d.Error, status = "the leaderboard cannot be read right now", http.StatusInternalServerError
 		}
@@ -248,6 +246,34 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.render(w, r, status, "leaderboard", d)
+}
+
+// leaderboardOf names the board a leaderboard page asks for: a daily
+// puzzle's (daily set: its day, or "today"), or a size, level and mode's.
+func (s *Server) leaderboardOf(ctx context.Context, daily bool, day, size, level, mode string) (store.Board, error) {
+	if daily {
+		return s.dailyBoard(ctx, day)
+	}
+	shape, err := shapeForSize(size)
+	if err != nil {
+		return store.Board{}, err
+	}
+	if !validLevel(level) {
+		return store.Board{}, fmt.Errorf("level %q: want one of %s", level, strings.Join(levels, ", "))
+	}
+	m, err := modeParam(mode)
+	if err != nil {
+		return store.Board{}, err
+	}
+	return store.Board{Kind: store.KindSudoku, Size: sizeName(shape), Level: level, Mode: m}, nil
+}
+
+// modeOrSolo is a board's mode as the page names it ("" is solo).
+func modeOrSolo(m string) string {
+	if m == "" {
+		return store.ModeSolo
+	}
+	return m
 }
 
 // formatMillis writes a playing time as m:ss (or h:mm:ss).

@@ -93,6 +93,9 @@ type Server struct {
 	// wsSource).
 	frameSlots *limit.Gate
 
+	// dailyMu: one daily puzzle is made at a time (see dailyPuzzle).
+	dailyMu sync.Mutex
+
 	// live camera connections, closed by CloseStreams.
 	streamsMu sync.Mutex
 	streams   map[*cameraConn]struct{}
@@ -152,7 +155,7 @@ func New(cfg Config) (*Server, error) {
 		frameSlots: limit.NewGate(cfg.Workers, 0, 0),
 		streams:    map[*cameraConn]struct{}{},
 	}
-	s.games = &games{store: cfg.Store, now: cfg.Now, floorPerStep: cfg.FloorPerStep}
+	s.games = &games{store: cfg.Store, log: cfg.Log, now: cfg.Now, floorPerStep: cfg.FloorPerStep}
 	if cfg.Rooms.FloorPerStep == 0 { // the same floor in rooms
 		cfg.Rooms.FloorPerStep = cfg.FloorPerStep
 		if cfg.FloorPerStep == 0 {
@@ -190,7 +193,9 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /enter", s.page("enter"))
 	m.HandleFunc("GET /upload", s.page("upload"))
 	m.HandleFunc("GET /camera", s.page("camera"))
+	m.HandleFunc("GET /daily", s.page("daily"))
 	m.HandleFunc("GET /leaderboard", s.leaderboardPage)
+	m.HandleFunc("GET /stats", s.statsPage)
 	m.HandleFunc("GET /rooms", s.roomPage)
 	m.HandleFunc("GET /rooms/{code}", s.roomPage)
 	s.kakuroRoutes() // pages and API of kakuro.go
@@ -209,6 +214,9 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/games/{id}/{action}", s.apiGameAction)
 	m.HandleFunc("GET /api/leaderboard", s.apiLeaderboard)
 	m.HandleFunc("GET /api/history", s.apiHistory)
+	m.HandleFunc("GET /api/daily", s.apiDaily)
+	m.HandleFunc("POST /api/daily", s.apiDailyStart)
+	m.HandleFunc("GET /api/stats", s.apiStats)
 	m.HandleFunc("GET /api/rooms", s.apiRooms)
 	m.HandleFunc("GET /api/rooms/stats", s.apiRoomsStats)
 	m.HandleFunc("GET /api/matches", s.apiMatches)

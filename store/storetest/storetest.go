@@ -33,6 +33,9 @@ func Run(t *testing.T, o Open) {
 	t.Run("Matches", func(t *testing.T) { matches(t, o) })
 	t.Run("ModesApart", func(t *testing.T) { modesApart(t, o) })
 	t.Run("Expire", func(t *testing.T) { expire(t, o) })
+	t.Run("Dailies", func(t *testing.T) { dailies(t, o) })
+	t.Run("DailyBoard", func(t *testing.T) { dailyBoard(t, o) })
+	t.Run("Stats", func(t *testing.T) { stats(t, o) })
 	if o.Reopen != nil {
 		t.Run("Reopen", func(t *testing.T) { reopen(t, o) })
 	}
@@ -583,5 +586,172 @@ func modesApart(t *testing.T, o Open) {
 	}
 	if b, _ := s.Leaderboard(ctx, store.Board{Kind: store.KindSudoku, Size: "9x9", Level: "easy", Mode: store.ModeRace}, 0); len(b) != 0 {
 		t.Errorf("race board has the solo result: %+v", b)
+	}
+}
+
+// dailies: the first puzzle written for a day stays, whoever writes next;
+// kinds and days are apart.
+func dailies(t *testing.T, o Open) {
+	ctx := context.Background()
+	s := o.New(t)
+	if _, err := s.Daily(ctx, "2025-03-01", store.KindSudoku); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("no daily yet: %v, want ErrNotFound", err)
+	}
+	first := store.Daily{Day: "2025-03-01", Kind: store.KindSudoku, Size: "9x9", Level: "medium", Puzzle: "p1", Solution: "s1",
+		Info: []byte(`{"rating":2.5}`), Created: t0}
+	got, err := s.SaveDaily(ctx, first)
+	if err != nil || got.Puzzle != "p1" || string(got.Info) != `{"rating":2.5}` || !got.Created.Equal(t0) {
+		t.Fatalf("save: %+v, %v", got, err)
+	}
+	second := first
+	second.Puzzle, second.Solution = "p2", "s2"
+	if got, err = s.SaveDaily(ctx, second); err != nil || got.Puzzle != "p1" || got.Solution != "s1" {
+		t.Errorf("a second save of the day: %+v, %v; want the first kept", got, err)
+	}
+	other := first
+	other.Day, other.Puzzle = "2025-03-02", "p3"
+	if got, err = s.SaveDaily(ctx, other); err != nil || got.Puzzle != "p3" {
+		t.Errorf("the next day: %+v, %v", got, err)
+	}
+	if got, err = s.Daily(ctx, "2025-03-01", store.KindSudoku); err != nil || got.Puzzle != "p1" {
+		t.Errorf("read back: %+v, %v", got, err)
+	}
+	if _, err := s.Daily(ctx, "2025-03-01", store.KindKakuro); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("another kind: %v", err)
+	}
+	// Concurrent saves of one day agree.
+	var wg sync.WaitGroup
+	seen := make(chan string, 8)
+	for k := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d := first
+			d.Day, d.Puzzle = "2025-04-01", fmt.Sprint("c", k)
+			if got, err := s.SaveDaily(ctx, d); err == nil {
+				seen <- got.Puzzle
+			} else {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	close(seen)
+	one := ""
+	for p := range seen {
+		if one == "" {
+			one = p
+		}
+		if p != one {
+			t.Errorf("concurrent saves of a day read back %q and %q", one, p)
+		}
+	}
+}
+
+// dailyBoard: a daily result is on its day's board only, and the daily
+// board never holds the other games'.
+func dailyBoard(t *testing.T, o Open) {
+	ctx := context.Background()
+	s := o.New(t)
+	for k, day := range []string{"", "2025-03-01", "2025-03-01", "2025-03-02"} {
+		g := game(fmt.Sprint("d", k))
+		if err := s.CreateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		g.Status = store.StatusSolved
+		r := result(g.ID, int64(1000*(k+1)))
+		r.Daily = day
+		if _, err := s.FinishGame(ctx, g, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := store.Board{Kind: store.KindSudoku, Size: "9x9", Level: "easy"}
+	if list, _ := s.Leaderboard(ctx, b, 0); len(list) != 1 || list[0].Daily != "" {
+		t.Errorf("the 9x9 easy board: %+v", list)
+	}
+	b.Daily = "2025-03-01"
+	list, err := s.Leaderboard(ctx, b, 0)
+	if err != nil || len(list) != 2 || list[0].Millis != 2000 || list[0].Daily != "2025-03-01" {
+		t.Errorf("the daily board: %+v, %v", list, err)
+	}
+	if h, _ := s.History(ctx, "p1", 0); len(h) != 4 {
+		t.Errorf("history has %d results, want all 4", len(h))
+	}
+}
+
+// stats: plays start, end once, and sum up per board, with streaks of
+// games won and of daily puzzles solved.
+func stats(t *testing.T, o Open) {
+	ctx := context.Background()
+	s := o.New(t)
+	at := t0
+	play := func(id, level, daily string) store.Play {
+		at = at.Add(time.Minute)
+		p := store.Play{GameID: id, Player: "p1", Kind: store.KindSudoku, Size: "9x9", Level: level, Daily: daily,
+			Outcome: store.OutcomePlaying, Started: at}
+		if err := s.RecordPlay(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	end := func(p store.Play, outcome string, ms int64) {
+		at = at.Add(time.Minute)
+		p.Outcome, p.Millis, p.Ended = outcome, ms, at
+		if err := s.RecordPlay(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// easy: won 60 s, won 40 s, lost, won 50 s, one left unfinished.
+	e1, e2, e3, e4 := play("e1", "easy", ""), play("e2", "easy", ""), play("e3", "easy", ""), play("e4", "easy", "")
+	play("e5", "easy", "")
+	end(e1, store.OutcomeWon, 60000)
+	end(e2, store.OutcomeWon, 40000)
+	end(e3, store.OutcomeLost, 0)
+	end(e4, store.OutcomeWon, 50000)
+	end(e4, store.OutcomeLost, 1) // an end written twice counts once, the first
+	// hard: won. Daily puzzles solved on three days in a row, one missed,
+	// then today and yesterday.
+	end(play("h1", "hard", ""), store.OutcomeWon, 300000)
+	for _, day := range []string{"2025-02-20", "2025-02-21", "2025-02-22", "2025-02-27", "2025-02-28"} {
+		end(play("d"+day, "medium", day), store.OutcomeWon, 90000)
+	}
+	end(play("dlost", "medium", "2025-02-26"), store.OutcomeLost, 0)
+	if err := s.RecordPlay(ctx, store.Play{GameID: "x", Player: "p1", Outcome: "maybe"}); err == nil {
+		t.Error("a play with an unknown outcome was recorded")
+	}
+	st, err := s.PlayerStats(ctx, "p1", time.Date(2025, 2, 28, 23, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var easy store.Stat
+	for _, b := range st.Boards {
+		if b.Level == "easy" {
+			easy = b
+		}
+	}
+	want := store.Stat{Kind: store.KindSudoku, Size: "9x9", Level: "easy", Started: 5, Won: 3, Lost: 1, BestMillis: 40000, TotalMillis: 150000, Streak: 1, BestStreak: 2}
+	if easy != want {
+		t.Errorf("easy: %+v\nwant  %+v", easy, want)
+	}
+	if len(st.Boards) != 3 {
+		t.Errorf("%d boards, want easy, hard and medium: %+v", len(st.Boards), st.Boards)
+	}
+	// Over all: e1 e2 (2), e3 lost, e4 h1 and six dailies but one lost
+	// (the lost one ended last).
+	if st.BestStreak != 7 || st.Streak != 0 {
+		t.Errorf("streak %d, best %d; want 0 and 7", st.Streak, st.BestStreak)
+	}
+	if st.DailySolved != 5 || st.DailyStreak != 2 || st.BestDailyStreak != 3 {
+		t.Errorf("daily: solved %d, streak %d, best %d; want 5, 2, 3", st.DailySolved, st.DailyStreak, st.BestDailyStreak)
+	}
+	if st, _ := s.PlayerStats(ctx, "p1", time.Date(2025, 3, 5, 0, 0, 0, 0, time.UTC)); st.DailyStreak != 0 {
+		t.Errorf("days later the daily streak is %d, want 0", st.DailyStreak)
+	}
+	ps, err := s.DailyPlays(ctx, "p1", "2025-02-27")
+	if err != nil || len(ps) != 1 || ps[0].GameID != "d2025-02-27" || ps[0].Outcome != store.OutcomeWon || ps[0].Ended.IsZero() {
+		t.Errorf("daily plays: %+v, %v", ps, err)
+	}
+	if st, _ := s.PlayerStats(ctx, "nobody", at); len(st.Boards) != 0 || st.Streak != 0 {
+		t.Errorf("a stranger's statistics: %+v", st)
 	}
 }

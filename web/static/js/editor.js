@@ -25,7 +25,7 @@ export class Editor {
   async loadSolvers() {
     try {
       const list = await api('/api/solvers');
-      $('solver').replaceChildren(...list.map((s) => Object.assign(document.createElement('option'), { value: s.name, textContent: s.name, title: s.summary })));
+      $('solver').replaceChildren(...list.map((s) => Object.assign(document.createElement('option'), { value: s.name, textContent: solverNames[s.name] || s.name, title: s.summary })));
     } catch (e) {
       $('solver').replaceChildren(Object.assign(document.createElement('option'), { value: 'dlx', textContent: 'dlx' }));
     }
@@ -166,6 +166,12 @@ export class Editor {
     }
   }
 }
+
+// solverNames say what each solver of the zoo is, in words.
+const solverNames = {
+  dlx: 'Dancing links (fastest)', bits: 'Bit-parallel (9×9)', backtrack: 'Backtracking', stack: 'Backtracking, fewest choices first',
+  ilp: 'Integer program (GLPK)', logic: 'Human techniques only', anneal: 'Simulated annealing', cga: 'Genetic algorithm',
+};
 
 // formatMs writes a duration: microseconds below a millisecond.
 export function formatMs(ms) {

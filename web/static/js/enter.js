@@ -1,6 +1,6 @@
 // enter.js: the Enter page: type or paste a puzzle, see at once what it
 // is, then play it or solve it.
-import { api, $, say } from './api.js';
+import { api, $, say, sentence } from './api.js';
 import { Editor, shapeFor } from './editor.js';
 
 const ed = new Editor({});
@@ -29,7 +29,10 @@ $('paste').addEventListener('input', () => {
       ed.load(a.box[0], a.box[1], values, a); // judged already: no second request
       say($('msg'), '');
     } catch (e) {
-      say($('msg'), e.message, 'error');
+      // Nothing was read: the verdict says so, beside the parser's reason.
+      $('verdict').textContent = 'Not read: the paste is not a puzzle (see below)';
+      $('verdict').className = 'verdict bad';
+      say($('msg'), sentence(e.message), 'error');
     }
   }, 200);
 });

@@ -107,11 +107,13 @@ export class Board {
 
   // draw paints a view: {values, given (bools), marks (bitmasks),
   // wrong, conflicts, hint, targets, solved (sets of cells), elim (map
-  // cell -> set of struck candidates)}.
+  // cell -> set of struck candidates), focus (a digit chosen first: its
+  // cells and marks stand out)}.
   draw(view) {
     this.last = view;
     const n = this.n, sel = this.sel;
-    const selV = sel >= 0 ? view.values[sel] : 0;
+    const focus = view.focus > 0 ? view.focus : 0;
+    const selV = focus || (sel >= 0 ? view.values[sel] : 0);
     const sr = Math.floor(sel / n), sc = sel % n;
     const boxOf = (i) => Math.floor(Math.floor(i / n) / this.br) * 100 + Math.floor((i % n) / this.bc);
     const sb = sel >= 0 ? boxOf(sel) : -1;
@@ -134,7 +136,7 @@ export class Board {
       const m = view.marks ? view.marks[i] : 0;
       const struck = view.elim && view.elim.get(i);
       const key = v ? 'v' + v + (view.given && view.given[i] ? 'g' : '') + (cls.contains('conflict') ? 'x' : '')
-        : 'm' + m + (struck ? 'e' + [...struck].join(',') : '');
+        : 'm' + m + (struck ? 'e' + [...struck].join(',') : '') + (focus && (m & (1 << focus)) ? 'f' + focus : '');
       if (d.dataset.k === key) continue;
       d.dataset.k = key;
       const where = `Row ${r + 1}, column ${c + 1}`;
@@ -151,6 +153,7 @@ export class Board {
           const s = document.createElement('span');
           if ((m & (1 << x)) || (struck && struck.has(x))) s.textContent = symbol(x);
           if (struck && struck.has(x)) s.className = 'elim';
+          else if (x === focus && (m & (1 << x))) s.className = 'chosen';
           box.append(s);
         }
         d.replaceChildren(box);
@@ -168,7 +171,10 @@ export class Board {
 // gets the value (0 for erase).
 export function makePad(el, n, onValue) {
   el.replaceChildren();
-  el.style.setProperty('--cols', n <= 9 ? n + 1 : 9);
+  // One row for small boards; two rows of five for 9×9 and three of six
+  // for 16×16, so that every key is a finger wide on a phone.
+  el.style.setProperty('--cols', n <= 6 ? n + 1 : n <= 9 ? 5 : 6);
+  el.classList.toggle('many', n > 9); // three rows: a little lower each
   for (let v = 1; v <= n; v++) {
     const b = document.createElement('button');
     b.type = 'button';

@@ -1,12 +1,13 @@
 // playkit.js: what the solo play page and the rooms page share while a
 // Sudoku is played: the clock's text, pencil mode, the rule breaks to
 // show (computed from the board: they are rules, not answers), the digits
-// left on the pad, the staged hint and the auto-clear setting. The pages
-// keep their own talk with the server (HTTP for solo, a WebSocket for
-// rooms); this module only turns what they know into what the player sees.
+// left on the pad, the staged hint in the player's chosen words, the
+// message line that opens to show a long hint whole, and the "digit
+// first" way of playing. The pages keep their own talk with the server
+// (HTTP for solo, a WebSocket for rooms); this module only turns what they
+// know into what the player sees.
 import { $, say, sentence } from './api.js';
-
-const CLEAR = 'sudokuar.clearMarks';
+import { setting } from './settings.js';
 
 // clock writes a duration in ms as m:ss, or h:mm:ss from an hour on.
 export function clock(ms) {
@@ -74,28 +75,87 @@ export function showLeft(pad, values, n) {
     if (!v) continue;
     const left = Math.max(0, n - count[v]);
     b.dataset.left = String(left); // drawn by CSS beside the digit
-    b.classList.toggle('done', left === 0);
+    b.classList.toggle('used-up', left === 0);
     b.setAttribute('aria-label', `${b.dataset.sym || v}: ${left} left`);
   }
 }
 
 // clearMarks is the player's setting "placing a digit clears it from the
 // pencil marks of its row, column and box" (on unless turned off).
-export function clearMarks() { return localStorage.getItem(CLEAR) !== 'off'; }
+export function clearMarks() { return setting('clearMarks') !== 'off'; }
 
-// wireClearMarks binds the #clear-marks checkbox to the setting.
-export function wireClearMarks() {
-  const box = $('clear-marks');
-  if (!box) return;
-  box.checked = clearMarks();
-  box.onchange = () => localStorage.setItem(CLEAR, box.checked ? 'on' : 'off');
+// DigitFirst is the "pick a digit first, then tap its cells" way of
+// playing (the digitFirst setting): a pad key chooses the digit (pressed;
+// ⌫ chooses erasing), a tap on a cell writes it there; the same key again
+// lets go. With the setting off the pad writes into the selected cell.
+export class DigitFirst {
+  constructor(pad) { this.pad = pad; this.digit = -1; }
+  get on() { return setting('digitFirst') === 'on'; }
+  // pick handles a pad key: true when it chose (digit first), false when
+  // the key is to be written into the selected cell.
+  pick(v) {
+    if (!this.on) return false;
+    this.digit = this.digit === v ? -1 : v;
+    this.show();
+    return true;
+  }
+  // chosen is the digit a tapped cell gets (-1: none chosen).
+  get chosen() { return this.on ? this.digit : -1; }
+  // key handles a pad key: chosen first, or written into the selected
+  // cell.
+  key(v, write, redraw) { if (this.pick(v)) redraw(); else write(v); }
+  // tap handles a tap on a cell (already selected): the digit chosen
+  // first goes there, when open() says the cell takes it now.
+  tap(write, redraw, open) {
+    redraw();
+    if (this.chosen >= 0 && open()) write(this.chosen);
+  }
+  show() {
+    if (!this.on) this.digit = -1;
+    for (const b of this.pad.querySelectorAll('button[data-v]')) {
+      if (this.on) b.setAttribute('aria-pressed', String(Number(b.dataset.v) === this.digit));
+      else b.removeAttribute('aria-pressed');
+    }
+  }
+}
+
+// MessageLine keeps the message line under the board at its height and,
+// when a text is longer than it shows, offers "More", which opens the
+// whole text over what lies below (nothing moves); any new text closes it.
+export class MessageLine {
+  constructor(wrap, msg, more) {
+    this.wrap = wrap;
+    this.msg = msg;
+    this.more = more;
+    if (!wrap || !msg || !more) return;
+    more.onclick = () => this.open(!wrap.classList.contains('open'));
+    new MutationObserver(() => this.fit()).observe(msg, { childList: true, characterData: true, subtree: true });
+    new ResizeObserver(() => this.fit()).observe(wrap);
+  }
+  open(on) {
+    this.wrap.classList.toggle('open', on);
+    this.more.setAttribute('aria-expanded', String(on));
+    this.more.textContent = on ? 'Less' : 'More';
+    // Opened, a text longer than the screen scrolls, by keyboard too.
+    if (on && this.msg.scrollHeight > this.msg.clientHeight + 1) this.msg.tabIndex = 0;
+    else this.msg.removeAttribute('tabindex');
+  }
+  fit() {
+    if (this.wrap.classList.contains('open')) { this.open(false); }
+    this.wrap.classList.remove('long');
+    const long = this.msg.scrollHeight > this.msg.clientHeight + 1;
+    this.wrap.classList.toggle('long', long);
+    this.more.hidden = !long;
+  }
 }
 
 // StagedHint shows a hint in three stages, as the engine's advice allows:
-// 1 the nudge (technique and house, the house lit), 2 the pattern (its
-// cells, the candidates it removes, the sentence), 3 the answer (played by
-// the server; its cells stay lit until the next move). The hint button
-// says what the next press shows.
+// 1 the nudge (where to look, the house lit), 2 the pattern (its cells,
+// the candidates it removes, the sentence), 3 the answer (played by the
+// server; its cells stay lit until the next move). It words them plainly
+// ("row 3, column 5") unless the player chose the experts' words (rXcY
+// and the techniques' names). The hint button says what the next press
+// shows, and when no hint is left.
 export class StagedHint {
   // msg is the element the sentences go to; onChange redraws the board.
   constructor(msg, onChange) {
@@ -104,6 +164,7 @@ export class StagedHint {
     this.advice = null;
     this.stage = 0;
     this.shape = [3, 3];
+    this.left = 1;
   }
 
   // next is the stage the hint button asks for: 1 for a new hint.
@@ -114,10 +175,21 @@ export class StagedHint {
     this.advice = a;
     this.stage = stage;
     this.shape = [br, bc];
-    const text = stage === 1 ? a.nudge : stage === 2 ? a.sentence : `${a.sentence}${a.wrong && a.wrong.length ? ': erased.' : a.placements && a.placements.length ? ': placed.' : ''}`;
-    say(this.msg, sentence(text || a.technique));
+    this.say();
     this.label();
     this.onChange();
+  }
+
+  // say writes the hint's words for its stage, in the chosen words.
+  say() {
+    const a = this.advice;
+    if (!a || !this.stage || !a.technique) return;
+    const expert = setting('cellNames') === 'rc';
+    const nudge = expert ? a.nudge : (a.plainNudge || a.nudge);
+    const text = expert ? a.sentence : (a.plain || a.sentence);
+    const done = a.wrong && a.wrong.length ? ': erased.' : a.placements && a.placements.length ? ': placed.' : '';
+    const words = this.stage === 1 ? nudge : this.stage === 2 ? text : `${text.replace(/\.$/, '')}${done}`;
+    say(this.msg, sentence(words || a.technique));
   }
 
   // resume picks up, after a reload, a hint the server still holds open
@@ -138,12 +210,21 @@ export class StagedHint {
     this.onChange();
   }
 
+  // hintsLeft says how many new hints the game still allows.
+  hintsLeft(n) {
+    this.left = n;
+    this.label();
+  }
+
   label() {
     const b = $('hint');
     if (!b) return;
-    const words = { 1: 'Hint', 2: 'Show', 3: 'Apply' };
-    b.textContent = words[this.next()];
-    b.title = { 1: 'Hint (H): a nudge first', 2: 'Show the pattern (H)', 3: 'Apply the hint (H)' }[this.next()];
+    const next = this.next();
+    const out = next === 1 && this.left <= 0;
+    const words = out ? 'No hints left' : { 1: 'Hint', 2: 'Show', 3: 'Apply' }[next];
+    const word = b.querySelector('.hint-word');
+    if (word) word.textContent = words; else b.textContent = words;
+    b.title = out ? 'Every hint of this game is used' : { 1: 'Hint (H): a nudge first', 2: 'Show the pattern (H)', 3: 'Apply the hint (H)' }[next];
   }
 
   // view is what the board draws for the hint: {cells, targets, elim}.
@@ -166,3 +247,46 @@ export class StagedHint {
   }
 }
 
+// showMistakes writes the third counter above a board: the mistakes
+// while the server shows them (shown, after a check, at the end), with
+// the game's limit; otherwise whether the game is ranked. reason says why
+// an unranked game is.
+export function showMistakes(v, reason) {
+  const hidden = v.mistakes === undefined;
+  const ranked = !v.assisted && !v.own && !v.replay;
+  // One text in one place (its start fixed): a change moves nothing.
+  const n = v.mistakeLimit ? `${v.mistakes}/${v.mistakeLimit}` : String(v.mistakes);
+  $('mistakes').textContent = hidden ? (ranked ? 'Ranked' : 'Unranked') : `${n} mistake${v.mistakes === 1 && !v.mistakeLimit ? '' : 's'}`;
+  $('mistakes-stat').classList.toggle('ranked', hidden && ranked);
+  $('mistakes-stat').title = !hidden ? '' : ranked ? 'Mistakes are counted and shown at the end; an assist (Check, Candidates…) makes the game unranked'
+    : `This game is not ranked: ${reason}`;
+}
+
+// celebrate lights a solved board's cells one after the other, from the
+// top left corner (CSS skips it for those who asked for less motion).
+export function celebrate(board) {
+  const n = board.n;
+  board.cells.forEach((c, i) => c.style.setProperty('--d', String(Math.floor(i / n) + (i % n))));
+  board.el.classList.add('celebrate');
+}
+
+// undoKeys handles Ctrl+Z (undo) and Ctrl+Y or Ctrl+Shift+Z (redo) by
+// pressing the page's #undo and #redo. It reports whether Ctrl (or ⌘)
+// was held: the page then does nothing more with the key.
+export function undoKeys(e) {
+  if (!e.ctrlKey && !e.metaKey) return false;
+  const k = e.key.toLowerCase();
+  if (k === 'z' && !e.shiftKey) { e.preventDefault(); $('undo').click(); }
+  else if (k === 'y' || (k === 'z' && e.shiftKey)) { e.preventDefault(); $('redo').click(); }
+  return true;
+}
+
+// quietKey reports whether a key on target belongs to the control under
+// focus (Space or Enter presses a focused button; typing goes to a field),
+// so the page's shortcuts leave it alone.
+export function quietKey(e) {
+  const t = e.target;
+  if (!t || !t.closest) return false;
+  if (t.closest('input, textarea, select, [contenteditable]')) return true;
+  return (e.key === ' ' || e.key === 'Enter') && !!t.closest('button, a, summary, [role=button], label');
+}

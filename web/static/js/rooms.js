@@ -6,7 +6,8 @@
 import { $, say, sentence } from './api.js';
 import { Board, makePad, keyValue, parseCells, arrows } from './grid.js';
 import { Zoom } from './zoom.js';
-import { clock, Pencil, StagedHint, conflicts as clashes, showLeft, clearMarks, wireClearMarks } from './playkit.js';
+import { clock, Pencil, StagedHint, conflicts as clashes, showLeft, clearMarks, DigitFirst, MessageLine, quietKey, showMistakes, undoKeys } from './playkit.js';
+import { onSettings } from './settings.js';
 
 const NAME = 'sudokuar.name'; // shared with the play page
 
@@ -24,6 +25,8 @@ let wrong = new Set();
 let conflicts = new Set();
 const pencil = new Pencil();
 const hint = new StagedHint($('room-msg'), () => redraw());
+const digitFirst = new DigitFirst($('pad'));
+new MessageLine($('room-msg-wrap'), $('room-msg'), $('room-msg-more'));
 let clockBase = 0;    // performance.now() when st.elapsedMs was true
 let solution = null;  // once the game is over
 let listTimer = 0;
@@ -403,11 +406,16 @@ function drawGame(first) {
   $('undo').hidden = $('redo').hidden = st.mode === 'coop';
   $('keys').textContent = 'Keys: arrows move, 1–9 (A–G on 16×16) write, 0 or Backspace erase, P pencil, H hint' + (st.mode === 'coop' ? '.' : ', U/Ctrl+Z undo.');
   if (!st.board) return;
-  if (!board) { board = new Board($('board'), () => redraw()); zoom = new Zoom(board, $('zoom')); }
+  if (!board) { board = new Board($('board'), () => digitFirst.tap(write, redraw, open)); zoom = new Zoom(board, $('zoom')); }
   board.setShape(st.box[0], st.box[1]);
   zoom.offer(st.size);
   if (st.phase !== 'playing') board.sel = -1;
-  if (first) { makePad($('pad'), st.size, (v) => write(v)); wireClearMarks(); }
+  if (first) { makePad($('pad'), st.size, (v) => digitFirst.key(v, write, redraw)); digitFirst.show(); }
+  // A keyboard player types at once: the first empty cell is selected.
+  if (first && st.phase === 'playing' && st.you >= 0 && board.sel < 0) {
+    const start = cells.findIndex((x) => x === 0);
+    if (start >= 0) board.sel = start;
+  }
   drawMine();
   redraw();
   if (first && st.you >= 0) $('board').focus({ preventScroll: true });
@@ -419,7 +427,8 @@ function drawMine() {
   const me = mySeat();
   $('filled').textContent = `${st.board.filled}/${st.board.total}`;
   $('hints').textContent = `${me ? me.hints : 0}/${st.maxHints}`;
-  $('mistakes').textContent = me && me.mistakes !== undefined ? me.mistakes : '–'; // told at the end
+  showMistakes({ mistakes: me ? me.mistakes : undefined }, ''); // told at the end
+  hint.hintsLeft(me ? st.maxHints - me.hints : 0);
   const over = st.phase !== 'playing' || !me || me.place > 0 || !!me.out;
   for (const b of document.querySelectorAll('#tools button, #pad button')) b.disabled = over;
   if (!over) {
@@ -443,7 +452,7 @@ function redraw() {
   const h = hint.view();
   board.draw({
     values, given, marks, wrong: solution ? new Set() : wrong, conflicts: clash,
-    hint: h.cells, targets: h.targets, elim: h.elim, solved,
+    hint: h.cells, targets: h.targets, elim: h.elim, solved, focus: digitFirst.chosen,
   });
   showLeft($('pad'), values, st.size);
   zoom.update();
@@ -470,6 +479,11 @@ function applyMove(m) {
   redraw();
 }
 
+// open says whether the selected cell takes a digit now.
+function open() {
+  return st && st.phase === 'playing' && st.you >= 0 && !parseCells(st.puzzle)[board.sel];
+}
+
 function write(v) {
   const i = board && board.sel;
   if (i == null || i < 0 || !st || st.phase !== 'playing') return;
@@ -492,7 +506,8 @@ function sayWhoLeft(prev, m) {
     const p = prev.seats.find((x) => x.seat === s.seat);
     if (!p) continue;
     if (s.out && !p.out) {
-      const why = { 'gave up': 'gave up', dropped: 'dropped out: they did not come back in time' }[s.out] || `left the game (${s.out})`;
+      const why = { 'gave up': 'gave up', dropped: 'dropped out: they did not come back in time', left: 'left the game',
+        'voted out': 'was voted out of the room' }[s.out] || `is out of the game (${s.out})`;
       tell(`${s.name} ${why}.${m.mode === 'race' ? ' You play on.' : ''}`);
     } else if (!s.out && p.online && !s.online) {
       tell(`${s.name} lost the connection: their seat waits for them.`);
@@ -528,7 +543,8 @@ function drawStrip() {
     fill.style.width = `${st.mode === 'race' ? pct : 0}%`;
     bar.append(fill);
     const info = Object.assign(document.createElement('span'), { className: 'strip-info',
-      textContent: s.out ? s.out : s.place ? (st.mode === 'race' ? ['', '1st', '2nd', '3rd', '4th'][s.place] : 'done') : st.mode === 'race' ? `${pct}%` : `${s.mistakes}✗` });
+      textContent: s.out ? s.out : s.place ? (st.mode === 'race' ? ['', '1st', '2nd', '3rd', '4th'][s.place] : 'done')
+        : st.mode === 'race' ? `${pct}%` : !s.online ? 'away' : `${s.hints} hint${s.hints === 1 ? '' : 's'}` });
     li.append(name, bar, info);
     el.append(li);
   }
@@ -647,16 +663,11 @@ $('redo').onclick = () => { hint.clear(); send({ t: 'redo' }); };
 $('hint').onclick = () => send({ t: 'hint', stage: hint.next() });
 $('forfeit').onclick = () => { if (confirm('Give up this game? You keep watching.')) send({ t: 'forfeit' }); };
 
+onSettings(() => { hint.say(); digitFirst.show(); redraw(); });
+
 document.addEventListener('keydown', (e) => {
   if (!st || st.phase !== 'playing' || st.you < 0 || !board) return;
-  if (e.target.closest && e.target.closest('input, textarea, select')) return;
-  if (e.ctrlKey || e.metaKey) {
-    const k = e.key.toLowerCase();
-    if (k === 'z' && !e.shiftKey) { e.preventDefault(); $('undo').click(); }
-    else if (k === 'y' || (k === 'z' && e.shiftKey)) { e.preventDefault(); $('redo').click(); }
-    return;
-  }
-  if (e.altKey) return;
+  if (quietKey(e) || undoKeys(e) || e.altKey) return;
   if (arrows[e.key]) { e.preventDefault(); board.move(...arrows[e.key]); return; }
   const v = keyValue(e.key, st.size);
   if (v >= 0) { e.preventDefault(); write(v); return; }
