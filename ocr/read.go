@@ -77,6 +77,14 @@ type Reading struct {
 	// Tries is how many readings the search evaluated (0 when the first
 	// reading was unique and no alternative needed a look).
 	Tries int
+	// Kinds says per cell what it holds (see Kind), KindConf how sure the
+	// reader is of that kind. Given holds the printed digits only.
+	Kinds    []Kind
+	KindConf []float32
+	// Entries holds per cell the handwritten digit (0 = none), read
+	// without looking at the solution, and EntryConf its probability.
+	Entries   []int
+	EntryConf []float32
 }
 
 // Certain reports whether the reading may be presented as solved: exactly
@@ -255,6 +263,7 @@ func resolve(probs [][]float32, index []int, inked []bool, shape sudoku.Shape, t
 	res.repair()
 	res.confirmFaint()
 	res.check()
+	setKinds(&r)
 	return r
 }
 
