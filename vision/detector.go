@@ -898,9 +898,8 @@ func (d *Detector) hintRegion(q [4]gocv.Point2f, gs float64) (image.Rectangle, b
 // it): the region is mostly the grid, whose outline and lines stand out
 // at this size (a grid 130 px across in the frame is looked at twice as
 // large, as the second look does), where the whole frame's search needs
-// FindSide for a page and its surroundings. Measured on the held-out
-// frames (BenchmarkAnalyzeHeldOut, TestWithinFindsTheGrid): the same
-// grids as at 640, 0.5–1 CPU ms less.
+// FindSide for a page and its surroundings (the Tuning table of
+// docs/performance.md has what set it).
 const hintFindSide = 480
 
 // hintMargin is how far beyond the bounding box of the grid last seen
@@ -1413,15 +1412,15 @@ const bendGain = 0.04
 const weakLineScore = 0.25
 
 // clearLineScore is the line score from which a reading is taken without
-// looking again at the page it lies on: grids found right score 0.30 and
+// looking again at the page it lies on: grids found right score from it
 // up; a page read as a 4×4 lattice of the columns a small grid printed on
-// it makes scores 0.27 (es2812-42 held in a 1920×1080 frame at 35%).
+// it makes scores just under it.
 const clearLineScore = 0.3
 
 // manyLooks reports whether the digits of g, an n×n grid found in a
 // frame, are cut several ways (Cell.Looks): cells under Options.LookPx
 // in the frame. Grids above 9×9 are left to one look: their two-digit
-// glyphs were not measured with the other cuts (a 16×16 read exactly was
+// glyphs were not tried with the other cuts (a 16×16 read exactly was
 // held back).
 func (d *Detector) manyLooks(g Grid, n int) bool {
 	return n <= 9 && MeanSide(g.Corners)/float64(n) < d.opts.LookPx
@@ -1449,9 +1448,8 @@ func MeanSide(q [4]gocv.Point2f) float64 {
 // at least the 9×9 canvas and at most the 12×12 one, except that a 16×16
 // grid is cut from the finest canvas (16*cellPx, where it is read and its
 // lattice measured): a cell of three quarters of cellPx binarised the
-// thin strokes of a blurred 3 or 13 printed in 15 px cells into blobs
-// (testdata/synth image18 lost 14 of 112 givens, 5 on the finest canvas),
-// for about 15% more CPU in Analyze for a 16×16 grid.
+// thin strokes of a blurred 3 or 13 in small cells into blobs, and the
+// finest canvas costs a 16×16 only a little more CPU in Analyze.
 func canvasSide(n, cellPx int) int {
 	if n > 12 {
 		return 16 * cellPx
