@@ -106,9 +106,9 @@ type ImageInfo struct {
 // MaxJPEGScans is the most scans a JPEG may have to be decoded. A
 // progressive JPEG draws its picture in several scans (libjpeg's default
 // script writes 10; the most seen from a camera or an editor is a few
-// dozen), and every scan costs a pass over the whole picture: a 1 MB
-// 1280×1280 JPEG of ~87,000 scans passes every other check and takes
-// libjpeg 16.7 s to decode (issue 19).
+// dozen), and every scan costs a pass over the whole picture, so a small
+// file of many thousands of scans passes every other check and takes
+// libjpeg seconds to decode (the Tuning table of docs/performance.md).
 const MaxJPEGScans = 100
 
 // Problems CheckImage finds, besides too many pixels (*TooLargeError).

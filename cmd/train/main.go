@@ -243,9 +243,9 @@ func run(c config) error {
 	// below do not claim as unseen: the synthetic test photos and the
 	// held-out Wicht photos (vision was tuned on those already). Not the
 	// camera test frames: their many unreadable cells would pull the one
-	// temperature up and leave the clean cells of stills underconfident
-	// (tried: T 1.41, 184 of the 240 real photos shown instead of 228);
-	// their calibration error is reported below.
+	// temperature up and leave the clean cells of stills underconfident,
+	// fewer of the real photos shown solved; their calibration error is
+	// reported below.
 	var calib []sample
 	calib = append(calib, testSamples...)
 	for _, p := range realTest {
