@@ -339,8 +339,8 @@ func (d *Detector) search(frame gocv.Mat) (float64, error) {
 // (gs: its scale to frame pixels) at most side pixels long, so the cost does
 // not depend on the camera, and maps find pixels to frame pixels. enlarge
 // scales a small region up (up to maxEnlarge) so thin lines survive the blur
-// and threshold; quick shrinks by linear sampling when area averaging would
-// cost as much as the search.
+// and threshold; quick (a told-where search) shrinks by less than areaFrom
+// by linear sampling, as area averaging there costs as much as the search.
 func (d *Detector) findIn(r image.Rectangle, gs float64, enlarge, quick bool, side int) {
 	src := d.gray
 	if r != image.Rect(0, 0, d.gray.Cols(), d.gray.Rows()) {
