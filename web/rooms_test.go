@@ -452,3 +452,24 @@ func TestRoomsAPI(t *testing.T) {
 	}
 	_ = errors.New
 }
+
+// TestRoomsBinaryRefused sends a binary message on many sockets at once:
+// each is closed as unsupported data, never with the normal closure the
+// hub's side of the connection would give (the reader and the writer
+// both closing the socket raced on a busy machine).
+func TestRoomsBinaryRefused(t *testing.T) {
+	hs, _ := roomsServer(t, rooms.Config{Reconnect: time.Minute})
+	cs := make([]*wsClient, 40)
+	for k := range cs {
+		cs[k] = dialRooms(t, hs.URL, playerID(100+k))
+	}
+	for _, c := range cs {
+		c.conn.Write(context.Background(), websocket.MessageBinary, []byte{1, 2, 3})
+	}
+	for k, c := range cs {
+		<-c.closed
+		if c.status != websocket.StatusUnsupportedData {
+			t.Errorf("socket %d: a binary message closed it with %v", k, c.status)
+		}
+	}
+}
