@@ -185,18 +185,13 @@ func sorted(s []int) []int { slices.Sort(s); return s }
 // entries even when unsolved, notes and unclear ink, a page with ink and no
 // printed digit, a page full and right, and a plain page unchanged.
 func TestCheckEntries(t *testing.T) {
-	page := mixedHoldout(t)[0]
-	rd := truthReading(t, page)
+	// The held-out pages are all full: rub one entry out.
+	rd := truthReading(t, mixedHoldout(t)[0])
+	empty := slices.Index(rd.Kinds, ocr.KindHand)
+	rd.Kinds[empty], rd.Entries[empty], rd.EntryConf[empty] = ocr.KindEmpty, 0, 0
 	sol, err := sudoku.Solve(rd.Given)
 	if err != nil {
 		t.Fatal(err)
-	}
-	empty := -1
-	for i, v := range rd.Given.Cells {
-		if v == 0 && rd.Entries[i] == 0 {
-			empty = i
-			break
-		}
 	}
 	t.Run("full and right", func(t *testing.T) {
 		s := rd
@@ -212,9 +207,6 @@ func TestCheckEntries(t *testing.T) {
 		}
 	})
 	t.Run("clash unsolved", func(t *testing.T) {
-		if empty < 0 {
-			t.Skip("page has no empty cell")
-		}
 		s := rd
 		s.Kinds, s.Entries, s.EntryConf = slices.Clone(rd.Kinds), slices.Clone(rd.Entries), slices.Clone(rd.EntryConf)
 		// The digit of a given in the same row, written in the empty cell.
@@ -233,9 +225,6 @@ func TestCheckEntries(t *testing.T) {
 		}
 	})
 	t.Run("notes and unclear", func(t *testing.T) {
-		if empty < 0 {
-			t.Skip("page has no empty cell")
-		}
 		s := rd
 		s.Kinds = slices.Clone(rd.Kinds)
 		s.Kinds[empty] = ocr.KindNotes
