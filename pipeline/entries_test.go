@@ -271,3 +271,31 @@ func TestCheckEntries(t *testing.T) {
 		}
 	})
 }
+
+// TestTallyPen scores the held-out pages read as the truth says (entries
+// exact, nothing flagged falsely) and with a right entry called wrong
+// (a false alarm counted) and an entry read wrong (not exact).
+func TestTallyPen(t *testing.T) {
+	var ok, bad Tally
+	for _, page := range mixedHoldout(t) {
+		rd := truthReading(t, page)
+		pen, err := sudoku.ReadDatFile(page + ".pen")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := fromReading(rd)
+		ok.AddPen(r, rd.Given, pen)
+		i := slices.Index(rd.Kinds, ocr.KindHand)
+		r.Mistakes = append(r.Mistakes, i)
+		e := []byte(r.Entries)
+		e[i] = '0'
+		r.Entries = string(e)
+		bad.AddPen(r, rd.Given, pen)
+	}
+	if ok.PenPages == 0 || ok.EntriesExact != ok.PenPages || ok.FalseAlarms != 0 || ok.Missed != 0 || ok.EntriesRight != ok.Entries {
+		t.Errorf("truth readings: %+v, want every page exact and no false alarm", ok)
+	}
+	if bad.EntriesExact != 0 || bad.FalseAlarms != bad.PenPages || bad.EntriesRight != bad.Entries-bad.PenPages {
+		t.Errorf("one entry lost and called wrong per page: %+v", bad)
+	}
+}
