@@ -240,24 +240,23 @@ func (s *session) penHintHUD() []string {
 }
 
 // drawPenHint paints the pen hint into the grid g on frame: the wrong
-// entry circled, or the step as the H key draws one; it returns the
-// hint's sentence.
-func (s *session) drawPenHint(frame *gocv.Mat, g vision.Grid) (string, error) {
+// entry circled, or the step as the H key draws one.
+func (s *session) drawPenHint(frame *gocv.Mat, g vision.Grid) error {
 	h := &s.penHint
 	if h.pending != nil || h.err != nil {
-		return "", nil
+		return nil
 	}
 	switch {
 	case h.hint.Wrong != nil:
-		return h.hint.String(), overlay.Circles(frame, g, []int{h.hint.Wrong.Cell}, wrongRed)
+		return overlay.Circles(frame, g, []int{h.hint.Wrong.Cell}, wrongRed)
 	case h.hint.Step != nil:
 		cur, err := sudoku.ParseCellGrid(s.cur.puzzle.Shape, h.position)
 		if err != nil {
-			return "", fmt.Errorf("hint position: %w", err)
+			return fmt.Errorf("hint position: %w", err)
 		}
-		return h.hint.String(), drawStep(frame, g, *h.hint.Step, nil, cur)
+		return drawStep(frame, g, *h.hint.Step, nil, cur)
 	}
-	return h.hint.String(), nil
+	return nil
 }
 
 // penHUD is the HUD's lines for a pen page: the counts (with the wrong

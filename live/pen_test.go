@@ -150,6 +150,9 @@ func TestPenKeys(t *testing.T) {
 				}
 				if f.Index > 35 && strings.HasPrefix(f.Hint, "Wrong entry") {
 					hinted = true
+					if f.PenHint == nil || f.PenHint.Wrong == nil || (f.PenHint.Wrong.Cell != wrongA && f.PenHint.Wrong.Cell != wrongB) {
+						t.Errorf("frame %d: pen hint %+v, want one of the wrong entries", f.Index, f.PenHint)
+					}
 				}
 				solved = solved || f.Solved
 				if f.Solved != c.solved && f.Solved {

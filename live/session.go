@@ -12,6 +12,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"github.com/sudokuar/sudokuar/logic"
 	"github.com/sudokuar/sudokuar/overlay"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -104,6 +105,10 @@ type FrameInfo struct {
 	Mistakes []int
 	Solved   bool
 	Fill     string
+	// PenHint is the H key's answer on a pen page (nil unless H is on and
+	// the hint is ready): the wrong entry or the step, for a front end
+	// that draws it itself; Hint holds its sentence.
+	PenHint *logic.HintResult
 }
 
 // Summary tells how a session went.
@@ -1180,6 +1185,10 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 			info.Corners[k] = [2]float64{float64(c.X), float64(c.Y)}
 		}
 	}
+	if pen && s.penHint.on && s.penHint.pending == nil && s.penHint.err == nil {
+		h := s.penHint.hint
+		info.PenHint, info.Hint = &h, h.String()
+	}
 	if s.opts.Undrawn {
 		return info
 	}
@@ -1191,11 +1200,9 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 			s.logf("draw entries, frame %d: %v", i, err)
 		}
 		if s.penHint.on {
-			text, err := s.drawPenHint(frame, g)
-			if err != nil {
+			if err := s.drawPenHint(frame, g); err != nil {
 				s.logf("draw hint, frame %d: %v", i, err)
 			}
-			info.Hint = text
 		}
 	} else if s.hint.on && located && ready {
 		text, err := s.drawHint(frame, g)
