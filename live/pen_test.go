@@ -83,9 +83,11 @@ func TestPenKeys(t *testing.T) {
 		entries []int
 		keys    map[int]int
 		solved  bool
+		undrawn bool // as the web camera runs it
 	}{
-		{"half done", penPage(45, wrongA, wrongB), map[int]int{15: 'c', 25: ' ', 30: ' ', 35: 'h', 50: 'q'}, false},
-		{"full and right", penPage(81), map[int]int{100: 'q'}, true},
+		{"half done", penPage(45, wrongA, wrongB), map[int]int{15: 'c', 25: ' ', 30: ' ', 35: 'h', 50: 'q'}, false, false},
+		{"half done, undrawn", penPage(45, wrongA, wrongB), map[int]int{15: 'c', 25: ' ', 30: ' ', 35: 'h', 50: 'q'}, false, true},
+		{"full and right", penPage(81), map[int]int{100: 'q'}, true, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -101,6 +103,7 @@ func TestPenKeys(t *testing.T) {
 				NewRecognizer: func() (Recognizer, error) { return po, nil },
 				OnFrame:       func(f FrameInfo) { frames = append(frames, f) },
 				OnRecognition: func(r pipeline.Result) { reports = append(reports, r) },
+				Undrawn:       c.undrawn,
 			})
 			if err != nil {
 				t.Fatal(err)
