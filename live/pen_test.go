@@ -31,7 +31,7 @@ func (p *penOracle) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Resul
 		return r
 	}
 	p.mu.Lock()
-	call := p.oracle.calls
+	call := p.calls
 	p.mu.Unlock()
 	rd := ocr.Reading{Given: r.Puzzle, Kinds: make([]ocr.Kind, 81), KindConf: make([]float32, 81), Entries: slices.Clone(p.entries), EntryConf: make([]float32, 81)}
 	for i := range rd.Kinds {
