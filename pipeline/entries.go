@@ -27,7 +27,7 @@ const ProgressSolved = "solved"
 // in Given's layout). Empty slices: a reader without pen classes.
 type Pen struct {
 	Kinds   []ocr.Kind
-	Entries []int     // handwritten digit, 0 = none
+	Entries []int // handwritten digit, 0 = none
 	// Conf is how sure the reading of an entry is (0: none): the smaller
 	// of its kind's and its digit's probability.
 	Conf []float32
