@@ -1,66 +1,13 @@
 package pipeline
 
 import (
-	"image"
-	"image/color"
 	"path/filepath"
 	"slices"
 	"testing"
 
-	"gocv.io/x/gocv"
-
+	"github.com/sudokuar/sudokuar/internal/held"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
-
-// swapCells exchanges the ink of cells a and b of the 9×9 grid whose
-// corners (TL, TR, BR, BL) lie at q in photo, in place: the page as if
-// the player had written each digit in the other's cell. Each cell's
-// inside (clear of the grid lines) is moved through the page's
-// perspective.
-func swapCells(photo *gocv.Mat, q [4][2]float64, a, b int) error {
-	const cs = 64
-	side := float32(9 * cs)
-	pts := make([]gocv.Point2f, 4)
-	for k, p := range q {
-		pts[k] = gocv.Point2f{X: float32(p[0]), Y: float32(p[1])}
-	}
-	src := gocv.NewPoint2fVectorFromPoints(pts)
-	defer src.Close()
-	dst := gocv.NewPoint2fVectorFromPoints([]gocv.Point2f{{X: 0, Y: 0}, {X: side, Y: 0}, {X: side, Y: side}, {X: 0, Y: side}})
-	defer dst.Close()
-	h := gocv.GetPerspectiveTransform2f(src, dst)
-	defer h.Close()
-	hi := gocv.GetPerspectiveTransform2f(dst, src)
-	defer hi.Close()
-	rect := gocv.NewMat()
-	defer rect.Close()
-	gocv.WarpPerspective(*photo, &rect, h, image.Pt(int(side), int(side)))
-	swapped := rect.Clone()
-	defer swapped.Close()
-	mask := gocv.NewMatWithSize(int(side), int(side), gocv.MatTypeCV8U)
-	defer mask.Close()
-	const inset = 7 // pixels of the 64: clear of the grid lines
-	box := func(i int) image.Rectangle {
-		x, y := (i%9)*cs, (i/9)*cs
-		return image.Rect(x+inset, y+inset, x+cs-inset, y+cs-inset)
-	}
-	for _, p := range [][2]int{{a, b}, {b, a}} {
-		from, to := rect.Region(box(p[0])), swapped.Region(box(p[1]))
-		from.CopyTo(&to)
-		from.Close()
-		to.Close()
-		gocv.Rectangle(&mask, box(p[1]), color.RGBA{255, 255, 255, 0}, -1)
-	}
-	back, backMask := gocv.NewMat(), gocv.NewMat()
-	defer back.Close()
-	defer backMask.Close()
-	sz := image.Pt(photo.Cols(), photo.Rows())
-	gocv.WarpPerspective(swapped, &back, hi, sz)
-	gocv.WarpPerspective(mask, &backMask, hi, sz)
-	gocv.Threshold(backMask, &backMask, 127, 255, gocv.ThresholdBinary)
-	back.CopyToWithMask(photo, backMask)
-	return nil
-}
 
 // Floors of TestPenPhotos, the figures of the shipped pen model on the
 // held-out pages (docs/performance.md, "Pen pages"): a model that reads
@@ -118,7 +65,7 @@ func TestPenPhotos(t *testing.T) {
 			img.Close()
 			continue
 		}
-		if err := swapCells(&img, r.Corners, i, j); err != nil {
+		if err := held.SwapCells(&img, r.Corners, i, j); err != nil {
 			img.Close()
 			t.Fatal(err)
 		}
