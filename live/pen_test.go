@@ -12,6 +12,7 @@ import (
 
 	"github.com/sudokuar/sudokuar/internal/held"
 	"github.com/sudokuar/sudokuar/internal/testenv"
+	"github.com/sudokuar/sudokuar/models"
 	"github.com/sudokuar/sudokuar/ocr"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -230,7 +231,11 @@ func TestPenPagesInMotion(t *testing.T) {
 	if len(names) > 6 {
 		names = names[:6]
 	}
-	p := openPipeline(t)
+	p, err := pipeline.New(pipeline.Options{Pen: models.Pen()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
 	var at []int
 	for f := 15; f < 60; f += 6 {
 		at = append(at, f)

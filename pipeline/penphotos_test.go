@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sudokuar/sudokuar/internal/held"
+	"github.com/sudokuar/sudokuar/models"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
@@ -28,7 +29,7 @@ func TestPenPhotos(t *testing.T) {
 		t.Skip("reads 64 photos")
 	}
 	pages := mixedHoldout(t)
-	p, err := New(Options{})
+	p, err := New(Options{Pen: models.Pen()})
 	if err != nil {
 		t.Fatal(err)
 	}

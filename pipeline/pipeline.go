@@ -32,12 +32,19 @@ type Options struct {
 	// Vision tunes the grid detector.
 	Vision vision.Options
 	// Pen is the ONNX pen model, which tells printed digits from the
-	// player's handwriting, notes and unclear ink; nil means the embedded
-	// one. NoPen reads without it: every digit is taken for a given, as
-	// before pen pages were read.
+	// player's handwriting, notes and unclear ink (models.Pen() is the
+	// embedded one); nil means the embedded one when PenByDefault, else
+	// none. NoPen reads without one whatever Pen says: every digit is
+	// taken for a given, as before pen pages were read.
 	Pen   []byte
 	NoPen bool
 }
+
+// PenByDefault says whether a pipeline reads with the embedded pen model
+// when Options.Pen is nil. Off while the shipped pen model reads pages
+// without handwriting worse than the printed-digit model alone does
+// (docs/performance.md, "Pen pages"): untouched pages must not get worse.
+const PenByDefault = false
 
 // Pipeline holds one detector and one classifier. It is not safe for
 // concurrent use: give each goroutine its own (they are cheap next to a
@@ -67,7 +74,7 @@ func New(opts Options) (*Pipeline, error) {
 		return nil, fmt.Errorf("load digit model (%s): %w", backendName(opts.Backend), err)
 	}
 	var pen ocr.Classifier
-	if !opts.NoPen {
+	if !opts.NoPen && (opts.Pen != nil || PenByDefault) {
 		if opts.Pen == nil {
 			pen, err = ocr.DefaultPen(opts.Backend)
 		} else {

@@ -39,7 +39,7 @@ func liveFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.BoolVar(&c.json, "json", false, "print one JSON line per recognition (the scan --json fields plus \"frame\")")
 	fs.StringVar(&c.out, "out", "", "write the annotated video to this .mp4 or .avi `file`")
 	fs.StringVar(&c.backend, "ocr-backend", pipeline.BackendGo, "digit network runtime: onnx-go or opencv")
-	fs.StringVar(&c.pen, "pen", "", penUsage)
+	fs.StringVar(&c.pen, "pen", "", penUsage())
 	fs.BoolVar(&c.manual, "manual", false, "start with auto-solve off (Space turns it on)")
 	fs.IntVar(&c.every, "every", 10, "recognise every `N`th frame")
 	fs.IntVar(&c.frames, "frames", 0, "stop after this many frames (0: until the source ends)")

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/sudokuar/sudokuar/logic"
+	"github.com/sudokuar/sudokuar/models"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/vision"
@@ -48,7 +49,7 @@ func scanFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per image, one per line")
 	fs.BoolVar(&c.truth, "truth", false, "score against the .dat ground truth next to each image (digit accuracy, exact grids, solved grids, misses), and the .pen truth of handwritten entries where there is one (entries read, false alarms)")
 	fs.StringVar(&c.backend, "ocr-backend", pipeline.BackendGo, "digit network runtime: onnx-go or opencv")
-	fs.StringVar(&c.pen, "pen", "", penUsage)
+	fs.StringVar(&c.pen, "pen", "", penUsage())
 	fs.IntVar(&c.grid, "grid", 1, "when a photo holds several grids, read the `N`th most Sudoku-like (the output lists them)")
 	fs.Float64Var(&c.maxMP, "max-megapixels", pipeline.DefaultMaxPixels/1e6, "refuse images with more `MP` than this (read from the header, before decoding)")
 	return func(e *env, paths []string) int {
@@ -88,7 +89,13 @@ func scanFlags(fs *flag.FlagSet) func(*env, []string) int {
 }
 
 // penUsage is the --pen flag's help, the same for scan and live.
-const penUsage = "the pen model that tells printed digits from handwriting: an ONNX `file`, or none to read every digit as printed (default: the embedded models/pen.onnx)"
+func penUsage() string {
+	def := "none"
+	if pipeline.PenByDefault {
+		def = "embedded"
+	}
+	return "the pen model that tells printed digits from handwriting (entries, notes): an ONNX `file`, embedded (models/pen.onnx), or none to read every digit as printed (default: " + def + ")"
+}
 
 // penModel reads the --pen flag: the model's bytes (nil: the embedded
 // one), or none.
@@ -98,6 +105,8 @@ func penModel(flag string) (pen []byte, none bool, err error) {
 		return nil, false, nil
 	case "none":
 		return nil, true, nil
+	case "embedded":
+		return models.Pen(), false, nil
 	}
 	data, err := os.ReadFile(flag)
 	if err != nil {
