@@ -165,16 +165,10 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 		}
 		outNames = outputNames(files, c.out)
 	}
-	truths := make([]sudoku.Grid, len(files))
-	truthErr := make([]error, len(files))
-	pens := make([]sudoku.Grid, len(files)) // Cells nil: no .pen truth
+	var truths, pens []sudoku.Grid
+	var truthErr []error
 	if c.truth {
-		for i, f := range files {
-			truths[i], truthErr[i] = pipeline.ReadTruth(f)
-			if truthErr[i] == nil {
-				pens[i], _, truthErr[i] = pipeline.ReadPenTruth(f)
-			}
-		}
+		truths, pens, truthErr = readTruths(files)
 	}
 	workers := min(c.jobs, len(files))
 	pipes := make([]*pipeline.Pipeline, workers)
@@ -287,6 +281,19 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 		tally.Report(w)
 	}
 	return failed, nil
+}
+
+// readTruths reads the truth of each file: its printed givens (.dat) and,
+// where there is one, its handwritten entries (.pen; Cells nil when none).
+func readTruths(files []string) (truths, pens []sudoku.Grid, errs []error) {
+	truths, pens, errs = make([]sudoku.Grid, len(files)), make([]sudoku.Grid, len(files)), make([]error, len(files))
+	for i, f := range files {
+		truths[i], errs[i] = pipeline.ReadTruth(f)
+		if errs[i] == nil {
+			pens[i], _, errs[i] = pipeline.ReadPenTruth(f)
+		}
+	}
+	return truths, pens, errs
 }
 
 // scanOne loads, recognises and (with out set) annotates one image of at
