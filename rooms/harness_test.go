@@ -196,17 +196,24 @@ func (m msg) decode(t *testing.T, v any) {
 	}
 }
 
+// eventTimeout is how long a test waits for a message or a condition
+// before it calls it missing: long, as it only ends a test that has
+// already failed, and a busy machine can be slow.
+const eventTimeout = time.Minute
+
 // expect waits for the next message of type typ that ok accepts (nil:
 // any), skipping others, and returns it.
 func (cl *client) expect(typ string, ok func(m msg) bool) msg {
 	cl.t.Helper()
-	m, found := cl.wait(typ, ok, 5*time.Second)
+	m, found := cl.wait(typ, ok, eventTimeout)
 	if !found {
-		cl.t.Fatalf("%s: no %q message in 5 s; got %s", cl.name, typ, cl.dump())
+		cl.t.Fatalf("%s: no %q message in %v; got %s", cl.name, typ, eventTimeout, cl.dump())
 	}
 	return m
 }
 
+// wait is expect for a message that may not come: false after timeout.
+// typ "" is any type.
 func (cl *client) wait(typ string, ok func(m msg) bool, timeout time.Duration) (msg, bool) {
 	deadline := time.After(timeout)
 	for {
@@ -220,7 +227,7 @@ func (cl *client) wait(typ string, ok func(m msg) bool, timeout time.Duration) (
 				cl.t.Fatalf("%s: a message that is not JSON: %q", cl.name, b)
 			}
 			m.raw = b
-			if m.T == typ && (ok == nil || ok(m)) {
+			if (typ == "" || m.T == typ) && (ok == nil || ok(m)) {
 				cl.mu.Unlock()
 				return m, true
 			}

@@ -24,6 +24,9 @@ type cutJournal struct {
 	Journal
 	cut   atomic.Bool
 	delay time.Duration // each Write takes this long (a slow database)
+	// claims counts the Claim calls answered, failed writes the Write
+	// calls refused while cut: events a test can wait for.
+	claims, failed atomic.Int64
 }
 
 var errCut = errors.New("network cut")
@@ -31,12 +34,14 @@ var errCut = errors.New("network cut")
 func (c *cutJournal) Write(ctx context.Context, node string, batch []Record) (map[string]bool, error) {
 	time.Sleep(c.delay)
 	if c.cut.Load() {
+		c.failed.Add(1)
 		return nil, errCut
 	}
 	return c.Journal.Write(ctx, node, batch)
 }
 
 func (c *cutJournal) Claim(ctx context.Context, code, node string) (Claimed, bool, error) {
+	defer c.claims.Add(1)
 	if c.cut.Load() {
 		return Claimed{}, false, errCut
 	}
@@ -180,8 +185,10 @@ func TestTakeoverRace(t *testing.T) {
 	// Cut off, A journals nothing, so it answers nothing.
 	n.link["A"].cut.Store(true)
 	lost := empty[len(empty)/2]
+	failed := n.link["A"].failed.Load()
 	seq := ada.send(In{T: "move", Cell: ptr(lost), Value: ptr(sol[lost])})
-	if m, ok := ada.wait("ack", func(m msg) bool { return m.Seq == seq }, 200*time.Millisecond); ok {
+	waitFor(t, "A's record of the move refused by the cut link", func() bool { return n.link["A"].failed.Load() > failed })
+	if m, ok := ada.wait("ack", func(m msg) bool { return m.Seq == seq }, 0); ok {
 		t.Fatalf("a move acknowledged while it could not be journaled: %s", m.raw)
 	}
 	n.crash("A", ada, bob)
@@ -334,10 +341,12 @@ func TestClaimRaceHubs(t *testing.T) {
 		}
 	}
 	wg.Wait()
-	waitFor(t, "one node has the room", func() bool {
-		return len(n.hub["B"].hub.Open())+len(n.hub["C"].hub.Open()) == 1
+	// Both nodes have asked the journal and neither is still taking the
+	// room over: whatever they decided is final.
+	waitFor(t, "both claims decided", func() bool {
+		return n.link["B"].claims.Load() > 0 && n.link["C"].claims.Load() > 0 &&
+			!n.hub["B"].hub.resumingRoom(code) && !n.hub["C"].hub.resumingRoom(code)
 	})
-	time.Sleep(50 * time.Millisecond)
 	if b, c := len(n.hub["B"].hub.Open()), len(n.hub["C"].hub.Open()); b+c != 1 {
 		t.Errorf("rooms on B %d, on C %d", b, c)
 	}
@@ -465,4 +474,12 @@ func TestHeldNoGap(t *testing.T) {
 	if code, reason := c.Reason(); code != ClosePolicy {
 		t.Errorf("ended with %d %q, want ClosePolicy (too slow)", code, reason)
 	}
+}
+
+// resumingRoom says whether h is taking room code over right now.
+func (h *Hub) resumingRoom(code string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_, ok := h.resuming[code]
+	return ok
 }

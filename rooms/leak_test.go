@@ -24,7 +24,7 @@ func TestBackToBackCreates(t *testing.T) {
 			c.conn.Receive(create)
 		}
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(eventTimeout)
 	for h.hub.Stats().Rooms > len(conns) && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -36,8 +36,8 @@ func TestBackToBackCreates(t *testing.T) {
 	}
 	// A room hears of a closed connection on its own goroutine; a seat
 	// dropped after one clock jump would wait for the next, so the clock
-	// keeps moving until every room has closed (or 20 s have passed).
-	deadline = time.Now().Add(20 * time.Second)
+	// keeps moving until every room has closed (or eventTimeout has passed).
+	deadline = time.Now().Add(eventTimeout)
 	for h.hub.Stats().Rooms > 0 && time.Now().Before(deadline) {
 		h.clock.Advance(h.hub.cfg.Reconnect + time.Second)
 		time.Sleep(10 * time.Millisecond)

@@ -164,15 +164,15 @@ func TestRace(t *testing.T) {
 	}
 }
 
-// waitFor polls cond for up to 5 s.
+// waitFor polls cond until it holds, failing after eventTimeout.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(eventTimeout); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		if cond() {
 			return
 		}
 	}
-	t.Fatalf("waiting for %s: not after 5 s", what)
+	t.Fatalf("waiting for %s: not after %v", what, eventTimeout)
 }
 
 // TestRaceTooFast: a board solved elsewhere and sent at the message

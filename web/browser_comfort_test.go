@@ -49,7 +49,7 @@ func TestBrowserComfort(t *testing.T) {
 			puzzle, sol := rec.Puzzle, rec.Solution
 			b.run("open the game", chromedp.Navigate(url))
 			b.waitJS("the game", `document.querySelectorAll('#board .cell').length === 81 && document.getElementById('progress').textContent !== '0/81'`, 15*time.Second)
-			time.Sleep(300 * time.Millisecond) // fonts and first layout settle before measuring
+			b.waitJS("fonts and first layout settled", settledJS, eventTimeout) // before measuring
 			b.run("measure layout shifts", chromedp.Evaluate(clsStart, nil))
 
 			// Two empty cells x, y of one row: pencil x's digit into y.

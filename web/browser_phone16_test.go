@@ -24,7 +24,7 @@ func TestBrowserPhone16(t *testing.T) {
 	if fold.Tools > fold.VH || fold.Pad > fold.VH || fold.Tools == 0 {
 		t.Errorf("on a %.0f px high phone the tools end at %.0f, the pad at %.0f", fold.VH, fold.Tools, fold.Pad)
 	}
-	time.Sleep(300 * time.Millisecond)
+	b.waitJS("fonts and first layout settled", settledJS, eventTimeout) // before measuring
 	b.run("measure layout shifts", chromedp.Evaluate(clsStart, nil))
 
 	// Pencil two marks into an empty cell of the last box, then zoom.

@@ -251,7 +251,7 @@ func TestBrowserRooms(t *testing.T) {
 // waitMatches waits until the store holds n matches of the hub.
 func waitMatches(t *testing.T, ts *testServer, n int64) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(eventTimeout); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if ts.web.Rooms().Stats().Matches >= n {
 			return
 		}

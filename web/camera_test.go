@@ -136,7 +136,7 @@ func TestCameraProtocol(t *testing.T) {
 
 	good := dialCamera(t, a.URL)
 	var last map[string]any
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(eventTimeout)
 	for time.Now().Before(deadline) {
 		last = good.frameAnswerFor(good.sendFrame(frame))
 		if last["solution"] == want {
@@ -219,7 +219,7 @@ func TestCameraProtocol(t *testing.T) {
 	// streams above give their places back when their handlers return,
 	// which a busy machine may not have done yet: wait for the good
 	// client's place alone to be held.
-	for deadline := time.Now().Add(10 * time.Second); a.web.guards.cameras.InUse() > 1 && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(eventTimeout); a.web.guards.cameras.InUse() > 1 && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
 	var extra []*camClient
@@ -243,12 +243,11 @@ func TestCameraProtocol(t *testing.T) {
 func TestCameraIdle(t *testing.T) {
 	a := newAPIServer(t, Config{CameraIdle: 500 * time.Millisecond})
 	quiet := dialCamera(t, a.URL)
-	start := time.Now()
 	code, reason := quiet.closeStatus()
-	if code != websocket.StatusPolicyViolation || !strings.Contains(reason, "no frame received for 500ms") || time.Since(start) > 5*time.Second {
-		t.Errorf("a quiet client: closed with %v %q after %v", code, reason, time.Since(start))
+	if code != websocket.StatusPolicyViolation || !strings.Contains(reason, "no frame received for 500ms") {
+		t.Errorf("a quiet client: closed with %v %q", code, reason)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(eventTimeout)
 	for a.web.streamCount() != 0 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -185,6 +185,7 @@ func TestEngineFlood(t *testing.T) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	codes := map[int]int{}
+	start := time.Now()
 	for range 30 {
 		wg.Add(1)
 		go func() {
@@ -195,15 +196,28 @@ func TestEngineFlood(t *testing.T) {
 			mu.Unlock()
 		}()
 	}
-	time.Sleep(50 * time.Millisecond)
+	// The other client asks once the flood holds a place (or, on a
+	// machine quick enough, once the flood is already over).
+	flooded := make(chan struct{})
+	go func() { wg.Wait(); close(flooded) }()
+	for held := false; !held; time.Sleep(2 * time.Millisecond) {
+		select {
+		case <-flooded:
+			held = true
+		default:
+			held = a.web.guards.work.InUse() > 0
+		}
+	}
 	for i := range 3 {
 		if s, v, _ := other.post("/api/analyze", `{"puzzle":"`+classic+`"}`); s != 200 || v["status"] != "solved" {
 			t.Errorf("the other client's analysis %d during the flood: %d %v", i+1, s, v)
 		}
 	}
 	wg.Wait()
-	if codes[429] < 18 || codes[200]+codes[429]+codes[503] != 30 {
-		t.Errorf("the flood's answers: %v; want at least 18 refused (12 tokens)", codes)
+	// 12 tokens, and one more a second while the flood lasted: a slow
+	// machine lets more in, so the bound follows the time it took.
+	if least := 30 - 12 - int(time.Since(start).Seconds()); codes[429] < least || codes[200]+codes[429]+codes[503] != 30 {
+		t.Errorf("the flood's answers: %v; want at least %d refused (12 tokens, 1 a second)", codes, least)
 	}
 	t.Logf("30 analyses at once from one address: %v", codes)
 }
@@ -245,7 +259,7 @@ func TestUploadsInFlight(t *testing.T) {
 	}
 	held := func(n int) {
 		t.Helper()
-		deadline := time.Now().Add(5 * time.Second)
+		deadline := time.Now().Add(eventTimeout)
 		for a.web.guards.uploads.InUse() != n && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)
 		}

@@ -59,7 +59,7 @@ func TestLimitListener(t *testing.T) {
 	held[0].Close()
 	// The server notices the close when its read on that connection
 	// fails; give it a moment.
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(eventTimeout)
 	for {
 		c := dial()
 		ok := served(c)

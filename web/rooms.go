@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -47,10 +48,13 @@ func (s *Server) roomsSocket(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	// A binary message is refused here, not by the hub: the writer must
+	// not close the socket first with the hub's normal closure.
+	var refused atomic.Bool
 	written := make(chan struct{})
 	go func() {
 		defer close(written)
-		s.roomsWrite(ctx, ws, c)
+		s.roomsWrite(ctx, ws, c, &refused)
 	}()
 	for {
 		typ, data, err := ws.Read(ctx)
@@ -58,6 +62,7 @@ func (s *Server) roomsSocket(w http.ResponseWriter, r *http.Request) {
 			break // closed by either side; a message over the limit is closed by the library as 1009
 		}
 		if typ != websocket.MessageText {
+			refused.Store(true)
 			c.Close()
 			ws.Close(websocket.StatusUnsupportedData, "the rooms protocol is JSON text messages")
 			break
@@ -70,8 +75,9 @@ func (s *Server) roomsSocket(w http.ResponseWriter, r *http.Request) {
 }
 
 // roomsWrite sends the hub's messages for c until the hub ends it (then
-// the socket is closed with the hub's reason) or the socket fails.
-func (s *Server) roomsWrite(ctx context.Context, ws *websocket.Conn, c *rooms.Conn) {
+// the socket is closed with the hub's reason, unless the reader refused
+// the client and closes it itself) or the socket fails.
+func (s *Server) roomsWrite(ctx context.Context, ws *websocket.Conn, c *rooms.Conn, refused *atomic.Bool) {
 	write := func(b []byte) bool {
 		wctx, cancel := context.WithTimeout(ctx, roomsWriteTime)
 		defer cancel()
@@ -87,6 +93,9 @@ func (s *Server) roomsWrite(ctx context.Context, ws *websocket.Conn, c *rooms.Co
 				return
 			}
 		case <-c.Done():
+			if refused.Load() {
+				return
+			}
 			// Flush what the hub said last (a "closed" notice, an error).
 			for more := true; more; {
 				select {

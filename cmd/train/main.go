@@ -64,7 +64,7 @@ func main() {
 	flag.StringVar(&c.testdata, "testdata", "testdata/synth", "committed synthetic test photos to measure on (skipped if missing)")
 	var holdout string
 	flag.StringVar(&holdout, "holdout", "0.2,0.25", "share of each source's photos held out for measurement, per --real folder (the last share serves the folders after it)")
-	flag.IntVar(&c.realWeight, "real-weight", 4, "times each real training cell is used per epoch")
+	flag.IntVar(&c.realWeight, "real-weight", 4, "times each real training cell is used per epoch (with --pen: each real handwritten cell)")
 	flag.IntVar(&c.emptyPct, "empty", 3, "drawn non-digit cells (class 0) per 100 synthetic cells")
 	flag.IntVar(&c.batch, "batch", 64, "minibatch size")
 	flag.Float64Var(&c.lr, "lr", 0.003, "Adam learning rate at the start (cosine decay to 5%)")

@@ -104,43 +104,14 @@ func (f *penFigures) score(digits, pen ocr.Classifier, pg penPage) {
 		return
 	}
 	f.cut++
-	exact := true
 	var wrong []string
 	for i := range pg.cells {
-		f.cells++
-		wantPrinted, wantHand := pg.dat.Cells[i], pg.pen.Cells[i]
-		gotPrinted, gotHand := r.Given.Cells[i], r.Entries[i]
-		if wantHand > 0 {
-			f.handCells++
+		if !f.cell(pg, r, i) {
+			wrong = append(wrong, fmt.Sprintf("r%dc%d printed %d hand %d → %v %d/%d (kind %.2f, entry %.2f)", i/9+1, i%9+1,
+				pg.dat.Cells[i], pg.pen.Cells[i], r.Kinds[i], r.Given.Cells[i], r.Entries[i], r.KindConf[i], r.EntryConf[i]))
 		}
-		ok := gotPrinted == wantPrinted && gotHand == wantHand && (wantPrinted > 0 || wantHand > 0 || r.Kinds[i] == ocr.KindEmpty)
-		switch {
-		case wantHand > 0 && gotPrinted > 0:
-			f.handToPrinted++
-		case wantPrinted > 0 && gotPrinted == 0:
-			f.printedToOther++
-		case wantHand > 0 && gotHand > 0 && gotHand != wantHand:
-			f.handWrong++
-		case wantHand == 0 && wantPrinted == 0 && r.Kinds[i] != ocr.KindEmpty:
-			f.emptyToInk++
-		}
-		switch r.Kinds[i] {
-		case ocr.KindNotes:
-			f.notes++
-		case ocr.KindUnclear:
-			f.unclear++
-		}
-		if r.EntrySure(i) && wantHand > 0 {
-			f.handSure++
-		}
-		if ok {
-			f.cellsOK++
-			continue
-		}
-		exact = false
-		wrong = append(wrong, fmt.Sprintf("r%dc%d printed %d hand %d → %v %d/%d (kind %.2f, entry %.2f)", i/9+1, i%9+1,
-			wantPrinted, wantHand, r.Kinds[i], gotPrinted, gotHand, r.KindConf[i], r.EntryConf[i]))
 	}
+	exact := len(wrong) == 0
 	if exact {
 		f.exact++
 	} else {
@@ -156,6 +127,47 @@ func (f *penFigures) score(digits, pen ocr.Classifier, pg penPage) {
 		f.misses = append(f.misses, fmt.Sprintf("%s: WRONG SOLUTION SHOWN", pg.name))
 		return
 	}
+	f.entries(pg, r, sol)
+}
+
+// cell tallies cell i of a reading of pg and reports whether its kind and
+// digit are right.
+func (f *penFigures) cell(pg penPage, r ocr.Reading, i int) bool {
+	f.cells++
+	wantPrinted, wantHand := pg.dat.Cells[i], pg.pen.Cells[i]
+	gotPrinted, gotHand := r.Given.Cells[i], r.Entries[i]
+	if wantHand > 0 {
+		f.handCells++
+	}
+	switch {
+	case wantHand > 0 && gotPrinted > 0:
+		f.handToPrinted++
+	case wantPrinted > 0 && gotPrinted == 0:
+		f.printedToOther++
+	case wantHand > 0 && gotHand > 0 && gotHand != wantHand:
+		f.handWrong++
+	case wantHand == 0 && wantPrinted == 0 && r.Kinds[i] != ocr.KindEmpty:
+		f.emptyToInk++
+	}
+	switch r.Kinds[i] {
+	case ocr.KindNotes:
+		f.notes++
+	case ocr.KindUnclear:
+		f.unclear++
+	}
+	if r.EntrySure(i) && wantHand > 0 {
+		f.handSure++
+	}
+	ok := gotPrinted == wantPrinted && gotHand == wantHand && (wantPrinted > 0 || wantHand > 0 || r.Kinds[i] == ocr.KindEmpty)
+	if ok {
+		f.cellsOK++
+	}
+	return ok
+}
+
+// entries counts the wrong entries of pg (against sol, the solution of
+// the givens read) the reading flags and misses, and its false alarms.
+func (f *penFigures) entries(pg penPage, r ocr.Reading, sol sudoku.Grid) {
 	for i, want := range pg.pen.Cells {
 		if want == 0 {
 			continue
@@ -200,12 +212,12 @@ func penEval(c config, pc penConfig, pages []string) error {
 	if err != nil {
 		return err
 	}
-	defer ocr.CloseClassifier(pen)
+	defer func() { _ = ocr.CloseClassifier(pen) }()
 	digits, err := ocr.Default(ocr.BackendGo)
 	if err != nil {
 		return err
 	}
-	defer ocr.CloseClassifier(digits)
+	defer func() { _ = ocr.CloseClassifier(digits) }()
 	pgs := make([]penPage, len(pages))
 	cutEach(len(pages), c.workers, func(d detectors, i int) photoCells {
 		pgs[i] = cutPenPage(d, pages[i])
