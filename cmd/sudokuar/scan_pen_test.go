@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -79,5 +80,39 @@ func TestDescribeEntries(t *testing.T) {
 				t.Errorf("%s: %q says %q", c.name, got, w)
 			}
 		}
+	}
+}
+
+// TestScanPenJSON scans held-out pen pages with the pen model and reads
+// the JSON as ../shared/tools/score_pen.py does: given and entries of 81
+// characters, and no mistake on these pages, whose entries are all right.
+func TestScanPenJSON(t *testing.T) {
+	dir := testenv.Shared(t, "datasets/wicht-mixed-train")
+	var photos []string
+	for _, n := range []string{"image1006", "image101", "image1014"} {
+		photos = append(photos, filepath.Join(dir, n+".jpg"))
+	}
+	code, stdout, stderr := runScanCapture(t, append([]string{"--json", "--pen", "embedded"}, photos...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != len(photos) {
+		t.Fatalf("%d JSON lines for %d photos", len(lines), len(photos))
+	}
+	for _, l := range lines {
+		var r struct {
+			File, Given, Entries string
+			Mistakes             []int
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Given) != 81 || len(r.Entries) != 81 || len(r.Mistakes) > 0 {
+			t.Errorf("%s: given %q entries %q mistakes %v: want 81 characters each and no mistake", r.File, r.Given, r.Entries, r.Mistakes)
+		}
+	}
+	if code, _, stderr := runScanCapture(t, "--pen", filepath.Join(t.TempDir(), "absent.onnx"), photos[0]); code != exitUsage || !strings.Contains(stderr, "--pen") {
+		t.Errorf("--pen with a missing file: exit %d, %q; want a usage error naming --pen", code, stderr)
 	}
 }
