@@ -4,5 +4,6 @@
 // all call it; none keeps a private copy.
 //
 // In: a BGR frame (gocv.Mat). Out: a Result (corners, box shape, givens,
-// solution, status and timing), which Draw paints back onto the frame.
+// solution, status, timing, and on a pen page the entries checked against
+// the solution), which Draw paints back onto the frame.
 package pipeline

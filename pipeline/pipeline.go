@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -30,7 +31,20 @@ type Options struct {
 	Model []byte
 	// Vision tunes the grid detector.
 	Vision vision.Options
+	// Pen is the ONNX pen model, which tells printed digits from the
+	// player's handwriting, notes and unclear ink (models.Pen() is the
+	// embedded one); nil means the embedded one when PenByDefault, else
+	// none. NoPen reads without one whatever Pen says: every digit is
+	// taken for a given, as before pen pages were read.
+	Pen   []byte
+	NoPen bool
 }
+
+// PenByDefault says whether a pipeline reads with the embedded pen model
+// when Options.Pen is nil. Off while the shipped pen model reads pages
+// without handwriting worse than the printed-digit model alone does
+// (docs/performance.md, "Pen pages"): untouched pages must not get worse.
+const PenByDefault = false
 
 // Pipeline holds one detector and one classifier. It is not safe for
 // concurrent use: give each goroutine its own (they are cheap next to a
@@ -38,6 +52,7 @@ type Options struct {
 type Pipeline struct {
 	det  *vision.Detector
 	clf  ocr.Classifier
+	pen  ocr.Classifier // nil: no pen model (Options.NoPen)
 	opts vision.Options
 }
 
@@ -58,7 +73,19 @@ func New(opts Options) (*Pipeline, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load digit model (%s): %w", backendName(opts.Backend), err)
 	}
-	return &Pipeline{det: vision.NewDetector(opts.Vision), clf: clf, opts: opts.Vision}, nil
+	var pen ocr.Classifier
+	if !opts.NoPen && (opts.Pen != nil || PenByDefault) {
+		if opts.Pen == nil {
+			pen, err = ocr.DefaultPen(opts.Backend)
+		} else {
+			pen, err = ocr.NewPen(opts.Pen, opts.Backend)
+		}
+		if err != nil {
+			_ = ocr.CloseClassifier(clf)
+			return nil, fmt.Errorf("load pen model (%s): %w", backendName(opts.Backend), err)
+		}
+	}
+	return &Pipeline{det: vision.NewDetector(opts.Vision), clf: clf, pen: pen, opts: opts.Vision}, nil
 }
 
 func backendName(b string) string {
@@ -74,7 +101,7 @@ func (p *Pipeline) Close() error {
 		return nil
 	}
 	p.det.Close()
-	return ocr.CloseClassifier(p.clf)
+	return errors.Join(ocr.CloseClassifier(p.clf), ocr.CloseClassifier(p.pen))
 }
 
 // Process runs the whole pipeline on one frame, reading its most
@@ -153,7 +180,9 @@ func (p *Pipeline) ReadCanvas(canvas gocv.Mat, g vision.Grid, frame image.Point)
 // scale is how many frame pixels make one of the pixels the cells were
 // read from (vision.Options.WorkScale), for the gate's cell size.
 func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality string, scale float64) {
-	reading, err := ocr.Read(p.clf, g.Shape, cells)
+	set := ocr.DefaultSettings
+	set.Pen = p.pen
+	reading, err := ocr.ReadWith(p.clf, g.Shape, cells, set)
 	if err != nil {
 		// A grid the model has no glyphs for, or cells it cannot take.
 		r.Status, r.Error = StatusUnread, err.Error()
@@ -180,6 +209,15 @@ func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality s
 		r.setGrid(g)
 		r.Turns = k
 	}
+	r.Pen = PenOf(reading).Turn(g.Shape.N(), r.Turns)
+	r.CellPx = math.Round(CellPx(r.Corners, reading.Given.N())/scale*100) / 100
+	r.take(reading, quality)
+}
+
+// take fills r from a reading already turned upright (its pen in r.Pen,
+// the cells' size in r.CellPx): the givens judged and gated, then the
+// entries checked against their solution.
+func (r *Result) take(reading ocr.Reading, quality string) {
 	r.Puzzle = reading.Given
 	r.Given = sudoku.CellString(reading.Given.Cells)
 	r.Prob = reading.Prob
@@ -201,12 +239,15 @@ func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality s
 	// One solution, but a cell may be misread, or the cells too small to
 	// read surely: never present it as certain. The givens are shown
 	// with the cells to check.
-	r.CellPx = math.Round(CellPx(r.Corners, reading.Given.N())/scale*100) / 100
 	v := Gate(reading.Given, judge(reading.Given, reading.Solutions),
 		Evidence{Conf: r.Conf, Doubt: r.CheckCells(), CellPx: r.CellPx})
 	r.Check = CheckList(v.Check, reading.Given, r.Conf, v.Status, r.Check)
 	r.Status, r.Conflicts, r.Solved = v.Status, v.Conflicts, v.Solution
 	r.Solution = sudoku.CellString(v.Solution.Cells)
+	r.SetMarks(CheckEntries(reading.Given, v.Solution, r.Pen))
+	if r.Pen.Ink() && !slices.ContainsFunc(reading.Given.Cells, func(v int) bool { return v != 0 }) {
+		r.Status = StatusNoPrinted
+	}
 	if quality != "" && r.Status != StatusSolved {
 		r.Status = quality
 	} else if quality != "" {

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/sudokuar/sudokuar/logic"
+	"github.com/sudokuar/sudokuar/models"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/vision"
@@ -33,6 +34,7 @@ type scanConfig struct {
 	json      bool
 	truth     bool
 	backend   string
+	pen       string  // --pen: a pen model file, "none", or "" for the embedded one
 	maxMP     float64 // largest image to decode, in megapixels
 	grid      int     // which grid to read when a photo holds several (1: the most Sudoku-like)
 	progress  bool    // draw a progress bar (set when stderr is a terminal)
@@ -45,8 +47,9 @@ func scanFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.IntVar(&c.jobs, "j", runtime.NumCPU(), "photos processed at once (workers)")
 	fs.StringVar(&c.out, "out", "", "write each annotated image into this `folder` (created if missing; inputs are never overwritten)")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per image, one per line")
-	fs.BoolVar(&c.truth, "truth", false, "score against the .dat ground truth next to each image (digit accuracy, exact grids, solved grids, misses)")
+	fs.BoolVar(&c.truth, "truth", false, "score against the .dat ground truth next to each image (digit accuracy, exact grids, solved grids, misses), and the .pen truth of handwritten entries where there is one (entries read, false alarms)")
 	fs.StringVar(&c.backend, "ocr-backend", pipeline.BackendGo, "digit network runtime: onnx-go or opencv")
+	fs.StringVar(&c.pen, "pen", "", penUsage())
 	fs.IntVar(&c.grid, "grid", 1, "when a photo holds several grids, read the `N`th most Sudoku-like (the output lists them)")
 	fs.Float64Var(&c.maxMP, "max-megapixels", pipeline.DefaultMaxPixels/1e6, "refuse images with more `MP` than this (read from the header, before decoding)")
 	return func(e *env, paths []string) int {
@@ -66,6 +69,10 @@ func scanFlags(fs *flag.FlagSet) func(*env, []string) int {
 			fmt.Fprintf(e.stderr, "sudokuar scan: --max-megapixels %g: want more than 0 and at most 1000\n", c.maxMP)
 			return exitUsage
 		}
+		if _, _, err := penModel(c.pen); err != nil {
+			fmt.Fprintln(e.stderr, "sudokuar scan:", err)
+			return exitUsage
+		}
 		c.paths = paths
 		se, ok := e.stderr.(*os.File)
 		c.progress = ok && term.IsTerminal(int(se.Fd()))
@@ -79,6 +86,33 @@ func scanFlags(fs *flag.FlagSet) func(*env, []string) int {
 		}
 		return exitOK
 	}
+}
+
+// penUsage is the --pen flag's help, the same for scan and live.
+func penUsage() string {
+	def := "none"
+	if pipeline.PenByDefault {
+		def = "embedded"
+	}
+	return "the pen model that tells printed digits from handwriting (entries, notes): an ONNX `file`, embedded (models/pen.onnx), or none to read every digit as printed (default: " + def + ")"
+}
+
+// penModel reads the --pen flag: the model's bytes (nil: the embedded
+// one), or none.
+func penModel(flag string) (pen []byte, none bool, err error) {
+	switch flag {
+	case "":
+		return nil, false, nil
+	case "none":
+		return nil, true, nil
+	case "embedded":
+		return models.Pen(), false, nil
+	}
+	data, err := os.ReadFile(flag)
+	if err != nil {
+		return nil, false, fmt.Errorf("--pen: %w", err)
+	}
+	return data, false, nil
 }
 
 // scanItem is one image's outcome, kept in input order.
@@ -131,17 +165,19 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 		}
 		outNames = outputNames(files, c.out)
 	}
-	truths := make([]sudoku.Grid, len(files))
-	truthErr := make([]error, len(files))
+	var truths, pens []sudoku.Grid
+	var truthErr []error
 	if c.truth {
-		for i, f := range files {
-			truths[i], truthErr[i] = pipeline.ReadTruth(f)
-		}
+		truths, pens, truthErr = readTruths(files)
 	}
 	workers := min(c.jobs, len(files))
 	pipes := make([]*pipeline.Pipeline, workers)
+	pen, none, err := penModel(c.pen)
+	if err != nil {
+		return 0, err
+	}
 	for w := range pipes {
-		p, err := pipeline.New(pipeline.Options{Backend: c.backend})
+		p, err := pipeline.New(pipeline.Options{Backend: c.backend, Pen: pen, NoPen: none})
 		if err != nil {
 			for _, q := range pipes[:w] {
 				q.Close()
@@ -223,6 +259,9 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 					fmt.Fprintf(stderr, "%v (not scored)\n", truthErr[printed])
 				} else {
 					tally.Add(files[printed], it.res, truths[printed])
+					if pens[printed].Cells != nil {
+						tally.AddPen(it.res, truths[printed], pens[printed])
+					}
 				}
 			}
 			printed++
@@ -242,6 +281,19 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 		tally.Report(w)
 	}
 	return failed, nil
+}
+
+// readTruths reads the truth of each file: its printed givens (.dat) and,
+// where there is one, its handwritten entries (.pen; Cells nil when none).
+func readTruths(files []string) (truths, pens []sudoku.Grid, errs []error) {
+	truths, pens, errs = make([]sudoku.Grid, len(files)), make([]sudoku.Grid, len(files)), make([]error, len(files))
+	for i, f := range files {
+		truths[i], errs[i] = pipeline.ReadTruth(f)
+		if errs[i] == nil {
+			pens[i], _, errs[i] = pipeline.ReadPenTruth(f)
+		}
+	}
+	return truths, pens, errs
 }
 
 // scanOne loads, recognises and (with out set) annotates one image of at
@@ -316,6 +368,9 @@ func describe(it scanItem) string {
 	if r.Status == pipeline.StatusUnread && r.Error != "" {
 		fmt.Fprintf(&b, " (%s)", r.Error)
 	}
+	if r.Progress != "" {
+		b.WriteString("\n  " + describeEntries(r))
+	}
 	if len(r.Grids) > 1 {
 		read := 0
 		for i, g := range r.Grids {
@@ -332,6 +387,44 @@ func describe(it scanItem) string {
 		} else {
 			fmt.Fprintf(&b, "\n  note: %d grids in this photo; read grid %d (--grid 1 reads the most Sudoku-like)", len(r.Grids), read)
 		}
+	}
+	return b.String()
+}
+
+// describeEntries says in words what the player wrote on the page: the
+// counts, then the wrong and clashing entries, the cells to check and the
+// notes, by cell name.
+func describeEntries(r pipeline.Result) string {
+	n := r.Box[0] * r.Box[1]
+	var b strings.Builder
+	if r.PageSolved() {
+		b.WriteString("entries: solved, every cell filled in and right")
+	} else {
+		b.WriteString("entries: " + r.Progress)
+	}
+	if len(r.Mistakes) > 0 {
+		fmt.Fprintf(&b, "; wrong %s", cellNames(r.Mistakes, n))
+	}
+	if len(r.Clashes) > 0 {
+		fmt.Fprintf(&b, "; clashing %s", cellNames(r.Clashes, n))
+	}
+	// The reasons when a few cells are to check; past that, the names.
+	if len(r.EntryCheck) > 0 && len(r.EntryCheck) <= 4 {
+		for _, c := range r.EntryCheck {
+			fmt.Fprintf(&b, "; check %s (%s)", c.Name, c.Reason)
+		}
+	} else if len(r.EntryCheck) > 0 {
+		cells := make([]int, len(r.EntryCheck))
+		for i, c := range r.EntryCheck {
+			cells[i] = c.Cell
+		}
+		fmt.Fprintf(&b, "; %s (not read surely enough to judge)", pipeline.CheckMessage(cells, n))
+	}
+	if len(r.Notes) > 0 {
+		fmt.Fprintf(&b, "; notes in %s", cellNames(r.Notes, n))
+	}
+	if r.Entries != "" && !r.IsSolved() && len(r.Mistakes) == 0 && strings.Trim(r.Entries, "0") != "" {
+		b.WriteString("; entries not checked: the givens are not solved surely")
 	}
 	return b.String()
 }
