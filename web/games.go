@@ -192,6 +192,11 @@ type gameOptions struct {
 	MistakeLimit int
 	Daily        string
 	Replay       bool
+	// Entries (per cell, 0 none) are played as the player's moves before
+	// the game starts: digits carried over from paper. They do not count
+	// as mistakes (a wrong one is shown only when mistakes are shown or
+	// checked), so a limit counts only what is played here.
+	Entries []int
 }
 
 // newGame starts a game of puzzle (unique, with solution) for player.
@@ -209,6 +214,15 @@ func (gs *games) newGame(ctx context.Context, player string, gen Generated, opt 
 	gm, err := game.FromGrid(gen.Puzzle, fixed)
 	if err != nil {
 		return View{}, err
+	}
+	n := shape.N()
+	for i, v := range opt.Entries {
+		if v == 0 {
+			continue
+		}
+		if _, err := gm.Set(i/n, i%n, v); err != nil {
+			return View{}, fmt.Errorf("entries: %s: %w", cellName(i, n), err)
+		}
 	}
 	s := session{
 		Box:          [2]int{shape.BoxRows, shape.BoxCols},
