@@ -133,14 +133,22 @@ func (s *session) drawHint(frame *gocv.Mat, g vision.Grid) (string, error) {
 	if h.pending != nil || h.err != nil || h.puzzle != s.cur.id || !ok {
 		return "", nil
 	}
+	return st.Text, drawStep(frame, g, st, h.walk.Placed(), s.cur.puzzle)
+}
+
+// drawStep paints a logical step into the grid g on frame, from the
+// position filled (the givens, and on a pen page the entries): its
+// pattern cells tinted, the digits placed by the steps before it (done),
+// the digit it places, the candidates it removes struck out.
+func drawStep(frame *gocv.Mat, g vision.Grid, st logic.Step, done []logic.Candidate, filled sudoku.Grid) error {
 	if len(st.Cells) > 0 {
 		if err := overlay.Highlight(frame, g, st.Cells, hintCells); err != nil {
-			return "", err
+			return err
 		}
 	}
 	var marks []overlay.Mark
-	for _, p := range h.walk.Placed() {
-		if s.cur.puzzle.Cells[p.Cell] == 0 {
+	for _, p := range done {
+		if filled.Cells[p.Cell] == 0 {
 			marks = append(marks, overlay.Mark{Cell: p.Cell, Digit: p.Digit, Color: hintDone})
 		}
 	}
@@ -157,12 +165,11 @@ func (s *session) drawHint(frame *gocv.Mat, g vision.Grid) (string, error) {
 		}
 	}
 	for _, p := range st.Pattern {
-		if !gone[p] && !placed[p.Cell] && s.cur.puzzle.Cells[p.Cell] == 0 {
+		if !gone[p] && !placed[p.Cell] && filled.Cells[p.Cell] == 0 {
 			marks = append(marks, overlay.Mark{Cell: p.Cell, Digit: p.Digit, Small: true, Color: hintKeep})
 		}
 	}
-	style := overlay.DefaultStyle()
-	return st.Text, overlay.Marks(frame, g, marks, style)
+	return overlay.Marks(frame, g, marks, overlay.DefaultStyle())
 }
 
 // wrapWords breaks text into lines of at most width characters.

@@ -90,6 +90,20 @@ type FrameInfo struct {
 	Box       [2]int
 	Conflicts []int // cells of conflicting givens, painted red
 	Auto      bool  // auto-solve is on
+	// On a page the player has started with a pen (Entries not ""):
+	// Entries are the handwritten digits as voted (N² chars, '0' none),
+	// Notes the cells of pencil notes, Progress the counts in words (the
+	// wrong count only while Checking, the C key), Mistakes the wrong
+	// entries (set only while Checking), Solved the page full and right,
+	// and Fill the digits Space writes (N² chars, '0' where nothing is
+	// written: givens and ink are never written over; "" when off).
+	Entries  string
+	Notes    []int
+	Progress string
+	Checking bool
+	Mistakes []int
+	Solved   bool
+	Fill     string
 }
 
 // Summary tells how a session went.
@@ -149,6 +163,10 @@ type view struct {
 	fused *pipeline.Reading
 	// cutOff: the grid reached the edge of the recognised frame (job.cutOff).
 	cutOff bool
+	// pen is the player's ink as voted over the page's readings, marks
+	// what it comes to against the vote's gated solution.
+	pen   pipeline.Pen
+	marks pipeline.Marks
 }
 
 type job struct {
@@ -217,6 +235,7 @@ func Run(src Source, sink Sink, opts Options) (Summary, error) {
 // is handed, voting, and the gate's verdict on the voted givens.
 func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 	voter := NewVoter(depth)
+	pens := newPenVoter(depth)
 	var cur view
 	var judged string // the givens rules was judged for
 	var rules pipeline.Verdict
@@ -234,13 +253,16 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 	for j := range jobs {
 		res, print := readJob(p, fz, ink, &j)
 		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, conf: cur.conf, id: cur.id, turns: cur.turns, bend: cur.bend,
-			inner: cur.inner, innerSide: cur.innerSide, cutOff: j.cutOff, print: print, printArea: quadArea(res.Grid.Corners)}
+			inner: cur.inner, innerSide: cur.innerSide, cutOff: j.cutOff, print: print, printArea: quadArea(res.Grid.Corners),
+			pen: cur.pen, marks: cur.marks}
 		if j.fresh {
 			// Another grid, or the page may have changed: nothing of
 			// the old vote may be drawn or voted into the new one.
 			voter.Reset()
+			pens.Reset()
 			fz.restart()
 			v.puzzle, v.verdict, v.conf, v.bend, v.turns, v.inner = sudoku.Grid{}, pipeline.Verdict{}, nil, nil, 0, nil
+			v.pen, v.marks = pipeline.Pen{}, pipeline.Marks{}
 			v.id++
 		}
 		if len(res.Puzzle.Cells) > 0 {
@@ -256,7 +278,9 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 			}
 			if fresh {
 				fz.restart() // a new puzzle: none of the earlier canvases show it
+				pens.Reset()
 			}
+			pens.Add(res.Pen)
 			v.puzzle = voted
 			v.conf = voter.Conf()
 			given := sudoku.CellString(voted.Cells)
@@ -322,6 +346,12 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 				// one has been out of sight a while.
 				v.verdict = pipeline.Verdict{Status: pipeline.StatusReading}
 			}
+		}
+		if len(res.Puzzle.Cells) > 0 {
+			// The entries judged against the vote's solution as the gate
+			// and the confirmations above left it (none: nothing wrong).
+			v.pen = pens.Vote()
+			v.marks = pipeline.CheckEntries(v.puzzle, v.verdict.Solution, v.pen)
 		}
 		cur = v
 		views <- v
@@ -470,6 +500,11 @@ type session struct {
 	confirm int  // frames from this index on must be recognised before drawing
 	fps     float64
 	hint    hintState // the H key: logical steps drawn on the paper
+	// On a page the player has started with a pen: checking (C) circles
+	// the wrong entries, fill (Space) writes the solution in the cells
+	// without ink, penHint (H) is the next step from the entries.
+	checking, fill bool
+	penHint        penHint
 
 	// The grid followed when the frame holds several: the centre of the
 	// one followed last, moving with it from frame to frame (Tab switches).
@@ -518,6 +553,7 @@ func (s *session) loop() Summary {
 			break
 		}
 		s.pollHint()
+		s.pollPenHint()
 		g, locErr := s.locateAndSchedule(frame, i)
 		info := s.draw(&frame, g, locErr == nil, i)
 		due := base.Add(time.Duration(float64(i+1-baseFrame) / fps * float64(time.Second)))
@@ -635,6 +671,10 @@ func (s *session) report(v view) pipeline.Result {
 		r.Conflicts = v.verdict.Conflicts
 		r.Check = pipeline.CheckList(v.verdict.Check, v.puzzle, v.conf, v.verdict.Status, r.Check)
 	}
+	// The entries as voted, never one frame's: that frame's own marks
+	// were judged against its own solution, not the vote's.
+	r.Pen = v.pen
+	r.SetMarks(v.marks)
 	if r.Found && len(v.raw.Puzzle.Cells) > 0 {
 		r.Own = &pipeline.Reading{Given: sudoku.CellString(v.raw.Puzzle.Cells), Status: v.raw.Status}
 	}
@@ -1067,7 +1107,29 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 			info.Given = sudoku.CellString(s.cur.puzzle.Cells)
 			info.Box = [2]int{g.Shape.BoxRows, g.Shape.BoxCols}
 			info.Conflicts = s.cur.verdict.Conflicts
+			pen := s.penPage()
+			if pen {
+				m := s.cur.marks
+				info.Entries, info.Notes, info.Solved, info.Checking = m.Entries, m.Notes, m.Solved, s.checking
+				info.Progress = m.Counts
+				if s.checking {
+					info.Progress, info.Mistakes = m.Progress, m.Mistakes
+				}
+				if m.Solved {
+					info.Progress = m.Progress
+				}
+			}
+			sol := s.cur.verdict.Solution
 			switch {
+			case pen && s.penHint.on:
+			case pen && s.fill && len(sol.Cells) > 0:
+				// Space on a pen page: the solution in the cells without
+				// ink only.
+				pic.Puzzle = inked(s.cur.puzzle, sol, s.cur.pen)
+				pic.Solution = sol
+				info.Fill = fillString(pic.Puzzle, sol)
+			case pen:
+				// Nothing that spoils the game: the outline and the counts.
 			case s.hint.on:
 				hintPicture(&pic, s.cur.puzzle)
 			case s.auto && len(s.cur.verdict.Solution.Cells) > 0:
@@ -1082,15 +1144,36 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 	if !s.auto {
 		mode = "auto-solve off"
 	}
-	hud := []string{fmt.Sprintf("%.0f fps  %s (Space)  hint (H)", s.fps, mode), status}
+	keys := fmt.Sprintf("%.0f fps  %s (Space)  hint (H)", s.fps, mode)
+	pen := ready && located && s.penPage()
+	if pen {
+		keys = fmt.Sprintf("%.0f fps  fill (Space)  check (C)  hint (H)", s.fps)
+		if s.cur.verdict.Status == pipeline.StatusSolved {
+			// "solved" would be the givens' puzzle, not the player's page.
+			status = ""
+		}
+	}
+	hud := []string{keys}
+	if status != "" {
+		hud = append(hud, status)
+	}
+	if pen {
+		hud = append(hud, s.penHUD(s.cur.marks)...)
+	}
 	if s.grids > 1 && s.gridAt > 0 {
 		hud = append(hud, fmt.Sprintf("grid %d of %d (Tab: next)", s.gridAt, s.grids))
 		info.Grids, info.GridAt = s.grids, s.gridAt
 	}
-	if s.hint.on {
+	switch {
+	case pen && s.penHint.on:
+		hud = append(hud, s.penHintHUD()...)
+	case s.hint.on && !pen:
 		hud = append(hud, s.hintHUD()...)
 	}
 	info.Status = status
+	if pen && status == "" {
+		info.Status = info.Progress
+	}
 	info.Auto = s.auto
 	if located {
 		for k, c := range g.Corners {
@@ -1103,7 +1186,18 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 	if err := pipeline.Draw(frame, g, located, pic); err != nil {
 		s.logf("draw frame %d: %v", i, err)
 	}
-	if s.hint.on && located && ready {
+	if pen {
+		if err := s.drawPen(frame, g); err != nil {
+			s.logf("draw entries, frame %d: %v", i, err)
+		}
+		if s.penHint.on {
+			text, err := s.drawPenHint(frame, g)
+			if err != nil {
+				s.logf("draw hint, frame %d: %v", i, err)
+			}
+			info.Hint = text
+		}
+	} else if s.hint.on && located && ready {
 		text, err := s.drawHint(frame, g)
 		if err != nil {
 			s.logf("draw hint, frame %d: %v", i, err)
@@ -1168,7 +1262,13 @@ func (s *session) handleKey(key, i int, frame gocv.Mat, sum *Summary) bool {
 	case 'q', 'Q', keyEsc:
 		return true
 	case keySpace:
-		s.auto = !s.auto
+		if s.penPage() {
+			s.fill = !s.fill // a started page: fill the empty cells, or stop
+		} else {
+			s.auto = !s.auto
+		}
+	case 'c', 'C':
+		s.checking = !s.checking
 	case keyTab:
 		// Another puzzle on the page: follow it, and read it before
 		// anything is drawn into it.
@@ -1179,7 +1279,11 @@ func (s *session) handleKey(key, i int, frame gocv.Mat, sum *Summary) bool {
 			s.chosen, s.tabAt = true, i+1
 		}
 	case 'h', 'H':
-		s.toggleHint()
+		if s.penPage() {
+			s.togglePenHint()
+		} else {
+			s.toggleHint()
+		}
 	case 's', 'S':
 		files, err := s.save(frame)
 		if err != nil {

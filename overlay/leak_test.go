@@ -23,6 +23,8 @@ func TestNoMatLeak(t *testing.T) {
 		Highlight(&frame, g, []int{3, 4}, color.RGBA{R: 255})
 		Outline(&frame, g, color.RGBA{G: 255})
 		HUD(&frame, []string{"status", "fps"})
+		Circles(&frame, g, []int{3, 40}, color.RGBA{R: 255})
+		Banner(&frame, "Solved", color.RGBA{G: 255})
 		Solution(&empty, g, p, s, DefaultStyle())
 	}
 	empty.Close()

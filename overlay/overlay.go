@@ -562,3 +562,75 @@ func darken(data []byte, w, ch int, box image.Rectangle, amount float64) {
 		}
 	}
 }
+
+// Circles rings each of the given cells (row-major indices) in c, an
+// ellipse through the cell's middle following the page's perspective,
+// leaving the ink inside visible: the mark for a wrong entry. The grid
+// must come from Analyze, which sets its Shape.
+func Circles(frame *gocv.Mat, g vision.Grid, cells []int, c color.RGBA) error {
+	if _, _, err := checkFrame(frame); err != nil {
+		return err
+	}
+	if err := checkGrid(g); err != nil {
+		return err
+	}
+	n := g.Shape.N()
+	if n <= 0 {
+		return fmt.Errorf("overlay: grid has no shape (use a Grid from Analyze)")
+	}
+	const steps = 24
+	cs := float64(g.Side) / float64(n)
+	w, h := frame.Cols(), frame.Rows()
+	rings := make([][]image.Point, 0, len(cells))
+	for _, idx := range cells {
+		if idx < 0 || idx >= n*n {
+			return fmt.Errorf("overlay: cell %d outside a %dx%d grid", idx, n, n)
+		}
+		cx, cy := (float64(idx%n)+0.5)*cs, (float64(idx/n)+0.5)*cs
+		pts := make([]image.Point, steps)
+		for k := range pts {
+			a := 2 * math.Pi * float64(k) / steps
+			x, y := framePt(g, cx+0.44*cs*math.Cos(a), cy+0.44*cs*math.Sin(a))
+			if math.IsNaN(x) || math.IsNaN(y) {
+				return fmt.Errorf("overlay: circle of cell %d is not a number", idx)
+			}
+			pts[k] = image.Pt(int(math.Round(x)), int(math.Round(y)))
+		}
+		rings = append(rings, pts)
+	}
+	if len(rings) == 0 {
+		return nil
+	}
+	pv := gocv.NewPointsVectorFromPoints(rings)
+	defer pv.Close()
+	gocv.Polylines(frame, pv, true, c, 2*max(1, min(w, h)/360))
+	return nil
+}
+
+// Banner writes text large and centred across the frame in c on a
+// darkened band: a word the user must not miss ("Solved").
+func Banner(frame *gocv.Mat, text string, c color.RGBA) error {
+	data, ch, err := checkFrame(frame)
+	if err != nil {
+		return err
+	}
+	if text == "" {
+		return nil
+	}
+	w, h := frame.Cols(), frame.Rows()
+	font := gocv.FontHersheyDuplex
+	scale := math.Max(0.8, float64(h)/720*2.4)
+	th := max(2, int(math.Round(scale*2)))
+	sz := gocv.GetTextSize(text, font, scale, th)
+	if sz.X > w*9/10 && sz.X > 0 {
+		scale *= float64(w*9/10) / float64(sz.X)
+		th = max(1, int(math.Round(scale*2)))
+		sz = gocv.GetTextSize(text, font, scale, th)
+	}
+	pad := sz.Y / 2
+	box := image.Rect(0, h/2-sz.Y/2-pad, w, h/2+sz.Y/2+pad).Intersect(image.Rect(0, 0, w, h))
+	darken(data, w, ch, box, 0.5)
+	org := image.Pt((w-sz.X)/2, h/2+sz.Y/2)
+	gocv.PutTextWithParams(frame, text, org, font, scale, c, th, gocv.LineAA, false)
+	return nil
+}

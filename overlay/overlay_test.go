@@ -293,3 +293,65 @@ func inQuad(q [4]gocv.Point2f, x, y float64) bool {
 	}
 	return pos == 0 || neg == 0
 }
+
+// TestCirclesBanner rings cells and checks the ring is red on the cell's
+// edge, the ink in its middle untouched, other cells untouched; and that
+// the banner writes its word across the middle of the frame.
+func TestCirclesBanner(t *testing.T) {
+	frame, g := gridFrame(t, 640, 480, 100, 40, 396)
+	defer frame.Close()
+	red := color.RGBA{R: 230, G: 30, B: 30, A: 255}
+	cells := []int{0, 40, 80}
+	if err := Circles(&frame, g, cells, red); err != nil {
+		t.Fatal(err)
+	}
+	// Where the detector put the grid (the outer edge of its border).
+	x0, y0 := float64(g.Corners[0].X), float64(g.Corners[0].Y)
+	cs := float64(g.Corners[1].X-g.Corners[0].X) / 9
+	isRed := func(y, x int) bool { v := frame.GetVecbAt(y, x); return int(v[2])-int(v[0]) > 80 }
+	for _, idx := range cells {
+		cy, cx := y0+(float64(idx/9)+0.5)*cs, x0+(float64(idx%9)+0.5)*cs
+		ring := false
+		for d := -3; d <= 3; d++ {
+			ring = ring || isRed(int(cy)+d, int(cx+0.44*cs))
+		}
+		if !ring {
+			t.Errorf("cell %d: no red ring at its edge", idx)
+		}
+		if isRed(int(cy), int(cx)) {
+			t.Errorf("cell %d: its middle painted", idx)
+		}
+	}
+	if isRed(int(y0+1.5*cs), int(x0+1.9*cs)) {
+		t.Error("cell 10 ringed")
+	}
+	for name, err := range map[string]error{
+		"cell 81":  Circles(&frame, g, []int{81}, red),
+		"no grid":  Circles(&frame, vision.Grid{}, []int{1}, red),
+		"no shape": Circles(&frame, vision.Grid{Side: 288, HInv: g.HInv}, []int{1}, red),
+	} {
+		if err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	green := color.RGBA{G: 220, A: 255}
+	m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(255, 255, 255, 0), 720, 1280, gocv.MatTypeCV8UC3)
+	defer m.Close()
+	if err := Banner(&m, "Solved", green); err != nil {
+		t.Fatal(err)
+	}
+	greenPx := 0
+	for x := 0; x < 1280; x += 2 {
+		for y := 300; y < 420; y += 2 {
+			if v := m.GetVecbAt(y, x); int(v[1])-int(v[2]) > 100 {
+				greenPx++
+			}
+		}
+	}
+	if greenPx < 200 {
+		t.Errorf("banner: %d green pixels in the middle band, want the word written", greenPx)
+	}
+	if v := m.GetVecbAt(20, 20); v[0] != 255 {
+		t.Errorf("banner painted the top corner: %v", v)
+	}
+}

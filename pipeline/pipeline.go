@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -180,6 +181,15 @@ func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality s
 		r.setGrid(g)
 		r.Turns = k
 	}
+	r.Pen = PenOf(reading).Turn(g.Shape.N(), r.Turns)
+	r.CellPx = math.Round(CellPx(r.Corners, reading.Given.N())/scale*100) / 100
+	r.take(reading, quality)
+}
+
+// take fills r from a reading already turned upright (its pen in r.Pen,
+// the cells' size in r.CellPx): the givens judged and gated, then the
+// entries checked against their solution.
+func (r *Result) take(reading ocr.Reading, quality string) {
 	r.Puzzle = reading.Given
 	r.Given = sudoku.CellString(reading.Given.Cells)
 	r.Prob = reading.Prob
@@ -201,12 +211,15 @@ func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality s
 	// One solution, but a cell may be misread, or the cells too small to
 	// read surely: never present it as certain. The givens are shown
 	// with the cells to check.
-	r.CellPx = math.Round(CellPx(r.Corners, reading.Given.N())/scale*100) / 100
 	v := Gate(reading.Given, judge(reading.Given, reading.Solutions),
 		Evidence{Conf: r.Conf, Doubt: r.CheckCells(), CellPx: r.CellPx})
 	r.Check = CheckList(v.Check, reading.Given, r.Conf, v.Status, r.Check)
 	r.Status, r.Conflicts, r.Solved = v.Status, v.Conflicts, v.Solution
 	r.Solution = sudoku.CellString(v.Solution.Cells)
+	r.SetMarks(CheckEntries(reading.Given, v.Solution, r.Pen))
+	if r.Pen.Ink() && !slices.ContainsFunc(reading.Given.Cells, func(v int) bool { return v != 0 }) {
+		r.Status = StatusNoPrinted
+	}
 	if quality != "" && r.Status != StatusSolved {
 		r.Status = quality
 	} else if quality != "" {

@@ -83,6 +83,22 @@ type Result struct {
 	Own   *Reading `json:"own,omitempty"`
 	Fused *Reading `json:"fused,omitempty"`
 
+	// What the player wrote on the page (see CheckEntries): Entries the
+	// handwritten digits (N² chars, '0' = none); Mistakes the entries read
+	// surely that disagree with the givens' solution (only when solved);
+	// Clashes the surely read entries that repeat a given or another
+	// entry in a house (even unsolved); Notes the cells of pencil notes;
+	// EntryCheck the entries and ink not read surely ("check rXcY",
+	// never called wrong); Progress the counts in words, or "solved".
+	Entries    string  `json:"entries,omitempty"`
+	Mistakes   []int   `json:"mistakes,omitempty"`
+	Clashes    []int   `json:"clashes,omitempty"`
+	Notes      []int   `json:"notes,omitempty"`
+	EntryCheck []Check `json:"entry_check,omitempty"`
+	Progress   string  `json:"progress,omitempty"`
+	// Pen is the reader's word on the ink per cell, what live votes over.
+	Pen Pen `json:"-"`
+
 	Puzzle sudoku.Grid `json:"-"` // the givens as read (Shape zero when no grid)
 	Solved sudoku.Grid `json:"-"` // the full solution (Cells nil unless solved)
 	Grid   vision.Grid `json:"-"` // where the grid is in the frame

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -29,6 +30,26 @@ func ReadTruth(image string) (sudoku.Grid, error) {
 	return g, nil
 }
 
+// PenFile returns the truth file of an image's handwritten entries: the
+// .pen file of the same name next to it (wicht-mixed-train's format).
+func PenFile(image string) string {
+	return strings.TrimSuffix(image, filepath.Ext(image)) + ".pen"
+}
+
+// ReadPenTruth reads the handwritten entries' truth next to image; ok is
+// false (and err nil) when there is none.
+func ReadPenTruth(image string) (g sudoku.Grid, ok bool, err error) {
+	p := PenFile(image)
+	if _, err := os.Stat(p); err != nil {
+		return sudoku.Grid{}, false, nil
+	}
+	g, err = sudoku.ReadDatFile(p)
+	if err != nil {
+		return sudoku.Grid{}, false, fmt.Errorf("entries' truth for %s: %w", image, err)
+	}
+	return g, true, nil
+}
+
 // Tally scores recognitions against ground truth.
 type Tally struct {
 	Images int // images scored
@@ -48,6 +69,52 @@ type Tally struct {
 	// Digits and DigitsRight count the cells that hold a printed digit.
 	Digits, DigitsRight int
 	Misses              []Miss
+	// Pen pages (a .pen truth beside the image): how many, how many with
+	// every entry read right, the handwritten entries and how many were
+	// read right, the entries that are wrong (against the givens'
+	// solution), and of the cells called wrong those that are not
+	// (false alarms: the outcome to avoid), and the wrong entries missed.
+	PenPages, EntriesExact            int
+	Entries, EntriesRight             int
+	WrongEntries, FalseAlarms, Missed int
+}
+
+// AddPen scores the entries of r against the page's truth: printed
+// givens truth and handwritten entries pen.
+func (t *Tally) AddPen(r Result, truth, pen sudoku.Grid) {
+	t.PenPages++
+	sol, err := sudoku.Solve(truth)
+	got := make([]int, len(pen.Cells))
+	if cells, err := sudoku.ParseCells(r.Entries, pen.N()); err == nil {
+		got = cells
+	}
+	exact := true
+	for i, e := range pen.Cells {
+		if got[i] != e {
+			exact = false
+		}
+		if e == 0 {
+			continue
+		}
+		t.Entries++
+		if got[i] == e {
+			t.EntriesRight++
+		}
+		if err == nil && e != sol.Cells[i] {
+			t.WrongEntries++
+			if !slices.Contains(r.Mistakes, i) {
+				t.Missed++
+			}
+		}
+	}
+	if exact {
+		t.EntriesExact++
+	}
+	for _, i := range r.Mistakes {
+		if i < 0 || i >= len(pen.Cells) || pen.Cells[i] == 0 || err != nil || pen.Cells[i] == sol.Cells[i] {
+			t.FalseAlarms++
+		}
+	}
 }
 
 // Miss is an image whose grid was not read exactly or not solved.
@@ -149,6 +216,12 @@ func (t *Tally) Report(w io.Writer) {
 	fmt.Fprintf(w, "grids solved:     %.1f%% (%d/%d, true solution)\n", pct(t.Solved, t.Images), t.Solved, t.Images)
 	fmt.Fprintf(w, "wrong solutions:  %d shown as solved (must be 0)\n", t.WrongShown)
 	fmt.Fprintf(w, "check cells:      %d grids held back for a check (%d of them read exactly)\n", t.Check, t.CheckRight)
+	if t.PenPages > 0 {
+		fmt.Fprintf(w, "pen pages:        %d, entries exact on %d\n", t.PenPages, t.EntriesExact)
+		fmt.Fprintf(w, "entry accuracy:   %.2f%% (%d/%d handwritten digits)\n", pct(t.EntriesRight, t.Entries), t.EntriesRight, t.Entries)
+		fmt.Fprintf(w, "wrong entries:    %d, missed %d\n", t.WrongEntries, t.Missed)
+		fmt.Fprintf(w, "false alarms:     %d right entries called wrong (must be 0)\n", t.FalseAlarms)
+	}
 	if len(t.Misses) == 0 {
 		return
 	}

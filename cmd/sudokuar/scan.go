@@ -45,7 +45,7 @@ func scanFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.IntVar(&c.jobs, "j", runtime.NumCPU(), "photos processed at once (workers)")
 	fs.StringVar(&c.out, "out", "", "write each annotated image into this `folder` (created if missing; inputs are never overwritten)")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per image, one per line")
-	fs.BoolVar(&c.truth, "truth", false, "score against the .dat ground truth next to each image (digit accuracy, exact grids, solved grids, misses)")
+	fs.BoolVar(&c.truth, "truth", false, "score against the .dat ground truth next to each image (digit accuracy, exact grids, solved grids, misses), and the .pen truth of handwritten entries where there is one (entries read, false alarms)")
 	fs.StringVar(&c.backend, "ocr-backend", pipeline.BackendGo, "digit network runtime: onnx-go or opencv")
 	fs.IntVar(&c.grid, "grid", 1, "when a photo holds several grids, read the `N`th most Sudoku-like (the output lists them)")
 	fs.Float64Var(&c.maxMP, "max-megapixels", pipeline.DefaultMaxPixels/1e6, "refuse images with more `MP` than this (read from the header, before decoding)")
@@ -133,9 +133,13 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 	}
 	truths := make([]sudoku.Grid, len(files))
 	truthErr := make([]error, len(files))
+	pens := make([]sudoku.Grid, len(files)) // Cells nil: no .pen truth
 	if c.truth {
 		for i, f := range files {
 			truths[i], truthErr[i] = pipeline.ReadTruth(f)
+			if truthErr[i] == nil {
+				pens[i], _, truthErr[i] = pipeline.ReadPenTruth(f)
+			}
 		}
 	}
 	workers := min(c.jobs, len(files))
@@ -223,6 +227,9 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 					fmt.Fprintf(stderr, "%v (not scored)\n", truthErr[printed])
 				} else {
 					tally.Add(files[printed], it.res, truths[printed])
+					if pens[printed].Cells != nil {
+						tally.AddPen(it.res, truths[printed], pens[printed])
+					}
 				}
 			}
 			printed++
@@ -316,6 +323,9 @@ func describe(it scanItem) string {
 	if r.Status == pipeline.StatusUnread && r.Error != "" {
 		fmt.Fprintf(&b, " (%s)", r.Error)
 	}
+	if r.Progress != "" {
+		b.WriteString("\n  " + describeEntries(r))
+	}
 	if len(r.Grids) > 1 {
 		read := 0
 		for i, g := range r.Grids {
@@ -332,6 +342,35 @@ func describe(it scanItem) string {
 		} else {
 			fmt.Fprintf(&b, "\n  note: %d grids in this photo; read grid %d (--grid 1 reads the most Sudoku-like)", len(r.Grids), read)
 		}
+	}
+	return b.String()
+}
+
+// describeEntries says in words what the player wrote on the page: the
+// counts, then the wrong and clashing entries, the cells to check and the
+// notes, by cell name.
+func describeEntries(r pipeline.Result) string {
+	n := r.Box[0] * r.Box[1]
+	var b strings.Builder
+	if r.PageSolved() {
+		b.WriteString("entries: solved, every cell filled in and right")
+	} else {
+		b.WriteString("entries: " + r.Progress)
+	}
+	if len(r.Mistakes) > 0 {
+		fmt.Fprintf(&b, "; wrong %s", cellNames(r.Mistakes, n))
+	}
+	if len(r.Clashes) > 0 {
+		fmt.Fprintf(&b, "; clashing %s", cellNames(r.Clashes, n))
+	}
+	for _, c := range r.EntryCheck {
+		fmt.Fprintf(&b, "; check %s (%s)", c.Name, c.Reason)
+	}
+	if len(r.Notes) > 0 {
+		fmt.Fprintf(&b, "; notes in %s", cellNames(r.Notes, n))
+	}
+	if r.Entries != "" && !r.IsSolved() && len(r.Mistakes) == 0 && strings.Trim(r.Entries, "0") != "" {
+		b.WriteString("; entries not checked: the givens are not solved surely")
 	}
 	return b.String()
 }
