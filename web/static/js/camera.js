@@ -29,7 +29,7 @@ let checking = false;    // the player asked for the entries of a pen page to be
 
 // Figures for people (the HUD) and for the browser test.
 // rtt: capture -> answer drawn; rttSent: sent -> answer drawn (ms).
-const stats = { sent: 0, answered: 0, dropped: 0, rtt: [], rttSent: [], server: [], encode: [], drawn: '', status: '' };
+const stats = { sent: 0, answered: 0, dropped: 0, pen: 0, leaks: 0, rtt: [], rttSent: [], server: [], encode: [], drawn: '', status: '' };
 window.sudokuarCamera = stats;
 
 function status(text) { $('status').textContent = text; stats.status = text; }
@@ -99,6 +99,10 @@ function onAnswer(a) {
     if (pen) { $('step').textContent = a.hint || ''; $('step').hidden = !a.hint; }
     if (f) toMeasure.push(f);
     stats.last = a;
+    // For the browser test: a pen page's frame that tells right from
+    // wrong unasked, or carries the solution, is a leak.
+    if (a.entries && (((a.mistakes || []).length && !a.checking) || a.solution)) stats.leaks++;
+    if (a.entries) stats.pen++;
     // Several grids in view: the button (and Tab) follows the next one.
     const several = a.grids > 1 && a.gridAt > 0;
     $('next').hidden = !several;
