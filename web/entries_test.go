@@ -47,6 +47,9 @@ func TestAPIGameEntries(t *testing.T) {
 			t.Errorf("cell %s shows %c, want %c", cellName(i, 9), cells[i], want)
 		}
 	}
+	if v["paper"] != entries {
+		t.Errorf("paper %v, want the entries %s", v["paper"], entries)
+	}
 	if v["canUndo"] != true {
 		t.Errorf("the entries cannot be undone: %v", v["canUndo"])
 	}
