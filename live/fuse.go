@@ -22,17 +22,12 @@ type CanvasReader interface {
 	ReadCanvas(canvas gocv.Mat, g vision.Grid, frame image.Point) pipeline.Result
 }
 
-// fuser averages the canvases of one page over the latest recognitions,
-// so a cell one frame misread (sensor noise, blur, the JPEG of a small
-// grid) is read from the mean of several, its noise down by √k. Each
-// reading's own grid puts its frame on the canvas; what is left between
-// two canvases (a corner found a pixel off) is measured by optical flow
-// at the lattice's crossings and undone by a homography before
-// averaging, and a canvas that still does not look like the newest one
-// (another page, a misread lattice, a blurred frame) is left out: an
-// average of misaligned views blurs into wrong digits.
-//
-// It owns its Mats (Close them).
+// fuser averages one page's canvases over the latest recognitions, so a cell
+// one frame misread (noise, blur, JPEG) is read from their mean. Residual
+// misalignment is measured by optical flow at the lattice's crossings and
+// undone by a homography; a canvas still unlike the newest (another page, a
+// misread lattice, a blur) is left out, as misaligned views average into
+// wrong digits. It owns its Mats (Close them).
 type fuser struct {
 	depth int
 	cr    CanvasReader // makes and reads the canvases (nil: no fusion)
@@ -121,17 +116,11 @@ func (f *fuser) take(frame gocv.Mat, res pipeline.Result) {
 	f.now, f.frame = true, image.Pt(frame.Cols(), frame.Rows())
 }
 
-// recheck is the verdict on the voted givens when the gate held them back
-// (verdict, on the evidence ev, not solved although the rules solve them):
-// the frames read one by one doubt some of the vote's cells (each
-// misreads others: noise, blur, the JPEG of small cells). It reads the
-// page from the mean of its latest views, the frame recognised last
-// among them (g: the grid read in that frame); when that reading agrees
-// with the vote, how sure it is counts too (see fusedEvidence), under the
-// same gate. Otherwise, or without two views to fuse, the evidence's
-// Conf and the verdict are returned as they are. The reading of the mean
-// is returned too when fusion was tried (nil otherwise; Views 1 or 0 and
-// no givens: the held views did not align with the newest).
+// recheck re-judges voted givens the gate held back though the rules solve
+// them: it reads the mean of the latest views (g: the grid of the newest)
+// and, when that reading agrees with the vote, counts its confidence too
+// (fusedEvidence) under the same gate; otherwise ev.Conf and verdict stand.
+// It also returns the mean's reading when fusion was tried (else nil).
 func (f *fuser) recheck(voted sudoku.Grid, rules, verdict pipeline.Verdict, ev pipeline.Evidence, g vision.Grid) ([]float64, pipeline.Verdict, *pipeline.Reading) {
 	if rules.Status != pipeline.StatusSolved || verdict.Status == pipeline.StatusSolved || !f.now {
 		return ev.Conf, verdict, nil

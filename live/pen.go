@@ -240,29 +240,59 @@ func (s *session) penHintHUD() []string {
 }
 
 // drawPenHint paints the pen hint into the grid g on frame: the wrong
-// entry circled, or the step as the H key draws one; it returns the
-// hint's sentence.
-func (s *session) drawPenHint(frame *gocv.Mat, g vision.Grid) (string, error) {
+// entry circled, or the step as the H key draws one.
+func (s *session) drawPenHint(frame *gocv.Mat, g vision.Grid) error {
 	h := &s.penHint
 	if h.pending != nil || h.err != nil {
-		return "", nil
+		return nil
 	}
 	switch {
 	case h.hint.Wrong != nil:
-		return h.hint.String(), overlay.Circles(frame, g, []int{h.hint.Wrong.Cell}, wrongRed)
+		return overlay.Circles(frame, g, []int{h.hint.Wrong.Cell}, wrongRed)
 	case h.hint.Step != nil:
 		cur, err := sudoku.ParseCellGrid(s.cur.puzzle.Shape, h.position)
 		if err != nil {
-			return "", fmt.Errorf("hint position: %w", err)
+			return fmt.Errorf("hint position: %w", err)
 		}
-		return h.hint.String(), drawStep(frame, g, *h.hint.Step, nil, cur)
+		return drawStep(frame, g, *h.hint.Step, nil, cur)
 	}
-	return h.hint.String(), nil
+	return nil
 }
 
-// penHUD is the HUD's lines for a pen page: the counts (with the wrong
-// ones while checking), and the keys.
-func (s *session) penHUD(m pipeline.Marks) []string {
+// penPicture says what to draw on a pen page, and what of it a front
+// end drawing itself is told: the counts (the wrong ones only while
+// checking), with Space the solution in the cells without ink only, with
+// H the hint; by default nothing that spoils the game.
+func (s *session) penPicture(info *FrameInfo, pic *pipeline.Picture) {
+	m := s.cur.marks
+	info.Entries, info.Notes, info.Solved, info.Checking = m.Entries, m.Notes, m.Solved, s.checking
+	info.Progress = m.Counts
+	if s.checking {
+		info.Progress, info.Mistakes = m.Progress, m.Mistakes
+	}
+	if m.Solved {
+		info.Progress = m.Progress
+	}
+	sol := s.cur.verdict.Solution
+	switch h := &s.penHint; {
+	case h.on:
+		if h.pending == nil && h.err == nil {
+			hint := h.hint
+			info.PenHint, info.Hint = &hint, hint.String()
+		}
+	case s.fill && len(sol.Cells) > 0:
+		pic.Puzzle = inked(s.cur.puzzle, sol, s.cur.pen)
+		pic.Solution = sol
+		info.Fill = fillString(pic.Puzzle, sol)
+	}
+}
+
+// penHUD is the HUD on a pen page and the status to report: the keys,
+// the status unless it is the givens' "solved" (the player's page is not),
+// the counts (the wrong ones while checking) and the hint.
+func (s *session) penHUD(status string) ([]string, string) {
+	m := s.cur.marks
+	hud := []string{fmt.Sprintf("%.0f fps  fill (Space)  check (C)  hint (H)", s.fps)}
 	line := m.Counts
 	if s.checking {
 		line = "checking: " + m.Progress
@@ -270,7 +300,19 @@ func (s *session) penHUD(m pipeline.Marks) []string {
 	if m.Solved {
 		line = "Solved: every cell filled in and right"
 	}
-	return []string{line}
+	if s.cur.verdict.Status == pipeline.StatusSolved {
+		status = m.Counts
+		if s.checking || m.Solved {
+			status = m.Progress
+		}
+	} else {
+		hud = append(hud, status)
+	}
+	hud = append(hud, line)
+	if s.penHint.on {
+		hud = append(hud, s.penHintHUD()...)
+	}
+	return hud, status
 }
 
 // drawPen paints what the keys ask for on a pen page after the rest:

@@ -31,7 +31,7 @@ func (p *penOracle) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Resul
 		return r
 	}
 	p.mu.Lock()
-	call := p.oracle.calls
+	call := p.calls
 	p.mu.Unlock()
 	rd := ocr.Reading{Given: r.Puzzle, Kinds: make([]ocr.Kind, 81), KindConf: make([]float32, 81), Entries: slices.Clone(p.entries), EntryConf: make([]float32, 81)}
 	for i := range rd.Kinds {
@@ -83,9 +83,11 @@ func TestPenKeys(t *testing.T) {
 		entries []int
 		keys    map[int]int
 		solved  bool
+		undrawn bool // as the web camera runs it
 	}{
-		{"half done", penPage(45, wrongA, wrongB), map[int]int{15: 'c', 25: ' ', 30: ' ', 35: 'h', 50: 'q'}, false},
-		{"full and right", penPage(81), map[int]int{100: 'q'}, true},
+		{"half done", penPage(45, wrongA, wrongB), map[int]int{15: 'c', 25: ' ', 30: ' ', 35: 'h', 50: 'q'}, false, false},
+		{"half done, undrawn", penPage(45, wrongA, wrongB), map[int]int{15: 'c', 25: ' ', 30: ' ', 35: 'h', 50: 'q'}, false, true},
+		{"full and right", penPage(81), map[int]int{100: 'q'}, true, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -101,6 +103,7 @@ func TestPenKeys(t *testing.T) {
 				NewRecognizer: func() (Recognizer, error) { return po, nil },
 				OnFrame:       func(f FrameInfo) { frames = append(frames, f) },
 				OnRecognition: func(r pipeline.Result) { reports = append(reports, r) },
+				Undrawn:       c.undrawn,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -150,6 +153,9 @@ func TestPenKeys(t *testing.T) {
 				}
 				if f.Index > 35 && strings.HasPrefix(f.Hint, "Wrong entry") {
 					hinted = true
+					if f.PenHint == nil || f.PenHint.Wrong == nil || (f.PenHint.Wrong.Cell != wrongA && f.PenHint.Wrong.Cell != wrongB) {
+						t.Errorf("frame %d: pen hint %+v, want one of the wrong entries", f.Index, f.PenHint)
+					}
 				}
 				solved = solved || f.Solved
 				if f.Solved != c.solved && f.Solved {

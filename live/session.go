@@ -12,6 +12,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"github.com/sudokuar/sudokuar/logic"
 	"github.com/sudokuar/sudokuar/overlay"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -104,6 +105,10 @@ type FrameInfo struct {
 	Mistakes []int
 	Solved   bool
 	Fill     string
+	// PenHint is the H key's answer on a pen page (nil unless H is on and
+	// the hint is ready): the wrong entry or the step, for a front end
+	// that draws it itself; Hint holds its sentence.
+	PenHint *logic.HintResult
 }
 
 // Summary tells how a session went.
@@ -1091,6 +1096,7 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 	// blurred frame) as long as the grid is followed and its ink print
 	// does not change; a page that may be new waits for a reading.
 	ready := s.have && s.confirm < 0 && len(s.cur.puzzle.Cells) > 0
+	pen := ready && located && s.penPage()
 	if located {
 		pic.Outline = true
 		if ready {
@@ -1107,29 +1113,9 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 			info.Given = sudoku.CellString(s.cur.puzzle.Cells)
 			info.Box = [2]int{g.Shape.BoxRows, g.Shape.BoxCols}
 			info.Conflicts = s.cur.verdict.Conflicts
-			pen := s.penPage()
-			if pen {
-				m := s.cur.marks
-				info.Entries, info.Notes, info.Solved, info.Checking = m.Entries, m.Notes, m.Solved, s.checking
-				info.Progress = m.Counts
-				if s.checking {
-					info.Progress, info.Mistakes = m.Progress, m.Mistakes
-				}
-				if m.Solved {
-					info.Progress = m.Progress
-				}
-			}
-			sol := s.cur.verdict.Solution
 			switch {
-			case pen && s.penHint.on:
-			case pen && s.fill && len(sol.Cells) > 0:
-				// Space on a pen page: the solution in the cells without
-				// ink only.
-				pic.Puzzle = inked(s.cur.puzzle, sol, s.cur.pen)
-				pic.Solution = sol
-				info.Fill = fillString(pic.Puzzle, sol)
 			case pen:
-				// Nothing that spoils the game: the outline and the counts.
+				s.penPicture(&info, &pic)
 			case s.hint.on:
 				hintPicture(&pic, s.cur.puzzle)
 			case s.auto && len(s.cur.verdict.Solution.Cells) > 0:
@@ -1144,36 +1130,18 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 	if !s.auto {
 		mode = "auto-solve off"
 	}
-	keys := fmt.Sprintf("%.0f fps  %s (Space)  hint (H)", s.fps, mode)
-	pen := ready && located && s.penPage()
+	hud := []string{fmt.Sprintf("%.0f fps  %s (Space)  hint (H)", s.fps, mode), status}
 	if pen {
-		keys = fmt.Sprintf("%.0f fps  fill (Space)  check (C)  hint (H)", s.fps)
-		if s.cur.verdict.Status == pipeline.StatusSolved {
-			// "solved" would be the givens' puzzle, not the player's page.
-			status = ""
-		}
-	}
-	hud := []string{keys}
-	if status != "" {
-		hud = append(hud, status)
-	}
-	if pen {
-		hud = append(hud, s.penHUD(s.cur.marks)...)
+		hud, status = s.penHUD(status)
 	}
 	if s.grids > 1 && s.gridAt > 0 {
 		hud = append(hud, fmt.Sprintf("grid %d of %d (Tab: next)", s.gridAt, s.grids))
 		info.Grids, info.GridAt = s.grids, s.gridAt
 	}
-	switch {
-	case pen && s.penHint.on:
-		hud = append(hud, s.penHintHUD()...)
-	case s.hint.on && !pen:
+	if s.hint.on && !pen {
 		hud = append(hud, s.hintHUD()...)
 	}
 	info.Status = status
-	if pen && status == "" {
-		info.Status = info.Progress
-	}
 	info.Auto = s.auto
 	if located {
 		for k, c := range g.Corners {
@@ -1191,11 +1159,9 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 			s.logf("draw entries, frame %d: %v", i, err)
 		}
 		if s.penHint.on {
-			text, err := s.drawPenHint(frame, g)
-			if err != nil {
+			if err := s.drawPenHint(frame, g); err != nil {
 				s.logf("draw hint, frame %d: %v", i, err)
 			}
-			info.Hint = text
 		}
 	} else if s.hint.on && located && ready {
 		text, err := s.drawHint(frame, g)

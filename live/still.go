@@ -6,15 +6,11 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// stillness tells whether a frame shows what the frame last followed
-// showed, within camera noise: then the grid is where it was and its ink
-// print what it was, and the session keeps both instead of following the
-// grid again (a phone on a stand, a webcam over a desk: most frames).
-//
-// Each frame is shrunk to a thumbnail of at most stillSide pixels (area
-// averaging, so sensor noise all but vanishes) and compared with the
-// thumbnail of the frame last followed, not with the frame before it, so
-// a slow drift adds up and is followed once it shows.
+// stillness tells whether a frame shows what the frame last followed showed,
+// within camera noise (a phone on a stand: most frames); then the session
+// keeps the grid and its ink instead of following it again. Frames are
+// compared as area-averaged thumbnails of at most stillSide pixels against
+// the frame last followed, not the one before, so a slow drift adds up.
 type stillness struct {
 	thumb, ref, gray, diff gocv.Mat
 	have                   bool // ref holds the thumbnail of the frame last followed

@@ -9,16 +9,11 @@ import (
 	"github.com/sudokuar/sudokuar/vision"
 )
 
-// tracker follows a grid from one frame to the next by optical flow
-// (pyramidal Lucas-Kanade) when the detector misses it in a frame (motion
-// blur, a finger over the outline, glare): the points where the box
-// lines cross are strong features, so their flow from the last frame the
-// grid was found in says where it is now. A homography fitted to them
-// (RANSAC, so a point lost behind a thumb does not count) gives the
-// grid's corners and its canvas mapping, for at most maxTracked frames
-// in a row before the detector must find the grid again.
-//
-// It owns its Mats (Close them).
+// tracker follows a grid by optical flow (pyramidal Lucas-Kanade) when the
+// detector misses it (blur, a finger, glare): the box lines' crossings are
+// strong features, and a homography fitted to their flow (RANSAC, so a point
+// behind a thumb does not count) gives the corners and canvas mapping, for
+// at most maxTracked frames in a row. It owns its Mats (Close them).
 type tracker struct {
 	prev     gocv.Mat // grey frame the grid was last followed in (half size for large frames)
 	scale    float64  // prev's pixels per frame pixel

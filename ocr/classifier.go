@@ -1,17 +1,10 @@
 // Package ocr reads the values of a Sudoku grid from its cell images.
-//
-// In: the cells cut by package vision (vision.Cell, CellSize×CellSize grey
-// images, ink bright on dark) and the grid's box shape. Out: a Reading: the
-// givens as a sudoku.Grid, the page's symbol convention for values above 9,
-// per-cell value probabilities and (calibrated) confidences, the
-// corrections made to find a reading with a unique solution, and the cells
-// to check before its solution may be shown as certain (Reading.Doubt).
-//
-// The model is a small CNN stored as ONNX (see package
-// github.com/sudokuar/sudokuar/ocr/digitnet and models/README.md) that
-// tells apart 25 glyphs: empty, 1..9, 10..16, A..G and 0 (Glyph). Two
-// runtimes execute the same bytes: onnx-go with its gorgonia backend (pure
-// Go, the default) and OpenCV's DNN module.
+// In: vision.Cell images (ink bright on dark) and the box shape. Out: a
+// Reading: the givens, the symbol convention above 9, calibrated per-cell
+// probabilities, the corrections made for a unique solution, and the cells
+// to check before a solution is shown as certain (Reading.Doubt). The model
+// is a small ONNX CNN (package ocr/digitnet, models/README.md) run by onnx-go
+// (pure Go, the default) or OpenCV's DNN module.
 package ocr
 
 import (

@@ -43,23 +43,17 @@ const (
 	faintConf = 0.9
 )
 
-// Bounds of the wide repair (see resolver.wide). sureTiers are the
-// confidences from which it keeps a given as read (the lower tier is
-// tried first; the higher, which doubts more givens, when it finds
-// nothing); an unsure given may take the values within wideCellCost of
-// the value read (e^2.5 ≈ 12 times less likely; empty among them). The
-// readings of the unsure givens it lists are bounded by wideLeaves, the
-// search for them by wideNodes, and the solver runs over them by
-// wideSolves, each of at most wideBudget search nodes (a reading of a
-// 16×16 with 110 givens takes about 50: image18's 508 runs took 23,000
-// nodes in all). About 5 ms of CPU for a 16×16 with five givens misread
-// (BenchmarkWideRepair).
+// Bounds of the wide repair (see resolver.wide). sureTiers: confidences from
+// which a given is kept as read (the lower tried first). An unsure given may
+// take values within wideCellCost of the one read (e^2.5, about 12 times less
+// likely; empty among them). wideLeaves, wideNodes, wideSolves and wideBudget
+// bound the readings listed, their search, the solver runs and each run's
+// nodes; their cost is in performance.md (BenchmarkWideRepair).
 var sureTiers = []float64{0.9, 0.99}
 
-// wideMinSide is the smallest grid the wide repair is for. Three edits
-// are 11% of a 9×9's 28 or so givens but under 3% of a 16×16's 112; on
-// 9×9 frames of a webcam video (others-tune) it found readings changing
-// 4 to 6 of the givens, too many to trust.
+// wideMinSide is the smallest grid the wide repair is for: three edits are
+// a far larger share of a 9×9's givens than of a 16×16's, and on 9×9 webcam
+// frames it found readings changing four to six givens, too many to trust.
 const wideMinSide = 12
 
 const (
@@ -286,19 +280,12 @@ func (s *resolver) repair() {
 	s.doubtRivals(base, found)
 }
 
-// wide is the repair for a reading with more misread givens than the
-// search's maxEdits (a blurred 16×16 in a thin font read five 3s and 13s
-// as 1s, 11s and 15s, each with the printed value second). For each of
-// sureTiers it keeps the givens read at least that surely and lists the
-// readings of the others, each taking a value within wideCellCost of the
-// value read, that break no rule and cost at most maxCost, cheapest first;
-// then it asks the solver, in that order, which have exactly one
-// solution, up to AcceptMargin beyond the first that has. Their cost is
-// the search's log-probability, so applyBest and doubtRivals judge them
-// as they judge the search's: a changed cell is at most as sure as its new
-// value's odds against the value read (a change against the model's odds
-// is to be checked), and a reading with another solution nearly as
-// likely puts the cells where they differ in doubt.
+// wide repairs a reading with more misread givens than maxEdits (a blurred
+// 16×16 in a thin font). For each of sureTiers it keeps the givens read that
+// surely and lists readings of the others (values within wideCellCost, no
+// rule broken, cost at most maxCost, cheapest first), then asks the solver
+// which have one solution, up to AcceptMargin beyond the first. Costs are
+// log-probabilities, so applyBest and doubtRivals judge them as the search's.
 func (s *resolver) wide(base sudoku.Grid) []candidate {
 	if s.sv == nil {
 		return nil

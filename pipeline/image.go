@@ -51,18 +51,13 @@ func megapixels(n int64) string {
 	return fmt.Sprintf("%.1f MP", float64(n)/1e6)
 }
 
-// ReadImage loads a photo as an 8-bit BGR Mat: the one way every front end
-// (scan, uploads, training) reads a picture. The caller closes the
-// returned Mat, also on error (it is then empty).
-//
-// Before anything is decoded, the file must exist, hold 1 B to 64 MB,
-// and pass CheckImage: start like a JPEG, PNG, BMP, TIFF or WebP file,
-// its header must give at most maxPixels pixels (0 or less means
-// DefaultMaxPixels: a 20000×20000 PNG of a few megabytes would otherwise
-// take 1.2 GB once decoded), and a JPEG may have at most MaxJPEGScans
-// scans. Too many pixels give a *TooLargeError; the other failures, and
-// an image too small to hold a grid, a *vision.QualityError of kind
-// BadInput. Every message names the file.
+// ReadImage loads a photo as an 8-bit BGR Mat, the one way every front end
+// reads a picture; the caller closes it, also on error (then empty). Before
+// decoding, the file must exist, be 1 B to 64 MB and pass CheckImage (a
+// known format, at most maxPixels by its header, 0 or less: DefaultMaxPixels,
+// at most MaxJPEGScans scans). Too many pixels give a *TooLargeError; other
+// failures and images too small for a grid a BadInput *vision.QualityError
+// naming the file.
 func ReadImage(path string, maxPixels int64) (gocv.Mat, error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -111,9 +106,9 @@ type ImageInfo struct {
 // MaxJPEGScans is the most scans a JPEG may have to be decoded. A
 // progressive JPEG draws its picture in several scans (libjpeg's default
 // script writes 10; the most seen from a camera or an editor is a few
-// dozen), and every scan costs a pass over the whole picture: a 1 MB
-// 1280×1280 JPEG of ~87,000 scans passes every other check and takes
-// libjpeg 16.7 s to decode (issue 19).
+// dozen), and every scan costs a pass over the whole picture, so a small
+// file of many thousands of scans passes every other check and takes
+// libjpeg seconds to decode (the Tuning table of docs/performance.md).
 const MaxJPEGScans = 100
 
 // Problems CheckImage finds, besides too many pixels (*TooLargeError).

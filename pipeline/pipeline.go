@@ -162,8 +162,8 @@ func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality s
 	}
 	if k := ((reading.Turns % 4) + 4) % 4; k != 0 {
 		// The page lies turned: a page photographed sideways, or a phone's
-		// orientation tag that does not match its pixels (7 of the 160 real
-		// photos in wicht-v2-train). ocr.Read reads the digits turned but
+		// orientation tag that does not match its pixels (a few of the real
+		// newspaper photos). ocr.Read reads the digits turned but
 		// keeps the photo's layout; turn the layout and the grid's geometry
 		// to match, so the givens come out as printed and the overlay draws
 		// its digits upright.

@@ -16,7 +16,7 @@
 #
 # Environment: LIVESCORE_DIR (default out/livescore), SUDOKUAR (the binary;
 # default: built from this tree into bin/sudokuar), FRAMINGS (default
-# "near far webcam").
+# "near far webcam"; WxH@SHARE for another, e.g. 1920x1080@0.35).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=$root/../shared
@@ -42,6 +42,7 @@ for list in $lists; do
 		near) W=1280 H=720 S=0.85 ;;
 		far) W=1280 H=720 S=0.55 ;;
 		webcam) W=640 H=480 S=0.70 ;;
+		*x*@*) S=${fr#*@} W=${fr%%x*} H=${fr%@*} H=${H#*x} ;;
 		*) echo "livescore: unknown framing $fr" >&2; exit 1 ;;
 		esac
 		v=$dir/$set-$fr

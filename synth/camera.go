@@ -2,23 +2,17 @@ package synth
 
 import "math"
 
-// Pose places the page in front of the camera. Angles are in degrees.
-//
-// The grid is a unit square centred on the origin of the page plane. It is
-// first turned in its own plane by Rotate (positive turns it clockwise as
-// seen in the photo), then tilted by Tilt about an axis in the page plane
-// that points TiltAxis degrees from the page's x axis, then moved Distance
-// grid sides away from a pinhole camera with horizontal field of view HFOV.
-// Finally the photo is shifted by ShiftX, ShiftY pixels, which is the same
-// as a camera whose optical centre is off the middle of the picture.
+// Pose places the page in front of the camera (angles in degrees). The grid
+// is a unit square centred on the origin of the page plane; the steps apply
+// in the order of the fields.
 type Pose struct {
-	Rotate   float64
-	Tilt     float64
-	TiltAxis float64
-	Distance float64
-	HFOV     float64
-	ShiftX   float64
-	ShiftY   float64
+	Rotate   float64 // turn in the page's plane, clockwise as seen in the photo
+	Tilt     float64 // tilt about an axis in the page plane…
+	TiltAxis float64 // …pointing this far from the page's x axis
+	Distance float64 // grid sides from a pinhole camera
+	HFOV     float64 // the camera's horizontal field of view
+	ShiftX   float64 // pixels the photo is shifted (an optical centre off
+	ShiftY   float64 // the middle of the picture)
 }
 
 // mat3 is a row-major 3×3 matrix.

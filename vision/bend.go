@@ -8,16 +8,14 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// A page curled towards a book's gutter is no plane: one homography from
-// its corners leaves the grid's lines bowed on the canvas, and the cells
-// on the side that turns away crowded together. Two measurements undo
-// that. The outline's sides, fitted as smooth curves, say how each side
-// bows; blending them across the grid (a Coons patch) straightens the
-// lines. The grid lines on the straightened canvas then say how the
-// cells' spacing drifts along each axis; a monotone respacing evens it.
-// Both are kept as one Bend: a mesh of displacements from the ideal
-// canvas to the canvas of the corners' homography, which the canvas is
-// resampled through and which maps cells back into the frame.
+// A page curled towards a book's gutter is no plane: one homography leaves
+// its lines bowed and the cells turning away crowded. Two measurements undo
+// that, kept as one Bend (a mesh of displacements from the ideal canvas to
+// the homography's, used to resample and to map cells back):
+//  1. the outline's sides fitted as curves, blended across the grid (a
+//     Coons patch), straighten the lines;
+//  2. the grid lines then found say how the spacing drifts: a monotone
+//     respacing evens it.
 
 // Bend is how the grid of a curled page departs from the homography of its
 // corners. The canvas point (x, y) of the ideal, flat grid (side S) lies at
@@ -445,16 +443,11 @@ type lineFit2 struct{ a, b, c float64 }
 
 func (l lineFit2) at(t float64) float64 { return l.a + t*(l.b+t*l.c) }
 
-// lineCurves finds the n+1 lines of one direction in the band sums (see
-// bandSums: sums[b][i] is the line ink at position i in band b). In each
-// band every line is looked for near where its neighbours put it (so the
-// spacing may drift, as on a page turning away); lines not found (light
-// cell lines the long-stroke image lost) are filled in from a cubic
-// through the positions found in that band. Each line is then fitted
-// across the bands. It also returns the share of the line positions that
-// were found rather than filled in, and is false when a band has fewer
-// than four lines, a border far from the canvas edge or a cell squeezed to
-// less than 0.4 of its width.
+// lineCurves finds the n+1 lines of one direction in the band sums, each
+// near where its neighbours put it in every band (the spacing may drift),
+// the ones not found filled from a cubic, then each fitted across bands.
+// It returns the share found, and false when a band has under four lines,
+// a border far from the edge or a cell under 0.4 of its width.
 func lineCurves(sums [latticeBands][]float64, n int, cs, band float64) ([]lineFit2, float64, bool) {
 	pos := make([][]float64, latticeBands) // pos[b][k]
 	seen := 0

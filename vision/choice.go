@@ -183,17 +183,11 @@ func normalise01(p []float32) []float64 {
 	return out
 }
 
-// pick returns the index in cs (ordered as scoreCandidates leaves them)
-// of the candidate p asks for; toFind maps frame pixels to find pixels.
-//
-// A pick by point takes the first candidate whose outline holds the point
-// when that one looks like a grid. When it does not (a live view follows
-// the page the grid is printed on, and aims at the page's centre, which
-// may fall just beside a grid printed off-centre), a grid lying within
-// nearGridShare of its side from the point is taken instead; a grid
-// further away may be another puzzle of the page, so the outline holding
-// the point stands (and is read as such). With no outline holding the
-// point, the one whose centre is nearest.
+// pick returns the index in cs (as scoreCandidates orders them) of the
+// candidate p asks for; toFind maps frame pixels to find pixels. By point:
+// the first outline holding it if that looks like a grid, else a grid within
+// nearGridShare of its side (a live view aims at the page's centre, beside
+// an off-centre grid), else the holding outline; with none, the nearest.
 func pick(cs []candidate, p Pick, toFind func(pt) pt) int {
 	if len(cs) == 0 {
 		return -1
@@ -260,16 +254,11 @@ func distOutside(q [4]pt, p pt) float64 {
 	return d
 }
 
-// innerCandidates looks inside the outline of candidate outer (the
-// largest quadrilateral of the search, whose points are read) when its
-// own inside does not look like a lattice: a page held against a
-// background has its outline found first, and the grid printed on it is a
-// component inside, never an external contour. The binary search image
-// within outer, its sides moved in by innerInset of the outline's size
-// (to cut the background off), is searched again for the outer
-// boundaries of its components; those holding at most maxInnerShare of
-// outer's area, reducing to quadrilaterals and not merely outer's own
-// content cut by the inset are returned, largest first, with their points.
+// innerCandidates searches inside candidate outer when it does not look
+// like a lattice: a page held up is found first, and its grid is a component
+// inside, never an external contour. Outer's inside (inset by innerInset) is
+// searched for component outlines under maxInnerShare of its area that reduce
+// to quadrilaterals; they are returned largest first, with their points.
 func (d *Detector) innerCandidates(outer candidate, minArea float64) []candidate {
 	if d.latticeLikeness(d.bin, outer.q) >= innerSearchBelow {
 		return nil

@@ -335,18 +335,12 @@ func (d *Detector) search(frame gocv.Mat) (float64, error) {
 	return gs, nil
 }
 
-// findIn searches region r of the working grey image (gs: the scale from
-// its pixels to frame pixels) for the candidate grids, at a bounded
-// resolution (at most side pixels on r's long side: the cost is then
-// independent of the camera), and sets the mapping from find pixels to
-// frame pixels. With enlarge, a region smaller than that is enlarged to
-// it, up to maxEnlarge times: a grid's thin lines and the gap between it
-// and the page's edge then survive the blur, the threshold's block and
-// the dilation, which are sized in find pixels. With quick (the search
-// of a region told where the grid is, which falls back to the whole
-// search), a region shrunk by less than areaFrom is shrunk by linear
-// sampling rather than pixel-area averaging, which at a fractional scale
-// costs as much as the rest of that search.
+// findIn finds the candidate grids in region r of the working grey image
+// (gs: its scale to frame pixels) at most side pixels long, so the cost does
+// not depend on the camera, and maps find pixels to frame pixels. enlarge
+// scales a small region up (up to maxEnlarge) so thin lines survive the blur
+// and threshold; quick (a told-where search) shrinks by less than areaFrom
+// by linear sampling, as area averaging there costs as much as the search.
 func (d *Detector) findIn(r image.Rectangle, gs float64, enlarge, quick bool, side int) {
 	src := d.gray
 	if r != image.Rect(0, 0, d.gray.Cols(), d.gray.Rows()) {
@@ -734,18 +728,11 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 	if err != nil {
 		return g, nil, err
 	}
-	// A candidate that does not look like a lattice to the search is
-	// mostly a page held up, whose grid's lines the search's resolution
-	// blurred into the print around them: its reading at the corners
-	// found there rarely has clear lines (40 of the 55 such frames of the
-	// 416 held-out ones in BenchmarkAnalyzeHeldOut), and the second look
-	// below then finds the grid anyway, after a reading of the page that
-	// tried every mend (a bend, even boxes, the grid from its cells, edge
-	// lines, a finer canvas). So the page is looked at closer first, and
-	// that reading is taken when it is a 9×9 grid whose lines are clear
-	// (measured on 9×9 pages only: a synthetic 12×12 read this way lost a
-	// given); otherwise the frame is searched again and read as before,
-	// with this look kept for the comparison below.
+	// A candidate that does not look like a lattice is mostly a page held
+	// up, its grid's lines blurred at the search's resolution: look closer
+	// first and take that reading when it is a 9×9 grid with clear lines
+	// (9×9 only: a 12×12 read this way lost a given); otherwise search again
+	// and keep this look for the comparison below.
 	var early *zoomLook
 	if !d.takenLooksLikeGrid() {
 		if roi, ok := d.zoomRegion(gs); ok {
@@ -911,9 +898,8 @@ func (d *Detector) hintRegion(q [4]gocv.Point2f, gs float64) (image.Rectangle, b
 // it): the region is mostly the grid, whose outline and lines stand out
 // at this size (a grid 130 px across in the frame is looked at twice as
 // large, as the second look does), where the whole frame's search needs
-// FindSide for a page and its surroundings. Measured on the held-out
-// frames (BenchmarkAnalyzeHeldOut, TestWithinFindsTheGrid): the same
-// grids as at 640, 0.5–1 CPU ms less.
+// FindSide for a page and its surroundings (the Tuning table of
+// docs/performance.md has what set it).
 const hintFindSide = 480
 
 // hintMargin is how far beyond the bounding box of the grid last seen
@@ -1174,15 +1160,12 @@ func (d *Detector) tryEdgeLines(a *analysis) {
 	}
 }
 
-// tryWholeLattice handles a quadrilateral that holds a whole grid and
-// more, though its lines read clearly: a grid printed to the edge of
-// a photo or page, held up against a background, has its outline merged
-// with the page's edge beside it, so the warp holds the grid and a margin
-// of the page and the lattice read across it is misplaced (a reading of
-// no solution). When the lines of a whole 9×9 grid (the common size;
-// a comb of fewer lines fits inside a larger grid too) stand out inside
-// the canvas, short of its edges, the sides move to that grid's outer
-// lines, if its lines are then clearer.
+// tryWholeLattice handles a quadrilateral holding a whole grid and more
+// though its lines read clearly: a grid printed to a page's edge has its
+// outline merged with that edge, so the lattice read across the warp is
+// misplaced. When a whole 9×9 grid's lines stand out inside the canvas,
+// short of its edges, the sides move to its outer lines if they are then
+// clearer (fewer lines than 9 fit inside a larger grid too).
 func (d *Detector) tryWholeLattice(a *analysis) {
 	if a.guess.LineScore < weakLineScore || a.guess.Shape.N() > 9 {
 		// Weak lines: the quadrilateral is a page or a frame around the
@@ -1429,15 +1412,15 @@ const bendGain = 0.04
 const weakLineScore = 0.25
 
 // clearLineScore is the line score from which a reading is taken without
-// looking again at the page it lies on: grids found right score 0.30 and
+// looking again at the page it lies on: grids found right score from it
 // up; a page read as a 4×4 lattice of the columns a small grid printed on
-// it makes scores 0.27 (es2812-42 held in a 1920×1080 frame at 35%).
+// it makes scores just under it.
 const clearLineScore = 0.3
 
 // manyLooks reports whether the digits of g, an n×n grid found in a
 // frame, are cut several ways (Cell.Looks): cells under Options.LookPx
 // in the frame. Grids above 9×9 are left to one look: their two-digit
-// glyphs were not measured with the other cuts (a 16×16 read exactly was
+// glyphs were not tried with the other cuts (a 16×16 read exactly was
 // held back).
 func (d *Detector) manyLooks(g Grid, n int) bool {
 	return n <= 9 && MeanSide(g.Corners)/float64(n) < d.opts.LookPx
@@ -1465,9 +1448,8 @@ func MeanSide(q [4]gocv.Point2f) float64 {
 // at least the 9×9 canvas and at most the 12×12 one, except that a 16×16
 // grid is cut from the finest canvas (16*cellPx, where it is read and its
 // lattice measured): a cell of three quarters of cellPx binarised the
-// thin strokes of a blurred 3 or 13 printed in 15 px cells into blobs
-// (testdata/synth image18 lost 14 of 112 givens, 5 on the finest canvas),
-// for about 15% more CPU in Analyze for a 16×16 grid.
+// thin strokes of a blurred 3 or 13 in small cells into blobs, and the
+// finest canvas costs a 16×16 only a little more CPU in Analyze.
 func canvasSide(n, cellPx int) int {
 	if n > 12 {
 		return 16 * cellPx

@@ -350,19 +350,13 @@ func edgeLines(colSum, rowSum [latticeBands][]float64, side int) ([4]line, bool)
 	return lines, moved
 }
 
-// combFit finds, in the line profile p of a canvas (p[i]: long-stroke ink
-// at position i), the n+1 evenly spaced lines of an n×n grid that stand
-// out best: for each spacing from half the canvas's n-th part up to it and
-// each offset that keeps the comb inside, the mean of its teeth (the
-// strongest ink within combReach of each, over the profile's largest)
-// less the mean halfway between them. A comb is only a whole grid when
-// each tooth holds a line (at least combTooth), the ink halfway between
-// them and a spacing beyond either end is under combOuter of the teeth's
-// (a comb inside a finer grid, or part of a larger one, has a line
-// there; text and a turned grid smear ink between). It
-// returns the comb's first and last line and its score, and the score of
-// the comb spanning the whole canvas and whether that one is whole (then
-// nothing shorter is looked for).
+// combFit finds in line profile p (p[i]: long-stroke ink at i) the n+1
+// evenly spaced lines of an n×n grid that stand out best, over spacings and
+// offsets: teeth (strongest ink within combReach) less ink halfway between.
+// A comb is whole when each tooth holds a line (combTooth) and the ink
+// between and a spacing beyond either end is under combOuter of the teeth.
+// It returns the comb's end lines and score, and the score of the comb
+// spanning the canvas and whether that one is whole.
 func combFit(p []float64, n int) (lo, hi, score, full float64, spans bool) {
 	side := len(p)
 	top := 0.0
@@ -437,22 +431,13 @@ const (
 	combOuter = 0.5
 )
 
-// wholeLatticeLines finds the outer lines of an n×n grid lying within the
-// current line images of a canvas of side canvasSide when the
-// quadrilateral warped there is more than the grid: its outline merged
-// with the page's edge beside the grid (a grid printed to the edge of a
-// photo or a page, held up against a background), so the canvas holds
-// the grid and a margin of the page. In each half of each direction, the
-// comb of n+1 evenly spaced lines that stand out best (combFit) is taken
-// when it is a whole grid and stands clearly above the comb spanning the
-// canvas, and its end lines replace the canvas's edges. The grid must be
-// found both ways (shorter than the canvas, or its whole lattice spanning
-// it) and share a side with the canvas (a side of its comb within half a
-// cell of the canvas's edge, or its lines spanning the canvas the other
-// way): a grid inside a page's margins all round is the inner search's
-// to find.
-// It returns the four lines (top, right, bottom, left, canvas pixels) and
-// whether the sides moved.
+// wholeLatticeLines finds the outer lines of an n×n grid inside a canvas
+// warped from more than the grid (its outline merged with the page's edge).
+// In each half of each direction the best whole comb (combFit), clearly above
+// the one spanning the canvas, gives the edge; the grid must be found both
+// ways and share a side with the canvas (a grid inside the page's margins is
+// the inner search's). It returns the lines (top, right, bottom, left, canvas
+// pixels) and whether the sides moved.
 func wholeLatticeLines(colSum, rowSum [latticeBands][]float64, side, n int) ([4]line, bool) {
 	half := func(s [latticeBands][]float64, lo bool) []float64 { return halfSums(s, side, lo) }
 	s := float64(side)

@@ -225,17 +225,12 @@ func factorisations(n int) []sudoku.Shape {
 
 func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }
 
-// finerFromGrey looks for the thin cell lines of a grid read as n×n from
-// its thick lines only (a light, blurred 16×16 grid whose cell lines
-// vanish in the binarised canvas, read as 4×4). rows and cols are the
-// median grey of each canvas row and column (a faint line is a dip in
-// them; digits hardly move a median), lineRows and lineCols the
-// long-stroke profiles that showed the n×n lattice. Within each box
-// (between the measured thick lines, so an imprecise outline does not
-// shift the expected positions) the m/n−1 cell lines must be clearly
-// darker than their surroundings and than the midpoints between them. It
-// returns the finest such m in sizes whose boxes are then (m/n)×(m/n), and
-// how clearly its lines stand out (0..1), or 0.
+// finerFromGrey looks for cell lines too light to binarise in a grid read
+// as n×n from its thick lines (a light 16×16 read as 4×4): in each box, the
+// cell lines must dip clearly in the median grey rows and cols (digits hardly
+// move a median), below their surroundings and the midpoints between them.
+// It returns the finest such size in sizes and how clearly its lines stand
+// out (0..1), or 0; lineRows and lineCols are the n×n lattice's profiles.
 func finerFromGrey(rows, cols, lineRows, lineCols []float32, n int, sizes []int) (int, float64) {
 	// Grey levels: a cell line must dip at least minDip below its
 	// surroundings, and ratio times more than the cell midpoints do (the

@@ -7,14 +7,11 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// A quadrilateral can hold part of a grid: some of a 9×9 grid's boxes
-// whose outline the search or the cells took (the grid's own outer line
-// broken by a fold, a curl or the frame's edge), read as a smaller puzzle
-// of its own (box shapes 2×2, 2×3, 3×2 on a 9×9 page), which may even have
-// one solution. Such a lattice goes on beyond the quadrilateral: the lines
-// across a side continue outside it, one cell on, where a real puzzle's
-// outer line has paper beyond it (or a frame's line, with no lines
-// across). The functions here look one cell beyond each side, grow the
+// A quadrilateral can hold part of a grid: some boxes of a 9×9 whose outer
+// line a fold, curl or the frame's edge broke, read as a smaller puzzle that
+// may even have one solution. Such a lattice goes on beyond a side (its
+// lines continue one cell on), where a real puzzle's outer line has paper
+// beyond it. The functions here look one cell beyond each side, grow the
 // grid while its lattice continues, and refuse a part they cannot grow.
 
 // extPx is the pixels per cell of the view beyond the sides.

@@ -109,7 +109,7 @@ func liveRun(c liveConfig, stdout, stderr io.Writer) error {
 		sinks = append(sinks, video)
 	}
 	if window {
-		w, err := live.NewWindow("sudokuar - Q quits, Space solves, H hints, S saves, Tab: next grid")
+		w, err := live.NewWindow("sudokuar - Q quits, Space solves (fills), C checks, H hints, S saves, Tab: next grid")
 		if err != nil {
 			return fmt.Errorf("live: %w", err)
 		}

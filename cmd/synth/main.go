@@ -1,17 +1,11 @@
-// Command synth writes the project's synthetic Sudoku photos: rendered
-// puzzles on a newspaper page, photographed through a simulated phone
-// camera (package synth), with ground truth in the photo dataset's formats.
+// Command synth writes the project's synthetic Sudoku photos (package synth)
+// with ground truth in the real photo dataset's formats; testdata/synth/
+// README.md describes the files each mode writes.
 //
 //	synth --out DIR --count N --seed S --sizes 4,6,8,9,12,16 [--res 640x480,1280x720] [--system-fonts] [--fingers 0.3]
 //	      [--beside sudoku,crossword,text] [--curl DEGREES]
 //	synth video --out DIR --seed S
 //	synth fonts [--system-fonts]
-//
-// The photo mode writes imageK.jpg, imageK.dat (two header lines, then the
-// N rows of the puzzle, 0 = empty) and one outlines.csv with the grid
-// corners (TL, TR, BR, BL), the same files as the real photo dataset. The
-// video mode writes the demo video and its per-frame truth; the fonts mode
-// lists the faces the photos are printed in, with family and licence.
 package main
 
 import (

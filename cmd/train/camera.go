@@ -15,15 +15,11 @@ import (
 	"github.com/sudokuar/sudokuar/synth"
 )
 
-// Camera frames: a photo as a held-up camera sees it. The photo is warped
-// into a video frame by a random camera (frame 640×480 to 1920×1080,
-// landscape or portrait; the grid's cells 9–20 px; turned, tilted, placed
-// anywhere in view) in front of a plain or cluttered background, then
-// blurred by motion and focus, given sensor noise and compressed as a
-// webcam's MJPG stream is. Vision cuts the frame as live does, so the
-// reader learns the small, soft, blocky cells a webcam hands it. The
-// camera is drawn at random for every frame, not along any one motion
-// path: the framings people use are not known in advance.
+// Camera frames: a photo as a held-up camera sees it, warped by a random
+// camera (frame size, orientation, cells 9–20 px, turned, tilted, anywhere
+// in view) onto a plain or cluttered background, blurred, noised and
+// compressed like a webcam's MJPG stream, then cut by vision as live does.
+// Each frame draws its own camera: the framings people use are not known.
 
 // cameraSpec is one random camera: the frame, where the grid lands in
 // it, and what the optics, the sensor and the codec do to it.

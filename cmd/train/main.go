@@ -1,23 +1,8 @@
 // Command train trains sudokuar's digit CNN in Go (gorgonia) and writes it
-// as ONNX.
-//
-// In: fonts (Go's own and Debian's under /usr/share/fonts), puzzles and the
-// real photos of ../shared/datasets/wicht-v2-train (read at train time,
-// never copied). Out: the ONNX model (--out) and a report on stdout:
-// per-epoch loss and accuracy, then accuracy on held-out real photos and on
-// synthetic photos, read through the same vision cutter and ocr.Read as the
-// app uses.
-//
-// Data: synthetic photos rendered by package synth (many fonts, perspective,
-// blur, noise, light, JPEG, grid lines and page clutter) and cut by package
-// vision, plus the cells vision cuts from 80% of the real photos (split by
-// photo with a name hash; the other 20% are held out for measurement).
-// Cells get small extra perturbations (shift, stroke weight, gain, noise).
-// With --camera and --camera-synth, cells cut from camera frames too: the
-// photos as a random held-up camera sees them (camera.go); every run
-// measures the model on synthetic camera test frames (--camera-test).
-//
-// Usage (from the repository root):
+// as ONNX (--out), reporting loss, accuracy and calibration on stdout. It
+// learns from synthetic photos (package synth) and real photos (--real, a
+// part held out by name hash), cut by vision as the app cuts them; --eval
+// only measures a model. models/README.md ("Retraining") has the defaults.
 //
 //	go run ./cmd/train --out models/digits.onnx --seed 1
 package main
@@ -258,9 +243,9 @@ func run(c config) error {
 	// below do not claim as unseen: the synthetic test photos and the
 	// held-out Wicht photos (vision was tuned on those already). Not the
 	// camera test frames: their many unreadable cells would pull the one
-	// temperature up and leave the clean cells of stills underconfident
-	// (tried: T 1.41, 184 of the 240 real photos shown instead of 228);
-	// their calibration error is reported below.
+	// temperature up and leave the clean cells of stills underconfident,
+	// fewer of the real photos shown solved; their calibration error is
+	// reported below.
 	var calib []sample
 	calib = append(calib, testSamples...)
 	for _, p := range realTest {

@@ -1,24 +1,10 @@
 // Package digitnet defines sudokuar's digit CNN: its weights, the gorgonia
 // graph that trains it, and its export to (and import from) ONNX.
-//
-// In: 28×28 cell images (vision.CellSize², values in [0,1]) in batches, and
-// labels 0 (empty) to 9 when training. Out: 10 logits per cell; trained
-// Weights; the ONNX bytes that package ocr runs at inference time.
-//
-// The network, for input [N,1,28,28]:
-//
-//	Conv 3×3, C1 filters, stride 2, pad 1 → Relu   → [N,C1,14,14]
-//	Conv 3×3, C2 filters, stride 2, pad 1 → Relu   → [N,C2,7,7]
-//	Flatten → Gemm (C2·49 → Hidden) → Relu → Gemm (Hidden → Classes) = logits
-//
-// Strided convolutions instead of max pooling: in onnx-go's gorgonia backend
-// the cost follows the size of the convolution outputs (im2col, transposes,
-// pooling), and striding cut a 30-cell batch from about 17 ms to about 6 ms
-// on this project's machine with the same widths.
-//
-// Only operators that both onnx-go v0.5.0 (gorgonnx) and OpenCV 4.6 DNN run
-// are used. Softmax is left to the caller so that the file's output is the
-// logits the training graph computes.
+// In: batches of CellSize² cell images in [0,1] (and labels when training).
+// Out: logits per cell (softmax is the caller's), trained Weights, and the
+// ONNX bytes package ocr runs. Two strided 3×3 convolutions (not pooling:
+// cheaper in gorgonia) and two Gemm layers, using only operators both
+// onnx-go and OpenCV DNN run; models/README.md has the architecture.
 package digitnet
 
 import (

@@ -1,14 +1,8 @@
-// Package onnxpb writes and reads the small subset of the ONNX protobuf format
-// that sudokuar's digit model needs.
-//
-// In: a Model (graph of nodes, float32/int64 initialisers, typed inputs and
-// outputs). Out: the ONNX ModelProto bytes, as specified by onnx/onnx.proto
-// (https://github.com/onnx/onnx/blob/main/onnx/onnx.proto), and back.
-//
-// Only the fields used here are written; Decode skips unknown fields, so it
-// reads files made by other tools as long as their tensors use float_data,
-// int64_data or raw_data. Decode never panics on malformed input: it returns a
-// *FormatError that says which message and field were broken.
+// Package onnxpb writes and reads the subset of the ONNX protobuf format
+// (onnx/onnx.proto) that sudokuar's digit model needs: a Model (nodes,
+// float32/int64 initialisers, typed inputs and outputs) to ModelProto bytes
+// and back. Decode skips unknown fields, reads float_data, int64_data and
+// raw_data tensors, and never panics: a *FormatError names what was broken.
 package onnxpb
 
 import (
