@@ -88,14 +88,24 @@ type frameAnswer struct {
 	// solved once the page is full and right; fill, the digits Space
 	// writes in the cells without ink (N² chars, '0' none); hint, H's
 	// sentence (the wrong entry first).
-	Entries  string `json:"entries,omitempty"`
-	Notes    []int  `json:"notes,omitempty"`
-	Progress string `json:"progress,omitempty"`
-	Checking bool   `json:"checking,omitempty"`
-	Mistakes []int  `json:"mistakes,omitempty"`
-	Solved   bool   `json:"solved,omitempty"`
-	Fill     string `json:"fill,omitempty"`
-	Hint     string `json:"hint,omitempty"`
+	Entries  string   `json:"entries,omitempty"`
+	Notes    []int    `json:"notes,omitempty"`
+	Progress string   `json:"progress,omitempty"`
+	Checking bool     `json:"checking,omitempty"`
+	Mistakes []int    `json:"mistakes,omitempty"`
+	Solved   bool     `json:"solved,omitempty"`
+	Fill     string   `json:"fill,omitempty"`
+	Hint     string   `json:"hint,omitempty"`
+	PenHint  *penHint `json:"penHint,omitempty"`
+}
+
+// penHint is what the page draws of H's answer on a pen page: the wrong
+// entry's cell, or the step's pattern cells and placements (never the
+// wrong entry's right digit).
+type penHint struct {
+	Wrong      *int              `json:"wrong,omitempty"`
+	Cells      []int             `json:"cells,omitempty"`
+	Placements []logic.Candidate `json:"placements,omitempty"`
 }
 
 // frameMsg is a frame on its way to the session: checked, not yet
@@ -478,6 +488,15 @@ func penFields(a *frameAnswer, info live.FrameInfo, want bool) {
 	}
 	a.Solution = "" // never the answer on a started page: Fill, when asked, is
 	a.Entries, a.Notes, a.Progress, a.Solved, a.Fill, a.Hint = info.Entries, info.Notes, info.Progress, info.Solved, info.Fill, info.Hint
+	if h := info.PenHint; h != nil {
+		switch {
+		case h.Wrong != nil:
+			cell := h.Wrong.Cell
+			a.PenHint = &penHint{Wrong: &cell}
+		case h.Step != nil:
+			a.PenHint = &penHint{Cells: h.Step.Cells, Placements: h.Step.Placements}
+		}
+	}
 	a.Checking = info.Checking && want
 	switch {
 	case a.Checking:

@@ -1,10 +1,13 @@
 package web
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/sudokuar/sudokuar/live"
+	"github.com/sudokuar/sudokuar/logic"
 )
 
 // TestPenFields: a frame of a pen page carries the wrong entries only
@@ -45,6 +48,19 @@ func TestPenFields(t *testing.T) {
 				t.Errorf("entries %q, want the info's %q", a.Entries, c.info.Entries)
 			}
 		})
+	}
+}
+
+// TestPenHintOut: H's answer on a pen page goes out as the cell of the
+// wrong entry, without its right digit.
+func TestPenHintOut(t *testing.T) {
+	info := live.FrameInfo{Entries: "1", PenHint: &logic.HintResult{Wrong: &logic.WrongEntry{Cell: 12, Entered: 4, Correct: 7, Text: "Wrong entry: 4 in r2c4 contradicts the solution"}},
+		Hint: "Wrong entry: 4 in r2c4 contradicts the solution"}
+	var a frameAnswer
+	penFields(&a, info, false)
+	b, _ := json.Marshal(a)
+	if a.PenHint == nil || a.PenHint.Wrong == nil || *a.PenHint.Wrong != 12 || strings.Contains(string(b), "correct") || strings.Contains(string(b), "7") {
+		t.Errorf("the answer %s: want the wrong cell 12 and no right digit", b)
 	}
 }
 

@@ -203,6 +203,13 @@ function paint() {
         digits = new Map();
         parseGrid(last.fill).forEach((v, i) => { if (v) digits.set(i, v); });
       }
+      const h = last.penHint;
+      if (h && h.wrong !== undefined) fill.set(h.wrong, 'rgba(230,30,30,0.5)');
+      if (h && h.cells) {
+        for (const i of h.cells) fill.set(i, 'rgba(255,210,40,0.45)');
+        digits = new Map();
+        for (const p of h.placements || []) { fill.set(p.cell, 'rgba(255,150,0,0.6)'); digits.set(p.cell, p.digit); }
+      }
     } else if (n && last.solution && auto) {
       digits = solutionDigits(last.given, last.solution);
     } else if (n && last.given) {
