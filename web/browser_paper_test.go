@@ -137,6 +137,7 @@ func standIn(t *testing.T, h http.Handler, p penPage) http.Handler {
 		v["entries"], v["mistakes"], v["progress"] = sudoku.CellString(p.entries), p.wantWrong, p.progress
 		v["entry_check"] = []map[string]any{{"cell": p.unsure, "name": cellName(p.unsure, 9), "reason": "read 4 (p=0.61)"}}
 		v["clashes"] = clashes(p.given, p.entries)
+		v["notes"] = []int{p.dropped[0]} // pencil notes in a cell left open
 		b, _ := json.Marshal(v)
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(b)
@@ -192,11 +193,14 @@ func TestBrowserContinueHere(t *testing.T) {
 		Pen   bool   `json:"p"`
 		Wrong bool   `json:"w"`
 		Check bool   `json:"u"`
+		Notes bool   `json:"n"`
+		Label string `json:"l"`
 	}
 	cells := func() []cellState {
 		var out []cellState
 		b.eval(`Array.from(document.querySelectorAll('#board .cell'), (c) => ({t: c.textContent, g: c.classList.contains('given'),
-		  p: c.classList.contains('pen'), w: c.classList.contains('wrong'), u: c.classList.contains('unsure')}))`, &out)
+		  p: c.classList.contains('pen'), w: c.classList.contains('wrong'), u: c.classList.contains('unsure'),
+		  n: c.classList.contains('notes'), l: c.getAttribute('aria-label')}))`, &out)
 		if len(out) != 81 {
 			t.Fatalf("the board has %d cells", len(out))
 		}
@@ -210,6 +214,8 @@ func TestBrowserContinueHere(t *testing.T) {
 			t.Errorf("%s shows %+v, want the handwritten %d", cellName(i, 9), c, p.entries[i])
 		case c.Wrong || c.Check:
 			t.Errorf("%s is marked %+v before any check", cellName(i, 9), c)
+		case c.Notes != (i == p.dropped[0]) || (c.Notes && !strings.HasSuffix(c.Label, "pencil notes")):
+			t.Errorf("%s: %+v, want notes only in %s", cellName(i, 9), c, cellName(p.dropped[0], 9))
 		}
 	}
 	var text, wrongDrawn string
