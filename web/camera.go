@@ -455,7 +455,7 @@ func (c *cameraConn) sendKey(key int) {
 func (c *cameraConn) setCheck(on bool) {
 	c.mu.Lock()
 	c.check = on
-	toggle := c.last.Checking != on && c.checkSent == 0
+	toggle := c.last.Entries != "" && c.last.Checking != on && c.checkSent == 0
 	if toggle {
 		c.checkSent = max(c.frameN, 1)
 	}
@@ -569,8 +569,10 @@ func (c *cameraConn) answer(ctx context.Context, f frameMsg, info live.FrameInfo
 	c.last = info
 	c.server = append(c.server, ms)
 	want := c.check
-	var toggle bool
-	c.checkSent, toggle = checkStep(info.Checking, want, c.frameN, c.checkSent)
+	toggle := false
+	if info.Entries != "" { // live checks only on a pen page: C elsewhere waits for one
+		c.checkSent, toggle = checkStep(info.Checking, want, c.frameN, c.checkSent)
+	}
 	c.mu.Unlock()
 	if toggle {
 		c.sendKey('c')
