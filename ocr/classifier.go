@@ -127,9 +127,12 @@ func CloseClassifier(c Classifier) error {
 //
 // It returns the number of outputs (classes) the model has.
 func validate(data []byte) (int, error) {
-	k, err := validateGraph(data)
+	k, in, err := validateGraph(data)
 	if err != nil {
 		return 0, err
+	}
+	if in != 1 {
+		return 0, &ModelError{Err: fmt.Errorf("model reads %d views of a cell; a digit model reads 1", in)}
 	}
 	if k > NumGlyphs {
 		return 0, &ModelError{Err: fmt.Errorf("model has %d outputs; this program knows %d glyphs", k, NumGlyphs)}
@@ -137,45 +140,47 @@ func validate(data []byte) (int, error) {
 	return k, nil
 }
 
-func validateGraph(data []byte) (int, error) {
+// validateGraph checks data as validate does and returns the model's
+// outputs and input channels.
+func validateGraph(data []byte) (int, int, error) {
 	m, err := onnxpb.Decode(data)
 	if err != nil {
-		return 0, &ModelError{Err: err}
+		return 0, 0, &ModelError{Err: err}
 	}
 	w, err := digitnet.FromONNX(data)
 	if err != nil {
-		return 0, &ModelError{Err: err}
+		return 0, 0, &ModelError{Err: err}
 	}
 	want, err := onnxpb.Decode(w.ONNX())
 	if err != nil {
-		return 0, &ModelError{Err: fmt.Errorf("re-encoding weights: %w", err)}
+		return 0, 0, &ModelError{Err: fmt.Errorf("re-encoding weights: %w", err)}
 	}
 	if len(m.Graph.Nodes) != len(want.Graph.Nodes) {
-		return 0, &ModelError{Err: fmt.Errorf("graph has %d nodes, want %d", len(m.Graph.Nodes), len(want.Graph.Nodes))}
+		return 0, 0, &ModelError{Err: fmt.Errorf("graph has %d nodes, want %d", len(m.Graph.Nodes), len(want.Graph.Nodes))}
 	}
 	for i, n := range m.Graph.Nodes {
 		wn := want.Graph.Nodes[i]
 		if n.OpType != wn.OpType || fmt.Sprint(n.Inputs) != fmt.Sprint(wn.Inputs) || fmt.Sprint(n.Outputs) != fmt.Sprint(wn.Outputs) {
-			return 0, &ModelError{Err: fmt.Errorf("node %d is %s%v→%v, want %s%v→%v", i, n.OpType, n.Inputs, n.Outputs, wn.OpType, wn.Inputs, wn.Outputs)}
+			return 0, 0, &ModelError{Err: fmt.Errorf("node %d is %s%v→%v, want %s%v→%v", i, n.OpType, n.Inputs, n.Outputs, wn.OpType, wn.Inputs, wn.Outputs)}
 		}
 		if fmt.Sprint(n.Attrs) != fmt.Sprint(wn.Attrs) {
-			return 0, &ModelError{Err: fmt.Errorf("node %d (%s) has attributes %v, want %v", i, n.OpType, n.Attrs, wn.Attrs)}
+			return 0, 0, &ModelError{Err: fmt.Errorf("node %d (%s) has attributes %v, want %v", i, n.OpType, n.Attrs, wn.Attrs)}
 		}
 	}
 	if len(m.Graph.Inputs) != 1 || m.Graph.Inputs[0].Name != digitnet.InputName {
-		return 0, &ModelError{Err: fmt.Errorf("graph inputs %v, want one called %q", m.Graph.Inputs, digitnet.InputName)}
+		return 0, 0, &ModelError{Err: fmt.Errorf("graph inputs %v, want one called %q", m.Graph.Inputs, digitnet.InputName)}
 	}
 	if len(m.Graph.Outputs) != 1 || m.Graph.Outputs[0].Name != digitnet.OutputName {
-		return 0, &ModelError{Err: fmt.Errorf("graph outputs %v, want one called %q", m.Graph.Outputs, digitnet.OutputName)}
+		return 0, 0, &ModelError{Err: fmt.Errorf("graph outputs %v, want one called %q", m.Graph.Outputs, digitnet.OutputName)}
 	}
-	return w.Arch.Outputs(), nil
+	return w.Arch.Outputs(), w.Arch.Channels(), nil
 }
 
 // checkCells validates a batch before it reaches a runtime.
-func checkCells(cells [][]float32) error {
+func checkCells(cells [][]float32, channels int) error {
 	for i, c := range cells {
-		if len(c) != CellLen {
-			return &InputError{Cell: i, Reason: fmt.Sprintf("%d values, want %d (%d×%d)", len(c), CellLen, vision.CellSize, vision.CellSize)}
+		if len(c) != channels*CellLen {
+			return &InputError{Cell: i, Reason: fmt.Sprintf("%d values, want %d (%d×%d×%d)", len(c), channels*CellLen, channels, vision.CellSize, vision.CellSize)}
 		}
 		for _, v := range c {
 			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {

@@ -24,10 +24,11 @@ var batchSizes = [...]int{4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 56, 64, 
 // goClassifier runs the model with onnx-go's gorgonia backend. Graphs are
 // built lazily, once per batch size, and reused.
 type goClassifier struct {
-	data    []byte
-	classes int        // outputs per cell
-	mu      sync.Mutex // a gorgonia graph holds its input and output in place
-	graphs  map[int]*goGraph
+	data     []byte
+	classes  int        // outputs per cell
+	channels int        // views per cell (1 for the digit models)
+	mu       sync.Mutex // a gorgonia graph holds its input and output in place
+	graphs   map[int]*goGraph
 }
 
 type goGraph struct {
@@ -44,7 +45,15 @@ func NewGo(data []byte) (Classifier, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &goClassifier{data: append([]byte(nil), data...), classes: k, graphs: map[int]*goGraph{}}
+	c, err := newGo(data, k, 1)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func newGo(data []byte, k, channels int) (*goClassifier, error) {
+	c := &goClassifier{data: append([]byte(nil), data...), classes: k, channels: channels, graphs: map[int]*goGraph{}}
 	// Build the smallest graph now so that a model onnx-go cannot run fails
 	// here rather than on the first frame.
 	if _, err := c.graph(batchSizes[0]); err != nil {
@@ -69,8 +78,8 @@ func (c *goClassifier) graph(n int) (g *goGraph, err error) {
 	if err := model.UnmarshalBinary(c.data); err != nil {
 		return nil, &ModelError{Err: fmt.Errorf("onnx-go: %w", err)}
 	}
-	g = &goGraph{model: model, backend: backend, input: make([]float32, n*CellLen)}
-	in := tensor.New(tensor.WithShape(n, 1, vision.CellSize, vision.CellSize), tensor.WithBacking(g.input))
+	g = &goGraph{model: model, backend: backend, input: make([]float32, n*c.channels*CellLen)}
+	in := tensor.New(tensor.WithShape(n, c.channels, vision.CellSize, vision.CellSize), tensor.WithBacking(g.input))
 	if err := model.SetInput(0, in); err != nil {
 		return nil, &ModelError{Err: fmt.Errorf("onnx-go set input: %w", err)}
 	}
@@ -83,7 +92,7 @@ func (c *goClassifier) graph(n int) (g *goGraph, err error) {
 
 // Classify implements Classifier.
 func (c *goClassifier) Classify(cells [][]float32) ([][]float32, error) {
-	if err := checkCells(cells); err != nil {
+	if err := checkCells(cells, c.channels); err != nil {
 		return nil, err
 	}
 	c.mu.Lock()
@@ -121,9 +130,9 @@ func (c *goClassifier) classify(cells [][]float32) ([][]float32, error) {
 		g.input[i] = 0
 	}
 	for i, cell := range cells {
-		copy(g.input[i*CellLen:], cell)
+		copy(g.input[i*c.channels*CellLen:], cell)
 	}
-	in := tensor.New(tensor.WithShape(size, 1, vision.CellSize, vision.CellSize), tensor.WithBacking(g.input))
+	in := tensor.New(tensor.WithShape(size, c.channels, vision.CellSize, vision.CellSize), tensor.WithBacking(g.input))
 	if err := g.model.SetInput(0, in); err != nil {
 		return nil, fmt.Errorf("onnx-go set input: %w", err)
 	}

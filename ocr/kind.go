@@ -36,8 +36,11 @@ func (k Kind) String() string {
 }
 
 // EntrySureAt is the probability a handwritten digit must be read with
-// before the check may call it wrong; below it the cell is "check rXcY".
-const EntrySureAt = 0.99
+// (its kind and its digit both) before the check may call it wrong; below
+// it the cell is "check rXcY". It lies above the surest wrong reading of
+// a handwritten cell on the pen model's calibration pages (cmd/train
+// --pen prints it; see models/README.md).
+const EntrySureAt = 0.997
 
 // EntrySure reports whether cell i holds an entry read surely enough to be
 // called wrong when it disagrees with the solution.

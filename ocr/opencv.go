@@ -14,9 +14,10 @@ import (
 // cvClassifier runs the model with OpenCV's DNN module. OpenCV handles any
 // batch size with one network.
 type cvClassifier struct {
-	mu      sync.Mutex // cv::dnn::Net is not safe for concurrent use
-	net     gocv.Net
-	classes int // outputs per cell
+	mu       sync.Mutex // cv::dnn::Net is not safe for concurrent use
+	net      gocv.Net
+	classes  int // outputs per cell
+	channels int // views per cell (1 for the digit models)
 }
 
 // NewOpenCV returns a Classifier that runs the ONNX model in data with
@@ -28,6 +29,14 @@ func NewOpenCV(data []byte) (Classifier, error) {
 	if err != nil {
 		return nil, err
 	}
+	c, err := newOpenCV(data, k, 1)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func newOpenCV(data []byte, k, channels int) (*cvClassifier, error) {
 	net, err := gocv.ReadNetFromONNXBytes(data)
 	if err != nil {
 		return nil, &ModelError{Err: fmt.Errorf("opencv: %w", err)}
@@ -36,7 +45,7 @@ func NewOpenCV(data []byte) (Classifier, error) {
 		net.Close()
 		return nil, &ModelError{Err: errors.New("opencv: empty network")}
 	}
-	return &cvClassifier{net: net, classes: k}, nil
+	return &cvClassifier{net: net, classes: k, channels: channels}, nil
 }
 
 // Close frees the OpenCV network.
@@ -48,24 +57,25 @@ func (c *cvClassifier) Close() error {
 
 // Classify implements Classifier.
 func (c *cvClassifier) Classify(cells [][]float32) ([][]float32, error) {
-	if err := checkCells(cells); err != nil {
+	if err := checkCells(cells, c.channels); err != nil {
 		return nil, err
 	}
 	if len(cells) == 0 {
 		return nil, nil
 	}
 	n := len(cells)
-	blob := gocv.NewMatWithSizes([]int{n, 1, vision.CellSize, vision.CellSize}, gocv.MatTypeCV32F)
+	blob := gocv.NewMatWithSizes([]int{n, c.channels, vision.CellSize, vision.CellSize}, gocv.MatTypeCV32F)
 	defer blob.Close()
 	in, err := blob.DataPtrFloat32()
 	if err != nil {
 		return nil, fmt.Errorf("opencv input blob: %w", err)
 	}
-	if len(in) != n*CellLen {
-		return nil, fmt.Errorf("opencv input blob has %d floats, want %d", len(in), n*CellLen)
+	per := c.channels * CellLen
+	if len(in) != n*per {
+		return nil, fmt.Errorf("opencv input blob has %d floats, want %d", len(in), n*per)
 	}
 	for i, cell := range cells {
-		copy(in[i*CellLen:], cell)
+		copy(in[i*per:], cell)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -168,6 +168,9 @@ func ReadWith(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Setting
 	if len(cells) != n*n {
 		return Reading{}, &InputError{Cell: len(cells), Reason: fmt.Sprintf("%d cells for a %d×%d grid", len(cells), n, n)}
 	}
+	if set.Pen != nil && n == 9 {
+		return readPenPage(c, shape, cells, set)
+	}
 	var batch [][]float32
 	var index []int  // cell of each batch entry
 	var inked []bool // the entry is a cell vision found ink in (not faint)

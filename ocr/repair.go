@@ -86,6 +86,12 @@ type Settings struct {
 	// disagree and put the cell in doubt; a reading whose givens are all
 	// at least this sure is kept as read (1: always look).
 	LookCertainBelow float64
+	// Pen, when set, is the pen model (NewPen, DefaultPen): it tells
+	// printed digits from handwritten ones, pencil notes and unclear ink
+	// before the digits are read, and the cells it calls anything but
+	// printed or empty never become givens. nil reads every digit as
+	// printed.
+	Pen Classifier
 }
 
 // DefaultSettings are the thresholds Read uses, one rule in two places: a

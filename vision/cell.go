@@ -34,4 +34,17 @@ type Cell struct {
 	Pixels   []float32
 	Half     []float32
 	Looks    [][]float32
+	// View is the cell's whole square resampled to CellSize×CellSize,
+	// ink bright on dark as Pixels, without re-centring or re-scaling the
+	// ink: its size, place and stroke width tell a handwritten digit or
+	// pencil notes from a printed digit. It is grey, from the cell's
+	// paper (0) to its darkest ink (1), over the cell's ink and the rim
+	// around it (elsewhere 0). It is set for every cell holding ink, also
+	// for faint ink left Empty, and nil for a blank cell.
+	View []float32
+	// Grey is View's grey ink framed as Pixels (scaled to fit 20×20,
+	// centred): the shape of a small handwritten digit without the
+	// thickening that binarising and then enlarging it brings. Set with
+	// View.
+	Grey []float32
 }

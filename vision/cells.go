@@ -88,7 +88,103 @@ func (d *Detector) cells(n int, cs float64, looks bool) []Cell {
 		out[i].Empty = false
 		out[i].Pixels, out[i].Half, out[i].Looks = pl.render(i, box, keep)
 	}
+	for i := range out {
+		if !out[i].Empty || len(pieces[i]) > 0 {
+			out[i].View, out[i].Grey = pl.view(i, pieces[i])
+		}
+	}
 	return out
+}
+
+// view draws the ink of cell i's pieces inside the cell's own square,
+// resampled to CellSize×CellSize without re-centring or re-scaling it
+// (Cell.View): the ink keeps its size, place and stroke width. It is nil
+// when the cell holds no piece. grey is the same grey ink framed as
+// Pixels (Cell.Grey).
+func (pl plane) view(cell int, ps []piece) (view, grey []float32) {
+	if len(ps) == 0 {
+		return nil, nil
+	}
+	row, col := cell/pl.n, cell%pl.n
+	x0, y0 := int(math.Round(float64(col)*pl.cs)), int(math.Round(float64(row)*pl.cs))
+	x1, y1 := min(pl.side, int(math.Round(float64(col+1)*pl.cs))), min(pl.side, int(math.Round(float64(row+1)*pl.cs)))
+	w, h := x1-x0, y1-y0
+	if w <= 0 || h <= 0 {
+		return nil, nil
+	}
+	// The pieces' pixels and the rim touching them, where the view is
+	// the canvas's grey from the paper's (0) to the ink's (1): a stroke
+	// keeps its own darkness and a loop that the binarisation filled
+	// stays open.
+	mask := make([]bool, w*h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			l := pl.labels[(y0+y)*pl.side+x0+x]
+			if l == 0 {
+				continue
+			}
+			for _, p := range ps {
+				if p.label == l {
+					for dy := max(0, y-1); dy < min(h, y+2); dy++ {
+						for dx := max(0, x-1); dx < min(w, x+2); dx++ {
+							mask[dy*w+dx] = true
+						}
+					}
+					break
+				}
+			}
+		}
+	}
+	var hist [256]int
+	ink := 255
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			i := (y0+y)*pl.side + x0 + x
+			if pl.bin[i] == 0 {
+				hist[pl.canvas[i]]++
+			} else if mask[y*w+x] {
+				ink = min(ink, int(pl.canvas[i]))
+			}
+		}
+	}
+	level, seen, total := 255, 0, 0
+	for _, c := range hist {
+		total += c
+	}
+	for v := 0; v < 256; v++ {
+		if seen += hist[v]; seen*2 >= total {
+			level = v
+			break
+		}
+	}
+	span := float32(max(level-ink, minContrast))
+	src := make([]float32, w*h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if mask[y*w+x] {
+				src[y*w+x] = min(1, max(0, float32(level-int(pl.canvas[(y0+y)*pl.side+x0+x]))/span))
+			}
+		}
+	}
+	tmp, dst := make([]float32, h*CellSize), make([]float32, CellSize*CellSize)
+	resampleArea(src, w, CellSize, areaWeights(w, CellSize), areaWeights(h, CellSize), tmp, dst)
+	bx0, by0, bx1, by1 := w, h, -1, -1
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if src[y*w+x] > 0 {
+				bx0, by0, bx1, by1 = min(bx0, x), min(by0, y), max(bx1, x), max(by1, y)
+			}
+		}
+	}
+	if bx1 < 0 {
+		return dst, make([]float32, CellSize*CellSize)
+	}
+	bw, bh := bx1-bx0+1, by1-by0+1
+	crop := make([]float32, bw*bh)
+	for y := 0; y < bh; y++ {
+		copy(crop[y*bw:(y+1)*bw], src[(by0+y)*w+bx0:(by0+y)*w+bx0+bw])
+	}
+	return dst, normalise(bw, bh, crop)[0]
 }
 
 // removeLines leaves in d.clean the ink of d.cbin without the grid lines

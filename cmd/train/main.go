@@ -76,6 +76,17 @@ func main() {
 	flag.IntVar(&c.cameraTest, "camera-test", 150, "synthetic 9×9 photos shot as camera frames to measure and calibrate on (other seeds)")
 	flag.IntVar(&c.cameraWeight, "camera-weight", 1, "times each camera training cell is used per epoch")
 	flag.StringVar(&arch, "arch", "8,16,64", "conv1 filters, conv2 filters, hidden units")
+	var pc penConfig
+	var pen bool
+	flag.BoolVar(&pen, "pen", false, "train the pen model (pen.go) instead of the digit model; --out defaults to models/pen.onnx")
+	flag.StringVar(&pc.cache, "pen-cache", "../paper-model-cache", "pen mode: folder caching cut cells (not in git)")
+	flag.StringVar(&pc.mixed, "pen-mixed", "../shared/datasets/wicht-mixed-train", "pen mode: pen-filled photos with .dat and .pen truth")
+	flag.StringVar(&pc.v2, "pen-v2", "../shared/datasets/wicht-v2-train", "pen mode: the same pages without handwriting, to paste MNIST into")
+	flag.StringVar(&pc.others, "pen-others", "../shared/datasets/others-train", "pen mode: photos of other sources without handwriting, printed cells to train on (the digit model's split)")
+	flag.StringVar(&pc.holdout, "pen-holdout", "testdata/live/wicht-holdout.list", "pen mode: photos never trained or calibrated on")
+	flag.IntVar(&pc.variants, "pen-variants", 3, "pen mode: pasted copies of each v2 training photo")
+	flag.Float64Var(&pc.valShare, "pen-val", 0.15, "pen mode: share of training pages kept for calibration")
+	flag.StringVar(&pc.eval, "pen-eval", "", "pen mode: only measure this pen model on the held-out pages")
 	flag.Parse()
 	for _, f := range strings.Split(holdout, ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
@@ -92,6 +103,16 @@ func main() {
 	var err error
 	if c.arch, err = parseArch(arch); err != nil {
 		log.Fatalf("train: %v", err)
+	}
+	if pen {
+		pc.out = c.out
+		if c.out == "models/digits.onnx" {
+			c.out = "models/pen.onnx"
+		}
+		if err := runPen(c, pc); err != nil {
+			log.Fatalf("train: %v", err)
+		}
+		return
 	}
 	if err := run(c); err != nil {
 		log.Fatalf("train: %v", err)

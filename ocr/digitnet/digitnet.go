@@ -1,6 +1,7 @@
 // Package digitnet defines sudokuar's digit CNN: its weights, the gorgonia
 // graph that trains it, and its export to (and import from) ONNX.
-// In: batches of CellSize² cell images in [0,1] (and labels when training).
+// In: batches of cells, In stacked CellSize² views in [0,1] (1 for the
+// digit models; labels when training).
 // Out: logits per cell (softmax is the caller's), trained Weights, and the
 // ONNX bytes package ocr runs. Two strided 3×3 convolutions (not pooling:
 // cheaper in gorgonia) and two Gemm layers, using only operators both
@@ -29,7 +30,21 @@ type Arch struct {
 	Hidden int // units of the hidden fully connected layer
 	// Classes is the number of outputs; 0 means the original 10.
 	Classes int
+	// In is the number of input channels (28×28 views of a cell stacked);
+	// 0 means 1, the digit models' single view.
+	In int
 }
+
+// Channels is the number of input channels.
+func (a Arch) Channels() int {
+	if a.In <= 0 {
+		return 1
+	}
+	return a.In
+}
+
+// MaxChannels bounds the input channels a model file may declare.
+const MaxChannels = 8
 
 // Outputs is the number of logits per cell.
 func (a Arch) Outputs() int {
@@ -47,7 +62,7 @@ func (a Arch) flat() int { return a.C2 * 7 * 7 }
 
 // MACs is the number of multiply-accumulates to classify one cell.
 func (a Arch) MACs() int {
-	conv1 := 14 * 14 * a.C1 * 9
+	conv1 := 14 * 14 * a.C1 * 9 * a.Channels()
 	conv2 := 7 * 7 * a.C2 * a.C1 * 9
 	return conv1 + conv2 + a.flat()*a.Hidden + a.Hidden*a.Outputs()
 }
@@ -82,6 +97,7 @@ type Weights struct {
 // Init returns He-initialised weights (zero biases) drawn from rng.
 func Init(a Arch, rng *rand.Rand) Weights {
 	a.Classes = a.Outputs()
+	a.In = a.Channels()
 	he := func(n, fanIn int) []float32 {
 		s := math.Sqrt(2 / float64(fanIn))
 		w := make([]float32, n)
@@ -92,7 +108,7 @@ func Init(a Arch, rng *rand.Rand) Weights {
 	}
 	return Weights{
 		Arch:   a,
-		Conv1W: he(a.C1*9, 9),
+		Conv1W: he(a.C1*a.In*9, a.In*9),
 		Conv1B: make([]float32, a.C1),
 		Conv2W: he(a.C2*a.C1*9, a.C1*9),
 		Conv2B: make([]float32, a.C2),
@@ -107,7 +123,7 @@ func Init(a Arch, rng *rand.Rand) Weights {
 func (w *Weights) params() []param {
 	a := w.Arch
 	return []param{
-		{"conv1.w", []int64{int64(a.C1), 1, 3, 3}, &w.Conv1W, false},
+		{"conv1.w", []int64{int64(a.C1), int64(a.Channels()), 3, 3}, &w.Conv1W, false},
 		{"conv1.b", []int64{int64(a.C1)}, &w.Conv1B, false},
 		{"conv2.w", []int64{int64(a.C2), int64(a.C1), 3, 3}, &w.Conv2W, false},
 		{"conv2.b", []int64{int64(a.C2)}, &w.Conv2B, false},
@@ -136,7 +152,7 @@ const (
 const Opset = 9
 
 // ONNX returns the network as ONNX model bytes with input "cells"
-// [N,1,28,28] and output "logits" [N,Classes] (N left symbolic).
+// [N,In,28,28] and output "logits" [N,Classes] (N left symbolic).
 func (w Weights) ONNX() []byte {
 	ints := func(name string, v ...int64) onnxpb.Attr {
 		return onnxpb.Attr{Name: name, Kind: onnxpb.AttrInts, Ints: v}
@@ -158,7 +174,7 @@ func (w Weights) ONNX() []byte {
 			node("Relu", []string{"fc1"}, "relu3"),
 			node("Gemm", []string{"relu3", "fc2.w", "fc2.b"}, OutputName, transB),
 		},
-		Inputs:  []onnxpb.ValueInfo{{Name: InputName, ElemType: onnxpb.Float, Dims: []int64{-1, 1, Side, Side}}},
+		Inputs:  []onnxpb.ValueInfo{{Name: InputName, ElemType: onnxpb.Float, Dims: []int64{-1, int64(w.Arch.Channels()), Side, Side}}},
 		Outputs: []onnxpb.ValueInfo{{Name: OutputName, ElemType: onnxpb.Float, Dims: []int64{-1, int64(w.Arch.Outputs())}}},
 	}
 	for _, p := range w.params() {
@@ -185,9 +201,12 @@ func FromONNX(data []byte) (Weights, error) {
 		}
 		return int(t.Dims[i])
 	}
-	w := Weights{Arch: Arch{C1: dim("conv1.w", 0), C2: dim("conv2.w", 0), Hidden: dim("fc1.w", 0), Classes: dim("fc2.w", 0)}}
+	w := Weights{Arch: Arch{C1: dim("conv1.w", 0), C2: dim("conv2.w", 0), Hidden: dim("fc1.w", 0), Classes: dim("fc2.w", 0), In: dim("conv1.w", 1)}}
 	if w.Arch.C1 == 0 || w.Arch.C2 == 0 || w.Arch.Hidden == 0 || w.Arch.Classes == 0 {
 		return Weights{}, fmt.Errorf("not a digitnet model: missing conv1.w, conv2.w, fc1.w or fc2.w")
+	}
+	if w.Arch.In < 1 || w.Arch.In > MaxChannels {
+		return Weights{}, fmt.Errorf("conv1.w has %d input channels, want 1..%d", w.Arch.In, MaxChannels)
 	}
 	if w.Arch.Classes < Classes || w.Arch.Classes > MaxClasses {
 		return Weights{}, fmt.Errorf("fc2.w has %d outputs, want %d..%d", w.Arch.Classes, Classes, MaxClasses)

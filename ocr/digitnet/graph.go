@@ -12,7 +12,7 @@ import (
 type net struct {
 	g       *G.ExprGraph
 	batch   int
-	x       *G.Node // [batch,1,28,28]
+	x       *G.Node // [batch,In,28,28]
 	logits  *G.Node // [batch,10]
 	learn   G.Nodes // in Weights.params order
 	y       *G.Node // one-hot labels [batch,10]; training graphs only
@@ -48,7 +48,7 @@ func build(w *Weights, batch int, train bool) (*net, error) {
 		n.learn = append(n.learn, G.NodeFromAny(g, t, G.WithName(p.name)))
 	}
 	c1w, c1b, c2w, c2b, f1w, f1b, f2w, f2b := n.learn[0], n.learn[1], n.learn[2], n.learn[3], n.learn[4], n.learn[5], n.learn[6], n.learn[7]
-	n.x = G.NewTensor(g, tensor.Float32, 4, G.WithShape(batch, 1, Side, Side), G.WithName("x"))
+	n.x = G.NewTensor(g, tensor.Float32, 4, G.WithShape(batch, a.Channels(), Side, Side), G.WithName("x"))
 
 	convBlock := func(in, w, b *G.Node, ch int) (*G.Node, error) {
 		c, err := G.Conv2d(in, w, tensor.Shape{3, 3}, []int{1, 1}, []int{2, 2}, []int{1, 1})
@@ -120,10 +120,11 @@ func build(w *Weights, batch int, train bool) (*net, error) {
 
 // run sets the input batch and runs the machine once.
 func (n *net) run(x []float32) error {
-	if len(x) != n.batch*Side*Side {
-		return fmt.Errorf("batch has %d values, want %d", len(x), n.batch*Side*Side)
+	ch := n.x.Shape()[1]
+	if len(x) != n.batch*ch*Side*Side {
+		return fmt.Errorf("batch has %d values, want %d", len(x), n.batch*ch*Side*Side)
 	}
-	if err := G.Let(n.x, tensor.New(tensor.WithShape(n.batch, 1, Side, Side), tensor.WithBacking(x))); err != nil {
+	if err := G.Let(n.x, tensor.New(tensor.WithShape(n.batch, ch, Side, Side), tensor.WithBacking(x))); err != nil {
 		return err
 	}
 	n.machine.Reset()
@@ -171,7 +172,7 @@ func (t *Trainer) SetLearnRate(lr float64) {
 }
 
 // Step does one forward/backward pass and one Adam update on a batch of
-// images x (batch×28×28) with labels y (0..Outputs-1). It returns the mean loss and
+// images x (batch×In×28×28) with labels y (0..Outputs-1). It returns the mean loss and
 // how many of the batch the network got right before the update.
 func (t *Trainer) Step(x []float32, y []int) (float64, int, error) {
 	if len(y) != t.n.batch {

@@ -1,0 +1,457 @@
+package main
+
+// Pen mode (--pen): trains models/pen.onnx, the second network that tells
+// what kind of ink a cell holds (ocr.PenClasses): empty, a printed digit,
+// a handwritten 1..9, pencil notes or unclear ink. Its input is three
+// views of each cell stacked (ocr.PenInput): vision.Cell.Pixels (the ink
+// re-framed as MNIST), vision.Cell.View (the whole cell, ink kept at its
+// size and place) and vision.Cell.Grey (the grey ink re-framed).
+//
+// Data, all from training pages (never the names in --pen-holdout):
+//   - the real pen-filled photos of wicht-mixed-train (.dat printed, .pen
+//     handwritten);
+//   - the same pages' wicht-v2-train photos (no handwriting) with MNIST
+//     digits pasted into their empty cells in the photo itself, before
+//     vision cuts it (pen.go's paste): blue, black or red pen or grey
+//     pencil, stroke widths, slant, sizes, offsets touching the cell's
+//     edge; pencil notes (2 to 4 small digits at their keypad places);
+//     unclear ink (a digit struck through, two digits over each other, a
+//     scribble, a half-erased pencil digit).
+//
+// Cut cells are cached under --pen-cache so a retrain does not re-cut.
+
+import (
+	"encoding/gob"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"github.com/sudokuar/sudokuar/internal/mnist"
+	"github.com/sudokuar/sudokuar/ocr"
+	"github.com/sudokuar/sudokuar/ocr/digitnet"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
+)
+
+// penConfig holds the pen mode's flags.
+type penConfig struct {
+	out, cache, mixed, v2, holdout string
+	others                         string // photos of other sources without handwriting
+	variants                       int    // pasted copies of each v2 training photo
+	valShare                       float64
+	eval                           string // only measure this pen model
+}
+
+// penSample is a cached training cell (exported fields for gob).
+type penSample struct {
+	X    []float32 // ocr.PenLen values: Pixels, View, Grey, upright
+	Y    int
+	Page string
+}
+
+// penInput stacks a cell's views, upright, as the pen model reads them.
+func penInput(c vision.Cell, turns int) []float32 {
+	x := make([]float32, 0, ocr.PenLen)
+	for _, v := range [][]float32{c.Pixels, c.View, c.Grey} {
+		if len(v) != ocr.CellLen {
+			v = make([]float32, ocr.CellLen)
+		}
+		x = append(x, ocr.TurnCell(v, (4-turns)%4)...)
+	}
+	return x
+}
+
+// holdoutNames reads the held-out photo names (base names) from a list.
+func holdoutNames(path string) (map[string]bool, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out[filepath.Base(l)] = true
+		}
+	}
+	return out, nil
+}
+
+// penPages lists dir's photos, split into training and held-out by names.
+func penPages(dir string, held map[string]bool) (train, test []string, err error) {
+	jpgs, err := filepath.Glob(filepath.Join(dir, "*.jpg"))
+	if err != nil || len(jpgs) == 0 {
+		return nil, nil, fmt.Errorf("no photos in %s (%v)", dir, err)
+	}
+	for _, p := range jpgs {
+		if held[filepath.Base(p)] {
+			test = append(test, p)
+		} else {
+			train = append(train, p)
+		}
+	}
+	return train, test, nil
+}
+
+// isVal puts a page in the calibration share by its name hash.
+func isVal(name string, share float64) bool {
+	h := fnv.New32a()
+	h.Write([]byte(filepath.Base(name)))
+	return float64(h.Sum32()%1000) < share*1000
+}
+
+// penTruth returns the kind class of every cell of a page (photo
+// orientation): 1 printed, 1+d handwritten d, 0 empty.
+func penTruth(dat, pen sudoku.Grid) []int {
+	out := make([]int, len(dat.Cells))
+	for i := range out {
+		switch {
+		case dat.Cells[i] > 0:
+			out[i] = ocr.PenPrinted
+		case pen.Cells != nil && pen.Cells[i] > 0:
+			out[i] = ocr.PenHand0 + pen.Cells[i]
+		}
+	}
+	return out
+}
+
+// inked reports whether the pen model looks at a cell: vision found ink.
+func inked(c vision.Cell) bool { return !c.Empty || c.View != nil }
+
+// cutMixed cuts a pen-filled photo and labels its inked cells; turns comes
+// from the photo's v2 twin (the same page without handwriting).
+func cutMixed(det *vision.Detector, path string) ([]penSample, error) {
+	v2 := strings.Replace(path, "wicht-mixed-train", "wicht-v2-train", 1)
+	twin := cutPhoto(det, v2)
+	turns := 0
+	if twin.cells != nil {
+		turns = bestTurns(&twin)[0]
+	}
+	p := cutPhoto(det, path)
+	if p.cells == nil {
+		return nil, fmt.Errorf("%s: %v", p.name, p.err)
+	}
+	pen, err := sudoku.ReadDatFile(strings.TrimSuffix(path, ".jpg") + ".pen")
+	if err != nil {
+		return nil, err
+	}
+	truth := penTruth(p.truth.Turn(turns), pen.Turn(turns))
+	var out []penSample
+	for i, c := range p.cells {
+		if inked(c) {
+			out = append(out, penSample{X: penInput(c, turns), Y: truth[i], Page: p.name})
+		}
+	}
+	return out, nil
+}
+
+// cutPrinted cuts a photo without handwriting and labels its inked cells
+// printed or empty.
+func cutPrinted(det *vision.Detector, path string) ([]penSample, error) {
+	p := cutPhoto(det, path)
+	if p.cells == nil {
+		return nil, fmt.Errorf("%s: %v", p.name, p.err)
+	}
+	turns := bestTurns(&p)[0]
+	truth := penTruth(p.truth.Turn(turns), sudoku.Grid{})
+	var out []penSample
+	for i, c := range p.cells {
+		if inked(c) {
+			out = append(out, penSample{X: penInput(c, turns), Y: truth[i], Page: p.name})
+		}
+	}
+	return out, nil
+}
+
+// loadOrCut returns the cached samples of name, or makes and caches them.
+func loadOrCut(dir, name string, cut func() ([]penSample, error)) ([]penSample, error) {
+	path := filepath.Join(dir, name+".gob")
+	if f, err := os.Open(path); err == nil {
+		defer f.Close()
+		var s []penSample
+		if err := gob.NewDecoder(f).Decode(&s); err == nil {
+			return s, nil
+		}
+	}
+	s, err := cut()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.Create(path + ".tmp")
+	if err != nil {
+		return nil, err
+	}
+	if err := gob.NewEncoder(f).Encode(s); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	return s, os.Rename(path+".tmp", path)
+}
+
+// cutAll runs cut on every path with one detector per worker and joins
+// the samples; a photo vision cannot cut is reported and skipped.
+func cutAll(paths []string, workers int, cut func(det *vision.Detector, path string) ([]penSample, error)) []penSample {
+	res := make([][]penSample, len(paths))
+	cutEach(len(paths), workers, func(d detectors, i int) photoCells {
+		s, err := cut(d.nine, paths[i])
+		if err != nil {
+			fmt.Printf("  skip %s: %v\n", filepath.Base(paths[i]), err)
+		}
+		res[i] = s
+		return photoCells{}
+	})
+	var out []penSample
+	for _, s := range res {
+		out = append(out, s...)
+	}
+	return out
+}
+
+func runPen(c config, pc penConfig) error {
+	start := time.Now()
+	held, err := holdoutNames(pc.holdout)
+	if err != nil {
+		return err
+	}
+	mixTrain, mixTest, err := penPages(pc.mixed, held)
+	if err != nil {
+		return err
+	}
+	v2Train, _, err := penPages(pc.v2, held)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("pen: %d mixed training pages (%d held out), %d v2 training pages\n", len(mixTrain), len(mixTest), len(v2Train))
+	if pc.eval != "" {
+		return penEval(c, pc, mixTest)
+	}
+	mixed, err := loadOrCut(pc.cache, "mixed", func() ([]penSample, error) {
+		return cutAll(mixTrain, c.workers, cutMixed), nil
+	})
+	if err != nil {
+		return err
+	}
+	var othersTrain []string
+	if pc.others != "" {
+		// The digit model's split of these photos (--holdout's last share):
+		// the held-out ones stay for measuring that printed pages read
+		// as before.
+		if othersTrain, _, err = splitPhotos(pc.others, c.holdout[len(c.holdout)-1]); err != nil {
+			return err
+		}
+	}
+	others, err := loadOrCut(pc.cache, "others", func() ([]penSample, error) {
+		return cutAll(othersTrain, c.workers, cutPrinted), nil
+	})
+	if err != nil {
+		return err
+	}
+	mixed = append(mixed, others...)
+	dir, err := mnist.Dir(".")
+	if err != nil {
+		return err
+	}
+	digits, err := mnist.Load(dir, "train")
+	if err != nil {
+		return err
+	}
+	pasted, err := loadOrCut(pc.cache, fmt.Sprintf("pasted-s%d-v%d", c.seed, pc.variants), func() ([]penSample, error) {
+		var paths []string
+		for k := 0; k < pc.variants; k++ {
+			paths = append(paths, v2Train...)
+		}
+		seeds := make([]int64, len(paths))
+		for i := range seeds {
+			seeds[i] = c.seed*100_000 + int64(i)
+		}
+		var out []penSample
+		res := make([][]penSample, len(paths))
+		cutEach(len(paths), c.workers, func(d detectors, i int) photoCells {
+			s, err := pastePhoto(d.nine, paths[i], digits, rand.New(rand.NewSource(seeds[i])))
+			if err != nil {
+				fmt.Printf("  skip %s: %v\n", filepath.Base(paths[i]), err)
+			}
+			for j := range s {
+				s[j].Page = fmt.Sprintf("%s#%d", s[j].Page, i/len(v2Train))
+			}
+			res[i] = s
+			return photoCells{}
+		})
+		for _, s := range res {
+			out = append(out, s...)
+		}
+		return out, nil
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("pen: %d mixed cells, %d pasted cells (%.0fs)\n", len(mixed), len(pasted), time.Since(start).Seconds())
+	var train, val []sample
+	var valPasted []bool
+	counts := make([]int, ocr.PenClasses)
+	for k, s := range append(mixed, pasted...) {
+		page := strings.SplitN(s.Page, "#", 2)[0]
+		if isVal(page, pc.valShare) {
+			val = append(val, sample{x: s.X, y: s.Y})
+			valPasted = append(valPasted, k >= len(mixed))
+			continue
+		}
+		reps := 1
+		if k < len(mixed) && s.Y > ocr.PenHand0 && s.Y <= ocr.PenHand0+9 {
+			reps = c.realWeight // real handwriting, rarer and nearer the use than MNIST
+		}
+		for r := 0; r < reps; r++ {
+			train = append(train, sample{x: s.X, y: s.Y})
+			counts[s.Y]++
+		}
+	}
+	fmt.Printf("pen: %d training cells by class %v, %d calibration cells\n", len(train), counts, len(val))
+
+	arch := c.arch
+	arch.Classes, arch.In = ocr.PenClasses, ocr.PenViews
+	rng := rand.New(rand.NewSource(c.seed))
+	tr, err := digitnet.NewTrainer(digitnet.Init(arch, rng), c.batch, c.lr)
+	if err != nil {
+		return err
+	}
+	defer tr.Close()
+	for e := 0; e < c.epochs; e++ {
+		lr := c.lr * (0.05 + 0.95*0.5*(1+math.Cos(math.Pi*float64(e)/float64(c.epochs))))
+		tr.SetLearnRate(lr)
+		t := time.Now()
+		loss, acc, err := penEpoch(tr, train, c.batch, rng)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("epoch %d: loss %.4f, train acc %.4f, val acc %.4f (%.0fs)\n", e+1, loss, acc, cellAccuracy(tr.Weights(), val), time.Since(t).Seconds())
+	}
+	w := tr.Weights()
+	temp := fitTemperature(w, val)
+	fmt.Printf("pen: temperature %.3f (ECE %.4f → %.4f on calibration cells)\n", temp, ece(w, val, 1), ece(w, val, temp))
+	w.Scale(float32(temp))
+	penCalibReport(w, val)
+	penConfusion(w, val, valPasted)
+	if err := os.WriteFile(c.out, w.ONNX(), 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("pen: wrote %s (%.0fs)\n", c.out, time.Since(start).Seconds())
+	return nil
+}
+
+// penEpoch is epoch for pen inputs: the Pixels view is perturbed as the
+// digit model's cells are (augment), the other views are kept as cut.
+func penEpoch(tr *digitnet.Trainer, data []sample, batch int, rng *rand.Rand) (float64, float64, error) {
+	order := rng.Perm(len(data))
+	x := make([]float32, 0, batch*ocr.PenLen)
+	y := make([]int, 0, batch)
+	var lossSum float64
+	var correct, seen, steps int
+	for _, i := range order {
+		d := data[i]
+		x = append(x, augment(d.x[:ocr.CellLen], rng)...)
+		x = append(x, d.x[ocr.CellLen:]...)
+		y = append(y, d.y)
+		if len(y) < batch {
+			continue
+		}
+		loss, ok, err := tr.Step(x, y)
+		if err != nil {
+			return 0, 0, err
+		}
+		lossSum += loss
+		correct += ok
+		seen += batch
+		steps++
+		x, y = x[:0], y[:0]
+	}
+	if steps == 0 {
+		return 0, 0, fmt.Errorf("fewer than %d training cells", batch)
+	}
+	return lossSum / float64(steps), float64(correct) / float64(seen), nil
+}
+
+// penCalibReport prints, on the calibration cells, how sure the model is
+// of its wrong readings of handwritten cells (the kind times the digit, as
+// Reading.EntrySure requires both, ocr.EntrySureAt): a right entry read
+// as another digit at least that surely would be called wrong. It also
+// prints how many right entries are read surely.
+func penCalibReport(w digitnet.Weights, val []sample) {
+	logits := logitsOf(w, val)
+	var worst float64
+	sure, hands := 0, 0
+	var wrong []float64
+	for i, l := range logits {
+		y := val[i].y
+		if y <= ocr.PenHand0 || y > ocr.PenHand0+9 {
+			continue
+		}
+		hands++
+		kind, kc, digit, dc := ocr.PenDecide(toF32(softmaxT(l, 1)))
+		if kind != ocr.KindHand {
+			continue
+		}
+		s := math.Min(float64(kc), float64(dc))
+		if y != ocr.PenHand0+digit {
+			worst = math.Max(worst, s)
+			wrong = append(wrong, s)
+			continue
+		}
+		if s >= ocr.EntrySureAt {
+			sure++
+		}
+	}
+	sort.Sort(sort.Reverse(sort.Float64Slice(wrong)))
+	fmt.Printf("pen: calibration: %d handwritten cells, %d read right and surely (≥ %.3f); %d read as another digit, the surest at %.4f (top %.4v)\n",
+		hands, sure, ocr.EntrySureAt, len(wrong), worst, wrong[:min(5, len(wrong))])
+}
+
+func toF32(p []float64) []float32 {
+	out := make([]float32, len(p))
+	for i, v := range p {
+		out[i] = float32(v)
+	}
+	return out
+}
+
+// photoBGR returns a photo's pixels (8-bit BGR) and size.
+func photoBGR(img gocv.Mat) ([]byte, int, int, error) {
+	if img.Empty() || img.Type() != gocv.MatTypeCV8UC3 {
+		return nil, 0, 0, fmt.Errorf("not an 8-bit colour image")
+	}
+	b, err := img.DataPtrUint8()
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	return append([]byte(nil), b...), img.Cols(), img.Rows(), nil
+}
+
+// penConfusion prints the calibration cells' confusion (truth rows, read
+// columns), for the real pen-filled pages and the pasted ones apart.
+func penConfusion(w digitnet.Weights, val []sample, pasted []bool) {
+	logits := logitsOf(w, val)
+	for _, which := range []bool{false, true} {
+		var m [ocr.PenClasses][ocr.PenClasses]int
+		for i, l := range logits {
+			if pasted[i] == which {
+				m[val[i].y][digitnet.Argmax(l)]++
+			}
+		}
+		fmt.Printf("confusion (pasted %v):\n", which)
+		for y := range m {
+			fmt.Printf("  %2d %v\n", y, m[y])
+		}
+	}
+}

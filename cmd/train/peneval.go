@@ -1,0 +1,292 @@
+package main
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/sudokuar/sudokuar/ocr"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
+)
+
+// penPage is a held-out pen-filled page cut as scan cuts it, with its
+// truth in the photo's layout.
+type penPage struct {
+	name     string
+	shape    sudoku.Shape
+	cells    []vision.Cell
+	dat, pen sudoku.Grid // printed and handwritten truth (0 = none)
+	solution sudoku.Grid // of the printed truth
+	err      error
+}
+
+// penFigures are the pen mode's measurements over a set of pages.
+type penFigures struct {
+	pages, cut, exact, cells, cellsOK               int
+	handToPrinted, printedToOther, handWrong        int
+	handCells, handSure, notes, unclear, emptyToInk int
+	shown, wrongShown                               int
+	falseAlarms, wrongEntries, flagged, missedWrong int
+	misses                                          []string
+}
+
+// cutPenPage cuts a pen-filled photo (any grid size, as scan does) and
+// turns its truth like its v2 twin's (the page without handwriting).
+func cutPenPage(d detectors, path string) penPage {
+	p := cutPhoto(d.any, path)
+	pg := penPage{name: p.name, shape: p.shape, cells: p.cells, err: p.err}
+	if p.cells == nil {
+		return pg
+	}
+	twin := cutPhoto(d.any, strings.Replace(path, "wicht-mixed-train", "wicht-v2-train", 1))
+	turns := 0
+	if twin.cells != nil {
+		turns = bestTurns(&twin)[0]
+	}
+	pen, err := sudoku.ReadDatFile(strings.TrimSuffix(path, ".jpg") + ".pen")
+	if err != nil {
+		pg.err = err
+		return pg
+	}
+	pg.dat, pg.pen = p.truth.Turn(turns), pen.Turn(turns)
+	if pg.solution, err = sudoku.Solve(pg.dat); err != nil {
+		pg.err = fmt.Errorf("truth: %w", err)
+	}
+	return pg
+}
+
+// swapped returns a copy of pg with two handwritten cells of different
+// digits exchanged (cut and truth): two wrong entries, at the cells it
+// returns.
+func (pg penPage) swapped(rng *rand.Rand) (penPage, []int) {
+	var hand []int
+	for i, v := range pg.pen.Cells {
+		if v > 0 {
+			hand = append(hand, i)
+		}
+	}
+	for try := 0; try < 100 && len(hand) > 1; try++ {
+		a, b := hand[rng.Intn(len(hand))], hand[rng.Intn(len(hand))]
+		if pg.pen.Cells[a] == pg.pen.Cells[b] {
+			continue
+		}
+		q := pg
+		q.cells = append([]vision.Cell(nil), pg.cells...)
+		q.pen = sudoku.Grid{Shape: pg.pen.Shape, Cells: append([]int(nil), pg.pen.Cells...)}
+		ca, cb := q.cells[a], q.cells[b]
+		ca.Row, ca.Col, cb.Row, cb.Col = cb.Row, cb.Col, ca.Row, ca.Col
+		q.cells[a], q.cells[b] = cb, ca
+		q.pen.Cells[a], q.pen.Cells[b] = q.pen.Cells[b], q.pen.Cells[a]
+		q.name += fmt.Sprintf(" (r%dc%d⇄r%dc%d)", a/9+1, a%9+1, b/9+1, b%9+1)
+		return q, []int{a, b}
+	}
+	return pg, nil
+}
+
+// score reads pg with the pen model and adds to f. Mistakes are the
+// entries read surely (Reading.EntrySure) that disagree with the solution
+// of the givens read, as the pipeline marks them.
+func (f *penFigures) score(digits, pen ocr.Classifier, pg penPage) {
+	f.pages++
+	if pg.err != nil || pg.cells == nil {
+		f.misses = append(f.misses, fmt.Sprintf("%s: %v", pg.name, pg.err))
+		return
+	}
+	set := ocr.DefaultSettings
+	set.Pen = pen
+	r, err := ocr.ReadWith(digits, pg.shape, pg.cells, set)
+	if err != nil {
+		f.misses = append(f.misses, fmt.Sprintf("%s: %v", pg.name, err))
+		return
+	}
+	f.cut++
+	exact := true
+	var wrong []string
+	for i := range pg.cells {
+		f.cells++
+		wantPrinted, wantHand := pg.dat.Cells[i], pg.pen.Cells[i]
+		gotPrinted, gotHand := r.Given.Cells[i], r.Entries[i]
+		if wantHand > 0 {
+			f.handCells++
+		}
+		ok := gotPrinted == wantPrinted && gotHand == wantHand && (wantPrinted > 0 || wantHand > 0 || r.Kinds[i] == ocr.KindEmpty)
+		switch {
+		case wantHand > 0 && gotPrinted > 0:
+			f.handToPrinted++
+		case wantPrinted > 0 && gotPrinted == 0:
+			f.printedToOther++
+		case wantHand > 0 && gotHand > 0 && gotHand != wantHand:
+			f.handWrong++
+		case wantHand == 0 && wantPrinted == 0 && r.Kinds[i] != ocr.KindEmpty:
+			f.emptyToInk++
+		}
+		switch r.Kinds[i] {
+		case ocr.KindNotes:
+			f.notes++
+		case ocr.KindUnclear:
+			f.unclear++
+		}
+		if r.EntrySure(i) && wantHand > 0 {
+			f.handSure++
+		}
+		if ok {
+			f.cellsOK++
+			continue
+		}
+		exact = false
+		wrong = append(wrong, fmt.Sprintf("r%dc%d printed %d hand %d → %v %d/%d (kind %.2f, entry %.2f)", i/9+1, i%9+1,
+			wantPrinted, wantHand, r.Kinds[i], gotPrinted, gotHand, r.KindConf[i], r.EntryConf[i]))
+	}
+	if exact {
+		f.exact++
+	} else {
+		f.misses = append(f.misses, fmt.Sprintf("%s: %s", pg.name, strings.Join(wrong, "; ")))
+	}
+	if !r.Certain() {
+		return
+	}
+	f.shown++
+	sol, err := sudoku.Solve(r.Given)
+	if err != nil || !sol.Equal(pg.solution) {
+		f.wrongShown++
+		f.misses = append(f.misses, fmt.Sprintf("%s: WRONG SOLUTION SHOWN", pg.name))
+		return
+	}
+	for i, want := range pg.pen.Cells {
+		if want == 0 {
+			continue
+		}
+		bad := want != sol.Cells[i]
+		if bad {
+			f.wrongEntries++
+		}
+		called := r.EntrySure(i) && r.Entries[i] != sol.Cells[i]
+		switch {
+		case called && !bad:
+			f.falseAlarms++
+			f.misses = append(f.misses, fmt.Sprintf("%s: FALSE ALARM r%dc%d (right %d read %d, kind %.4f, entry %.4f)", pg.name, i/9+1, i%9+1, want, r.Entries[i], r.KindConf[i], r.EntryConf[i]))
+		case called && bad:
+			f.flagged++
+		case bad:
+			f.missedWrong++
+		}
+	}
+}
+
+func (f penFigures) print(name string) {
+	pct := func(a, b int) float64 { return 100 * float64(a) / float64(max(1, b)) }
+	fmt.Printf("%s: %d pages, %d cut, %d exact (%.1f%%); cells right %d/%d (%.2f%%)\n", name, f.pages, f.cut, f.exact, pct(f.exact, f.pages), f.cellsOK, f.cells, pct(f.cellsOK, f.cells))
+	fmt.Printf("  hand→printed %d, printed→other %d, hand digit wrong %d, empty→ink %d; %d hand cells, %d read surely (%.1f%%); notes %d, unclear %d\n",
+		f.handToPrinted, f.printedToOther, f.handWrong, f.emptyToInk, f.handCells, f.handSure, pct(f.handSure, f.handCells), f.notes, f.unclear)
+	fmt.Printf("  solutions shown %d, wrong %d; wrong entries %d: flagged %d, missed %d; false alarms %d\n",
+		f.shown, f.wrongShown, f.wrongEntries, f.flagged, f.missedWrong, f.falseAlarms)
+}
+
+// penEval measures a pen model (pc.eval) with the shipped digit model on
+// the held-out pen-filled pages, as they are and with two handwritten cells
+// exchanged, and checks that it leaves the printed reading of the pages
+// without handwriting (wicht-v2-train and others-train, every photo) as it
+// was.
+func penEval(c config, pc penConfig, pages []string) error {
+	data, err := os.ReadFile(pc.eval)
+	if err != nil {
+		return err
+	}
+	pen, err := ocr.NewPen(data, ocr.BackendGo)
+	if err != nil {
+		return err
+	}
+	defer ocr.CloseClassifier(pen)
+	digits, err := ocr.Default(ocr.BackendGo)
+	if err != nil {
+		return err
+	}
+	defer ocr.CloseClassifier(digits)
+	pgs := make([]penPage, len(pages))
+	cutEach(len(pages), c.workers, func(d detectors, i int) photoCells {
+		pgs[i] = cutPenPage(d, pages[i])
+		return photoCells{}
+	})
+	var plain, swap penFigures
+	rng := rand.New(rand.NewSource(c.seed))
+	for _, pg := range pgs {
+		plain.score(digits, pen, pg)
+		q, _ := pg.swapped(rng)
+		swap.score(digits, pen, q)
+	}
+	plain.print("held-out pen pages")
+	for _, m := range plain.misses {
+		fmt.Println("   ", m)
+	}
+	swap.print("held-out pen pages, two entries exchanged")
+	for _, m := range swap.misses {
+		if strings.Contains(m, "FALSE") || strings.Contains(m, "WRONG") {
+			fmt.Println("   ", m)
+		}
+	}
+	return printedUnchanged(c, digits, pen)
+}
+
+// printedUnchanged reads every photo of the --real folders with and
+// without the pen model and counts the givens the pen model took away,
+// the readings it changed and the wrong solutions shown with it.
+func printedUnchanged(c config, digits, pen ocr.Classifier) error {
+	var paths []string
+	for _, d := range c.realDirs {
+		ps, err := filepath.Glob(filepath.Join(d, "*.jpg"))
+		if err != nil {
+			return err
+		}
+		paths = append(paths, ps...)
+	}
+	sort.Strings(paths)
+	ps := cutPhotos(paths, false, c.workers, orientWith(digits))
+	withPen := ocr.DefaultSettings
+	withPen.Pen = pen
+	var photos, removed, changed, shown, shownBefore, wrong int
+	var notes []string
+	for _, p := range ps {
+		if p.cells == nil {
+			continue
+		}
+		photos++
+		a, err1 := ocr.ReadWith(digits, p.shape, p.cells, ocr.DefaultSettings)
+		b, err2 := ocr.ReadWith(digits, p.shape, p.cells, withPen)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		if a.Certain() {
+			shownBefore++
+		}
+		if b.Certain() {
+			shown++
+			if sol, err := sudoku.Solve(b.Given); err != nil || !solvesTruth(sol, p.truth) {
+				wrong++
+				notes = append(notes, p.name+": WRONG SOLUTION SHOWN")
+			}
+		}
+		diff := false
+		for i, v := range a.Given.Cells {
+			if v != b.Given.Cells[i] {
+				diff = true
+			}
+			if v != 0 && b.Given.Cells[i] == 0 {
+				removed++
+				notes = append(notes, fmt.Sprintf("%s: r%dc%d printed %d read as %v (%.2f)", p.name, i/p.shape.N()+1, i%p.shape.N()+1, v, b.Kinds[i], b.KindConf[i]))
+			}
+		}
+		if diff {
+			changed++
+		}
+	}
+	fmt.Printf("pages without handwriting: %d photos cut; with the pen model %d solved (%d without), %d wrong; printed→other %d cells, %d readings changed\n",
+		photos, shown, shownBefore, wrong, removed, changed)
+	for _, n := range notes {
+		fmt.Println("   ", n)
+	}
+	return nil
+}
