@@ -342,3 +342,34 @@ func TestBrowserCameraPaper(t *testing.T) {
 		t.Errorf("script errors: %q", b.errors)
 	}
 }
+
+// TestBrowserUploadPenReal uploads the held-out pen page to the real
+// reader (no stand-in): the page shows it as started, and a check calls
+// no entry wrong (the page's entries are all right: a false alarm is the
+// worst answer here). It skips while the reader finds no handwriting.
+func TestBrowserUploadPenReal(t *testing.T) {
+	p := loadPenPage(t)
+	ts := startServer(t, filepath.Join(t.TempDir(), "penreal.db"), "127.0.0.1:0")
+	b := newBrowser(t, 1280, 1000)
+	b.run("open upload", chromedp.Navigate(ts.URL+"/upload"))
+	b.waitJS("the form", `!!document.getElementById('photo')`, 10*time.Second)
+	b.run("choose the pen page", chromedp.SetUploadFiles(`#photo`, []string{p.photo}, chromedp.ByQuery))
+	b.waitJS("the photo read", `document.getElementById('scan-msg').textContent !== 'Reading the photo…' && document.getElementById('scan-msg').textContent !== ''`, 60*time.Second)
+	var started bool
+	b.eval(`!document.getElementById('paper').hidden`, &started)
+	if !started {
+		t.Skip("the reader found no handwriting on the pen page: this test needs the pen model wired into the pipeline")
+	}
+	b.waitJS("the givens judged", `document.getElementById('verdict').textContent !== 'Checking…'`, 10*time.Second)
+	b.run("check my entries", chromedp.Click(`#check-entries`, chromedp.ByID))
+	b.waitJS("the check", `document.getElementById('paper-msg').textContent !== ''`, 10*time.Second)
+	var wrong []int
+	b.eval(`Array.from(document.querySelectorAll('#board .cell')).flatMap((c, i) => c.classList.contains('wrong') && c.classList.contains('pen') ? [i] : [])`, &wrong)
+	var msg string
+	b.eval(`document.getElementById('paper-msg').textContent`, &msg)
+	if len(wrong) > 0 {
+		t.Errorf("right entries called wrong: %v (%s)", wrong, msg)
+	}
+	t.Logf("the check says: %s", msg)
+	b.shot("upload-pen-real")
+}
