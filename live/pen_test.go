@@ -1,6 +1,8 @@
 package live
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -8,8 +10,11 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"github.com/sudokuar/sudokuar/internal/held"
+	"github.com/sudokuar/sudokuar/internal/testenv"
 	"github.com/sudokuar/sudokuar/ocr"
 	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/vision"
 )
 
@@ -207,4 +212,123 @@ func TestPenVoter(t *testing.T) {
 			t.Errorf("%s: voted %v %d sure %v, want %v %d sure %v", c.name, got.Kinds[0], got.Entries[0], got.Sure[0], c.kind, c.digit, c.sure)
 		}
 	}
+}
+
+// TestPenPagesInMotion holds held-out pen pages up to a 640×480 camera in
+// mkvideo's motion, eight recognitions each, as written and with two of
+// their entries exchanged in the photo: no recognition ever calls a
+// right entry wrong or shows a wrong solution, the first of a page calls
+// nothing wrong (one frame's reading), and the log says how many of the
+// exchanged entries the vote flagged.
+func TestPenPagesInMotion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 96 frames")
+	}
+	needModel(t)
+	dir := testenv.Shared(t, "datasets/wicht-mixed-train")
+	names := mixedHoldoutNames(t, dir)
+	if len(names) > 6 {
+		names = names[:6]
+	}
+	p := openPipeline(t)
+	var at []int
+	for f := 15; f < 60; f += 6 {
+		at = append(at, f)
+	}
+	flagged, wrong := 0, 0
+	for pi, name := range names {
+		photo := filepath.Join(dir, name+".jpg")
+		given, err := sudoku.ReadDatFile(filepath.Join(dir, name+".dat"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pen, err := sudoku.ReadDatFile(filepath.Join(dir, name+".pen"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sol, err := sudoku.Solve(given)
+		if err != nil {
+			t.Fatal(err)
+		}
+		swapped, a, b := swappedPhoto(t, p, photo, pen.Cells)
+		for _, tc := range []struct {
+			photo   string
+			entries []int
+		}{{photo, pen.Cells}, {swapped, swapEntries(pen.Cells, a, b)}} {
+			frames := heldFramesAt(t, tc.photo, 0.85, pi, at)
+			views := recogniseEach(p, frames)
+			closeAll(frames)
+			for k, v := range views {
+				if v.verdict.Status == pipeline.StatusSolved && sudoku.CellString(v.verdict.Solution.Cells) != sudoku.CellString(sol.Cells) {
+					t.Errorf("%s frame %d: wrong solution shown", name, v.frame)
+				}
+				for _, c := range v.marks.Mistakes {
+					if tc.entries[c] == 0 || tc.entries[c] == sol.Cells[c] {
+						t.Errorf("%s frame %d: r%dc%d called wrong, holds %d", filepath.Base(tc.photo), v.frame, c/9+1, c%9+1, tc.entries[c])
+					}
+				}
+				if k == 0 && len(v.marks.Mistakes) > 0 {
+					t.Errorf("%s: the first recognition calls %v wrong", filepath.Base(tc.photo), v.marks.Mistakes)
+				}
+			}
+			if tc.photo == swapped {
+				wrong += 2
+				last := views[len(views)-1].marks.Mistakes
+				for _, c := range []int{a, b} {
+					if slices.Contains(last, c) {
+						flagged++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d of %d exchanged entries flagged at the last recognition", flagged, wrong)
+}
+
+// mixedHoldoutNames lists the held-out pen pages (names without .jpg).
+func mixedHoldoutNames(tb testing.TB, dir string) []string {
+	tb.Helper()
+	data, err := os.ReadFile(testenv.Committed(tb, "testdata/live/wicht-holdout.list"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []string
+	for _, l := range strings.Fields(string(data)) {
+		name := strings.TrimSuffix(filepath.Base(l), ".jpg")
+		if _, err := os.Stat(filepath.Join(dir, name+".pen")); err == nil {
+			out = append(out, name)
+		}
+	}
+	if len(out) == 0 {
+		testenv.Missing(tb, "no held-out page in "+dir)
+	}
+	return out
+}
+
+// swappedPhoto writes photo with its first two entries of different
+// digits exchanged into a temporary file, and returns it and the cells.
+func swappedPhoto(t *testing.T, p *pipeline.Pipeline, photo string, entries []int) (string, int, int) {
+	t.Helper()
+	a := slices.IndexFunc(entries, func(e int) bool { return e != 0 })
+	b := slices.IndexFunc(entries, func(e int) bool { return e != 0 && e != entries[a] })
+	img := gocv.IMRead(photo, gocv.IMReadColor)
+	defer img.Close()
+	r := p.Process(img)
+	if a < 0 || b < 0 || !r.Found {
+		t.Fatalf("%s: no two entries to exchange, or no grid (%s)", photo, r.Status)
+	}
+	if err := held.SwapCells(&img, r.Corners, a, b); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), filepath.Base(photo))
+	if !gocv.IMWrite(out, img) {
+		t.Fatalf("write %s", out)
+	}
+	return out, a, b
+}
+
+func swapEntries(e []int, a, b int) []int {
+	e = slices.Clone(e)
+	e[a], e[b] = e[b], e[a]
+	return e
 }

@@ -27,8 +27,10 @@ const ProgressSolved = "solved"
 // in Given's layout). Empty slices: a reader without pen classes.
 type Pen struct {
 	Kinds   []ocr.Kind
-	Entries []int     // handwritten digit, 0 = none
-	Conf    []float32 // how sure the entry's digit is (0: none)
+	Entries []int // handwritten digit, 0 = none
+	// Conf is how sure the reading of an entry is (0: none): the smaller
+	// of its kind's and its digit's probability.
+	Conf []float32
 	// Sure is whether an entry is read surely enough to be called wrong
 	// (ocr.Reading.EntrySure; for a vote, voted so over frames).
 	Sure []bool
@@ -40,9 +42,10 @@ func PenOf(rd ocr.Reading) Pen {
 	if len(rd.Entries) != n || len(rd.EntryConf) != n || len(rd.KindConf) != n {
 		return Pen{}
 	}
-	p := Pen{Kinds: slices.Clone(rd.Kinds), Entries: slices.Clone(rd.Entries), Conf: slices.Clone(rd.EntryConf), Sure: make([]bool, n)}
+	p := Pen{Kinds: slices.Clone(rd.Kinds), Entries: slices.Clone(rd.Entries), Conf: make([]float32, n), Sure: make([]bool, n)}
 	for i := range p.Sure {
 		p.Sure[i] = rd.EntrySure(i)
+		p.Conf[i] = min(rd.EntryConf[i], rd.KindConf[i])
 	}
 	return p
 }
@@ -122,7 +125,7 @@ func CheckEntries(givens, solution sudoku.Grid, pen Pen) Marks {
 			}
 			unsure++
 			m.EntryCheck = append(m.EntryCheck, Check{Cell: i, Name: name,
-				Reason: fmt.Sprintf("handwritten %d, only %.0f%% sure", pen.Entries[i], 100*pen.Conf[i])})
+				Reason: fmt.Sprintf("handwritten %d, only %s sure", pen.Entries[i], percent(pen.Conf[i]))})
 		case k == ocr.KindNotes:
 			m.Notes = append(m.Notes, i)
 		case k == ocr.KindUnclear:
@@ -160,6 +163,15 @@ func CheckEntries(givens, solution sudoku.Grid, pen Pen) Marks {
 		m.Progress = ProgressSolved
 	}
 	return m
+}
+
+// percent writes p as a percentage, with a decimal above 99% so that a
+// doubt never reads "100% sure".
+func percent(p float32) string {
+	if p > 0.99 {
+		return fmt.Sprintf("%.1f%%", min(99.9, 100*float64(p)))
+	}
+	return fmt.Sprintf("%.0f%%", 100*p)
 }
 
 // progress words the counts: "52 entries, 2 wrong, 3 cells to go"; wrong

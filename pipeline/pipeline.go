@@ -31,6 +31,12 @@ type Options struct {
 	Model []byte
 	// Vision tunes the grid detector.
 	Vision vision.Options
+	// Pen is the ONNX pen model, which tells printed digits from the
+	// player's handwriting, notes and unclear ink; nil means the embedded
+	// one. NoPen reads without it: every digit is taken for a given, as
+	// before pen pages were read.
+	Pen   []byte
+	NoPen bool
 }
 
 // Pipeline holds one detector and one classifier. It is not safe for
@@ -39,6 +45,7 @@ type Options struct {
 type Pipeline struct {
 	det  *vision.Detector
 	clf  ocr.Classifier
+	pen  ocr.Classifier // nil: no pen model (Options.NoPen)
 	opts vision.Options
 }
 
@@ -59,7 +66,19 @@ func New(opts Options) (*Pipeline, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load digit model (%s): %w", backendName(opts.Backend), err)
 	}
-	return &Pipeline{det: vision.NewDetector(opts.Vision), clf: clf, opts: opts.Vision}, nil
+	var pen ocr.Classifier
+	if !opts.NoPen {
+		if opts.Pen == nil {
+			pen, err = ocr.DefaultPen(opts.Backend)
+		} else {
+			pen, err = ocr.NewPen(opts.Pen, opts.Backend)
+		}
+		if err != nil {
+			_ = ocr.CloseClassifier(clf)
+			return nil, fmt.Errorf("load pen model (%s): %w", backendName(opts.Backend), err)
+		}
+	}
+	return &Pipeline{det: vision.NewDetector(opts.Vision), clf: clf, pen: pen, opts: opts.Vision}, nil
 }
 
 func backendName(b string) string {
@@ -75,7 +94,7 @@ func (p *Pipeline) Close() error {
 		return nil
 	}
 	p.det.Close()
-	return ocr.CloseClassifier(p.clf)
+	return errors.Join(ocr.CloseClassifier(p.clf), ocr.CloseClassifier(p.pen))
 }
 
 // Process runs the whole pipeline on one frame, reading its most
@@ -154,7 +173,9 @@ func (p *Pipeline) ReadCanvas(canvas gocv.Mat, g vision.Grid, frame image.Point)
 // scale is how many frame pixels make one of the pixels the cells were
 // read from (vision.Options.WorkScale), for the gate's cell size.
 func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality string, scale float64) {
-	reading, err := ocr.Read(p.clf, g.Shape, cells)
+	set := ocr.DefaultSettings
+	set.Pen = p.pen
+	reading, err := ocr.ReadWith(p.clf, g.Shape, cells, set)
 	if err != nil {
 		// A grid the model has no glyphs for, or cells it cannot take.
 		r.Status, r.Error = StatusUnread, err.Error()

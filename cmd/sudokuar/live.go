@@ -21,6 +21,7 @@ type liveConfig struct {
 	json     bool
 	out      string
 	backend  string
+	pen      string // --pen: a pen model file, "none", or "" for the embedded one
 	manual   bool
 	every    int
 	frames   int
@@ -38,6 +39,7 @@ func liveFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.BoolVar(&c.json, "json", false, "print one JSON line per recognition (the scan --json fields plus \"frame\")")
 	fs.StringVar(&c.out, "out", "", "write the annotated video to this .mp4 or .avi `file`")
 	fs.StringVar(&c.backend, "ocr-backend", pipeline.BackendGo, "digit network runtime: onnx-go or opencv")
+	fs.StringVar(&c.pen, "pen", "", penUsage)
 	fs.BoolVar(&c.manual, "manual", false, "start with auto-solve off (Space turns it on)")
 	fs.IntVar(&c.every, "every", 10, "recognise every `N`th frame")
 	fs.IntVar(&c.frames, "frames", 0, "stop after this many frames (0: until the source ends)")
@@ -51,6 +53,10 @@ func liveFlags(fs *flag.FlagSet) func(*env, []string) int {
 		}
 		if c.every < 1 {
 			fmt.Fprintf(e.stderr, "sudokuar live: --every %d: must be 1 or more\n", c.every)
+			return exitUsage
+		}
+		if _, _, err := penModel(c.pen); err != nil {
+			fmt.Fprintln(e.stderr, "sudokuar live:", err)
 			return exitUsage
 		}
 		if err := liveRun(c, e.stdout, e.stderr); err != nil {
@@ -118,9 +124,13 @@ func liveRun(c liveConfig, stdout, stderr io.Writer) error {
 	}
 	defer func() { sinks.Close() }()
 
+	pen, none, err := penModel(c.pen)
+	if err != nil {
+		return err
+	}
 	enc := json.NewEncoder(stdout)
 	opts := live.Options{
-		Pipeline:    pipeline.Options{Backend: c.backend},
+		Pipeline:    pipeline.Options{Backend: c.backend, Pen: pen, NoPen: none},
 		Every:       c.every,
 		ManualSolve: c.manual,
 		Paced:       window || c.paced,

@@ -33,6 +33,7 @@ type scanConfig struct {
 	json      bool
 	truth     bool
 	backend   string
+	pen       string  // --pen: a pen model file, "none", or "" for the embedded one
 	maxMP     float64 // largest image to decode, in megapixels
 	grid      int     // which grid to read when a photo holds several (1: the most Sudoku-like)
 	progress  bool    // draw a progress bar (set when stderr is a terminal)
@@ -47,6 +48,7 @@ func scanFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per image, one per line")
 	fs.BoolVar(&c.truth, "truth", false, "score against the .dat ground truth next to each image (digit accuracy, exact grids, solved grids, misses), and the .pen truth of handwritten entries where there is one (entries read, false alarms)")
 	fs.StringVar(&c.backend, "ocr-backend", pipeline.BackendGo, "digit network runtime: onnx-go or opencv")
+	fs.StringVar(&c.pen, "pen", "", penUsage)
 	fs.IntVar(&c.grid, "grid", 1, "when a photo holds several grids, read the `N`th most Sudoku-like (the output lists them)")
 	fs.Float64Var(&c.maxMP, "max-megapixels", pipeline.DefaultMaxPixels/1e6, "refuse images with more `MP` than this (read from the header, before decoding)")
 	return func(e *env, paths []string) int {
@@ -66,6 +68,10 @@ func scanFlags(fs *flag.FlagSet) func(*env, []string) int {
 			fmt.Fprintf(e.stderr, "sudokuar scan: --max-megapixels %g: want more than 0 and at most 1000\n", c.maxMP)
 			return exitUsage
 		}
+		if _, _, err := penModel(c.pen); err != nil {
+			fmt.Fprintln(e.stderr, "sudokuar scan:", err)
+			return exitUsage
+		}
 		c.paths = paths
 		se, ok := e.stderr.(*os.File)
 		c.progress = ok && term.IsTerminal(int(se.Fd()))
@@ -79,6 +85,25 @@ func scanFlags(fs *flag.FlagSet) func(*env, []string) int {
 		}
 		return exitOK
 	}
+}
+
+// penUsage is the --pen flag's help, the same for scan and live.
+const penUsage = "the pen model that tells printed digits from handwriting: an ONNX `file`, or none to read every digit as printed (default: the embedded models/pen.onnx)"
+
+// penModel reads the --pen flag: the model's bytes (nil: the embedded
+// one), or none.
+func penModel(flag string) (pen []byte, none bool, err error) {
+	switch flag {
+	case "":
+		return nil, false, nil
+	case "none":
+		return nil, true, nil
+	}
+	data, err := os.ReadFile(flag)
+	if err != nil {
+		return nil, false, fmt.Errorf("--pen: %w", err)
+	}
+	return data, false, nil
 }
 
 // scanItem is one image's outcome, kept in input order.
@@ -144,8 +169,12 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 	}
 	workers := min(c.jobs, len(files))
 	pipes := make([]*pipeline.Pipeline, workers)
+	pen, none, err := penModel(c.pen)
+	if err != nil {
+		return 0, err
+	}
 	for w := range pipes {
-		p, err := pipeline.New(pipeline.Options{Backend: c.backend})
+		p, err := pipeline.New(pipeline.Options{Backend: c.backend, Pen: pen, NoPen: none})
 		if err != nil {
 			for _, q := range pipes[:w] {
 				q.Close()
@@ -363,8 +392,17 @@ func describeEntries(r pipeline.Result) string {
 	if len(r.Clashes) > 0 {
 		fmt.Fprintf(&b, "; clashing %s", cellNames(r.Clashes, n))
 	}
-	for _, c := range r.EntryCheck {
-		fmt.Fprintf(&b, "; check %s (%s)", c.Name, c.Reason)
+	// The reasons when a few cells are to check; past that, the names.
+	if len(r.EntryCheck) > 0 && len(r.EntryCheck) <= 4 {
+		for _, c := range r.EntryCheck {
+			fmt.Fprintf(&b, "; check %s (%s)", c.Name, c.Reason)
+		}
+	} else if len(r.EntryCheck) > 0 {
+		cells := make([]int, len(r.EntryCheck))
+		for i, c := range r.EntryCheck {
+			cells[i] = c.Cell
+		}
+		fmt.Fprintf(&b, "; %s (not read surely enough to judge)", pipeline.CheckMessage(cells, n))
 	}
 	if len(r.Notes) > 0 {
 		fmt.Fprintf(&b, "; notes in %s", cellNames(r.Notes, n))
