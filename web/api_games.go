@@ -28,6 +28,12 @@ type newGameRequest struct {
 	// game at that many, and shows them.
 	ShowMistakes bool `json:"showMistakes,omitempty"`
 	MistakeLimit int  `json:"mistakeLimit,omitempty"`
+	// Given is another name for Puzzle (a page's printed digits, as
+	// /api/scan names them); Entries, beside it, are the digits the
+	// player wrote on the paper (one a cell, '0' none): the game starts
+	// with them on the board as the player's own moves (parseEntries).
+	Given   string `json:"given,omitempty"`
+	Entries string `json:"entries,omitempty"`
 }
 
 // apiGenerate: GET /api/generate?size=9&level=hard -> a new game's View.
@@ -66,7 +72,19 @@ func (s *Server) startGame(w http.ResponseWriter, r *http.Request, req newGameRe
 		return
 	}
 	defer done()
+	switch {
+	case req.Given != "" && req.Puzzle != "" && req.Given != req.Puzzle:
+		s.writeError(w, r, errorf(http.StatusBadRequest, "given and puzzle differ: send the givens in one of them"))
+		return
+	case req.Given != "":
+		req.Puzzle = req.Given
+	}
+	if req.Entries != "" && strings.TrimSpace(req.Puzzle) == "" {
+		s.writeError(w, r, errorf(http.StatusBadRequest, "entries: send the page's givens beside them in \"given\""))
+		return
+	}
 	var gen Generated
+	var entries []int
 	if strings.TrimSpace(req.Puzzle) != "" {
 		g, err := parsePuzzle(req.Puzzle, req.Box)
 		if err != nil {
@@ -91,6 +109,16 @@ func (s *Server) startGame(w http.ResponseWriter, r *http.Request, req newGameRe
 			s.writeError(w, r, err)
 			return
 		}
+		if req.Entries != "" {
+			if entries, err = parseEntries(req.Entries, g); err != nil {
+				s.writeError(w, r, errorf(http.StatusBadRequest, "%v", err))
+				return
+			}
+			if solvedBy(g, sol, entries) {
+				s.writeError(w, r, errorf(http.StatusUnprocessableEntity, "entries: every cell is filled and right: this page is already solved"))
+				return
+			}
+		}
 		gen = Generated{Puzzle: g, Solution: sol, Rating: a.Rating, Level: a.Level, Own: true}
 	} else {
 		shape, err := shapeForSize(req.Size)
@@ -107,7 +135,7 @@ func (s *Server) startGame(w http.ResponseWriter, r *http.Request, req newGameRe
 			return
 		}
 	}
-	v, err := s.games.newGame(r.Context(), s.player(w, r), gen, gameOptions{ShowMistakes: req.ShowMistakes, MistakeLimit: req.MistakeLimit})
+	v, err := s.games.newGame(r.Context(), s.player(w, r), gen, gameOptions{ShowMistakes: req.ShowMistakes, MistakeLimit: req.MistakeLimit, Entries: entries})
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -31,10 +31,14 @@ import (
 //   - a binary message is one frame: a 4-byte big-endian sequence number,
 //     then a JPEG of at most maxFrameSide pixels on its long side;
 //   - a text message is a key: {"type":"key","key":" "} toggles
-//     auto-solve, {"type":"key","key":"h"} asks for the next logical step
-//     of the puzzle in view (step 1, 2, … of its logical solution),
+//     auto-solve (on a page started in pen: fills the cells without ink),
+//     {"type":"key","key":"h"} asks for the next logical step
+//     of the puzzle in view (step 1, 2, … of its logical solution; on a
+//     pen page the frames' hint, from the entries, a wrong one first),
 //     {"type":"key","key":"Tab"} follows the next grid in view (left to
-//     right, round again) when the frame holds several.
+//     right, round again) when the frame holds several;
+//     {"type":"check","on":true} (or false) asks for the entries of a pen
+//     page to be checked, and {"type":"key","key":"c"} toggles that.
 //
 // Server to client, text messages (JSON):
 //   - {"type":"hello", ...} once, with the limits below;
@@ -43,7 +47,9 @@ import (
 //     the solution while auto-solve is on, a status for the user ("move
 //     back" when the grid reaches the frame's edge), how many grids are
 //     in view and which is followed (grids, gridAt: Tab for the next), and
-//     the server's own time on it (serverMs);
+//     the server's own time on it (serverMs); on a pen page entries,
+//     notes, progress, checking, solved, fill, hint, and mistakes only
+//     while checking is on (no solution there: nothing spoils the game);
 //   - {"type":"dropped","seq":N} for a frame skipped because a newer one
 //     came before the server was free (the client may send the next);
 //   - {"type":"step","step":{…},"index":k,"total":n,"placed":[…]}
@@ -76,6 +82,30 @@ type frameAnswer struct {
 	Grids     int           `json:"grids"`  // grids in view, when more than one
 	GridAt    int           `json:"gridAt"` // which is followed, from 1 left to right
 	ServerMs  float64       `json:"serverMs"`
+	// A page the player has started with a pen: the handwritten entries
+	// (N² chars, '0' none), the cells of pencil notes, the counts in
+	// words; while checking (C) the wrong entries, never otherwise;
+	// solved once the page is full and right; fill, the digits Space
+	// writes in the cells without ink (N² chars, '0' none); hint, H's
+	// sentence (the wrong entry first).
+	Entries  string   `json:"entries,omitempty"`
+	Notes    []int    `json:"notes,omitempty"`
+	Progress string   `json:"progress,omitempty"`
+	Checking bool     `json:"checking,omitempty"`
+	Mistakes []int    `json:"mistakes,omitempty"`
+	Solved   bool     `json:"solved,omitempty"`
+	Fill     string   `json:"fill,omitempty"`
+	Hint     string   `json:"hint,omitempty"`
+	PenHint  *penHint `json:"penHint,omitempty"`
+}
+
+// penHint is what the page draws of H's answer on a pen page: the wrong
+// entry's cell, or the step's pattern cells and placements (never the
+// wrong entry's right digit).
+type penHint struct {
+	Wrong      *int              `json:"wrong,omitempty"`
+	Cells      []int             `json:"cells,omitempty"`
+	Placements []logic.Candidate `json:"placements,omitempty"`
 }
 
 // frameMsg is a frame on its way to the session: checked, not yet
@@ -107,6 +137,11 @@ type cameraConn struct {
 	frameN, dropped int
 	dropsOut        int    // drop notices not yet written
 	flooded         string // why the server closed a client that does not read, or ""
+	// check is whether the client wants entries checked ({"type":
+	// "check"}); live's C key toggles, so the answers bring the session
+	// round to it: checkSent is the frame count when a C was last sent.
+	check     bool
+	checkSent int
 }
 
 // maxDropsOut is how many drop notices may wait to be written. The page
@@ -360,11 +395,24 @@ func (c *cameraConn) key(ctx context.Context, data []byte) string {
 	var k struct {
 		Type string `json:"type"`
 		Key  string `json:"key"`
+		On   *bool  `json:"on"`
 	}
-	if err := json.Unmarshal(data, &k); err != nil || k.Type != "key" {
-		return `a text message must be {"type":"key","key":...}`
+	if err := json.Unmarshal(data, &k); err != nil || (k.Type != "key" && k.Type != "check") {
+		return `a text message must be {"type":"key","key":...} or {"type":"check","on":true|false}`
+	}
+	if k.Type == "check" {
+		if k.On == nil {
+			return `a check message needs "on": true or false`
+		}
+		c.setCheck(*k.On)
+		return ""
 	}
 	switch k.Key {
+	case "c", "C":
+		c.mu.Lock()
+		on := !c.check
+		c.mu.Unlock()
+		c.setCheck(on)
 	case " ", "Tab":
 		c.walk.Reset()
 		code := ' '
@@ -379,13 +427,91 @@ func (c *cameraConn) key(ctx context.Context, data []byte) string {
 		c.mu.Lock()
 		info := c.last
 		c.mu.Unlock()
+		if info.Entries != "" {
+			// A pen page: live's hint, from the entries, comes with the
+			// frames.
+			c.sendKey('h')
+			return ""
+		}
 		msg := nextStep(ctx, &c.walk, &c.advice, info)
 		c.send(ctx, msg)
 	default:
-		return fmt.Sprintf("unknown key %q (want \" \", \"h\" or \"Tab\")", k.Key)
+		return fmt.Sprintf("unknown key %q (want \" \", \"h\", \"c\" or \"Tab\")", k.Key)
 	}
 	return ""
 }
+
+// sendKey passes key to the live session; a flood of keys drops the
+// extras.
+func (c *cameraConn) sendKey(key int) {
+	select {
+	case c.keys <- key:
+	default:
+	}
+}
+
+// setCheck records whether the client wants the entries checked and, if
+// the session is not so, toggles it (live's C).
+func (c *cameraConn) setCheck(on bool) {
+	c.mu.Lock()
+	c.check = on
+	toggle := c.last.Entries != "" && c.last.Checking != on && c.checkSent == 0
+	if toggle {
+		c.checkSent = max(c.frameN, 1)
+	}
+	c.mu.Unlock()
+	if toggle {
+		c.sendKey('c')
+	}
+}
+
+// checkStep brings the session's checking round to the client's want:
+// sent is the frame count when a C was last sent (0: none waiting). It
+// returns the new sent and whether to send C now.
+func checkStep(checking, want bool, frameN, sent int) (int, bool) {
+	switch {
+	case checking == want:
+		return 0, false
+	case sent == 0 || frameN-sent > checkRepeat:
+		return max(frameN, 1), true
+	}
+	return sent, false
+}
+
+// penFields fills a's fields of a pen page from info. Mistakes go out
+// only while both the client (want) and the session check: a frame judged
+// before the client turned checking off leaks neither them nor the
+// counts that hold how many are wrong.
+func penFields(a *frameAnswer, info live.FrameInfo, want bool) {
+	if info.Entries == "" {
+		return
+	}
+	a.Solution = "" // never the answer on a started page: Fill, when asked, is
+	a.Entries, a.Notes, a.Progress, a.Solved, a.Fill, a.Hint = info.Entries, info.Notes, info.Progress, info.Solved, info.Fill, info.Hint
+	if h := info.PenHint; h != nil {
+		switch {
+		case h.Wrong != nil:
+			cell := h.Wrong.Cell
+			a.PenHint = &penHint{Wrong: &cell}
+		case h.Step != nil:
+			a.PenHint = &penHint{Cells: h.Step.Cells, Placements: h.Step.Placements}
+		}
+	}
+	a.Checking = info.Checking && want
+	switch {
+	case a.Checking:
+		a.Mistakes = info.Mistakes
+	case info.Checking && !info.Solved:
+		if a.Status == info.Progress {
+			a.Status = ""
+		}
+		a.Progress = ""
+	}
+}
+
+// checkRepeat is how many frames a C sent to the session may take to
+// show; after that it is sent again (it may have been dropped).
+const checkRepeat = 30
 
 // nextStep is the answer to H: {"type":"step","step":…,"index":k,
 // "total":n,"placed":[digits of the steps before]} or {"type":"step",
@@ -442,7 +568,16 @@ func (c *cameraConn) answer(ctx context.Context, f frameMsg, info live.FrameInfo
 	c.mu.Lock()
 	c.last = info
 	c.server = append(c.server, ms)
+	want := c.check
+	toggle := false
+	if info.Entries != "" { // live checks only on a pen page: C elsewhere waits for one
+		c.checkSent, toggle = checkStep(info.Checking, want, c.frameN, c.checkSent)
+	}
 	c.mu.Unlock()
+	if toggle {
+		c.sendKey('c')
+	}
+	penFields(&a, info, want)
 	c.send(ctx, a)
 }
 

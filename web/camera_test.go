@@ -200,6 +200,8 @@ func TestCameraProtocol(t *testing.T) {
 		{"too wide", websocket.MessageBinary, append([]byte{0, 0, 0, 7}, wide...), websocket.StatusUnsupportedData, "1600×400"},
 		{"text garbage", websocket.MessageText, []byte("{{{"), websocket.StatusPolicyViolation, "type"},
 		{"unknown key", websocket.MessageText, []byte(`{"type":"key","key":"rm -rf"}`), websocket.StatusPolicyViolation, "unknown key"},
+		{"check without on", websocket.MessageText, []byte(`{"type":"check"}`), websocket.StatusPolicyViolation, `needs "on"`},
+		{"check not a bool", websocket.MessageText, []byte(`{"type":"check","on":"yes"}`), websocket.StatusPolicyViolation, "type"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			bad := dialCamera(t, a.URL)

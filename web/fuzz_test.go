@@ -51,6 +51,7 @@ func FuzzAPI(f *testing.F) {
 		`{"puzzle":"` + classic + `"}`, `{"puzzle":"` + classic + `","solver":"dlx","box":"3x3"}`,
 		`{"cell":2,"value":4}`, `{"cell":-9999999999,"value":1e400}`, `{"on":true}`, `{"name":"x"}`,
 		`{"size":"16","level":"easy"}`, `{"puzzle":"2 3\n1. 0"}`, `{"puzzle":null}`, `[]`, `{"cell":"1"}`, "\x00\xff",
+		`{"given":"` + classic + `","entries":"` + withEntries([]int{2}, map[int]int{3: 5}) + `"}`,
 	} {
 		for i := range paths {
 			f.Add(uint8(i), seed)

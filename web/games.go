@@ -76,6 +76,7 @@ type session struct {
 	FloorMs    int64  `json:"floorMs,omitempty"`    // the plausibility floor of this puzzle
 	Name       string `json:"name,omitempty"`       // who finished it
 	Own        bool   `json:"own,omitempty"`        // the player's own puzzle: unranked
+	Paper      string `json:"paper,omitempty"`      // the entries carried over from paper, '0' none
 	FinishedAt int64  `json:"finishedAt,omitempty"` // unix ms of the finishing move
 	Flag       string `json:"flag,omitempty"`       // why the finish is unranked
 	// HintStages counts every stage of every hint shown (nudge, pattern,
@@ -103,7 +104,8 @@ type View struct {
 	Size   int          `json:"size"`
 	Box    [2]int       `json:"box"`
 	Level  string       `json:"level"`
-	Own    bool         `json:"own,omitempty"` // the player's own puzzle: not ranked
+	Own    bool         `json:"own,omitempty"`   // the player's own puzzle: not ranked
+	Paper  string       `json:"paper,omitempty"` // the entries it started with from paper ('0' none)
 	Rating float64      `json:"rating,omitempty"`
 	Puzzle string       `json:"puzzle"` // the givens, '0' for empty; "" while paused
 	Cells  string       `json:"cells"`  // the grid now, givens included; "" while paused
@@ -192,6 +194,11 @@ type gameOptions struct {
 	MistakeLimit int
 	Daily        string
 	Replay       bool
+	// Entries (per cell, 0 none) are played as the player's moves before
+	// the game starts: digits carried over from paper. They do not count
+	// as mistakes (a wrong one is shown only when mistakes are shown or
+	// checked), so a limit counts only what is played here.
+	Entries []int
 }
 
 // newGame starts a game of puzzle (unique, with solution) for player.
@@ -210,6 +217,15 @@ func (gs *games) newGame(ctx context.Context, player string, gen Generated, opt 
 	if err != nil {
 		return View{}, err
 	}
+	n := shape.N()
+	for i, v := range opt.Entries {
+		if v == 0 {
+			continue
+		}
+		if _, err := gm.Set(i/n, i%n, v); err != nil {
+			return View{}, fmt.Errorf("entries: %s: %w", cellName(i, n), err)
+		}
+	}
 	s := session{
 		Box:          [2]int{shape.BoxRows, shape.BoxCols},
 		Rating:       gen.Rating,
@@ -220,6 +236,9 @@ func (gs *games) newGame(ctx context.Context, player string, gen Generated, opt 
 		MistakeLimit: opt.MistakeLimit,
 		Daily:        opt.Daily,
 		Replay:       opt.Replay,
+	}
+	if opt.Entries != nil {
+		s.Paper = sudoku.CellString(opt.Entries)
 	}
 	if opt.ShowMistakes || opt.MistakeLimit > 0 {
 		s.ShowErrors = true
@@ -927,7 +946,7 @@ func (p *played) view(now time.Time) View {
 	cells := gm.Grid()
 	over := p.rec.Status != store.StatusPlaying
 	v := View{
-		ID: p.rec.ID, Size: n, Box: p.s.Box, Level: p.rec.Level, Rating: p.s.Rating, Own: p.s.Own,
+		ID: p.rec.ID, Size: n, Box: p.s.Box, Level: p.rec.Level, Rating: p.s.Rating, Own: p.s.Own, Paper: p.s.Paper,
 		Puzzle: p.rec.Puzzle, Cells: sudoku.CellString(cells.Cells),
 		Status: p.rec.Status, ElapsedMs: p.s.ElapsedMs, Paused: p.s.RunningSince == 0,
 		Hints: p.s.Hints, MaxHints: MaxHints, HintStages: p.s.HintStages, HintStage: p.s.HintStage, ShowErrors: p.s.ShowErrors, Assisted: p.s.Assisted,

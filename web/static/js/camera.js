@@ -25,10 +25,11 @@ let auto = true;
 let step = null;         // {cells, targets, sentence, until}
 let toMeasure = [];      // answers received, waiting to be drawn
 let running = false;
+let checking = false;    // the player asked for the entries of a pen page to be checked
 
 // Figures for people (the HUD) and for the browser test.
 // rtt: capture -> answer drawn; rttSent: sent -> answer drawn (ms).
-const stats = { sent: 0, answered: 0, dropped: 0, rtt: [], rttSent: [], server: [], encode: [], drawn: '', status: '' };
+const stats = { sent: 0, answered: 0, dropped: 0, pen: 0, leaks: 0, rtt: [], rttSent: [], server: [], encode: [], drawn: '', status: '' };
 window.sudokuarCamera = stats;
 
 function status(text) { $('status').textContent = text; stats.status = text; }
@@ -62,7 +63,10 @@ function connect() {
   status('Connecting…');
   ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/camera`);
   ws.binaryType = 'arraybuffer';
-  ws.onopen = () => status('Looking for a grid…');
+  ws.onopen = () => {
+    status('Looking for a grid…');
+    if (checking) ws.send(JSON.stringify({ type: 'check', on: true })); // a new session starts unchecked
+  };
   ws.onmessage = (e) => onAnswer(JSON.parse(e.data));
   ws.onclose = (e) => {
     sent.clear();
@@ -86,10 +90,19 @@ function onAnswer(a) {
     if (last && last.located) prev = last;
     last = a;
     auto = a.auto;
-    $('auto').setAttribute('aria-pressed', String(auto));
-    $('auto').textContent = auto ? 'Auto-solve on' : 'Auto-solve off';
+    const pen = !!a.entries;
+    // A page started in pen: Space fills the empty cells, C checks.
+    $('auto').setAttribute('aria-pressed', String(pen ? !!a.fill : auto));
+    $('auto').textContent = pen ? (a.fill ? 'Fill: on' : 'Fill empty cells') : (auto ? 'Auto-solve on' : 'Auto-solve off');
+    $('check').hidden = !pen;
+    $('solved').hidden = !a.solved;
+    if (pen) { $('step').textContent = a.hint || ''; $('step').hidden = !a.hint; }
     if (f) toMeasure.push(f);
     stats.last = a;
+    // For the browser test: a pen page's frame that tells right from
+    // wrong unasked, or carries the solution, is a leak.
+    if (a.entries && (((a.mistakes || []).length && !a.checking) || a.solution)) stats.leaks++;
+    if (a.entries) stats.pen++;
     // Several grids in view: the button (and Tab) follows the next one.
     const several = a.grids > 1 && a.gridAt > 0;
     $('next').hidden = !several;
@@ -181,7 +194,23 @@ function paint() {
     const fill = new Map();
     for (const i of last.conflicts || []) fill.set(i, 'rgba(230,30,30,0.4)');
     let digits = null, colour = '#1e50dc';
-    if (n && last.solution && auto) {
+    if (last.entries) {
+      // A pen page: nothing that spoils the game unless asked; the wrong
+      // entries (only sent while checking) marked red, Space's digits in
+      // the cells without ink.
+      for (const i of last.mistakes || []) fill.set(i, 'rgba(230,30,30,0.5)');
+      if (last.fill) {
+        digits = new Map();
+        parseGrid(last.fill).forEach((v, i) => { if (v) digits.set(i, v); });
+      }
+      const h = last.penHint;
+      if (h && h.wrong !== undefined) fill.set(h.wrong, 'rgba(230,30,30,0.5)');
+      if (h && h.cells) {
+        for (const i of h.cells) fill.set(i, 'rgba(255,210,40,0.45)');
+        digits = new Map();
+        for (const p of h.placements || []) { fill.set(p.cell, 'rgba(255,150,0,0.6)'); digits.set(p.cell, p.digit); }
+      }
+    } else if (n && last.solution && auto) {
       digits = solutionDigits(last.given, last.solution);
     } else if (n && last.given) {
       digits = new Map();
@@ -198,7 +227,8 @@ function paint() {
       for (const p of step.placements) digits.set(p.cell, p.digit);
       colour = '#1e50dc';
     }
-    drawGrid(ctx, corners(now), n, { outline: last.solution ? '#28c83c' : '#f0be1e', fill, digits, colour, scale });
+    drawGrid(ctx, corners(now), n, { outline: last.solution || last.solved ? '#28c83c' : '#f0be1e', fill, digits, colour, scale });
+    stats.marked = last.entries ? (last.mistakes || []).length : 0;
     if (digits && last.solution && auto && !step) drawn = last.solution;
   }
   stats.drawn = drawn;
@@ -217,6 +247,14 @@ function key(k) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'key', key: k }));
 }
 
+// setChecking asks the server to check a pen page's entries, or to stop.
+function setChecking(on) {
+  checking = on;
+  $('check').setAttribute('aria-pressed', String(on));
+  $('check').textContent = on ? 'Checking: on' : 'Check my entries';
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'check', on }));
+}
+
 function leave() {
   running = false;
   if (ws) ws.close(1000, 'left');
@@ -228,11 +266,13 @@ document.addEventListener('keydown', (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === ' ') { e.preventDefault(); clearStep(); key(' '); }
   else if (e.key === 'h' || e.key === 'H') key('h');
+  else if (e.key === 'c' || e.key === 'C') setChecking(!checking);
   else if (e.key === 'Tab' && !$('next').hidden) { e.preventDefault(); clearStep(); key('Tab'); }
   else if (e.key === 'q' || e.key === 'Q' || e.key === 'Escape') { e.preventDefault(); leave(); }
 });
 $('auto').onclick = () => { clearStep(); key(' '); };
 $('hint').onclick = () => key('h');
+$('check').onclick = () => setChecking(!checking);
 $('next').onclick = () => { clearStep(); key('Tab'); };
 $('leave').onclick = (e) => { e.preventDefault(); leave(); };
 $('start').onclick = () => { if (stream && ws && ws.readyState !== WebSocket.OPEN) connect(); else start(); $('start').hidden = true; };

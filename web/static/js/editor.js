@@ -7,7 +7,7 @@ import { Board, makePad, keyValue, cellsText, arrows } from './grid.js';
 export class Editor {
   // ids: the element ids of board, pad, verdict, solve, play, solver, msg.
   // onSolved(result) is called after a solve, onVerdict(analysis) after
-  // each judgement.
+  // each judgement; decorate(view), if given, may add to each view drawn.
   constructor(opts) {
     this.o = opts;
     this.board = new Board($('board'), () => this.redraw());
@@ -126,11 +126,13 @@ export class Editor {
     const values = this.values.slice();
     const solved = new Set();
     if (this.solution) this.solution.forEach((v, i) => { if (!values[i]) { values[i] = v; solved.add(i); } });
-    this.board.draw({
+    const view = {
       values, given: this.values.map((v) => v > 0), solved,
       conflicts: new Set(this.analysis ? this.analysis.conflicts : []),
       wrong: new Set(this.analysis ? this.analysis.conflicts : []),
-    });
+    };
+    if (this.o.decorate) this.o.decorate(view); // the Upload page adds a paper page's ink
+    this.board.draw(view);
   }
 
   async solve() {

@@ -132,17 +132,26 @@ export class Board {
       cls.toggle('hint-target', !!(view.targets && view.targets.has(i)));
       cls.toggle('solved', !!(view.solved && view.solved.has(i)));
       cls.toggle('elim-cell', !!(view.elim && view.elim.has(i)));
+      // A page read from paper: handwritten entries, cells of pencil
+      // notes, and entries to check on the page.
+      const pen = !!(view.pen && view.pen.has(i)), notes = !!(view.notes && view.notes.has(i));
+      const unsure = !!(view.unsure && view.unsure.has(i)), wrong = cls.contains('wrong');
+      cls.toggle('pen', pen);
+      cls.toggle('notes', notes);
+      cls.toggle('unsure', unsure);
       d.setAttribute('aria-selected', String(i === sel));
       const m = view.marks ? view.marks[i] : 0;
       const struck = view.elim && view.elim.get(i);
-      const key = v ? 'v' + v + (view.given && view.given[i] ? 'g' : '') + (cls.contains('conflict') ? 'x' : '')
-        : 'm' + m + (struck ? 'e' + [...struck].join(',') : '') + (focus && (m & (1 << focus)) ? 'f' + focus : '');
+      const paper = (pen ? 'p' : '') + (notes ? 'n' : '') + (unsure ? 'u' : '') + (pen && wrong ? 'w' : '');
+      const key = v ? 'v' + v + (view.given && view.given[i] ? 'g' : '') + (cls.contains('conflict') ? 'x' : '') + paper
+        : 'm' + m + paper + (struck ? 'e' + [...struck].join(',') : '') + (focus && (m & (1 << focus)) ? 'f' + focus : '');
       if (d.dataset.k === key) continue;
       d.dataset.k = key;
       const where = `Row ${r + 1}, column ${c + 1}`;
       if (v) {
         d.textContent = symbol(v);
-        d.setAttribute('aria-label', `${where}: ${view.given && view.given[i] ? 'given ' : ''}${symbol(v)}${cls.contains('conflict') ? ', clashes with another ' + symbol(v) : ''}`);
+        const said = pen ? (wrong ? ', wrong' : '') + (unsure ? ', check it on the page' : '') : '';
+        d.setAttribute('aria-label', `${where}: ${view.given && view.given[i] ? 'given ' : pen ? 'handwritten ' : ''}${symbol(v)}${cls.contains('conflict') ? ', clashes with another ' + symbol(v) : ''}${said}`);
       } else if (m || struck) {
         // Pencil marks, and the candidates a hint removes (struck out,
         // shown even where the player has not pencilled them).
@@ -160,8 +169,8 @@ export class Board {
         const list = [...Array(n).keys()].map((x) => x + 1).filter((x) => m & (1 << x)).map(symbol).join(' ');
         d.setAttribute('aria-label', `${where}: empty${list ? ', marks ' + list : ''}${struck ? ', a hint removes ' + [...struck].map(symbol).join(' ') : ''}`);
       } else {
-        d.textContent = '';
-        d.setAttribute('aria-label', `${where}: empty`);
+        d.textContent = notes ? '✎' : '';
+        d.setAttribute('aria-label', `${where}: ${notes ? 'pencil notes' : 'empty'}${unsure ? ', check it on the page' : ''}`);
       }
     }
   }
