@@ -41,10 +41,9 @@ type Options struct {
 }
 
 // PenByDefault says whether a pipeline reads with the embedded pen model
-// when Options.Pen is nil. Off while the shipped pen model reads pages
-// without handwriting worse than the printed-digit model alone does
-// (docs/performance.md, "Pen pages"): untouched pages must not get worse.
-const PenByDefault = false
+// when Options.Pen is nil. The pen reading is used only where the plain
+// one falls short (see printedCount).
+const PenByDefault = true
 
 // Pipeline holds one detector and one classifier. It is not safe for
 // concurrent use: give each goroutine its own (they are cheap next to a
@@ -180,9 +179,14 @@ func (p *Pipeline) ReadCanvas(canvas gocv.Mat, g vision.Grid, frame image.Point)
 // scale is how many frame pixels make one of the pixels the cells were
 // read from (vision.Options.WorkScale), for the gate's cell size.
 func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality string, scale float64) {
-	set := ocr.DefaultSettings
-	set.Pen = p.pen
-	reading, err := ocr.ReadWith(p.clf, g.Shape, cells, set)
+	reading, err := ocr.ReadWith(p.clf, g.Shape, cells, ocr.DefaultSettings)
+	if err == nil && p.pen != nil && !(reading.Certain() && printedCount(reading)) {
+		set := ocr.DefaultSettings
+		set.Pen = p.pen
+		if pen, perr := ocr.ReadWith(p.clf, g.Shape, cells, set); perr == nil && (pen.Certain() || !printedCount(reading)) {
+			reading = pen
+		}
+	}
 	if err != nil {
 		// A grid the model has no glyphs for, or cells it cannot take.
 		r.Status, r.Error = StatusUnread, err.Error()
@@ -212,6 +216,28 @@ func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality s
 	r.Pen = PenOf(reading).Turn(g.Shape.N(), r.Turns)
 	r.CellPx = math.Round(CellPx(r.Corners, reading.Given.N())/scale*100) / 100
 	r.take(reading, quality)
+}
+
+// MaxPrintedGivens is the most givens a printed puzzle is taken to have
+// (the most on any page of the Wicht photo sets is 39); a reading with
+// more holds the player's ink.
+const MaxPrintedGivens = 40
+
+// printedCount reports whether a reading made without the pen model has
+// no more givens than a printed puzzle has. The pen reading replaces it
+// only when the plain one is not certain and either the pen one is or the
+// plain one holds too many givens to be print alone: pages without
+// handwriting that read certain today read exactly as before, and a pen
+// reading, whose givens are some of the printed ones, cannot make a
+// wrong unique solution out of right digits.
+func printedCount(r ocr.Reading) bool {
+	givens := 0
+	for _, v := range r.Given.Cells {
+		if v != 0 {
+			givens++
+		}
+	}
+	return givens <= MaxPrintedGivens
 }
 
 // take fills r from a reading already turned upright (its pen in r.Pen,
