@@ -78,6 +78,18 @@ func checkGrid(g vision.Grid) error {
 	return nil
 }
 
+// gridSide checks g as checkGrid does and returns its cells per side; a
+// grid without a shape is refused.
+func gridSide(g vision.Grid) (int, error) {
+	if err := checkGrid(g); err != nil {
+		return 0, err
+	}
+	if n := g.Shape.N(); n > 0 {
+		return n, nil
+	}
+	return 0, fmt.Errorf("overlay: grid has no shape (use a Grid from Analyze)")
+}
+
 // framePt maps the canvas point (x, y) (canvas of side g.Side) into the
 // frame, following the grid's bend on a curled page.
 func framePt(g vision.Grid, x, y float64) (float64, float64) {
@@ -225,12 +237,9 @@ func Marks(frame *gocv.Mat, g vision.Grid, marks []Mark, st Style) error {
 	if err != nil {
 		return err
 	}
-	if err := checkGrid(g); err != nil {
+	n, err := gridSide(g)
+	if err != nil {
 		return err
-	}
-	n := g.Shape.N()
-	if n <= 0 {
-		return fmt.Errorf("overlay: grid has no shape (use a Grid from Analyze)")
 	}
 	if st.Alpha <= 0 || st.Alpha > 1 {
 		st.Alpha = 1
@@ -405,12 +414,9 @@ func markCells(frame *gocv.Mat, g vision.Grid, cells []int, c color.RGBA, alpha 
 	if err != nil {
 		return err
 	}
-	if err := checkGrid(g); err != nil {
+	n, err := gridSide(g)
+	if err != nil {
 		return err
-	}
-	n := g.Shape.N()
-	if n <= 0 {
-		return fmt.Errorf("overlay: grid has no shape (use a Grid from Analyze)")
 	}
 	cs := float64(g.Side) / float64(n)
 	w, h := frame.Cols(), frame.Rows()
@@ -571,12 +577,9 @@ func Circles(frame *gocv.Mat, g vision.Grid, cells []int, c color.RGBA) error {
 	if _, _, err := checkFrame(frame); err != nil {
 		return err
 	}
-	if err := checkGrid(g); err != nil {
+	n, err := gridSide(g)
+	if err != nil {
 		return err
-	}
-	n := g.Shape.N()
-	if n <= 0 {
-		return fmt.Errorf("overlay: grid has no shape (use a Grid from Analyze)")
 	}
 	const steps = 24
 	cs := float64(g.Side) / float64(n)

@@ -250,7 +250,7 @@ func run(c config) error {
 		lr := c.lr * (0.05 + 0.95*0.5*(1+math.Cos(math.Pi*float64(e)/float64(c.epochs))))
 		tr.SetLearnRate(lr)
 		t := time.Now()
-		loss, acc, err := epoch(tr, data, c.batch, rng)
+		loss, acc, err := epoch(tr, data, c.batch, rng, digitInput)
 		if err != nil {
 			return err
 		}
@@ -392,16 +392,22 @@ func dropped(ps []photoCells) string {
 	return fmt.Sprintf("%d of %d unusable %v", n, len(ps), why)
 }
 
-// epoch runs one pass over data in a seeded random order, augmenting each
-// cell, and returns the mean loss and the training accuracy.
-func epoch(tr *digitnet.Trainer, data []sample, batch int, rng *rand.Rand) (float64, float64, error) {
+// digitInput appends a digit sample's input to x, augmented.
+func digitInput(x []float32, d sample, rng *rand.Rand) []float32 {
+	return append(x, augment(d.x, rng)...)
+}
+
+// epoch runs one pass over data in a seeded random order, each sample's
+// input made by input, and returns the mean loss and the training accuracy.
+func epoch(tr *digitnet.Trainer, data []sample, batch int, rng *rand.Rand,
+	input func([]float32, sample, *rand.Rand) []float32) (float64, float64, error) {
 	order := rng.Perm(len(data))
-	x := make([]float32, 0, batch*ocr.CellLen)
+	var x []float32
 	y := make([]int, 0, batch)
 	var lossSum float64
 	var correct, seen, steps int
 	for _, i := range order {
-		x = append(x, augment(data[i].x, rng)...)
+		x = input(x, data[i], rng)
 		y = append(y, data[i].y)
 		if len(y) < batch {
 			continue

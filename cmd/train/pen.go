@@ -332,7 +332,7 @@ func runPen(c config, pc penConfig) error {
 		lr := c.lr * (0.05 + 0.95*0.5*(1+math.Cos(math.Pi*float64(e)/float64(c.epochs))))
 		tr.SetLearnRate(lr)
 		t := time.Now()
-		loss, acc, err := penEpoch(tr, train, c.batch, rng)
+		loss, acc, err := epoch(tr, train, c.batch, rng, penTrainInput)
 		if err != nil {
 			return err
 		}
@@ -351,36 +351,11 @@ func runPen(c config, pc penConfig) error {
 	return nil
 }
 
-// penEpoch is epoch for pen inputs: the Pixels view is perturbed as the
-// digit model's cells are (augment), the other views are kept as cut.
-func penEpoch(tr *digitnet.Trainer, data []sample, batch int, rng *rand.Rand) (float64, float64, error) {
-	order := rng.Perm(len(data))
-	x := make([]float32, 0, batch*ocr.PenLen)
-	y := make([]int, 0, batch)
-	var lossSum float64
-	var correct, seen, steps int
-	for _, i := range order {
-		d := data[i]
-		x = append(x, augment(d.x[:ocr.CellLen], rng)...)
-		x = append(x, d.x[ocr.CellLen:]...)
-		y = append(y, d.y)
-		if len(y) < batch {
-			continue
-		}
-		loss, ok, err := tr.Step(x, y)
-		if err != nil {
-			return 0, 0, err
-		}
-		lossSum += loss
-		correct += ok
-		seen += batch
-		steps++
-		x, y = x[:0], y[:0]
-	}
-	if steps == 0 {
-		return 0, 0, fmt.Errorf("fewer than %d training cells", batch)
-	}
-	return lossSum / float64(steps), float64(correct) / float64(seen), nil
+// penTrainInput appends a pen sample's input to x: the Pixels view perturbed
+// as the digit model's cells are (augment), the other views kept as cut.
+func penTrainInput(x []float32, d sample, rng *rand.Rand) []float32 {
+	x = append(x, augment(d.x[:ocr.CellLen], rng)...)
+	return append(x, d.x[ocr.CellLen:]...)
 }
 
 // penCalibReport prints, on the calibration cells, how sure the model is
