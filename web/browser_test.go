@@ -221,6 +221,9 @@ func (b *browser) eval(js string, out any) {
 // one succeeds).
 func (b *browser) waitJS(what, js string, timeout time.Duration) {
 	b.t.Helper()
+	// A wait fails only when the event never comes: on a busy machine a
+	// page may take far longer than the caller's guess.
+	timeout = max(timeout, eventTimeout)
 	deadline := time.Now().Add(timeout)
 	var last error
 	for time.Now().Before(deadline) {
