@@ -288,11 +288,11 @@ func solve8(a [8][8]float64, b [8]float64) ([8]float64, bool) {
 
 // edgeLines finds the grid's outer lines on the current line images of a
 // canvas of side canvasSide: for each side, in each half of it, the
-// outermost long stroke within 0.12 of the canvas side from its edge that covers most of
-// that half (a caption or a text column fused with the outline lies
-// outside it, and text is no long stroke). It returns the four lines (top,
-// right, bottom, left, canvas pixels) and whether any moved by more than
-// a pixel from the canvas edge.
+// outermost long stroke within 0.12 canvasSide of the edge that covers
+// most of that half (a caption or a text column fused with the outline
+// lies outside it, and text is no long stroke). It returns the four lines
+// (top, right, bottom, left, canvas pixels) and whether any moved by more
+// than a pixel from the canvas edge.
 func edgeLines(colSum, rowSum [latticeBands][]float64, side int) ([4]line, bool) {
 	reach := int(0.12 * float64(side))
 	strong := 0.6 * float64(side) / 2
