@@ -688,15 +688,14 @@ func (s *session) report(v view) pipeline.Result {
 }
 
 // changedBelow is the ink-print similarity under which the puzzle in view
-// is taken to have changed. Measured on the demo video: the same puzzle
-// stays at 0.95 or more over 10 frames of motion, the swapped page is at
-// about 0.2.
+// is taken to have changed: the same page in motion stays far above it, a
+// swapped page far below (docs/performance.md, Tuning).
 const changedBelow = 0.5
 
 // sameAbove is the ink-print similarity from which the puzzle in view is
 // taken to be the one last sent for recognition without asking again:
-// the same page in motion stays at 0.9 or more; two pages of one book
-// with givens in nearly the same cells can reach 0.5-0.6.
+// the same page in motion stays above it; two pages of one book with
+// givens in nearly the same cells can come close to changedBelow.
 const sameAbove = 0.75
 
 // pick is the choice of grid for this frame: the one followed so far, or
@@ -913,8 +912,7 @@ func (s *session) recheck(frame gocv.Mat, g vision.Grid, print, alt inkPrint, i 
 		jumped = true
 	case s.ref != nil && print != nil && !s.alike(print, alt, sameAbove):
 		// Like the frame sent, but not surely the same page: another
-		// puzzle of the same book, its givens in nearly the same cells
-		// (Wicht's image1036 and image1040 print alike at 0.52).
+		// puzzle of the same book, its givens in nearly the same cells.
 		// Nothing is drawn until a reading of this frame or a later one
 		// says which; the vote goes on.
 		s.hold(i)
