@@ -24,7 +24,7 @@ type CanvasReader interface {
 
 // fuser averages one page's canvases over the latest recognitions, so a cell
 // one frame misread (noise, blur, JPEG) is read from their mean. Residual
-// misalignment is measured by optical flow at the lattice's crossings and
+// misalignment is found by optical flow at the lattice's crossings and
 // undone by a homography; a canvas still unlike the newest (another page, a
 // misread lattice, a blur) is left out, as misaligned views average into
 // wrong digits. It owns its Mats (Close them).

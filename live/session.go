@@ -317,15 +317,12 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 			raw := sudoku.CellString(res.Puzzle.Cells)
 			if v.verdict.Status == pipeline.StatusSolved && voter.Len() < confirmReadings && !slices.Contains(recent, given) &&
 				(!alone(res, v.conf, cellPx) || nearRecent(recent, given)) {
-				// One frame's reading can be wrong (a lattice found a row
-				// off, repaired into a puzzle with one solution): unless
-				// it stands alone, a new puzzle is shown solved once a
-				// second reading agrees, in this vote or (the page came
-				// back, which starts a fresh vote) one of the recent
-				// readings. A reading a few cells off one read moments ago
-				// is not new even when sure of itself: most likely that
-				// page misread (a given missed, a 4 read as 1), after a
-				// vote started afresh.
+				// One frame's reading can be wrong (a lattice a row off,
+				// repaired into a unique puzzle): unless it stands alone, a
+				// new puzzle is shown solved once a second reading agrees,
+				// in this vote or among the recent ones. A reading a few
+				// cells off a recent one is not new, even when sure: most
+				// likely that page misread after a fresh vote.
 				v.verdict = pipeline.Verdict{Status: pipeline.StatusReading}
 			}
 			if !slices.Contains(recent, raw) {
@@ -405,10 +402,8 @@ func mapQuad(h [9]float64, q [4]gocv.Point2f) [4]gocv.Point2f {
 
 // viewsRho is how many of a page's successive recognitions count as one
 // independent view when their probabilities are combined for the gate
-// (Voter.Sure): a cell a frame misread is misread again by the page's
-// next recognition 12–48% of the time, where cells of 12–20 px are
-// misread 3–31% of the time at all (`framescore --calib` on the tune
-// videos).
+// (Voter.Sure): a frame's misread cell is often misread again by the
+// next recognition (docs/performance.md, Tuning).
 const viewsRho = 2
 
 // shrinkReadings is how long (in recognitions: 3 s at one every 10th
@@ -693,15 +688,14 @@ func (s *session) report(v view) pipeline.Result {
 }
 
 // changedBelow is the ink-print similarity under which the puzzle in view
-// is taken to have changed. Measured on the demo video: the same puzzle
-// stays at 0.95 or more over 10 frames of motion, the swapped page is at
-// about 0.2.
+// is taken to have changed: the same page in motion stays far above it, a
+// swapped page far below (docs/performance.md, Tuning).
 const changedBelow = 0.5
 
 // sameAbove is the ink-print similarity from which the puzzle in view is
 // taken to be the one last sent for recognition without asking again:
-// the same page in motion stays at 0.9 or more; two pages of one book
-// with givens in nearly the same cells can reach 0.5-0.6.
+// the same page in motion stays above it; two pages of one book with
+// givens in nearly the same cells can come close to changedBelow.
 const sameAbove = 0.75
 
 // pick is the choice of grid for this frame: the one followed so far, or
@@ -877,21 +871,13 @@ func (s *session) followOn(frame gocv.Mat, g *vision.Grid) bool {
 	return true
 }
 
-// alike reports whether print, the ink print of the grid followed in this
-// frame (at the size of the puzzle in view), is alike at least at (a
-// similarity) with the frame last sent for recognition's (s.ref, not nil):
-// the same puzzle is in view. Prints of different sizes cannot be
-// compared (a 9×9 grid printed as a 16×16 is mostly its lines, alike on
-// every page): when the reading's size changed since the reference was
-// taken (a 9×9 read once as 12×12), they are not alike, so a page swapped
-// meanwhile is never taken for the one before.
-//
-// The print is taken on the grid the latest reading found, placed on the
-// outline followed (print), and, when that is not the outline itself, on
-// the outline too (alt): the search may follow the page in one frame and
-// the grid printed on it in the next, and the grid read is placed on the
-// outline followed when it was read. Either print alike at least at
-// (changedBelow or sameAbove) says the same puzzle is in view.
+// alike reports whether print (the ink print of the grid followed in this
+// frame) or alt (the same taken on the outline itself, as the search may
+// follow the page in one frame and its grid in the next) is at least at
+// similar to s.ref, the print of the frame last sent for recognition: the
+// same puzzle is in view. Prints of different sizes are never alike (a
+// 9×9 printed as a 16×16 is mostly its lines), so a page swapped while the
+// reading's size changed is not taken for the one before.
 func (s *session) alike(print, alt inkPrint, at float64) bool {
 	for _, p := range []inkPrint{print, alt} {
 		if len(p) == len(s.ref) && similarity(s.ref, p) >= at {
@@ -926,8 +912,7 @@ func (s *session) recheck(frame gocv.Mat, g vision.Grid, print, alt inkPrint, i 
 		jumped = true
 	case s.ref != nil && print != nil && !s.alike(print, alt, sameAbove):
 		// Like the frame sent, but not surely the same page: another
-		// puzzle of the same book, its givens in nearly the same cells
-		// (Wicht's image1036 and image1040 print alike at 0.52).
+		// puzzle of the same book, its givens in nearly the same cells.
 		// Nothing is drawn until a reading of this frame or a later one
 		// says which; the vote goes on.
 		s.hold(i)
@@ -978,16 +963,12 @@ func (s *session) locate(frame gocv.Mat) (vision.Grid, error) {
 	return g, nil
 }
 
-// gridCut is the one rule for "move back" (the HUD, live --json, the
-// window and the browser's camera all say what it says): whether the
-// grid in a w×h frame whose followed outline is g reaches the frame's
-// edge. The outline may be the page around the grid, which may leave the
-// frame while the grid is whole: then the grid the latest reading found,
-// carried along with the outline (puzzleGrid), decides. Until a reading
-// says where the grid is on this page (settled: not after the page
-// jumped or its ink changed), or when the outline is the grid itself (an
-// outline cut by the edge is clipped there, and the grid carried along
-// it lies a few pixels inside its clipped corners), the outline decides.
+// gridCut is the one rule for "move back" (HUD, live --json, window and
+// browser camera): whether the grid in a w×h frame whose followed outline
+// is g reaches the frame's edge. When the outline is the page around the
+// grid and a settled reading says where the grid is on it, the grid
+// carried along (puzzleGrid) decides, since the page may leave the frame
+// while the grid is whole; otherwise the outline decides.
 func (s *session) gridCut(g vision.Grid, w, h int) bool {
 	if !cutOff(g, w, h) {
 		return false // the grid lies within its outline

@@ -168,14 +168,12 @@ func (v *Voter) Conf() []float64 {
 	return out
 }
 
-// Sure returns, per cell of the vote, how sure the readings voted on are
-// together of the voted value: the posterior of naive Bayes over them,
-// each reading's probabilities (floored at probFloor) raised to 1/rho, as
-// if the k readings were k/rho independent views (consecutive frames of
-// one page are not: their errors come together). A reading without
-// probabilities for a cell counts what it read, with its confidence
-// (conf), the rest spread over the other values; a cell vision found
-// empty without ink counts as empty, sure to 1-probFloor. Nil before any
+// Sure returns, per cell of the vote, the naive-Bayes posterior of the
+// voted value over the readings voted on, each reading's probabilities
+// (floored at probFloor) raised to 1/rho: k successive frames count as
+// k/rho independent views, since their errors come together. A reading
+// without probabilities counts its value at its conf; an empty cell
+// without ink counts as empty, sure to 1-probFloor. Nil before any
 // reading or when rho < 1.
 func (v *Voter) Sure(rho float64) []float64 {
 	if len(v.history) == 0 || rho < 1 {

@@ -133,7 +133,7 @@ type fcEngine struct {
 	qOn, qOff []pot
 	static    *implGraph // the implications, when the grid does not change during a search
 	acc       []uint64
-	nestSeen  []uint64 // nested steps already counted in the step being measured
+	nestSeen  []uint64 // nested steps already counted in the step being rated
 	// collect, when set, receives every step a pass finds instead of the
 	// pass keeping the best (a nested rule wants them all).
 	collect func(h fcHit)

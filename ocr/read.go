@@ -91,67 +91,14 @@ type Reading struct {
 // one solution and nothing to check.
 func (r Reading) Certain() bool { return r.Solutions == 1 && len(r.Doubt) == 0 }
 
-// Read classifies the cells of a grid of the given shape in one batch and
-// makes the result consistent.
-//
-// The batch holds the cells vision found ink in and the faint ones it
-// called empty but kept pixels for. For grids above 9×9 the page's symbol
-// convention is chosen as the one under which the glyphs are most likely
-// (numbers 10..16, letters A..G, or 0..F).
-//
-// Repair: unless the most likely reading has exactly one solution, Read
-// searches the alternatives of the cells (the classes the model ranks
-// next, and a digit in a faint cell) by joint probability, cheapest first,
-// and keeps the most likely reading that breaks no rule and has exactly one
-// solution, provided no reading with another solution is nearly as likely
-// (within a factor e^AcceptMargin, see Settings); otherwise the cells where
-// they differ go to Doubt. When no reading within three changes will do
-// on a 12×12 or 16×16 grid (three of its 56 or 112 givens), a wider
-// repair keeps the givens read surely and lets the unsure ones
-// take their likely values, any number of them (see resolver.wide); its
-// changes go against the model's odds and so are held for a check too.
-// Each correction is listed in Changes. A grid that stays unsolvable is
-// returned as read, with Solutions saying so; that is not an error.
-//
-// Second look: the cells the model is less than
-// Settings.SecondLook sure of are read again from vision.Cell.Half (the
-// same ink cut half-way between paper and ink), the two readings combined
-// (see reread) and the grid repaired and checked again. It is skipped
-// when the first reading is already certain and every given is at least
-// Settings.LookCertainBelow sure: the look can then still put a cell in
-// doubt in principle, but on the 240 real photos it changed none of those
-// readings, and skipping it saves a model run on about half the grids.
-//
-// More looks: the cells vision cut several ways (vision.Cell.Looks: digits
-// of cells small in the frame, a page held far from a webcam) whose top
-// glyph probability is below Settings.SecondLook are read through each of
-// their views, the half-way one among them, in one batch (four more model
-// inputs a cell), and each one's readings combined by their normalised
-// geometric mean before the first repair (see reread); the second look
-// then leaves them alone. On a webcam video's 420 frames (others-tune,
-// cells 14–24 px) this cut the cells read wrong from 156 to 132.
-//
-// Doubt: a solved reading is checked cell by cell: a given the model is
-// less than CheckBelow sure of, or one for which another value (at least
-// AltFloor as likely) also gives a unique solution, is listed in Doubt.
-//
-// Turned pages: when the upright reading is unsure of its digits (mean top
-// digit probability below 0.9) or breaks the rules, the cells are also read
-// turned by one, two and three quarter turns (one more batch) and the surest
-// turn is kept (Reading.Turns).
-//
-// Cost: one batch (two for a doubtful reading, one more of the unsure
-// small cells' looks, one more, of the unsure cells only, for the second
-// look, and then a second repair) plus a bounded search
-// (maxTries readings, at most maxSolves solver runs, each with a bounded
-// budget), the wide repair when that finds nothing (at most wideSolves
-// more) and check (at most maxChecks more runs): about 0.3 ms of CPU for
-// a clean 9×9 reading and 5 ms at worst (BenchmarkRepair), 5 ms for a
-// 16×16 with five givens misread (BenchmarkWideRepair).
-//
-// cells must hold shape.N()² cells in row-major order (as vision cuts
-// them). Errors: ErrGridTooLarge (wrapped) for values the model has no
-// glyphs for, *InputError for bad cells, and the classifier's errors.
+// Read reads the cells of a grid of the given shape (shape.N()² cells in
+// row-major order, as vision cuts them) and makes the result consistent:
+// classify the inked and faint cells in one batch (above 9×9, under the
+// symbol convention the glyphs fit best); read unsure cells' Looks; turn
+// the page when unsure; repair to the likeliest rule-abiding unique reading
+// (Changes; see Settings); second-look unsure cells from Half; list unsure
+// givens in Doubt. An unsolvable grid is not an error. Errors: wrapped
+// ErrGridTooLarge, *InputError for bad cells, the classifier's errors.
 func Read(c Classifier, shape sudoku.Shape, cells []vision.Cell) (Reading, error) {
 	return ReadWith(c, shape, cells, DefaultSettings)
 }
@@ -282,20 +229,13 @@ func allViews(cell vision.Cell) [][]float32 {
 	return append([][]float32{cell.Half}, cell.Looks...)
 }
 
-// reread reads again, through the views views gives (turned like the
-// rest), the batch entries whose top glyph probability is below `below`
-// and that done (nil: none) does not mark, all in one batch, and replaces
-// each one's probabilities by the normalised geometric mean of all its
-// readings (see geoMean). It reports which entries it combined (nil when
-// none). what names the look in errors.
-//
-// The second look reads the half-way view (vision.Cell.Half): the
-// binarised view loses the gap of a blurred 5 or the bowl of a 6 to the
-// adaptive threshold and the half-way cut thins or breaks a faint stroke,
-// so they err on different cells; where they agree the combined reading
-// is surer, where they do not it is less sure, and the doubt check
-// decides as before. Small cells are read through every cut (allViews)
-// before the first repair: a digit stays sure only where they all agree.
+// reread reads again, in one batch and turned like the rest, the entries
+// below `below` that done (nil: none) does not mark, through the views
+// views gives, and replaces each one's probabilities by the normalised
+// geometric mean of its readings (geoMean): the binarised and half-way
+// cuts err on different cells, so agreement is surer and disagreement
+// less sure. It reports which entries it combined (nil when none). what
+// names the look in errors.
 func reread(c Classifier, probs [][]float32, cells []vision.Cell, index []int, done []bool, turns int, below float64,
 	views func(vision.Cell) [][]float32, what string) ([]bool, error) {
 	var batch [][]float32

@@ -98,10 +98,9 @@ type Settings struct {
 // DefaultSettings are the thresholds Read uses, one rule in two places: a
 // reading is taken as certain only when every other reading that also has
 // a unique solution is at least e^4.6 ≈ 100 times less likely (AltFloor
-// 0.01 for one cell, AcceptMargin for a repair), and no given is under 50%.
-// On the 240 real photos of ../shared this shows 226 solved, none wrong,
-// and holds 12 back, all read right (go run ./cmd/train --eval
-// models/digits.onnx --sweep; see models/README.md).
+// 0.01 for one cell, AcceptMargin for a repair), and no given is under
+// CheckBelow. Chosen by a sweep over real photos (docs/performance.md,
+// Tuning; models/README.md).
 var DefaultSettings = Settings{AcceptMargin: 4.6, AltFloor: 0.01, CheckBelow: 0.5, SecondLook: 0.999, LookCertainBelow: 0.95}
 
 // resolver repairs and checks one Reading.

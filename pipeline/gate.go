@@ -31,20 +31,12 @@ type Evidence struct {
 }
 
 // Gate thresholds. A given read less than CheckBelow sure is always to be
-// checked (ocr.DefaultSettings.CheckBelow, which scan's reader already
-// applies to a single reading: the gate applies it again to a vote).
-// Cells smaller than SmallCellPx are read from so few pixels that a wrong
-// digit can come out confident: there every given must be SmallCellSure
-// sure, or the user is asked to move closer rather than shown a solution.
-//
-// SureTogether is how sure the readings of several frames must be together
-// (Evidence.Sure) for a cell of at least SureTogetherPx to count as read
-// surely, whatever Conf and Doubt say of it. Measured with `framescore
-// --calib` on the four tune videos (naive Bayes over the vote's frames,
-// two frames one view): no solved vote that is wrong has its givens and
-// doubted cells that sure, and the only wrong givens that sure are two
-// printed givens the truth files lack; below 14 px, where a frame
-// misreads a third of the cells or more, no vote reached it.
+// checked (ocr.DefaultSettings.CheckBelow, applied again to a vote). Cells
+// under SmallCellPx are read from so few pixels that a wrong digit can come
+// out confident: every given must then be SmallCellSure sure, or the user
+// is asked to move closer. A cell of at least SureTogetherPx whose frames
+// together (Evidence.Sure) reach SureTogether counts as read surely,
+// whatever Conf and Doubt say (see docs/performance.md, Tuning).
 const (
 	CheckBelow     = 0.5
 	SmallCellPx    = 17
@@ -54,15 +46,12 @@ const (
 )
 
 // Gate is the one place that decides what a reading of givens g may show,
-// for `scan`, `live` and the web camera alike: rules is Judge(g) (a caller
-// may pass a verdict it already has for the same givens), ev how sure the
-// reading is. A solved verdict stays solved only when no cell is in doubt
-// and the cells were large enough to read surely (or several frames
-// together read them surely: Evidence.Sure); otherwise the solution is
-// withheld and the verdict says StatusCheck with the cells to check, or
-// StatusTooSmall ("move closer") with the unsure cells when the cells are
-// too small to be read surely. Other verdicts (conflicts, several
-// solutions) pass unchanged.
+// for `scan`, `live` and the web camera alike: rules is Judge(g), ev how
+// sure the reading is. A solved verdict stays solved only when no cell is
+// in doubt and the cells were large enough (or frames together sure
+// enough) to read surely; otherwise it becomes StatusCheck with the cells
+// to check, or StatusTooSmall ("move closer") with the unsure cells.
+// Other verdicts (conflicts, several solutions) pass unchanged.
 func Gate(g sudoku.Grid, rules Verdict, ev Evidence) Verdict {
 	if rules.Status != StatusSolved {
 		return rules

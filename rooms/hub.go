@@ -65,8 +65,8 @@ type Config struct {
 	CreateRate   float64 // per minute
 	CreateBurst  int
 	AddressShare float64
-	// MaxConns caps the connections open at once (default 5,000: some
-	// 40 KB each, with the socket's buffers); MaxConnsPerAddress those
+	// MaxConns caps the connections open at once (default 5,000, each
+	// with its socket's buffers); MaxConnsPerAddress those
 	// from one address (default 64). LobbyIdle closes a connection in no
 	// room that has sent nothing for that long (default 10 minutes).
 	MaxConns, MaxConnsPerAddress int

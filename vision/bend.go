@@ -118,10 +118,9 @@ func (e edgeCurve) at(t float64) float64 {
 const bendBand = 0.15
 
 // minBend is the largest bow (fraction of the side) of a side below which
-// the page counts as flat. The outline at the search resolution is good
-// to about a pixel, a third of a percent of a grid's side; real photos of
-// flat pages bow up to 2% (lens, a slight wave of the paper), and bending
-// them gains too little to be kept (see bendGain), so it is not tried.
+// the page counts as flat: flat pages bow a little too (lens, a slight wave
+// of the paper), and bending them gains too little to be kept (see
+// bendGain), so it is not tried.
 const minBend = 0.02
 
 // edgeBends fits the four sides' curves (top, right, bottom, left) to
@@ -350,9 +349,9 @@ func (d *Detector) warpBent(g Grid, gs float64, side int) {
 	gocv.Remap(d.gray, &d.canvas, &d.mapX, &d.mapY, gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
 }
 
-// refineBend measures where the n+1 lines of each direction run on the
+// refineBend finds where the n+1 lines of each direction run on the
 // current (bent, binarised) canvas of side g.Side and, when they depart
-// from the ideal lattice, gives g a bend through the measured crossings:
+// from the ideal lattice, gives g a bend through the crossings found:
 // between them every cell is mapped bilinearly. It re-warps and
 // re-binarises the canvas when it does; false means it left g alone.
 func (d *Detector) refineBend(g *Grid, gs float64, n int, cs float64) bool {
@@ -409,7 +408,7 @@ func (d *Detector) refineBend(g *Grid, gs float64, n int, cs float64) bool {
 	d.warp(*g, gs, side)
 	d.binarise(cs, d.kLen)
 	after := d.latticeContrast(n)
-	// Lines measured all the way are trusted with any gain; lines partly
+	// Lines found all the way across are trusted with any gain; lines partly
 	// filled in from their neighbours only with a clear one.
 	if gain := after - before; gain > refineGain || gain > 0 && math.Min(seenV, seenH) >= 0.95 {
 		return true
@@ -437,7 +436,7 @@ func (d *Detector) latticeContrast(n int) float64 {
 	return (lineContrast(rows, n) + lineContrast(cols, n)) / 2
 }
 
-// lineFit2 is a grid line measured in bands across the canvas: position =
+// lineFit2 is a grid line found in bands across the canvas: position =
 // a + b·t + c·t² at t along the line.
 type lineFit2 struct{ a, b, c float64 }
 

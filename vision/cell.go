@@ -4,36 +4,26 @@ package vision
 // digit classifier.
 const CellSize = 28
 
-// Cell is one cell of the rectified grid, ready for the digit classifier.
-//
-// Contract with package ocr: Pixels holds CellSize*CellSize grey values in
-// row-major order, each in [0, 1], ink bright (1) on a dark background (0).
-// Grid-line remnants touching the cell border are removed, and the main ink
-// component is scaled (aspect kept) to fit a 20×20 box and centred by its
-// bounding box, as in MNIST. Empty cells have Empty set; their Pixels may be
-// nil.
-//
-// Half, when set, is a second view of the same ink, framed as Pixels: the
-// photo cut half-way between the grey of the cell's paper and that of the
-// digit's ink rather than by the adaptive binarisation, so a gap or a bowl
-// that blur filled in stays open. The reader looks at it for the cells it
-// is unsure of.
-//
-// Looks, set for the digits (and faint ink kept in Pixels) of grids up to
-// 9×9 whose cells are smaller than Options.LookPx in the frame (a page
-// held far from a webcam), holds three more views of the same ink, framed
-// as Pixels: cut nearer the paper's grey (thicker strokes), nearer the
-// ink's (thinner: a gap blur filled opens), and a grey view, the mean of
-// cuts from paper to ink. One cut of such a cell reads a blurred 5, 6, 8
-// or 9 wrongly or unsurely; the reader combines all the views of the cells
-// it is unsure of.
+// Cell is one cell of the rectified grid, ready for the digit classifier
+// (package ocr). Every view is CellSize×CellSize grey values in row-major
+// order in [0, 1], ink bright (1) on dark (0).
 type Cell struct {
 	Row, Col int
 	Empty    bool
 	Ink      int // ink pixels found in the cell before normalisation
-	Pixels   []float32
-	Half     []float32
-	Looks    [][]float32
+	// Pixels is the ink without the grid-line remnants touching the
+	// border, scaled (aspect kept) into a 20×20 box and centred by its
+	// bounding box, as in MNIST; it may be nil for an Empty cell.
+	Pixels []float32
+	// Half, when set, is the same ink framed as Pixels but cut half-way
+	// between the paper's grey and the ink's, so a gap or bowl that blur
+	// filled in stays open; the reader second-looks unsure cells with it.
+	Half []float32
+	// Looks, for digits of grids up to 9×9 whose cells are under
+	// Options.LookPx, holds three more views framed as Pixels: cut nearer
+	// the paper (thicker), nearer the ink (thinner), and the grey mean of
+	// cuts; the reader combines them for the cells it is unsure of.
+	Looks [][]float32
 	// View is the cell's whole square resampled to CellSize×CellSize,
 	// ink bright on dark as Pixels, without re-centring or re-scaling the
 	// ink: its size, place and stroke width tell a handwritten digit or

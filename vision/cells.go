@@ -318,18 +318,11 @@ func (d *Detector) digitCandidates(pl plane, pieces [][]piece, out []Cell) []dig
 // onLine reports whether piece p is a remnant of a grid line: most of
 // its pixels lie in strokes along rows that the horizontal line mask
 // carries on beyond the piece, within 0.3 cell of its ends, or along
-// columns the vertical mask carries on. Such pieces are never a cell's
-// main ink nor gathered into a digit. Line removal leaves such dashes
-// and corners where a blurred line broke up (a run shorter than the line
-// kernel) or swelled past the mask; when the lattice is a little off
-// they lie away from where the cells' borders are expected and pass for
-// ink: a dash beside a digit widens its box and shrinks it into a blob
-// the reader calls empty, a corner taken for the cell's main ink leaves
-// the digit faint. A digit's stroke rarely shares its rows with a line
-// beside it: a digit crossing a line keeps its stroke there
-// (mendCrossings), and a stroke touching one shares a row or two of its
-// pixels at most. The answer is kept in p; it is worked out only for
-// the pieces a cell's decision looks at.
+// columns the vertical mask carries on. Such dashes and corners (left
+// where a blurred line broke up or swelled past the mask) are never a
+// cell's main ink nor part of a digit; a digit's stroke rarely shares its
+// rows with a line. The answer is kept in p, worked out only for the
+// pieces a cell's decision looks at.
 func (pl plane) onLine(p *piece) bool {
 	if p.lineKnown || pl.hl == nil {
 		return p.line
@@ -521,16 +514,11 @@ func (pl plane) faint(cell int, ps []piece, main piece) (pixels, half []float32,
 }
 
 // render draws the digit made of the kept labels inside box, in cell,
-// twice as a CellSize×CellSize image (see normalise): pixels, 1 on the
-// kept labels (the binarisation the model was trained on), and half, 1
-// where the canvas is darker than half-way between the grey of the cell's
-// paper and that of the digit's ink. The adaptive binarisation takes in
-// the blurred edge of a stroke, which closes the gap of a small 5 or fills
-// the bowl of a 6 or an 8; the half-way cut keeps them open, so the two
-// views err on different cells and the reader takes a second look through
-// half when it is unsure (see Cell.Half). Only the kept components and the
-// rim of pixels touching them count in half: neighbours' ink and line
-// remnants in the box stay dark.
+// as CellSize×CellSize images (see normalise): pixels, 1 on the kept
+// labels (the binarisation the model was trained on), and half, 1 where
+// the canvas is darker than half-way between paper and ink, which keeps
+// open the gaps and bowls blur closes (see Cell.Half). Only the kept
+// components and their rim count in half: neighbours' ink stays dark.
 func (pl plane) render(cell int, box image.Rectangle, keep []int32) (pixels, half []float32, looks [][]float32) {
 	kept := func(l int32) bool {
 		for _, k := range keep {
@@ -986,15 +974,12 @@ func trimTails(labels []int32, stride int, p piece, cs float64) piece {
 }
 
 // clipLineBands cuts from a small cell's digit p (in cell row row) its
-// pixels in the bands along the cell's top and bottom grid lines (within
-// 0.12 cell of them) and beyond: a remnant of a blurred line that line
-// removal left and that the digit touches (the foot of a 5 fused with
-// the line below it in a motion-blurred 12×12), which would stretch the
-// digit's box and squeeze it when normalised. Printed digits keep clear
-// of the lines; the snapped lattice of a 12×12 or 16×16 grid says where
-// they are. The sides are left alone (a two-digit number may touch
-// them), and so is a digit the cut would take more than a quarter of (a
-// lattice that is off). p's box and area are updated.
+// pixels within 0.12 cell of the cell's top and bottom grid lines and
+// beyond: a blurred line's remnant fused with the digit would stretch its
+// box. Printed digits keep clear of those lines; the sides are left alone
+// (a two-digit number may touch them), and so is a digit the cut would
+// take more than a quarter of (a lattice that is off). p's box and area
+// are updated.
 func clipLineBands(labels []int32, stride int, p piece, cs float64, row int) piece {
 	band := 0.12 * cs
 	top, bottom := float64(row)*cs+band, float64(row+1)*cs-band

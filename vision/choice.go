@@ -346,7 +346,7 @@ func (d *Detector) innerCandidates(outer candidate, minArea float64) []candidate
 // minInnerCells is how many cells the grid found from its cells inside an
 // outline must have: enough that a few boxes of text or a table are not
 // taken for it. A cell holds at least 1/minCellShare of the outline (a
-// 9×9 grid filling 3% of the page; the holes of letters are smaller).
+// 9×9 grid filling a small part of the page; letters' holes are smaller).
 const (
 	minInnerCells = 12
 	minCellShare  = 2500

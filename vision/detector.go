@@ -510,7 +510,7 @@ func pointsOf(pv gocv.PointVector) []pt {
 }
 
 // plainQuad reduces a contour of area a to a convex quadrilateral by
-// Douglas-Peucker at 1.5%, 3% or 5% of its perimeter (a curled grid's
+// Douglas-Peucker at 0.015, 0.03 or 0.05 of its perimeter (a curled grid's
 // bowed sides need the coarser ones), or false.
 func plainQuad(pv gocv.PointVector, a float64) ([4]pt, bool) {
 	peri := gocv.ArcLength(pv, true)
@@ -539,7 +539,7 @@ func plainQuad(pv gocv.PointVector, a float64) ([4]pt, bool) {
 }
 
 // quadFromContour reduces a contour to four corners: Douglas-Peucker at
-// 1.5% of the perimeter when that gives a convex quadrilateral, otherwise
+// 0.015 of the perimeter when that gives a convex quadrilateral, otherwise
 // the crossing of the four longest sides of that polygon (a finger over a
 // corner or text touching a side only adds short sides), and as a last
 // resort the largest quadrilateral inscribed in the convex hull.
@@ -1148,7 +1148,7 @@ func (d *Detector) tryEdgeLines(a *analysis) {
 	if a.guess.LineScore >= weakLineScore {
 		return
 	}
-	// Measured on the finest canvas with long kernels (a twelfth of the
+	// Found on the finest canvas with long kernels (a twelfth of the
 	// side): words of the caption are shorter, grid lines span it.
 	hiSide := 16 * d.opts.CellPx
 	d.warp(a.g, a.gs, hiSide)
@@ -1229,7 +1229,7 @@ func (d *Detector) lookFiner(a *analysis) int {
 
 // finalCanvas warps and binarises the canvas the n×n grid's cells are cut
 // from (its lattice snapped, its corners and bend refined, its sharpness
-// and brightness measured), fills in a.g, and returns the cell side in
+// and brightness taken), fills in a.g, and returns the cell side in
 // canvas pixels.
 func (d *Detector) finalCanvas(a *analysis, n int) float64 {
 	g, gs, side0 := a.g, a.gs, a.side0
@@ -1267,8 +1267,8 @@ func (d *Detector) finalCanvas(a *analysis, n int) float64 {
 	}
 	g.Shape = a.guess.Shape
 	g.ShapeConfidence = a.guess.Confidence
-	// Measured on the final canvas: for a 16×16 grid the finest, where it
-	// was read (the same scale as before it was also cut from it).
+	// Sharpness and brightness come from the final canvas: for a 16×16
+	// grid the finest, where it is read.
 	d.measure(&g)
 	a.g = g
 	return cs
@@ -1303,7 +1303,7 @@ func variance16(m gocv.Mat) float64 {
 }
 
 // latticeCorners returns g's corners (frame pixels) corrected so the grid
-// lines measured on the current line images (canvas of side canvasSide,
+// lines found on the current line images (canvas of side canvasSide,
 // warped with g) fall on the ideal n×n lattice.
 func (d *Detector) latticeCorners(g Grid, canvasSide, n int) ([4]gocv.Point2f, bool) {
 	cs := float64(canvasSide) / float64(n)
@@ -1332,7 +1332,7 @@ func (d *Detector) latticeCorners(g Grid, canvasSide, n int) ([4]gocv.Point2f, b
 }
 
 // gridFromEdgeLines returns g with its sides moved to the grid's outer
-// lines measured on the current line images (canvas of side canvasSide,
+// lines found on the current line images (canvas of side canvasSide,
 // warped with g), or false when none moved.
 func (d *Detector) gridFromEdgeLines(g Grid, canvasSide int) (Grid, bool) {
 	colSum, rowSum, ok := d.bandSums(canvasSide)
@@ -1397,14 +1397,14 @@ func (d *Detector) fixOutlierCorners(g *Grid, gs float64, n int, cs float64) {
 
 // latticeOverride is how far (fraction of the grid side) the lattice must
 // put a corner from the outline's before it replaces it on 9×9 and coarser
-// grids: the lattice sits ~1.5% inside the printed outer edge on real
-// photos, and outline corners pulled by a caption are 3% off and more.
+// grids: the lattice sits a little inside the printed outer edge, while
+// outline corners pulled by a caption are off by more than this.
 const latticeOverride = 0.035
 
 // bendGain is how much a bend must raise the line score to be taken: a
 // caption fused along a side bows the outline of a flat page too, and
-// bending to it gains a little (up to 0.03 on the real photos), while
-// the bend of a curled page gains 0.05 and more.
+// bending to it gains a little, while the bend of a curled page gains
+// clearly more.
 const bendGain = 0.04
 
 // weakLineScore is the line score below which the quadrilateral found is
@@ -1447,7 +1447,7 @@ func MeanSide(q [4]gocv.Point2f) float64 {
 // canvasSide is the rectified canvas side for an n×n grid: n*cellPx, but
 // at least the 9×9 canvas and at most the 12×12 one, except that a 16×16
 // grid is cut from the finest canvas (16*cellPx, where it is read and its
-// lattice measured): a cell of three quarters of cellPx binarised the
+// lattice found): a cell of three quarters of cellPx binarised the
 // thin strokes of a blurred 3 or 13 in small cells into blobs, and the
 // finest canvas costs a 16×16 only a little more CPU in Analyze.
 func canvasSide(n, cellPx int) int {

@@ -44,7 +44,7 @@ func (k QualityKind) String() string {
 // message that can be shown to the user as is.
 type QualityError struct {
 	Kind QualityKind
-	Msg  string // detail for logs (sizes, measured values)
+	Msg  string // detail for logs (sizes, values found)
 }
 
 // Error returns a user-facing sentence followed by the detail.

@@ -10,12 +10,12 @@ import (
 // The corners found from the outline are a few percent off at worst; on a
 // 16×16 grid that is a quarter of a cell, enough to push line remnants into
 // cell middles and digits out of them. Once N is known, the grid lines
-// themselves say where the lattice is: each line's position is measured in
+// themselves say where the lattice is: each line's position is found in
 // a few bands across the canvas, straight lines are fitted through them,
 // and a homography from their crossings to the ideal lattice corrects the
 // rectification.
 
-// latticeBands is how many bands across the canvas each line is measured in.
+// latticeBands is how many bands across the canvas each line is found in.
 const latticeBands = 4
 
 // bandSums returns, for each of latticeBands horizontal bands of the
@@ -98,7 +98,7 @@ func latticeCorrection(colSum, rowSum [latticeBands][]float64, side, n int, cs, 
 		}
 	}
 	band := float64(side) / latticeBands
-	// A line counts in a band when it covers at least 40% of it.
+	// A line counts in a band when it covers at least 0.4 of it.
 	minCover := 0.4 * band
 	fit := func(sums [latticeBands][]float64) []lineFit {
 		out := make([]lineFit, n+1)
@@ -152,7 +152,7 @@ func latticeCorrection(colSum, rowSum [latticeBands][]float64, side, n int, cs, 
 	return h, true
 }
 
-// lineFit is a grid line measured across the canvas: position = a + b*t,
+// lineFit is a grid line found across the canvas: position = a + b*t,
 // where t runs along the line.
 type lineFit struct {
 	a, b float64
@@ -288,11 +288,11 @@ func solve8(a [8][8]float64, b [8]float64) ([8]float64, bool) {
 
 // edgeLines finds the grid's outer lines on the current line images of a
 // canvas of side canvasSide: for each side, in each half of it, the
-// outermost long stroke within 12% of the canvas edge that covers most of
-// that half (a caption or a text column fused with the outline lies
-// outside it, and text is no long stroke). It returns the four lines (top,
-// right, bottom, left, canvas pixels) and whether any moved by more than
-// a pixel from the canvas edge.
+// outermost long stroke within 0.12 canvasSide of the edge that covers
+// most of that half (a caption or a text column fused with the outline
+// lies outside it, and text is no long stroke). It returns the four lines
+// (top, right, bottom, left, canvas pixels) and whether any moved by more
+// than a pixel from the canvas edge.
 func edgeLines(colSum, rowSum [latticeBands][]float64, side int) ([4]line, bool) {
 	reach := int(0.12 * float64(side))
 	strong := 0.6 * float64(side) / 2

@@ -25,40 +25,13 @@ import (
 	"github.com/sudokuar/sudokuar/vision"
 )
 
-// The camera protocol over the WebSocket at /ws/camera.
-//
-// Client to server:
-//   - a binary message is one frame: a 4-byte big-endian sequence number,
-//     then a JPEG of at most maxFrameSide pixels on its long side;
-//   - a text message is a key: {"type":"key","key":" "} toggles
-//     auto-solve (on a page started in pen: fills the cells without ink),
-//     {"type":"key","key":"h"} asks for the next logical step
-//     of the puzzle in view (step 1, 2, … of its logical solution; on a
-//     pen page the frames' hint, from the entries, a wrong one first),
-//     {"type":"key","key":"Tab"} follows the next grid in view (left to
-//     right, round again) when the frame holds several;
-//     {"type":"check","on":true} (or false) asks for the entries of a pen
-//     page to be checked, and {"type":"key","key":"c"} toggles that.
-//
-// Server to client, text messages (JSON):
-//   - {"type":"hello", ...} once, with the limits below;
-//   - {"type":"frame","seq":N, ...} for every frame it took: where the
-//     grid is in that frame (corners), what was read in it (box, given),
-//     the solution while auto-solve is on, a status for the user ("move
-//     back" when the grid reaches the frame's edge), how many grids are
-//     in view and which is followed (grids, gridAt: Tab for the next), and
-//     the server's own time on it (serverMs); on a pen page entries,
-//     notes, progress, checking, solved, fill, hint, and mistakes only
-//     while checking is on (no solution there: nothing spoils the game);
-//   - {"type":"dropped","seq":N} for a frame skipped because a newer one
-//     came before the server was free (the client may send the next);
-//   - {"type":"step","step":{…},"index":k,"total":n,"placed":[…]}
-//     answering "h": the step's technique, sentence, cells, placements
-//     and eliminations, and the digits placed by the steps before it.
-//
-// A message that breaks these rules (too large, not a JPEG, over 1280 px,
-// a bad key), or 30 s of silence, closes that connection, and only it,
-// with a close reason saying why.
+// The camera protocol over the WebSocket at /ws/camera (docs/api.md, "The
+// camera WebSocket"): binary frames in (a 4-byte big-endian sequence
+// number, then a JPEG of at most maxFrameSide px and maxFrameBytes), keys
+// as JSON text; JSON out: hello with these limits, a frame answer per frame
+// taken, dropped for a frame a newer one replaced, step for H. A message
+// breaking these rules, or Config.CameraIdle without a frame, closes that
+// connection alone, with the reason.
 const (
 	maxFrameBytes = 1 << 20
 	maxFrameSide  = 1280
@@ -608,19 +581,12 @@ func (c *cameraConn) logSummary(s *Server, d time.Duration, reason string) {
 		"answered", len(ms), "dropped", c.dropped, "server_ms_median", q(0.5), "server_ms_p95", q(0.95), "reason", reason)
 }
 
-// wsSource is a live.Source fed by the WebSocket's reader. It decodes
-// each frame it hands on; a frame that does not decode ends the stream
-// (bad calls the connection's close with the reason).
-//
-// Streams take turns: a frame is taken and worked on (decoded, the grid
-// followed, its ink printed) only while the stream holds one of the
-// server's frame slots, one per core, handed out first come first served
-// (a limit.Gate). Fifty streams
-// then share the cores evenly and each frame, once started, runs on a
-// core of its own instead of fifty half-done frames thrashing the cores
-// (cgo calls do not count against GOMAXPROCS, so nothing else bounds
-// them). A stream waiting for a slot keeps only its newest frame, so the
-// wait costs freshness, never a backlog.
+// wsSource is a live.Source fed by the WebSocket's reader; a frame that
+// does not decode ends the stream (bad closes it with the reason). A frame
+// is worked on only while the stream holds one of the server's frame
+// slots (a limit.Gate, one per core, first come first served), so many
+// streams share the cores evenly instead of thrashing them with half-done
+// cgo frames; a waiting stream keeps only its newest frame.
 type wsSource struct {
 	frames <-chan frameMsg
 	ctx    context.Context // the stream's: ends with it

@@ -25,7 +25,7 @@ import (
 // calibDepth is how many readings the vote holds (live's default).
 const calibDepth = 5
 
-// calibRhos are the ρ of the naive-Bayes evidence measured.
+// calibRhos are the ρ of the naive-Bayes evidence the study reports.
 var calibRhos = []float64{1, 2, 3}
 
 // calibBuckets are the upper ends of the cell-size buckets, in the pixels

@@ -301,7 +301,7 @@ func motionKernel(l, deg float64) gocv.Mat {
 // cutFrame cuts a camera frame with vision and pairs its cells with the
 // truth: upright turned by base quarter turns is laid out as the corners
 // want are (its cell 0 at want[0]).
-// A frame whose corners vision finds off by more than 3% of the grid's
+// A frame whose corners vision finds off by more than 0.03 of the grid's
 // side is refused (its labels would be wrong).
 func cutFrame(dets detectors, frame gocv.Mat, want [4]gocv.Point2f, upright sudoku.Grid, base int, p photoCells) photoCells {
 	g, cells, err := dets.nine.Analyze(frame)

@@ -268,7 +268,7 @@ func orientWith(c ocr.Classifier) func(p *photoCells, cands []int) {
 // seeds seed0.., and cuts them with vision. A share big of them (rounded
 // down, spread evenly) are 12×12 or 16×16 puzzles printed with numbers,
 // letters or 0..F, for the glyphs beyond 9; the others are 9×9. Photos
-// where vision's corners are off by more than 3% of the grid side are
+// where vision's corners are off by more than 0.03 of the grid side are
 // dropped (their labels would be wrong). 9×9 puzzles come from puzzles
 // (completed to 24..36 givens from their solution) or, when there are
 // none, from synth.RandomPuzzle.

@@ -1,23 +1,11 @@
 package main
 
-// Pen mode (--pen): trains models/pen.onnx, the second network that tells
-// what kind of ink a cell holds (ocr.PenClasses): empty, a printed digit,
-// a handwritten 1..9, pencil notes or unclear ink. Its input is three
-// views of each cell stacked (ocr.PenInput): vision.Cell.Pixels (the ink
-// re-framed as MNIST), vision.Cell.View (the whole cell, ink kept at its
-// size and place) and vision.Cell.Grey (the grey ink re-framed).
-//
-// Data, all from training pages (never the names in --pen-holdout):
-//   - the real pen-filled photos of wicht-mixed-train (.dat printed, .pen
-//     handwritten);
-//   - the same pages' wicht-v2-train photos (no handwriting) with MNIST
-//     digits pasted into their empty cells in the photo itself, before
-//     vision cuts it (pen.go's paste): blue, black or red pen or grey
-//     pencil, stroke widths, slant, sizes, offsets touching the cell's
-//     edge; pencil notes (2 to 4 small digits at their keypad places);
-//     unclear ink (a digit struck through, two digits over each other, a
-//     scribble, a half-erased pencil digit).
-//
+// Pen mode (--pen): trains models/pen.onnx, which tells what ink a cell
+// holds (ocr.PenClasses) from three stacked views of it (ocr.PenInput).
+// Data, from training pages only (never --pen-holdout's names): the real
+// pen-filled photos, and the same pages' print-only photos with MNIST
+// digits pasted into empty cells before vision cuts them (paste: pen
+// colours, pencil, slant, pencil notes, struck-through or unclear ink).
 // Cut cells are cached under --pen-cache so a retrain does not re-cut.
 
 import (

@@ -24,7 +24,8 @@ const Unsolvable16 = "...95..73....2...4....6....8....5........F.........7A..G..
 // ScanBomb returns a grey w×h progressive JPEG with scans scans: OpenCV
 // writes a flat picture progressively (6 scans), and its smallest scan (12
 // bytes, which a decoder still applies to every block) is repeated. libjpeg
-// accepts it with a warning and takes seconds to decode a 1 MB one.
+// accepts it with a warning and takes seconds to decode one the size of an
+// upload (docs/performance.md, Tuning: pipeline.CheckImage's scan limit).
 func ScanBomb(w, h, scans int) ([]byte, error) {
 	m := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC1)
 	defer m.Close()
