@@ -127,7 +127,26 @@ type penCell struct {
 	digitConf float32
 }
 
-// readPen classifies the kinds of every cell with ink (one batch).
+// penViews are the pen inputs of a cell: PenInput, and the same with
+// Pixels replaced by each other cut vision made of the ink (Cell.Half,
+// Cell.Looks), so the binarisation's closed loops and thickened strokes
+// are not the only look at a handwritten digit.
+func penViews(c vision.Cell) [][]float32 {
+	views := [][]float32{PenInput(c)}
+	for _, v := range append([][]float32{c.Half}, c.Looks...) {
+		if len(v) == CellLen {
+			x := PenInput(c)
+			copy(x, v)
+			views = append(views, x)
+		}
+	}
+	return views
+}
+
+// readPen classifies the kinds of every cell with ink (one batch), and
+// reads the cells it did not read surely again through the other views
+// penViews gives (a second batch), the readings combined by combinePen
+// (as reread combines a printed digit's views).
 func readPen(pen Classifier, cells []vision.Cell, n int) ([]penCell, error) {
 	out := make([]penCell, len(cells))
 	var batch [][]float32
@@ -142,20 +161,83 @@ func readPen(pen Classifier, cells []vision.Cell, n int) ([]penCell, error) {
 	if len(batch) == 0 {
 		return out, nil
 	}
-	probs, err := classify(pen, batch)
+	probs, err := classifyPen(pen, batch, index, n)
 	if err != nil {
-		var ie *InputError
-		if errors.As(err, &ie) && ie.Cell < len(index) {
-			i := index[ie.Cell]
-			return nil, &InputError{Cell: i, Reason: fmt.Sprintf("pen model, r%dc%d: %s", i/n+1, i%n+1, ie.Reason)}
+		return nil, err
+	}
+	var more [][]float32
+	var which, cellOf []int
+	for k, i := range index {
+		if penSure(probs[k]) {
+			continue
 		}
-		return nil, fmt.Errorf("pen model: %w", err)
+		for _, v := range penViews(cells[i])[1:] {
+			more = append(more, v)
+			which = append(which, k)
+			cellOf = append(cellOf, i)
+		}
+	}
+	if len(more) > 0 {
+		extra, err := classifyPen(pen, more, cellOf, n)
+		if err != nil {
+			return nil, err
+		}
+		for j := 0; j < len(which); {
+			k := which[j]
+			all := [][]float32{probs[k]}
+			for ; j < len(which) && which[j] == k; j++ {
+				all = append(all, extra[j])
+			}
+			probs[k] = combinePen(all)
+		}
 	}
 	for k, i := range index {
 		kind, kc, d, dc := PenDecide(probs[k])
 		out[i] = penCell{kind: kind, conf: kc, digit: d, digitConf: dc}
 	}
 	return out, nil
+}
+
+// penSure reports whether a pen reading is sure enough to stand alone:
+// its kind, and for a handwritten digit the digit, at EntrySureAt.
+func penSure(p []float32) bool {
+	kind, kc, _, dc := PenDecide(p)
+	return kc >= EntrySureAt && (kind != KindHand || dc >= EntrySureAt)
+}
+
+// classifyPen runs the pen model on batch, naming in errors the cell
+// (cellOf maps batch entries to cells of an n×n page).
+func classifyPen(pen Classifier, batch [][]float32, cellOf []int, n int) ([][]float32, error) {
+	probs, err := classify(pen, batch)
+	if err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) && ie.Cell < len(cellOf) {
+			i := cellOf[ie.Cell]
+			return nil, &InputError{Cell: i, Reason: fmt.Sprintf("pen model, r%dc%d: %s", i/n+1, i%n+1, ie.Reason)}
+		}
+		return nil, fmt.Errorf("pen model: %w", err)
+	}
+	return probs, nil
+}
+
+// combinePen combines a cell's readings through its views (the first
+// through PenInput): where their normalised geometric mean decides the
+// same kind and digit as the first view, the first view's reading stands
+// (its sureness is what ocr.EntrySureAt was calibrated on; the other cuts
+// are views the model was not trained on and their mean is less sure);
+// where the mean decides otherwise, the mean stands: the views disagree,
+// and it is rarely sure.
+func combinePen(all [][]float32) []float32 {
+	m := geoMean(all)
+	if len(all) == 1 || m == nil {
+		return all[0]
+	}
+	k1, _, d1, _ := PenDecide(all[0])
+	k2, _, d2, _ := PenDecide(m)
+	if k1 == k2 && d1 == d2 {
+		return all[0]
+	}
+	return m
 }
 
 // penOnly reports whether a kind is never a given.

@@ -36,6 +36,7 @@ type penConfig struct {
 	variants                       int    // pasted copies of each v2 training photo
 	valShare                       float64
 	eval                           string // only measure this pen model
+	evalCalib                      bool   // measure on the calibration pages instead
 }
 
 // penSample is a cached training cell (exported fields for gob).
@@ -223,6 +224,15 @@ func runPen(c config, pc penConfig) error {
 		return err
 	}
 	fmt.Printf("pen: %d mixed training pages (%d held out), %d v2 training pages\n", len(mixTrain), len(mixTest), len(v2Train))
+	if pc.eval != "" && pc.evalCalib {
+		var calib []string
+		for _, p := range mixTrain {
+			if isVal(p, pc.valShare) {
+				calib = append(calib, p)
+			}
+		}
+		return penEval(c, pc, calib)
+	}
 	if pc.eval != "" {
 		return penEval(c, pc, mixTest)
 	}

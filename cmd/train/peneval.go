@@ -30,6 +30,8 @@ type penFigures struct {
 	handToPrinted, printedToOther, handWrong        int
 	handCells, handSure, notes, unclear, emptyToInk int
 	shown, wrongShown                               int
+	handWrongSure                                   int
+	surestWrong                                     float32
 	falseAlarms, wrongEntries, flagged, missedWrong int
 	misses                                          []string
 }
@@ -146,6 +148,10 @@ func (f *penFigures) cell(pg penPage, r ocr.Reading, i int) bool {
 		f.printedToOther++
 	case wantHand > 0 && gotHand > 0 && gotHand != wantHand:
 		f.handWrong++
+		if r.EntrySure(i) {
+			f.handWrongSure++
+		}
+		f.surestWrong = max(f.surestWrong, min(r.EntryConf[i], r.KindConf[i]))
 	case wantHand == 0 && wantPrinted == 0 && r.Kinds[i] != ocr.KindEmpty:
 		f.emptyToInk++
 	}
@@ -196,6 +202,7 @@ func (f penFigures) print(name string) {
 		f.handToPrinted, f.printedToOther, f.handWrong, f.emptyToInk, f.handCells, f.handSure, pct(f.handSure, f.handCells), f.notes, f.unclear)
 	fmt.Printf("  solutions shown %d, wrong %d; wrong entries %d: flagged %d, missed %d; false alarms %d\n",
 		f.shown, f.wrongShown, f.wrongEntries, f.flagged, f.missedWrong, f.falseAlarms)
+	fmt.Printf("  hand digits read wrong surely %d; surest wrong digit %.4f (kind and entry)\n", f.handWrongSure, f.surestWrong)
 }
 
 // penEval measures a pen model (pc.eval) with the shipped digit model on
@@ -230,15 +237,22 @@ func penEval(c config, pc penConfig, pages []string) error {
 		q, _ := pg.swapped(rng)
 		swap.score(digits, pen, q)
 	}
-	plain.print("held-out pen pages")
+	which := "held-out pen pages"
+	if pc.evalCalib {
+		which = "calibration pen pages"
+	}
+	plain.print(which)
 	for _, m := range plain.misses {
 		fmt.Println("   ", m)
 	}
-	swap.print("held-out pen pages, two entries exchanged")
+	swap.print(which + ", two entries exchanged")
 	for _, m := range swap.misses {
 		if strings.Contains(m, "FALSE") || strings.Contains(m, "WRONG") {
 			fmt.Println("   ", m)
 		}
+	}
+	if pc.evalCalib {
+		return nil
 	}
 	return printedUnchanged(c, digits, pen)
 }
