@@ -221,12 +221,13 @@ func classifyPen(pen Classifier, batch [][]float32, cellOf []int, n int) ([][]fl
 }
 
 // combinePen combines a cell's readings through its views (the first
-// through PenInput): where their normalised geometric mean decides the
-// same kind and digit as the first view, the first view's reading stands
-// (its sureness is what ocr.EntrySureAt was calibrated on; the other cuts
-// are views the model was not trained on and their mean is less sure);
-// where the mean decides otherwise, the mean stands: the views disagree,
-// and it is rarely sure.
+// through PenInput). The kind stays the first view's: the other cuts are
+// views the model was not trained on, and letting them change the kind
+// turned handwriting into printed digits or notes on training pages. For
+// a handwritten digit whose normalised geometric mean over the views
+// names another digit, the mean stands (the views disagree, and it is
+// rarely sure); otherwise the first view's reading stands, its sureness
+// being what EntrySureAt was calibrated on.
 func combinePen(all [][]float32) []float32 {
 	m := geoMean(all)
 	if len(all) == 1 || m == nil {
@@ -234,7 +235,7 @@ func combinePen(all [][]float32) []float32 {
 	}
 	k1, _, d1, _ := PenDecide(all[0])
 	k2, _, d2, _ := PenDecide(m)
-	if k1 == k2 && d1 == d2 {
+	if k1 != k2 || d1 == d2 {
 		return all[0]
 	}
 	return m
