@@ -144,7 +144,8 @@ func penViews(c vision.Cell) [][]float32 {
 }
 
 // readPen classifies the kinds of every cell with ink (one batch), and
-// reads the cells it did not read surely again through the other views
+// reads the handwritten digits it did not read surely again through the
+// other views
 // penViews gives (a second batch), the readings combined by combinePen
 // (as reread combines a printed digit's views).
 func readPen(pen Classifier, cells []vision.Cell, n int) ([]penCell, error) {
@@ -168,7 +169,9 @@ func readPen(pen Classifier, cells []vision.Cell, n int) ([]penCell, error) {
 	var more [][]float32
 	var which, cellOf []int
 	for k, i := range index {
-		if penSure(probs[k]) {
+		// combinePen changes only a handwritten digit: other kinds and
+		// sure digits are not read again.
+		if kind, _, _, _ := PenDecide(probs[k]); kind != KindHand || penSure(probs[k]) {
 			continue
 		}
 		for _, v := range penViews(cells[i])[1:] {
@@ -223,7 +226,7 @@ func classifyPen(pen Classifier, batch [][]float32, cellOf []int, n int) ([][]fl
 // combinePen combines a cell's readings through its views (the first
 // through PenInput). The kind stays the first view's: the other cuts are
 // views the model was not trained on, and letting them change the kind
-// turned handwriting into printed digits or notes on training pages. For
+// turned handwriting into printed digits or notes (TestPenPagesSplit). For
 // a handwritten digit whose normalised geometric mean over the views
 // names another digit, the mean stands (the views disagree, and it is
 // rarely sure); otherwise the first view's reading stands, its sureness

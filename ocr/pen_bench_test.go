@@ -20,18 +20,43 @@ func BenchmarkPen(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer ocr.CloseClassifier(c)
-			cells := penCells(rand.New(rand.NewSource(2)), 81)
+			benchPen(b, c, 81, 0)
+		})
+		// A full page and the second batch of its handwritten digits read
+		// again through their other views (readPen), as many as the
+		// calibration page with the most of them (docs/performance.md).
+		b.Run(fmt.Sprintf("%s/81cells+54views", backend), func(b *testing.B) {
+			c, err := ocr.NewPen(models.Pen(), backend)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer ocr.CloseClassifier(c)
+			benchPen(b, c, 81, 54)
+		})
+	}
+}
+
+// benchPen times classifying a batch of n random pen inputs, then one of
+// extra (none when 0), as readPen does for a page.
+func benchPen(b *testing.B, c ocr.Classifier, n, extra int) {
+	rng := rand.New(rand.NewSource(2))
+	batches := [][][]float32{penCells(rng, n)}
+	if extra > 0 {
+		batches = append(batches, penCells(rng, extra))
+	}
+	for _, cells := range batches {
+		if _, err := c.Classify(cells); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	cpu := cputime.Process()
+	for i := 0; i < b.N; i++ {
+		for _, cells := range batches {
 			if _, err := c.Classify(cells); err != nil {
 				b.Fatal(err)
 			}
-			b.ResetTimer()
-			cpu := cputime.Process()
-			for i := 0; i < b.N; i++ {
-				if _, err := c.Classify(cells); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
-		})
+		}
 	}
+	b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
