@@ -144,8 +144,8 @@ func penViews(c vision.Cell) [][]float32 {
 }
 
 // readPen classifies the kinds of every cell with ink (one batch), and
-// reads the handwritten digits it did not read surely again through the
-// other views
+// reads the handwritten digits it read least surely (penViewsBelow) again
+// through the other views
 // penViews gives (a second batch), the readings combined by combinePen
 // (as reread combines a printed digit's views).
 func readPen(pen Classifier, cells []vision.Cell, n int) ([]penCell, error) {
@@ -170,8 +170,8 @@ func readPen(pen Classifier, cells []vision.Cell, n int) ([]penCell, error) {
 	var which, cellOf []int
 	for k, i := range index {
 		// combinePen changes only a handwritten digit: other kinds and
-		// sure digits are not read again.
-		if kind, _, _, _ := PenDecide(probs[k]); kind != KindHand || penSure(probs[k]) {
+		// digits read at penViewsBelow or more are not read again.
+		if kind, _, _, dc := PenDecide(probs[k]); kind != KindHand || dc >= penViewsBelow {
 			continue
 		}
 		for _, v := range penViews(cells[i])[1:] {
@@ -201,12 +201,12 @@ func readPen(pen Classifier, cells []vision.Cell, n int) ([]penCell, error) {
 	return out, nil
 }
 
-// penSure reports whether a pen reading is sure enough to stand alone:
-// its kind, and for a handwritten digit the digit, at EntrySureAt.
-func penSure(p []float32) bool {
-	kind, kc, _, dc := PenDecide(p)
-	return kc >= EntrySureAt && (kind != KindHand || dc >= EntrySureAt)
-}
+// penViewsBelow: readPen reads a handwritten digit again through its
+// other views only when the first view gives it less than this. On the
+// calibration pages the views changed no digit read at it or above
+// (models/README.md, pen section), and each view read again costs as much
+// as a cell of the first batch.
+const penViewsBelow = 0.9
 
 // classifyPen runs the pen model on batch, naming in errors the cell
 // (cellOf maps batch entries to cells of an n×n page).

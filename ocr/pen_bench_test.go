@@ -25,13 +25,13 @@ func BenchmarkPen(b *testing.B) {
 		// A full page and the second batch of its handwritten digits read
 		// again through their other views (readPen), as many as the
 		// calibration page with the most of them (docs/performance.md).
-		b.Run(fmt.Sprintf("%s/81cells+54views", backend), func(b *testing.B) {
+		b.Run(fmt.Sprintf("%s/81cells+30views", backend), func(b *testing.B) {
 			c, err := ocr.NewPen(models.Pen(), backend)
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer ocr.CloseClassifier(c)
-			benchPen(b, c, 81, 54)
+			benchPen(b, c, 81, 30)
 		})
 	}
 }
