@@ -1,8 +1,10 @@
 package ocr
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sudokuar/sudokuar/models"
@@ -166,18 +168,31 @@ func readPen(pen Classifier, cells []vision.Cell, n int) ([]penCell, error) {
 	if err != nil {
 		return nil, err
 	}
+	// combinePen changes only a handwritten digit: other kinds and
+	// digits read at penViewsBelow or more are not read again, and the
+	// least sure first, up to penViewsMost views a page.
+	var unsure []int
+	for k := range index {
+		if kind, _, _, dc := PenDecide(probs[k]); kind == KindHand && dc < penViewsBelow {
+			unsure = append(unsure, k)
+		}
+	}
+	slices.SortStableFunc(unsure, func(a, b int) int {
+		_, _, _, da := PenDecide(probs[a])
+		_, _, _, db := PenDecide(probs[b])
+		return cmp.Compare(da, db)
+	})
 	var more [][]float32
 	var which, cellOf []int
-	for k, i := range index {
-		// combinePen changes only a handwritten digit: other kinds and
-		// digits read at penViewsBelow or more are not read again.
-		if kind, _, _, dc := PenDecide(probs[k]); kind != KindHand || dc >= penViewsBelow {
-			continue
+	for _, k := range unsure {
+		views := penViews(cells[index[k]])[1:]
+		if len(more)+len(views) > penViewsMost {
+			break
 		}
-		for _, v := range penViews(cells[i])[1:] {
+		for _, v := range views {
 			more = append(more, v)
 			which = append(which, k)
-			cellOf = append(cellOf, i)
+			cellOf = append(cellOf, index[k])
 		}
 	}
 	if len(more) > 0 {
@@ -207,6 +222,11 @@ func readPen(pen Classifier, cells []vision.Cell, n int) ([]penCell, error) {
 // (models/README.md, pen section), and each view read again costs as much
 // as a cell of the first batch.
 const penViewsBelow = 0.9
+
+// penViewsMost caps the views read again on a page, so that a full page
+// and its second batch cost about what the budget of one 81-cell batch
+// allows (BenchmarkPen, docs/performance.md).
+const penViewsMost = 24
 
 // classifyPen runs the pen model on batch, naming in errors the cell
 // (cellOf maps batch entries to cells of an n×n page).

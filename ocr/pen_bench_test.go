@@ -23,15 +23,15 @@ func BenchmarkPen(b *testing.B) {
 			benchPen(b, c, 81, 0)
 		})
 		// A full page and the second batch of its handwritten digits read
-		// again through their other views (readPen), as many as the
-		// calibration page with the most of them (docs/performance.md).
-		b.Run(fmt.Sprintf("%s/81cells+30views", backend), func(b *testing.B) {
+		// again through their other views (readPen), as many as it reads
+		// at most (penViewsMost).
+		b.Run(fmt.Sprintf("%s/81cells+24views", backend), func(b *testing.B) {
 			c, err := ocr.NewPen(models.Pen(), backend)
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer ocr.CloseClassifier(c)
-			benchPen(b, c, 81, 30)
+			benchPen(b, c, 81, 24)
 		})
 	}
 }
