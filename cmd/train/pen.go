@@ -89,6 +89,21 @@ func penPages(dir string, held map[string]bool) (train, test []string, err error
 	return train, test, nil
 }
 
+// evalPages are the pages --pen-eval measures: the held-out ones, or with
+// --pen-eval-calib the training pages kept for calibration.
+func evalPages(pc penConfig, train, test []string) []string {
+	if !pc.evalCalib {
+		return test
+	}
+	var calib []string
+	for _, p := range train {
+		if isVal(p, pc.valShare) {
+			calib = append(calib, p)
+		}
+	}
+	return calib
+}
+
 // isVal puts a page in the calibration share by its name hash.
 func isVal(name string, share float64) bool {
 	h := fnv.New32a()
@@ -224,17 +239,8 @@ func runPen(c config, pc penConfig) error {
 		return err
 	}
 	fmt.Printf("pen: %d mixed training pages (%d held out), %d v2 training pages\n", len(mixTrain), len(mixTest), len(v2Train))
-	if pc.eval != "" && pc.evalCalib {
-		var calib []string
-		for _, p := range mixTrain {
-			if isVal(p, pc.valShare) {
-				calib = append(calib, p)
-			}
-		}
-		return penEval(c, pc, calib)
-	}
 	if pc.eval != "" {
-		return penEval(c, pc, mixTest)
+		return penEval(c, pc, evalPages(pc, mixTrain, mixTest))
 	}
 	mixed, err := loadOrCut(pc.cache, "mixed", func() ([]penSample, error) {
 		return cutAll(mixTrain, c.workers, cutMixed), nil
