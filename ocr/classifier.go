@@ -111,6 +111,26 @@ func New(data []byte, backend string) (Classifier, error) {
 	return nil, fmt.Errorf("ocr backend %q unknown (want %q or %q)", backend, BackendGo, BackendOpenCV)
 }
 
+// open runs a validated model of k classes reading in views of a cell
+// with the named backend.
+func open(data []byte, k, in int, backend string) (Classifier, error) {
+	switch strings.ToLower(backend) {
+	case "", BackendGo, "onnx-go":
+		c, err := newGo(data, k, in)
+		if err != nil {
+			return nil, err // not a typed nil in the interface
+		}
+		return c, nil
+	case BackendOpenCV:
+		c, err := newOpenCV(data, k, in)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
+	return nil, fmt.Errorf("ocr backend %q unknown (want %q or %q)", backend, BackendGo, BackendOpenCV)
+}
+
 // CloseClassifier releases what a classifier holds outside the Go heap (the
 // OpenCV network). It is safe to call on any Classifier.
 func CloseClassifier(c Classifier) error {

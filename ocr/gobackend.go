@@ -45,11 +45,7 @@ func NewGo(data []byte) (Classifier, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := newGo(data, k, 1)
-	if err != nil {
-		return nil, err
-	}
-	return c, nil
+	return open(data, k, 1, BackendGo)
 }
 
 func newGo(data []byte, k, channels int) (*goClassifier, error) {

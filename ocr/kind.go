@@ -35,6 +35,10 @@ func (k Kind) String() string {
 	return "unknown"
 }
 
+// Ink reports whether a cell of kind k holds the player's ink (an entry,
+// notes or ink the reader could not call): never a given.
+func (k Kind) Ink() bool { return k == KindHand || k == KindNotes || k == KindUnclear }
+
 // EntrySureAt is the probability a handwritten digit must be read with
 // (its kind and its digit both) before the check may call it wrong; below
 // it the cell is "check rXcY". It lies above the surest wrong reading of

@@ -29,11 +29,7 @@ func NewOpenCV(data []byte) (Classifier, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := newOpenCV(data, k, 1)
-	if err != nil {
-		return nil, err
-	}
-	return c, nil
+	return open(data, k, 1, BackendOpenCV)
 }
 
 func newOpenCV(data []byte, k, channels int) (*cvClassifier, error) {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/sudokuar/sudokuar/models"
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -44,21 +43,7 @@ func NewPen(data []byte, backend string) (Classifier, error) {
 	if in != PenViews || k != PenClasses {
 		return nil, &ModelError{Err: fmt.Errorf("model reads %d views into %d classes; a pen model reads %d into %d", in, k, PenViews, PenClasses)}
 	}
-	switch strings.ToLower(backend) {
-	case "", BackendGo, "onnx-go":
-		c, err := newGo(data, k, in)
-		if err != nil {
-			return nil, err
-		}
-		return c, nil
-	case BackendOpenCV:
-		c, err := newOpenCV(data, k, in)
-		if err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-	return nil, fmt.Errorf("ocr backend %q unknown (want %q or %q)", backend, BackendGo, BackendOpenCV)
+	return open(data, k, in, backend)
 }
 
 // DefaultPen runs the pen model embedded in package models
@@ -264,9 +249,6 @@ func combinePen(all [][]float32) []float32 {
 	return m
 }
 
-// penOnly reports whether a kind is never a given.
-func penOnly(k Kind) bool { return k == KindHand || k == KindNotes || k == KindUnclear }
-
 // readPenPage reads a 9×9 page with the pen model: the cells it calls
 // handwritten, notes or unclear are taken out of the printed reading (as
 // if vision had found them blank, so neither the reading nor its repair
@@ -281,7 +263,7 @@ func readPenPage(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Sett
 	printed := make([]vision.Cell, len(cells))
 	for i, cell := range cells {
 		printed[i] = cell
-		if penOnly(kinds[i].kind) {
+		if kinds[i].kind.Ink() {
 			printed[i] = vision.Cell{Row: cell.Row, Col: cell.Col, Empty: true}
 		}
 	}
@@ -291,7 +273,7 @@ func readPenPage(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Sett
 		return r, err
 	}
 	for i, k := range kinds {
-		if !penOnly(k.kind) {
+		if !k.kind.Ink() {
 			continue
 		}
 		r.Kinds[i], r.KindConf[i] = k.kind, k.conf

@@ -58,12 +58,7 @@ func (p Pen) Valid(cells int) bool {
 // Ink reports whether the player wrote anything: an entry, notes, or ink
 // the reader could not call.
 func (p Pen) Ink() bool {
-	for _, k := range p.Kinds {
-		if k == ocr.KindHand || k == ocr.KindNotes || k == ocr.KindUnclear {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(p.Kinds, ocr.Kind.Ink)
 }
 
 // Turn is p with its cells turned k quarter turns clockwise in an n×n grid,

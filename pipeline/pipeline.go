@@ -42,7 +42,7 @@ type Options struct {
 
 // PenByDefault says whether a pipeline reads with the embedded pen model
 // when Options.Pen is nil. The pen reading is used only where the plain
-// one falls short (see printedCount).
+// one falls short (see penWhereNeeded).
 const PenByDefault = true
 
 // Pipeline holds one detector and one classifier. It is not safe for
@@ -179,13 +179,9 @@ func (p *Pipeline) ReadCanvas(canvas gocv.Mat, g vision.Grid, frame image.Point)
 // scale is how many frame pixels make one of the pixels the cells were
 // read from (vision.Options.WorkScale), for the gate's cell size.
 func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality string, scale float64) {
-	reading, err := ocr.ReadWith(p.clf, g.Shape, cells, ocr.DefaultSettings)
-	if err == nil && p.pen != nil && !(reading.Certain() && printedCount(reading)) {
-		set := ocr.DefaultSettings
-		set.Pen = p.pen
-		if pen, perr := ocr.ReadWith(p.clf, g.Shape, cells, set); perr == nil && (pen.Certain() || !printedCount(reading)) {
-			reading = pen
-		}
+	reading, err := ocr.Read(p.clf, g.Shape, cells)
+	if err == nil && p.pen != nil {
+		reading = p.penWhereNeeded(reading, g.Shape, cells)
 	}
 	if err != nil {
 		// A grid the model has no glyphs for, or cells it cannot take.
@@ -223,14 +219,29 @@ func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality s
 // more holds the player's ink.
 const MaxPrintedGivens = 40
 
-// printedCount reports whether a reading made without the pen model has
-// no more givens than a printed puzzle has. The pen reading replaces it
-// only when the plain one is not certain and either the pen one is or the
-// plain one holds too many givens to be print alone: pages without
-// handwriting that read certain today read exactly as before, and a pen
-// reading, whose givens are some of the printed ones, cannot make a
-// wrong unique solution out of right digits.
-func printedCount(r ocr.Reading) bool {
+// penWhereNeeded returns the reading of cells to use, given plain, their
+// reading without the pen model. The pen reading replaces plain only when
+// plain is not certain and either the pen one is or plain holds too many
+// givens to be print alone: pages without handwriting that read certain
+// read exactly as without the pen model, and a pen reading, whose givens
+// are some of the printed ones, cannot make a wrong unique solution out
+// of right digits.
+func (p *Pipeline) penWhereNeeded(plain ocr.Reading, shape sudoku.Shape, cells []vision.Cell) ocr.Reading {
+	if plain.Certain() && printLike(plain) {
+		return plain
+	}
+	set := ocr.DefaultSettings
+	set.Pen = p.pen
+	pen, err := ocr.ReadWith(p.clf, shape, cells, set)
+	if err != nil || !pen.Certain() && printLike(plain) {
+		return plain
+	}
+	return pen
+}
+
+// printLike reports whether a reading has no more givens than a printed
+// puzzle has (MaxPrintedGivens).
+func printLike(r ocr.Reading) bool {
 	givens := 0
 	for _, v := range r.Given.Cells {
 		if v != 0 {
