@@ -20,7 +20,7 @@ type UnsoundError struct {
 }
 
 func (e *UnsoundError) Error() string {
-	cell := fmt.Sprintf("r%dc%d", e.Cell/e.Side+1, e.Cell%e.Side+1)
+	cell := sudoku.CellName(e.Cell, e.Side)
 	if e.Placed {
 		return fmt.Sprintf("logic: step %d (%s) places %d in %s where the solution has %d: %s", e.Index+1, e.Step.Technique, e.Digit, cell, e.Truth, e.Step.Text)
 	}

@@ -108,7 +108,7 @@ func geometryFor(s sudoku.Shape) (*geometry, error) {
 
 // cellName names a cell rXcY, 1-based.
 func (g *geometry) cellName(i int) string {
-	return fmt.Sprintf("r%dc%d", i/g.n+1, i%g.n+1)
+	return sudoku.CellName(i, g.n)
 }
 
 // houseName names a house: "row 3", "column 5", "box 2".

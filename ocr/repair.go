@@ -148,7 +148,7 @@ func argmax(p []float32) int {
 	return best
 }
 
-func (s *resolver) name(i int) string { return fmt.Sprintf("r%dc%d", i/s.n+1, i%s.n+1) }
+func (s *resolver) name(i int) string { return sudoku.CellName(i, s.n) }
 
 // count returns the number of solutions of g (0, 1 or 2 = several), or -1
 // when the solver's budget ran out or there is no solver.

@@ -104,7 +104,7 @@ func CheckEntries(givens, solution sudoku.Grid, pen Pen) Marks {
 	sure := sudoku.Grid{Shape: givens.Shape, Cells: slices.Clone(givens.Cells)}
 	count, unsure := 0, 0
 	for i, k := range pen.Kinds {
-		name := fmt.Sprintf("r%dc%d", i/n+1, i%n+1)
+		name := sudoku.CellName(i, n)
 		switch {
 		case givens.Cells[i] != 0:
 			// A printed digit: the cell is the puzzle's, not the player's.

@@ -125,7 +125,7 @@ func CheckList(cells []int, g sudoku.Grid, conf []float64, status string, known 
 	for _, cell := range cells {
 		c, ok := byCell[cell]
 		if !ok {
-			c = Check{Cell: cell, Name: fmt.Sprintf("r%dc%d", cell/n+1, cell%n+1), Reason: "doubted by the readings"}
+			c = Check{Cell: cell, Name: sudoku.CellName(cell, n), Reason: "doubted by the readings"}
 			if len(conf) == len(g.Cells) && cell < len(conf) {
 				switch {
 				case status == StatusTooSmall:

@@ -271,7 +271,7 @@ func (r *Result) take(reading ocr.Reading, quality string) {
 	sort.Slice(reading.Doubt, func(a, b int) bool { return reading.Doubt[a].Cell < reading.Doubt[b].Cell })
 	for _, d := range reading.Doubt {
 		n := reading.Given.N()
-		r.Check = append(r.Check, Check{Cell: d.Cell, Name: fmt.Sprintf("r%dc%d", d.Cell/n+1, d.Cell%n+1), Reason: d.Reason})
+		r.Check = append(r.Check, Check{Cell: d.Cell, Name: sudoku.CellName(d.Cell, n), Reason: d.Reason})
 	}
 	// One solution, but a cell may be misread, or the cells too small to
 	// read surely: never present it as certain. The givens are shown

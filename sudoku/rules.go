@@ -33,13 +33,17 @@ type Conflict struct {
 	Side  int  // the grid side N, to name the cells
 }
 
+// CellName is cell i (row-major) of a grid of side n as pages and
+// messages write it, 1-based: r3c4.
+func CellName(i, n int) string { return fmt.Sprintf("r%dc%d", i/n+1, i%n+1) }
+
 // String names the cells 1-based, e.g. "5 twice in row 1 (r1c2, r1c7)".
 func (c Conflict) String() string {
 	name := func(i int) string {
 		if c.Side <= 0 {
 			return fmt.Sprintf("cell %d", i)
 		}
-		return fmt.Sprintf("r%dc%d", i/c.Side+1, i%c.Side+1)
+		return CellName(i, c.Side)
 	}
 	return fmt.Sprintf("%d twice in %v %d (%s, %s)", c.Value, c.Unit, c.Index+1, name(c.A), name(c.B))
 }

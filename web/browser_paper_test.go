@@ -143,7 +143,7 @@ func standIn(t *testing.T, h http.Handler, p penPage) http.Handler {
 		}
 		v["given"], v["solution"], v["status"], v["box"] = sudoku.CellString(p.given), sudoku.CellString(p.solution), "solved", []int{3, 3}
 		v["entries"], v["mistakes"], v["progress"] = sudoku.CellString(p.entries), p.wantWrong, p.progress
-		v["entry_check"] = []map[string]any{{"cell": p.unsure, "name": cellName(p.unsure, 9), "reason": "read 4 (p=0.61)"}}
+		v["entry_check"] = []map[string]any{{"cell": p.unsure, "name": sudoku.CellName(p.unsure, 9), "reason": "read 4 (p=0.61)"}}
 		v["clashes"] = clashes(p.given, p.entries)
 		v["notes"] = []int{p.dropped[0]} // pencil notes in a cell left open
 		b, _ := json.Marshal(v)
@@ -217,18 +217,18 @@ func TestBrowserContinueHere(t *testing.T) {
 	for i, c := range cells() {
 		switch {
 		case p.given[i] != 0 && (!c.Given || c.Text != fmt.Sprint(p.given[i])):
-			t.Errorf("%s shows %+v, want the printed %d", cellName(i, 9), c, p.given[i])
+			t.Errorf("%s shows %+v, want the printed %d", sudoku.CellName(i, 9), c, p.given[i])
 		case p.entries[i] != 0 && (!c.Pen || c.Given || c.Text != fmt.Sprint(p.entries[i])):
-			t.Errorf("%s shows %+v, want the handwritten %d", cellName(i, 9), c, p.entries[i])
+			t.Errorf("%s shows %+v, want the handwritten %d", sudoku.CellName(i, 9), c, p.entries[i])
 		case c.Wrong || c.Check:
-			t.Errorf("%s is marked %+v before any check", cellName(i, 9), c)
+			t.Errorf("%s is marked %+v before any check", sudoku.CellName(i, 9), c)
 		case c.Notes != (i == p.dropped[0]) || (c.Notes && !strings.HasSuffix(c.Label, "pencil notes")):
-			t.Errorf("%s: %+v, want notes only in %s", cellName(i, 9), c, cellName(p.dropped[0], 9))
+			t.Errorf("%s: %+v, want notes only in %s", sudoku.CellName(i, 9), c, sudoku.CellName(p.dropped[0], 9))
 		}
 	}
 	var text, wrongDrawn string
 	b.eval(`document.getElementById('side').innerText`, &text)
-	if strings.Contains(text, "wrong") || strings.Contains(text, cellName(p.swapped[0], 9)) {
+	if strings.Contains(text, "wrong") || strings.Contains(text, sudoku.CellName(p.swapped[0], 9)) {
 		t.Errorf("before the check the page says %q: it must not tell right from wrong", text)
 	}
 	b.eval(`document.getElementById('photo-canvas').dataset.wrong`, &wrongDrawn)
@@ -245,14 +245,14 @@ func TestBrowserContinueHere(t *testing.T) {
 			wrong = append(wrong, i)
 		}
 		if c.Check != (i == p.unsure) {
-			t.Errorf("%s: to check %v, want %v", cellName(i, 9), c.Check, i == p.unsure)
+			t.Errorf("%s: to check %v, want %v", sudoku.CellName(i, 9), c.Check, i == p.unsure)
 		}
 	}
 	if !slices.Equal(wrong, p.wantWrong) {
 		t.Errorf("marked wrong: %v, want %v", wrong, p.wantWrong)
 	}
 	b.eval(`document.getElementById('paper-msg').textContent`, &text)
-	for _, want := range []string{cellName(p.wantWrong[0], 9), cellName(p.wantWrong[1], 9), "check " + cellName(p.unsure, 9), p.progress} {
+	for _, want := range []string{sudoku.CellName(p.wantWrong[0], 9), sudoku.CellName(p.wantWrong[1], 9), "check " + sudoku.CellName(p.unsure, 9), p.progress} {
 		if !strings.Contains(strings.ToLower(text), strings.ToLower(want)) {
 			t.Errorf("the check says %q, want %q in it", text, want)
 		}

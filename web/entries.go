@@ -25,7 +25,7 @@ func parseEntries(text string, puzzle sudoku.Grid) ([]int, error) {
 	}
 	out := make([]int, n*n)
 	for i := range len(text) {
-		c, cell := text[i], cellName(i, n)
+		c, cell := text[i], sudoku.CellName(i, n)
 		v := entryValue(c)
 		if v < 0 {
 			return nil, fmt.Errorf("entries: %s holds %s: want 0 (none) or a digit 1..%s", cell, strconv.QuoteRune(rune(c)), string(sudoku.CellSymbol(n)))
@@ -53,9 +53,6 @@ func entryValue(c byte) int {
 	}
 	return -1
 }
-
-// cellName is cell i of a grid of side n as the pages write it: r3c4.
-func cellName(i, n int) string { return fmt.Sprintf("r%dc%d", i/n+1, i%n+1) }
 
 // solvedBy reports whether entries fill every empty cell of puzzle with
 // its solution's digit.

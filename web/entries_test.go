@@ -44,7 +44,7 @@ func TestAPIGameEntries(t *testing.T) {
 			want = entries[i]
 		}
 		if cells[i] != want {
-			t.Errorf("cell %s shows %c, want %c", cellName(i, 9), cells[i], want)
+			t.Errorf("cell %s shows %c, want %c", sudoku.CellName(i, 9), cells[i], want)
 		}
 	}
 	if v["paper"] != entries {
@@ -126,7 +126,7 @@ func FuzzParseEntries(f *testing.F) {
 		}
 		for i, v := range got {
 			if v < 0 || v > 9 || (v != 0 && puzzle.Cells[i] != 0) {
-				t.Errorf("%s: entry %d on given %d", cellName(i, 9), v, puzzle.Cells[i])
+				t.Errorf("%s: entry %d on given %d", sudoku.CellName(i, 9), v, puzzle.Cells[i])
 			}
 		}
 	})

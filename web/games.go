@@ -223,7 +223,7 @@ func (gs *games) newGame(ctx context.Context, player string, gen Generated, opt 
 			continue
 		}
 		if _, err := gm.Set(i/n, i%n, v); err != nil {
-			return View{}, fmt.Errorf("entries: %s: %w", cellName(i, n), err)
+			return View{}, fmt.Errorf("entries: %s: %w", sudoku.CellName(i, n), err)
 		}
 	}
 	s := session{

@@ -436,7 +436,7 @@ func cellNames(cells []int, n int) string {
 	}
 	parts := make([]string, len(cells))
 	for i, c := range cells {
-		parts[i] = fmt.Sprintf("r%dc%d", c/n+1, c%n+1)
+		parts[i] = sudoku.CellName(c, n)
 	}
 	return strings.Join(parts, " ")
 }
