@@ -61,6 +61,7 @@ func setKinds(r *Reading) {
 	r.KindConf = make([]float32, n)
 	r.Entries = make([]int, n)
 	r.EntryConf = make([]float32, n)
+	r.EntryProb = make([][]float32, n)
 	for i := range r.Kinds {
 		if r.Given.Cells != nil && r.Given.Cells[i] > 0 {
 			r.Kinds[i] = KindPrinted

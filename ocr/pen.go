@@ -106,12 +106,30 @@ func PenDecide(p []float32) (kind Kind, kindConf float32, digit int, digitConf f
 	return KindHand, hand, best, p[PenHand0+best] / hand
 }
 
+// handDigits is p's distribution of the digits 1..9 among handwritten
+// digits (index 0 unused), as Reading.EntryProb holds it.
+func handDigits(p []float32) []float32 {
+	out := make([]float32, 10)
+	var hand float32
+	for d := 1; d <= 9; d++ {
+		hand += p[PenHand0+d]
+	}
+	if hand <= 0 {
+		return out
+	}
+	for d := 1; d <= 9; d++ {
+		out[d] = p[PenHand0+d] / hand
+	}
+	return out
+}
+
 // penCell is the pen model's verdict on one cell.
 type penCell struct {
 	kind      Kind
 	conf      float32
 	digit     int
 	digitConf float32
+	digits    []float32 // a handwritten digit's EntryProb
 }
 
 // penViews are the pen inputs of a cell: PenInput, and the same with
@@ -197,6 +215,9 @@ func readPen(pen Classifier, cells []vision.Cell, n int) ([]penCell, error) {
 	for k, i := range index {
 		kind, kc, d, dc := PenDecide(probs[k])
 		out[i] = penCell{kind: kind, conf: kc, digit: d, digitConf: dc}
+		if kind == KindHand {
+			out[i].digits = handDigits(probs[k])
+		}
 	}
 	return out, nil
 }
@@ -278,7 +299,7 @@ func readPenPage(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Sett
 		}
 		r.Kinds[i], r.KindConf[i] = k.kind, k.conf
 		if k.kind == KindHand {
-			r.Entries[i], r.EntryConf[i] = k.digit, k.digitConf
+			r.Entries[i], r.EntryConf[i], r.EntryProb[i] = k.digit, k.digitConf, k.digits
 		}
 	}
 	return r, nil

@@ -85,6 +85,10 @@ type Reading struct {
 	// without looking at the solution, and EntryConf its probability.
 	Entries   []int
 	EntryConf []float32
+	// EntryProb holds, per cell read as handwritten, the probabilities of
+	// the digits 1..N among handwritten digits (index 0 unused), so that
+	// a check can weigh the digit a solution expects; nil elsewhere.
+	EntryProb [][]float32
 }
 
 // Certain reports whether the reading may be presented as solved: exactly

@@ -34,6 +34,13 @@ type Pen struct {
 	// Sure is whether an entry is read surely enough to be called wrong
 	// (ocr.Reading.EntrySure; for a vote, voted so over frames).
 	Sure []bool
+	// KindSure is whether a cell's kind is read surely (at
+	// ocr.EntrySureAt). Probs holds per entry the probabilities of the
+	// digits 1..N (index 0 unused; ocr.Reading.EntryProb), so the check
+	// can weigh the digit the solution expects. Both nil: a reader that
+	// gave only its digit and Sure.
+	KindSure []bool
+	Probs    [][]float32
 }
 
 // PenOf takes the pen part of a reading.
@@ -47,12 +54,20 @@ func PenOf(rd ocr.Reading) Pen {
 		p.Sure[i] = rd.EntrySure(i)
 		p.Conf[i] = min(rd.EntryConf[i], rd.KindConf[i])
 	}
+	if len(rd.EntryProb) == n {
+		p.KindSure, p.Probs = make([]bool, n), make([][]float32, n)
+		for i := range p.Probs {
+			p.KindSure[i] = rd.KindConf[i] >= ocr.EntrySureAt
+			p.Probs[i] = slices.Clone(rd.EntryProb[i])
+		}
+	}
 	return p
 }
 
 // Valid reports whether p holds one value per cell of a grid of n² cells.
 func (p Pen) Valid(cells int) bool {
-	return cells > 0 && len(p.Kinds) == cells && len(p.Entries) == cells && len(p.Conf) == cells && len(p.Sure) == cells
+	return cells > 0 && len(p.Kinds) == cells && len(p.Entries) == cells && len(p.Conf) == cells && len(p.Sure) == cells &&
+		(p.Probs == nil && p.KindSure == nil || len(p.Probs) == cells && len(p.KindSure) == cells)
 }
 
 // Ink reports whether the player wrote anything: an entry, notes, or ink
@@ -67,8 +82,12 @@ func (p Pen) Turn(n, k int) Pen {
 	if k%4 == 0 || !p.Valid(n*n) {
 		return p
 	}
-	return Pen{Kinds: sudoku.TurnCells(p.Kinds, n, k), Entries: sudoku.TurnCells(p.Entries, n, k),
+	t := Pen{Kinds: sudoku.TurnCells(p.Kinds, n, k), Entries: sudoku.TurnCells(p.Entries, n, k),
 		Conf: sudoku.TurnCells(p.Conf, n, k), Sure: sudoku.TurnCells(p.Sure, n, k)}
+	if p.Probs != nil {
+		t.KindSure, t.Probs = sudoku.TurnCells(p.KindSure, n, k), sudoku.TurnCells(p.Probs, n, k)
+	}
+	return t
 }
 
 // Marks is what a page's entries come to (see the Result fields of the
@@ -109,18 +128,24 @@ func CheckEntries(givens, solution sudoku.Grid, pen Pen) Marks {
 		case givens.Cells[i] != 0:
 			// A printed digit: the cell is the puzzle's, not the player's.
 		case k == ocr.KindHand && pen.Entries[i] >= 1 && pen.Entries[i] <= n:
-			entries[i] = pen.Entries[i]
-			count++
-			if pen.Sure[i] {
-				sure.Cells[i] = pen.Entries[i]
-				if solved && pen.Entries[i] != solution.Cells[i] {
-					m.Mistakes = append(m.Mistakes, i)
-				}
-				continue
+			want := 0
+			if solved {
+				want = solution.Cells[i]
 			}
-			unsure++
-			m.EntryCheck = append(m.EntryCheck, Check{Cell: i, Name: name,
-				Reason: fmt.Sprintf("handwritten %d, only %s sure", pen.Entries[i], percent(pen.Conf[i]))})
+			e := judgeEntry(pen, i, want, n)
+			entries[i] = e.digit
+			count++
+			switch e.verdict {
+			case entryWrong:
+				m.Mistakes = append(m.Mistakes, i)
+				sure.Cells[i] = e.digit
+			case entryRead, entryRight:
+				sure.Cells[i] = e.digit
+			default:
+				unsure++
+				m.EntryCheck = append(m.EntryCheck, Check{Cell: i, Name: name,
+					Reason: fmt.Sprintf("handwritten %d, only %s sure", e.digit, percent(e.conf))})
+			}
 		case k == ocr.KindNotes:
 			m.Notes = append(m.Notes, i)
 		case k == ocr.KindUnclear:
@@ -158,6 +183,104 @@ func CheckEntries(givens, solution sudoku.Grid, pen Pen) Marks {
 		m.Progress = ProgressSolved
 	}
 	return m
+}
+
+// EntryPrior is the share of a player's entries taken to be right before
+// their ink is read. Where the reader hesitates between the digit the
+// solution expects and another (a European 4 or 7 that looks like a 9),
+// the expected one is the likelier reading; a digit written clearly
+// otherwise still reads as written.
+const EntryPrior = 0.9
+
+// EntryRightAt is how likely the solution's digit must be, the prior
+// weighed in, for an entry to count as right without a check.
+const EntryRightAt = 0.99
+
+// EntryWrongAt: an entry is called wrong only when its kind is read
+// surely and the reader gives the solution's digit at most this, ten
+// times below the least it gave a right entry on the pen model's
+// calibration pages (cmd/train --pen --pen-eval-calib prints it).
+const EntryWrongAt = 1e-4
+
+// entryVerdict is what the check makes of one entry.
+type entryVerdict int
+
+const (
+	entryCheck entryVerdict = iota // the player is asked to check the cell
+	entryRead                      // read surely, no solution to judge it by
+	entryRight
+	entryWrong
+)
+
+// entryJudged is an entry's digit as the check reads it, its verdict and
+// how sure that reading is.
+type entryJudged struct {
+	digit   int
+	verdict entryVerdict
+	conf    float32
+}
+
+// judgeEntry judges pen's entry at cell i of an n×n grid against want,
+// the solution's digit there (0: no certain solution). Without the
+// digits' probabilities (Pen.Probs) the entry is right or wrong only when
+// read surely (Pen.Sure). With them, the solution's digit is weighed
+// with EntryPrior: right at EntryRightAt, wrong only when the reader
+// all but rules it out (EntryWrongAt) and is sure of the kind.
+func judgeEntry(pen Pen, i, want, n int) entryJudged {
+	read := entryJudged{digit: pen.Entries[i], conf: pen.Conf[i]}
+	var q []float32
+	if pen.Probs != nil && len(pen.Probs[i]) == n+1 {
+		q = pen.Probs[i]
+	}
+	switch {
+	case want == 0 || q == nil:
+		switch {
+		case !pen.Sure[i]:
+		case want == 0:
+			read.verdict = entryRead
+		case read.digit == want:
+			read.verdict = entryRight
+		default:
+			read.verdict = entryWrong
+		}
+		return read
+	case q[want] <= EntryWrongAt && pen.KindSure[i]:
+		read.verdict = entryWrong
+		read.digit = argmaxFrom(q, 1)
+		read.conf = min(pen.Conf[i], 1-q[want])
+		return read
+	}
+	other := (1 - EntryPrior) / float32(n-1)
+	post := make([]float32, n+1)
+	var total float32
+	for d := 1; d <= n; d++ {
+		w := other
+		if d == want {
+			w = EntryPrior
+		}
+		post[d] = w * q[d]
+		total += post[d]
+	}
+	if total <= 0 {
+		return read
+	}
+	read.digit = argmaxFrom(post, 1)
+	read.conf = post[read.digit] / total
+	if read.digit == want && read.conf >= EntryRightAt {
+		read.verdict = entryRight
+	}
+	return read
+}
+
+// argmaxFrom is the index of p's largest value from index lo on.
+func argmaxFrom(p []float32, lo int) int {
+	best := lo
+	for d := lo; d < len(p); d++ {
+		if p[d] > p[best] {
+			best = d
+		}
+	}
+	return best
 }
 
 // percent writes p as a percentage, with a decimal above 99% so that a

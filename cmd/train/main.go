@@ -87,6 +87,7 @@ func main() {
 	flag.IntVar(&pc.variants, "pen-variants", 3, "pen mode: pasted copies of each v2 training photo")
 	flag.Float64Var(&pc.valShare, "pen-val", 0.15, "pen mode: share of training pages kept for calibration")
 	flag.StringVar(&pc.eval, "pen-eval", "", "pen mode: only measure this pen model on the held-out pages")
+	flag.StringVar(&pc.dump, "pen-dump", "", "pen mode: with --pen-eval, write every mixed page's cells and model outputs as JSON lines to this file")
 	flag.BoolVar(&pc.evalCalib, "pen-eval-calib", false, "pen mode: with --pen-eval, measure on the calibration pages (the training side) instead of the held-out ones, without the printed-pages check")
 	flag.Parse()
 	for _, f := range strings.Split(holdout, ",") {

@@ -37,6 +37,7 @@ type penConfig struct {
 	valShare                       float64
 	eval                           string // only measure this pen model
 	evalCalib                      bool   // measure on the calibration pages instead
+	dump                           string // --pen-dump
 }
 
 // penSample is a cached training cell (exported fields for gob).
@@ -239,6 +240,9 @@ func runPen(c config, pc penConfig) error {
 		return err
 	}
 	fmt.Printf("pen: %d mixed training pages (%d held out), %d v2 training pages\n", len(mixTrain), len(mixTest), len(v2Train))
+	if pc.dump != "" {
+		return penDump(c, pc, mixTrain, mixTest, pc.dump)
+	}
 	if pc.eval != "" {
 		return penEval(c, pc, evalPages(pc, mixTrain, mixTest))
 	}
