@@ -307,12 +307,14 @@ func decodeTensor(b []byte) (Tensor, error) {
 			return t, err
 		}
 	}
+	// Values of the other type (float_data in an INT64 tensor) are
+	// dropped: only those of DataType are the tensor's.
 	var have int
 	switch t.DataType {
 	case Float:
-		have = len(t.Floats)
+		have, t.Int64s = len(t.Floats), nil
 	case Int64:
-		have = len(t.Int64s)
+		have, t.Floats = len(t.Int64s), nil
 	default:
 		return t, &FormatError{"TensorProto.data_type", fmt.Sprintf("tensor %q: data type %d not supported", t.Name, t.DataType)}
 	}
