@@ -136,6 +136,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./kakuro
 	$(GO) test -run '^$$' -fuzz FuzzModel -fuzztime 60s ./ilp
 	$(GO) test -run '^$$' -fuzz FuzzFindSteps -fuzztime 60s ./logic
+	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s ./ocr/onnxpb
 
 # model retrains models/digits.onnx (needs ../shared for the real photos).
 model: deps font-deps

@@ -16,7 +16,6 @@ import (
 
 	"github.com/sudokuar/sudokuar/models"
 	"github.com/sudokuar/sudokuar/ocr/digitnet"
-	"github.com/sudokuar/sudokuar/ocr/onnxpb"
 	"github.com/sudokuar/sudokuar/vision"
 )
 
@@ -160,38 +159,13 @@ func validate(data []byte) (int, error) {
 	return k, nil
 }
 
-// validateGraph checks data as validate does and returns the model's
-// outputs and input channels.
+// validateGraph checks data as validate does, decoding it once
+// (digitnet.FromONNX checks the graph), and returns the model's outputs and
+// input channels.
 func validateGraph(data []byte) (int, int, error) {
-	m, err := onnxpb.Decode(data)
-	if err != nil {
-		return 0, 0, &ModelError{Err: err}
-	}
 	w, err := digitnet.FromONNX(data)
 	if err != nil {
 		return 0, 0, &ModelError{Err: err}
-	}
-	want, err := onnxpb.Decode(w.ONNX())
-	if err != nil {
-		return 0, 0, &ModelError{Err: fmt.Errorf("re-encoding weights: %w", err)}
-	}
-	if len(m.Graph.Nodes) != len(want.Graph.Nodes) {
-		return 0, 0, &ModelError{Err: fmt.Errorf("graph has %d nodes, want %d", len(m.Graph.Nodes), len(want.Graph.Nodes))}
-	}
-	for i, n := range m.Graph.Nodes {
-		wn := want.Graph.Nodes[i]
-		if n.OpType != wn.OpType || fmt.Sprint(n.Inputs) != fmt.Sprint(wn.Inputs) || fmt.Sprint(n.Outputs) != fmt.Sprint(wn.Outputs) {
-			return 0, 0, &ModelError{Err: fmt.Errorf("node %d is %s%v→%v, want %s%v→%v", i, n.OpType, n.Inputs, n.Outputs, wn.OpType, wn.Inputs, wn.Outputs)}
-		}
-		if fmt.Sprint(n.Attrs) != fmt.Sprint(wn.Attrs) {
-			return 0, 0, &ModelError{Err: fmt.Errorf("node %d (%s) has attributes %v, want %v", i, n.OpType, n.Attrs, wn.Attrs)}
-		}
-	}
-	if len(m.Graph.Inputs) != 1 || m.Graph.Inputs[0].Name != digitnet.InputName {
-		return 0, 0, &ModelError{Err: fmt.Errorf("graph inputs %v, want one called %q", m.Graph.Inputs, digitnet.InputName)}
-	}
-	if len(m.Graph.Outputs) != 1 || m.Graph.Outputs[0].Name != digitnet.OutputName {
-		return 0, 0, &ModelError{Err: fmt.Errorf("graph outputs %v, want one called %q", m.Graph.Outputs, digitnet.OutputName)}
 	}
 	return w.Arch.Outputs(), w.Arch.Channels(), nil
 }

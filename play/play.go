@@ -1,11 +1,12 @@
 // Package play holds the rules of a game session that are not the board's
-// (package game's): how mistakes are counted and end a game, which assists
-// unrank it or tell right from wrong, and the daily puzzle's day and rules,
-// for Sudoku and Kakuro alike through a small Board interface.
+// (package game's), for Sudoku and Kakuro, solo and in rooms: hints per
+// game, the plausibility floor and finish flags, the move history cap, how
+// mistakes are counted, which assists unrank a game, the daily puzzle's
+// rules, and Solo, the service that loads, acts on and stores solo games.
 //
-// In: plain values (entries and solution, an assist, the time, a day). Out:
-// tallies and decisions. No HTTP, storage or clock; web's sessions call it
-// (their older rules, hints and the plausibility floor, are to move here).
+// In: plain values (entries and solution, an assist, a day) and, for Solo,
+// a store.Store and a kind's Game. Out: tallies, flags, decisions and
+// *Error refusals, which front ends word in their terms. No HTTP.
 package play
 
 // Board is what the rules here need of a board being played, Sudoku or

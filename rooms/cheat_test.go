@@ -11,6 +11,7 @@ import (
 
 	"github.com/sudokuar/sudokuar/game"
 	"github.com/sudokuar/sudokuar/internal/limit"
+	"github.com/sudokuar/sudokuar/play"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
@@ -58,7 +59,7 @@ func TestCheating(t *testing.T) {
 	}
 
 	// Hints: five, then no more (the server counts, the client cannot).
-	for k := 1; k <= MaxHints; k++ {
+	for k := 1; k <= play.MaxHints; k++ {
 		seq := ada.send(In{T: "hint"})
 		var hm HintMsg
 		ada.expect("hint", func(m msg) bool { return m.Seq == seq }).decode(t, &hm)
@@ -75,12 +76,12 @@ func TestCheating(t *testing.T) {
 	seq = ada.send(In{T: "hint", Stage: 2})
 	var hm HintMsg
 	ada.expect("hint", func(m msg) bool { return m.Seq == seq }).decode(t, &hm)
-	if hm.Stage != 2 || hm.Used != MaxHints || hm.Stages != MaxHints+1 || hm.Step.Nudge == "" {
+	if hm.Stage != 2 || hm.Used != play.MaxHints || hm.Stages != play.MaxHints+1 || hm.Step.Nudge == "" {
 		t.Errorf("stage 2: %+v", hm)
 	}
 	seq = ada.send(In{T: "hint", Stage: 3})
 	ada.expect("hint", func(m msg) bool { return m.Seq == seq }).decode(t, &hm)
-	if hm.Stage != 3 || hm.Stages != MaxHints+2 || len(hm.Step.Placements)+len(hm.Step.Wrong) == 0 {
+	if hm.Stage != 3 || hm.Stages != play.MaxHints+2 || len(hm.Step.Placements)+len(hm.Step.Wrong) == 0 {
 		t.Errorf("stage 3: %+v", hm)
 	}
 	ada.expect("ack", func(m msg) bool { return true })
@@ -93,7 +94,7 @@ func TestCheating(t *testing.T) {
 			t.Errorf("stage %d after the answer: %+v, want %s", c.stage, e, c.code)
 		}
 	}
-	if st := bob.sync(); st.Seats[0].Hints != MaxHints {
+	if st := bob.sync(); st.Seats[0].Hints != play.MaxHints {
 		t.Errorf("bob sees ada's hints as %d", st.Seats[0].Hints)
 	}
 

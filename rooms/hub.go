@@ -15,6 +15,7 @@ import (
 
 	"github.com/sudokuar/sudokuar/internal/limit"
 	"github.com/sudokuar/sudokuar/logic"
+	"github.com/sudokuar/sudokuar/play"
 	"github.com/sudokuar/sudokuar/store"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
@@ -78,7 +79,8 @@ type Config struct {
 	Work Gate
 	// FloorPerStep sets the plausibility floor of a finish (see
 	// Room.floorMs): a finish faster than it is flagged "too fast" and
-	// kept off the leaderboards (default 300 ms; negative: no floor).
+	// kept off the leaderboards (default play.DefaultFloorPerStep;
+	// negative: no floor).
 	FloorPerStep time.Duration
 	// OutQueue is how many messages may wait for a client that does not
 	// read them before it is closed as too slow (default 256: at the
@@ -109,9 +111,6 @@ type Config struct {
 type Gate interface {
 	Enter(ctx context.Context, key string) (func(), error)
 }
-
-// MaxHints is how many hints each player has in a game.
-const MaxHints = 5
 
 // Hub is the multiplayer server: the rooms by code, the quick-match
 // queues, and the connections. Make one with NewHub and Close it when the
@@ -272,12 +271,7 @@ func NewHub(cfg Config) *Hub {
 	if cfg.Work == nil {
 		cfg.Work = limit.NewGate(2*runtime.GOMAXPROCS(0), 2, 10*time.Second)
 	}
-	switch {
-	case cfg.FloorPerStep == 0:
-		cfg.FloorPerStep = 300 * time.Millisecond
-	case cfg.FloorPerStep < 0:
-		cfg.FloorPerStep = 0
-	}
+	cfg.FloorPerStep = play.PerStep(cfg.FloorPerStep)
 	if cfg.OutQueue <= 0 {
 		cfg.OutQueue = 256
 	}
@@ -399,7 +393,7 @@ func (h *Hub) ConnectFrom(player, addr string) (*Conn, error) {
 	h.count(addr).conns++
 	h.mu.Unlock()
 	c.sendJSON(Welcome{
-		T: "welcome", Rate: h.cfg.Rate, Burst: h.cfg.Burst, MaxBytes: MaxMessageBytes, MaxHints: MaxHints,
+		T: "welcome", Rate: h.cfg.Rate, Burst: h.cfg.Burst, MaxBytes: MaxMessageBytes, MaxHints: play.MaxHints,
 		ReconnectMs: h.cfg.Reconnect.Milliseconds(), MaxSeats: h.cfg.MaxSeats,
 	})
 	return c, nil

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sudokuar/sudokuar/game"
+	"github.com/sudokuar/sudokuar/play"
 	"github.com/sudokuar/sudokuar/store"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
@@ -238,8 +239,8 @@ func (r *Room) askHint(i int, in In) {
 		return
 	}
 	switch {
-	case s.hints >= MaxHints:
-		s.conn.sendError(in.Seq, ErrNoHints, "no hints left: all %d used", MaxHints)
+	case s.hints >= play.MaxHints:
+		s.conn.sendError(in.Seq, ErrNoHints, "no hints left: all %d used", play.MaxHints)
 		return
 	case s.hintBusy:
 		s.conn.sendError(in.Seq, ErrNotNow, "a hint is already on its way")
@@ -291,7 +292,7 @@ func (r *Room) gotHint(e *aside) {
 	step := e.step
 	s.openHint = &step
 	if s.conn != nil {
-		s.conn.sendJSON(HintMsg{T: "hint", Seq: e.seq, Step: e.step, Stage: 1, Used: s.hints, Stages: s.hintStages, Max: MaxHints})
+		s.conn.sendJSON(HintMsg{T: "hint", Seq: e.seq, Step: e.step, Stage: 1, Used: s.hints, Stages: s.hintStages, Max: play.MaxHints})
 	}
 	b := r.boardOf(e.seat)
 	r.broadcastOthers(e.seat, Progress{T: "progress", Seat: e.seat, Filled: b.N()*b.N() - b.EmptyCells(), Hints: s.hints})
@@ -314,7 +315,7 @@ func (r *Room) hintStage(i int, in In) {
 	}
 	a := *s.openHint
 	s.hintStages++
-	s.conn.sendJSON(HintMsg{T: "hint", Seq: in.Seq, Step: a, Stage: in.Stage, Used: s.hints, Stages: s.hintStages, Max: MaxHints})
+	s.conn.sendJSON(HintMsg{T: "hint", Seq: in.Seq, Step: a, Stage: in.Stage, Used: s.hints, Stages: s.hintStages, Max: play.MaxHints})
 	if in.Stage < 3 {
 		return
 	}
@@ -372,9 +373,7 @@ func (r *Room) finishSeat(i int) {
 	}
 	r.finishes++
 	s.place, s.ms = r.finishes, r.now().Sub(r.started).Milliseconds()
-	if s.ms < r.floorMs(1) {
-		s.flag = store.FlagTooFast
-	}
+	s.flag = play.Finish{Ms: s.ms, FloorMs: r.floorMs(1)}.Flag()
 	r.broadcast(Finish{T: "finish", Seat: i, Place: s.place, Ms: s.ms})
 	r.broadcastFinishIfOver()
 	if r.phase == PhasePlaying {
@@ -398,9 +397,7 @@ func (r *Room) coopWon() {
 	for _, s := range r.seats {
 		if s != nil && s.played && s.out == "" {
 			s.place, s.ms = 1, ms
-			if ms < r.floorMs(team) {
-				s.flag = store.FlagTooFast
-			}
+			s.flag = play.Finish{Ms: ms, FloorMs: r.floorMs(team)}.Flag()
 		}
 	}
 	r.broadcast(Finish{T: "finish", Seat: -1, Place: 1, Ms: ms})
@@ -453,13 +450,11 @@ func replayMoves(givens sudoku.Grid, fixed []bool, snap game.Snapshot) (sudoku.G
 	return end, nil
 }
 
-// floorMs is the plausibility floor of a finish by a team of players:
-// max(the engine's steps, the empty cells) × Config.FloorPerStep, shared
-// among the team (a race player is a team of one). A finish under it is
-// flagged, not ranked.
+// floorMs is the plausibility floor (play.FloorMs) of a finish by a team
+// of players sharing the work (a race player is a team of one). A finish
+// under it is flagged, not ranked.
 func (r *Room) floorMs(team int) int64 {
-	per := r.hub.cfg.FloorPerStep
-	if per <= 0 || r.puzzle == nil {
+	if r.puzzle == nil {
 		return 0
 	}
 	empty := 0
@@ -468,7 +463,7 @@ func (r *Room) floorMs(team int) int64 {
 			empty++
 		}
 	}
-	return int64(max(r.puzzle.Steps, empty)) * per.Milliseconds() / int64(max(team, 1))
+	return play.FloorMs(r.hub.cfg.FloorPerStep, r.puzzle.Steps, empty, team)
 }
 
 // broadcastFinishIfOver ends the game when nobody is left playing: in a

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sudokuar/sudokuar/game"
 	"github.com/sudokuar/sudokuar/logic"
+	"github.com/sudokuar/sudokuar/play"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
@@ -347,7 +348,7 @@ func (r *Room) replayEntries(snapSeq int64, entries [][]byte) error {
 		case "undo", "redo":
 			r.undoRedo(i, In{T: e.Op})
 		case "hints":
-			s.hints, s.hintStages = min(e.Hints, MaxHints), e.Stages
+			s.hints, s.hintStages = min(e.Hints, play.MaxHints), e.Stages
 		default:
 			return fmt.Errorf("journal entry %d: unknown op %q", e.Seq, e.Op)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sudokuar/sudokuar/game"
 	"github.com/sudokuar/sudokuar/logic"
+	"github.com/sudokuar/sudokuar/play"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
@@ -868,7 +869,7 @@ func (r *Room) stateFor(c *Conn) State {
 	st := State{
 		T: "state", Code: r.code, Mode: r.set.Mode, Size: n, Box: [2]int{r.set.Shape.BoxRows, r.set.Shape.BoxCols},
 		Level: r.set.Level.String(), Public: r.set.Public, Quick: r.set.Quick, Phase: r.phase, You: -1,
-		Watchers: len(r.watchers), MaxHints: MaxHints, Game: r.games, Seats: []SeatView{},
+		Watchers: len(r.watchers), MaxHints: play.MaxHints, Game: r.games, Seats: []SeatView{},
 	}
 	if c != nil {
 		st.You = r.seatOf(c)

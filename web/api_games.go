@@ -154,15 +154,15 @@ func (s *Server) apiGame(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, v)
 }
 
-// playStatus turns a *playError into the API's error with its status;
+// playStatus turns a *play.Error into the API's error with its status;
 // other errors pass through.
 func playStatus(err error) error {
-	var pe *playError
+	var pe *play.Error
 	if !errors.As(err, &pe) {
 		return err
 	}
-	status := map[playErrKind]int{playBad: http.StatusBadRequest, playNotFound: http.StatusNotFound,
-		playForbidden: http.StatusForbidden, playConflict: http.StatusConflict}[pe.Kind]
+	status := map[play.ErrorKind]int{play.Bad: http.StatusBadRequest, play.NotFound: http.StatusNotFound,
+		play.Forbidden: http.StatusForbidden, play.Conflict: http.StatusConflict}[pe.Kind]
 	return errorf(status, "%s", pe.Msg)
 }
 
@@ -237,7 +237,7 @@ func (s *Server) apiGameAction(w http.ResponseWriter, r *http.Request) {
 		}
 		defer release()
 	}
-	who := actor{Player: playerOf(r), Name: rememberedName(r)}
+	who := play.Actor{Player: playerOf(r), Name: rememberedName(r)}
 	v, err := s.games.act(r.Context(), r.PathValue("id"), action, who, a, hint)
 	if err != nil {
 		s.writeError(w, r, playStatus(err))

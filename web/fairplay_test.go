@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sudokuar/sudokuar/logic"
+	"github.com/sudokuar/sudokuar/play"
 	"github.com/sudokuar/sudokuar/store"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
@@ -310,7 +311,7 @@ func TestFairHints(t *testing.T) {
 	p := a.peer(t, "127.0.0.2")
 	p.visit()
 	id, puzzle, solution := newSolo(t, p)
-	for k := 1; k <= MaxHints; k++ {
+	for k := 1; k <= play.MaxHints; k++ {
 		s, v, _ := p.post("/api/games/"+id+"/hint", `{}`)
 		if s != 200 || v["hints"] != float64(k) || v["hint"] == nil {
 			t.Fatalf("hint %d: %d %v", k, s, v)
@@ -332,7 +333,7 @@ func TestFairHints(t *testing.T) {
 	// action on the game goes through while it works.
 	id2, _, _ := newSolo(t, p)
 	rec, _ := a.store.Game(context.Background(), id2)
-	who := actor{Player: rec.Player}
+	who := play.Actor{Player: rec.Player}
 	working := make(chan struct{})
 	release := make(chan struct{})
 	failing := func(ctx context.Context, puzzle, cur sudoku.Grid) (logic.Advice, error) {
@@ -350,8 +351,8 @@ func TestFairHints(t *testing.T) {
 		t.Errorf("an action while the engine works on a hint: %v", err)
 	}
 	close(release)
-	var pe *playError
-	if err := <-errc; !errors.As(err, &pe) || pe.Kind != playConflict || !strings.Contains(pe.Msg, "still counts") {
+	var pe *play.Error
+	if err := <-errc; !errors.As(err, &pe) || pe.Kind != play.Conflict || !strings.Contains(pe.Msg, "still counts") {
 		t.Errorf("a failed hint: %v", err)
 	}
 	_, g, _ := p.do("GET", "/api/games/"+id2, "", nil)
@@ -361,7 +362,7 @@ func TestFairHints(t *testing.T) {
 }
 
 // TestFairLongHistory: thousands of pencil toggles keep the stored game
-// bounded (MaxHistory moves), so each action's load-and-rewrite stays
+// bounded (play.MaxHistory moves), so each action's load-and-rewrite stays
 // small; undo still works back to the oldest kept move.
 func TestFairLongHistory(t *testing.T) {
 	a, _ := fairServer(t)
@@ -370,7 +371,7 @@ func TestFairLongHistory(t *testing.T) {
 	p.visit()
 	id, puzzle, _ := newSolo(t, p)
 	cell := strings.Index(puzzle, "0")
-	const toggles = MaxHistory + 100
+	const toggles = play.MaxHistory + 100
 	for k := range toggles {
 		if s, v, _ := p.post("/api/games/"+id+"/mark", fmt.Sprintf(`{"cell":%d,"value":%d}`, cell, 1+k%9)); s != 200 {
 			t.Fatalf("toggle %d: %d %v", k, s, v)
@@ -381,12 +382,12 @@ func TestFairLongHistory(t *testing.T) {
 	if err := json.Unmarshal(rec.State, &sess); err != nil {
 		t.Fatal(err)
 	}
-	if len(sess.Board.Moves) != MaxHistory {
-		t.Errorf("%d moves kept after %d toggles, want %d", len(sess.Board.Moves), toggles, MaxHistory)
+	if len(sess.Board.Moves) != play.MaxHistory {
+		t.Errorf("%d moves kept after %d toggles, want %d", len(sess.Board.Moves), toggles, play.MaxHistory)
 	}
 	t.Logf("stored state after %d toggles: %d bytes (%d moves kept)", toggles, len(rec.State), len(sess.Board.Moves))
-	if sess.Board.Position != MaxHistory {
-		t.Errorf("position %d, want %d: every kept move undoable", sess.Board.Position, MaxHistory)
+	if sess.Board.Position != play.MaxHistory {
+		t.Errorf("position %d, want %d: every kept move undoable", sess.Board.Position, play.MaxHistory)
 	}
 	if s, v, _ := p.post("/api/games/"+id+"/undo", `{}`); s != 200 || v["canUndo"] != true {
 		t.Errorf("undo after trimming: %d %v", s, v)

@@ -5,11 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/maphash"
-	"log/slog"
-	"math/rand/v2"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/sudokuar/sudokuar/game"
@@ -19,72 +15,38 @@ import (
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
-// MaxHints is how many hints one game allows.
-const MaxHints = 5
-
-// MaxHistory is how many moves a game keeps for undo: older ones are
-// forgotten (folded into the board), so a game's stored state, and the
-// time every action takes to load and rewrite it, stay bounded however
-// many pencil marks a client toggles.
-const MaxHistory = 500
-
-// DefaultFloorPerStep is the plausibility floor's time per step: a finish
-// faster than max(logic steps, empty cells) × this is flagged "too fast"
-// and kept off the leaderboards. 300 ms is about the time to move to a
-// cell and type its digit; nobody solves while doing only that.
-const DefaultFloorPerStep = 300 * time.Millisecond
-
-// games plays single-player games: the rules of a session (clock, hints,
-// mistakes, assists, finishing, ranking; the fair-play rules are in
-// docs/browser.md), nothing of HTTP: refusals are *playError values. Every
-// action loads the game, changes it and stores it before it answers, so a
-// reload or a restart never loses a move.
+// games plays single-player games: Sudoku's rules of a session (clock,
+// hints, mistakes, assists, finishing; the fair-play rules are in
+// docs/browser.md) over play.Solo, which loads, stores and ranks the
+// games of every kind. Nothing of HTTP: refusals are *play.Error values.
 type games struct {
-	store store.Store
-	log   *slog.Logger
-	now   func() time.Time
-	// floorPerStep sets the plausibility floor (see DefaultFloorPerStep);
+	solo *play.Solo
+	// floorPerStep sets the plausibility floor (play.DefaultFloorPerStep);
 	// 0 means none.
 	floorPerStep time.Duration
-	locks        [64]sync.Mutex // actions on one game run one at a time
-	seed         maphash.Seed
-	once         sync.Once
 }
 
-// session is what the store keeps of a game beside its puzzle and
-// solution (as JSON in store.Game.State).
+// session is what the store keeps of a Sudoku game beside its puzzle and
+// solution (as JSON in store.Game.State): play.Session's fields and
+// these.
 type session struct {
 	Box          [2]int        `json:"box"`
 	Rating       float64       `json:"rating,omitempty"`
 	Board        game.Snapshot `json:"board"`        // the board, its marks and its move list
-	ElapsedMs    int64         `json:"elapsedMs"`    // play time up to RunningSince
 	RunningSince int64         `json:"runningSince"` // unix ms the clock last started; 0 while paused
-	Hints        int           `json:"hints"`
-	// Mistakes and Slip are the play.Tally of wrong digits; MistakeLimit
-	// (0: none) ends the game as lost when reached.
-	Mistakes     int `json:"mistakes"`
-	Slip         int `json:"slip,omitempty"`
+	// MistakeLimit (0: none) ends the game as lost when reached.
 	MistakeLimit int `json:"mistakeLimit,omitempty"`
-	// ShowErrors is the "show mistakes" assist; the assists used are in
-	// assistState: the game is then unranked.
-	ShowErrors bool `json:"showErrors"`
-	assistState
-	// Daily is the day of the daily puzzle this game plays ("" for any
-	// other); Replay, that the player had played that day's before.
-	Daily      string `json:"daily,omitempty"`
-	Replay     bool   `json:"replay,omitempty"`
-	FloorMs    int64  `json:"floorMs,omitempty"`    // the plausibility floor of this puzzle
-	Name       string `json:"name,omitempty"`       // who finished it
-	Own        bool   `json:"own,omitempty"`        // the player's own puzzle: unranked
-	Paper      string `json:"paper,omitempty"`      // the entries carried over from paper, '0' none
-	FinishedAt int64  `json:"finishedAt,omitempty"` // unix ms of the finishing move
-	Flag       string `json:"flag,omitempty"`       // why the finish is unranked
+	// ShowErrors is the "show mistakes" assist (play.Session.Used lists
+	// the assists used: the game is then unranked).
+	ShowErrors bool   `json:"showErrors"`
+	Paper      string `json:"paper,omitempty"` // the entries carried over from paper, '0' none
 	// HintStages counts every stage of every hint shown (nudge, pattern,
 	// answer); HintStage is the stage the open hint last showed (1 or 2),
 	// 0 when no hint is open: its later stages are free until the next
 	// move.
 	HintStages int `json:"hintStages,omitempty"`
 	HintStage  int `json:"hintStage,omitempty"`
+	play.Session
 }
 
 // played is one game in memory while an action runs on it.
@@ -156,35 +118,6 @@ type View struct {
 	Result  *publicResult `json:"result,omitempty"`
 }
 
-// playErrKind is what kind of refusal a rule of play gives; handlers map
-// it to an HTTP status (playStatus).
-type playErrKind int
-
-const (
-	playBad       playErrKind = iota // the request is malformed: 400
-	playNotFound                     // no such game or action: 404
-	playForbidden                    // not the game's player: 403
-	playConflict                     // not now (over, paused, no hints left): 409
-)
-
-// playError is a rule of play refusing an action.
-type playError struct {
-	Kind playErrKind
-	Msg  string
-}
-
-func (e *playError) Error() string { return e.Msg }
-
-func refuse(k playErrKind, format string, args ...any) error {
-	return &playError{Kind: k, Msg: fmt.Sprintf(format, args...)}
-}
-
-// floorMs is the plausibility floor of a puzzle solved in steps logical
-// steps with empty cells to fill.
-func floorMs(perStep time.Duration, steps, empty int) int64 {
-	return int64(max(steps, empty)) * perStep.Milliseconds()
-}
-
 // gameOptions are a new game's choices beyond its puzzle: mistakes shown
 // as they happen (an assist), a mistake limit (which needs them shown),
 // and for the daily puzzle its day and whether the player played it
@@ -203,7 +136,7 @@ type gameOptions struct {
 
 // newGame starts a game of puzzle (unique, with solution) for player.
 func (gs *games) newGame(ctx context.Context, player string, gen Generated, opt gameOptions) (View, error) {
-	now := gs.now()
+	now := gs.solo.Now()
 	shape := gen.Puzzle.Shape
 	fixed := make([]bool, len(gen.Puzzle.Cells))
 	empty := 0
@@ -231,18 +164,20 @@ func (gs *games) newGame(ctx context.Context, player string, gen Generated, opt 
 		Rating:       gen.Rating,
 		Board:        gm.Snapshot(),
 		RunningSince: now.UnixMilli(),
-		FloorMs:      floorMs(gs.floorPerStep, gen.Steps, empty),
-		Own:          gen.Own,
 		MistakeLimit: opt.MistakeLimit,
-		Daily:        opt.Daily,
-		Replay:       opt.Replay,
+		Session: play.Session{
+			FloorMs: play.FloorMs(gs.floorPerStep, gen.Steps, empty, 1),
+			Own:     gen.Own,
+			Daily:   opt.Daily,
+			Replay:  opt.Replay,
+		},
 	}
 	if opt.Entries != nil {
 		s.Paper = sudoku.CellString(opt.Entries)
 	}
 	if opt.ShowMistakes || opt.MistakeLimit > 0 {
 		s.ShowErrors = true
-		s.use(play.ShowMistakes)
+		s.Use(play.ShowMistakes)
 	}
 	state, err := json.Marshal(s)
 	if err != nil {
@@ -253,75 +188,48 @@ func (gs *games) newGame(ctx context.Context, player string, gen Generated, opt 
 		Puzzle: sudoku.CellString(gen.Puzzle.Cells), Solution: sudoku.CellString(gen.Solution.Cells),
 		State: state, Status: store.StatusPlaying, Created: now, Updated: now,
 	}
-	if err := gs.store.CreateGame(ctx, rec); err != nil {
+	if err := gs.solo.Create(ctx, rec, &s.Session); err != nil {
 		return View{}, err
 	}
-	gs.recordPlay(ctx, store.Play{GameID: rec.ID, Player: player, Kind: rec.Kind, Size: rec.Size, Level: rec.Level,
-		Daily: opt.Daily, Outcome: store.OutcomePlaying, Started: now})
 	p := &played{rec: rec, s: s, gm: gm, shape: shape, puzzle: gen.Puzzle, solution: gen.Solution}
 	return p.view(now), nil
-}
-
-// recordPlay keeps a play for the player's statistics. A failure is
-// logged, not returned: the game itself is stored, and a move must not
-// look refused for a counter's sake.
-func (gs *games) recordPlay(ctx context.Context, pl store.Play) {
-	if err := gs.store.RecordPlay(ctx, pl); err != nil && gs.log != nil {
-		gs.log.Error("record a play", "game", pl.GameID, "err", err)
-	}
-}
-
-// ended records the end of game rec (its status over, after ms of play)
-// in the player's statistics.
-func (gs *games) ended(ctx context.Context, rec store.Game, daily string, ms int64, now time.Time) {
-	outcome := store.OutcomeLost
-	if rec.Status == store.StatusSolved {
-		outcome = store.OutcomeWon
-	}
-	gs.recordPlay(ctx, store.Play{GameID: rec.ID, Player: rec.Player, Kind: rec.Kind, Size: rec.Size, Level: rec.Level,
-		Daily: daily, Outcome: outcome, Millis: ms, Started: rec.Created, Ended: now})
-}
-
-// assistState is what a session keeps of its assists, Sudoku's and
-// Kakuro's alike: Used lists them; Assisted says the game is unranked
-// (it is all that games stored before the list kept).
-type assistState struct {
-	Assisted bool      `json:"assisted,omitempty"`
-	Used     play.Used `json:"used,omitempty"`
-}
-
-// use records that assist a was used.
-func (s *assistState) use(a play.Assist) {
-	s.Used = s.Used.With(a)
-	s.Assisted = s.Assisted || play.Unranks(a)
 }
 
 // leaked reports whether an assist that tells right from wrong is or was
 // on: the mistakes counter may then show while playing.
 func (s *session) leaked() bool { return s.ShowErrors || s.Used.Leaked() }
 
-// tally is the game's play.Tally, and setTally keeps one.
-func (s *session) tally() play.Tally     { return play.Tally{Count: s.Mistakes, Slip: s.Slip} }
-func (s *session) setTally(t play.Tally) { s.Mistakes, s.Slip = t.Count, t.Slip }
+// Record, Session, Board, State and Allow make a played a play.Game.
+func (p *played) Record() *store.Game    { return &p.rec }
+func (p *played) Session() *play.Session { return &p.s.Session }
+func (p *played) Board() *game.Game      { return p.gm }
+func (p *played) State() any {
+	p.s.Board = p.gm.Snapshot()
+	return p.s
+}
 
-// next moves the tally on as the player acts on cell (-1: no one cell)
-// or undoes.
-func (s *session) next(cell int, undo bool) { s.setTally(s.tally().Next(cell, undo)) }
-
-func (gs *games) lock(id string) *sync.Mutex {
-	gs.once.Do(func() { gs.seed = maphash.MakeSeed() })
-	return &gs.locks[maphash.String(gs.seed, id)%uint64(len(gs.locks))]
+// Allow refuses on a paused game the actions that need the board: its
+// clock is stopped.
+func (p *played) Allow(name string) error {
+	switch name {
+	case "pause", "resume", "errors", "solution", "submit", "name":
+	default:
+		if p.s.RunningSince == 0 {
+			return play.Refuse(play.Conflict, "the game is paused: resume it first")
+		}
+	}
+	return nil
 }
 
 // load reads game id. A game that is not there is a playNotFound; a stored
 // state that does not decode is an internal error, never a panic.
 func (gs *games) load(ctx context.Context, id string) (*played, error) {
 	if !validID(id) {
-		return nil, refuse(playNotFound, "no game %q", id)
+		return nil, play.Refuse(play.NotFound, "no game %q", id)
 	}
-	rec, err := gs.store.Game(ctx, id)
+	rec, err := gs.solo.Store.Game(ctx, id)
 	if errors.Is(err, store.ErrNotFound) || err == nil && rec.Kind != store.KindSudoku {
-		return nil, refuse(playNotFound, "no game %q (a game left untouched for a month, or never played for a day, is deleted)", id)
+		return nil, play.Refuse(play.NotFound, "no game %q (a game left untouched for a month, or never played for a day, is deleted)", id)
 	}
 	if err != nil {
 		return nil, err
@@ -358,10 +266,10 @@ func (gs *games) get(ctx context.Context, id, viewer string) (View, error) {
 	if err != nil {
 		return View{}, err
 	}
-	v := p.view(gs.now())
+	v := p.view(gs.solo.Now())
 	v.Watching = viewer != p.rec.Player
 	if v.Status == store.StatusSolved && !v.Watching {
-		v.Rank = gs.rank(ctx, p)
+		v.Rank = gs.solo.Rank(ctx, p.rec, &p.s.Session)
 	}
 	return v, nil
 }
@@ -375,21 +283,13 @@ type Action struct {
 	Name  string `json:"name,omitempty"`
 	// Clear (move): also take the value out of the peers' pencil marks.
 	Clear bool `json:"clear,omitempty"`
-	// Stage (hint): 1 (default) a new hint, counted against MaxHints; 2
+	// Stage (hint): 1 (default) a new hint, counted against play.MaxHints; 2
 	// its pattern, 3 its answer played, both only for the hint still open.
 	Stage int `json:"stage,omitempty"`
 }
 
 // actions lists the names act accepts, for error messages.
 const actionNames = "move, mark, undo, redo, pause, resume, errors, hint, check, candidates, submit, name, solution"
-
-// actor is who asks for an action: their player id (cookie) and the name
-// they are remembered by ("" if none), used when their move finishes the
-// game.
-type actor struct {
-	Player string
-	Name   string
-}
 
 // hinter finds a hint for the grid cur of puzzle: the engine, behind the
 // server's work gates.
@@ -409,174 +309,40 @@ var rules = map[string]rule{
 
 // act runs the action name for who on game id and stores the result
 // before it returns the new view. engine answers hints.
-func (gs *games) act(ctx context.Context, id, name string, who actor, a Action, engine hinter) (View, error) {
+func (gs *games) act(ctx context.Context, id, name string, who play.Actor, a Action, engine hinter) (View, error) {
 	if name == "hint" {
 		return gs.hint(ctx, id, who, a.Stage, engine)
 	}
 	apply, ok := rules[name]
 	if !ok {
-		return View{}, refuse(playNotFound, "no action %q (want one of: %s)", name, actionNames)
+		return View{}, play.Refuse(play.NotFound, "no action %q (want one of: %s)", name, actionNames)
 	}
 	return gs.run(ctx, id, name, who, a, apply)
 }
 
-// run applies the rule of action name for who on game id under the
-// game's lock, stores the result and returns the new view.
-func (gs *games) run(ctx context.Context, id, name string, who actor, a Action, apply rule) (View, error) {
-	mu := gs.lock(id)
-	mu.Lock()
-	defer mu.Unlock()
-	return retried(ctx, func() (View, error) { return gs.runOnce(ctx, id, name, who, a, apply) })
-}
-
-// conflictRetries is how many times an action is run again when another
-// server changed the game between its read and its write.
-const conflictRetries = 8
-
-// retried runs f, and again while it fails with store.ErrConflict: the
-// lock per game is this process's, so two servers sharing a database may
-// act on one game at once; the store lets one write win and the other
-// reads the game again. Before each new try it waits a random moment
-// that grows with the tries (at most conflictWait): run again at once,
-// the loser reads just before the other server's next write of a burst
-// of moves and loses again, in step, every time. It gives up after
-// conflictRetries, or when ctx ends.
-func retried[T any](ctx context.Context, f func() (T, error)) (T, error) {
-	for i := 0; ; i++ {
-		v, err := f()
-		if !errors.Is(err, store.ErrConflict) {
-			return v, err
-		}
-		if i == conflictRetries {
-			return v, refuse(playConflict, "the game kept changing on another server at the same moment: try again")
-		}
-		wait := time.Duration(rand.Int64N(int64(min(time.Millisecond<<i, conflictWait)) + 1))
-		select {
-		case <-time.After(wait):
-		case <-ctx.Done():
-			return v, ctx.Err()
-		}
-	}
-}
-
-// conflictWait bounds the random wait before an action runs again after
-// a conflict (so a refused move costs its player at most about 0.2 s).
-const conflictWait = 32 * time.Millisecond
-
-// runOnce is one try of run (the game's lock held).
-func (gs *games) runOnce(ctx context.Context, id, name string, who actor, a Action, apply rule) (View, error) {
-	p, err := gs.load(ctx, id)
+// run applies the rule of action name for who on game id (play.Act) and
+// returns the new view.
+func (gs *games) run(ctx context.Context, id, name string, who play.Actor, a Action, apply rule) (View, error) {
+	var extra func(*View)
+	d, err := play.Act(ctx, gs.solo, play.Request{ID: id, Action: name, Who: who, Name: a.Name}, gs.load, func(p *played, now time.Time) error {
+		var err error
+		extra, err = apply(p, a, now)
+		return err
+	})
 	if err != nil {
 		return View{}, err
 	}
-	if err := p.allowed(name, who); err != nil {
-		return View{}, err
-	}
-	now := gs.now()
-	wasOn := p.rec.Status == store.StatusPlaying
-	extra, err := apply(p, a, now)
-	if err != nil {
-		return View{}, err
-	}
-	if p.rec.Status == store.StatusSolved && p.s.Name == "" {
-		p.s.Name = nameOr(a.Name, who.Name) // a finish by a remembered player
-	}
-	res, err := gs.save(ctx, p, now)
-	if err != nil {
-		return View{}, err
-	}
-	if wasOn && p.rec.Status != store.StatusPlaying {
-		gs.ended(ctx, p.rec, p.s.Daily, p.s.ElapsedMs, now)
-	}
-	v := p.view(now)
+	p := d.Game
+	v := p.view(d.Now)
 	if extra != nil {
 		extra(&v)
 	}
-	if res != nil {
-		pub := publicResults([]store.Result{*res})[0]
+	if d.Result != nil {
+		pub := publicResults([]store.Result{*d.Result})[0]
 		v.Result = &pub
-		v.Rank = gs.rank(ctx, p)
+		v.Rank = gs.solo.Rank(ctx, p.rec, &p.s.Session)
 	}
 	return v, nil
-}
-
-// allowed checks that who may run action name on p now.
-func (p *played) allowed(name string, who actor) error {
-	if who.Player != p.rec.Player {
-		return refuse(playForbidden, "this game belongs to another browser: you can watch it, or start your own")
-	}
-	if p.rec.Status == store.StatusSolved && (name == "name" || name == "submit") && p.s.Name == "" {
-		return nil // naming a finished game
-	}
-	if p.rec.Status != store.StatusPlaying {
-		return refuse(playConflict, "the game is over (%s)", p.rec.Status)
-	}
-	switch name {
-	case "pause", "resume", "errors", "solution", "submit", "name":
-	default:
-		if p.s.RunningSince == 0 {
-			return refuse(playConflict, "the game is paused: resume it first")
-		}
-	}
-	return nil
-}
-
-// save stores p; when p was just solved and has a name, its result too
-// (returned).
-func (gs *games) save(ctx context.Context, p *played, now time.Time) (*store.Result, error) {
-	p.gm.TrimHistory(MaxHistory)
-	p.s.Board = p.gm.Snapshot()
-	return gs.write(ctx, &p.rec, p.s, now, p.s.Name != "", p.result)
-}
-
-// write stores rec with state (JSON) as of now; a solved game that is
-// named gets its result too, in the same transaction, and returns it.
-func (gs *games) write(ctx context.Context, rec *store.Game, state any, now time.Time, named bool, result func() store.Result) (*store.Result, error) {
-	var err error
-	if rec.State, err = json.Marshal(state); err != nil {
-		return nil, err
-	}
-	// The write is conditional on the game being as it was read (see
-	// retried); its new Updated is after the one read, to the stored
-	// millisecond, so two writes from one version never both pass.
-	rec.Base, rec.Updated = rec.Updated, now
-	if rec.Updated.UnixMilli() <= rec.Base.UnixMilli() {
-		rec.Updated = time.UnixMilli(rec.Base.UnixMilli() + 1)
-	}
-	if rec.Status != store.StatusSolved || !named {
-		return nil, gs.store.UpdateGame(ctx, *rec)
-	}
-	r, err := gs.store.FinishGame(ctx, *rec, result())
-	if errors.Is(err, store.ErrDuplicate) {
-		return nil, refuse(playConflict, "the game is over and its result recorded")
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &r, nil
-}
-
-// result is the store's Result of a solved game.
-func (p *played) result() store.Result {
-	return store.Result{
-		Kind: p.rec.Kind, Size: p.rec.Size, Level: p.rec.Level, Player: p.rec.Player, Name: p.s.Name,
-		Millis: p.s.ElapsedMs, Hints: p.s.Hints, Mistakes: p.s.Mistakes, Finished: time.UnixMilli(p.s.FinishedAt).UTC(),
-		Flag: p.s.Flag, Daily: p.s.Daily,
-	}
-}
-
-// rank is a solved game's place on its leaderboard (see rankOf).
-func (gs *games) rank(ctx context.Context, p *played) int {
-	return gs.rankOf(ctx, p.rec, p.s.Daily, p.s.Flag, p.s.Name)
-}
-
-func nameOr(names ...string) string {
-	for _, n := range names {
-		if c, err := store.CleanName(n); err == nil {
-			return c
-		}
-	}
-	return ""
 }
 
 // cellOf checks an action's cell and value and returns the cell's row
@@ -584,15 +350,15 @@ func nameOr(names ...string) string {
 func (p *played) cellOf(name string, a Action) (cell, r, c, v int, err error) {
 	n := p.shape.N()
 	if a.Cell == nil || a.Value == nil {
-		return 0, 0, 0, 0, refuse(playBad, "%s needs \"cell\" (0..%d) and \"value\"", name, n*n-1)
+		return 0, 0, 0, 0, play.Refuse(play.Bad, "%s needs \"cell\" (0..%d) and \"value\"", name, n*n-1)
 	}
 	cell, v = *a.Cell, *a.Value
 	if cell < 0 || cell >= n*n {
-		return 0, 0, 0, 0, refuse(playBad, "cell %d is off the board (0..%d)", cell, n*n-1)
+		return 0, 0, 0, 0, play.Refuse(play.Bad, "cell %d is off the board (0..%d)", cell, n*n-1)
 	}
 	r, c = cell/n, cell%n
 	if p.gm.Fixed(r, c) {
-		return 0, 0, 0, 0, refuse(playConflict, "r%dc%d is a given and cannot change", r+1, c+1)
+		return 0, 0, 0, 0, play.Refuse(play.Conflict, "r%dc%d is a given and cannot change", r+1, c+1)
 	}
 	return cell, r, c, v, nil
 }
@@ -612,9 +378,9 @@ func ruleMove(p *played, a Action, now time.Time) (func(*View), error) {
 		_, err = p.gm.Set(r, c, v)
 	}
 	if err != nil {
-		return nil, gameError(err)
+		return nil, play.GameError(err)
 	}
-	p.s.next(cell, false)
+	p.s.Next(cell, false)
 	if v != 0 && v != p.solution.Cells[cell] {
 		p.wrote(cell, now)
 	}
@@ -627,8 +393,8 @@ func ruleMove(p *played, a Action, now time.Time) (func(*View), error) {
 // wrote counts a wrong digit written in cell; at the game's mistake
 // limit the game is lost.
 func (p *played) wrote(cell int, now time.Time) {
-	p.s.setTally(p.s.tally().Wrote(cell, p.s.ShowErrors))
-	if p.s.ShowErrors && play.Lost(p.s.tally(), p.s.MistakeLimit) {
+	p.s.SetTally(p.s.Tally().Wrote(cell, p.s.ShowErrors))
+	if p.s.ShowErrors && play.Lost(p.s.Tally(), p.s.MistakeLimit) {
 		p.stopClock(now)
 		p.rec.Status = store.StatusLost
 	}
@@ -641,18 +407,18 @@ func ruleMark(p *played, a Action, _ time.Time) (func(*View), error) {
 	}
 	p.s.HintStage = 0
 	if _, err = p.gm.ToggleMark(r, c, v); err != nil {
-		return nil, gameError(err)
+		return nil, play.GameError(err)
 	}
-	p.s.next(-1, false)
+	p.s.Next(-1, false)
 	return nil, nil
 }
 
 func ruleUndo(p *played, _ Action, _ time.Time) (func(*View), error) {
 	p.s.HintStage = 0
 	if _, err := p.gm.Undo(); err != nil {
-		return nil, gameError(err)
+		return nil, play.GameError(err)
 	}
-	p.s.next(-1, true)
+	p.s.Next(-1, true)
 	return nil, nil
 }
 
@@ -660,9 +426,9 @@ func ruleRedo(p *played, _ Action, now time.Time) (func(*View), error) {
 	p.s.HintStage = 0
 	m, err := p.gm.Redo()
 	if err != nil {
-		return nil, gameError(err)
+		return nil, play.GameError(err)
 	}
-	p.s.next(-1, false)
+	p.s.Next(-1, false)
 	n := p.shape.N()
 	for _, c := range m.Changes {
 		if i := c.Row*n + c.Col; c.To != c.From && c.To != 0 && c.To != p.solution.Cells[i] && p.rec.Status == store.StatusPlaying {
@@ -682,8 +448,8 @@ func ruleRedo(p *played, _ Action, now time.Time) (func(*View), error) {
 func ruleCandidates(p *played, _ Action, _ time.Time) (func(*View), error) {
 	p.s.HintStage = 0
 	p.gm.Candidates()
-	p.s.next(-1, false)
-	p.s.use(play.Candidates)
+	p.s.Next(-1, false)
+	p.s.Use(play.Candidates)
 	return nil, nil
 }
 
@@ -694,7 +460,7 @@ func (p *played) dailyAllows(a play.Assist, now time.Time) error {
 		return nil
 	}
 	if err := play.DailyAllows(a, p.s.Daily, now); err != nil {
-		return refuse(playConflict, "%v", err)
+		return play.Refuse(play.Conflict, "%v", err)
 	}
 	return nil
 }
@@ -715,16 +481,16 @@ func ruleResume(p *played, _ Action, now time.Time) (func(*View), error) {
 // game unranked.
 func ruleErrors(p *played, a Action, now time.Time) (func(*View), error) {
 	if a.On == nil {
-		return nil, refuse(playBad, "errors needs \"on\": true or false")
+		return nil, play.Refuse(play.Bad, "errors needs \"on\": true or false")
 	}
 	if *a.On {
 		if err := p.dailyAllows(play.ShowMistakes, now); err != nil {
 			return nil, err
 		}
-		p.s.setTally(p.s.tally().Settled()) // a slip is no longer hidden
-		p.s.use(play.ShowMistakes)
+		p.s.SetTally(p.s.Tally().Settled()) // a slip is no longer hidden
+		p.s.Use(play.ShowMistakes)
 	} else if p.s.MistakeLimit > 0 {
-		return nil, refuse(playConflict, "a game with a mistake limit shows its mistakes to the end")
+		return nil, play.Refuse(play.Conflict, "a game with a mistake limit shows its mistakes to the end")
 	}
 	p.s.ShowErrors = *a.On
 	return nil, nil
@@ -735,8 +501,8 @@ func ruleCheck(p *played, _ Action, now time.Time) (func(*View), error) {
 	if err := p.dailyAllows(play.Check, now); err != nil {
 		return nil, err
 	}
-	p.s.next(-1, false)
-	p.s.use(play.Check)
+	p.s.Next(-1, false)
+	p.s.Use(play.Check)
 	wrong := p.wrongEntries()
 	return func(v *View) { v.Checked = wrong }, nil
 }
@@ -749,10 +515,10 @@ func ruleSubmit(p *played, a Action, now time.Time) (func(*View), error) {
 		return ruleName(p, a, now)
 	}
 	if empty := p.gm.EmptyCells(); empty > 0 {
-		return nil, refuse(playConflict, "not solved yet: %d cells are still empty", empty)
+		return nil, play.Refuse(play.Conflict, "not solved yet: %d cells are still empty", empty)
 	}
 	if !slices.Equal(p.gm.Grid().Cells, p.solution.Cells) {
-		return nil, refuse(playConflict, "every cell is filled but the grid is not the solution (Check or Show mistakes find where, and make the game unranked)")
+		return nil, play.Refuse(play.Conflict, "every cell is filled but the grid is not the solution (Check or Show mistakes find where, and make the game unranked)")
 	}
 	p.finish(now)
 	return nil, nil
@@ -761,11 +527,11 @@ func ruleSubmit(p *played, a Action, now time.Time) (func(*View), error) {
 // ruleName names a solved game, which records its result.
 func ruleName(p *played, a Action, _ time.Time) (func(*View), error) {
 	if p.rec.Status != store.StatusSolved {
-		return nil, refuse(playConflict, "the game is not finished yet")
+		return nil, play.Refuse(play.Conflict, "the game is not finished yet")
 	}
 	nm, err := store.CleanName(a.Name)
 	if err != nil {
-		return nil, refuse(playBad, "%v", err)
+		return nil, play.Refuse(play.Bad, "%v", err)
 	}
 	p.s.Name = nm
 	return nil, nil
@@ -776,29 +542,9 @@ func ruleName(p *played, a Action, _ time.Time) (func(*View), error) {
 // same: the player gave up).
 func ruleSolution(p *played, _ Action, now time.Time) (func(*View), error) {
 	p.stopClock(now)
-	p.s.setTally(p.s.tally().Settled())
+	p.s.SetTally(p.s.Tally().Settled())
 	p.rec.Status = store.StatusRevealed
 	return nil, nil
-}
-
-// gameError words a refusal of package game as a playError.
-func gameError(err error) error {
-	var re *game.RangeError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &re):
-		return refuse(playBad, "%s %d is not %d..%d", re.What, re.Value, re.Min, re.Max)
-	case errors.Is(err, game.ErrNoUndo):
-		return refuse(playConflict, "nothing to undo")
-	case errors.Is(err, game.ErrNoRedo):
-		return refuse(playConflict, "nothing to redo")
-	case errors.Is(err, game.ErrFixed):
-		return refuse(playConflict, "a given cannot change")
-	case errors.Is(err, game.ErrWall):
-		return refuse(playBad, "that square takes no digit")
-	}
-	return err
 }
 
 // finish ends a game whose board is the solution, by the server's clock,
@@ -806,10 +552,8 @@ func gameError(err error) error {
 func (p *played) finish(now time.Time) {
 	p.stopClock(now)
 	p.rec.Status = store.StatusSolved
-	p.s.FinishedAt = now.UnixMilli()
 	p.s.ShowErrors = false
-	p.s.setTally(p.s.tally().Settled())
-	p.s.Flag = finishFlag(p.s.Own, p.s.Assisted, p.s.Replay, p.s.ElapsedMs, p.s.FloorMs)
+	p.s.Finish(now, p.s.ElapsedMs)
 }
 
 // hint answers stage (0 or 1: a new hint; 2: its pattern; 3: its answer,
@@ -820,53 +564,39 @@ func (p *played) finish(now time.Time) {
 // grid has not changed since, so the engine finds the same step. Stage 3
 // then plays the answer under the lock, if the board is still the one
 // the engine saw.
-func (gs *games) hint(ctx context.Context, id string, who actor, stage int, engine hinter) (View, error) {
+func (gs *games) hint(ctx context.Context, id string, who play.Actor, stage int, engine hinter) (View, error) {
 	if stage == 0 {
 		stage = 1
 	}
 	if stage < 1 || stage > 3 {
-		return View{}, refuse(playBad, "hint stage %d: want 1 (nudge), 2 (pattern) or 3 (answer)", stage)
+		return View{}, play.Refuse(play.Bad, "hint stage %d: want 1 (nudge), 2 (pattern) or 3 (answer)", stage)
 	}
-	mu := gs.lock(id)
-	mu.Lock()
-	var p *played
-	v, err := retried(ctx, func() (View, error) {
-		var err error
-		p, err = gs.load(ctx, id)
-		if err == nil {
-			err = p.allowed("hint", who)
+	d, err := play.Act(ctx, gs.solo, play.Request{ID: id, Action: "hint", Who: who}, gs.load, func(p *played, _ time.Time) error {
+		if stage > 1 && p.s.HintStage == 0 {
+			return play.Refuse(play.Conflict, "no hint open: ask for a new one")
 		}
-		switch {
-		case err != nil:
-		case stage == 1 && p.s.Hints >= MaxHints:
-			err = refuse(playConflict, "no hints left: all %d used", MaxHints)
-		case stage > 1 && p.s.HintStage == 0:
-			err = refuse(playConflict, "no hint open: ask for a new one")
-		}
-		if err != nil {
-			return View{}, err
-		}
-		now := gs.now()
 		if stage == 1 {
-			p.s.Hints++
-			p.s.next(-1, false)
+			if err := p.s.TakeHint(); err != nil {
+				return err
+			}
+			p.s.Next(-1, false)
 		}
 		p.s.HintStages++
 		p.s.HintStage = stage % 3 // the answer closes it
-		_, err = gs.save(ctx, p, now)
-		return p.view(now), err
+		return nil
 	})
-	mu.Unlock()
 	if err != nil {
 		return View{}, err
 	}
+	p := d.Game
+	v := p.view(d.Now)
 	seen := p.gm.Grid()
 	step, err := engine(ctx, p.puzzle, seen)
 	if err != nil {
 		if ctx.Err() != nil {
 			return View{}, err
 		}
-		return View{}, refuse(playConflict, "no hint (it still counts): %v", err)
+		return View{}, play.Refuse(play.Conflict, "no hint (it still counts): %v", err)
 	}
 	if stage == 3 {
 		if v, err = gs.playAdvice(ctx, id, who, seen, step); err != nil {
@@ -881,26 +611,26 @@ func (gs *games) hint(ctx context.Context, id string, who actor, stage int, engi
 // board is still seen: a wrong entry is erased, a placement placed (taking
 // it from its peers' marks; the last one finishes the game), an
 // elimination taken from the pencil marks that hold it.
-func (gs *games) playAdvice(ctx context.Context, id string, who actor, seen sudoku.Grid, adv logic.Advice) (View, error) {
+func (gs *games) playAdvice(ctx context.Context, id string, who play.Actor, seen sudoku.Grid, adv logic.Advice) (View, error) {
 	return gs.run(ctx, id, "hint", who, Action{}, func(p *played, _ Action, now time.Time) (func(*View), error) {
 		if !slices.Equal(p.gm.Grid().Cells, seen.Cells) {
-			return nil, refuse(playConflict, "the board changed while the hint was found: ask again")
+			return nil, play.Refuse(play.Conflict, "the board changed while the hint was found: ask again")
 		}
 		n := p.shape.N()
 		for _, w := range adv.Wrong {
 			if _, err := p.gm.Set(w/n, w%n, 0); err != nil {
-				return nil, gameError(err)
+				return nil, play.GameError(err)
 			}
 		}
 		for _, c := range adv.Placements {
 			if _, err := p.gm.Place(c.Cell/n, c.Cell%n, c.Digit); err != nil {
-				return nil, gameError(err)
+				return nil, play.GameError(err)
 			}
 		}
 		for _, c := range adv.Eliminations {
 			if m := p.gm.Marks(c.Cell/n, c.Cell%n); m.Has(c.Digit) && p.gm.Value(c.Cell/n, c.Cell%n) == 0 {
 				if _, err := p.gm.SetMarks(c.Cell/n, c.Cell%n, m&^(1<<c.Digit)); err != nil {
-					return nil, gameError(err)
+					return nil, play.GameError(err)
 				}
 			}
 		}
@@ -923,23 +653,6 @@ func (p *played) wrongEntries() []int {
 	return play.Wrong(play.Entries{Now: p.gm.Grid().Cells, Solution: p.solution.Cells})
 }
 
-// finishFlag says why a finish is not ranked ("": ranked): the player's
-// own puzzle, an assist used, a daily puzzle played again, or a time
-// under the plausibility floor.
-func finishFlag(own, assisted, replay bool, elapsedMs, floorMs int64) string {
-	switch {
-	case own:
-		return store.FlagOwn
-	case assisted:
-		return store.FlagAssists
-	case replay:
-		return store.FlagReplay
-	case elapsedMs < floorMs:
-		return store.FlagTooFast
-	}
-	return ""
-}
-
 func (p *played) view(now time.Time) View {
 	gm := p.gm
 	n := p.shape.N()
@@ -949,7 +662,7 @@ func (p *played) view(now time.Time) View {
 		ID: p.rec.ID, Size: n, Box: p.s.Box, Level: p.rec.Level, Rating: p.s.Rating, Own: p.s.Own, Paper: p.s.Paper,
 		Puzzle: p.rec.Puzzle, Cells: sudoku.CellString(cells.Cells),
 		Status: p.rec.Status, ElapsedMs: p.s.ElapsedMs, Paused: p.s.RunningSince == 0,
-		Hints: p.s.Hints, MaxHints: MaxHints, HintStages: p.s.HintStages, HintStage: p.s.HintStage, ShowErrors: p.s.ShowErrors, Assisted: p.s.Assisted,
+		Hints: p.s.Hints, MaxHints: play.MaxHints, HintStages: p.s.HintStages, HintStage: p.s.HintStage, ShowErrors: p.s.ShowErrors, Assisted: p.s.Assisted,
 		Used: p.s.Used, MistakeLimit: p.s.MistakeLimit, Daily: p.s.Daily, Replay: p.s.Replay,
 		Wrong: []int{}, Conflicts: []int{}, Total: n * n, Filled: n*n - gm.EmptyCells(),
 		CanUndo: gm.CanUndo(), CanRedo: gm.CanRedo(),
@@ -958,7 +671,7 @@ func (p *played) view(now time.Time) View {
 		v.ElapsedMs += now.UnixMilli() - p.s.RunningSince
 	}
 	if over || p.s.leaked() {
-		m := p.s.tally().Total()
+		m := p.s.Tally().Total()
 		v.Mistakes = &m
 	}
 	if over {

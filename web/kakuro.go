@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sudokuar/sudokuar/kakuro"
+	"github.com/sudokuar/sudokuar/play"
 	"github.com/sudokuar/sudokuar/store"
 )
 
@@ -39,7 +40,6 @@ var kakuroLevelNotes = map[kakuro.Level]string{
 const (
 	kakuroGenerateTimeout = 20 * time.Second
 	kakuroSolveTimeout    = 5 * time.Second
-	kakuroMaxHints        = 5
 	// kakuroMaxText bounds a typed puzzle: a 40x40 board of "45\45" tokens.
 	kakuroMaxText = 40 * 40 * 7
 	// kakuroMaxNodes caps the solver's search on a typed board.
@@ -186,7 +186,7 @@ func (s *Server) apiKakuroAction(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	who := actor{Player: playerOf(r), Name: rememberedName(r)}
+	who := play.Actor{Player: playerOf(r), Name: rememberedName(r)}
 	v, err := s.games.kakuroAct(r.Context(), r.PathValue("id"), r.PathValue("action"), who, a)
 	if err != nil {
 		s.writeError(w, r, playStatus(err))

@@ -20,22 +20,15 @@ import (
 // so pencil marks, candidates, undo and redo follow Sudoku's rules.
 
 // kakuroSession is what the store keeps of a Kakuro game beside its puzzle
-// and solution (as JSON in store.Game.State).
+// and solution (as JSON in store.Game.State): play.Session's fields and
+// the board.
 type kakuroSession struct {
 	// Board is the board with its marks and moves. Entries, the digits
 	// per white cell, is what games stored before it kept: read, then
 	// left empty.
-	Board     *game.Snapshot `json:"board,omitempty"`
-	Entries   []int          `json:"entries,omitempty"`
-	Hints     int            `json:"hints"`
-	Mistakes  int            `json:"mistakes"`       // wrong digits entered (play.Tally's count)
-	Slip      int            `json:"slip,omitempty"` // play.Tally's slip
-	Name      string         `json:"name,omitempty"`
-	ElapsedMs int64          `json:"elapsedMs,omitempty"` // set when the game ends
-	assistState
-	FloorMs    int64  `json:"floorMs,omitempty"` // the plausibility floor
-	FinishedAt int64  `json:"finishedAt,omitempty"`
-	Flag       string `json:"flag,omitempty"` // why the finish is unranked
+	Board   *game.Snapshot `json:"board,omitempty"`
+	Entries []int          `json:"entries,omitempty"`
+	play.Session
 }
 
 // KakuroView is a Kakuro game as the player sees it: never the solution,
@@ -149,14 +142,14 @@ func kakuroLayout(b *kakuro.Board) game.Layout {
 
 // newKakuro starts a game of puzzle (with its solution) for player.
 func (gs *games) newKakuro(ctx context.Context, player string, puzzle, sol *kakuro.Board, size, level string) (KakuroView, error) {
-	now := gs.now()
+	now := gs.solo.Now()
 	whites := len(puzzle.Whites())
 	gm, err := game.NewLayout(kakuroLayout(puzzle))
 	if err != nil {
 		return KakuroView{}, err
 	}
 	snap := gm.Snapshot()
-	sess := kakuroSession{Board: &snap, FloorMs: floorMs(gs.floorPerStep, 0, whites)}
+	sess := kakuroSession{Board: &snap, Session: play.Session{FloorMs: play.FloorMs(gs.floorPerStep, 0, whites, 1)}}
 	state, err := json.Marshal(sess)
 	if err != nil {
 		return KakuroView{}, err
@@ -166,11 +159,9 @@ func (gs *games) newKakuro(ctx context.Context, player string, puzzle, sol *kaku
 		Level: level, Puzzle: puzzle.String(), Solution: sol.String(), State: state,
 		Status: store.StatusPlaying, Created: now, Updated: now,
 	}
-	if err := gs.store.CreateGame(ctx, rec); err != nil {
+	if err := gs.solo.Create(ctx, rec, &sess.Session); err != nil {
 		return KakuroView{}, err
 	}
-	gs.recordPlay(ctx, store.Play{GameID: rec.ID, Player: player, Kind: rec.Kind, Size: rec.Size, Level: rec.Level,
-		Outcome: store.OutcomePlaying, Started: now})
 	p, err := kakuroOf(rec)
 	if err != nil {
 		return KakuroView{}, err
@@ -181,11 +172,11 @@ func (gs *games) newKakuro(ctx context.Context, player string, puzzle, sol *kaku
 // kakuroLoad reads Kakuro game id.
 func (gs *games) kakuroLoad(ctx context.Context, id string) (*kakuroPlayed, error) {
 	if !validID(id) {
-		return nil, refuse(playNotFound, "no Kakuro game %q", id)
+		return nil, play.Refuse(play.NotFound, "no Kakuro game %q", id)
 	}
-	rec, err := gs.store.Game(ctx, id)
+	rec, err := gs.solo.Store.Game(ctx, id)
 	if errors.Is(err, store.ErrNotFound) || err == nil && rec.Kind != store.KindKakuro {
-		return nil, refuse(playNotFound, "no Kakuro game %q", id)
+		return nil, play.Refuse(play.NotFound, "no Kakuro game %q", id)
 	}
 	if err != nil {
 		return nil, err
@@ -257,139 +248,84 @@ func (p *kakuroPlayed) Entry(k int) int {
 }
 func (p *kakuroPlayed) Answer(k int) int { return p.sol[k] }
 
+// Record, Session, Board, State and Allow make a kakuroPlayed a play.Game;
+// Kakuro has no rule of its own on when an action may run.
+func (p *kakuroPlayed) Record() *store.Game    { return &p.rec }
+func (p *kakuroPlayed) Session() *play.Session { return &p.s.Session }
+func (p *kakuroPlayed) Board() *game.Game      { return p.gm }
+func (p *kakuroPlayed) Allow(string) error     { return nil }
+func (p *kakuroPlayed) State() any {
+	snap := p.gm.Snapshot()
+	p.s.Board = &snap
+	return p.s
+}
+
 // kakuroGet returns Kakuro game id as viewer sees it.
 func (gs *games) kakuroGet(ctx context.Context, id, viewer string) (KakuroView, error) {
 	p, err := gs.kakuroLoad(ctx, id)
 	if err != nil {
 		return KakuroView{}, err
 	}
-	v := p.view(gs.now())
+	v := p.view(gs.solo.Now())
 	v.Watching = viewer != p.rec.Player
 	if p.rec.Status == store.StatusSolved && !v.Watching {
-		v.Rank = gs.rankOf(ctx, p.rec, "", p.s.Flag, p.s.Name)
+		v.Rank = gs.solo.Rank(ctx, p.rec, &p.s.Session)
 	}
 	return v, nil
 }
 
 // kakuroAct runs action on Kakuro game id for who and stores the result
 // before it returns the new view.
-func (gs *games) kakuroAct(ctx context.Context, id, action string, who actor, a kakuroAction) (KakuroView, error) {
+func (gs *games) kakuroAct(ctx context.Context, id, action string, who play.Actor, a kakuroAction) (KakuroView, error) {
 	apply, ok := kakuroRules[action]
 	if !ok {
-		return KakuroView{}, refuse(playNotFound, "no Kakuro action %q: want %s", action, kakuroActionNames)
+		return KakuroView{}, play.Refuse(play.NotFound, "no Kakuro action %q: want %s", action, kakuroActionNames)
 	}
 	if a.Entries != nil {
-		return KakuroView{}, refuse(playBad, "entries: send one cell per move ({\"cell\": n, \"value\": d}), not the whole board")
+		return KakuroView{}, play.Refuse(play.Bad, "entries: send one cell per move ({\"cell\": n, \"value\": d}), not the whole board")
 	}
-	mu := gs.lock(id)
-	mu.Lock()
-	defer mu.Unlock()
-	return retried(ctx, func() (KakuroView, error) { return gs.kakuroActOnce(ctx, id, action, who, a, apply) })
-}
-
-// kakuroActOnce is one try of kakuroAct (the game's lock held).
-func (gs *games) kakuroActOnce(ctx context.Context, id, action string, who actor, a kakuroAction, apply kakuroRule) (KakuroView, error) {
-	p, err := gs.kakuroLoad(ctx, id)
+	var extra func(*KakuroView)
+	d, err := play.Act(ctx, gs.solo, play.Request{ID: id, Action: action, Who: who, Name: a.Name}, gs.kakuroLoad, func(p *kakuroPlayed, now time.Time) error {
+		var err error
+		extra, err = apply(p, a, now)
+		return err
+	})
 	if err != nil {
 		return KakuroView{}, err
 	}
-	if who.Player != p.rec.Player {
-		return KakuroView{}, refuse(playForbidden, "this game belongs to another browser: you can watch it, or start your own")
-	}
-	naming := (action == "name" || action == "submit") && p.rec.Status == store.StatusSolved && p.s.Name == ""
-	if p.rec.Status != store.StatusPlaying && !naming {
-		return KakuroView{}, refuse(playConflict, "this game is over (%s)", p.rec.Status)
-	}
-	now := gs.now()
-	wasOn := p.rec.Status == store.StatusPlaying
-	extra, err := apply(p, a, now)
-	if err != nil {
-		return KakuroView{}, err
-	}
-	if p.rec.Status == store.StatusSolved && p.s.Name == "" {
-		p.s.Name = nameOr(a.Name, who.Name)
-	}
-	res, err := gs.kakuroSave(ctx, p, now)
-	if err != nil {
-		return KakuroView{}, err
-	}
-	if wasOn && p.rec.Status != store.StatusPlaying {
-		gs.ended(ctx, p.rec, "", p.s.ElapsedMs, now)
-	}
-	v := p.view(now)
+	p := d.Game
+	v := p.view(d.Now)
 	if extra != nil {
 		extra(&v)
 	}
-	if res != nil {
-		pub := publicResults([]store.Result{*res})[0]
+	if d.Result != nil {
+		pub := publicResults([]store.Result{*d.Result})[0]
 		v.Result = &pub
-		v.Rank = gs.rankOf(ctx, p.rec, "", p.s.Flag, p.s.Name)
+		v.Rank = gs.solo.Rank(ctx, p.rec, &p.s.Session)
 	}
 	return v, nil
-}
-
-// kakuroSave stores p; a solved game with a name gets its result.
-func (gs *games) kakuroSave(ctx context.Context, p *kakuroPlayed, now time.Time) (*store.Result, error) {
-	p.gm.TrimHistory(MaxHistory)
-	snap := p.gm.Snapshot()
-	p.s.Board = &snap
-	return gs.write(ctx, &p.rec, p.s, now, p.s.Name != "", func() store.Result {
-		return store.Result{
-			GameID: p.rec.ID, Kind: store.KindKakuro, Size: p.rec.Size, Level: p.rec.Level, Player: p.rec.Player,
-			Name: p.s.Name, Millis: p.s.ElapsedMs, Hints: p.s.Hints, Mistakes: p.s.Mistakes,
-			Finished: time.UnixMilli(p.s.FinishedAt).UTC(), Flag: p.s.Flag,
-		}
-	})
-}
-
-// rankOf is a solved game's place on its leaderboard (0: unranked, or
-// beyond the first 100); daily is the daily puzzle's day, "" for others.
-func (gs *games) rankOf(ctx context.Context, rec store.Game, daily, flag, name string) int {
-	if flag != "" || name == "" {
-		return 0
-	}
-	list, err := gs.store.Leaderboard(ctx, store.Board{Kind: rec.Kind, Size: rec.Size, Level: rec.Level, Daily: daily}, 100)
-	if err != nil {
-		return 0
-	}
-	for k, r := range list {
-		if r.GameID == rec.ID {
-			return k + 1
-		}
-	}
-	return 0
 }
 
 // cellOf checks an action's white cell and, for a move, its digit, and
 // returns the cell's row and column on the board.
 func (p *kakuroPlayed) cellOf(name string, a kakuroAction, lo int) (k, r, c, d int, err error) {
 	if a.Cell == nil || a.Value == nil {
-		return 0, 0, 0, 0, refuse(playBad, "%s needs \"cell\" (white cell 0..%d) and \"value\" (%d..9)", name, len(p.whites)-1, lo)
+		return 0, 0, 0, 0, play.Refuse(play.Bad, "%s needs \"cell\" (white cell 0..%d) and \"value\" (%d..9)", name, len(p.whites)-1, lo)
 	}
 	k, d = *a.Cell, *a.Value
 	if k < 0 || k >= len(p.whites) {
-		return 0, 0, 0, 0, refuse(playBad, "cell %d: want a white cell 0..%d", k, len(p.whites)-1)
+		return 0, 0, 0, 0, play.Refuse(play.Bad, "cell %d: want a white cell 0..%d", k, len(p.whites)-1)
 	}
 	if d < lo || d > 9 {
-		return 0, 0, 0, 0, refuse(playBad, "value %d: want %d to 9", d, lo)
+		return 0, 0, 0, 0, play.Refuse(play.Bad, "value %d: want %d to 9", d, lo)
 	}
 	i := p.whites[k]
 	return k, i / p.puzzle.Cols, i % p.puzzle.Cols, d, nil
 }
 
-// next moves the mistakes' tally on as the player acts on white cell k
-// (-1: no one cell) or undoes.
-func (p *kakuroPlayed) next(k int, undo bool) {
-	t := play.Tally{Count: p.s.Mistakes, Slip: p.s.Slip}.Next(k, undo)
-	p.s.Mistakes, p.s.Slip = t.Count, t.Slip
-}
-
 // wrote counts a wrong digit written in white cell k (mistakes are never
 // shown in a Kakuro game while it is on: a slip may still be taken back).
-func (p *kakuroPlayed) wrote(k int) {
-	t := play.Tally{Count: p.s.Mistakes, Slip: p.s.Slip}.Wrote(k, false)
-	p.s.Mistakes, p.s.Slip = t.Count, t.Slip
-}
+func (p *kakuroPlayed) wrote(k int) { p.s.SetTally(p.s.Tally().Wrote(k, false)) }
 
 // kakuroMove writes one digit (0 clears) in one white cell.
 func kakuroMove(p *kakuroPlayed, a kakuroAction, now time.Time) (func(*KakuroView), error) {
@@ -406,9 +342,9 @@ func kakuroMove(p *kakuroPlayed, a kakuroAction, now time.Time) (func(*KakuroVie
 		_, err = p.gm.Set(r, c, d)
 	}
 	if err != nil {
-		return nil, gameError(err)
+		return nil, play.GameError(err)
 	}
-	p.next(k, false)
+	p.s.Next(k, false)
 	if d != 0 && d != p.sol[k] {
 		p.wrote(k)
 	}
@@ -423,26 +359,26 @@ func kakuroMark(p *kakuroPlayed, a kakuroAction, _ time.Time) (func(*KakuroView)
 		return nil, err
 	}
 	if _, err := p.gm.ToggleMark(r, c, d); err != nil {
-		return nil, gameError(err)
+		return nil, play.GameError(err)
 	}
-	p.next(-1, false)
+	p.s.Next(-1, false)
 	return nil, nil
 }
 
 func kakuroUndo(p *kakuroPlayed, _ kakuroAction, _ time.Time) (func(*KakuroView), error) {
 	if _, err := p.gm.Undo(); err != nil {
-		return nil, gameError(err)
+		return nil, play.GameError(err)
 	}
-	p.next(-1, true)
+	p.s.Next(-1, true)
 	return nil, nil
 }
 
 func kakuroRedo(p *kakuroPlayed, _ kakuroAction, now time.Time) (func(*KakuroView), error) {
 	m, err := p.gm.Redo()
 	if err != nil {
-		return nil, gameError(err)
+		return nil, play.GameError(err)
 	}
-	p.next(-1, false)
+	p.s.Next(-1, false)
 	for _, ch := range m.Changes {
 		if k := slices.Index(p.whites, ch.Row*p.puzzle.Cols+ch.Col); k >= 0 && ch.To != ch.From && ch.To != 0 && ch.To != p.sol[k] {
 			p.wrote(k) // a wrong digit typed again
@@ -457,26 +393,26 @@ func kakuroRedo(p *kakuroPlayed, _ kakuroAction, now time.Time) (func(*KakuroVie
 // unranked.
 func kakuroCandidates(p *kakuroPlayed, _ kakuroAction, _ time.Time) (func(*KakuroView), error) {
 	p.gm.Candidates()
-	p.next(-1, false)
-	p.s.use(play.Candidates)
+	p.s.Next(-1, false)
+	p.s.Use(play.Candidates)
 	return nil, nil
 }
 
 // kakuroCheck lists the wrong entries: an assist, so the game is unranked.
 func kakuroCheck(p *kakuroPlayed, _ kakuroAction, _ time.Time) (func(*KakuroView), error) {
-	p.next(-1, false)
-	p.s.use(play.Check)
+	p.s.Next(-1, false)
+	p.s.Use(play.Check)
 	wrong := play.Wrong(p)
 	return func(v *KakuroView) { v.Wrong = wrong }, nil
 }
 
 // kakuroHintRule reveals one cell: a wrong one first, else the first
-// empty one. It counts as one of kakuroMaxHints.
+// empty one. It counts as one of play.MaxHints.
 func kakuroHintRule(p *kakuroPlayed, _ kakuroAction, now time.Time) (func(*KakuroView), error) {
-	if p.s.Hints >= kakuroMaxHints {
-		return nil, refuse(playConflict, "no hints left: %d used", p.s.Hints)
+	if err := p.s.TakeHint(); err != nil {
+		return nil, err
 	}
-	p.next(-1, false)
+	p.s.Next(-1, false)
 	k := -1
 	if ws := play.Wrong(p); len(ws) > 0 {
 		k = ws[0]
@@ -484,12 +420,11 @@ func kakuroHintRule(p *kakuroPlayed, _ kakuroAction, now time.Time) (func(*Kakur
 		k = e
 	}
 	if k < 0 {
-		return nil, refuse(playConflict, "every cell is filled and right")
+		return nil, play.Refuse(play.Conflict, "every cell is filled and right")
 	}
-	p.s.Hints++
 	i := p.whites[k]
 	if _, err := p.gm.Place(i/p.puzzle.Cols, i%p.puzzle.Cols, p.sol[k]); err != nil {
-		return nil, gameError(err)
+		return nil, play.GameError(err)
 	}
 	p.finishIfSolved(now)
 	h := kakuroHint{Cell: k, Digit: p.sol[k]}
@@ -499,11 +434,11 @@ func kakuroHintRule(p *kakuroPlayed, _ kakuroAction, now time.Time) (func(*Kakur
 // kakuroName names a solved game, which records its result.
 func kakuroName(p *kakuroPlayed, a kakuroAction, _ time.Time) (func(*KakuroView), error) {
 	if p.rec.Status != store.StatusSolved {
-		return nil, refuse(playConflict, "the game is not finished yet: it ends with the last right digit")
+		return nil, play.Refuse(play.Conflict, "the game is not finished yet: it ends with the last right digit")
 	}
 	name, err := store.CleanName(a.Name)
 	if err != nil {
-		return nil, refuse(playBad, "%v", err)
+		return nil, play.Refuse(play.Bad, "%v", err)
 	}
 	p.s.Name = name
 	return nil, nil
@@ -511,7 +446,7 @@ func kakuroName(p *kakuroPlayed, a kakuroAction, _ time.Time) (func(*KakuroView)
 
 // kakuroReveal ends the game unranked and shows the solution.
 func kakuroReveal(p *kakuroPlayed, _ kakuroAction, now time.Time) (func(*KakuroView), error) {
-	p.next(-1, false)
+	p.s.Next(-1, false)
 	p.s.ElapsedMs = now.Sub(p.rec.Created).Milliseconds()
 	p.rec.Status = store.StatusRevealed
 	return nil, nil
@@ -522,11 +457,8 @@ func (p *kakuroPlayed) finishIfSolved(now time.Time) {
 	if !play.Solved(p) {
 		return
 	}
-	p.next(-1, false)
 	p.rec.Status = store.StatusSolved
-	p.s.ElapsedMs = now.Sub(p.rec.Created).Milliseconds()
-	p.s.FinishedAt = now.UnixMilli()
-	p.s.Flag = finishFlag(false, p.s.Assisted, false, p.s.ElapsedMs, p.s.FloorMs)
+	p.s.Finish(now, now.Sub(p.rec.Created).Milliseconds())
 }
 
 // view is what the page sees of the game: the solution and the mistakes
@@ -536,7 +468,7 @@ func (p *kakuroPlayed) view(now time.Time) KakuroView {
 	v := KakuroView{
 		ID: p.rec.ID, Size: p.rec.Size, Level: p.rec.Level, Rows: p.puzzle.Rows, Cols: p.puzzle.Cols,
 		Entries: p.entries(), Marks: make([]game.Marks, len(p.whites)), Status: p.rec.Status,
-		Hints: sess.Hints, MaxHints: kakuroMaxHints, Assisted: sess.Assisted, Used: sess.Used,
+		Hints: sess.Hints, MaxHints: play.MaxHints, Assisted: sess.Assisted, Used: sess.Used,
 		CanUndo: p.gm.CanUndo(), CanRedo: p.gm.CanRedo(),
 	}
 	for _, c := range p.puzzle.Cells {
@@ -549,7 +481,7 @@ func (p *kakuroPlayed) view(now time.Time) KakuroView {
 		}
 	}
 	if over || sess.Used.Leaked() {
-		m := play.Tally{Count: sess.Mistakes, Slip: sess.Slip}.Total()
+		m := sess.Tally().Total()
 		v.Mistakes = &m
 	}
 	v.ElapsedMs = sess.ElapsedMs

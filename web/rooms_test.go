@@ -16,6 +16,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/sudokuar/sudokuar/play"
 	"github.com/sudokuar/sudokuar/rooms"
 	"github.com/sudokuar/sudokuar/store"
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -322,7 +323,7 @@ func TestRoomsCheatingSockets(t *testing.T) {
 			t.Errorf("%s: %s, want %s", c.what, got, c.code)
 		}
 	}
-	for k := 0; k < rooms.MaxHints; k++ {
+	for k := 0; k < play.MaxHints; k++ {
 		seq := eve.send(map[string]any{"t": "hint"})
 		eve.expect("hint", func(m string) bool { return strings.Contains(m, fmt.Sprintf(`"seq":%d,`, seq)) })
 	}

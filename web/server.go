@@ -17,6 +17,7 @@ import (
 
 	"github.com/sudokuar/sudokuar/internal/limit"
 	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/play"
 	"github.com/sudokuar/sudokuar/rooms"
 	"github.com/sudokuar/sudokuar/store"
 )
@@ -51,7 +52,7 @@ type Config struct {
 	// FloorPerStep sets the plausibility floor of ranked finishes: a
 	// game finished faster than max(logic steps, empty cells) × this is
 	// flagged "too fast" and kept off the leaderboards (default
-	// DefaultFloorPerStep; negative: no floor).
+	// play.DefaultFloorPerStep; negative: no floor).
 	FloorPerStep time.Duration
 	// Proxies are the addresses of load balancers in front of this
 	// server (HAProxy, nginx): a request from one of them counts as its
@@ -128,12 +129,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	if cfg.FloorPerStep == 0 {
-		cfg.FloorPerStep = DefaultFloorPerStep
-	}
-	if cfg.FloorPerStep < 0 {
-		cfg.FloorPerStep = 0
-	}
+	cfg.FloorPerStep = play.PerStep(cfg.FloorPerStep)
 	if cfg.ExpireAfter == 0 {
 		cfg.ExpireAfter = 30 * 24 * time.Hour
 	}
@@ -155,7 +151,7 @@ func New(cfg Config) (*Server, error) {
 		frameSlots: limit.NewGate(cfg.Workers, 0, 0),
 		streams:    map[*cameraConn]struct{}{},
 	}
-	s.games = &games{store: cfg.Store, log: cfg.Log, now: cfg.Now, floorPerStep: cfg.FloorPerStep}
+	s.games = &games{solo: &play.Solo{Store: cfg.Store, Log: cfg.Log, Now: cfg.Now}, floorPerStep: cfg.FloorPerStep}
 	if cfg.Rooms.FloorPerStep == 0 { // the same floor in rooms
 		cfg.Rooms.FloorPerStep = cfg.FloorPerStep
 		if cfg.FloorPerStep == 0 {

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 
 	"github.com/sudokuar/sudokuar/ocr/onnxpb"
 )
@@ -153,7 +154,11 @@ const Opset = 9
 
 // ONNX returns the network as ONNX model bytes with input "cells"
 // [N,In,28,28] and output "logits" [N,Classes] (N left symbolic).
-func (w Weights) ONNX() []byte {
+func (w Weights) ONNX() []byte { return onnxpb.Encode(w.Model()) }
+
+// Model returns the network as the ONNX model value ONNX encodes; its
+// tensors share w's slices.
+func (w Weights) Model() onnxpb.Model {
 	ints := func(name string, v ...int64) onnxpb.Attr {
 		return onnxpb.Attr{Name: name, Kind: onnxpb.AttrInts, Ints: v}
 	}
@@ -180,18 +185,33 @@ func (w Weights) ONNX() []byte {
 	for _, p := range w.params() {
 		g.Initializers = append(g.Initializers, onnxpb.Tensor{Name: p.name, Dims: p.dims, DataType: onnxpb.Float, Floats: *p.data})
 	}
-	return onnxpb.Encode(onnxpb.Model{IRVersion: 6, Opset: Opset, ProducerName: "github.com/sudokuar/sudokuar/cmd/train", Graph: g})
+	return onnxpb.Model{IRVersion: 6, Opset: Opset, ProducerName: "github.com/sudokuar/sudokuar/cmd/train", Graph: g}
 }
 
-// FromONNX reads weights back from bytes written by ONNX. It checks that
-// every tensor is present with the dims the architecture implies.
+// FromONNX reads weights from model bytes, decoding them once. It checks
+// that every tensor is present with the dims the architecture implies and
+// that the graph is the one Model writes for them (same operators in the
+// same order, wired the same way, same attributes, one input "cells" and
+// one output "logits"), so that no runtime sees another graph.
 func FromONNX(data []byte) (Weights, error) {
 	m, err := onnxpb.Decode(data)
 	if err != nil {
 		return Weights{}, err
 	}
+	w, err := weights(m.Graph)
+	if err != nil {
+		return Weights{}, err
+	}
+	if err := sameGraph(m.Graph, w.Model().Graph); err != nil {
+		return Weights{}, err
+	}
+	return w, nil
+}
+
+// weights reads the architecture and parameters from g's initialisers.
+func weights(g onnxpb.Graph) (Weights, error) {
 	byName := map[string]onnxpb.Tensor{}
-	for _, t := range m.Graph.Initializers {
+	for _, t := range g.Initializers {
 		byName[t.Name] = t
 	}
 	dim := func(name string, i int) int {
@@ -216,10 +236,38 @@ func FromONNX(data []byte) (Weights, error) {
 		if !ok {
 			return Weights{}, fmt.Errorf("not a digitnet model: missing tensor %s", p.name)
 		}
-		if fmt.Sprint(t.Dims) != fmt.Sprint(p.dims) {
+		if !slices.Equal(t.Dims, p.dims) {
 			return Weights{}, fmt.Errorf("tensor %s has dims %v, want %v", p.name, t.Dims, p.dims)
 		}
 		*p.data = t.Floats
 	}
 	return w, nil
+}
+
+// sameGraph says how g differs from want in its nodes (operator, inputs,
+// outputs, attributes; names are free) and its input and output names.
+func sameGraph(g, want onnxpb.Graph) error {
+	if len(g.Nodes) != len(want.Nodes) {
+		return fmt.Errorf("graph has %d nodes, want %d", len(g.Nodes), len(want.Nodes))
+	}
+	for i, n := range g.Nodes {
+		wn := want.Nodes[i]
+		if n.OpType != wn.OpType || !slices.Equal(n.Inputs, wn.Inputs) || !slices.Equal(n.Outputs, wn.Outputs) {
+			return fmt.Errorf("node %d is %s%v→%v, want %s%v→%v", i, n.OpType, n.Inputs, n.Outputs, wn.OpType, wn.Inputs, wn.Outputs)
+		}
+		if !slices.EqualFunc(n.Attrs, wn.Attrs, sameAttr) {
+			return fmt.Errorf("node %d (%s) has attributes %v, want %v", i, n.OpType, n.Attrs, wn.Attrs)
+		}
+	}
+	if len(g.Inputs) != 1 || g.Inputs[0].Name != InputName {
+		return fmt.Errorf("graph inputs %v, want one called %q", g.Inputs, InputName)
+	}
+	if len(g.Outputs) != 1 || g.Outputs[0].Name != OutputName {
+		return fmt.Errorf("graph outputs %v, want one called %q", g.Outputs, OutputName)
+	}
+	return nil
+}
+
+func sameAttr(a, b onnxpb.Attr) bool {
+	return a.Name == b.Name && a.Kind == b.Kind && a.Float == b.Float && a.Int == b.Int && slices.Equal(a.Ints, b.Ints)
 }

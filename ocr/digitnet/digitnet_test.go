@@ -3,6 +3,7 @@ package digitnet
 import (
 	"math/rand"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/sudokuar/sudokuar/ocr/onnxpb"
@@ -19,25 +20,53 @@ func TestONNXRoundTrip(t *testing.T) {
 	}
 }
 
+// TestFromONNXRejects: FromONNX refuses weights that do not fit the
+// architecture and graphs other than the one Model writes.
 func TestFromONNXRejects(t *testing.T) {
 	w := Init(Arch{C1: 3, C2: 5, Hidden: 7}, rand.New(rand.NewSource(1)))
-	m, err := onnxpb.Decode(w.ONNX())
-	if err != nil {
-		t.Fatal(err)
+	cases := []struct {
+		name   string
+		change func(g *onnxpb.Graph)
+	}{
+		{"missing fc2.b", func(g *onnxpb.Graph) { g.Initializers = g.Initializers[:len(g.Initializers)-1] }},
+		{"fc1.w turned", func(g *onnxpb.Graph) { d := g.Initializers[4].Dims; g.Initializers[4].Dims = []int64{d[1], d[0]} }},
+		{"short bias", func(g *onnxpb.Graph) {
+			g.Initializers[1].Dims = []int64{2}
+			g.Initializers[1].Floats = g.Initializers[1].Floats[:2]
+		}},
+		{"one node fewer", func(g *onnxpb.Graph) { g.Nodes = g.Nodes[:len(g.Nodes)-1] }},
+		{"one node more", func(g *onnxpb.Graph) {
+			g.Nodes = append(g.Nodes, onnxpb.Node{OpType: "Relu", Inputs: []string{"logits"}, Outputs: []string{"out"}})
+		}},
+		{"other operator", func(g *onnxpb.Graph) { g.Nodes[1].OpType = "Sigmoid" }},
+		{"rewired", func(g *onnxpb.Graph) { g.Nodes[2].Inputs = []string{"conv1", "conv2.w", "conv2.b"} }},
+		{"inputs run together", func(g *onnxpb.Graph) { g.Nodes[2].Inputs = []string{"relu1 conv2.w", "conv2.b"} }},
+		{"other output", func(g *onnxpb.Graph) { g.Nodes[1].Outputs = []string{"relu1", "extra"} }},
+		{"other stride", func(g *onnxpb.Graph) {
+			g.Nodes[0].Attrs = slices.Clone(g.Nodes[0].Attrs)
+			g.Nodes[0].Attrs[2].Ints = []int64{1, 1}
+		}},
+		{"attribute dropped", func(g *onnxpb.Graph) { g.Nodes[5].Attrs = nil }},
+		{"attribute kind", func(g *onnxpb.Graph) {
+			g.Nodes[4].Attrs = []onnxpb.Attr{{Name: "axis", Kind: onnxpb.AttrFloat, Float: 1}}
+		}},
+		{"input renamed", func(g *onnxpb.Graph) { g.Inputs[0].Name = "x" }},
+		{"two inputs", func(g *onnxpb.Graph) { g.Inputs = append(g.Inputs, g.Inputs[0]) }},
+		{"output renamed", func(g *onnxpb.Graph) { g.Outputs[0].Name = "y" }},
+		{"no outputs", func(g *onnxpb.Graph) { g.Outputs = nil }},
 	}
-	drop := m
-	drop.Graph.Initializers = m.Graph.Initializers[:len(m.Graph.Initializers)-1]
-	reshaped := m
-	reshaped.Graph.Initializers = append([]onnxpb.Tensor(nil), m.Graph.Initializers...)
-	reshaped.Graph.Initializers[4].Dims = []int64{reshaped.Graph.Initializers[4].Dims[1], reshaped.Graph.Initializers[4].Dims[0]}
-	for name, data := range map[string][]byte{
-		"missing fc2.b": onnxpb.Encode(drop),
-		"fc1.w turned":  onnxpb.Encode(reshaped),
-		"garbage":       []byte("not onnx"),
-	} {
-		if _, err := FromONNX(data); err == nil {
-			t.Errorf("%s: no error", name)
+	for _, tc := range cases {
+		m, err := onnxpb.Decode(w.ONNX()) // a fresh copy each time
+		if err != nil {
+			t.Fatal(err)
 		}
+		tc.change(&m.Graph)
+		if _, err := FromONNX(onnxpb.Encode(m)); err == nil {
+			t.Errorf("%s: no error", tc.name)
+		}
+	}
+	if _, err := FromONNX([]byte("not onnx")); err == nil {
+		t.Error("garbage: no error")
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -306,19 +307,38 @@ func decodeTensor(b []byte) (Tensor, error) {
 			return t, err
 		}
 	}
+	// Values of the other type (float_data in an INT64 tensor) are
+	// dropped: only those of DataType are the tensor's.
 	var have int
 	switch t.DataType {
 	case Float:
-		have = len(t.Floats)
+		have, t.Int64s = len(t.Floats), nil
 	case Int64:
-		have = len(t.Int64s)
+		have, t.Floats = len(t.Int64s), nil
 	default:
 		return t, &FormatError{"TensorProto.data_type", fmt.Sprintf("tensor %q: data type %d not supported", t.Name, t.DataType)}
 	}
-	if int64(have) != t.Size() {
-		return t, &FormatError{"TensorProto", fmt.Sprintf("tensor %q: dims %v need %d values, have %d", t.Name, t.Dims, t.Size(), have)}
+	if !holds(t.Dims, int64(have)) {
+		return t, &FormatError{"TensorProto", fmt.Sprintf("tensor %q: dims %v do not hold %d values", t.Name, t.Dims, have)}
 	}
 	return t, nil
+}
+
+// holds reports whether dims describe exactly have elements. It stops as
+// soon as the product passes have, so a product too large for an int64
+// cannot wrap round to have (Tensor.Size would).
+func holds(dims []int64, have int64) bool {
+	if slices.Contains(dims, 0) {
+		return have == 0
+	}
+	size := int64(1)
+	for _, d := range dims {
+		if size > have/d {
+			return false
+		}
+		size *= d
+	}
+	return size == have
 }
 
 func decodeValueInfo(b []byte) (ValueInfo, error) {

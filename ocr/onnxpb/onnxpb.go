@@ -100,7 +100,8 @@ func (n Node) Attr(name string) (Attr, bool) {
 	return Attr{}, false
 }
 
-// Size is the number of elements the tensor's dims describe.
+// Size is the number of elements the tensor's dims describe (unchecked:
+// a product beyond int64 wraps; Decode checks its tensors without Size).
 func (t Tensor) Size() int64 {
 	s := int64(1)
 	for _, d := range t.Dims {

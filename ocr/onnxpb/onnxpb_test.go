@@ -67,6 +67,8 @@ func TestBadTensors(t *testing.T) {
 		"too few floats": {Name: "a", Dims: []int64{3}, DataType: Float, Floats: []float32{1, 2}},
 		"too many int64": {Name: "b", Dims: []int64{1}, DataType: Int64, Int64s: []int64{1, 2}},
 		"unknown type":   {Name: "c", Dims: []int64{1}, DataType: 11},
+		// 2^84 elements wrap to 0 in an int64 product.
+		"dims overflow": {Name: "d", Dims: []int64{1 << 28, 1 << 28, 1 << 28}, DataType: Float},
 	}
 	for name, tensor := range cases {
 		m := sample()
