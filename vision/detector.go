@@ -699,8 +699,9 @@ func (d *Detector) readShape(g Grid, gs float64, side int) shapeGuess {
 // another way must itself look like a grid); otherwise it puts g's canvas
 // back.
 func (d *Detector) preferClearer(g Grid, guess shapeGuess, g2 Grid, gs float64, side int) (Grid, shapeGuess) {
-	if g2guess := d.readShape(g2, gs, side); g2guess.LineScore > guess.LineScore && g2guess.LineScore >= weakLineScore {
-		return g2, g2guess
+	alt := reading{g: g2, guess: d.readShape(g2, gs, side)}
+	if better(alt, reading{guess: guess}, 0) && acceptable(alt, bar{}) {
+		return g2, alt.guess
 	}
 	d.rectify(g, gs, side)
 	return g, guess
@@ -737,7 +738,7 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 	if !d.takenLooksLikeGrid() {
 		if roi, ok := d.zoomRegion(gs); ok {
 			z := d.lookCloser(frame, roi, gs, p)
-			if z.takeErr == nil && !isKind(z.err, NoGrid) && z.g.Shape.N() == 9 && (z.score >= clearLineScore || z.score >= weakLineScore && z.looksLikeGrid) {
+			if acceptable(z.reading, bar{sure: true, n: 9}) {
 				return z.g, z.cells, z.err
 			}
 			early = &z
@@ -746,9 +747,9 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 			}
 		}
 	}
-	g, cells, score, err := d.readPicked(frame, g, gs, p)
-	if !isKind(err, NoGrid) && (score >= clearLineScore || score >= weakLineScore && d.takenLooksLikeGrid()) {
-		return g, cells, err
+	r := d.readPicked(frame, g, gs, p)
+	if acceptable(r, bar{sure: true}) {
+		return r.g, r.cells, r.err
 	}
 	// No grid, or one whose lines do not stand out as a grid's do (a page
 	// read as a lattice of its text, or of the columns a grid inside it
@@ -759,7 +760,7 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 	// take what that finds when its lines are clear.
 	roi, ok := d.zoomRegion(gs)
 	if !ok {
-		return g, cells, err
+		return r.g, r.cells, r.err
 	}
 	saved := d.searchState()
 	var z zoomLook
@@ -770,33 +771,26 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 		z = d.lookCloser(frame, roi, gs, p)
 	}
 	switch {
-	case z.takeErr == nil:
-		if !isKind(z.err, NoGrid) && z.score >= weakLineScore && z.score > score {
-			return z.g, z.cells, z.err
-		}
-	case isKind(z.takeErr, TooSmall) && isKind(err, NoGrid) && z.lattice >= goodLattice:
+	case acceptable(z.reading, bar{}) && better(z.reading, r, 0):
+		return z.g, z.cells, z.err
+	case isKind(z.taken, TooSmall) && isKind(r.err, NoGrid) && z.smallLattice >= goodLattice:
 		// The page holds a grid too small to read: say so ("move
 		// closer") rather than that there is none.
-		return z.g, nil, z.takeErr
+		return z.g, nil, z.taken
 	}
 	d.restoreSearch(saved)
-	return g, cells, err
+	return r.g, r.cells, r.err
 }
 
 // zoomLook is what a closer look at a region of the frame found: the
-// grid it took (g, with takeErr from taking it) and its reading, whether
-// the candidate taken looked like a lattice to that search (and its
-// lattice score), and the search's state, to put back when a later
-// search replaced it.
+// reading of the grid it took, the lattice score of a grid too small to
+// read, and the search's state, to put back when a later search
+// replaced it.
 type zoomLook struct {
-	roi           image.Rectangle
-	g             Grid
-	cells         []Cell
-	score         float64
-	err, takeErr  error
-	looksLikeGrid bool
-	lattice       float64
-	state         searchState
+	roi image.Rectangle
+	reading
+	smallLattice float64
+	state        searchState
 }
 
 // lookCloser searches region roi of the working grey image (gs: its
@@ -806,14 +800,18 @@ func (d *Detector) lookCloser(frame gocv.Mat, roi image.Rectangle, gs float64, p
 	z := zoomLook{roi: roi}
 	d.findIn(roi, gs, true, false, d.opts.FindSide)
 	d.chosen = pick(d.cands, p, d.frameToFind)
-	var gs2 float64
-	z.g, gs2, z.takeErr = d.take(frame, gs)
+	g, gs2, err := d.take(frame, gs)
 	switch {
-	case z.takeErr == nil:
-		z.g, z.cells, z.score, z.err = d.readPicked(frame, z.g, gs2, p)
-		z.looksLikeGrid = d.takenLooksLikeGrid()
-	case isKind(z.takeErr, TooSmall):
-		z.lattice = d.latticeLikeness(d.bin, d.cands[d.chosen].q)
+	case err == nil:
+		z.reading = d.readPicked(frame, g, gs2, p)
+		// Asked now: the search that follows replaces this one's image.
+		looks := d.takenLooksLikeGrid()
+		z.lattice = func() bool { return looks }
+	case isKind(err, TooSmall):
+		z.g, z.taken = g, err
+		z.smallLattice = d.latticeLikeness(d.bin, d.cands[d.chosen].q)
+	default:
+		z.g, z.taken = g, err
 	}
 	z.state = d.searchState()
 	return z
@@ -845,11 +843,11 @@ func (d *Detector) analyzeWithin(frame gocv.Mat, q [4]gocv.Point2f) (g Grid, cel
 	if err != nil {
 		return Grid{}, nil, false, nil
 	}
-	g, cells, score, err := d.readPicked(frame, g, gs, p)
-	if isKind(err, NoGrid) || score < clearLineScore && !(score >= weakLineScore && d.takenLooksLikeGrid()) || !sameQuad(g.Corners, q, hintAgree) {
+	rd := d.readPicked(frame, g, gs, p)
+	if !acceptable(rd, bar{sure: true}) || !sameQuad(rd.g.Corners, q, hintAgree) {
 		return Grid{}, nil, false, nil
 	}
-	return g, cells, true, err
+	return rd.g, rd.cells, true, rd.err
 }
 
 // sameQuad reports whether each corner of a lies within tol of b's mean
@@ -945,31 +943,37 @@ func (d *Detector) takenLooksLikeGrid() bool {
 // or a frame whose grid is another candidate. Another is taken only when
 // its lines are clear (a frame around the grid and a column of text reads
 // as a lattice of weak lines).
-func (d *Detector) readPicked(frame gocv.Mat, g Grid, gs float64, p Pick) (Grid, []Cell, float64, error) {
-	g, cells, score, err := d.analyzeTaken(g, gs)
-	if len(cells) > 0 {
-		g, cells, err = d.wholeGrid(g, gs, cells, err)
+func (d *Detector) readPicked(frame gocv.Mat, g Grid, gs float64, p Pick) reading {
+	r := d.readTaken(g, gs)
+	if p != (Pick{}) || !isKind(r.err, NoGrid) {
+		return r
 	}
-	if p != (Pick{}) || !isKind(err, NoGrid) {
-		return g, cells, score, err
-	}
-	first, firstErr := d.chosen, err
+	first := d.chosen
 	for k := 1; k < min(len(d.cands), maxRetries+1); k++ {
 		d.chosen = k
-		g2, gs2, err2 := d.take(frame, gs)
-		if err2 != nil {
+		g2, gs2, err := d.take(frame, gs)
+		if err != nil {
 			continue
 		}
-		g2, cells2, score2, err2 := d.analyzeTaken(g2, gs2)
-		if len(cells2) > 0 {
-			g2, cells2, err2 = d.wholeGrid(g2, gs2, cells2, err2)
-		}
-		if !isKind(err2, NoGrid) && score2 >= weakLineScore {
-			return g2, cells2, score2, err2
+		if r2 := d.readTaken(g2, gs2); acceptable(r2, bar{}) {
+			return r2
 		}
 	}
 	d.chosen = first
-	return g, cells, score, firstErr
+	return r
+}
+
+// readTaken reads grid g, just taken off the search (gs: the scale from
+// working-grey pixels to frame pixels), grown to the whole grid when it
+// reads as a part of one, and says how to ask whether the candidate
+// looked like a lattice.
+func (d *Detector) readTaken(g Grid, gs float64) reading {
+	r := d.analyzeTaken(g, gs)
+	if len(r.cells) > 0 {
+		r = d.wholeGrid(r, gs)
+	}
+	r.lattice = d.takenLooksLikeGrid
+	return r
 }
 
 // zoomRegion returns the part of the working grey image (gs: its scale to
@@ -1049,7 +1053,7 @@ func isKind(err error, k QualityKind) bool {
 // analyzeTaken reads grid g (just located; gs is the scale from
 // working-grey pixels to frame pixels): its box shape and its cells, and
 // how clearly its lines stand out (the line score).
-func (d *Detector) analyzeTaken(g Grid, gs float64) (Grid, []Cell, float64, error) {
+func (d *Detector) analyzeTaken(g Grid, gs float64) reading {
 	a := analysis{g: g, gs: gs, side0: g.Side}
 	if len(d.opts.Sizes) == 1 {
 		a.side0 = canvasSide(d.opts.Sizes[0], d.opts.CellPx)
@@ -1061,19 +1065,21 @@ func (d *Detector) analyzeTaken(g Grid, gs float64) (Grid, []Cell, float64, erro
 	d.tryEdgeLines(&a)
 	d.tryWholeLattice(&a)
 	n := d.lookFiner(&a)
-	if n == 0 || a.guess.LineScore < 0.1 {
-		return a.g, nil, a.guess.LineScore, qualityErr(NoGrid, "no grid lines inside the quadrilateral (line score %.2f)", a.guess.LineScore)
+	r := reading{g: a.g, guess: a.guess}
+	if n == 0 || r.score() < 0.1 {
+		r.err = qualityErr(NoGrid, "no grid lines inside the quadrilateral (line score %.2f)", r.score())
+		return r
 	}
 	cs := d.finalCanvas(&a, n)
-	g = a.g
-	cells := d.cells(n, cs, d.manyLooks(g, n))
+	r.g = a.g
+	r.cells = d.cells(n, cs, d.manyLooks(r.g, n))
 	switch {
-	case g.Brightness < d.opts.MinBrightness:
-		return g, cells, a.guess.LineScore, qualityErr(TooDark, "mean grey %.0f, need %.0f", g.Brightness, d.opts.MinBrightness)
-	case g.Sharpness < d.opts.MinSharpness:
-		return g, cells, a.guess.LineScore, qualityErr(TooBlurry, "sharpness %.0f, need %.0f", g.Sharpness, d.opts.MinSharpness)
+	case r.g.Brightness < d.opts.MinBrightness:
+		r.err = qualityErr(TooDark, "mean grey %.0f, need %.0f", r.g.Brightness, d.opts.MinBrightness)
+	case r.g.Sharpness < d.opts.MinSharpness:
+		r.err = qualityErr(TooBlurry, "sharpness %.0f, need %.0f", r.g.Sharpness, d.opts.MinSharpness)
 	}
-	return g, cells, a.guess.LineScore, nil
+	return r
 }
 
 // analysis is the state of one Analyze between its steps: the grid as
@@ -1095,7 +1101,7 @@ func (d *Detector) tryOutlineBend(a *analysis) {
 	}
 	bent := a.g
 	bent.Bend = b
-	if bg := d.readShape(bent, a.gs, a.side0); bg.LineScore > a.guess.LineScore+bendGain {
+	if bg := d.readShape(bent, a.gs, a.side0); better(reading{guess: bg}, reading{guess: a.guess}, bendGain) {
 		a.g, a.guess = bent, bg
 	} else {
 		d.rectify(a.g, a.gs, a.side0)
@@ -1116,11 +1122,11 @@ func (d *Detector) tryEvenBoxes(a *analysis) {
 	// Taken when the lines then stand out clearly, as a grid's do,
 	// in as many boxes as the lines evened make (a crease or a
 	// column of digits taken for a box line would read 10×10).
-	eg := d.readShape(even, a.gs, a.side0)
-	n, sh := eg.Shape.N(), eg.Shape
+	eg := reading{g: even, guess: d.readShape(even, a.gs, a.side0)}
+	n, sh := eg.guess.Shape.N(), eg.guess.Shape
 	fits := n > 0 && (cols == 0 || sh.BoxCols*cols == n) && (rows == 0 || sh.BoxRows*rows == n)
-	if fits && eg.LineScore > a.guess.LineScore+bendGain && eg.LineScore >= weakLineScore {
-		a.g, a.guess = even, eg
+	if fits && better(eg, reading{guess: a.guess}, bendGain) && acceptable(eg, bar{}) {
+		a.g, a.guess = even, eg.guess
 	} else {
 		d.rectify(a.g, a.gs, a.side0)
 	}
@@ -1205,7 +1211,7 @@ func (d *Detector) lookFiner(a *analysis) int {
 	d.warp(a.g, a.gs, hiSide)
 	d.binarise(float64(hiSide)/16, max(3, hiSide/32))
 	hi := inferShape(d.profile(d.hlines, 1), d.profile(d.vlines, 0), d.profile(d.cbin, 1), d.profile(d.cbin, 0), d.opts.Sizes)
-	if coarse || hi.LineScore > a.guess.LineScore {
+	if coarse || better(reading{guess: hi}, reading{guess: a.guess}, 0) {
 		a.guess = hi
 		a.side0 = hiSide
 	} else {
