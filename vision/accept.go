@@ -13,6 +13,8 @@ type reading struct {
 	err     error
 	taken   error
 	lattice func() bool
+	// via names the steps that made the reading, in order.
+	via []string
 }
 
 // score is the reading's line score.

@@ -3,6 +3,7 @@ package vision
 import (
 	"image"
 	"image/color"
+	"slices"
 
 	"gocv.io/x/gocv"
 )
@@ -152,6 +153,7 @@ func (d *Detector) wholeGrid(r reading, gs float64) reading {
 		}
 		// The line score stays the first reading's.
 		r.g, r.cells, r.err = r3.g, r3.cells, r3.err
+		r.via = append(append(slices.Clip(r.via), "grow"), r3.via...)
 		g, n = r.g, r.g.Shape.N()
 		if n >= 9 {
 			return r
