@@ -35,6 +35,10 @@ type Grid struct {
 	// Bend is how a curled page departs from H (Analyze only; nil on a
 	// flat page). ToFrame and CellH follow it.
 	Bend *Bend
+	// Via names the steps of Analyze that made this reading, in order
+	// (the search step that gave it, then the mends of its canvas); for
+	// tracing which steps win.
+	Via []string
 }
 
 // Options tunes a Detector. The zero value selects every default.
@@ -694,16 +698,18 @@ func (d *Detector) readShape(g Grid, gs float64, side int) shapeGuess {
 	return inferShape(d.profile(d.hlines, 1), d.profile(d.vlines, 0), d.profile(d.cbin, 1), d.profile(d.cbin, 0), d.opts.Sizes)
 }
 
-// preferClearer reads the alternative outline g2 and keeps it when its lines
-// are clearer than guess's and clear enough on their own (an outline found
-// another way must itself look like a grid); otherwise it puts g's canvas
-// back.
-func (d *Detector) preferClearer(g Grid, guess shapeGuess, g2 Grid, gs float64, side int) (Grid, shapeGuess) {
-	if g2guess := d.readShape(g2, gs, side); g2guess.LineScore > guess.LineScore && g2guess.LineScore >= weakLineScore {
-		return g2, g2guess
+// preferClearer reads the alternative outline g2 and takes it when its
+// lines are clearer than a's and clear enough on their own (an outline
+// found another way must itself look like a grid); otherwise it puts a's
+// canvas back.
+func (d *Detector) preferClearer(a *analysis, g2 Grid) bool {
+	alt := reading{g: g2, guess: d.readShape(g2, a.gs, a.side0)}
+	if better(alt, reading{guess: a.guess}, 0) && acceptable(alt, bar{}) {
+		a.g, a.guess = g2, alt.guess
+		return true
 	}
-	d.rectify(g, gs, side)
-	return g, guess
+	d.rectify(a.g, a.gs, a.side0)
+	return false
 }
 
 // Analyze finds the grid, rectifies it, infers its box shape and cuts it
@@ -718,85 +724,152 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 // AnalyzePick is Analyze reading the grid p picks when the frame holds
 // several (Candidates lists them).
 func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
-	if p.Within != nil {
-		if g, cells, ok, err := d.analyzeWithin(frame, *p.Within); ok {
-			return g, cells, err
+	l := look{frame: frame, p: p}
+	for _, s := range searchSteps {
+		if s.applies != nil && !s.applies(d, &l) {
+			continue
 		}
-		p.Within = nil
-	}
-	g, gs, err := d.locate(frame, p)
-	if err != nil {
-		return g, nil, err
-	}
-	// A candidate that does not look like a lattice is mostly a page held
-	// up, its grid's lines blurred at the search's resolution: look closer
-	// first and take that reading when it is a 9×9 grid with clear lines
-	// (9×9 only: a 12×12 read this way lost a given); otherwise search again
-	// and keep this look for the comparison below.
-	var early *zoomLook
-	if !d.takenLooksLikeGrid() {
-		if roi, ok := d.zoomRegion(gs); ok {
-			z := d.lookCloser(frame, roi, gs, p)
-			if z.takeErr == nil && !isKind(z.err, NoGrid) && z.g.Shape.N() == 9 && (z.score >= clearLineScore || z.score >= weakLineScore && z.looksLikeGrid) {
-				return z.g, z.cells, z.err
-			}
-			early = &z
-			if g, gs, err = d.locate(frame, p); err != nil {
-				return g, nil, err
-			}
+		r, done := s.try(d, &l)
+		if r != nil {
+			l.r = *r
+			l.r.via = append([]string{s.name}, r.via...)
+		}
+		if done {
+			break
 		}
 	}
-	g, cells, score, err := d.readPicked(frame, g, gs, p)
-	if !isKind(err, NoGrid) && (score >= clearLineScore || score >= weakLineScore && d.takenLooksLikeGrid()) {
-		return g, cells, err
+	g := l.r.g
+	g.Via = l.r.via
+	return g, l.r.cells, l.r.err
+}
+
+// look is the state of one AnalyzePick between its steps: the frame and
+// the pick, the grid taken off the last search of the whole frame (gs:
+// the scale from working-grey to frame pixels), the early closer look,
+// kept for the late one, and the reading so far.
+type look struct {
+	frame gocv.Mat
+	p     Pick
+	g     Grid
+	gs    float64
+	early *zoomLook
+	r     reading
+}
+
+// searchStep is a named step of AnalyzePick: try, run when applies (nil:
+// always) says so, returns the reading it made, if any, which becomes
+// the reading so far, and whether that is the answer.
+type searchStep struct {
+	name    string
+	applies func(*Detector, *look) bool
+	try     func(*Detector, *look) (*reading, bool)
+}
+
+// searchSteps are AnalyzePick's steps, in the order they run on a frame.
+var searchSteps = []searchStep{
+	{"within", toldWhere, (*Detector).readWithin},
+	{"search", nil, (*Detector).searchFrame},
+	{"early-closer", nil, (*Detector).earlyCloser},
+	{"read", nil, (*Detector).readSearched},
+	{"closer", nil, (*Detector).lateCloser},
+}
+
+// toldWhere reports whether the pick says where the grid is.
+func toldWhere(_ *Detector, l *look) bool { return l.p.Within != nil }
+
+// readWithin reads the grid where the pick says it is; when that reads
+// none there, the whole frame is searched.
+func (d *Detector) readWithin(l *look) (*reading, bool) {
+	if r, ok := d.analyzeWithin(l.frame, *l.p.Within); ok {
+		return &r, true
 	}
-	// No grid, or one whose lines do not stand out as a grid's do (a page
-	// read as a lattice of its text, or of the columns a grid inside it
-	// makes when the search saw no lattice in it): a grid a few pixels a cell wide at the search resolution
-	// may have lost its lines there, or merged with the page's edge or a
-	// frame beside it. Look again at the page it lies on, at the
-	// resolution the search can afford for that part of the frame, and
-	// take what that finds when its lines are clear.
-	roi, ok := d.zoomRegion(gs)
+	l.p.Within = nil
+	return nil, false
+}
+
+// searchFrame searches the whole frame and takes the grid picked.
+func (d *Detector) searchFrame(l *look) (*reading, bool) {
+	var err error
+	if l.g, l.gs, err = d.locate(l.frame, l.p); err != nil {
+		return &reading{g: l.g, err: err}, true
+	}
+	return nil, false
+}
+
+// earlyCloser looks closer first when the candidate taken does not look
+// like a lattice: that is mostly a page held up, its grid's lines blurred
+// at the search's resolution. It takes that reading when it is a 9×9 grid
+// with clear lines (9×9 only: a 12×12 read this way lost a given);
+// otherwise it searches again and keeps this look for the late one.
+func (d *Detector) earlyCloser(l *look) (*reading, bool) {
+	if d.takenLooksLikeGrid() {
+		return nil, false
+	}
+	roi, ok := d.zoomRegion(l.gs)
 	if !ok {
-		return g, cells, err
+		return nil, false
+	}
+	z := d.lookCloser(l.frame, roi, l.gs, l.p)
+	if acceptable(z.reading, bar{sure: true, n: 9}) {
+		return &z.reading, true
+	}
+	l.early = &z
+	var err error
+	if l.g, l.gs, err = d.locate(l.frame, l.p); err != nil {
+		return &reading{g: l.g, err: err}, true
+	}
+	return nil, false
+}
+
+// readSearched reads the grid the search took, the answer when its lines
+// are clear.
+func (d *Detector) readSearched(l *look) (*reading, bool) {
+	r := d.readPicked(l.frame, l.g, l.gs, l.p)
+	return &r, acceptable(r, bar{sure: true})
+}
+
+// lateCloser handles no grid, or one whose lines do not stand out as a
+// grid's do (a page read as a lattice of its text, or of the columns a
+// grid inside it makes when the search saw no lattice in it): a grid a
+// few pixels a cell wide at the search resolution may have lost its
+// lines there, or merged with the page's edge or a frame beside it. It
+// looks again at the page it lies on, at the resolution the search can
+// afford for that part of the frame, and takes what that finds when its
+// lines are clear.
+func (d *Detector) lateCloser(l *look) (*reading, bool) {
+	roi, ok := d.zoomRegion(l.gs)
+	if !ok {
+		return nil, true
 	}
 	saved := d.searchState()
 	var z zoomLook
-	if early != nil && early.roi == roi {
-		z = *early
+	if l.early != nil && l.early.roi == roi {
+		z = *l.early
 		d.restoreSearch(z.state)
 	} else {
-		z = d.lookCloser(frame, roi, gs, p)
+		z = d.lookCloser(l.frame, roi, l.gs, l.p)
 	}
 	switch {
-	case z.takeErr == nil:
-		if !isKind(z.err, NoGrid) && z.score >= weakLineScore && z.score > score {
-			return z.g, z.cells, z.err
-		}
-	case isKind(z.takeErr, TooSmall) && isKind(err, NoGrid) && z.lattice >= goodLattice:
+	case acceptable(z.reading, bar{}) && better(z.reading, l.r, 0):
+		return &z.reading, true
+	case isKind(z.taken, TooSmall) && isKind(l.r.err, NoGrid) && z.smallLattice >= goodLattice:
 		// The page holds a grid too small to read: say so ("move
 		// closer") rather than that there is none.
-		return z.g, nil, z.takeErr
+		return &reading{g: z.g, err: z.taken}, true
 	}
 	d.restoreSearch(saved)
-	return g, cells, err
+	return nil, true
 }
 
 // zoomLook is what a closer look at a region of the frame found: the
-// grid it took (g, with takeErr from taking it) and its reading, whether
-// the candidate taken looked like a lattice to that search (and its
-// lattice score), and the search's state, to put back when a later
-// search replaced it.
+// reading of the grid it took, the lattice score of a grid too small to
+// read, and the search's state, to put back when a later search
+// replaced it.
 type zoomLook struct {
-	roi           image.Rectangle
-	g             Grid
-	cells         []Cell
-	score         float64
-	err, takeErr  error
-	looksLikeGrid bool
-	lattice       float64
-	state         searchState
+	roi image.Rectangle
+	reading
+	smallLattice float64
+	state        searchState
 }
 
 // lookCloser searches region roi of the working grey image (gs: its
@@ -806,14 +879,18 @@ func (d *Detector) lookCloser(frame gocv.Mat, roi image.Rectangle, gs float64, p
 	z := zoomLook{roi: roi}
 	d.findIn(roi, gs, true, false, d.opts.FindSide)
 	d.chosen = pick(d.cands, p, d.frameToFind)
-	var gs2 float64
-	z.g, gs2, z.takeErr = d.take(frame, gs)
+	g, gs2, err := d.take(frame, gs)
 	switch {
-	case z.takeErr == nil:
-		z.g, z.cells, z.score, z.err = d.readPicked(frame, z.g, gs2, p)
-		z.looksLikeGrid = d.takenLooksLikeGrid()
-	case isKind(z.takeErr, TooSmall):
-		z.lattice = d.latticeLikeness(d.bin, d.cands[d.chosen].q)
+	case err == nil:
+		z.reading = d.readPicked(frame, g, gs2, p)
+		// Asked now: the search that follows replaces this one's image.
+		looks := d.takenLooksLikeGrid()
+		z.lattice = func() bool { return looks }
+	case isKind(err, TooSmall):
+		z.g, z.taken = g, err
+		z.smallLattice = d.latticeLikeness(d.bin, d.cands[d.chosen].q)
+	default:
+		z.g, z.taken = g, err
 	}
 	z.state = d.searchState()
 	return z
@@ -827,29 +904,29 @@ func (d *Detector) lookCloser(frame gocv.Mat, roi image.Rectangle, gs float64, p
 // whole frame, when that finds no quadrilateral there, reads no grid in
 // it, reads one whose lines are not clear, or reads one that is not at q
 // (q may be stale: the page moved on or changed).
-func (d *Detector) analyzeWithin(frame gocv.Mat, q [4]gocv.Point2f) (g Grid, cells []Cell, ok bool, err error) {
+func (d *Detector) analyzeWithin(frame gocv.Mat, q [4]gocv.Point2f) (reading, bool) {
 	d.cands, d.chosen = d.cands[:0], -1
 	if checkFrame(frame) != nil {
-		return Grid{}, nil, false, nil
+		return reading{}, false
 	}
 	gs := d.toGray(frame)
 	r, ok := d.hintRegion(q, gs)
 	if !ok {
-		return Grid{}, nil, false, nil
+		return reading{}, false
 	}
 	d.findIn(r, gs, true, true, min(hintFindSide, d.opts.FindSide))
 	c := centroid(ptsOf(q))
 	p := Pick{Near: gocv.Point2f{X: float32(c.X), Y: float32(c.Y)}, ByPoint: true}
 	d.chosen = pick(d.cands, p, d.frameToFind)
-	g, gs, err = d.take(frame, gs)
+	g, gs, err := d.take(frame, gs)
 	if err != nil {
-		return Grid{}, nil, false, nil
+		return reading{}, false
 	}
-	g, cells, score, err := d.readPicked(frame, g, gs, p)
-	if isKind(err, NoGrid) || score < clearLineScore && !(score >= weakLineScore && d.takenLooksLikeGrid()) || !sameQuad(g.Corners, q, hintAgree) {
-		return Grid{}, nil, false, nil
+	rd := d.readPicked(frame, g, gs, p)
+	if !acceptable(rd, bar{sure: true}) || !sameQuad(rd.g.Corners, q, hintAgree) {
+		return reading{}, false
 	}
-	return g, cells, true, err
+	return rd, true
 }
 
 // sameQuad reports whether each corner of a lies within tol of b's mean
@@ -945,31 +1022,38 @@ func (d *Detector) takenLooksLikeGrid() bool {
 // or a frame whose grid is another candidate. Another is taken only when
 // its lines are clear (a frame around the grid and a column of text reads
 // as a lattice of weak lines).
-func (d *Detector) readPicked(frame gocv.Mat, g Grid, gs float64, p Pick) (Grid, []Cell, float64, error) {
-	g, cells, score, err := d.analyzeTaken(g, gs)
-	if len(cells) > 0 {
-		g, cells, err = d.wholeGrid(g, gs, cells, err)
+func (d *Detector) readPicked(frame gocv.Mat, g Grid, gs float64, p Pick) reading {
+	r := d.readTaken(g, gs)
+	if p != (Pick{}) || !isKind(r.err, NoGrid) {
+		return r
 	}
-	if p != (Pick{}) || !isKind(err, NoGrid) {
-		return g, cells, score, err
-	}
-	first, firstErr := d.chosen, err
+	first := d.chosen
 	for k := 1; k < min(len(d.cands), maxRetries+1); k++ {
 		d.chosen = k
-		g2, gs2, err2 := d.take(frame, gs)
-		if err2 != nil {
+		g2, gs2, err := d.take(frame, gs)
+		if err != nil {
 			continue
 		}
-		g2, cells2, score2, err2 := d.analyzeTaken(g2, gs2)
-		if len(cells2) > 0 {
-			g2, cells2, err2 = d.wholeGrid(g2, gs2, cells2, err2)
-		}
-		if !isKind(err2, NoGrid) && score2 >= weakLineScore {
-			return g2, cells2, score2, err2
+		if r2 := d.readTaken(g2, gs2); acceptable(r2, bar{}) {
+			r2.via = append([]string{"next-candidate"}, r2.via...)
+			return r2
 		}
 	}
 	d.chosen = first
-	return g, cells, score, firstErr
+	return r
+}
+
+// readTaken reads grid g, just taken off the search (gs: the scale from
+// working-grey pixels to frame pixels), grown to the whole grid when it
+// reads as a part of one, and says how to ask whether the candidate
+// looked like a lattice.
+func (d *Detector) readTaken(g Grid, gs float64) reading {
+	r := d.analyzeTaken(g, gs)
+	if len(r.cells) > 0 {
+		r = d.wholeGrid(r, gs)
+	}
+	r.lattice = d.takenLooksLikeGrid
+	return r
 }
 
 // zoomRegion returns the part of the working grey image (gs: its scale to
@@ -1049,115 +1133,148 @@ func isKind(err error, k QualityKind) bool {
 // analyzeTaken reads grid g (just located; gs is the scale from
 // working-grey pixels to frame pixels): its box shape and its cells, and
 // how clearly its lines stand out (the line score).
-func (d *Detector) analyzeTaken(g Grid, gs float64) (Grid, []Cell, float64, error) {
+func (d *Detector) analyzeTaken(g Grid, gs float64) reading {
 	a := analysis{g: g, gs: gs, side0: g.Side}
 	if len(d.opts.Sizes) == 1 {
 		a.side0 = canvasSide(d.opts.Sizes[0], d.opts.CellPx)
 	}
 	a.guess = d.readShape(a.g, gs, a.side0)
-	d.tryOutlineBend(&a)
-	d.tryEvenBoxes(&a)
-	d.tryGridFromCells(&a)
-	d.tryEdgeLines(&a)
-	d.tryWholeLattice(&a)
-	n := d.lookFiner(&a)
-	if n == 0 || a.guess.LineScore < 0.1 {
-		return a.g, nil, a.guess.LineScore, qualityErr(NoGrid, "no grid lines inside the quadrilateral (line score %.2f)", a.guess.LineScore)
+	for _, m := range mends {
+		if (m.applies == nil || m.applies(d, &a)) && m.try(d, &a) {
+			a.via = append(a.via, m.name)
+		}
+	}
+	n := a.side()
+	r := reading{g: a.g, guess: a.guess, via: a.via}
+	if n == 0 || r.score() < 0.1 {
+		r.err = qualityErr(NoGrid, "no grid lines inside the quadrilateral (line score %.2f)", r.score())
+		return r
 	}
 	cs := d.finalCanvas(&a, n)
-	g = a.g
-	cells := d.cells(n, cs, d.manyLooks(g, n))
+	r.g = a.g
+	r.cells = d.cells(n, cs, d.manyLooks(r.g, n))
 	switch {
-	case g.Brightness < d.opts.MinBrightness:
-		return g, cells, a.guess.LineScore, qualityErr(TooDark, "mean grey %.0f, need %.0f", g.Brightness, d.opts.MinBrightness)
-	case g.Sharpness < d.opts.MinSharpness:
-		return g, cells, a.guess.LineScore, qualityErr(TooBlurry, "sharpness %.0f, need %.0f", g.Sharpness, d.opts.MinSharpness)
+	case r.g.Brightness < d.opts.MinBrightness:
+		r.err = qualityErr(TooDark, "mean grey %.0f, need %.0f", r.g.Brightness, d.opts.MinBrightness)
+	case r.g.Sharpness < d.opts.MinSharpness:
+		r.err = qualityErr(TooBlurry, "sharpness %.0f, need %.0f", r.g.Sharpness, d.opts.MinSharpness)
 	}
-	return g, cells, a.guess.LineScore, nil
+	return r
 }
 
 // analysis is the state of one Analyze between its steps: the grid as
 // found so far, the scale from working-grey to frame pixels, the side of
-// the canvas the current reading was made on, and that reading.
+// the canvas the current reading was made on, that reading, the grid
+// side N read from the grey canvas (0: the reading's), whether the
+// finest canvas was taken, and the mends taken.
 type analysis struct {
 	g     Grid
 	gs    float64
 	side0 int
 	guess shapeGuess
+	n     int
+	finer bool
+	via   []string
 }
+
+// side is the grid side N the analysis reads.
+func (a *analysis) side() int {
+	if a.n > 0 {
+		return a.n
+	}
+	return a.guess.Shape.N()
+}
+
+// mend is a named step of analyzeTaken: try, run when applies (nil:
+// always) says so, reports whether it changed the reading.
+type mend struct {
+	name    string
+	applies func(*Detector, *analysis) bool
+	try     func(*Detector, *analysis) bool
+}
+
+// mends are analyzeTaken's steps, in the order they run on the reading
+// of a quadrilateral just taken.
+var mends = []mend{
+	{"outline-bend", nil, (*Detector).tryOutlineBend},
+	{"even-boxes", weakLines, (*Detector).tryEvenBoxes},
+	{"grid-from-cells", weakLines, (*Detector).tryGridFromCells},
+	{"edge-lines", weakLines, (*Detector).tryEdgeLines},
+	{"whole-lattice", (*Detector).wholeLatticeApplies, (*Detector).tryWholeLattice},
+	{"finer", (*Detector).finerApplies, (*Detector).lookFiner},
+	{"finer-from-grey", (*Detector).stillCoarse, (*Detector).finerFromGrey},
+}
+
+// weakLines reports whether the reading's lines are too weak to trust
+// the quadrilateral.
+func weakLines(_ *Detector, a *analysis) bool { return a.guess.LineScore < weakLineScore }
 
 // tryOutlineBend resamples a curled page through the bend its outline
 // shows, when that makes the grid lines stand out more.
-func (d *Detector) tryOutlineBend(a *analysis) {
+func (d *Detector) tryOutlineBend(a *analysis) bool {
 	b := d.outlineBend(a.g)
 	if b == nil {
-		return
+		return false
 	}
 	bent := a.g
 	bent.Bend = b
-	if bg := d.readShape(bent, a.gs, a.side0); bg.LineScore > a.guess.LineScore+bendGain {
+	if bg := d.readShape(bent, a.gs, a.side0); better(reading{guess: bg}, reading{guess: a.guess}, bendGain) {
 		a.g, a.guess = bent, bg
-	} else {
-		d.rectify(a.g, a.gs, a.side0)
+		return true
 	}
+	d.rectify(a.g, a.gs, a.side0)
+	return false
 }
 
 // tryEvenBoxes handles weak lines on a page that may be curled: its boxes
 // may be crowded where it turns away. It spaces the box lines evenly and
 // looks again.
-func (d *Detector) tryEvenBoxes(a *analysis) {
-	if a.guess.LineScore >= weakLineScore {
-		return
-	}
+func (d *Detector) tryEvenBoxes(a *analysis) bool {
 	even, cols, rows, ok := d.evenBoxes(a.g, a.side0)
 	if !ok {
-		return
+		return false
 	}
 	// Taken when the lines then stand out clearly, as a grid's do,
 	// in as many boxes as the lines evened make (a crease or a
 	// column of digits taken for a box line would read 10×10).
-	eg := d.readShape(even, a.gs, a.side0)
-	n, sh := eg.Shape.N(), eg.Shape
+	eg := reading{g: even, guess: d.readShape(even, a.gs, a.side0)}
+	n, sh := eg.guess.Shape.N(), eg.guess.Shape
 	fits := n > 0 && (cols == 0 || sh.BoxCols*cols == n) && (rows == 0 || sh.BoxRows*rows == n)
-	if fits && eg.LineScore > a.guess.LineScore+bendGain && eg.LineScore >= weakLineScore {
-		a.g, a.guess = even, eg
-	} else {
-		d.rectify(a.g, a.gs, a.side0)
+	if fits && better(eg, reading{guess: a.guess}, bendGain) && acceptable(eg, bar{}) {
+		a.g, a.guess = even, eg.guess
+		return true
 	}
+	d.rectify(a.g, a.gs, a.side0)
+	return false
 }
 
 // tryGridFromCells handles weak lines inside the quadrilateral, which
 // mean it is not the grid's own outline (merged with a page frame or a
 // crossword, or stretched by a caption): it finds the grid again from its
 // cells.
-func (d *Detector) tryGridFromCells(a *analysis) {
-	if a.guess.LineScore >= weakLineScore {
-		return
-	}
+func (d *Detector) tryGridFromCells(a *analysis) bool {
 	if q, ok := gridFromCells(d.cellHoles(d.findQ), 4); ok {
 		if g2, ok := d.gridFromFind(q); ok {
-			a.g, a.guess = d.preferClearer(a.g, a.guess, g2, a.gs, a.side0)
+			return d.preferClearer(a, g2)
 		}
 	}
+	return false
 }
 
 // tryEdgeLines handles lines still weak: a caption or text touching a
 // side along its length pushes that side out by a text line. It moves
 // each side in to the outermost long stroke near it.
-func (d *Detector) tryEdgeLines(a *analysis) {
-	if a.guess.LineScore >= weakLineScore {
-		return
-	}
+func (d *Detector) tryEdgeLines(a *analysis) bool {
 	// Found on the finest canvas with long kernels (a twelfth of the
 	// side): words of the caption are shorter, grid lines span it.
 	hiSide := 16 * d.opts.CellPx
 	d.warp(a.g, a.gs, hiSide)
 	d.binarise(float64(hiSide)/16, hiSide/12)
 	if g2, ok := d.gridFromEdgeLines(a.g, hiSide); ok {
-		a.g, a.guess = d.preferClearer(a.g, a.guess, g2, a.gs, a.side0)
-	} else {
-		d.rectify(a.g, a.gs, a.side0)
+		return d.preferClearer(a, g2)
 	}
+	d.rectify(a.g, a.gs, a.side0)
+	return false
 }
 
 // tryWholeLattice handles a quadrilateral holding a whole grid and more
@@ -1166,65 +1283,82 @@ func (d *Detector) tryEdgeLines(a *analysis) {
 // misplaced. When a whole 9×9 grid's lines stand out inside the canvas,
 // short of its edges, the sides move to its outer lines if they are then
 // clearer (fewer lines than 9 fit inside a larger grid too).
-func (d *Detector) tryWholeLattice(a *analysis) {
-	if a.guess.LineScore < weakLineScore || a.guess.Shape.N() > 9 {
-		// Weak lines: the quadrilateral is a page or a frame around the
-		// grid, which the steps before looked into (a comb fit to the
-		// text and a turned grid's lines there misplaces it). A larger
-		// grid read holds combs of 9×9 inside it.
-		return
-	}
+func (d *Detector) tryWholeLattice(a *analysis) bool {
 	const n = 9
-	if !slices.Contains(d.opts.Sizes, n) {
-		return
-	}
 	colSum, rowSum, ok := d.bandSums(a.side0)
 	if !ok {
-		return
+		return false
 	}
 	ls, moved := wholeLatticeLines(colSum, rowSum, a.side0, n)
 	if !moved {
-		return
+		return false
 	}
 	if g2, ok := gridFromLines(a.g, ls, a.side0); ok {
-		a.g, a.guess = d.preferClearer(a.g, a.guess, g2, a.gs, a.side0)
+		return d.preferClearer(a, g2)
 	}
+	return false
 }
 
-// lookFiner gives a coarse reading (4, 6, 8), which may be the box lines
-// of a finer grid (16, 12) whose thin lines were lost at this resolution,
-// and a weak reading a second look at the finest canvas, and returns the
-// grid side N read.
-func (d *Detector) lookFiner(a *analysis) int {
-	n := a.guess.Shape.N()
-	coarse := n > 0 && n <= 8 && hasMultiple(d.opts.Sizes, n)
+// wholeLatticeApplies reports whether tryWholeLattice looks at a: its
+// lines read clearly as a grid of up to 9×9 and 9×9 is a size read. Weak
+// lines: the quadrilateral is a page or a frame around the grid, which
+// the steps before looked into (a comb fit to the text and a turned
+// grid's lines there misplaces it). A larger grid read holds combs of
+// 9×9 inside it.
+func (d *Detector) wholeLatticeApplies(a *analysis) bool {
+	return a.guess.LineScore >= weakLineScore && a.guess.Shape.N() <= 9 && slices.Contains(d.opts.Sizes, 9)
+}
+
+// coarse reports whether a grid side n read may be the box lines of a
+// finer grid (16, 12) whose thin lines were lost at the resolution read.
+func (d *Detector) coarse(n int) bool { return n > 0 && n <= 8 && hasMultiple(d.opts.Sizes, n) }
+
+// finerApplies reports whether lookFiner looks at a: a coarse reading
+// (4, 6, 8) or a weak one, not yet made on the finest canvas.
+func (d *Detector) finerApplies(a *analysis) bool {
+	return a.side0 < 16*d.opts.CellPx && (d.coarse(a.side()) || a.guess.LineScore < 0.25)
+}
+
+// lookFiner gives the reading a second look at the finest canvas and
+// takes it when the first was coarse or the finer lines are clearer.
+func (d *Detector) lookFiner(a *analysis) bool {
+	coarse := d.coarse(a.side())
 	hiSide := 16 * d.opts.CellPx
-	if a.side0 >= hiSide || !coarse && a.guess.LineScore >= 0.25 {
-		return n
-	}
 	d.warp(a.g, a.gs, hiSide)
 	d.binarise(float64(hiSide)/16, max(3, hiSide/32))
 	hi := inferShape(d.profile(d.hlines, 1), d.profile(d.vlines, 0), d.profile(d.cbin, 1), d.profile(d.cbin, 0), d.opts.Sizes)
-	if coarse || hi.LineScore > a.guess.LineScore {
+	taken := coarse || better(reading{guess: hi}, reading{guess: a.guess}, 0)
+	if taken {
 		a.guess = hi
-		a.side0 = hiSide
+		a.side0, a.finer = hiSide, true
 	} else {
 		d.rectify(a.g, a.gs, a.side0) // back to the canvas the guess was made on
 	}
-	n = a.guess.Shape.N()
-	// Still coarse: the cell lines may be too light to survive the
-	// binarisation (a light, blurred 16×16 grid read as 4×4) but
-	// still darken their rows and columns of the grey canvas.
-	if a.side0 == hiSide && n > 0 && n <= 8 && hasMultiple(d.opts.Sizes, n) {
-		rows, cols := greyMedians(d.canvas)
-		if m, conf := finerFromGrey(rows, cols, d.profile(d.hlines, 1), d.profile(d.vlines, 0), n, d.opts.Sizes); m > 0 {
-			k := m / n
-			a.guess.Shape = sudoku.Shape{BoxRows: k, BoxCols: k}
-			a.guess.Confidence *= conf
-			n = m
-		}
+	return taken
+}
+
+// stillCoarse reports whether the reading lookFiner took on the finest
+// canvas is still coarse: the cell lines may be too light to survive the binarisation
+// (a light, blurred 16×16 grid read as 4×4) but still darken their rows
+// and columns of the grey canvas.
+func (d *Detector) stillCoarse(a *analysis) bool {
+	return a.finer && d.coarse(a.side())
+}
+
+// finerFromGrey reads the finer grid from the grey canvas's rows and
+// columns.
+func (d *Detector) finerFromGrey(a *analysis) bool {
+	rows, cols := greyMedians(d.canvas)
+	n := a.side()
+	m, conf := finerFromGrey(rows, cols, d.profile(d.hlines, 1), d.profile(d.vlines, 0), n, d.opts.Sizes)
+	if m <= 0 {
+		return false
 	}
-	return n
+	k := m / n
+	a.guess.Shape = sudoku.Shape{BoxRows: k, BoxCols: k}
+	a.guess.Confidence *= conf
+	a.n = m
+	return true
 }
 
 // finalCanvas warps and binarises the canvas the n×n grid's cells are cut

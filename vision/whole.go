@@ -3,6 +3,7 @@ package vision
 import (
 	"image"
 	"image/color"
+	"slices"
 
 	"gocv.io/x/gocv"
 )
@@ -128,15 +129,15 @@ func grown(g Grid, n int, grow [4]bool) (Grid, bool) {
 // larger reading once the lattice stops; a part it cannot grow into a
 // clear reading is refused (NoGrid): a 9×9 page is never read as a
 // smaller puzzle made of its boxes.
-func (d *Detector) wholeGrid(g Grid, gs float64, cells []Cell, err error) (Grid, []Cell, error) {
-	n := g.Shape.N()
+func (d *Detector) wholeGrid(r reading, gs float64) reading {
+	g, n := r.g, r.g.Shape.N()
 	if n >= 9 || n == 0 {
-		return g, cells, err
+		return r
 	}
 	for steps := 0; steps < 9; steps++ {
 		grow := d.continuingSides(g, gs, n)
 		if grow == [4]bool{} {
-			return g, cells, err
+			return r
 		}
 		g2, ok := grown(g, n, grow)
 		if !ok {
@@ -146,14 +147,18 @@ func (d *Detector) wholeGrid(g Grid, gs float64, cells []Cell, err error) (Grid,
 		if !setHomography(&g2) {
 			break
 		}
-		g3, cells3, score, err3 := d.analyzeTaken(g2, gs)
-		if err3 != nil && len(cells3) == 0 || score < weakLineScore || g3.Shape.N() <= n {
+		r3 := d.analyzeTaken(g2, gs)
+		if !acceptable(r3, bar{above: n}) {
 			break
 		}
-		g, cells, err, n = g3, cells3, err3, g3.Shape.N()
+		// The line score stays the first reading's.
+		r.g, r.cells, r.err = r3.g, r3.cells, r3.err
+		r.via = append(append(slices.Clip(r.via), "grow"), r3.via...)
+		g, n = r.g, r.g.Shape.N()
 		if n >= 9 {
-			return g, cells, err
+			return r
 		}
 	}
-	return g, nil, qualityErr(NoGrid, "a %d×%d part of a larger grid", n, n)
+	r.cells, r.err = nil, qualityErr(NoGrid, "a %d×%d part of a larger grid", n, n)
+	return r
 }

@@ -40,6 +40,7 @@ func main() {
 	lookPx := flag.Float64("look-px", 0, "vision.Options.LookPx (0: the default, -1: one look)")
 	within := flag.Bool("within", false, "read each frame told where the grid is (where a whole search found it), as live does")
 	cells := flag.Bool("cells", false, "also print, per cell size, how the cells of the frames read in place were read (digit or empty against the truth)")
+	via := flag.Bool("via", false, "also print how often each step of the grid search made the reading of a frame (vision.Grid.Via)")
 	calibrate := flag.Bool("calib", false, "measure the gate's evidence per cell size over the videos (any number) instead")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: framescore [flags] VIDEO.avi (with VIDEO.truth beside it)\n       framescore --calib [flags] VIDEO.avi...")
@@ -61,19 +62,23 @@ func main() {
 		c.report(os.Stdout)
 		return
 	}
-	if err := run(os.Stdout, flag.Arg(0), *every, *lookPx, *within, *cells); err != nil {
+	if err := run(os.Stdout, flag.Arg(0), *every, *lookPx, *within, *cells, *via); err != nil {
 		fmt.Fprintln(os.Stderr, "framescore:", err)
 		os.Exit(1)
 	}
 }
 
-func run(w io.Writer, video string, every int, lookPx float64, within, byCell bool) error {
+func run(w io.Writer, video string, every int, lookPx float64, within, byCell, byStep bool) error {
 	var t pipeline.Tally
 	var conf confusion
+	var steps stepCount
 	err := readFrames(video, every, lookPx, within, func(sg segment, name string, r pipeline.Result, _ bool, cells func() []vision.Cell) {
 		t.Add(name, r, sg.truth)
 		if byCell {
 			conf.add(r, cells(), sg.truth)
+		}
+		if byStep {
+			steps.add(r.Grid.Via)
 		}
 	})
 	if err != nil {
@@ -86,7 +91,43 @@ func run(w io.Writer, video string, every int, lookPx float64, within, byCell bo
 	if byCell {
 		conf.report(w)
 	}
+	if byStep {
+		steps.report(w)
+	}
 	return nil
+}
+
+// stepCount counts the frames whose reading each step of the grid search
+// helped make (vision.Grid.Via): a step that never does is one to drop.
+type stepCount struct {
+	frames int
+	n      map[string]int
+	order  []string // first seen first
+}
+
+func (c *stepCount) add(via []string) {
+	c.frames++
+	if c.n == nil {
+		c.n = map[string]int{}
+	}
+	seen := map[string]bool{}
+	for _, s := range via {
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		if _, ok := c.n[s]; !ok {
+			c.order = append(c.order, s)
+		}
+		c.n[s]++
+	}
+}
+
+func (c *stepCount) report(w io.Writer) {
+	fmt.Fprintf(w, "steps (frames whose reading each made, of %d):\n", c.frames)
+	for _, s := range c.order {
+		fmt.Fprintf(w, "  %-16s %d\n", s, c.n[s])
+	}
 }
 
 // readFrames reads every Nth frame of each photo of video, from the

@@ -32,6 +32,7 @@ type scanConfig struct {
 	jobs      int
 	out       string
 	json      bool
+	via       bool // --via: add the steps of vision.Analyze that read each grid to --json
 	truth     bool
 	backend   string
 	pen       string  // --pen: a pen model file, "none", or "" for the embedded one
@@ -47,6 +48,7 @@ func scanFlags(fs *flag.FlagSet) func(*env, []string) int {
 	fs.IntVar(&c.jobs, "j", runtime.NumCPU(), "photos processed at once (workers)")
 	fs.StringVar(&c.out, "out", "", "write each annotated image into this `folder` (created if missing; inputs are never overwritten)")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per image, one per line")
+	fs.BoolVar(&c.via, "via", false, "with --json, add the steps of the grid search that read each grid (\"via\", for debugging)")
 	fs.BoolVar(&c.truth, "truth", false, "score against the .dat ground truth next to each image (digit accuracy, exact grids, solved grids, misses), and the .pen truth of handwritten entries where there is one (entries read, false alarms)")
 	fs.StringVar(&c.backend, "ocr-backend", pipeline.BackendGo, "digit network runtime: onnx-go or opencv")
 	fs.StringVar(&c.pen, "pen", "", penUsage())
@@ -131,6 +133,7 @@ type scanJSON struct {
 	Rating  *float64 `json:"rating,omitempty"`
 	Level   string   `json:"level,omitempty"`
 	Hardest string   `json:"hardest,omitempty"`
+	Via     []string `json:"via,omitempty"` // with --via
 }
 
 // rateTimeout bounds the rating of one scanned puzzle.
@@ -244,6 +247,9 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 			}
 			if c.json {
 				js := scanJSON{Result: it.res}
+				if c.via {
+					js.Via = it.res.Grid.Via
+				}
 				if it.rating != nil {
 					se := it.rating.SE
 					js.Rating, js.Level, js.Hardest = &se, it.rating.Level.String(), it.rating.Hardest
