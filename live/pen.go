@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"image/color"
+	"slices"
 
 	"gocv.io/x/gocv"
 
@@ -64,13 +65,17 @@ func (p *penVoter) Add(pen pipeline.Pen) {
 // Vote is the page's ink as the readings say it together: per cell the
 // kind most readings saw (the latest among equals), the digit most of the
 // handwritten readings saw, sure when penSureReadings readings were sure
-// of that digit and none of another.
+// of that digit and none of another; when every reading carries the
+// digits' probabilities, their mean over the readings (voteProbs).
 func (p *penVoter) Vote() pipeline.Pen {
 	if len(p.hist) == 0 {
 		return pipeline.Pen{}
 	}
 	n := len(p.hist[0].Kinds)
 	out := pipeline.Pen{Kinds: make([]ocr.Kind, n), Entries: make([]int, n), Conf: make([]float32, n), Sure: make([]bool, n)}
+	if !slices.ContainsFunc(p.hist, func(r pipeline.Pen) bool { return r.Probs == nil }) {
+		out.KindSure, out.Probs = make([]bool, n), make([][]float32, n)
+	}
 	for i := 0; i < n; i++ {
 		kinds := map[ocr.Kind]int{}
 		digits := map[int]int{}
@@ -106,8 +111,43 @@ func (p *penVoter) Vote() pipeline.Pen {
 			}
 		}
 		out.Sure[i] = sure[d] >= penSureReadings && sure[d] == sumInts(sure)
+		if out.Probs != nil {
+			out.Probs[i], out.KindSure[i] = p.voteProbs(i)
+		}
 	}
 	return out
+}
+
+// voteProbs is cell i's digit probabilities averaged over the readings
+// that saw handwriting there, and whether every one of them was sure of
+// the kind; nil unless penSureReadings readings saw it, so that one
+// frame's reading never judges an entry alone.
+func (p *penVoter) voteProbs(i int) ([]float32, bool) {
+	var sum []float32
+	count, kindSure := 0, true
+	for _, r := range p.hist {
+		if r.Kinds[i] != ocr.KindHand || len(r.Probs[i]) == 0 {
+			continue
+		}
+		if sum == nil {
+			sum = make([]float32, len(r.Probs[i]))
+		}
+		if len(r.Probs[i]) != len(sum) {
+			return nil, false
+		}
+		for d, v := range r.Probs[i] {
+			sum[d] += v
+		}
+		count++
+		kindSure = kindSure && r.KindSure[i]
+	}
+	if count < penSureReadings {
+		return nil, false
+	}
+	for d := range sum {
+		sum[d] /= float32(count)
+	}
+	return sum, kindSure
 }
 
 func sumInts(m map[int]int) int {
