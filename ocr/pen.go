@@ -110,10 +110,7 @@ func PenDecide(p []float32) (kind Kind, kindConf float32, digit int, digitConf f
 // digits (index 0 unused), as Reading.EntryProb holds it.
 func handDigits(p []float32) []float32 {
 	out := make([]float32, 10)
-	var hand float32
-	for d := 1; d <= 9; d++ {
-		hand += p[PenHand0+d]
-	}
+	hand := handShare(p)
 	if hand <= 0 {
 		return out
 	}
@@ -150,10 +147,11 @@ func penViews(c vision.Cell) [][]float32 {
 
 // readPen classifies the kinds of every cell with ink (one batch), and
 // reads the handwritten digits it read least surely (penViewsBelow) again
-// through the other views
-// penViews gives (a second batch), the readings combined by combinePen
-// (as reread combines a printed digit's views).
-func readPen(pen Classifier, cells []vision.Cell, n int) ([]penCell, error) {
+// through the other views penViews gives (a second batch), the readings
+// combined by combinePen (as reread combines a printed digit's views).
+// It returns the verdicts and the probabilities they came from (nil for
+// cells without ink).
+func readPen(pen Classifier, cells []vision.Cell, n int) ([]penCell, [][]float32, error) {
 	out := make([]penCell, len(cells))
 	var batch [][]float32
 	var index []int
@@ -165,11 +163,11 @@ func readPen(pen Classifier, cells []vision.Cell, n int) ([]penCell, error) {
 		}
 	}
 	if len(batch) == 0 {
-		return out, nil
+		return out, make([][]float32, len(cells)), nil
 	}
 	probs, err := classifyPen(pen, batch, index, n)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// combinePen changes only a handwritten digit: other kinds and
 	// digits read at penViewsBelow or more are not read again, and the
@@ -201,7 +199,7 @@ func readPen(pen Classifier, cells []vision.Cell, n int) ([]penCell, error) {
 	if len(more) > 0 {
 		extra, err := classifyPen(pen, more, cellOf, n)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for j := 0; j < len(which); {
 			k := which[j]
@@ -212,14 +210,16 @@ func readPen(pen Classifier, cells []vision.Cell, n int) ([]penCell, error) {
 			probs[k] = combinePen(all)
 		}
 	}
+	cellProbs := make([][]float32, len(cells))
 	for k, i := range index {
 		kind, kc, d, dc := PenDecide(probs[k])
 		out[i] = penCell{kind: kind, conf: kc, digit: d, digitConf: dc}
 		if kind == KindHand {
 			out[i].digits = handDigits(probs[k])
 		}
+		cellProbs[i] = probs[k]
 	}
-	return out, nil
+	return out, cellProbs, nil
 }
 
 // penViewsBelow: readPen reads a handwritten digit again through its
@@ -274,13 +274,31 @@ func combinePen(all [][]float32) []float32 {
 // handwritten, notes or unclear are taken out of the printed reading (as
 // if vision had found them blank, so neither the reading nor its repair
 // can make them givens), the rest are read as Read does, and the kinds
-// and entries are filled in from the pen model.
+// and entries are filled in from the pen model. Where the pen model
+// hesitates between printed and handwritten, the page's typeface decides
+// (byTypeface), and the page is read again if that changed a kind.
 func readPenPage(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Settings) (Reading, error) {
-	n := shape.N()
-	kinds, err := readPen(set.Pen, cells, n)
+	kinds, probs, err := readPen(set.Pen, cells, shape.N())
 	if err != nil {
 		return Reading{}, err
 	}
+	set.Pen = nil
+	r, err := readPrinted(c, shape, cells, kinds, set)
+	if err != nil {
+		return r, err
+	}
+	if typed, changed := byTypeface(cells, kinds, probs, r.Given.Cells); changed {
+		kinds = typed
+		if r, err = readPrinted(c, shape, cells, kinds, set); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// readPrinted reads the cells kinds does not call ink as printed digits,
+// and fills in the kinds and entries of the others from kinds.
+func readPrinted(c Classifier, shape sudoku.Shape, cells []vision.Cell, kinds []penCell, set Settings) (Reading, error) {
 	printed := make([]vision.Cell, len(cells))
 	for i, cell := range cells {
 		printed[i] = cell
@@ -288,7 +306,6 @@ func readPenPage(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Sett
 			printed[i] = vision.Cell{Row: cell.Row, Col: cell.Col, Empty: true}
 		}
 	}
-	set.Pen = nil
 	r, err := ReadWith(c, shape, printed, set)
 	if err != nil {
 		return r, err

@@ -144,7 +144,7 @@ func TestPenDecide(t *testing.T) {
 // be wrong.
 func TestPenPagesSplit(t *testing.T) {
 	dir := testenv.Shared(t, "datasets/wicht-mixed-train")
-	pages := []string{"image1006", "image155", "image156", "image159", "image23"}
+	pages := []string{"image1006", "image155", "image156", "image159", "image23", "image1003", "image101", "image42", "image87", "image116", "image81"}
 	digits, err := ocr.Default(ocr.BackendGo)
 	if err != nil {
 		t.Fatal(err)
