@@ -293,6 +293,76 @@ func readPenPage(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Sett
 			return r, err
 		}
 	}
+	if r.Solutions > 1 {
+		return promoteForUnique(c, shape, cells, kinds, probs, set, r)
+	}
+	return r, nil
+}
+
+// Promoting a cell read as handwritten to a given: only when the givens
+// have several solutions, for the promoteMost cells most likely printed
+// (at promoteFrom or more), and only when the digit model reads it as
+// the digit the pen model does.
+const (
+	promoteFrom = 0.05
+	promoteMost = 3
+)
+
+// onlyAdds reports whether after differs from before in cell i only.
+func onlyAdds(before, after []int, i int) bool {
+	for j := range before {
+		if j != i && before[j] != after[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// promoteForUnique reads a page whose givens have several solutions (r)
+// again with a cell read as handwritten taken as printed, the cells most
+// likely printed first, and keeps the first reading that has one
+// solution and no other given changed: a printed digit read as
+// handwriting leaves the puzzle short of a given, and a newspaper puzzle
+// has one solution. The promoted given stays in doubt ("check rXcY": it
+// may be the player's ink) and its probabilities are weighed by its
+// kind's. r stands when no promotion gives one solution.
+func promoteForUnique(c Classifier, shape sudoku.Shape, cells []vision.Cell, kinds []penCell, probs [][]float32, set Settings, r Reading) (Reading, error) {
+	printedShare := func(i int) float32 {
+		p := probs[i]
+		return p[PenPrinted] / max(p[PenPrinted]+handShare(p), 1e-9)
+	}
+	var cands []int
+	for i, k := range kinds {
+		if k.kind == KindHand && probs[i] != nil && printedShare(i) >= promoteFrom {
+			cands = append(cands, i)
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b int) int { return cmp.Compare(printedShare(b), printedShare(a)) })
+	for _, i := range cands[:min(len(cands), promoteMost)] {
+		try := slices.Clone(kinds)
+		share := printedShare(i)
+		try[i] = penCell{kind: KindPrinted, conf: share}
+		p, err := readPrinted(c, shape, cells, try, set)
+		if err != nil {
+			return r, err
+		}
+		if p.Solutions != 1 || p.Given.Cells[i] != kinds[i].digit || !onlyAdds(r.Given.Cells, p.Given.Cells, i) {
+			continue
+		}
+		// Weighed at most as likely as no given, so that no vote over
+		// frames takes it as sure.
+		d, w := kinds[i].digit, min(share, 0.5)
+		p.Conf[i] = min(p.Conf[i], w)
+		if pr := p.Prob[i]; len(pr) > d {
+			for v := range pr {
+				pr[v] *= w
+			}
+			pr[0] += 1 - w
+		}
+		p.Doubt = append(p.Doubt, Doubt{Cell: i, Value: d, Alt: 0, Reason: fmt.Sprintf(
+			"read as handwritten %d (printed p=%.2f); as a printed %d the givens have one solution", d, share, d)})
+		return p, nil
+	}
 	return r, nil
 }
 
