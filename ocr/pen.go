@@ -283,6 +283,7 @@ func readPenPage(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Sett
 		return Reading{}, err
 	}
 	set.Pen = nil
+	c = &remembered{c: c, seen: map[*float32][]float32{}}
 	r, err := readPrinted(c, shape, cells, kinds, set)
 	if err != nil {
 		return r, err
@@ -297,6 +298,60 @@ func readPenPage(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Sett
 		return promoteForUnique(c, shape, cells, kinds, probs, set, r)
 	}
 	return r, nil
+}
+
+// remembered is a Classifier that keeps what c said of each image (by its
+// backing array), so that the reads again of one page classify only what
+// they had not: one per page, whose images do not change meanwhile.
+type remembered struct {
+	c    Classifier
+	seen map[*float32][]float32
+}
+
+func (m *remembered) Classify(cells [][]float32) ([][]float32, error) {
+	out := make([][]float32, len(cells))
+	var miss [][]float32
+	var at []int
+	for i, x := range cells {
+		if p, ok := m.seen[first(x)]; ok && len(x) > 0 {
+			out[i] = slices.Clone(p)
+			continue
+		}
+		miss = append(miss, x)
+		at = append(at, i)
+	}
+	if len(miss) == 0 {
+		return out, nil
+	}
+	probs, err := m.c.Classify(miss)
+	if err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) && ie.Cell >= 0 && ie.Cell < len(at) {
+			return nil, &InputError{Cell: at[ie.Cell], Reason: ie.Reason}
+		}
+		return nil, err
+	}
+	if len(probs) != len(miss) {
+		return nil, fmt.Errorf("classifier returned %d results for %d cells", len(probs), len(miss))
+	}
+	for k, i := range at {
+		out[i] = probs[k]
+		if len(miss[k]) > 0 {
+			m.seen[first(miss[k])] = slices.Clone(probs[k])
+		}
+	}
+	return out, nil
+}
+
+// Glyphs is the wrapped classifier's glyph count (see glyphCount).
+func (m *remembered) Glyphs() int { return glyphCount(m.c) }
+
+// first is the address of x's first value, nil for an empty x.
+func first(x []float32) *float32 {
+	if len(x) == 0 {
+		return nil
+	}
+	return &x[0]
 }
 
 // Promoting a cell read as handwritten to a given: only when the givens
