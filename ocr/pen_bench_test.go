@@ -3,11 +3,16 @@ package ocr_test
 import (
 	"fmt"
 	"math/rand"
+	"path/filepath"
 	"testing"
 
 	"github.com/sudokuar/sudokuar/internal/cputime"
+	"github.com/sudokuar/sudokuar/internal/testenv"
 	"github.com/sudokuar/sudokuar/models"
 	"github.com/sudokuar/sudokuar/ocr"
+	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // BenchmarkPen times the pen model on a full 9×9 page (81 inked cells,
@@ -56,6 +61,61 @@ func benchPen(b *testing.B, c ocr.Classifier, n, extra int) {
 			if _, err := c.Classify(cells); err != nil {
 				b.Fatal(err)
 			}
+		}
+	}
+	b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
+
+// BenchmarkReadPenPages times a whole read of real pen-filled pages of
+// the training side (wicht-mixed-train, none held out): the pen model, the
+// printed digits, the page's typeface where the pen model hesitates (and
+// the read again it may cause) and the promotion for one solution. ms/op
+// is per page; the pages include two whose givens have several solutions
+// before the promotion (image76, image160).
+func BenchmarkReadPenPages(b *testing.B) {
+	dir := testenv.Shared(b, "datasets/wicht-mixed-train")
+	digits, err := ocr.Default(ocr.BackendGo)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ocr.CloseClassifier(digits)
+	pen, err := ocr.DefaultPen(ocr.BackendGo)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ocr.CloseClassifier(pen)
+	det := vision.NewDetector(vision.Options{})
+	defer det.Close()
+	type page struct {
+		shape sudoku.Shape
+		cells []vision.Cell
+	}
+	var pages []page
+	for _, name := range []string{"image1050", "image1066", "image58", "image61", "image76", "image160"} {
+		img, err := pipeline.ReadImage(filepath.Join(dir, name+".jpg"), 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		g, cells, err := det.Analyze(img)
+		img.Close()
+		if err != nil {
+			b.Fatalf("%s: %v", name, err)
+		}
+		pages = append(pages, page{g.Shape, cells})
+	}
+	set := ocr.DefaultSettings
+	set.Pen = pen
+	for _, p := range pages { // build every batch-size graph first
+		if _, err := ocr.ReadWith(digits, p.shape, p.cells, set); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	cpu := cputime.Process()
+	for i := 0; i < b.N; i++ {
+		p := pages[i%len(pages)]
+		if _, err := ocr.ReadWith(digits, p.shape, p.cells, set); err != nil {
+			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
