@@ -121,7 +121,7 @@ function readPaper(r) {
   return {
     entries, notes,
     unsure: new Map((r.entry_check || []).map((c) => [c.cell, c.name])),
-    mistakes: new Set(), checking: false,
+    mistakes: new Set(), differ: new Map(), checking: false,
   };
 }
 
@@ -161,16 +161,18 @@ function decorate(view) {
   for (const i of scan.clashes || []) if (view.pen.has(i)) view.conflicts.add(i);
   if (paper.checking) {
     for (const i of paper.mistakes) if (view.pen.has(i)) view.wrong.add(i);
-    view.unsure = new Set([...paper.unsure.keys()].filter((i) => !ed.values[i]));
+    view.unsure = new Set([...paper.unsure.keys(), ...paper.differ.keys()].filter((i) => !ed.values[i]));
   }
 }
 
 $('check-entries').addEventListener('click', () => setChecking(!paper.checking));
 $('continue').addEventListener('click', continueHere);
 
-// setChecking shows (on) or hides the wrong entries. The grid as read
-// uses the scan's verdict; edited givens are solved again, and an entry
-// the reader was unsure of is never called wrong, only "check rXcY".
+// setChecking shows (on) or hides the wrong entries. Only the scan's
+// verdict names an entry wrong: it weighs how surely each digit was read
+// against the solution. Givens edited, or not solved surely by the scan,
+// are solved again here, and an entry that differs from that solution is
+// only "check rXcY": a digit read surely can still be misread.
 async function setChecking(on) {
   if (!paper) return;
   paper.checking = on;
@@ -184,6 +186,7 @@ async function setChecking(on) {
   }
   const asRead = ed.text() === scan.given;
   let solution = null;
+  paper.differ = new Map();
   if (asRead && scan.status === 'solved') {
     paper.mistakes = new Set(scan.mistakes || []);
   } else {
@@ -201,7 +204,10 @@ async function setChecking(on) {
       return;
     }
     paper.mistakes = new Set();
-    paper.entries.forEach((v, i) => { if (v && !ed.values[i] && !paper.unsure.has(i) && v !== solution[i]) paper.mistakes.add(i); });
+    const n = scan.box[0] * scan.box[1];
+    paper.entries.forEach((v, i) => {
+      if (v && !ed.values[i] && !paper.unsure.has(i) && v !== solution[i]) paper.differ.set(i, `r${Math.floor(i / n) + 1}c${(i % n) + 1}`);
+    });
   }
   ed.redraw();
   paint(ed.text(), null);
@@ -216,7 +222,9 @@ function checkWords(asRead) {
   const unsure = [...paper.unsure.entries()].filter(([i]) => !ed.values[i]).map(([, nm]) => nm);
   const out = [];
   if (asRead && scan.progress) out.push(scan.progress.charAt(0).toUpperCase() + scan.progress.slice(1) + '.');
-  out.push(wrong.length ? `Wrong (marked red): ${wrong.join(', ')}.` : 'No entry found wrong.');
+  const differ = [...paper.differ.entries()].filter(([i]) => !ed.values[i]).map(([, nm]) => nm);
+  if (differ.length) out.push(`Not the solution of these givens: check ${differ.join(', ')} on the page.`);
+  else out.push(wrong.length ? `Wrong (marked red): ${wrong.join(', ')}.` : 'No entry found wrong.');
   if (unsure.length) out.push(`Not read surely: check ${unsure.join(', ')} on the page.`);
   return out.join(' ');
 }
