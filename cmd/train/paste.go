@@ -93,6 +93,46 @@ func (c *canvas) line(x0, y0, x1, y1, w float64, st stroke) {
 	}
 }
 
+// euroStrokes are European handwritten 1s, 4s and 7s, which MNIST (written
+// in the US) lacks: polylines in a box of the digit's width (u, 0..1) and
+// height (v, 0..1), several styles a digit.
+var euroStrokes = map[int][][][][2]float64{
+	1: { // a long flag up to the top of the stem
+		{{{0.1, 0.4}, {0.6, 0}, {0.55, 1}}},
+		{{{0.05, 0.3}, {0.6, 0}, {0.58, 1}}, {{0.25, 1}, {0.85, 1}}},
+	},
+	7: { // crossed, with or without a hook at the left end of the bar
+		{{{0.1, 0.05}, {0.9, 0}, {0.4, 1}}, {{0.3, 0.5}, {0.85, 0.5}}},
+		{{{0.05, 0.22}, {0.1, 0.05}, {0.9, 0}, {0.45, 1}}, {{0.35, 0.52}, {0.9, 0.48}}},
+	},
+	4: { // open (the stem apart from the diagonal) and closed
+		{{{0.5, 0}, {0.05, 0.65}, {0.95, 0.65}}, {{0.7, 0.25}, {0.7, 1}}},
+		{{{0.7, 1}, {0.7, 0}, {0.05, 0.65}, {0.95, 0.65}}},
+	},
+}
+
+// euroDigit draws a European style of d (1, 4 or 7: euroStrokes) as
+// digit does: centre (cx, cy), h tall, slanted by shear, each point
+// jittered.
+func (c *canvas) euroDigit(d int, cx, cy, h, shear float64, st stroke, rng *rand.Rand) {
+	styles := euroStrokes[d]
+	w := h * (0.45 + 0.25*rng.Float64())
+	width := h * (0.07 + 0.07*rng.Float64())
+	at := func(p [2]float64) (float64, float64) {
+		dx := (p[0] + 0.06*(rng.Float64()*2-1) - 0.5) * w
+		dy := (p[1] + 0.04*(rng.Float64()*2-1) - 0.5) * h
+		return cx + dx + shear*dy, cy + dy
+	}
+	for _, poly := range styles[rng.Intn(len(styles))] {
+		x0, y0 := at(poly[0])
+		for _, p := range poly[1:] {
+			x1, y1 := at(p)
+			c.line(x0, y0, x1, y1, width, st)
+			x0, y0 = x1, y1
+		}
+	}
+}
+
 func sampleMNIST(d mnist.Digit, x, y float64) float32 {
 	x0, y0 := int(math.Floor(x)), int(math.Floor(y))
 	fx, fy := float32(x-float64(x0)), float32(y-float64(y0))
@@ -120,7 +160,8 @@ func (m *mnistByDigit) pick(d int, rng *rand.Rand) mnist.Digit { return m[d][rng
 
 // fillCell draws random ink into cell (row, col) of the canvas and returns
 // its class (ocr.PenClasses).
-func (c *canvas) fillCell(row, col int, m *mnistByDigit, pen [3]float32, rng *rand.Rand) int {
+// A share euro of the 1s, 4s and 7s entered are drawn in European styles.
+func (c *canvas) fillCell(row, col int, m *mnistByDigit, pen [3]float32, euro float64, rng *rand.Rand) int {
 	s := float64(pasteSide)
 	ox, oy := float64(col)*s, float64(row)*s
 	u := func(a, b float64) float64 { return a + (b-a)*rng.Float64() }
@@ -137,7 +178,12 @@ func (c *canvas) fillCell(row, col int, m *mnistByDigit, pen [3]float32, rng *ra
 	handAt := func(d int, st stroke) {
 		h := u(0.45, 0.85) * s
 		off := math.Max(0, (s-0.75*h)/2)
-		c.digit(m.pick(d, rng), ox+s/2+u(-1, 1)*off, oy+s/2+u(-1, 1)*off*0.8, h, u(-0.3, 0.3), st)
+		cx, cy, shear := ox+s/2+u(-1, 1)*off, oy+s/2+u(-1, 1)*off*0.8, u(-0.3, 0.3)
+		if euroStrokes[d] != nil && rng.Float64() < euro {
+			c.euroDigit(d, cx, cy, 0.85*h, shear, st, rng)
+			return
+		}
+		c.digit(m.pick(d, rng), cx, cy, h, shear, st)
 	}
 	switch r := rng.Float64(); {
 	case r < 0.74: // a handwritten entry
@@ -290,7 +336,8 @@ func (c *canvas) blend(bgr []byte, w, h int, corners [4]gocv.Point2f) error {
 // pastePhoto pastes handwriting, notes and unclear ink into the empty cells
 // of a v2 photo (a random share of them), cuts the result with vision and
 // labels the inked cells. Photos vision finds turned are used unpasted.
-func pastePhoto(det *vision.Detector, path string, ds []mnist.Digit, rng *rand.Rand) ([]penSample, error) {
+// euro is fillCell's share of European 1s, 4s and 7s.
+func pastePhoto(det *vision.Detector, path string, ds []mnist.Digit, euro float64, rng *rand.Rand) ([]penSample, error) {
 	m := indexMNIST(ds)
 	p := cutPhoto(det, path)
 	if p.cells == nil {
@@ -315,7 +362,7 @@ func pastePhoto(det *vision.Detector, path string, ds []mnist.Digit, rng *rand.R
 		fill := 0.3 + 0.7*rng.Float64()
 		for i, t := range truth {
 			if t == 0 && rng.Float64() < fill {
-				truth[i] = cv.fillCell(i/9, i%9, m, pen, rng)
+				truth[i] = cv.fillCell(i/9, i%9, m, pen, euro, rng)
 			}
 		}
 		if rng.Intn(2) == 0 {

@@ -35,9 +35,11 @@ type penConfig struct {
 	others                         string // photos of other sources without handwriting
 	variants                       int    // pasted copies of each v2 training photo
 	valShare                       float64
-	eval                           string // only measure this pen model
-	evalCalib                      bool   // measure on the calibration pages instead
-	dump                           string // --pen-dump
+	eval                           string  // only measure this pen model
+	evalCalib                      bool    // measure on the calibration pages instead
+	dump                           string  // --pen-dump
+	augmentViews                   bool    // augment every view, not only Pixels
+	euro                           float64 // share of pasted 1s, 4s and 7s drawn in European styles
 }
 
 // penSample is a cached training cell (exported fields for gob).
@@ -130,9 +132,63 @@ func penTruth(dat, pen sudoku.Grid) []int {
 // inked reports whether the pen model looks at a cell: vision found ink.
 func inked(c vision.Cell) bool { return !c.Empty || c.View != nil }
 
+// truthFitsAt: a page whose truth does not describe its photo (another
+// page's truth, the grid turned otherwise, cells shifted) teaches wrong
+// labels on most of its cells. The digit model, trained on pages without
+// handwriting, reads the printed givens of a page whose truth fits as
+// its .dat has them, all or nearly all; below this share the truth does
+// not fit and the page is left out of training and calibration.
+const truthFitsAt = 0.8
+
+// truthFits reads the cells dat (photo layout) calls printed, upright,
+// with the digit model and says, when fewer than truthFitsAt of them read
+// as their digit, that the page's truth does not fit it (*truthError).
+func truthFits(digits ocr.Classifier, page []vision.Cell, dat sudoku.Grid, turns int) error {
+	cells, want := printedCells(page, dat, turns)
+	if len(cells) == 0 {
+		return nil
+	}
+	probs, err := digits.Classify(cells)
+	if err != nil {
+		return fmt.Errorf("truth check: %w", err)
+	}
+	agree := 0
+	for i, p := range probs {
+		if digitnet.Argmax(p) == want[i] {
+			agree++
+		}
+	}
+	if float64(agree) < truthFitsAt*float64(len(cells)) {
+		return &truthError{agree: agree, printed: len(cells)}
+	}
+	return nil
+}
+
+// truthError is truthFits's verdict on a page whose truth does not fit it.
+type truthError struct{ agree, printed int }
+
+func (e *truthError) Error() string {
+	return fmt.Sprintf("truth does not fit the photo: the digit model reads %d of its %d printed givens as the .dat has them", e.agree, e.printed)
+}
+
+// printedCells returns the upright Pixels of the cells dat (photo layout)
+// calls printed, and their digits, for truthFits.
+func printedCells(cells []vision.Cell, dat sudoku.Grid, turns int) ([][]float32, []int) {
+	var xs [][]float32
+	var want []int
+	for i, c := range cells {
+		if dat.Cells[i] > 0 {
+			xs = append(xs, penInput(c, turns)[:ocr.CellLen])
+			want = append(want, dat.Cells[i])
+		}
+	}
+	return xs, want
+}
+
 // cutMixed cuts a pen-filled photo and labels its inked cells; turns comes
-// from the photo's v2 twin (the same page without handwriting).
-func cutMixed(det *vision.Detector, path string) ([]penSample, error) {
+// from the photo's v2 twin (the same page without handwriting). A page
+// whose truth does not fit it (truthFits, by the digit model) is an error.
+func cutMixed(det *vision.Detector, digits ocr.Classifier, path string) ([]penSample, error) {
 	v2 := strings.Replace(path, "wicht-mixed-train", "wicht-v2-train", 1)
 	twin := cutPhoto(det, v2)
 	turns := 0
@@ -147,7 +203,11 @@ func cutMixed(det *vision.Detector, path string) ([]penSample, error) {
 	if err != nil {
 		return nil, err
 	}
-	truth := penTruth(p.truth.Turn(turns), pen.Turn(turns))
+	dat := p.truth.Turn(turns)
+	if err := truthFits(digits, p.cells, dat, turns); err != nil {
+		return nil, fmt.Errorf("%s: %w", p.name, err)
+	}
+	truth := penTruth(dat, pen.Turn(turns))
 	var out []penSample
 	for i, c := range p.cells {
 		if inked(c) {
@@ -246,8 +306,15 @@ func runPen(c config, pc penConfig) error {
 	if pc.eval != "" {
 		return penEval(c, pc, evalPages(pc, mixTrain, mixTest))
 	}
-	mixed, err := loadOrCut(pc.cache, "mixed", func() ([]penSample, error) {
-		return cutAll(mixTrain, c.workers, cutMixed), nil
+	digitModel, err := ocr.Default(ocr.BackendGo)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = ocr.CloseClassifier(digitModel) }()
+	mixed, err := loadOrCut(pc.cache, "mixed-fit", func() ([]penSample, error) {
+		return cutAll(mixTrain, c.workers, func(det *vision.Detector, path string) ([]penSample, error) {
+			return cutMixed(det, digitModel, path)
+		}), nil
 	})
 	if err != nil {
 		return err
@@ -276,7 +343,7 @@ func runPen(c config, pc penConfig) error {
 	if err != nil {
 		return err
 	}
-	pasted, err := loadOrCut(pc.cache, fmt.Sprintf("pasted-s%d-v%d", c.seed, pc.variants), func() ([]penSample, error) {
+	pasted, err := loadOrCut(pc.cache, fmt.Sprintf("pasted-s%d-v%d-e%g", c.seed, pc.variants, pc.euro), func() ([]penSample, error) {
 		var paths []string
 		for k := 0; k < pc.variants; k++ {
 			paths = append(paths, v2Train...)
@@ -288,7 +355,7 @@ func runPen(c config, pc penConfig) error {
 		var out []penSample
 		res := make([][]penSample, len(paths))
 		cutEach(len(paths), c.workers, func(d detectors, i int) photoCells {
-			s, err := pastePhoto(d.nine, paths[i], digits, rand.New(rand.NewSource(seeds[i])))
+			s, err := pastePhoto(d.nine, paths[i], digits, pc.euro, rand.New(rand.NewSource(seeds[i])))
 			if err != nil {
 				fmt.Printf("  skip %s: %v\n", filepath.Base(paths[i]), err)
 			}
@@ -340,7 +407,9 @@ func runPen(c config, pc penConfig) error {
 		lr := c.lr * (0.05 + 0.95*0.5*(1+math.Cos(math.Pi*float64(e)/float64(c.epochs))))
 		tr.SetLearnRate(lr)
 		t := time.Now()
-		loss, acc, err := epoch(tr, train, c.batch, rng, penTrainInput)
+		loss, acc, err := epoch(tr, train, c.batch, rng, func(x []float32, d sample, rng *rand.Rand) []float32 {
+			return penTrainInput(x, d, pc.augmentViews, rng)
+		})
 		if err != nil {
 			return err
 		}
@@ -360,10 +429,17 @@ func runPen(c config, pc penConfig) error {
 }
 
 // penTrainInput appends a pen sample's input to x: the Pixels view perturbed
-// as the digit model's cells are (augment), the other views kept as cut.
-func penTrainInput(x []float32, d sample, rng *rand.Rand) []float32 {
+// as the digit model's cells are (augment), and with all set each other
+// view too, each on its own draw (else they are kept as cut).
+func penTrainInput(x []float32, d sample, all bool, rng *rand.Rand) []float32 {
 	x = append(x, augment(d.x[:ocr.CellLen], rng)...)
-	return append(x, d.x[ocr.CellLen:]...)
+	if !all {
+		return append(x, d.x[ocr.CellLen:]...)
+	}
+	for v := 1; v < ocr.PenViews; v++ {
+		x = append(x, augment(d.x[v*ocr.CellLen:(v+1)*ocr.CellLen], rng)...)
+	}
+	return x
 }
 
 // penCalibReport prints, on the calibration cells, how sure the model is

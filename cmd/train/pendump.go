@@ -19,6 +19,7 @@ type penDumpCell struct {
 	Entry    int       // and entry
 	KindConf float32
 	EntConf  float32
+	EntProb  []float32 // the shipped reader's digits 1..9 of an entry (Reading.EntryProb)
 }
 
 // penDump writes, for every mixed page (training, calibration and
@@ -92,7 +93,8 @@ func penDump(c config, pc penConfig, train, test []string, out string) error {
 		cells := make([]penDumpCell, len(pg.cells))
 		for k, cell := range pg.cells {
 			cells[k] = penDumpCell{Dat: pg.dat.Cells[k], Pen: pg.pen.Cells[k], Empty: cell.Empty, PenP: pp[k], DigitP: dp[k],
-				Kind: r.Kinds[k].String(), Given: r.Given.Cells[k], Entry: r.Entries[k], KindConf: r.KindConf[k], EntConf: r.EntryConf[k]}
+				Kind: r.Kinds[k].String(), Given: r.Given.Cells[k], Entry: r.Entries[k], KindConf: r.KindConf[k], EntConf: r.EntryConf[k],
+				EntProb: r.EntryProb[k]}
 		}
 		rec["cells"] = cells
 		rec["solution"] = pg.solution.Cells

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math/rand"
 	"os"
@@ -21,6 +22,7 @@ type penPage struct {
 	cells    []vision.Cell
 	dat, pen sudoku.Grid // printed and handwritten truth (0 = none)
 	solution sudoku.Grid // of the printed truth
+	turns    int         // quarter turns clockwise from upright to the photo
 	err      error
 }
 
@@ -54,7 +56,7 @@ func cutPenPage(d detectors, path string) penPage {
 		pg.err = err
 		return pg
 	}
-	pg.dat, pg.pen = p.truth.Turn(turns), pen.Turn(turns)
+	pg.dat, pg.pen, pg.turns = p.truth.Turn(turns), pen.Turn(turns), turns
 	if pg.solution, err = sudoku.Solve(pg.dat); err != nil {
 		pg.err = fmt.Errorf("truth: %w", err)
 	}
@@ -230,6 +232,13 @@ func penEval(c config, pc penConfig, pages []string) error {
 		pgs[i] = cutPenPage(d, pages[i])
 		return photoCells{}
 	})
+	if pc.evalCalib {
+		// The calibration pages are of the training side: those whose
+		// truth does not fit them are left out as in training.
+		if pgs, err = fittingPages(digits, pgs); err != nil {
+			return err
+		}
+	}
 	var plain, swap penFigures
 	rng := rand.New(rand.NewSource(c.seed))
 	for _, pg := range pgs {
@@ -255,6 +264,27 @@ func penEval(c config, pc penConfig, pages []string) error {
 		return nil
 	}
 	return printedUnchanged(c, digits, pen)
+}
+
+// fittingPages returns the pages whose truth fits them (truthFits) and
+// names the others.
+func fittingPages(digits ocr.Classifier, pgs []penPage) ([]penPage, error) {
+	var out []penPage
+	for _, pg := range pgs {
+		if pg.cells != nil && pg.err == nil {
+			err := truthFits(digits, pg.cells, pg.dat, pg.turns)
+			var te *truthError
+			if errors.As(err, &te) {
+				fmt.Printf("  left out %s: %v\n", pg.name, err)
+				continue
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", pg.name, err)
+			}
+		}
+		out = append(out, pg)
+	}
+	return out, nil
 }
 
 // printedUnchanged reads every photo of the --real folders with and
