@@ -1,0 +1,165 @@
+package vision
+
+import (
+	"image"
+	"math"
+
+	"gocv.io/x/gocv"
+)
+
+// earlyCloser looks closer first when the candidate taken does not look
+// like a lattice: that is mostly a page held up, its grid's lines blurred
+// at the search's resolution. It takes that reading when it is a 9×9 grid
+// with clear lines (9×9 only: a 12×12 read this way lost a given);
+// otherwise it searches again and keeps this look for the late one.
+func (d *Detector) earlyCloser(l *look) (*reading, bool) {
+	if d.takenLooksLikeGrid() {
+		return nil, false
+	}
+	roi, ok := d.zoomRegion(l.gs)
+	if !ok {
+		return nil, false
+	}
+	z := d.lookCloser(l.frame, roi, l.gs, l.p)
+	if acceptable(z.reading, bar{sure: true, n: 9}) {
+		return &z.reading, true
+	}
+	l.early = &z
+	var err error
+	if l.g, l.gs, err = d.locate(l.frame, l.p); err != nil {
+		return &reading{g: l.g, err: err}, true
+	}
+	return nil, false
+}
+
+// lateCloser handles no grid, or one whose lines do not stand out as a
+// grid's do (a page read as a lattice of its text, or of the columns a
+// grid inside it makes when the search saw no lattice in it): a grid a
+// few pixels a cell wide at the search resolution may have lost its
+// lines there, or merged with the page's edge or a frame beside it. It
+// looks again at the page it lies on, at the resolution the search can
+// afford for that part of the frame, and takes what that finds when its
+// lines are clear.
+func (d *Detector) lateCloser(l *look) (*reading, bool) {
+	roi, ok := d.zoomRegion(l.gs)
+	if !ok {
+		return nil, true
+	}
+	saved := d.searchState()
+	var z zoomLook
+	if l.early != nil && l.early.roi == roi {
+		z = *l.early
+		d.restoreSearch(z.state)
+	} else {
+		z = d.lookCloser(l.frame, roi, l.gs, l.p)
+	}
+	switch {
+	case acceptable(z.reading, bar{}) && better(z.reading, l.r, 0):
+		return &z.reading, true
+	case isKind(z.taken, TooSmall) && isKind(l.r.err, NoGrid) && z.smallLattice >= goodLattice:
+		// The page holds a grid too small to read: say so ("move
+		// closer") rather than that there is none.
+		return &reading{g: z.g, err: z.taken}, true
+	}
+	d.restoreSearch(saved)
+	return nil, true
+}
+
+// zoomLook is what a closer look at a region of the frame found: the
+// reading of the grid it took, the lattice score of a grid too small to
+// read, and the search's state, to put back when a later search
+// replaced it.
+type zoomLook struct {
+	roi image.Rectangle
+	reading
+	smallLattice float64
+	state        searchState
+}
+
+// lookCloser searches region roi of the working grey image (gs: its
+// scale to frame pixels) enlarged up to the search's resolution, takes
+// the grid p picks there and reads it.
+func (d *Detector) lookCloser(frame gocv.Mat, roi image.Rectangle, gs float64, p Pick) zoomLook {
+	z := zoomLook{roi: roi}
+	d.findIn(roi, gs, true, false, d.opts.FindSide)
+	d.chosen = pick(d.cands, p, d.frameToFind)
+	g, gs2, err := d.take(frame, gs)
+	switch {
+	case err == nil:
+		z.reading = d.readPicked(frame, g, gs2, p)
+		// Asked now: the search that follows replaces this one's image.
+		looks := d.takenLooksLikeGrid()
+		z.lattice = func() bool { return looks }
+	case isKind(err, TooSmall):
+		z.g, z.taken = g, err
+		z.smallLattice = d.latticeLikeness(d.bin, d.cands[d.chosen].q)
+	default:
+		z.g, z.taken = g, err
+	}
+	z.state = d.searchState()
+	return z
+}
+
+// zoomRegion returns the part of the working grey image (gs: its scale to
+// frame pixels) a second search looks at when the first found no grid:
+// the bounding box of the largest outline holding the candidate taken (the
+// page the grid is printed on), with a margin, when the search can see it
+// at least zoomGain times finer than the whole frame.
+func (d *Detector) zoomRegion(gs float64) (image.Rectangle, bool) {
+	if d.chosen < 0 || d.chosen >= len(d.cands) {
+		return image.Rectangle{}, false
+	}
+	at := centroid(d.cands[d.chosen].q)
+	outer := d.chosen
+	for i, c := range d.cands {
+		if c.area > d.cands[outer].area && isConvexQuad(c.q) && insideConvex(c.q, at) {
+			outer = i
+		}
+	}
+	lo, hi := pt{math.Inf(1), math.Inf(1)}, pt{math.Inf(-1), math.Inf(-1)}
+	for _, p := range d.cands[outer].q {
+		f := d.findToFrame(p)
+		lo = pt{math.Min(lo.X, f.X), math.Min(lo.Y, f.Y)}
+		hi = pt{math.Max(hi.X, f.X), math.Max(hi.Y, f.Y)}
+	}
+	// Frame pixels to grey pixels, a twentieth of the size beyond each side.
+	m := 0.05 * math.Max(hi.X-lo.X, hi.Y-lo.Y)
+	r := image.Rect(int((lo.X-m)/gs), int((lo.Y-m)/gs), int(math.Ceil((hi.X+m)/gs)), int(math.Ceil((hi.Y+m)/gs)))
+	r = r.Intersect(image.Rect(0, 0, d.gray.Cols(), d.gray.Rows()))
+	if r.Dx() < minFrameSide || r.Dy() < minFrameSide {
+		return image.Rectangle{}, false
+	}
+	was := d.findScale / gs
+	now := math.Max(1/maxEnlarge, float64(max(r.Dx(), r.Dy()))/float64(d.opts.FindSide))
+	return r, was >= zoomGain*now
+}
+
+// zoomGain is how much finer than the first search a second one must see
+// the page to be worth its cost; maxEnlarge is how much it may enlarge
+// the frame's pixels.
+const (
+	zoomGain   = 1.3
+	maxEnlarge = 2.0
+	// areaFrom is the shrink from which a quick search image is made by
+	// pixel-area averaging rather than linear sampling (shrunk by less
+	// than half, a grid line keeps its ink under linear sampling).
+	areaFrom = 2.0
+)
+
+// searchState is what Candidates and the pick read of the last search.
+type searchState struct {
+	cands  []candidate
+	chosen int
+	scale  float64
+	origin pt
+}
+
+func (d *Detector) searchState() searchState {
+	return searchState{append([]candidate(nil), d.cands...), d.chosen, d.findScale, d.findOrigin}
+}
+
+// restoreSearch puts back what Candidates reports of an earlier search
+// (its images are gone: only Candidates may follow).
+func (d *Detector) restoreSearch(s searchState) {
+	d.cands, d.chosen, d.findScale, d.findOrigin = append(d.cands[:0], s.cands...), s.chosen, s.scale, s.origin
+}
