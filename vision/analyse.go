@@ -20,12 +20,12 @@ func (d *Detector) Analyze(frame gocv.Mat) (Grid, []Cell, error) {
 // AnalyzePick is Analyze reading the grid p picks when the frame holds
 // several (Candidates lists them).
 func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
-	l := look{frame: frame, p: p}
+	l := look{d: d, frame: frame, p: p}
 	for _, s := range searchSteps {
-		if s.applies != nil && !s.applies(d, &l) {
+		if s.applies != nil && !s.applies(&l) {
 			continue
 		}
-		r, done := s.try(d, &l)
+		r, done := s.try(&l)
 		if r != nil {
 			l.r = *r
 			l.r.via = append([]string{s.name}, r.via...)
@@ -39,11 +39,12 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 	return g, l.r.cells, l.r.err
 }
 
-// look is the state of one AnalyzePick between its steps: the frame and
-// the pick, the grid taken off the last search of the whole frame (gs:
+// look is the state of one AnalyzePick between its steps: the detector
+// it runs on, the frame and the pick, the grid taken off the last search of the whole frame (gs:
 // the scale from working-grey to frame pixels), the early closer look,
 // kept for the late one, and the reading so far.
 type look struct {
+	d     *Detector
 	frame gocv.Mat
 	p     Pick
 	g     Grid
@@ -57,26 +58,26 @@ type look struct {
 // the reading so far, and whether that is the answer.
 type searchStep struct {
 	name    string
-	applies func(*Detector, *look) bool
-	try     func(*Detector, *look) (*reading, bool)
+	applies func(*look) bool
+	try     func(*look) (*reading, bool)
 }
 
 // searchSteps are AnalyzePick's steps, in the order they run on a frame.
 var searchSteps = []searchStep{
-	{"within", toldWhere, (*Detector).readWithin},
-	{"search", nil, (*Detector).searchFrame},
-	{"early-closer", nil, (*Detector).earlyCloser},
-	{"read", nil, (*Detector).readSearched},
-	{"closer", nil, (*Detector).lateCloser},
+	{"within", (*look).toldWhere, (*look).readWithin},
+	{"search", nil, (*look).searchFrame},
+	{"early-closer", nil, (*look).earlyCloser},
+	{"read", nil, (*look).readSearched},
+	{"closer", nil, (*look).lateCloser},
 }
 
 // toldWhere reports whether the pick says where the grid is.
-func toldWhere(_ *Detector, l *look) bool { return l.p.Within != nil }
+func (l *look) toldWhere() bool { return l.p.Within != nil }
 
 // readWithin reads the grid where the pick says it is; when that reads
 // none there, the whole frame is searched.
-func (d *Detector) readWithin(l *look) (*reading, bool) {
-	if r, ok := d.analyzeWithin(l.frame, *l.p.Within); ok {
+func (l *look) readWithin() (*reading, bool) {
+	if r, ok := l.d.analyzeWithin(l.frame, *l.p.Within); ok {
 		return &r, true
 	}
 	l.p.Within = nil
@@ -84,9 +85,9 @@ func (d *Detector) readWithin(l *look) (*reading, bool) {
 }
 
 // searchFrame searches the whole frame and takes the grid picked.
-func (d *Detector) searchFrame(l *look) (*reading, bool) {
+func (l *look) searchFrame() (*reading, bool) {
 	var err error
-	if l.g, l.gs, err = d.locate(l.frame, l.p); err != nil {
+	if l.g, l.gs, err = l.d.locate(l.frame, l.p); err != nil {
 		return &reading{g: l.g, err: err}, true
 	}
 	return nil, false
@@ -94,8 +95,8 @@ func (d *Detector) searchFrame(l *look) (*reading, bool) {
 
 // readSearched reads the grid the search took, the answer when its lines
 // are clear.
-func (d *Detector) readSearched(l *look) (*reading, bool) {
-	r := d.readPicked(l.frame, l.g, l.gs, l.p)
+func (l *look) readSearched() (*reading, bool) {
+	r := l.d.readPicked(l.frame, l.g, l.gs, l.p)
 	return &r, acceptable(r, bar{sure: true})
 }
 
@@ -108,7 +109,7 @@ func (d *Detector) readSearched(l *look) (*reading, bool) {
 // it, reads one whose lines are not clear, or reads one that is not at q
 // (q may be stale: the page moved on or changed).
 func (d *Detector) analyzeWithin(frame gocv.Mat, q [4]gocv.Point2f) (reading, bool) {
-	d.cands, d.chosen = d.cands[:0], -1
+	d.find.cands, d.find.chosen = d.find.cands[:0], -1
 	if checkFrame(frame) != nil {
 		return reading{}, false
 	}
@@ -117,11 +118,11 @@ func (d *Detector) analyzeWithin(frame gocv.Mat, q [4]gocv.Point2f) (reading, bo
 	if !ok {
 		return reading{}, false
 	}
-	d.findIn(r, gs, true, true, min(hintFindSide, d.opts.FindSide))
+	d.find.findIn(d.gray, r, gs, true, true, min(hintFindSide, d.opts.FindSide))
 	c := centroid(ptsOf(q))
 	p := Pick{Near: gocv.Point2f{X: float32(c.X), Y: float32(c.Y)}, ByPoint: true}
-	d.chosen = pick(d.cands, p, d.frameToFind)
-	g, gs, err := d.take(frame, gs)
+	d.find.chosen = pick(d.find.cands, p, d.find.frameToFind)
+	g, gs, err := d.find.take(frame, gs)
 	if err != nil {
 		return reading{}, false
 	}
@@ -206,10 +207,10 @@ func (d *Detector) readPicked(frame gocv.Mat, g Grid, gs float64, p Pick) readin
 	if p != (Pick{}) || !isKind(r.err, NoGrid) {
 		return r
 	}
-	first := d.chosen
-	for k := 1; k < min(len(d.cands), maxRetries+1); k++ {
-		d.chosen = k
-		g2, gs2, err := d.take(frame, gs)
+	first := d.find.chosen
+	for k := 1; k < min(len(d.find.cands), maxRetries+1); k++ {
+		d.find.chosen = k
+		g2, gs2, err := d.find.take(frame, gs)
 		if err != nil {
 			continue
 		}
@@ -218,7 +219,7 @@ func (d *Detector) readPicked(frame gocv.Mat, g Grid, gs float64, p Pick) readin
 			return r2
 		}
 	}
-	d.chosen = first
+	d.find.chosen = first
 	return r
 }
 
@@ -235,7 +236,7 @@ func (d *Detector) readTaken(g Grid, gs float64) reading {
 	if len(r.cells) > 0 {
 		r = d.wholeGrid(r, gs)
 	}
-	r.lattice = d.takenLooksLikeGrid
+	r.lattice = d.find.takenLooksLikeGrid
 	return r
 }
 
@@ -243,13 +244,13 @@ func (d *Detector) readTaken(g Grid, gs float64) reading {
 // working-grey pixels to frame pixels): its box shape and its cells, and
 // how clearly its lines stand out (the line score).
 func (d *Detector) analyzeTaken(g Grid, gs float64) reading {
-	a := analysis{g: g, gs: gs, side0: g.Side}
+	a := analysis{rect: &d.rect, find: &d.find, opts: d.opts, g: g, gs: gs, side0: g.Side}
 	if len(d.opts.Sizes) == 1 {
 		a.side0 = canvasSide(d.opts.Sizes[0], d.opts.CellPx)
 	}
-	a.guess = d.readShape(a.g, gs, a.side0)
+	a.guess = d.rect.readShape(a.g, gs, a.side0)
 	for _, m := range mends {
-		if (m.applies == nil || m.applies(d, &a)) && m.try(d, &a) {
+		if (m.applies == nil || m.applies(&a)) && m.try(&a) {
 			a.via = append(a.via, m.name)
 		}
 	}
@@ -259,9 +260,9 @@ func (d *Detector) analyzeTaken(g Grid, gs float64) reading {
 		r.err = qualityErr(NoGrid, "no grid lines inside the quadrilateral (line score %.2f)", r.score())
 		return r
 	}
-	cs := d.finalCanvas(&a, n)
+	cs := a.finalCanvas(n)
 	r.g = a.g
-	r.cells = d.cells(n, cs, d.manyLooks(r.g, n))
+	r.cells = d.rect.cells(n, cs, d.manyLooks(r.g, n))
 	switch {
 	case r.g.Brightness < d.opts.MinBrightness:
 		r.err = qualityErr(TooDark, "mean grey %.0f, need %.0f", r.g.Brightness, d.opts.MinBrightness)
@@ -271,12 +272,16 @@ func (d *Detector) analyzeTaken(g Grid, gs float64) reading {
 	return r
 }
 
-// analysis is the state of one Analyze between its steps: the grid as
+// analysis is the state of one Analyze between its steps: the
+// canvases it is read on and the search it came from, the grid as
 // found so far, the scale from working-grey to frame pixels, the side of
 // the canvas the current reading was made on, that reading, the grid
 // side N read from the grey canvas (0: the reading's), whether the
 // finest canvas was taken, and the mends taken.
 type analysis struct {
+	rect  *rectifier // the canvases it is read on
+	find  *finder    // the search it was taken off
+	opts  Options
 	g     Grid
 	gs    float64
 	side0 int
@@ -298,20 +303,20 @@ func (a *analysis) side() int {
 // always) says so, reports whether it changed the reading.
 type mend struct {
 	name    string
-	applies func(*Detector, *analysis) bool
-	try     func(*Detector, *analysis) bool
+	applies func(*analysis) bool
+	try     func(*analysis) bool
 }
 
 // mends are analyzeTaken's steps, in the order they run on the reading
 // of a quadrilateral just taken.
 var mends = []mend{
-	{"outline-bend", nil, (*Detector).tryOutlineBend},
-	{"even-boxes", weakLines, (*Detector).tryEvenBoxes},
-	{"grid-from-cells", weakLines, (*Detector).tryGridFromCells},
-	{"edge-lines", weakLines, (*Detector).tryEdgeLines},
-	{"whole-lattice", (*Detector).wholeLatticeApplies, (*Detector).tryWholeLattice},
-	{"finer", (*Detector).finerApplies, (*Detector).lookFiner},
-	{"finer-from-grey", (*Detector).stillCoarse, (*Detector).finerFromGrey},
+	{"outline-bend", nil, (*analysis).tryOutlineBend},
+	{"even-boxes", (*analysis).weakLines, (*analysis).tryEvenBoxes},
+	{"grid-from-cells", (*analysis).weakLines, (*analysis).tryGridFromCells},
+	{"edge-lines", (*analysis).weakLines, (*analysis).tryEdgeLines},
+	{"whole-lattice", (*analysis).wholeLatticeApplies, (*analysis).tryWholeLattice},
+	{"finer", (*analysis).finerApplies, (*analysis).lookFiner},
+	{"finer-from-grey", (*analysis).stillCoarse, (*analysis).finerFromGrey},
 }
 
 // isKind reports whether err is a *QualityError of kind k.

@@ -266,25 +266,25 @@ func coonsBend(e [4]edgeCurve) *Bend {
 
 // outlineBend returns the bend that the grid search's outline (find
 // pixels) shows for g, or nil when its sides are straight.
-func (d *Detector) outlineBend(g Grid) *Bend {
-	if len(d.findContour) < 8 || g.Side <= 0 {
+func (f *finder) outlineBend(g Grid) *Bend {
+	if len(f.findContour) < 8 || g.Side <= 0 {
 		return nil
 	}
 	side := float64(g.Side)
 	var peri float64
-	for i := range d.findContour {
-		peri += d.findContour[i].dist(d.findContour[(i+1)%len(d.findContour)])
+	for i := range f.findContour {
+		peri += f.findContour[i].dist(f.findContour[(i+1)%len(f.findContour)])
 	}
-	dense := densify(d.findContour, math.Max(1, peri/1500))
+	dense := densify(f.findContour, math.Max(1, peri/1500))
 	pts := make([]pt, 0, len(dense))
 	// The search image's own edge is no side of the grid: a grid cut off
 	// by the frame runs along it.
-	w, h := float64(d.bin.Cols()), float64(d.bin.Rows())
+	w, h := float64(f.bin.Cols()), float64(f.bin.Rows())
 	for _, p := range dense {
 		if p.X < 2 || p.Y < 2 || p.X > w-3 || p.Y > h-3 {
 			continue
 		}
-		q := apply(g.H, d.findToFrame(p))
+		q := apply(g.H, f.findToFrame(p))
 		pts = append(pts, pt{q.X / side, q.Y / side})
 	}
 	return coonsBend(edgeBends(pts))
@@ -293,15 +293,15 @@ func (d *Detector) outlineBend(g Grid) *Bend {
 // warpBent fills d.canvas with the grey working image resampled through
 // g's homography and bend onto a side×side canvas; gs is the scale from
 // working-grey pixels to frame pixels.
-func (d *Detector) warpBent(g Grid, gs float64, side int) {
-	if d.mapX.Rows() != side || d.mapX.Cols() != side {
-		d.mapX.Close()
-		d.mapY.Close()
-		d.mapX = gocv.NewMatWithSize(side, side, gocv.MatTypeCV32F)
-		d.mapY = gocv.NewMatWithSize(side, side, gocv.MatTypeCV32F)
+func (r *rectifier) warpBent(g Grid, gs float64, side int) {
+	if r.mapX.Rows() != side || r.mapX.Cols() != side {
+		r.mapX.Close()
+		r.mapY.Close()
+		r.mapX = gocv.NewMatWithSize(side, side, gocv.MatTypeCV32F)
+		r.mapY = gocv.NewMatWithSize(side, side, gocv.MatTypeCV32F)
 	}
-	xs, err1 := d.mapX.DataPtrFloat32()
-	ys, err2 := d.mapY.DataPtrFloat32()
+	xs, err1 := r.mapX.DataPtrFloat32()
+	ys, err2 := r.mapY.DataPtrFloat32()
 	if err1 != nil || err2 != nil {
 		return
 	}
@@ -346,5 +346,5 @@ func (d *Detector) warpBent(g Grid, gs float64, side int) {
 			ys[o] = float32((hs[3]*cx + hs[4]*cy + hs[5]) / w / gs)
 		}
 	}
-	gocv.Remap(d.gray, &d.canvas, &d.mapX, &d.mapY, gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
+	gocv.Remap(*r.gray, &r.canvas, &r.mapX, &r.mapY, gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
 }

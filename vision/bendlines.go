@@ -9,9 +9,9 @@ import (
 // from the ideal lattice, gives g a bend through the crossings found:
 // between them every cell is mapped bilinearly. It re-warps and
 // re-binarises the canvas when it does; false means it left g alone.
-func (d *Detector) refineBend(g *Grid, gs float64, n int, cs float64) bool {
+func (r *rectifier) refineBend(g *Grid, gs float64, n int, cs float64) bool {
 	side := g.Side
-	colSum, rowSum, ok := d.bandSums(side)
+	colSum, rowSum, ok := r.bandSums(side)
 	if !ok || n < 2 {
 		return false
 	}
@@ -53,23 +53,23 @@ func (d *Detector) refineBend(g *Grid, gs float64, n int, cs float64) bool {
 		return false
 	}
 	// Kept only when the lines stand out more on the new canvas.
-	before := d.latticeContrast(n)
+	before := r.latticeContrast(n)
 	// The canvas at hand is g's (warped and binarised for these cells):
 	// kept, it is put back below rather than warped and binarised again.
-	d.keepCanvas(&d.unbent)
-	block := d.binBlock
+	r.keepCanvas(&r.unbent)
+	block := r.binBlock
 	old := g.Bend
 	g.Bend = next
-	d.warp(*g, gs, side)
-	d.binarise(cs, d.kLen)
-	after := d.latticeContrast(n)
+	r.warp(*g, gs, side)
+	r.binarise(cs, r.kLen)
+	after := r.latticeContrast(n)
 	// Lines found all the way across are trusted with any gain; lines partly
 	// filled in from their neighbours only with a clear one.
 	if gain := after - before; gain > refineGain || gain > 0 && math.Min(seenV, seenH) >= 0.95 {
 		return true
 	}
 	g.Bend = old
-	d.putBack(&d.unbent, block)
+	r.putBack(&r.unbent, block)
 	return false
 }
 
@@ -83,8 +83,8 @@ const refineGain = 0.05
 // latticeContrast is how much the ink of the binarised canvas gathers on
 // the lines of an even n×n lattice rather than between them (the mean of
 // lineContrast over rows and columns).
-func (d *Detector) latticeContrast(n int) float64 {
-	rows, cols := normalise01(d.profile(d.cbin, 1)), normalise01(d.profile(d.cbin, 0))
+func (r *rectifier) latticeContrast(n int) float64 {
+	rows, cols := normalise01(profile(r.cbin, 1, &r.prof)), normalise01(profile(r.cbin, 0, &r.prof))
 	if len(rows) < 3*n || len(cols) < 3*n {
 		return math.Inf(-1)
 	}

@@ -39,8 +39,8 @@ func (d *Detector) Canvas(frame gocv.Mat, g Grid, dst *gocv.Mat) error {
 		return qualityErr(BadInput, "bend mesh of %d intervals has %d×%d points", g.Bend.K, len(g.Bend.DX), len(g.Bend.DY))
 	}
 	gs := d.toGray(frame)
-	d.warp(g, gs, g.Side)
-	d.canvas.CopyTo(dst)
+	d.rect.warp(g, gs, g.Side)
+	d.rect.canvas.CopyTo(dst)
 	return nil
 }
 
@@ -58,12 +58,12 @@ func (d *Detector) CellsOf(canvas gocv.Mat, g Grid) (Grid, []Cell, error) {
 		return g, nil, qualityErr(BadInput, "canvas %dx%d of type %v, want %dx%d 8-bit grey",
 			canvas.Cols(), canvas.Rows(), canvas.Type(), g.Side, g.Side)
 	}
-	canvas.CopyTo(&d.canvas)
-	d.canvasGen++
+	canvas.CopyTo(&d.rect.canvas)
+	d.rect.canvasGen++
 	n := g.Shape.N()
 	cs := float64(g.Side) / float64(n)
-	d.binarise(cs, cutKernel(g.Side, cs))
-	cells := d.cells(n, cs, d.manyLooks(g, n))
-	d.measure(&g)
+	d.rect.binarise(cs, cutKernel(g.Side, cs))
+	cells := d.rect.cells(n, cs, d.manyLooks(g, n))
+	d.rect.measure(&g)
 	return g, cells, nil
 }

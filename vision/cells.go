@@ -27,36 +27,36 @@ type piece struct {
 // than a cell. What touches a cell's border zone off-centre is treated as
 // a grid-line remnant and left out, unless it is the second digit of a
 // number (see gather).
-func (d *Detector) cells(n int, cs float64, looks bool) []Cell {
-	d.removeLines(cs)
-	nl := gocv.ConnectedComponentsWithStatsWithParams(d.clean, &d.labels, &d.stats, &d.centroids,
+func (r *rectifier) cells(n int, cs float64, looks bool) []Cell {
+	r.removeLines(cs)
+	nl := gocv.ConnectedComponentsWithStatsWithParams(r.clean, &r.labels, &r.stats, &r.centroids,
 		8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
 
 	out := make([]Cell, n*n)
 	for i := range out {
 		out[i] = Cell{Row: i / n, Col: i % n, Empty: true}
 	}
-	sb, err1 := d.stats.DataPtrUint8()
-	lb, err2 := d.labels.DataPtrUint8()
+	sb, err1 := r.stats.DataPtrUint8()
+	lb, err2 := r.labels.DataPtrUint8()
 	if err1 != nil || err2 != nil || nl < 2 || len(sb) < nl*5*4 {
 		return out
 	}
-	canvas, err3 := d.canvas.DataPtrUint8()
-	bin, err4 := d.cbin.DataPtrUint8()
+	canvas, err3 := r.canvas.DataPtrUint8()
+	bin, err4 := r.cbin.DataPtrUint8()
 	if err3 != nil || err4 != nil {
 		return out
 	}
 	stats := unsafe.Slice((*int32)(unsafe.Pointer(&sb[0])), len(sb)/4)
 	labels := unsafe.Slice((*int32)(unsafe.Pointer(&lb[0])), len(lb)/4)
-	side := d.clean.Cols()
+	side := r.clean.Cols()
 	pl := plane{canvas: canvas, bin: bin, labels: labels, side: side, n: n, cs: cs, looks: looks}
-	if hl, err := d.hlines.DataPtrUint8(); err == nil && len(hl) == len(bin) {
-		if vl, err := d.vlines.DataPtrUint8(); err == nil && len(vl) == len(bin) {
+	if hl, err := r.hlines.DataPtrUint8(); err == nil && len(hl) == len(bin) {
+		if vl, err := r.vlines.DataPtrUint8(); err == nil && len(vl) == len(bin) {
 			pl.hl, pl.vl = hl, vl
 		}
 	}
 	pieces := cellPieces(stats, nl, n, cs)
-	cands := d.digitCandidates(pl, pieces, out)
+	cands := r.digitCandidates(pl, pieces, out)
 	// Printed digits are much darker than the paper around them; the
 	// halftone of a shaded box binarises into blobs of little contrast.
 	// Contrast depends on light and focus, so compare with this grid's
@@ -141,9 +141,9 @@ type digitCand struct {
 // cell's border, leaves it empty (with the faint ink rendered for the
 // reader where it could be a faded digit, in out); the others are
 // returned with their contrast.
-func (d *Detector) digitCandidates(pl plane, pieces [][]piece, out []Cell) []digitCand {
+func (r *rectifier) digitCandidates(pl plane, pieces [][]piece, out []Cell) []digitCand {
 	cs := pl.cs
-	minInk := int(d.opts.MinInkFrac * cs * cs)
+	minInk := int(r.opts.MinInkFrac * cs * cs)
 	var cands []digitCand
 	for i, ps := range pieces {
 		if len(ps) == 0 {

@@ -12,21 +12,21 @@ import (
 // at the search's resolution. It takes that reading when it is a 9×9 grid
 // with clear lines (9×9 only: a 12×12 read this way lost a given);
 // otherwise it searches again and keeps this look for the late one.
-func (d *Detector) earlyCloser(l *look) (*reading, bool) {
-	if d.takenLooksLikeGrid() {
+func (l *look) earlyCloser() (*reading, bool) {
+	if l.d.find.takenLooksLikeGrid() {
 		return nil, false
 	}
-	roi, ok := d.zoomRegion(l.gs)
+	roi, ok := l.d.find.zoomRegion(image.Pt(l.d.gray.Cols(), l.d.gray.Rows()), l.gs)
 	if !ok {
 		return nil, false
 	}
-	z := d.lookCloser(l.frame, roi, l.gs, l.p)
+	z := l.d.lookCloser(l.frame, roi, l.gs, l.p)
 	if acceptable(z.reading, bar{sure: true, n: 9}) {
 		return &z.reading, true
 	}
 	l.early = &z
 	var err error
-	if l.g, l.gs, err = d.locate(l.frame, l.p); err != nil {
+	if l.g, l.gs, err = l.d.locate(l.frame, l.p); err != nil {
 		return &reading{g: l.g, err: err}, true
 	}
 	return nil, false
@@ -40,18 +40,18 @@ func (d *Detector) earlyCloser(l *look) (*reading, bool) {
 // looks again at the page it lies on, at the resolution the search can
 // afford for that part of the frame, and takes what that finds when its
 // lines are clear.
-func (d *Detector) lateCloser(l *look) (*reading, bool) {
-	roi, ok := d.zoomRegion(l.gs)
+func (l *look) lateCloser() (*reading, bool) {
+	roi, ok := l.d.find.zoomRegion(image.Pt(l.d.gray.Cols(), l.d.gray.Rows()), l.gs)
 	if !ok {
 		return nil, true
 	}
-	saved := d.searchState()
+	saved := l.d.find.searchState()
 	var z zoomLook
 	if l.early != nil && l.early.roi == roi {
 		z = *l.early
-		d.restoreSearch(z.state)
+		l.d.find.restoreSearch(z.state)
 	} else {
-		z = d.lookCloser(l.frame, roi, l.gs, l.p)
+		z = l.d.lookCloser(l.frame, roi, l.gs, l.p)
 	}
 	switch {
 	case acceptable(z.reading, bar{}) && better(z.reading, l.r, 0):
@@ -61,7 +61,7 @@ func (d *Detector) lateCloser(l *look) (*reading, bool) {
 		// closer") rather than that there is none.
 		return &reading{g: z.g, err: z.taken}, true
 	}
-	d.restoreSearch(saved)
+	l.d.find.restoreSearch(saved)
 	return nil, true
 }
 
@@ -81,22 +81,22 @@ type zoomLook struct {
 // the grid p picks there and reads it.
 func (d *Detector) lookCloser(frame gocv.Mat, roi image.Rectangle, gs float64, p Pick) zoomLook {
 	z := zoomLook{roi: roi}
-	d.findIn(roi, gs, true, false, d.opts.FindSide)
-	d.chosen = pick(d.cands, p, d.frameToFind)
-	g, gs2, err := d.take(frame, gs)
+	d.find.findIn(d.gray, roi, gs, true, false, d.opts.FindSide)
+	d.find.chosen = pick(d.find.cands, p, d.find.frameToFind)
+	g, gs2, err := d.find.take(frame, gs)
 	switch {
 	case err == nil:
 		z.reading = d.readPicked(frame, g, gs2, p)
 		// Asked now: the search that follows replaces this one's image.
-		looks := d.takenLooksLikeGrid()
+		looks := d.find.takenLooksLikeGrid()
 		z.lattice = func() bool { return looks }
 	case isKind(err, TooSmall):
 		z.g, z.taken = g, err
-		z.smallLattice = d.latticeLikeness(d.bin, d.cands[d.chosen].q)
+		z.smallLattice = d.find.latticeLikeness(d.find.bin, d.find.cands[d.find.chosen].q)
 	default:
 		z.g, z.taken = g, err
 	}
-	z.state = d.searchState()
+	z.state = d.find.searchState()
 	return z
 }
 
@@ -105,32 +105,32 @@ func (d *Detector) lookCloser(frame gocv.Mat, roi image.Rectangle, gs float64, p
 // the bounding box of the largest outline holding the candidate taken (the
 // page the grid is printed on), with a margin, when the search can see it
 // at least zoomGain times finer than the whole frame.
-func (d *Detector) zoomRegion(gs float64) (image.Rectangle, bool) {
-	if d.chosen < 0 || d.chosen >= len(d.cands) {
+func (f *finder) zoomRegion(size image.Point, gs float64) (image.Rectangle, bool) {
+	if f.chosen < 0 || f.chosen >= len(f.cands) {
 		return image.Rectangle{}, false
 	}
-	at := centroid(d.cands[d.chosen].q)
-	outer := d.chosen
-	for i, c := range d.cands {
-		if c.area > d.cands[outer].area && isConvexQuad(c.q) && insideConvex(c.q, at) {
+	at := centroid(f.cands[f.chosen].q)
+	outer := f.chosen
+	for i, c := range f.cands {
+		if c.area > f.cands[outer].area && isConvexQuad(c.q) && insideConvex(c.q, at) {
 			outer = i
 		}
 	}
 	lo, hi := pt{math.Inf(1), math.Inf(1)}, pt{math.Inf(-1), math.Inf(-1)}
-	for _, p := range d.cands[outer].q {
-		f := d.findToFrame(p)
-		lo = pt{math.Min(lo.X, f.X), math.Min(lo.Y, f.Y)}
-		hi = pt{math.Max(hi.X, f.X), math.Max(hi.Y, f.Y)}
+	for _, p := range f.cands[outer].q {
+		fp := f.findToFrame(p)
+		lo = pt{math.Min(lo.X, fp.X), math.Min(lo.Y, fp.Y)}
+		hi = pt{math.Max(hi.X, fp.X), math.Max(hi.Y, fp.Y)}
 	}
 	// Frame pixels to grey pixels, a twentieth of the size beyond each side.
 	m := 0.05 * math.Max(hi.X-lo.X, hi.Y-lo.Y)
 	r := image.Rect(int((lo.X-m)/gs), int((lo.Y-m)/gs), int(math.Ceil((hi.X+m)/gs)), int(math.Ceil((hi.Y+m)/gs)))
-	r = r.Intersect(image.Rect(0, 0, d.gray.Cols(), d.gray.Rows()))
+	r = r.Intersect(image.Rect(0, 0, size.X, size.Y))
 	if r.Dx() < minFrameSide || r.Dy() < minFrameSide {
 		return image.Rectangle{}, false
 	}
-	was := d.findScale / gs
-	now := math.Max(1/maxEnlarge, float64(max(r.Dx(), r.Dy()))/float64(d.opts.FindSide))
+	was := f.findScale / gs
+	now := math.Max(1/maxEnlarge, float64(max(r.Dx(), r.Dy()))/float64(f.opts.FindSide))
 	return r, was >= zoomGain*now
 }
 
@@ -154,12 +154,12 @@ type searchState struct {
 	origin pt
 }
 
-func (d *Detector) searchState() searchState {
-	return searchState{append([]candidate(nil), d.cands...), d.chosen, d.findScale, d.findOrigin}
+func (f *finder) searchState() searchState {
+	return searchState{append([]candidate(nil), f.cands...), f.chosen, f.findScale, f.findOrigin}
 }
 
 // restoreSearch puts back what Candidates reports of an earlier search
 // (its images are gone: only Candidates may follow).
-func (d *Detector) restoreSearch(s searchState) {
-	d.cands, d.chosen, d.findScale, d.findOrigin = append(d.cands[:0], s.cands...), s.chosen, s.scale, s.origin
+func (f *finder) restoreSearch(s searchState) {
+	f.cands, f.chosen, f.findScale, f.findOrigin = append(f.cands[:0], s.cands...), s.chosen, s.scale, s.origin
 }

@@ -11,19 +11,19 @@ import (
 // dumpCanvas writes the last canvas, its binarisation and the cleaned ink
 // side by side to path (for eyeballing misses).
 func (d *Detector) dumpCanvas(path string) {
-	if d.canvas.Empty() {
+	if d.rect.canvas.Empty() {
 		return
 	}
-	m := d.canvas.Clone()
+	m := d.rect.canvas.Clone()
 	defer m.Close()
 	lines := gocv.NewMat()
 	defer lines.Close()
-	if !d.hlines.Empty() && d.hlines.Rows() == d.vlines.Rows() {
-		gocv.BitwiseOr(d.hlines, d.vlines, &lines)
+	if !d.rect.hlines.Empty() && d.rect.hlines.Rows() == d.rect.vlines.Rows() {
+		gocv.BitwiseOr(d.rect.hlines, d.rect.vlines, &lines)
 	}
 	// Stages from an earlier, differently sized canvas are skipped:
 	// Hconcat would throw on them.
-	for _, s := range []gocv.Mat{d.cbin, d.clean, lines} {
+	for _, s := range []gocv.Mat{d.rect.cbin, d.rect.clean, lines} {
 		if !s.Empty() && s.Rows() == m.Rows() && s.Type() == m.Type() {
 			gocv.Hconcat(m, s, &m)
 		}
@@ -58,7 +58,7 @@ func (d *Detector) dumpQuads(path string, img gocv.Mat, found [4]gocv.Point2f, w
 		gocv.Resize(m, &m, image.Pt(int(float64(m.Cols())*s), int(float64(m.Rows())*s)), 0, 0, gocv.InterpolationArea)
 	}
 	gocv.IMWrite(path, m)
-	if !d.bin.Empty() {
-		gocv.IMWrite(strings.TrimSuffix(path, ".png")+"_bin.png", d.bin)
+	if !d.find.bin.Empty() {
+		gocv.IMWrite(strings.TrimSuffix(path, ".png")+"_bin.png", d.find.bin)
 	}
 }

@@ -10,26 +10,26 @@ import (
 // from (its lattice snapped, its corners and bend refined, its sharpness
 // and brightness taken), fills in a.g, and returns the cell side in
 // canvas pixels.
-func (d *Detector) finalCanvas(a *analysis, n int) float64 {
+func (a *analysis) finalCanvas(n int) float64 {
 	g, gs, side0 := a.g, a.gs, a.side0
-	side := canvasSide(n, d.opts.CellPx)
+	side := canvasSide(n, a.opts.CellPx)
 	cs := float64(side) / float64(n)
 	// Small cells need the lattice exactly: snap the corners to the grid
 	// lines of the canvas at hand, before the final warp.
 	snapped := false
 	if n >= 12 {
-		if c, ok := d.latticeCorners(g, side0, n); ok {
+		if c, ok := a.rect.latticeCorners(g, side0, n); ok {
 			g.Corners = c
 			snapped = setHomography(&g)
 		}
 	}
 	// Re-warp and re-binarise only when N or the snap changed the canvas or
 	// the kernels.
-	if k := cutKernel(side, cs); side != side0 || k != d.kLen || snapped {
+	if k := cutKernel(side, cs); side != side0 || k != a.rect.kLen || snapped {
 		if side != side0 || snapped {
-			d.warp(g, gs, side)
+			a.rect.warp(g, gs, side)
 		}
-		d.binarise(cs, k)
+		a.rect.binarise(cs, k)
 	}
 	g.Side = side
 	setHomography(&g)
@@ -39,16 +39,16 @@ func (d *Detector) finalCanvas(a *analysis, n int) float64 {
 		// curvature bends the inner lines): a corner is only replaced when the
 		// lattice puts it far from the outline's (a caption or a neighbouring
 		// box fused with the outline at that corner).
-		d.fixOutlierCorners(&g, gs, n, cs)
+		a.rect.fixOutlierCorners(&g, gs, n, cs)
 		// A curled page crowds the cells where it turns away: the lines
 		// say where the cells are.
-		d.refineBend(&g, gs, n, cs)
+		a.rect.refineBend(&g, gs, n, cs)
 	}
 	g.Shape = a.guess.Shape
 	g.ShapeConfidence = a.guess.Confidence
 	// Sharpness and brightness come from the final canvas: for a 16×16
 	// grid the finest, where it is read.
-	d.measure(&g)
+	a.rect.measure(&g)
 	a.g = g
 	return cs
 }
@@ -60,9 +60,9 @@ func cutKernel(side int, cs float64) int { return max(side/12, int(cs*0.75)) }
 // latticeCorners returns g's corners (frame pixels) corrected so the grid
 // lines found on the current line images (canvas of side canvasSide,
 // warped with g) fall on the ideal n×n lattice.
-func (d *Detector) latticeCorners(g Grid, canvasSide, n int) ([4]gocv.Point2f, bool) {
+func (r *rectifier) latticeCorners(g Grid, canvasSide, n int) ([4]gocv.Point2f, bool) {
 	cs := float64(canvasSide) / float64(n)
-	colSum, rowSum, ok := d.bandSums(canvasSide)
+	colSum, rowSum, ok := r.bandSums(canvasSide)
 	if !ok {
 		return g.Corners, false
 	}
@@ -90,8 +90,8 @@ func (d *Detector) latticeCorners(g Grid, canvasSide, n int) ([4]gocv.Point2f, b
 // g.Side, just binarised) that the lattice puts more than latticeOverride
 // of the grid side from the outline's, and re-warps and re-binarises the
 // canvas when one moved.
-func (d *Detector) fixOutlierCorners(g *Grid, gs float64, n int, cs float64) {
-	lat, ok := d.latticeCorners(*g, g.Side, n)
+func (r *rectifier) fixOutlierCorners(g *Grid, gs float64, n int, cs float64) {
+	lat, ok := r.latticeCorners(*g, g.Side, n)
 	if !ok {
 		return
 	}
@@ -108,8 +108,8 @@ func (d *Detector) fixOutlierCorners(g *Grid, gs float64, n int, cs float64) {
 		return
 	}
 	*g = next
-	d.warp(*g, gs, g.Side)
-	d.binarise(cs, d.kLen)
+	r.warp(*g, gs, g.Side)
+	r.binarise(cs, r.kLen)
 }
 
 // latticeOverride is how far (fraction of the grid side) the lattice must
@@ -119,10 +119,10 @@ func (d *Detector) fixOutlierCorners(g *Grid, gs float64, n int, cs float64) {
 const latticeOverride = 0.035
 
 // measure sets g's Brightness and Sharpness from the current canvas.
-func (d *Detector) measure(g *Grid) {
-	g.Brightness = d.canvas.Mean().Val1
-	gocv.Laplacian(d.canvas, &d.lap, gocv.MatTypeCV16S, 1, 1, 0, gocv.BorderReplicate)
-	g.Sharpness = variance16(d.lap)
+func (r *rectifier) measure(g *Grid) {
+	g.Brightness = r.canvas.Mean().Val1
+	gocv.Laplacian(r.canvas, &r.lap, gocv.MatTypeCV16S, 1, 1, 0, gocv.BorderReplicate)
+	g.Sharpness = variance16(r.lap)
 }
 
 // variance16 is the variance of a CV_16S Mat's values, summed exactly in

@@ -10,7 +10,7 @@ import (
 // removeLines leaves in d.clean the ink of d.cbin without the grid lines
 // (d.hlines, d.vlines, which it dilates and leaves in d.lines), giving
 // back the digits' own strokes the line masks took.
-func (d *Detector) removeLines(cs float64) {
+func (r *rectifier) removeLines(cs float64) {
 	// A digit's own stroke can be as long as the line kernels: the stem of
 	// a tall 1, or any stroke of a digit touching the canvas's edge where
 	// the outer line fell outside (the opening counts what lies beyond
@@ -18,23 +18,23 @@ func (d *Detector) removeLines(cs float64) {
 	// be lost. Grid lines lie on the lattice and run on for cells; what
 	// the masks hold in a cell's middle, shorter than a cell, is given
 	// back to the ink.
-	if hb, err := d.hlines.DataPtrUint8(); err == nil {
-		if vb, err := d.vlines.DataPtrUint8(); err == nil && len(hb) == len(vb) {
-			side := d.hlines.Cols()
+	if hb, err := r.hlines.DataPtrUint8(); err == nil {
+		if vb, err := r.vlines.DataPtrUint8(); err == nil && len(hb) == len(vb) {
+			side := r.hlines.Cols()
 			freeStrokes(hb, side, 1, side, cs)
 			freeStrokes(vb, side, side, 1, cs)
 		}
 	}
-	gocv.Dilate(d.hlines, &d.hlines, d.kernel3)
-	gocv.Dilate(d.vlines, &d.vlines, d.kernel3)
-	d.sums.valid = false
+	gocv.Dilate(r.hlines, &r.hlines, r.kernel3)
+	gocv.Dilate(r.vlines, &r.vlines, r.kernel3)
+	r.sums.valid = false
 	// A digit printed across a line (a fold of the page bends grid lines
 	// through cells, a crease prints as a line of its own) would be cut
 	// in two by the line mask; keep the stroke where it crosses.
-	if hb, err := d.hlines.DataPtrUint8(); err == nil {
-		if vb, err := d.vlines.DataPtrUint8(); err == nil {
-			if bb, err := d.cbin.DataPtrUint8(); err == nil && len(hb) == len(bb) && len(vb) == len(bb) {
-				side := d.cbin.Cols()
+	if hb, err := r.hlines.DataPtrUint8(); err == nil {
+		if vb, err := r.vlines.DataPtrUint8(); err == nil {
+			if bb, err := r.cbin.DataPtrUint8(); err == nil && len(hb) == len(bb) && len(vb) == len(bb) {
+				side := r.cbin.Cols()
 				maxRun := max(4, int(0.25*cs))
 				maxInk := max(4, int(0.5*cs))
 				mendCrossings(hb, bb, side, side, 1, maxRun, maxInk, cs)
@@ -42,8 +42,8 @@ func (d *Detector) removeLines(cs float64) {
 			}
 		}
 	}
-	gocv.BitwiseOr(d.hlines, d.vlines, &d.lines)
-	gocv.Subtract(d.cbin, d.lines, &d.clean)
+	gocv.BitwiseOr(r.hlines, r.vlines, &r.lines)
+	gocv.Subtract(r.cbin, r.lines, &r.clean)
 }
 
 // onLine reports whether piece p is a remnant of a grid line: most of

@@ -10,22 +10,22 @@ import (
 
 // weakLines reports whether the reading's lines are too weak to trust
 // the quadrilateral.
-func weakLines(_ *Detector, a *analysis) bool { return a.guess.LineScore < weakLineScore }
+func (a *analysis) weakLines() bool { return a.guess.LineScore < weakLineScore }
 
 // tryOutlineBend resamples a curled page through the bend its outline
 // shows, when that makes the grid lines stand out more.
-func (d *Detector) tryOutlineBend(a *analysis) bool {
-	b := d.outlineBend(a.g)
+func (a *analysis) tryOutlineBend() bool {
+	b := a.find.outlineBend(a.g)
 	if b == nil {
 		return false
 	}
 	bent := a.g
 	bent.Bend = b
-	if bg := d.readShape(bent, a.gs, a.side0); better(reading{guess: bg}, reading{guess: a.guess}, bendGain) {
+	if bg := a.rect.readShape(bent, a.gs, a.side0); better(reading{guess: bg}, reading{guess: a.guess}, bendGain) {
 		a.g, a.guess = bent, bg
 		return true
 	}
-	d.rectify(a.g, a.gs, a.side0)
+	a.rect.rectify(a.g, a.gs, a.side0)
 	return false
 }
 
@@ -38,22 +38,22 @@ const bendGain = 0.04
 // tryEvenBoxes handles weak lines on a page that may be curled: its boxes
 // may be crowded where it turns away. It spaces the box lines evenly and
 // looks again.
-func (d *Detector) tryEvenBoxes(a *analysis) bool {
-	even, cols, rows, ok := d.evenBoxes(a.g, a.side0)
+func (a *analysis) tryEvenBoxes() bool {
+	even, cols, rows, ok := a.rect.evenBoxes(a.g, a.side0)
 	if !ok {
 		return false
 	}
 	// Taken when the lines then stand out clearly, as a grid's do,
 	// in as many boxes as the lines evened make (a crease or a
 	// column of digits taken for a box line would read 10×10).
-	eg := reading{g: even, guess: d.readShape(even, a.gs, a.side0)}
+	eg := reading{g: even, guess: a.rect.readShape(even, a.gs, a.side0)}
 	n, sh := eg.guess.Shape.N(), eg.guess.Shape
 	fits := n > 0 && (cols == 0 || sh.BoxCols*cols == n) && (rows == 0 || sh.BoxRows*rows == n)
 	if fits && better(eg, reading{guess: a.guess}, bendGain) && acceptable(eg, bar{}) {
 		a.g, a.guess = even, eg.guess
 		return true
 	}
-	d.rectify(a.g, a.gs, a.side0)
+	a.rect.rectify(a.g, a.gs, a.side0)
 	return false
 }
 
@@ -64,9 +64,9 @@ func (d *Detector) tryEvenBoxes(a *analysis) bool {
 // boxes across (cols) and down (rows) the lines it evened make, 0 for an
 // axis left alone; it is false when the box lines are even already or
 // not found.
-func (d *Detector) evenBoxes(g Grid, side int) (Grid, int, int, bool) {
+func (r *rectifier) evenBoxes(g Grid, side int) (Grid, int, int, bool) {
 	const k = bendMeshK
-	vl, hl := strongLines(d.profile(d.vlines, 0)), strongLines(d.profile(d.hlines, 1))
+	vl, hl := strongLines(profile(r.vlines, 0, &r.prof)), strongLines(profile(r.hlines, 1, &r.prof))
 	mx, my := evenMap(vl, side, k), evenMap(hl, side, k)
 	if mx == nil && my == nil {
 		return g, 0, 0, false
@@ -171,10 +171,10 @@ func evenMap(lines []float64, side, k int) []float64 {
 // mean it is not the grid's own outline (merged with a page frame or a
 // crossword, or stretched by a caption): it finds the grid again from its
 // cells.
-func (d *Detector) tryGridFromCells(a *analysis) bool {
-	if q, ok := gridFromCells(d.cellHoles(d.findQ), 4); ok {
-		if g2, ok := d.gridFromFind(q); ok {
-			return d.preferClearer(a, g2)
+func (a *analysis) tryGridFromCells() bool {
+	if q, ok := gridFromCells(a.find.cellHoles(a.find.findQ), 4); ok {
+		if g2, ok := a.find.gridFromFind(q); ok {
+			return a.preferClearer(g2)
 		}
 	}
 	return false
@@ -184,37 +184,37 @@ func (d *Detector) tryGridFromCells(a *analysis) bool {
 // lines are clearer than a's and clear enough on their own (an outline
 // found another way must itself look like a grid); otherwise it puts a's
 // canvas back.
-func (d *Detector) preferClearer(a *analysis, g2 Grid) bool {
-	alt := reading{g: g2, guess: d.readShape(g2, a.gs, a.side0)}
+func (a *analysis) preferClearer(g2 Grid) bool {
+	alt := reading{g: g2, guess: a.rect.readShape(g2, a.gs, a.side0)}
 	if better(alt, reading{guess: a.guess}, 0) && acceptable(alt, bar{}) {
 		a.g, a.guess = g2, alt.guess
 		return true
 	}
-	d.rectify(a.g, a.gs, a.side0)
+	a.rect.rectify(a.g, a.gs, a.side0)
 	return false
 }
 
 // tryEdgeLines handles lines still weak: a caption or text touching a
 // side along its length pushes that side out by a text line. It moves
 // each side in to the outermost long stroke near it.
-func (d *Detector) tryEdgeLines(a *analysis) bool {
+func (a *analysis) tryEdgeLines() bool {
 	// Found on the finest canvas with long kernels (a twelfth of the
 	// side): words of the caption are shorter, grid lines span it.
-	hiSide := 16 * d.opts.CellPx
-	d.warp(a.g, a.gs, hiSide)
-	d.binarise(float64(hiSide)/16, hiSide/12)
-	if g2, ok := d.gridFromEdgeLines(a.g, hiSide); ok {
-		return d.preferClearer(a, g2)
+	hiSide := 16 * a.opts.CellPx
+	a.rect.warp(a.g, a.gs, hiSide)
+	a.rect.binarise(float64(hiSide)/16, hiSide/12)
+	if g2, ok := a.rect.gridFromEdgeLines(a.g, hiSide); ok {
+		return a.preferClearer(g2)
 	}
-	d.rectify(a.g, a.gs, a.side0)
+	a.rect.rectify(a.g, a.gs, a.side0)
 	return false
 }
 
 // gridFromEdgeLines returns g with its sides moved to the grid's outer
 // lines found on the current line images (canvas of side canvasSide,
 // warped with g), or false when none moved.
-func (d *Detector) gridFromEdgeLines(g Grid, canvasSide int) (Grid, bool) {
-	colSum, rowSum, ok := d.bandSums(canvasSide)
+func (r *rectifier) gridFromEdgeLines(g Grid, canvasSide int) (Grid, bool) {
+	colSum, rowSum, ok := r.bandSums(canvasSide)
 	if !ok {
 		return g, false
 	}
@@ -254,9 +254,9 @@ func gridFromLines(g Grid, ls [4]line, canvasSide int) (Grid, bool) {
 // misplaced. When a whole 9×9 grid's lines stand out inside the canvas,
 // short of its edges, the sides move to its outer lines if they are then
 // clearer (fewer lines than 9 fit inside a larger grid too).
-func (d *Detector) tryWholeLattice(a *analysis) bool {
+func (a *analysis) tryWholeLattice() bool {
 	const n = 9
-	colSum, rowSum, ok := d.bandSums(a.side0)
+	colSum, rowSum, ok := a.rect.bandSums(a.side0)
 	if !ok {
 		return false
 	}
@@ -265,7 +265,7 @@ func (d *Detector) tryWholeLattice(a *analysis) bool {
 		return false
 	}
 	if g2, ok := gridFromLines(a.g, ls, a.side0); ok {
-		return d.preferClearer(a, g2)
+		return a.preferClearer(g2)
 	}
 	return false
 }
@@ -276,34 +276,34 @@ func (d *Detector) tryWholeLattice(a *analysis) bool {
 // the steps before looked into (a comb fit to the text and a turned
 // grid's lines there misplaces it). A larger grid read holds combs of
 // 9×9 inside it.
-func (d *Detector) wholeLatticeApplies(a *analysis) bool {
-	return a.guess.LineScore >= weakLineScore && a.guess.Shape.N() <= 9 && slices.Contains(d.opts.Sizes, 9)
+func (a *analysis) wholeLatticeApplies() bool {
+	return a.guess.LineScore >= weakLineScore && a.guess.Shape.N() <= 9 && slices.Contains(a.opts.Sizes, 9)
 }
 
 // coarse reports whether a grid side n read may be the box lines of a
 // finer grid (16, 12) whose thin lines were lost at the resolution read.
-func (d *Detector) coarse(n int) bool { return n > 0 && n <= 8 && hasMultiple(d.opts.Sizes, n) }
+func (a *analysis) coarse(n int) bool { return n > 0 && n <= 8 && hasMultiple(a.opts.Sizes, n) }
 
 // finerApplies reports whether lookFiner looks at a: a coarse reading
 // (4, 6, 8) or a weak one, not yet made on the finest canvas.
-func (d *Detector) finerApplies(a *analysis) bool {
-	return a.side0 < 16*d.opts.CellPx && (d.coarse(a.side()) || a.guess.LineScore < 0.25)
+func (a *analysis) finerApplies() bool {
+	return a.side0 < 16*a.opts.CellPx && (a.coarse(a.side()) || a.guess.LineScore < 0.25)
 }
 
 // lookFiner gives the reading a second look at the finest canvas and
 // takes it when the first was coarse or the finer lines are clearer.
-func (d *Detector) lookFiner(a *analysis) bool {
-	coarse := d.coarse(a.side())
-	hiSide := 16 * d.opts.CellPx
-	d.warp(a.g, a.gs, hiSide)
-	d.binarise(float64(hiSide)/16, max(3, hiSide/32))
-	hi := inferShape(d.profile(d.hlines, 1), d.profile(d.vlines, 0), d.profile(d.cbin, 1), d.profile(d.cbin, 0), d.opts.Sizes)
+func (a *analysis) lookFiner() bool {
+	coarse := a.coarse(a.side())
+	hiSide := 16 * a.opts.CellPx
+	a.rect.warp(a.g, a.gs, hiSide)
+	a.rect.binarise(float64(hiSide)/16, max(3, hiSide/32))
+	hi := inferShape(profile(a.rect.hlines, 1, &a.rect.prof), profile(a.rect.vlines, 0, &a.rect.prof), profile(a.rect.cbin, 1, &a.rect.prof), profile(a.rect.cbin, 0, &a.rect.prof), a.opts.Sizes)
 	taken := coarse || better(reading{guess: hi}, reading{guess: a.guess}, 0)
 	if taken {
 		a.guess = hi
 		a.side0, a.finer = hiSide, true
 	} else {
-		d.rectify(a.g, a.gs, a.side0) // back to the canvas the guess was made on
+		a.rect.rectify(a.g, a.gs, a.side0) // back to the canvas the guess was made on
 	}
 	return taken
 }
@@ -312,16 +312,16 @@ func (d *Detector) lookFiner(a *analysis) bool {
 // canvas is still coarse: the cell lines may be too light to survive the binarisation
 // (a light, blurred 16×16 grid read as 4×4) but still darken their rows
 // and columns of the grey canvas.
-func (d *Detector) stillCoarse(a *analysis) bool {
-	return a.finer && d.coarse(a.side())
+func (a *analysis) stillCoarse() bool {
+	return a.finer && a.coarse(a.side())
 }
 
 // finerFromGrey reads the finer grid from the grey canvas's rows and
 // columns.
-func (d *Detector) finerFromGrey(a *analysis) bool {
-	rows, cols := greyMedians(d.canvas)
+func (a *analysis) finerFromGrey() bool {
+	rows, cols := greyMedians(a.rect.canvas)
 	n := a.side()
-	m, conf := finerFromGrey(rows, cols, d.profile(d.hlines, 1), d.profile(d.vlines, 0), n, d.opts.Sizes)
+	m, conf := finerFromGrey(rows, cols, profile(a.rect.hlines, 1, &a.rect.prof), profile(a.rect.vlines, 0, &a.rect.prof), n, a.opts.Sizes)
 	if m <= 0 {
 		return false
 	}

@@ -7,6 +7,70 @@ import (
 	"gocv.io/x/gocv"
 )
 
+// rectifier makes the canvases grids are read on: the working grey
+// frame warped flat through a grid, binarised, and its grid lines. Its
+// Mats are scratch, kept between frames.
+type rectifier struct {
+	opts Options
+	gray *gocv.Mat // the working grey frame (the Detector's), read only
+
+	canvas, cblur, cbin          gocv.Mat
+	hlines, vlines, lines, clean gocv.Mat
+	labels, stats, centroids     gocv.Mat
+	prof, lap, hmat              gocv.Mat
+	kernel3                      gocv.Mat
+	hk, vk                       gocv.Mat // line kernels for kLen
+	kLen                         int
+	// canvasGen counts the canvases warp has made; binGen and binBlock
+	// say which canvas cbin was thresholded from and with what block,
+	// so binarise can keep it when only the line kernels change.
+	canvasGen, binGen uint64
+	binBlock          int
+	// grayGen counts the frames the Detector made gray from; kept are the
+	// last two canvases rectify made (see keptCanvas), the older first.
+	grayGen    uint64
+	kept       [2]keptCanvas
+	unbent     keptCanvas // the canvas refineBend may put back (bend.go)
+	ext        gocv.Mat   // the view one cell beyond a grid's sides (whole.go)
+	mapX, mapY gocv.Mat   // a bent canvas's resampling maps (bend.go)
+	// The band sums of the current line images (lattice.go), until
+	// binarise makes new ones.
+	sums struct {
+		col, row [latticeBands][]float64
+		side     int
+		valid    bool
+	}
+}
+
+// newRectifier returns a rectifier for opts reading gray; close frees
+// its Mats.
+func newRectifier(opts Options, gray *gocv.Mat) rectifier {
+	r := rectifier{opts: opts, gray: gray}
+	for _, m := range r.mats() {
+		*m = gocv.NewMat()
+	}
+	r.hmat = gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
+	r.kernel3 = gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
+	return r
+}
+
+func (r *rectifier) mats() []*gocv.Mat {
+	return []*gocv.Mat{&r.canvas, &r.cblur, &r.cbin,
+		&r.hlines, &r.vlines, &r.lines, &r.clean, &r.labels, &r.stats, &r.centroids, &r.prof, &r.lap,
+		&r.hk, &r.vk, &r.ext, &r.mapX, &r.mapY,
+		&r.kept[0].canvas, &r.kept[0].cbin, &r.kept[0].hlines, &r.kept[0].vlines,
+		&r.kept[1].canvas, &r.kept[1].cbin, &r.kept[1].hlines, &r.kept[1].vlines,
+		&r.unbent.canvas, &r.unbent.cbin, &r.unbent.hlines, &r.unbent.vlines}
+}
+
+func (r *rectifier) close() {
+	for _, m := range r.mats() {
+		m.Close()
+	}
+	r.hmat.Close()
+	r.kernel3.Close()
+}
+
 // rectify warps g onto the canvas of the given side and binarises it
 // there, for a 9×9 reading (the first look at any grid).
 // The last two rectified canvases are kept (d.kept): the steps of an
@@ -15,27 +79,27 @@ import (
 // copies instead of a warp and a binarisation (two, as the canvas tried
 // is kept too: the first reading's flat canvas then survives the bend
 // tried after it).
-func (d *Detector) rectify(g Grid, gs float64, side int) {
+func (r *rectifier) rectify(g Grid, gs float64, side int) {
 	block := max(3, int(float64(side)/9*0.75)) | 1
 	kLen := max(3, side/32)
-	for i := range d.kept {
-		k := &d.kept[i]
-		if !k.holds(d.grayGen, g, gs, side, block, kLen) {
+	for i := range r.kept {
+		k := &r.kept[i]
+		if !k.holds(r.grayGen, g, gs, side, block, kLen) {
 			continue
 		}
-		d.putBack(k, block)
+		r.putBack(k, block)
 		if i == 0 { // the most recently used last
-			d.kept[0], d.kept[1] = d.kept[1], d.kept[0]
+			r.kept[0], r.kept[1] = r.kept[1], r.kept[0]
 		}
 		return
 	}
-	d.warp(g, gs, side)
-	d.binarise(float64(side)/9, kLen)
+	r.warp(g, gs, side)
+	r.binarise(float64(side)/9, kLen)
 	// The older slot takes the new canvas and becomes the newer.
-	d.kept[0], d.kept[1] = d.kept[1], d.kept[0]
-	k := &d.kept[1]
-	d.keepCanvas(k)
-	k.valid, k.gray, k.gs, k.side, k.g, k.block, k.kLen = true, d.grayGen, gs, side, g, block, kLen
+	r.kept[0], r.kept[1] = r.kept[1], r.kept[0]
+	k := &r.kept[1]
+	r.keepCanvas(k)
+	k.valid, k.gray, k.gs, k.side, k.g, k.block, k.kLen = true, r.grayGen, gs, side, g, block, kLen
 }
 
 // keptCanvas is a canvas rectify made, with its binarisation and line
@@ -58,73 +122,73 @@ func (k *keptCanvas) holds(gray uint64, g Grid, gs float64, side, block, kLen in
 
 // keepCanvas copies the canvas, its binarisation and its line images
 // into k.
-func (d *Detector) keepCanvas(k *keptCanvas) {
-	d.canvas.CopyTo(&k.canvas)
-	d.cbin.CopyTo(&k.cbin)
-	d.hlines.CopyTo(&k.hlines)
-	d.vlines.CopyTo(&k.vlines)
+func (r *rectifier) keepCanvas(k *keptCanvas) {
+	r.canvas.CopyTo(&k.canvas)
+	r.cbin.CopyTo(&k.cbin)
+	r.hlines.CopyTo(&k.hlines)
+	r.vlines.CopyTo(&k.vlines)
 }
 
 // putBack makes k's canvas the current one, binarised with threshold
 // block block.
-func (d *Detector) putBack(k *keptCanvas, block int) {
-	k.canvas.CopyTo(&d.canvas)
-	k.cbin.CopyTo(&d.cbin)
-	k.hlines.CopyTo(&d.hlines)
-	k.vlines.CopyTo(&d.vlines)
-	d.canvasGen++
-	d.binGen, d.binBlock = d.canvasGen, block
-	d.sums.valid = false
+func (r *rectifier) putBack(k *keptCanvas, block int) {
+	k.canvas.CopyTo(&r.canvas)
+	k.cbin.CopyTo(&r.cbin)
+	k.hlines.CopyTo(&r.hlines)
+	k.vlines.CopyTo(&r.vlines)
+	r.canvasGen++
+	r.binGen, r.binBlock = r.canvasGen, block
+	r.sums.valid = false
 }
 
-// warp fills d.canvas with the grey working image rectified to side×side,
+// warp fills r.canvas with the grey working image rectified to side×side,
 // for grid g whose frame->canvas homography is for g.Side; gs is the scale
 // from working-grey pixels to frame pixels.
-func (d *Detector) warp(g Grid, gs float64, side int) {
-	d.canvasGen++
+func (r *rectifier) warp(g Grid, gs float64, side int) {
+	r.canvasGen++
 	if g.Bend != nil {
-		d.warpBent(g, gs, side)
+		r.warpBent(g, gs, side)
 		return
 	}
 	// gray -> frame -> canvas(g.Side) -> canvas(side)
 	k := float64(side) / float64(g.Side)
 	h := mul3([9]float64{k, 0, 0, 0, k, 0, 0, 0, 1}, mul3(g.H, [9]float64{gs, 0, 0, 0, gs, 0, 0, 0, 1}))
 	for i := 0; i < 9; i++ {
-		d.hmat.SetDoubleAt(i/3, i%3, h[i])
+		r.hmat.SetDoubleAt(i/3, i%3, h[i])
 	}
-	gocv.WarpPerspectiveWithParams(d.gray, &d.canvas, d.hmat, image.Pt(side, side),
+	gocv.WarpPerspectiveWithParams(*r.gray, &r.canvas, r.hmat, image.Pt(side, side),
 		gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
 }
 
-// binarise fills d.cbin (ink = 255) from d.canvas and d.hlines/d.vlines with
+// binarise fills r.cbin (ink = 255) from r.canvas and r.hlines/r.vlines with
 // the long horizontal and vertical strokes of it (grid lines), using line
 // kernels of length kLen. The threshold is kept when the canvas and the
-// block are those d.cbin was made from (nothing writes d.cbin but this):
+// block are those r.cbin was made from (nothing writes r.cbin but this):
 // Analyze's final pass over a 9×9 canvas changes only the kernels.
-func (d *Detector) binarise(cellPx float64, kLen int) {
+func (r *rectifier) binarise(cellPx float64, kLen int) {
 	block := max(3, int(cellPx*0.75)) | 1
-	if d.binGen != d.canvasGen || d.binBlock != block || d.cbin.Empty() {
-		gocv.GaussianBlur(d.canvas, &d.cblur, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
-		gocv.AdaptiveThreshold(d.cblur, &d.cbin, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, block, 7)
-		d.binGen, d.binBlock = d.canvasGen, block
+	if r.binGen != r.canvasGen || r.binBlock != block || r.cbin.Empty() {
+		gocv.GaussianBlur(r.canvas, &r.cblur, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
+		gocv.AdaptiveThreshold(r.cblur, &r.cbin, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, block, 7)
+		r.binGen, r.binBlock = r.canvasGen, block
 	}
-	if kLen != d.kLen {
-		d.hk.Close()
-		d.vk.Close()
-		d.hk = gocv.GetStructuringElement(gocv.MorphRect, image.Pt(kLen, 1))
-		d.vk = gocv.GetStructuringElement(gocv.MorphRect, image.Pt(1, kLen))
-		d.kLen = kLen
+	if kLen != r.kLen {
+		r.hk.Close()
+		r.vk.Close()
+		r.hk = gocv.GetStructuringElement(gocv.MorphRect, image.Pt(kLen, 1))
+		r.vk = gocv.GetStructuringElement(gocv.MorphRect, image.Pt(1, kLen))
+		r.kLen = kLen
 	}
-	gocv.MorphologyEx(d.cbin, &d.hlines, gocv.MorphOpen, d.hk)
-	gocv.MorphologyEx(d.cbin, &d.vlines, gocv.MorphOpen, d.vk)
-	d.sums.valid = false
+	gocv.MorphologyEx(r.cbin, &r.hlines, gocv.MorphOpen, r.hk)
+	gocv.MorphologyEx(r.cbin, &r.vlines, gocv.MorphOpen, r.vk)
+	r.sums.valid = false
 }
 
 // profile returns the sums of m along rows (dim 1: one value per row) or
 // columns (dim 0).
-func (d *Detector) profile(m gocv.Mat, dim int) []float32 {
-	gocv.Reduce(m, &d.prof, dim, gocv.ReduceSum, gocv.MatTypeCV32F)
-	v, err := d.prof.DataPtrFloat32()
+func profile(m gocv.Mat, dim int, scratch *gocv.Mat) []float32 {
+	gocv.Reduce(m, scratch, dim, gocv.ReduceSum, gocv.MatTypeCV32F)
+	v, err := scratch.DataPtrFloat32()
 	if err != nil {
 		return nil
 	}
@@ -132,7 +196,7 @@ func (d *Detector) profile(m gocv.Mat, dim int) []float32 {
 }
 
 // readShape rectifies g and reads its box shape from the line profiles.
-func (d *Detector) readShape(g Grid, gs float64, side int) shapeGuess {
-	d.rectify(g, gs, side)
-	return inferShape(d.profile(d.hlines, 1), d.profile(d.vlines, 0), d.profile(d.cbin, 1), d.profile(d.cbin, 0), d.opts.Sizes)
+func (r *rectifier) readShape(g Grid, gs float64, side int) shapeGuess {
+	r.rectify(g, gs, side)
+	return inferShape(profile(r.hlines, 1, &r.prof), profile(r.vlines, 0, &r.prof), profile(r.cbin, 1, &r.prof), profile(r.cbin, 0, &r.prof), r.opts.Sizes)
 }

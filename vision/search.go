@@ -8,25 +8,77 @@ import (
 	"gocv.io/x/gocv"
 )
 
+// finder is the grid search: the candidate quadrilaterals of a grey
+// image (cands, in Candidates order), which of them was taken, and the
+// images and outline that one is read from. Its Mats are scratch, kept
+// between searches.
+type finder struct {
+	opts             Options
+	small, blur, bin gocv.Mat
+	look             gocv.Mat // a candidate's flat view (choice.go)
+	inner            gocv.Mat // the binary image inside the largest outline (choice.go)
+	prof, hmat       gocv.Mat
+	kernel3          gocv.Mat
+	contours         gocv.PointsVector // of the last grid search
+
+	// The last grid search's quadrilateral (find pixels), the scale from
+	// find pixels to frame pixels and where the search image's origin
+	// lies in the frame (not 0 after a zoomed search), for Analyze's
+	// second look.
+	findQ       [4]pt
+	findContour []pt
+	findScale   float64
+	findOrigin  pt
+	// The candidates of the last grid search, in Candidates order, and
+	// which of them was taken.
+	cands  []candidate
+	chosen int
+}
+
+// newFinder returns a finder for opts; close frees its Mats.
+func newFinder(opts Options) finder {
+	f := finder{opts: opts, chosen: -1}
+	for _, m := range f.mats() {
+		*m = gocv.NewMat()
+	}
+	f.hmat = gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
+	f.kernel3 = gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
+	f.contours = gocv.NewPointsVector() // gocv cannot close a zero one
+	return f
+}
+
+func (f *finder) mats() []*gocv.Mat {
+	return []*gocv.Mat{&f.small, &f.blur, &f.bin, &f.look, &f.inner, &f.prof}
+}
+
+func (f *finder) close() {
+	for _, m := range f.mats() {
+		m.Close()
+	}
+	f.hmat.Close()
+	f.kernel3.Close()
+	f.contours.Close()
+}
+
 // locate also returns the scale from working-grey pixels to frame pixels.
 func (d *Detector) locate(frame gocv.Mat, p Pick) (Grid, float64, error) {
 	gs, err := d.search(frame)
 	if err != nil {
 		return Grid{}, 0, err
 	}
-	d.chosen = pick(d.cands, p, d.frameToFind)
-	return d.take(frame, gs)
+	d.find.chosen = pick(d.find.cands, p, d.find.frameToFind)
+	return d.find.take(frame, gs)
 }
 
-// search looks for the candidate grids of frame (d.cands, in Candidates
+// search looks for the candidate grids of frame (d.find.cands, in Candidates
 // order) and returns the scale from working-grey pixels to frame pixels.
 func (d *Detector) search(frame gocv.Mat) (float64, error) {
-	d.cands, d.chosen = d.cands[:0], -1
+	d.find.cands, d.find.chosen = d.find.cands[:0], -1
 	if err := checkFrame(frame); err != nil {
 		return 0, err
 	}
 	gs := d.toGray(frame)
-	d.findIn(image.Rect(0, 0, d.gray.Cols(), d.gray.Rows()), gs, false, false, d.opts.FindSide)
+	d.find.findIn(d.gray, image.Rect(0, 0, d.gray.Cols(), d.gray.Rows()), gs, false, false, d.opts.FindSide)
 	return gs, nil
 }
 
@@ -36,10 +88,10 @@ func (d *Detector) search(frame gocv.Mat) (float64, error) {
 // scales a small region up (up to maxEnlarge) so thin lines survive the blur
 // and threshold; quick (a told-where search) shrinks by less than areaFrom
 // by linear sampling, as area averaging there costs as much as the search.
-func (d *Detector) findIn(r image.Rectangle, gs float64, enlarge, quick bool, side int) {
-	src := d.gray
-	if r != image.Rect(0, 0, d.gray.Cols(), d.gray.Rows()) {
-		src = d.gray.Region(r)
+func (f *finder) findIn(gray gocv.Mat, r image.Rectangle, gs float64, enlarge, quick bool, side int) {
+	src := gray
+	if r != image.Rect(0, 0, gray.Cols(), gray.Rows()) {
+		src = gray.Region(r)
 		defer src.Close()
 	}
 	find := src
@@ -58,43 +110,43 @@ func (d *Detector) findIn(r image.Rectangle, gs float64, enlarge, quick bool, si
 	}
 	if fs != 1 {
 		sz := image.Pt(max(1, int(math.Round(float64(r.Dx())/fs))), max(1, int(math.Round(float64(r.Dy())/fs))))
-		gocv.Resize(src, &d.small, sz, 0, 0, interp)
-		find = d.small
+		gocv.Resize(src, &f.small, sz, 0, 0, interp)
+		find = f.small
 		fs = float64(r.Dx()) / float64(sz.X)
 	}
-	d.findScale = fs * gs
-	d.findOrigin = pt{float64(r.Min.X) * gs, float64(r.Min.Y) * gs}
-	d.cands = d.scoreCandidates(d.bin, d.findCandidates(find))
+	f.findScale = fs * gs
+	f.findOrigin = pt{float64(r.Min.X) * gs, float64(r.Min.Y) * gs}
+	f.cands = f.scoreCandidates(f.bin, f.findCandidates(find))
 }
 
 // findToFrame maps a point of the search image (find pixels) to frame
 // pixels; pixel centres stay centres.
-func (d *Detector) findToFrame(p pt) pt {
-	return pt{(p.X+0.5)*d.findScale - 0.5 + d.findOrigin.X, (p.Y+0.5)*d.findScale - 0.5 + d.findOrigin.Y}
+func (f *finder) findToFrame(p pt) pt {
+	return pt{(p.X+0.5)*f.findScale - 0.5 + f.findOrigin.X, (p.Y+0.5)*f.findScale - 0.5 + f.findOrigin.Y}
 }
 
 // frameToFind maps a frame point to find pixels (findToFrame's inverse).
-func (d *Detector) frameToFind(p pt) pt {
-	return pt{(p.X-d.findOrigin.X+0.5)/d.findScale - 0.5, (p.Y-d.findOrigin.Y+0.5)/d.findScale - 0.5}
+func (f *finder) frameToFind(p pt) pt {
+	return pt{(p.X-f.findOrigin.X+0.5)/f.findScale - 0.5, (p.Y-f.findOrigin.Y+0.5)/f.findScale - 0.5}
 }
 
 // findCandidates returns the quadrilaterals in img (grey) that may be the
 // grid, largest first: the largest external contours of the
-// adaptive-threshold image (left in d.bin) that reduce to convex
+// adaptive-threshold image (left in f.bin) that reduce to convex
 // quadrilaterals.
-func (d *Detector) findCandidates(img gocv.Mat) []candidate {
+func (f *finder) findCandidates(img gocv.Mat) []candidate {
 	long := max(img.Cols(), img.Rows())
-	gocv.GaussianBlur(img, &d.blur, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
+	gocv.GaussianBlur(img, &f.blur, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
 	block := max(3, long/40) | 1
-	gocv.AdaptiveThreshold(d.blur, &d.bin, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, block, 5)
+	gocv.AdaptiveThreshold(f.blur, &f.bin, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, block, 5)
 	// Close one-pixel gaps in thin printed lines so the grid stays one contour.
-	gocv.Dilate(d.bin, &d.bin, d.kernel3)
+	gocv.Dilate(f.bin, &f.bin, f.kernel3)
 
 	// The contours stay with the Detector until the next search: the
 	// chosen candidate's points are read from them (contourPoints).
-	d.contours.Close()
-	d.contours = gocv.FindContours(d.bin, gocv.RetrievalExternal, gocv.ChainApproxSimple)
-	contours := d.contours
+	f.contours.Close()
+	f.contours = gocv.FindContours(f.bin, gocv.RetrievalExternal, gocv.ChainApproxSimple)
+	contours := f.contours
 	type cand struct {
 		i int
 		a float64
@@ -119,7 +171,7 @@ func (d *Detector) findCandidates(img gocv.Mat) []candidate {
 		if k == 0 {
 			// The largest: all of its points and every way of reducing
 			// it to four corners.
-			p := d.contourPoints(c.i)
+			p := f.contourPoints(c.i)
 			if q, ok := quadFromContour(p); ok {
 				out = append(out, candidate{q: q, contour: p, area: c.a, index: c.i})
 			}
@@ -133,14 +185,14 @@ func (d *Detector) findCandidates(img gocv.Mat) []candidate {
 		}
 	}
 	if len(out) > 0 {
-		out = append(out, d.innerCandidates(out[0], minArea)...)
+		out = append(out, f.innerCandidates(out[0], minArea)...)
 	}
 	return out
 }
 
 // contourPoints copies contour i of the last search out of OpenCV.
-func (d *Detector) contourPoints(i int) []pt {
-	return pointsOf(d.contours.At(i))
+func (f *finder) contourPoints(i int) []pt {
+	return pointsOf(f.contours.At(i))
 }
 
 // pointsOf copies a contour's points out of OpenCV (asking its size once:
@@ -231,17 +283,17 @@ func quadFromContour(p []pt) ([4]pt, bool) {
 
 // take turns candidate d.chosen of the last search into a Grid: its
 // corners refined on the outline's straight runs, checked for size.
-func (d *Detector) take(frame gocv.Mat, gs float64) (Grid, float64, error) {
-	if d.chosen < 0 || d.chosen >= len(d.cands) {
+func (f *finder) take(frame gocv.Mat, gs float64) (Grid, float64, error) {
+	if f.chosen < 0 || f.chosen >= len(f.cands) {
 		return Grid{}, 0, qualityErr(NoGrid, "no quadrilateral contour")
 	}
-	c := &d.cands[d.chosen]
+	c := &f.cands[f.chosen]
 	if c.contour == nil {
-		c.contour = d.contourPoints(c.index)
+		c.contour = f.contourPoints(c.index)
 	}
 	q := refineQuadRobust(c.q, c.contour)
-	d.findQ, d.findContour = q, c.contour
-	g, ok := d.gridFromFind(q)
+	f.findQ, f.findContour = q, c.contour
+	g, ok := f.gridFromFind(q)
 	if !ok {
 		return Grid{}, 0, qualityErr(NoGrid, "degenerate quadrilateral")
 	}
@@ -250,7 +302,7 @@ func (d *Detector) take(frame gocv.Mat, gs float64) (Grid, float64, error) {
 	for i := 0; i < 4; i++ {
 		shortest = math.Min(shortest, fq[i].dist(fq[(i+1)%4]))
 	}
-	limit := math.Min(d.opts.MinSideFrac*float64(min(frame.Cols(), frame.Rows())), d.opts.MinSidePx*gs)
+	limit := math.Min(f.opts.MinSideFrac*float64(min(frame.Cols(), frame.Rows())), f.opts.MinSidePx*gs)
 	if shortest < limit {
 		return g, gs, qualityErr(TooSmall, "grid side %.0f px, need %.0f px", shortest, limit)
 	}
@@ -259,13 +311,13 @@ func (d *Detector) take(frame gocv.Mat, gs float64) (Grid, float64, error) {
 
 // gridFromFind turns a quadrilateral in find pixels into a Grid in frame
 // pixels (corners ordered, Side 9*CellPx, homographies set).
-func (d *Detector) gridFromFind(q [4]pt) (Grid, bool) {
+func (f *finder) gridFromFind(q [4]pt) (Grid, bool) {
 	var fq [4]pt
 	for i, p := range q {
-		fq[i] = d.findToFrame(p)
+		fq[i] = f.findToFrame(p)
 	}
 	fq = orderCorners(fq)
-	g := Grid{Side: 9 * d.opts.CellPx}
+	g := Grid{Side: 9 * f.opts.CellPx}
 	for i, p := range fq {
 		g.Corners[i] = gocv.Point2f{X: float32(p.X), Y: float32(p.Y)}
 	}
@@ -276,13 +328,13 @@ func (d *Detector) gridFromFind(q [4]pt) (Grid, bool) {
 // Sudoku lattice to the search (a grid of 16×16 or on a curled page whose
 // lines score under clearLineScore does; a page around a small grid does
 // not).
-func (d *Detector) takenLooksLikeGrid() bool {
-	if d.chosen < 0 || d.chosen >= len(d.cands) {
+func (f *finder) takenLooksLikeGrid() bool {
+	if f.chosen < 0 || f.chosen >= len(f.cands) {
 		return false
 	}
-	c := d.cands[d.chosen]
-	if len(d.cands) == 1 { // not scored
-		return d.latticeLikeness(d.bin, c.q) >= goodLattice
+	c := f.cands[f.chosen]
+	if len(f.cands) == 1 { // not scored
+		return f.latticeLikeness(f.bin, c.q) >= goodLattice
 	}
 	return c.score >= goodLattice
 }
