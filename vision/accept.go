@@ -13,6 +13,9 @@ type reading struct {
 	err     error
 	taken   error
 	lattice func() bool
+	// from is the search it was taken off, which Candidates reports
+	// when it is the answer.
+	from *finder
 	// via names the steps that made the reading, in order.
 	via []string
 }

@@ -34,6 +34,9 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 			break
 		}
 	}
+	if l.r.from != nil {
+		d.last = l.r.from
+	}
 	g := l.r.g
 	g.Via = l.r.via
 	return g, l.r.cells, l.r.err
@@ -88,7 +91,7 @@ func (l *look) readWithin() (*reading, bool) {
 func (l *look) searchFrame() (*reading, bool) {
 	var err error
 	if l.g, l.gs, err = l.d.locate(l.frame, l.p); err != nil {
-		return &reading{g: l.g, err: err}, true
+		return &reading{g: l.g, err: err, from: &l.d.find}, true
 	}
 	return nil, false
 }
@@ -96,7 +99,7 @@ func (l *look) searchFrame() (*reading, bool) {
 // readSearched reads the grid the search took, the answer when its lines
 // are clear.
 func (l *look) readSearched() (*reading, bool) {
-	r := l.d.readPicked(l.frame, l.g, l.gs, l.p)
+	r := l.d.readPicked(&l.d.find, l.frame, l.g, l.gs, l.p)
 	return &r, acceptable(r, bar{sure: true})
 }
 
@@ -122,11 +125,11 @@ func (d *Detector) analyzeWithin(frame gocv.Mat, q [4]gocv.Point2f) (reading, bo
 	c := centroid(ptsOf(q))
 	p := Pick{Near: gocv.Point2f{X: float32(c.X), Y: float32(c.Y)}, ByPoint: true}
 	d.find.chosen = pick(d.find.cands, p, d.find.frameToFind)
-	g, gs, err := d.find.take(frame, gs)
+	g, gs, err := d.find.take(frame, gs, d.find.chosen)
 	if err != nil {
 		return reading{}, false
 	}
-	rd := d.readPicked(frame, g, gs, p)
+	rd := d.readPicked(&d.find, frame, g, gs, p)
 	if !acceptable(rd, bar{sure: true}) || !sameQuad(rd.g.Corners, q, hintAgree) {
 		return reading{}, false
 	}
@@ -195,31 +198,29 @@ const hintMargin = 0.1
 // it) and the whole frame is searched instead.
 const hintAgree = 0.15
 
-// readPicked reads grid g, the candidate the search took for pick p (gs:
+// readPicked reads grid g, the candidate search f took for pick p (gs:
 // the scale from working-grey pixels to frame pixels). The default pick
 // reads the next candidates when the first holds no lattice: the most
 // Sudoku-like by the search's coarse look, or the largest, may be a page
 // or a frame whose grid is another candidate. Another is taken only when
 // its lines are clear (a frame around the grid and a column of text reads
-// as a lattice of weak lines).
-func (d *Detector) readPicked(frame gocv.Mat, g Grid, gs float64, p Pick) reading {
-	r := d.readTaken(g, gs)
+// as a lattice of weak lines); it is then the one f took.
+func (d *Detector) readPicked(f *finder, frame gocv.Mat, g Grid, gs float64, p Pick) reading {
+	r := d.readTaken(f, f.chosen, g, gs)
 	if p != (Pick{}) || !isKind(r.err, NoGrid) {
 		return r
 	}
-	first := d.find.chosen
-	for k := 1; k < min(len(d.find.cands), maxRetries+1); k++ {
-		d.find.chosen = k
-		g2, gs2, err := d.find.take(frame, gs)
+	for k := 1; k < min(len(f.cands), maxRetries+1); k++ {
+		g2, gs2, err := f.take(frame, gs, k)
 		if err != nil {
 			continue
 		}
-		if r2 := d.readTaken(g2, gs2); acceptable(r2, bar{}) {
+		if r2 := d.readTaken(f, k, g2, gs2); acceptable(r2, bar{}) {
 			r2.via = append([]string{"next-candidate"}, r2.via...)
+			f.chosen = k
 			return r2
 		}
 	}
-	d.find.chosen = first
 	return r
 }
 
@@ -227,24 +228,25 @@ func (d *Detector) readPicked(frame gocv.Mat, g Grid, gs float64, p Pick) readin
 // first holds no lattice.
 const maxRetries = 2
 
-// readTaken reads grid g, just taken off the search (gs: the scale from
-// working-grey pixels to frame pixels), grown to the whole grid when it
-// reads as a part of one, and says how to ask whether the candidate
-// looked like a lattice.
-func (d *Detector) readTaken(g Grid, gs float64) reading {
-	r := d.analyzeTaken(g, gs)
+// readTaken reads grid g, just taken off candidate i of search f (gs:
+// the scale from working-grey pixels to frame pixels), grown to the whole
+// grid when it reads as a part of one, and says how to ask whether the
+// candidate looked like a lattice.
+func (d *Detector) readTaken(f *finder, i int, g Grid, gs float64) reading {
+	r := d.analyzeTaken(f, g, gs)
 	if len(r.cells) > 0 {
-		r = d.wholeGrid(r, gs)
+		r = d.wholeGrid(f, r, gs)
 	}
-	r.lattice = d.find.takenLooksLikeGrid
+	r.lattice = func() bool { return f.looksLikeGrid(i) }
+	r.from = f
 	return r
 }
 
-// analyzeTaken reads grid g (just located; gs is the scale from
+// analyzeTaken reads grid g (just taken off search f; gs is the scale from
 // working-grey pixels to frame pixels): its box shape and its cells, and
 // how clearly its lines stand out (the line score).
-func (d *Detector) analyzeTaken(g Grid, gs float64) reading {
-	a := analysis{rect: &d.rect, find: &d.find, opts: d.opts, g: g, gs: gs, side0: g.Side}
+func (d *Detector) analyzeTaken(f *finder, g Grid, gs float64) reading {
+	a := analysis{rect: &d.rect, find: f, opts: d.opts, g: g, gs: gs, side0: g.Side}
 	if len(d.opts.Sizes) == 1 {
 		a.side0 = canvasSide(d.opts.Sizes[0], d.opts.CellPx)
 	}

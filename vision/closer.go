@@ -11,9 +11,9 @@ import (
 // like a lattice: that is mostly a page held up, its grid's lines blurred
 // at the search's resolution. It takes that reading when it is a 9×9 grid
 // with clear lines (9×9 only: a 12×12 read this way lost a given);
-// otherwise it searches again and keeps this look for the late one.
+// otherwise it keeps this look for the late one.
 func (l *look) earlyCloser() (*reading, bool) {
-	if l.d.find.takenLooksLikeGrid() {
+	if l.d.find.looksLikeGrid(l.d.find.chosen) {
 		return nil, false
 	}
 	roi, ok := l.d.find.zoomRegion(image.Pt(l.d.gray.Cols(), l.d.gray.Rows()), l.gs)
@@ -25,10 +25,6 @@ func (l *look) earlyCloser() (*reading, bool) {
 		return &z.reading, true
 	}
 	l.early = &z
-	var err error
-	if l.g, l.gs, err = l.d.locate(l.frame, l.p); err != nil {
-		return &reading{g: l.g, err: err}, true
-	}
 	return nil, false
 }
 
@@ -45,11 +41,9 @@ func (l *look) lateCloser() (*reading, bool) {
 	if !ok {
 		return nil, true
 	}
-	saved := l.d.find.searchState()
 	var z zoomLook
 	if l.early != nil && l.early.roi == roi {
 		z = *l.early
-		l.d.find.restoreSearch(z.state)
 	} else {
 		z = l.d.lookCloser(l.frame, roi, l.gs, l.p)
 	}
@@ -59,44 +53,43 @@ func (l *look) lateCloser() (*reading, bool) {
 	case isKind(z.taken, TooSmall) && isKind(l.r.err, NoGrid) && z.smallLattice >= goodLattice:
 		// The page holds a grid too small to read: say so ("move
 		// closer") rather than that there is none.
-		return &reading{g: z.g, err: z.taken}, true
+		return &reading{g: z.g, err: z.taken, from: z.from}, true
 	}
-	l.d.find.restoreSearch(saved)
 	return nil, true
 }
 
 // zoomLook is what a closer look at a region of the frame found: the
-// reading of the grid it took, the lattice score of a grid too small to
-// read, and the search's state, to put back when a later search
-// replaced it.
+// reading of the grid it took (off the Detector's zoom search) and the
+// lattice score of a grid too small to read.
 type zoomLook struct {
 	roi image.Rectangle
 	reading
 	smallLattice float64
-	state        searchState
 }
 
 // lookCloser searches region roi of the working grey image (gs: its
-// scale to frame pixels) enlarged up to the search's resolution, takes
-// the grid p picks there and reads it.
+// scale to frame pixels) enlarged up to the search's resolution, with
+// the zoom search (the whole frame's stays as it is), takes the grid p
+// picks there and reads it.
 func (d *Detector) lookCloser(frame gocv.Mat, roi image.Rectangle, gs float64, p Pick) zoomLook {
+	f := &d.zoom
 	z := zoomLook{roi: roi}
-	d.find.findIn(d.gray, roi, gs, true, false, d.opts.FindSide)
-	d.find.chosen = pick(d.find.cands, p, d.find.frameToFind)
-	g, gs2, err := d.find.take(frame, gs)
+	z.from = f
+	f.findIn(d.gray, roi, gs, true, false, d.opts.FindSide)
+	f.chosen = pick(f.cands, p, f.frameToFind)
+	g, gs2, err := f.take(frame, gs, f.chosen)
 	switch {
 	case err == nil:
-		z.reading = d.readPicked(frame, g, gs2, p)
-		// Asked now: the search that follows replaces this one's image.
-		looks := d.find.takenLooksLikeGrid()
+		z.reading = d.readPicked(f, frame, g, gs2, p)
+		// Asked now: a later closer look replaces this one's image.
+		looks := f.looksLikeGrid(f.chosen)
 		z.lattice = func() bool { return looks }
 	case isKind(err, TooSmall):
 		z.g, z.taken = g, err
-		z.smallLattice = d.find.latticeLikeness(d.find.bin, d.find.cands[d.find.chosen].q)
+		z.smallLattice = f.latticeLikeness(f.bin, f.cands[f.chosen].q)
 	default:
 		z.g, z.taken = g, err
 	}
-	z.state = d.find.searchState()
 	return z
 }
 
@@ -145,21 +138,3 @@ const (
 	// than half, a grid line keeps its ink under linear sampling).
 	areaFrom = 2.0
 )
-
-// searchState is what Candidates and the pick read of the last search.
-type searchState struct {
-	cands  []candidate
-	chosen int
-	scale  float64
-	origin pt
-}
-
-func (f *finder) searchState() searchState {
-	return searchState{append([]candidate(nil), f.cands...), f.chosen, f.findScale, f.findOrigin}
-}
-
-// restoreSearch puts back what Candidates reports of an earlier search
-// (its images are gone: only Candidates may follow).
-func (f *finder) restoreSearch(s searchState) {
-	f.cands, f.chosen, f.findScale, f.findOrigin = append(f.cands[:0], s.cands...), s.chosen, s.scale, s.origin
-}

@@ -15,7 +15,11 @@ type Detector struct {
 	// work is the frame scaled down to MaxSide; gray is it in grey, the
 	// working image the search and the canvases read.
 	work, gray gocv.Mat
-	find       finder    // the grid search (search.go)
+	// find searches the frame (search.go) and zoom a part of it, for a
+	// closer look (closer.go); last is the one of them that Candidates
+	// reports, the search that made the last reading.
+	find, zoom finder
+	last       *finder
 	rect       rectifier // the canvases grids are read on (rectify.go)
 }
 
@@ -23,7 +27,8 @@ type Detector struct {
 // Call Close when done.
 func NewDetector(opts Options) *Detector {
 	d := &Detector{opts: opts.withDefaults(), work: gocv.NewMat(), gray: gocv.NewMat()}
-	d.find = newFinder(d.opts)
+	d.find, d.zoom = newFinder(d.opts), newFinder(d.opts)
+	d.last = &d.find
 	d.rect = newRectifier(d.opts, &d.gray)
 	return d
 }
@@ -33,6 +38,7 @@ func (d *Detector) Close() error {
 	d.work.Close()
 	d.gray.Close()
 	d.find.close()
+	d.zoom.close()
 	d.rect.close()
 	return nil
 }
@@ -96,13 +102,14 @@ func (d *Detector) LocatePick(frame gocv.Mat, p Pick) (Grid, error) {
 // A frame with one candidate gives it alone, not scored (Score 0, Grid
 // true).
 func (d *Detector) Candidates() []Candidate {
-	out := make([]Candidate, len(d.find.cands))
-	for i, c := range d.find.cands {
+	f := d.last
+	out := make([]Candidate, len(f.cands))
+	for i, c := range f.cands {
 		out[i].Score = c.score
-		out[i].Grid = gridLike(d.find.cands, i)
-		out[i].Chosen = i == d.find.chosen
+		out[i].Grid = gridLike(f.cands, i)
+		out[i].Chosen = i == f.chosen
 		for k, p := range orderCorners(c.q) {
-			f := d.find.findToFrame(p)
+			f := f.findToFrame(p)
 			out[i].Corners[k] = gocv.Point2f{X: float32(f.X), Y: float32(f.Y)}
 		}
 	}

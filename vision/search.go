@@ -67,7 +67,8 @@ func (d *Detector) locate(frame gocv.Mat, p Pick) (Grid, float64, error) {
 		return Grid{}, 0, err
 	}
 	d.find.chosen = pick(d.find.cands, p, d.find.frameToFind)
-	return d.find.take(frame, gs)
+	d.last = &d.find
+	return d.find.take(frame, gs, d.find.chosen)
 }
 
 // search looks for the candidate grids of frame (d.find.cands, in Candidates
@@ -281,13 +282,14 @@ func quadFromContour(p []pt) ([4]pt, bool) {
 	return q, true
 }
 
-// take turns candidate d.chosen of the last search into a Grid: its
-// corners refined on the outline's straight runs, checked for size.
-func (f *finder) take(frame gocv.Mat, gs float64) (Grid, float64, error) {
-	if f.chosen < 0 || f.chosen >= len(f.cands) {
+// take turns candidate i of the last search into a Grid: its corners
+// refined on the outline's straight runs, checked for size. The outline
+// it was taken from is kept (findQ, findContour) for the reading's mends.
+func (f *finder) take(frame gocv.Mat, gs float64, i int) (Grid, float64, error) {
+	if i < 0 || i >= len(f.cands) {
 		return Grid{}, 0, qualityErr(NoGrid, "no quadrilateral contour")
 	}
-	c := &f.cands[f.chosen]
+	c := &f.cands[i]
 	if c.contour == nil {
 		c.contour = f.contourPoints(c.index)
 	}
@@ -324,15 +326,14 @@ func (f *finder) gridFromFind(q [4]pt) (Grid, bool) {
 	return g, setHomography(&g)
 }
 
-// takenLooksLikeGrid reports whether the candidate taken looked like a
-// Sudoku lattice to the search (a grid of 16×16 or on a curled page whose
-// lines score under clearLineScore does; a page around a small grid does
-// not).
-func (f *finder) takenLooksLikeGrid() bool {
-	if f.chosen < 0 || f.chosen >= len(f.cands) {
+// looksLikeGrid reports whether candidate i looked like a Sudoku lattice
+// to the search (a grid of 16×16 or on a curled page whose lines score
+// under clearLineScore does; a page around a small grid does not).
+func (f *finder) looksLikeGrid(i int) bool {
+	if i < 0 || i >= len(f.cands) {
 		return false
 	}
-	c := f.cands[f.chosen]
+	c := f.cands[i]
 	if len(f.cands) == 1 { // not scored
 		return f.latticeLikeness(f.bin, c.q) >= goodLattice
 	}

@@ -123,13 +123,14 @@ func grown(g Grid, n int, grow [4]bool) (Grid, bool) {
 	return next, setHomography(&next)
 }
 
-// wholeGrid checks a grid read smaller than 9×9 (g with its cells) for a
+// wholeGrid checks a grid read smaller than 9×9 (g with its cells, taken
+// off search f) for a
 // lattice continuing beyond its sides. It reads the grid grown by a cell
 // on those sides, again while the lattice continues, and returns the
 // larger reading once the lattice stops; a part it cannot grow into a
 // clear reading is refused (NoGrid): a 9×9 page is never read as a
 // smaller puzzle made of its boxes.
-func (d *Detector) wholeGrid(r reading, gs float64) reading {
+func (d *Detector) wholeGrid(f *finder, r reading, gs float64) reading {
 	g, n := r.g, r.g.Shape.N()
 	if n >= 9 || n == 0 {
 		return r
@@ -147,7 +148,7 @@ func (d *Detector) wholeGrid(r reading, gs float64) reading {
 		if !setHomography(&g2) {
 			break
 		}
-		r3 := d.analyzeTaken(g2, gs)
+		r3 := d.analyzeTaken(f, g2, gs)
 		if !acceptable(r3, bar{above: n}) {
 			break
 		}
