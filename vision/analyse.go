@@ -250,7 +250,7 @@ func (d *Detector) analyzeTaken(f *finder, g Grid, gs float64) reading {
 	if len(d.opts.Sizes) == 1 {
 		a.side0 = canvasSide(d.opts.Sizes[0], d.opts.CellPx)
 	}
-	a.guess = d.rect.readShape(a.g, gs, a.side0)
+	a.guess, a.c = d.rect.readShape(a.g, gs, a.side0, nil)
 	for _, m := range mends {
 		if (m.applies == nil || m.applies(&a)) && m.try(&a) {
 			a.via = append(a.via, m.name)
@@ -264,7 +264,7 @@ func (d *Detector) analyzeTaken(f *finder, g Grid, gs float64) reading {
 	}
 	cs := a.finalCanvas(n)
 	r.g = a.g
-	r.cells = d.rect.cells(n, cs, d.manyLooks(r.g, n))
+	r.cells = d.rect.cells(a.c, n, cs, d.manyLooks(r.g, n))
 	switch {
 	case r.g.Brightness < d.opts.MinBrightness:
 		r.err = qualityErr(TooDark, "mean grey %.0f, need %.0f", r.g.Brightness, d.opts.MinBrightness)
@@ -284,6 +284,7 @@ type analysis struct {
 	rect  *rectifier // the canvases it is read on
 	find  *finder    // the search it was taken off
 	opts  Options
+	c     *canvas // the canvas the reading so far was made on
 	g     Grid
 	gs    float64
 	side0 int

@@ -290,10 +290,10 @@ func (f *finder) outlineBend(g Grid) *Bend {
 	return coonsBend(edgeBends(pts))
 }
 
-// warpBent fills d.canvas with the grey working image resampled through
+// warpBent fills c.grey with the grey working image resampled through
 // g's homography and bend onto a side×side canvas; gs is the scale from
 // working-grey pixels to frame pixels.
-func (r *rectifier) warpBent(g Grid, gs float64, side int) {
+func (r *rectifier) warpBent(c *canvas, g Grid, gs float64, side int) {
 	if r.mapX.Rows() != side || r.mapX.Cols() != side {
 		r.mapX.Close()
 		r.mapY.Close()
@@ -346,5 +346,5 @@ func (r *rectifier) warpBent(g Grid, gs float64, side int) {
 			ys[o] = float32((hs[3]*cx + hs[4]*cy + hs[5]) / w / gs)
 		}
 	}
-	gocv.Remap(*r.gray, &r.canvas, &r.mapX, &r.mapY, gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
+	gocv.Remap(*r.gray, &c.grey, &r.mapX, &r.mapY, gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
 }

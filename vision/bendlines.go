@@ -4,22 +4,22 @@ import (
 	"math"
 )
 
-// refineBend finds where the n+1 lines of each direction run on the
-// current (bent, binarised) canvas of side g.Side and, when they depart
-// from the ideal lattice, gives g a bend through the crossings found:
-// between them every cell is mapped bilinearly. It re-warps and
-// re-binarises the canvas when it does; false means it left g alone.
-func (r *rectifier) refineBend(g *Grid, gs float64, n int, cs float64) bool {
+// refineBend finds where the n+1 lines of each direction run on c, g's
+// (bent, binarised) canvas of side g.Side, and, when they depart from the
+// ideal lattice, gives g a bend through the crossings found: between them
+// every cell is mapped bilinearly. It returns the canvas of g then, a
+// new one when it bent g; false means it left g and c alone.
+func (r *rectifier) refineBend(c *canvas, g *Grid, gs float64, n int, cs float64) (*canvas, bool) {
 	side := g.Side
-	colSum, rowSum, ok := r.bandSums(side)
+	colSum, rowSum, ok := r.bandSums(c, side)
 	if !ok || n < 2 {
-		return false
+		return c, false
 	}
 	band := float64(side) / latticeBands
 	vx, seenV, okV := lineCurves(colSum, n, cs, band)
 	hy, seenH, okH := lineCurves(rowSum, n, cs, band)
 	if !okV || !okH {
-		return false
+		return c, false
 	}
 	s := float64(side)
 	w := n + 1
@@ -50,27 +50,23 @@ func (r *rectifier) refineBend(g *Grid, gs float64, n int, cs float64) bool {
 	// is (a flat page's inner lines are within a tenth of a cell). Two
 	// cells or more: the measurement is not to be trusted.
 	if moved < 0.2*cs || moved > 2*cs {
-		return false
+		return c, false
 	}
 	// Kept only when the lines stand out more on the new canvas.
-	before := r.latticeContrast(n)
-	// The canvas at hand is g's (warped and binarised for these cells):
-	// kept, it is put back below rather than warped and binarised again.
-	r.keepCanvas(&r.unbent)
-	block := r.binBlock
-	old := g.Bend
-	g.Bend = next
-	r.warp(*g, gs, side)
-	r.binarise(cs, r.kLen)
-	after := r.latticeContrast(n)
+	before := r.latticeContrast(c, n)
+	bent := *g
+	bent.Bend = next
+	nc := r.fresh(c)
+	r.warp(nc, bent, gs, side)
+	r.binarise(nc, cs, c.kLen)
+	after := r.latticeContrast(nc, n)
 	// Lines found all the way across are trusted with any gain; lines partly
 	// filled in from their neighbours only with a clear one.
 	if gain := after - before; gain > refineGain || gain > 0 && math.Min(seenV, seenH) >= 0.95 {
-		return true
+		*g = bent
+		return nc, true
 	}
-	g.Bend = old
-	r.putBack(&r.unbent, block)
-	return false
+	return c, false
 }
 
 // refineGain is how much the lines must stand out more for a refined
@@ -83,8 +79,8 @@ const refineGain = 0.05
 // latticeContrast is how much the ink of the binarised canvas gathers on
 // the lines of an even n×n lattice rather than between them (the mean of
 // lineContrast over rows and columns).
-func (r *rectifier) latticeContrast(n int) float64 {
-	rows, cols := normalise01(profile(r.cbin, 1, &r.prof)), normalise01(profile(r.cbin, 0, &r.prof))
+func (r *rectifier) latticeContrast(c *canvas, n int) float64 {
+	rows, cols := normalise01(profile(c.bin, 1, &r.prof)), normalise01(profile(c.bin, 0, &r.prof))
 	if len(rows) < 3*n || len(cols) < 3*n {
 		return math.Inf(-1)
 	}

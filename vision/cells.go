@@ -20,15 +20,16 @@ type piece struct {
 	aside           bool // its centre lies in the cell but off the cell's middle
 }
 
-// cells cuts the binarised canvas into n×n cells of cs pixels. Grid lines
+// cells cuts the binarised canvas c into n×n cells of cs pixels. Grid lines
 // (the long strokes found by binarise, slightly dilated) are removed first;
 // the remaining ink is split into connected components, and each component
 // goes to the cell that holds its bounding-box centre when it is smaller
 // than a cell. What touches a cell's border zone off-centre is treated as
 // a grid-line remnant and left out, unless it is the second digit of a
 // number (see gather).
-func (r *rectifier) cells(n int, cs float64, looks bool) []Cell {
-	r.removeLines(cs)
+func (r *rectifier) cells(c *canvas, n int, cs float64, looks bool) []Cell {
+	r.last = c
+	r.removeLines(c, cs)
 	nl := gocv.ConnectedComponentsWithStatsWithParams(r.clean, &r.labels, &r.stats, &r.centroids,
 		8, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
 
@@ -41,8 +42,8 @@ func (r *rectifier) cells(n int, cs float64, looks bool) []Cell {
 	if err1 != nil || err2 != nil || nl < 2 || len(sb) < nl*5*4 {
 		return out
 	}
-	canvas, err3 := r.canvas.DataPtrUint8()
-	bin, err4 := r.cbin.DataPtrUint8()
+	canvas, err3 := c.grey.DataPtrUint8()
+	bin, err4 := c.bin.DataPtrUint8()
 	if err3 != nil || err4 != nil {
 		return out
 	}
@@ -50,8 +51,8 @@ func (r *rectifier) cells(n int, cs float64, looks bool) []Cell {
 	labels := unsafe.Slice((*int32)(unsafe.Pointer(&lb[0])), len(lb)/4)
 	side := r.clean.Cols()
 	pl := plane{canvas: canvas, bin: bin, labels: labels, side: side, n: n, cs: cs, looks: looks}
-	if hl, err := r.hlines.DataPtrUint8(); err == nil && len(hl) == len(bin) {
-		if vl, err := r.vlines.DataPtrUint8(); err == nil && len(vl) == len(bin) {
+	if hl, err := c.hlines.DataPtrUint8(); err == nil && len(hl) == len(bin) {
+		if vl, err := c.vlines.DataPtrUint8(); err == nil && len(vl) == len(bin) {
 			pl.hl, pl.vl = hl, vl
 		}
 	}

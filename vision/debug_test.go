@@ -8,22 +8,24 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// dumpCanvas writes the last canvas, its binarisation and the cleaned ink
-// side by side to path (for eyeballing misses).
+// dumpCanvas writes the last canvas cells were cut from, its
+// binarisation and the cleaned ink side by side to path (for eyeballing
+// misses).
 func (d *Detector) dumpCanvas(path string) {
-	if d.rect.canvas.Empty() {
+	c := d.rect.last
+	if c == nil || c.grey.Empty() {
 		return
 	}
-	m := d.rect.canvas.Clone()
+	m := c.grey.Clone()
 	defer m.Close()
 	lines := gocv.NewMat()
 	defer lines.Close()
-	if !d.rect.hlines.Empty() && d.rect.hlines.Rows() == d.rect.vlines.Rows() {
-		gocv.BitwiseOr(d.rect.hlines, d.rect.vlines, &lines)
+	if !c.hlines.Empty() && c.hlines.Rows() == c.vlines.Rows() {
+		gocv.BitwiseOr(c.hlines, c.vlines, &lines)
 	}
 	// Stages from an earlier, differently sized canvas are skipped:
 	// Hconcat would throw on them.
-	for _, s := range []gocv.Mat{d.rect.cbin, d.rect.clean, lines} {
+	for _, s := range []gocv.Mat{c.bin, d.rect.clean, lines} {
 		if !s.Empty() && s.Rows() == m.Rows() && s.Type() == m.Type() {
 			gocv.Hconcat(m, s, &m)
 		}

@@ -6,30 +6,31 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// finalCanvas warps and binarises the canvas the n×n grid's cells are cut
-// from (its lattice snapped, its corners and bend refined, its sharpness
-// and brightness taken), fills in a.g, and returns the cell side in
+// finalCanvas makes the canvas the n×n grid's cells are cut from (its
+// lattice snapped, its corners and bend refined, its sharpness and
+// brightness taken), fills in a.g and a.c, and returns the cell side in
 // canvas pixels.
 func (a *analysis) finalCanvas(n int) float64 {
-	g, gs, side0 := a.g, a.gs, a.side0
+	g, gs, side0, c := a.g, a.gs, a.side0, a.c
 	side := canvasSide(n, a.opts.CellPx)
 	cs := float64(side) / float64(n)
 	// Small cells need the lattice exactly: snap the corners to the grid
 	// lines of the canvas at hand, before the final warp.
 	snapped := false
 	if n >= 12 {
-		if c, ok := a.rect.latticeCorners(g, side0, n); ok {
-			g.Corners = c
+		if q, ok := a.rect.latticeCorners(c, g, side0, n); ok {
+			g.Corners = q
 			snapped = setHomography(&g)
 		}
 	}
 	// Re-warp and re-binarise only when N or the snap changed the canvas or
 	// the kernels.
-	if k := cutKernel(side, cs); side != side0 || k != a.rect.kLen || snapped {
+	if k := cutKernel(side, cs); side != side0 || k != c.kLen || snapped {
 		if side != side0 || snapped {
-			a.rect.warp(g, gs, side)
+			c = a.rect.fresh(c)
+			a.rect.warp(c, g, gs, side)
 		}
-		a.rect.binarise(cs, k)
+		a.rect.binarise(c, cs, k)
 	}
 	g.Side = side
 	setHomography(&g)
@@ -39,17 +40,17 @@ func (a *analysis) finalCanvas(n int) float64 {
 		// curvature bends the inner lines): a corner is only replaced when the
 		// lattice puts it far from the outline's (a caption or a neighbouring
 		// box fused with the outline at that corner).
-		a.rect.fixOutlierCorners(&g, gs, n, cs)
+		c = a.rect.fixOutlierCorners(c, &g, gs, n, cs)
 		// A curled page crowds the cells where it turns away: the lines
 		// say where the cells are.
-		a.rect.refineBend(&g, gs, n, cs)
+		c, _ = a.rect.refineBend(c, &g, gs, n, cs)
 	}
 	g.Shape = a.guess.Shape
 	g.ShapeConfidence = a.guess.Confidence
 	// Sharpness and brightness come from the final canvas: for a 16×16
 	// grid the finest, where it is read.
-	a.rect.measure(&g)
-	a.g = g
+	a.rect.measure(c, &g)
+	a.g, a.c = g, c
 	return cs
 }
 
@@ -58,19 +59,19 @@ func (a *analysis) finalCanvas(n int) float64 {
 func cutKernel(side int, cs float64) int { return max(side/12, int(cs*0.75)) }
 
 // latticeCorners returns g's corners (frame pixels) corrected so the grid
-// lines found on the current line images (canvas of side canvasSide,
-// warped with g) fall on the ideal n×n lattice.
-func (r *rectifier) latticeCorners(g Grid, canvasSide, n int) ([4]gocv.Point2f, bool) {
+// lines found on the line images of c (of side canvasSide, warped with
+// g) fall on the ideal n×n lattice.
+func (r *rectifier) latticeCorners(c *canvas, g Grid, canvasSide, n int) ([4]gocv.Point2f, bool) {
 	cs := float64(canvasSide) / float64(n)
-	colSum, rowSum, ok := r.bandSums(canvasSide)
+	colSum, rowSum, ok := r.bandSums(c, canvasSide)
 	if !ok {
 		return g.Corners, false
 	}
-	c, ok := latticeCorrection(colSum, rowSum, canvasSide, n, cs, 0.5*cs)
+	corr, ok := latticeCorrection(colSum, rowSum, canvasSide, n, cs, 0.5*cs)
 	if !ok {
 		return g.Corners, false
 	}
-	ci, ok := invert3(c)
+	ci, ok := invert3(corr)
 	if !ok {
 		return g.Corners, false
 	}
@@ -86,14 +87,14 @@ func (r *rectifier) latticeCorners(g Grid, canvasSide, n int) ([4]gocv.Point2f, 
 	return out, true
 }
 
-// fixOutlierCorners replaces the corners of g (whose canvas side is
-// g.Side, just binarised) that the lattice puts more than latticeOverride
-// of the grid side from the outline's, and re-warps and re-binarises the
-// canvas when one moved.
-func (r *rectifier) fixOutlierCorners(g *Grid, gs float64, n int, cs float64) {
-	lat, ok := r.latticeCorners(*g, g.Side, n)
+// fixOutlierCorners replaces the corners of g (whose canvas c, of side
+// g.Side, is just binarised) that the lattice puts more than
+// latticeOverride of the grid side from the outline's, and returns g's
+// canvas: a new one when a corner moved, else c.
+func (r *rectifier) fixOutlierCorners(c *canvas, g *Grid, gs float64, n int, cs float64) *canvas {
+	lat, ok := r.latticeCorners(c, *g, g.Side, n)
 	if !ok {
-		return
+		return c
 	}
 	side := MeanSide(g.Corners)
 	next := *g
@@ -105,11 +106,13 @@ func (r *rectifier) fixOutlierCorners(g *Grid, gs float64, n int, cs float64) {
 		}
 	}
 	if !moved || !setHomography(&next) {
-		return
+		return c
 	}
 	*g = next
-	r.warp(*g, gs, g.Side)
-	r.binarise(cs, r.kLen)
+	nc := r.fresh(c)
+	r.warp(nc, *g, gs, g.Side)
+	r.binarise(nc, cs, c.kLen)
+	return nc
 }
 
 // latticeOverride is how far (fraction of the grid side) the lattice must
@@ -118,10 +121,10 @@ func (r *rectifier) fixOutlierCorners(g *Grid, gs float64, n int, cs float64) {
 // outline corners pulled by a caption are off by more than this.
 const latticeOverride = 0.035
 
-// measure sets g's Brightness and Sharpness from the current canvas.
-func (r *rectifier) measure(g *Grid) {
-	g.Brightness = r.canvas.Mean().Val1
-	gocv.Laplacian(r.canvas, &r.lap, gocv.MatTypeCV16S, 1, 1, 0, gocv.BorderReplicate)
+// measure sets g's Brightness and Sharpness from its canvas c.
+func (r *rectifier) measure(c *canvas, g *Grid) {
+	g.Brightness = c.grey.Mean().Val1
+	gocv.Laplacian(c.grey, &r.lap, gocv.MatTypeCV16S, 1, 1, 0, gocv.BorderReplicate)
 	g.Sharpness = variance16(r.lap)
 }
 

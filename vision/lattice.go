@@ -49,15 +49,15 @@ func bandSums(vl, hl []uint8, side int) (colSum, rowSum [latticeBands][]float64)
 	return colSum, rowSum
 }
 
-// bandSums is bandSums on d.vlines and d.hlines (side×side), summed by
+// bandSums is bandSums on c.vlines and c.hlines (side×side), summed by
 // OpenCV on band regions. ok is false when the images do not match side.
-// The sums are kept until binarise changes the line images, as several
+// The sums are kept with c until its line images change, as several
 // steps read them from one canvas.
-func (r *rectifier) bandSums(side int) (colSum, rowSum [latticeBands][]float64, ok bool) {
-	if r.sums.valid && r.sums.side == side {
-		return r.sums.col, r.sums.row, true
+func (r *rectifier) bandSums(c *canvas, side int) (colSum, rowSum [latticeBands][]float64, ok bool) {
+	if c.sums.valid && c.sums.side == side {
+		return c.sums.col, c.sums.row, true
 	}
-	if r.vlines.Cols() != side || r.vlines.Rows() != side || r.hlines.Cols() != side || r.hlines.Rows() != side {
+	if c.vlines.Cols() != side || c.vlines.Rows() != side || c.hlines.Cols() != side || c.hlines.Rows() != side {
 		return colSum, rowSum, false
 	}
 	sum := func(m gocv.Mat, rect image.Rectangle, dim int) []float64 {
@@ -76,13 +76,13 @@ func (r *rectifier) bandSums(side int) (colSum, rowSum [latticeBands][]float64, 
 	}
 	for b := 0; b < latticeBands; b++ {
 		lo, hi := b*side/latticeBands, (b+1)*side/latticeBands
-		colSum[b] = sum(r.vlines, image.Rect(0, lo, side, hi), 0)
-		rowSum[b] = sum(r.hlines, image.Rect(lo, 0, hi, side), 1)
+		colSum[b] = sum(c.vlines, image.Rect(0, lo, side, hi), 0)
+		rowSum[b] = sum(c.hlines, image.Rect(lo, 0, hi, side), 1)
 		if colSum[b] == nil || rowSum[b] == nil {
 			return colSum, rowSum, false
 		}
 	}
-	r.sums.col, r.sums.row, r.sums.side, r.sums.valid = colSum, rowSum, side, true
+	c.sums.col, c.sums.row, c.sums.side, c.sums.valid = colSum, rowSum, side, true
 	return colSum, rowSum, true
 }
 

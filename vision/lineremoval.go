@@ -7,10 +7,13 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// removeLines leaves in d.clean the ink of d.cbin without the grid lines
-// (d.hlines, d.vlines, which it dilates and leaves in d.lines), giving
-// back the digits' own strokes the line masks took.
-func (r *rectifier) removeLines(cs float64) {
+// removeLines leaves in r.clean the ink of c.bin without the grid lines
+// (c.hlines, c.vlines, which it dilates, and leaves in r.lines), giving
+// back the digits' own strokes the line masks took. It changes c: the
+// reading cuts its cells from it last.
+func (r *rectifier) removeLines(c *canvas, cs float64) {
+	c.changed()
+	c.binned = false
 	// A digit's own stroke can be as long as the line kernels: the stem of
 	// a tall 1, or any stroke of a digit touching the canvas's edge where
 	// the outer line fell outside (the opening counts what lies beyond
@@ -18,23 +21,22 @@ func (r *rectifier) removeLines(cs float64) {
 	// be lost. Grid lines lie on the lattice and run on for cells; what
 	// the masks hold in a cell's middle, shorter than a cell, is given
 	// back to the ink.
-	if hb, err := r.hlines.DataPtrUint8(); err == nil {
-		if vb, err := r.vlines.DataPtrUint8(); err == nil && len(hb) == len(vb) {
-			side := r.hlines.Cols()
+	if hb, err := c.hlines.DataPtrUint8(); err == nil {
+		if vb, err := c.vlines.DataPtrUint8(); err == nil && len(hb) == len(vb) {
+			side := c.hlines.Cols()
 			freeStrokes(hb, side, 1, side, cs)
 			freeStrokes(vb, side, side, 1, cs)
 		}
 	}
-	gocv.Dilate(r.hlines, &r.hlines, r.kernel3)
-	gocv.Dilate(r.vlines, &r.vlines, r.kernel3)
-	r.sums.valid = false
+	gocv.Dilate(c.hlines, &c.hlines, r.kernel3)
+	gocv.Dilate(c.vlines, &c.vlines, r.kernel3)
 	// A digit printed across a line (a fold of the page bends grid lines
 	// through cells, a crease prints as a line of its own) would be cut
 	// in two by the line mask; keep the stroke where it crosses.
-	if hb, err := r.hlines.DataPtrUint8(); err == nil {
-		if vb, err := r.vlines.DataPtrUint8(); err == nil {
-			if bb, err := r.cbin.DataPtrUint8(); err == nil && len(hb) == len(bb) && len(vb) == len(bb) {
-				side := r.cbin.Cols()
+	if hb, err := c.hlines.DataPtrUint8(); err == nil {
+		if vb, err := c.vlines.DataPtrUint8(); err == nil {
+			if bb, err := c.bin.DataPtrUint8(); err == nil && len(hb) == len(bb) && len(vb) == len(bb) {
+				side := c.bin.Cols()
 				maxRun := max(4, int(0.25*cs))
 				maxInk := max(4, int(0.5*cs))
 				mendCrossings(hb, bb, side, side, 1, maxRun, maxInk, cs)
@@ -42,8 +44,8 @@ func (r *rectifier) removeLines(cs float64) {
 			}
 		}
 	}
-	gocv.BitwiseOr(r.hlines, r.vlines, &r.lines)
-	gocv.Subtract(r.cbin, r.lines, &r.clean)
+	gocv.BitwiseOr(c.hlines, c.vlines, &r.lines)
+	gocv.Subtract(c.bin, r.lines, &r.clean)
 }
 
 // onLine reports whether piece p is a remnant of a grid line: most of

@@ -21,11 +21,10 @@ func (a *analysis) tryOutlineBend() bool {
 	}
 	bent := a.g
 	bent.Bend = b
-	if bg := a.rect.readShape(bent, a.gs, a.side0); better(reading{guess: bg}, reading{guess: a.guess}, bendGain) {
-		a.g, a.guess = bent, bg
+	if bg, c := a.rect.readShape(bent, a.gs, a.side0, a.c); better(reading{guess: bg}, reading{guess: a.guess}, bendGain) {
+		a.g, a.guess, a.c = bent, bg, c
 		return true
 	}
-	a.rect.rectify(a.g, a.gs, a.side0)
 	return false
 }
 
@@ -39,34 +38,34 @@ const bendGain = 0.04
 // may be crowded where it turns away. It spaces the box lines evenly and
 // looks again.
 func (a *analysis) tryEvenBoxes() bool {
-	even, cols, rows, ok := a.rect.evenBoxes(a.g, a.side0)
+	even, cols, rows, ok := a.rect.evenBoxes(a.c, a.g, a.side0)
 	if !ok {
 		return false
 	}
 	// Taken when the lines then stand out clearly, as a grid's do,
 	// in as many boxes as the lines evened make (a crease or a
 	// column of digits taken for a box line would read 10×10).
-	eg := reading{g: even, guess: a.rect.readShape(even, a.gs, a.side0)}
+	eg := reading{g: even}
+	var c *canvas
+	eg.guess, c = a.rect.readShape(even, a.gs, a.side0, a.c)
 	n, sh := eg.guess.Shape.N(), eg.guess.Shape
 	fits := n > 0 && (cols == 0 || sh.BoxCols*cols == n) && (rows == 0 || sh.BoxRows*rows == n)
 	if fits && better(eg, reading{guess: a.guess}, bendGain) && acceptable(eg, bar{}) {
-		a.g, a.guess = even, eg.guess
+		a.g, a.guess, a.c = even, eg.guess, c
 		return true
 	}
-	a.rect.rectify(a.g, a.gs, a.side0)
 	return false
 }
 
 // evenBoxes returns g with a bend that spaces its box lines evenly, read
-// from the long-stroke images of the current canvas (side×side, warped
-// with g): a curled page crowds the boxes where it turns away, and a grid
+// from the long-stroke images of c, its canvas (side×side): a curled page crowds the boxes where it turns away, and a grid
 // whose boxes are uneven reads as the wrong size. It also returns how many
 // boxes across (cols) and down (rows) the lines it evened make, 0 for an
 // axis left alone; it is false when the box lines are even already or
 // not found.
-func (r *rectifier) evenBoxes(g Grid, side int) (Grid, int, int, bool) {
+func (r *rectifier) evenBoxes(c *canvas, g Grid, side int) (Grid, int, int, bool) {
 	const k = bendMeshK
-	vl, hl := strongLines(profile(r.vlines, 0, &r.prof)), strongLines(profile(r.hlines, 1, &r.prof))
+	vl, hl := strongLines(profile(c.vlines, 0, &r.prof)), strongLines(profile(c.hlines, 1, &r.prof))
 	mx, my := evenMap(vl, side, k), evenMap(hl, side, k)
 	if mx == nil && my == nil {
 		return g, 0, 0, false
@@ -182,15 +181,15 @@ func (a *analysis) tryGridFromCells() bool {
 
 // preferClearer reads the alternative outline g2 and takes it when its
 // lines are clearer than a's and clear enough on their own (an outline
-// found another way must itself look like a grid); otherwise it puts a's
-// canvas back.
+// found another way must itself look like a grid).
 func (a *analysis) preferClearer(g2 Grid) bool {
-	alt := reading{g: g2, guess: a.rect.readShape(g2, a.gs, a.side0)}
+	alt := reading{g: g2}
+	var c *canvas
+	alt.guess, c = a.rect.readShape(g2, a.gs, a.side0, a.c)
 	if better(alt, reading{guess: a.guess}, 0) && acceptable(alt, bar{}) {
-		a.g, a.guess = g2, alt.guess
+		a.g, a.guess, a.c = g2, alt.guess, c
 		return true
 	}
-	a.rect.rectify(a.g, a.gs, a.side0)
 	return false
 }
 
@@ -201,20 +200,20 @@ func (a *analysis) tryEdgeLines() bool {
 	// Found on the finest canvas with long kernels (a twelfth of the
 	// side): words of the caption are shorter, grid lines span it.
 	hiSide := 16 * a.opts.CellPx
-	a.rect.warp(a.g, a.gs, hiSide)
-	a.rect.binarise(float64(hiSide)/16, hiSide/12)
-	if g2, ok := a.rect.gridFromEdgeLines(a.g, hiSide); ok {
+	hi := a.rect.fresh(a.c)
+	a.rect.warp(hi, a.g, a.gs, hiSide)
+	a.rect.binarise(hi, float64(hiSide)/16, hiSide/12)
+	if g2, ok := a.rect.gridFromEdgeLines(hi, a.g, hiSide); ok {
 		return a.preferClearer(g2)
 	}
-	a.rect.rectify(a.g, a.gs, a.side0)
 	return false
 }
 
 // gridFromEdgeLines returns g with its sides moved to the grid's outer
-// lines found on the current line images (canvas of side canvasSide,
-// warped with g), or false when none moved.
-func (r *rectifier) gridFromEdgeLines(g Grid, canvasSide int) (Grid, bool) {
-	colSum, rowSum, ok := r.bandSums(canvasSide)
+// lines found on the line images of c (of side canvasSide, warped with
+// g), or false when none moved.
+func (r *rectifier) gridFromEdgeLines(c *canvas, g Grid, canvasSide int) (Grid, bool) {
+	colSum, rowSum, ok := r.bandSums(c, canvasSide)
 	if !ok {
 		return g, false
 	}
@@ -256,7 +255,7 @@ func gridFromLines(g Grid, ls [4]line, canvasSide int) (Grid, bool) {
 // clearer (fewer lines than 9 fit inside a larger grid too).
 func (a *analysis) tryWholeLattice() bool {
 	const n = 9
-	colSum, rowSum, ok := a.rect.bandSums(a.side0)
+	colSum, rowSum, ok := a.rect.bandSums(a.c, a.side0)
 	if !ok {
 		return false
 	}
@@ -295,15 +294,14 @@ func (a *analysis) finerApplies() bool {
 func (a *analysis) lookFiner() bool {
 	coarse := a.coarse(a.side())
 	hiSide := 16 * a.opts.CellPx
-	a.rect.warp(a.g, a.gs, hiSide)
-	a.rect.binarise(float64(hiSide)/16, max(3, hiSide/32))
-	hi := inferShape(profile(a.rect.hlines, 1, &a.rect.prof), profile(a.rect.vlines, 0, &a.rect.prof), profile(a.rect.cbin, 1, &a.rect.prof), profile(a.rect.cbin, 0, &a.rect.prof), a.opts.Sizes)
+	c := a.rect.fresh(a.c)
+	a.rect.warp(c, a.g, a.gs, hiSide)
+	a.rect.binarise(c, float64(hiSide)/16, max(3, hiSide/32))
+	hi := a.rect.shapeOf(c)
 	taken := coarse || better(reading{guess: hi}, reading{guess: a.guess}, 0)
 	if taken {
-		a.guess = hi
+		a.guess, a.c = hi, c
 		a.side0, a.finer = hiSide, true
-	} else {
-		a.rect.rectify(a.g, a.gs, a.side0) // back to the canvas the guess was made on
 	}
 	return taken
 }
@@ -319,9 +317,9 @@ func (a *analysis) stillCoarse() bool {
 // finerFromGrey reads the finer grid from the grey canvas's rows and
 // columns.
 func (a *analysis) finerFromGrey() bool {
-	rows, cols := greyMedians(a.rect.canvas)
+	rows, cols := greyMedians(a.c.grey)
 	n := a.side()
-	m, conf := finerFromGrey(rows, cols, profile(a.rect.hlines, 1, &a.rect.prof), profile(a.rect.vlines, 0, &a.rect.prof), n, a.opts.Sizes)
+	m, conf := finerFromGrey(rows, cols, profile(a.c.hlines, 1, &a.rect.prof), profile(a.c.vlines, 0, &a.rect.prof), n, a.opts.Sizes)
 	if m <= 0 {
 		return false
 	}

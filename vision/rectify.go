@@ -8,38 +8,71 @@ import (
 )
 
 // rectifier makes the canvases grids are read on: the working grey
-// frame warped flat through a grid, binarised, and its grid lines. Its
-// Mats are scratch, kept between frames.
+// frame warped flat through a grid, binarised, and its grid lines. Each
+// attempt at a reading gets a canvas of its own from a small pool, so a
+// canvas tried and refused leaves the reading's as it was: nothing is
+// put back. A canvas rectify made is found again while unchanged, for a
+// later reading of the same grid. The pool's Mats and the scratch Mats
+// are kept between frames.
 type rectifier struct {
 	opts Options
 	gray *gocv.Mat // the working grey frame (the Detector's), read only
+	// grayGen counts the frames the Detector made gray from.
+	grayGen uint64
 
-	canvas, cblur, cbin          gocv.Mat
-	hlines, vlines, lines, clean gocv.Mat
-	labels, stats, centroids     gocv.Mat
-	prof, lap, hmat              gocv.Mat
-	kernel3                      gocv.Mat
-	hk, vk                       gocv.Mat // line kernels for kLen
-	kLen                         int
-	// canvasGen counts the canvases warp has made; binGen and binBlock
-	// say which canvas cbin was thresholded from and with what block,
-	// so binarise can keep it when only the line kernels change.
-	canvasGen, binGen uint64
-	binBlock          int
-	// grayGen counts the frames the Detector made gray from; kept are the
-	// last two canvases rectify made (see keptCanvas), the older first.
-	grayGen    uint64
-	kept       [2]keptCanvas
-	unbent     keptCanvas // the canvas refineBend may put back (bend.go)
-	ext        gocv.Mat   // the view one cell beyond a grid's sides (whole.go)
-	mapX, mapY gocv.Mat   // a bent canvas's resampling maps (bend.go)
-	// The band sums of the current line images (lattice.go), until
-	// binarise makes new ones.
+	pool  [canvasPool]canvas
+	stamp uint64  // counts the canvases handed out, for the pool's order
+	last  *canvas // the canvas cells were last cut from (for debugging)
+
+	cblur, lines, clean      gocv.Mat
+	labels, stats, centroids gocv.Mat
+	prof, lap, hmat          gocv.Mat
+	kernel3                  gocv.Mat
+	hk, vk                   gocv.Mat // line kernels of length kLen
+	kLen                     int
+	ext                      gocv.Mat // the view one cell beyond a grid's sides (whole.go)
+	mapX, mapY               gocv.Mat // a bent canvas's resampling maps (bend.go)
+}
+
+// canvasPool is how many canvases the rectifier keeps: the reading's,
+// the one an attempt is made on, and two more rectify may find again.
+const canvasPool = 4
+
+// canvas is one flat view of a grid: the working grey frame warped
+// through it (grey), that binarised (bin, ink = 255) and the long
+// horizontal and vertical strokes of bin (hlines, vlines: the grid
+// lines), with what they were made with.
+type canvas struct {
+	grey, bin, hlines, vlines gocv.Mat
+	// binned: bin is grey thresholded with block; kLen is the length of
+	// the line kernels hlines and vlines were opened with.
+	binned bool
+	block  int
+	kLen   int
+	// made is what rectify made the canvas from, while keyed (until
+	// anything else changes it).
+	made  canvasKey
+	keyed bool
+	used  uint64 // when it was last handed out
+	// The band sums of the line images (lattice.go), until they change.
 	sums struct {
 		col, row [latticeBands][]float64
 		side     int
 		valid    bool
 	}
+}
+
+// canvasKey is what a canvas rectify made depends on: the grey frame
+// (its count), its scale, the canvas side, the threshold block, the line
+// kernels and the grid warped through.
+type canvasKey struct {
+	gray              uint64
+	gs                float64
+	side, block, kLen int
+	corners           [4]gocv.Point2f
+	h                 [9]float64
+	gside             int
+	bend              *Bend
 }
 
 // newRectifier returns a rectifier for opts reading gray; close frees
@@ -55,12 +88,13 @@ func newRectifier(opts Options, gray *gocv.Mat) rectifier {
 }
 
 func (r *rectifier) mats() []*gocv.Mat {
-	return []*gocv.Mat{&r.canvas, &r.cblur, &r.cbin,
-		&r.hlines, &r.vlines, &r.lines, &r.clean, &r.labels, &r.stats, &r.centroids, &r.prof, &r.lap,
-		&r.hk, &r.vk, &r.ext, &r.mapX, &r.mapY,
-		&r.kept[0].canvas, &r.kept[0].cbin, &r.kept[0].hlines, &r.kept[0].vlines,
-		&r.kept[1].canvas, &r.kept[1].cbin, &r.kept[1].hlines, &r.kept[1].vlines,
-		&r.unbent.canvas, &r.unbent.cbin, &r.unbent.hlines, &r.unbent.vlines}
+	ms := []*gocv.Mat{&r.cblur, &r.lines, &r.clean, &r.labels, &r.stats, &r.centroids, &r.prof, &r.lap,
+		&r.hk, &r.vk, &r.ext, &r.mapX, &r.mapY}
+	for i := range r.pool {
+		c := &r.pool[i]
+		ms = append(ms, &c.grey, &c.bin, &c.hlines, &c.vlines)
+	}
+	return ms
 }
 
 func (r *rectifier) close() {
@@ -71,83 +105,62 @@ func (r *rectifier) close() {
 	r.kernel3.Close()
 }
 
-// rectify warps g onto the canvas of the given side and binarises it
-// there, for a 9×9 reading (the first look at any grid).
-// The last two rectified canvases are kept (d.kept): the steps of an
-// analysis try another outline or a bend on the canvas and, when that
-// reads no better, put the grid they started from back, which then costs
-// copies instead of a warp and a binarisation (two, as the canvas tried
-// is kept too: the first reading's flat canvas then survives the bend
-// tried after it).
-func (r *rectifier) rectify(g Grid, gs float64, side int) {
+// fresh hands out the canvas of the pool used longest ago, other than
+// keep (the reading's, still needed), for a new view; it holds nothing
+// until warped or copied into.
+func (r *rectifier) fresh(keep *canvas) *canvas {
+	var c *canvas
+	for i := range r.pool {
+		if p := &r.pool[i]; p != keep && (c == nil || p.used < c.used) {
+			c = p
+		}
+	}
+	r.stamp++
+	c.used = r.stamp
+	c.changed()
+	c.binned = false
+	return c
+}
+
+// changed notes that c's images changed: it no longer holds what rectify
+// made, nor its band sums.
+func (c *canvas) changed() {
+	c.keyed = false
+	c.sums.valid = false
+}
+
+// rectify returns the canvas of g at the given side (gs: the scale from
+// working-grey pixels to frame pixels), warped and binarised for a 9×9
+// reading (the first look at any grid), without touching keep. A canvas
+// rectify made for the same grid on the same frame is handed out again
+// while unchanged: an analysis may read the same outline twice.
+func (r *rectifier) rectify(g Grid, gs float64, side int, keep *canvas) *canvas {
 	block := max(3, int(float64(side)/9*0.75)) | 1
 	kLen := max(3, side/32)
-	for i := range r.kept {
-		k := &r.kept[i]
-		if !k.holds(r.grayGen, g, gs, side, block, kLen) {
-			continue
+	key := canvasKey{gray: r.grayGen, gs: gs, side: side, block: block, kLen: kLen,
+		corners: g.Corners, h: g.H, gside: g.Side, bend: g.Bend}
+	for i := range r.pool {
+		if c := &r.pool[i]; c.keyed && c.made == key {
+			r.stamp++
+			c.used = r.stamp
+			return c
 		}
-		r.putBack(k, block)
-		if i == 0 { // the most recently used last
-			r.kept[0], r.kept[1] = r.kept[1], r.kept[0]
-		}
-		return
 	}
-	r.warp(g, gs, side)
-	r.binarise(float64(side)/9, kLen)
-	// The older slot takes the new canvas and becomes the newer.
-	r.kept[0], r.kept[1] = r.kept[1], r.kept[0]
-	k := &r.kept[1]
-	r.keepCanvas(k)
-	k.valid, k.gray, k.gs, k.side, k.g, k.block, k.kLen = true, r.grayGen, gs, side, g, block, kLen
+	c := r.fresh(keep)
+	r.warp(c, g, gs, side)
+	r.binarise(c, float64(side)/9, kLen)
+	c.made, c.keyed = key, true
+	return c
 }
 
-// keptCanvas is a canvas rectify made, with its binarisation and line
-// images, and for which grey image, grid and side.
-type keptCanvas struct {
-	canvas, cbin, hlines, vlines gocv.Mat
-	valid                        bool
-	gray                         uint64
-	gs                           float64
-	side, block, kLen            int
-	g                            Grid
-}
-
-// holds reports whether k is the canvas of grid g on grey image gray
-// (scale gs) at side with the given threshold block and kernel length.
-func (k *keptCanvas) holds(gray uint64, g Grid, gs float64, side, block, kLen int) bool {
-	return k.valid && k.gray == gray && k.gs == gs && k.side == side && k.g.Corners == g.Corners && k.g.H == g.H &&
-		k.g.Side == g.Side && k.g.Bend == g.Bend && k.block == block && k.kLen == kLen
-}
-
-// keepCanvas copies the canvas, its binarisation and its line images
-// into k.
-func (r *rectifier) keepCanvas(k *keptCanvas) {
-	r.canvas.CopyTo(&k.canvas)
-	r.cbin.CopyTo(&k.cbin)
-	r.hlines.CopyTo(&k.hlines)
-	r.vlines.CopyTo(&k.vlines)
-}
-
-// putBack makes k's canvas the current one, binarised with threshold
-// block block.
-func (r *rectifier) putBack(k *keptCanvas, block int) {
-	k.canvas.CopyTo(&r.canvas)
-	k.cbin.CopyTo(&r.cbin)
-	k.hlines.CopyTo(&r.hlines)
-	k.vlines.CopyTo(&r.vlines)
-	r.canvasGen++
-	r.binGen, r.binBlock = r.canvasGen, block
-	r.sums.valid = false
-}
-
-// warp fills r.canvas with the grey working image rectified to side×side,
+// warp fills c.grey with the grey working image rectified to side×side,
 // for grid g whose frame->canvas homography is for g.Side; gs is the scale
 // from working-grey pixels to frame pixels.
-func (r *rectifier) warp(g Grid, gs float64, side int) {
-	r.canvasGen++
+func (r *rectifier) warp(c *canvas, g Grid, gs float64, side int) {
+	c.changed()
+	c.binned = false
 	if g.Bend != nil {
-		r.warpBent(g, gs, side)
+		r.warpBent(c, g, gs, side)
 		return
 	}
 	// gray -> frame -> canvas(g.Side) -> canvas(side)
@@ -156,21 +169,21 @@ func (r *rectifier) warp(g Grid, gs float64, side int) {
 	for i := 0; i < 9; i++ {
 		r.hmat.SetDoubleAt(i/3, i%3, h[i])
 	}
-	gocv.WarpPerspectiveWithParams(*r.gray, &r.canvas, r.hmat, image.Pt(side, side),
+	gocv.WarpPerspectiveWithParams(*r.gray, &c.grey, r.hmat, image.Pt(side, side),
 		gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
 }
 
-// binarise fills r.cbin (ink = 255) from r.canvas and r.hlines/r.vlines with
-// the long horizontal and vertical strokes of it (grid lines), using line
-// kernels of length kLen. The threshold is kept when the canvas and the
-// block are those r.cbin was made from (nothing writes r.cbin but this):
-// Analyze's final pass over a 9×9 canvas changes only the kernels.
-func (r *rectifier) binarise(cellPx float64, kLen int) {
+// binarise fills c.bin (ink = 255) from c.grey and c.hlines/c.vlines
+// with the long horizontal and vertical strokes of it (grid lines), using
+// line kernels of length kLen. The threshold is kept when it was made
+// with the same block from the same grey image: Analyze's final pass over
+// a 9×9 canvas changes only the kernels.
+func (r *rectifier) binarise(c *canvas, cellPx float64, kLen int) {
 	block := max(3, int(cellPx*0.75)) | 1
-	if r.binGen != r.canvasGen || r.binBlock != block || r.cbin.Empty() {
-		gocv.GaussianBlur(r.canvas, &r.cblur, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
-		gocv.AdaptiveThreshold(r.cblur, &r.cbin, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, block, 7)
-		r.binGen, r.binBlock = r.canvasGen, block
+	if !c.binned || c.block != block || c.bin.Empty() {
+		gocv.GaussianBlur(c.grey, &r.cblur, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
+		gocv.AdaptiveThreshold(r.cblur, &c.bin, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, block, 7)
+		c.binned, c.block = true, block
 	}
 	if kLen != r.kLen {
 		r.hk.Close()
@@ -179,9 +192,10 @@ func (r *rectifier) binarise(cellPx float64, kLen int) {
 		r.vk = gocv.GetStructuringElement(gocv.MorphRect, image.Pt(1, kLen))
 		r.kLen = kLen
 	}
-	gocv.MorphologyEx(r.cbin, &r.hlines, gocv.MorphOpen, r.hk)
-	gocv.MorphologyEx(r.cbin, &r.vlines, gocv.MorphOpen, r.vk)
-	r.sums.valid = false
+	gocv.MorphologyEx(c.bin, &c.hlines, gocv.MorphOpen, r.hk)
+	gocv.MorphologyEx(c.bin, &c.vlines, gocv.MorphOpen, r.vk)
+	c.kLen = kLen
+	c.changed()
 }
 
 // profile returns the sums of m along rows (dim 1: one value per row) or
@@ -195,8 +209,14 @@ func profile(m gocv.Mat, dim int, scratch *gocv.Mat) []float32 {
 	return append([]float32(nil), v...)
 }
 
-// readShape rectifies g and reads its box shape from the line profiles.
-func (r *rectifier) readShape(g Grid, gs float64, side int) shapeGuess {
-	r.rectify(g, gs, side)
-	return inferShape(profile(r.hlines, 1, &r.prof), profile(r.vlines, 0, &r.prof), profile(r.cbin, 1, &r.prof), profile(r.cbin, 0, &r.prof), r.opts.Sizes)
+// readShape returns the canvas rectify makes of g (keeping keep) and
+// the box shape read from its line profiles.
+func (r *rectifier) readShape(g Grid, gs float64, side int, keep *canvas) (shapeGuess, *canvas) {
+	c := r.rectify(g, gs, side, keep)
+	return r.shapeOf(c), c
+}
+
+// shapeOf reads c's size and box shape from its line profiles.
+func (r *rectifier) shapeOf(c *canvas) shapeGuess {
+	return inferShape(profile(c.hlines, 1, &r.prof), profile(c.vlines, 0, &r.prof), profile(c.bin, 1, &r.prof), profile(c.bin, 0, &r.prof), r.opts.Sizes)
 }
