@@ -43,9 +43,9 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 }
 
 // look is the state of one AnalyzePick between its steps: the detector
-// it runs on, the frame and the pick, the grid taken off the last search of the whole frame (gs:
-// the scale from working-grey to frame pixels), the early closer look,
-// kept for the late one, and the reading so far.
+// it runs on, the frame and the pick, the grid taken off the search of
+// the whole frame (gs: the scale from working-grey to frame pixels), the
+// early closer look, kept for the late one, and the reading so far.
 type look struct {
 	d     *Detector
 	frame gocv.Mat
@@ -117,7 +117,7 @@ func (d *Detector) analyzeWithin(frame gocv.Mat, q [4]gocv.Point2f) (reading, bo
 		return reading{}, false
 	}
 	gs := d.toGray(frame)
-	r, ok := d.hintRegion(q, gs)
+	r, ok := hintRegion(image.Pt(d.gray.Cols(), d.gray.Rows()), q, gs)
 	if !ok {
 		return reading{}, false
 	}
@@ -153,11 +153,12 @@ func sameQuad(a, b [4]gocv.Point2f, tol float64) bool {
 	return true
 }
 
-// hintRegion is the part of the working grey image (gs: its scale to
-// frame pixels) analyzeWithin searches for a grid last seen at q: q's
-// bounding box and hintMargin of its long side beyond each side, within
-// the image; false when that is too small to search or q is not finite.
-func (d *Detector) hintRegion(q [4]gocv.Point2f, gs float64) (image.Rectangle, bool) {
+// hintRegion is the part of the working grey image (size pixels; gs: its
+// scale to frame pixels) analyzeWithin searches for a grid last seen at
+// q: q's bounding box and hintMargin of its long side beyond each side,
+// within the image; false when that is too small to search or q is not
+// finite.
+func hintRegion(size image.Point, q [4]gocv.Point2f, gs float64) (image.Rectangle, bool) {
 	lo, hi := pt{math.Inf(1), math.Inf(1)}, pt{math.Inf(-1), math.Inf(-1)}
 	for _, c := range q {
 		x, y := float64(c.X), float64(c.Y)
@@ -168,7 +169,7 @@ func (d *Detector) hintRegion(q [4]gocv.Point2f, gs float64) (image.Rectangle, b
 		hi = pt{math.Max(hi.X, x), math.Max(hi.Y, y)}
 	}
 	m := hintMargin * math.Max(hi.X-lo.X, hi.Y-lo.Y)
-	w, h := float64(d.gray.Cols()), float64(d.gray.Rows())
+	w, h := float64(size.X), float64(size.Y)
 	x0, y0 := math.Max(0, (lo.X-m)/gs), math.Max(0, (lo.Y-m)/gs)
 	x1, y1 := math.Min(w, (hi.X+m)/gs), math.Min(h, (hi.Y+m)/gs)
 	if x1-x0 < minFrameSide || y1-y0 < minFrameSide {
@@ -264,7 +265,7 @@ func (d *Detector) analyzeTaken(f *finder, g Grid, gs float64) reading {
 	}
 	cs := a.finalCanvas(n)
 	r.g = a.g
-	r.cells = d.rect.cells(a.c, n, cs, d.manyLooks(r.g, n))
+	r.cells = d.rect.cells(a.c, n, cs, d.opts.manyLooks(r.g, n))
 	switch {
 	case r.g.Brightness < d.opts.MinBrightness:
 		r.err = qualityErr(TooDark, "mean grey %.0f, need %.0f", r.g.Brightness, d.opts.MinBrightness)
@@ -274,17 +275,18 @@ func (d *Detector) analyzeTaken(f *finder, g Grid, gs float64) reading {
 	return r
 }
 
-// analysis is the state of one Analyze between its steps: the
-// canvases it is read on and the search it came from, the grid as
-// found so far, the scale from working-grey to frame pixels, the side of
-// the canvas the current reading was made on, that reading, the grid
-// side N read from the grey canvas (0: the reading's), whether the
-// finest canvas was taken, and the mends taken.
+// analysis is the state of one Analyze between its steps: where its
+// canvases come from and the search it was taken off, the grid as found
+// so far, the scale from working-grey to frame pixels, the canvas the
+// reading so far was made on and its side, that reading, the grid side N
+// read from the grey canvas (0: the reading's), whether the finest
+// canvas was taken, and the mends taken. A mend tries its change on a
+// canvas of its own and keeps it in c only when it takes the change.
 type analysis struct {
-	rect  *rectifier // the canvases it is read on
-	find  *finder    // the search it was taken off
+	rect  *rectifier
+	find  *finder
 	opts  Options
-	c     *canvas // the canvas the reading so far was made on
+	c     *canvas
 	g     Grid
 	gs    float64
 	side0 int

@@ -5,7 +5,8 @@
 // tracking.
 //
 // Analyze is a line of named steps (Grid.Via lists those that made a
-// reading); each attempt is kept when acceptable and better (accept.go):
+// reading); each attempt is a reading of its own, on a search and a
+// canvas of its own, kept when acceptable and better (accept.go):
 //
 //  1. search (search.go, choice.go): outlines reduced to quadrilaterals,
 //     and grids inside a page, the most Sudoku-like first;

@@ -150,8 +150,8 @@ func variance16(m gocv.Mat) float64 {
 // in the frame. Grids above 9×9 are left to one look: their two-digit
 // glyphs were not tried with the other cuts (a 16×16 read exactly was
 // held back).
-func (d *Detector) manyLooks(g Grid, n int) bool {
-	return n <= 9 && MeanSide(g.Corners)/float64(n) < d.opts.LookPx
+func (o Options) manyLooks(g Grid, n int) bool {
+	return n <= 9 && MeanSide(g.Corners)/float64(n) < o.LookPx
 }
 
 // SmallLookPx is the default Options.LookPx, the side of a cell in the
