@@ -13,6 +13,9 @@ type reading struct {
 	err     error
 	taken   error
 	lattice func() bool
+	// from is the search it was taken off, which Candidates reports
+	// when it is the answer.
+	from *finder
 	// via names the steps that made the reading, in order.
 	via []string
 }
@@ -46,6 +49,16 @@ func acceptable(r reading, b bar) bool {
 	}
 	return r.score() >= weakLineScore
 }
+
+// weakLineScore is the line score below which the quadrilateral found is
+// doubted (real photos of grids found right score 0.30 and up).
+const weakLineScore = 0.25
+
+// clearLineScore is the line score from which a reading is taken without
+// looking again at the page it lies on: grids found right score from it
+// up; a page read as a 4×4 lattice of the columns a small grid printed on
+// it makes scores just under it.
+const clearLineScore = 0.3
 
 // better is the one comparison of readings: a's lines stand out more
 // than b's by more than gain (0, or bendGain for a bend or evened boxes,

@@ -266,42 +266,42 @@ func coonsBend(e [4]edgeCurve) *Bend {
 
 // outlineBend returns the bend that the grid search's outline (find
 // pixels) shows for g, or nil when its sides are straight.
-func (d *Detector) outlineBend(g Grid) *Bend {
-	if len(d.findContour) < 8 || g.Side <= 0 {
+func (f *finder) outlineBend(g Grid) *Bend {
+	if len(f.findContour) < 8 || g.Side <= 0 {
 		return nil
 	}
 	side := float64(g.Side)
 	var peri float64
-	for i := range d.findContour {
-		peri += d.findContour[i].dist(d.findContour[(i+1)%len(d.findContour)])
+	for i := range f.findContour {
+		peri += f.findContour[i].dist(f.findContour[(i+1)%len(f.findContour)])
 	}
-	dense := densify(d.findContour, math.Max(1, peri/1500))
+	dense := densify(f.findContour, math.Max(1, peri/1500))
 	pts := make([]pt, 0, len(dense))
 	// The search image's own edge is no side of the grid: a grid cut off
 	// by the frame runs along it.
-	w, h := float64(d.bin.Cols()), float64(d.bin.Rows())
+	w, h := float64(f.bin.Cols()), float64(f.bin.Rows())
 	for _, p := range dense {
 		if p.X < 2 || p.Y < 2 || p.X > w-3 || p.Y > h-3 {
 			continue
 		}
-		q := apply(g.H, d.findToFrame(p))
+		q := apply(g.H, f.findToFrame(p))
 		pts = append(pts, pt{q.X / side, q.Y / side})
 	}
 	return coonsBend(edgeBends(pts))
 }
 
-// warpBent fills d.canvas with the grey working image resampled through
+// warpBent fills c.grey with the grey working image resampled through
 // g's homography and bend onto a side×side canvas; gs is the scale from
 // working-grey pixels to frame pixels.
-func (d *Detector) warpBent(g Grid, gs float64, side int) {
-	if d.mapX.Rows() != side || d.mapX.Cols() != side {
-		d.mapX.Close()
-		d.mapY.Close()
-		d.mapX = gocv.NewMatWithSize(side, side, gocv.MatTypeCV32F)
-		d.mapY = gocv.NewMatWithSize(side, side, gocv.MatTypeCV32F)
+func (r *rectifier) warpBent(c *canvas, g Grid, gs float64, side int) {
+	if r.mapX.Rows() != side || r.mapX.Cols() != side {
+		r.mapX.Close()
+		r.mapY.Close()
+		r.mapX = gocv.NewMatWithSize(side, side, gocv.MatTypeCV32F)
+		r.mapY = gocv.NewMatWithSize(side, side, gocv.MatTypeCV32F)
 	}
-	xs, err1 := d.mapX.DataPtrFloat32()
-	ys, err2 := d.mapY.DataPtrFloat32()
+	xs, err1 := r.mapX.DataPtrFloat32()
+	ys, err2 := r.mapY.DataPtrFloat32()
 	if err1 != nil || err2 != nil {
 		return
 	}
@@ -346,380 +346,5 @@ func (d *Detector) warpBent(g Grid, gs float64, side int) {
 			ys[o] = float32((hs[3]*cx + hs[4]*cy + hs[5]) / w / gs)
 		}
 	}
-	gocv.Remap(d.gray, &d.canvas, &d.mapX, &d.mapY, gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
-}
-
-// refineBend finds where the n+1 lines of each direction run on the
-// current (bent, binarised) canvas of side g.Side and, when they depart
-// from the ideal lattice, gives g a bend through the crossings found:
-// between them every cell is mapped bilinearly. It re-warps and
-// re-binarises the canvas when it does; false means it left g alone.
-func (d *Detector) refineBend(g *Grid, gs float64, n int, cs float64) bool {
-	side := g.Side
-	colSum, rowSum, ok := d.bandSums(side)
-	if !ok || n < 2 {
-		return false
-	}
-	band := float64(side) / latticeBands
-	vx, seenV, okV := lineCurves(colSum, n, cs, band)
-	hy, seenH, okH := lineCurves(rowSum, n, cs, band)
-	if !okV || !okH {
-		return false
-	}
-	s := float64(side)
-	w := n + 1
-	next := &Bend{K: n, DX: make([]float64, w*w), DY: make([]float64, w*w)}
-	moved := 0.0
-	for j := 0; j <= n; j++ {
-		for k := 0; k <= n; k++ {
-			// The crossing of vertical line k, x = vx[k](y), and
-			// horizontal line j, y = hy[j](x).
-			x, y := float64(k)*cs, float64(j)*cs
-			for it := 0; it < 4; it++ {
-				x = vx[k].at(y)
-				y = hy[j].at(x)
-			}
-			// The outer lines run along the border's middle, a little
-			// inside the outline on any page: only the inner crossings
-			// tell a curl.
-			if k > 0 && k < n && j > 0 && j < n {
-				moved = math.Max(moved, math.Hypot(x-float64(k)*cs, y-float64(j)*cs))
-			}
-			u, v := x/s, y/s
-			du, dv := g.Bend.At(u, v)
-			next.DX[j*w+k] = u + du - float64(k)/float64(n)
-			next.DY[j*w+k] = v + dv - float64(j)/float64(n)
-		}
-	}
-	// Less than a fifth of a cell off inside: the lattice is right as it
-	// is (a flat page's inner lines are within a tenth of a cell). Two
-	// cells or more: the measurement is not to be trusted.
-	if moved < 0.2*cs || moved > 2*cs {
-		return false
-	}
-	// Kept only when the lines stand out more on the new canvas.
-	before := d.latticeContrast(n)
-	// The canvas at hand is g's (warped and binarised for these cells):
-	// kept, it is put back below rather than warped and binarised again.
-	d.keepCanvas(&d.unbent)
-	block := d.binBlock
-	old := g.Bend
-	g.Bend = next
-	d.warp(*g, gs, side)
-	d.binarise(cs, d.kLen)
-	after := d.latticeContrast(n)
-	// Lines found all the way across are trusted with any gain; lines partly
-	// filled in from their neighbours only with a clear one.
-	if gain := after - before; gain > refineGain || gain > 0 && math.Min(seenV, seenH) >= 0.95 {
-		return true
-	}
-	g.Bend = old
-	d.putBack(&d.unbent, block)
-	return false
-}
-
-// refineGain is how much the lines must stand out more for a refined
-// bend to be taken when some of them were filled in rather than found: on
-// a flat page whose light cell lines break up, the lines found can follow
-// a crease instead and gain a little (0.04 on a real photo), while
-// crowded cells evened out gain 0.05 to 0.25.
-const refineGain = 0.05
-
-// latticeContrast is how much the ink of the binarised canvas gathers on
-// the lines of an even n×n lattice rather than between them (the mean of
-// lineContrast over rows and columns).
-func (d *Detector) latticeContrast(n int) float64 {
-	rows, cols := normalise01(d.profile(d.cbin, 1)), normalise01(d.profile(d.cbin, 0))
-	if len(rows) < 3*n || len(cols) < 3*n {
-		return math.Inf(-1)
-	}
-	return (lineContrast(rows, n) + lineContrast(cols, n)) / 2
-}
-
-// lineFit2 is a grid line found in bands across the canvas: position =
-// a + b·t + c·t² at t along the line.
-type lineFit2 struct{ a, b, c float64 }
-
-func (l lineFit2) at(t float64) float64 { return l.a + t*(l.b+t*l.c) }
-
-// lineCurves finds the n+1 lines of one direction in the band sums, each
-// near where its neighbours put it in every band (the spacing may drift),
-// the ones not found filled from a cubic, then each fitted across bands.
-// It returns the share found, and false when a band has under four lines,
-// a border far from the edge or a cell under 0.4 of its width.
-func lineCurves(sums [latticeBands][]float64, n int, cs, band float64) ([]lineFit2, float64, bool) {
-	pos := make([][]float64, latticeBands) // pos[b][k]
-	seen := 0
-	for b := 0; b < latticeBands; b++ {
-		p := sums[b]
-		side := len(p)
-		found := make([]float64, n+1)
-		var ks, xs []float64
-		prev, step := 0.0, cs
-		for k := 0; k <= n; k++ {
-			want := float64(k) * cs
-			if k > 0 {
-				want = prev + step
-			}
-			found[k] = math.NaN()
-			if x, ok := peakNear(p, want, 0.35*cs, 0.4*band); ok {
-				found[k] = x
-				if k > 0 && !math.IsNaN(found[k-1]) {
-					step = 0.5*step + 0.5*(x-found[k-1])
-				}
-				prev = x
-				ks, xs = append(ks, float64(k)), append(xs, x)
-			} else {
-				prev = want
-			}
-		}
-		if len(ks) < 4 {
-			return nil, 0, false
-		}
-		seen += len(ks)
-		poly, ok := fitCubic(ks, xs)
-		if !ok {
-			return nil, 0, false
-		}
-		for k := range found {
-			fk := poly(float64(k))
-			if math.IsNaN(found[k]) || math.Abs(found[k]-fk) > 0.25*cs {
-				found[k] = fk
-			}
-			found[k] = math.Max(0, math.Min(float64(side), found[k]))
-		}
-		// The outline put the border at the canvas edges: a border line
-		// found far from them, or cells squeezed to a sliver, mean the
-		// lines were not followed (the page turning out of sight).
-		if found[0] > 0.3*cs || found[n] < float64(side)-0.3*cs {
-			return nil, 0, false
-		}
-		for k := 1; k <= n; k++ {
-			if found[k]-found[k-1] < 0.4*cs {
-				return nil, 0, false
-			}
-		}
-		pos[b] = found
-	}
-	out := make([]lineFit2, n+1)
-	for k := 0; k <= n; k++ {
-		var ts, ps []float64
-		for b := 0; b < latticeBands; b++ {
-			ts = append(ts, (float64(b)+0.5)*band)
-			ps = append(ps, pos[b][k])
-		}
-		out[k] = fitQuadratic(ts, ps)
-	}
-	return out, float64(seen) / float64(latticeBands*(n+1)), true
-}
-
-// fitCubic fits y = c0 + c1·x + c2·x² + c3·x³ (a lower degree when there
-// are few points) by least squares and returns it as a function.
-func fitCubic(xs, ys []float64) (func(float64) float64, bool) {
-	deg := min(3, len(xs)-1)
-	m := deg + 1
-	// Normal equations on x scaled to 0..1 for conditioning.
-	var scale float64
-	for _, x := range xs {
-		scale = math.Max(scale, math.Abs(x))
-	}
-	if scale == 0 {
-		scale = 1
-	}
-	a := make([][]float64, m)
-	for i := range a {
-		a[i] = make([]float64, m+1)
-	}
-	for i, x := range xs {
-		t := x / scale
-		pw := make([]float64, m)
-		pw[0] = 1
-		for d := 1; d < m; d++ {
-			pw[d] = pw[d-1] * t
-		}
-		for r := 0; r < m; r++ {
-			for c := 0; c < m; c++ {
-				a[r][c] += pw[r] * pw[c]
-			}
-			a[r][m] += pw[r] * ys[i]
-		}
-	}
-	// Gaussian elimination with partial pivoting.
-	for c := 0; c < m; c++ {
-		p := c
-		for r := c + 1; r < m; r++ {
-			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
-				p = r
-			}
-		}
-		if math.Abs(a[p][c]) < 1e-12 {
-			return nil, false
-		}
-		a[c], a[p] = a[p], a[c]
-		for r := c + 1; r < m; r++ {
-			f := a[r][c] / a[c][c]
-			for k := c; k <= m; k++ {
-				a[r][k] -= f * a[c][k]
-			}
-		}
-	}
-	coef := make([]float64, m)
-	for r := m - 1; r >= 0; r-- {
-		s := a[r][m]
-		for k := r + 1; k < m; k++ {
-			s -= a[r][k] * coef[k]
-		}
-		coef[r] = s / a[r][r]
-	}
-	return func(x float64) float64 {
-		t := x / scale
-		v, pw := 0.0, 1.0
-		for _, c := range coef {
-			v += c * pw
-			pw *= t
-		}
-		return v
-	}, true
-}
-
-// fitQuadratic fits p = a + b·t + c·t² to the points (linear with three or
-// fewer).
-func fitQuadratic(ts, ps []float64) lineFit2 {
-	if len(ts) <= 3 {
-		l := fitPositions(ts, ps)
-		return lineFit2{a: l.a, b: l.b}
-	}
-	f, ok := fitCubicDeg(ts, ps, 2)
-	if !ok {
-		l := fitPositions(ts, ps)
-		return lineFit2{a: l.a, b: l.b}
-	}
-	return f
-}
-
-// fitCubicDeg fits a quadratic (deg 2) exactly as lineFit2.
-func fitCubicDeg(ts, ps []float64, deg int) (lineFit2, bool) {
-	var a [3][3]float64
-	var r [3]float64
-	for i, t := range ts {
-		phi := [3]float64{1, t, t * t}
-		for p := 0; p < 3; p++ {
-			for q := 0; q < 3; q++ {
-				a[p][q] += phi[p] * phi[q]
-			}
-			r[p] += phi[p] * ps[i]
-		}
-	}
-	x, ok := solve3(a, r)
-	return lineFit2{x[0], x[1], x[2]}, ok
-}
-
-// strongLines returns the positions of the strongest lines of a line
-// profile (the sums of long strokes along one axis of the canvas): its
-// peaks of at least half the highest, closer ones merged. On a grid these
-// are the border and the thick box lines.
-func strongLines(p []float32) []float64 {
-	var mx float32
-	for _, v := range p {
-		mx = max(mx, v)
-	}
-	if mx <= 0 {
-		return nil
-	}
-	merge := len(p) / 20
-	var out []float64
-	for i := 0; i < len(p); {
-		if p[i] < mx/2 {
-			i++
-			continue
-		}
-		// A run above half height: its centre of mass is the line.
-		var s, w float64
-		j := i
-		for ; j < len(p) && p[j] >= mx/2; j++ {
-			s += float64(j) * float64(p[j])
-			w += float64(p[j])
-		}
-		c := s/w + 0.5
-		if n := len(out); n > 0 && c-out[n-1] < float64(merge) {
-			out[n-1] = (out[n-1] + c) / 2
-		} else {
-			out = append(out, c)
-		}
-		i = j
-	}
-	return out
-}
-
-// evenMap returns, for the strong lines of one axis of a canvas of side
-// side, the piecewise-linear map from where they should be (evenly
-// spaced, the outer ones at the canvas edges) to where they are, sampled
-// at k+1 points, or nil when they do not look like a grid's box lines
-// (three to five lines spanning the canvas: two to four boxes, as in the
-// grids of 6 to 16 cells a side) or are even already.
-func evenMap(lines []float64, side, k int) []float64 {
-	m := len(lines)
-	s := float64(side)
-	if m < 3 || m > 5 || lines[0] > 0.1*s || lines[m-1] < 0.9*s {
-		return nil
-	}
-	// The outer lines are the border: the canvas edges by construction.
-	at := append([]float64{0}, lines[1:m-1]...)
-	at = append(at, s)
-	worst := 0.0
-	for i, x := range at {
-		worst = math.Max(worst, math.Abs(x-float64(i)*s/float64(m-1)))
-	}
-	if worst < 0.03*s {
-		return nil
-	}
-	out := make([]float64, k+1)
-	for i := range out {
-		t := float64(i) / float64(k) * float64(m-1) // in boxes
-		b := min(int(t), m-2)
-		f := t - float64(b)
-		out[i] = (at[b]*(1-f) + at[b+1]*f) / s
-	}
-	return out
-}
-
-// evenBoxes returns g with a bend that spaces its box lines evenly, read
-// from the long-stroke images of the current canvas (side×side, warped
-// with g): a curled page crowds the boxes where it turns away, and a grid
-// whose boxes are uneven reads as the wrong size. It also returns how many
-// boxes across (cols) and down (rows) the lines it evened make, 0 for an
-// axis left alone; it is false when the box lines are even already or
-// not found.
-func (d *Detector) evenBoxes(g Grid, side int) (Grid, int, int, bool) {
-	const k = bendMeshK
-	vl, hl := strongLines(d.profile(d.vlines, 0)), strongLines(d.profile(d.hlines, 1))
-	mx, my := evenMap(vl, side, k), evenMap(hl, side, k)
-	if mx == nil && my == nil {
-		return g, 0, 0, false
-	}
-	cols, rows := 0, 0
-	if mx != nil {
-		cols = len(vl) - 1
-	}
-	if my != nil {
-		rows = len(hl) - 1
-	}
-	w := k + 1
-	next := &Bend{K: k, DX: make([]float64, w*w), DY: make([]float64, w*w)}
-	for j := 0; j < w; j++ {
-		for i := 0; i < w; i++ {
-			u, v := float64(i)/k, float64(j)/k
-			if mx != nil {
-				u = mx[i]
-			}
-			if my != nil {
-				v = my[j]
-			}
-			du, dv := g.Bend.At(u, v)
-			next.DX[j*w+i] = u + du - float64(i)/k
-			next.DY[j*w+i] = v + dv - float64(j)/k
-		}
-	}
-	g.Bend = next
-	return g, cols, rows, true
+	gocv.Remap(*r.gray, &c.grey, &r.mapX, &r.mapY, gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
 }

@@ -39,8 +39,9 @@ func (d *Detector) Canvas(frame gocv.Mat, g Grid, dst *gocv.Mat) error {
 		return qualityErr(BadInput, "bend mesh of %d intervals has %d×%d points", g.Bend.K, len(g.Bend.DX), len(g.Bend.DY))
 	}
 	gs := d.toGray(frame)
-	d.warp(g, gs, g.Side)
-	d.canvas.CopyTo(dst)
+	c := d.rect.fresh(nil)
+	d.rect.warp(c, g, gs, g.Side)
+	c.grey.CopyTo(dst)
 	return nil
 }
 
@@ -58,12 +59,12 @@ func (d *Detector) CellsOf(canvas gocv.Mat, g Grid) (Grid, []Cell, error) {
 		return g, nil, qualityErr(BadInput, "canvas %dx%d of type %v, want %dx%d 8-bit grey",
 			canvas.Cols(), canvas.Rows(), canvas.Type(), g.Side, g.Side)
 	}
-	canvas.CopyTo(&d.canvas)
-	d.canvasGen++
+	c := d.rect.fresh(nil)
+	canvas.CopyTo(&c.grey)
 	n := g.Shape.N()
 	cs := float64(g.Side) / float64(n)
-	d.binarise(cs, cutKernel(g.Side, cs))
-	cells := d.cells(n, cs, d.manyLooks(g, n))
-	d.measure(&g)
+	d.rect.binarise(c, cs, cutKernel(g.Side, cs))
+	cells := d.rect.cells(c, n, cs, d.opts.manyLooks(g, n))
+	d.rect.measure(c, &g)
 	return g, cells, nil
 }

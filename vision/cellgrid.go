@@ -18,10 +18,10 @@ import (
 // cellHoles returns the holes of the find-resolution binary image d.bin
 // whose centre lies inside q and that reduce to convex quadrilaterals of a
 // plausible cell size, as polygons in find pixels.
-func (d *Detector) cellHoles(q [4]pt) [][4]pt {
+func (f *finder) cellHoles(q [4]pt) [][4]pt {
 	hier := gocv.NewMat()
 	defer hier.Close()
-	contours := gocv.FindContoursWithParams(d.bin, &hier, gocv.RetrievalCComp, gocv.ChainApproxSimple)
+	contours := gocv.FindContoursWithParams(f.bin, &hier, gocv.RetrievalCComp, gocv.ChainApproxSimple)
 	defer contours.Close()
 	hb, err := hier.DataPtrUint8()
 	if err != nil || len(hb) < contours.Size()*16 || contours.Size() == 0 {

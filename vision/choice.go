@@ -90,12 +90,12 @@ const latticeSide = 108
 // image bin of the grid search) when there is more than one, and returns
 // them in the order Candidates reports: good lattices first, most
 // Sudoku-like first, then the others largest first.
-func (d *Detector) scoreCandidates(bin gocv.Mat, cs []candidate) []candidate {
+func (f *finder) scoreCandidates(bin gocv.Mat, cs []candidate) []candidate {
 	if len(cs) < 2 {
 		return cs
 	}
 	for i := range cs {
-		cs[i].score = d.latticeLikeness(bin, cs[i].q)
+		cs[i].score = f.latticeLikeness(bin, cs[i].q)
 	}
 	sort.SliceStable(cs, func(i, j int) bool {
 		gi, gj := cs[i].score >= goodLattice, cs[j].score >= goodLattice
@@ -115,24 +115,24 @@ func (d *Detector) scoreCandidates(bin gocv.Mat, cs []candidate) []candidate {
 // that fits best, how far the weaker grid lines stand above the ink
 // between them (lineSignificance, rows and columns alike), plus a bonus
 // when every r-th and c-th line is thicker than the others (box lines).
-func (d *Detector) latticeLikeness(bin gocv.Mat, q [4]pt) float64 {
+func (f *finder) latticeLikeness(bin gocv.Mat, q [4]pt) float64 {
 	s := float64(latticeSide)
 	h, ok := homography(q, [4]pt{{0, 0}, {s, 0}, {s, s}, {0, s}})
 	if !ok {
 		return math.Inf(-1)
 	}
 	for i := 0; i < 9; i++ {
-		d.hmat.SetDoubleAt(i/3, i%3, h[i])
+		f.hmat.SetDoubleAt(i/3, i%3, h[i])
 	}
 	// Nearest neighbour: the image is binary, and this is the bulk of the
 	// cost of a candidate.
-	gocv.WarpPerspectiveWithParams(bin, &d.look, d.hmat, image.Pt(latticeSide, latticeSide),
+	gocv.WarpPerspectiveWithParams(bin, &f.look, f.hmat, image.Pt(latticeSide, latticeSide),
 		gocv.InterpolationNearestNeighbor, gocv.BorderConstant, color.RGBA{})
-	rows, cols := d.profile(d.look, 1), d.profile(d.look, 0)
+	rows, cols := profile(f.look, 1, &f.prof), profile(f.look, 0, &f.prof)
 	if len(rows) != latticeSide || len(cols) != latticeSide {
 		return math.Inf(-1)
 	}
-	return latticeScore(rows, cols, d.opts.Sizes)
+	return latticeScore(rows, cols, f.opts.Sizes)
 }
 
 // latticeScore scores the ink profiles of a flat square view (rows[y] is
@@ -259,8 +259,8 @@ func distOutside(q [4]pt, p pt) float64 {
 // inside, never an external contour. Outer's inside (inset by innerInset) is
 // searched for component outlines under maxInnerShare of its area that reduce
 // to quadrilaterals; they are returned largest first, with their points.
-func (d *Detector) innerCandidates(outer candidate, minArea float64) []candidate {
-	if d.latticeLikeness(d.bin, outer.q) >= innerSearchBelow {
+func (f *finder) innerCandidates(outer candidate, minArea float64) []candidate {
+	if f.latticeLikeness(f.bin, outer.q) >= innerSearchBelow {
 		return nil
 	}
 	c := centroid(outer.q)
@@ -274,18 +274,18 @@ func (d *Detector) innerCandidates(outer candidate, minArea float64) []candidate
 	polys := gocv.NewPointsVector()
 	defer polys.Close()
 	polys.Append(pv)
-	if d.inner.Rows() != d.bin.Rows() || d.inner.Cols() != d.bin.Cols() || d.inner.Type() != gocv.MatTypeCV8UC1 {
-		d.inner.Close()
-		d.inner = gocv.NewMatWithSize(d.bin.Rows(), d.bin.Cols(), gocv.MatTypeCV8UC1)
+	if f.inner.Rows() != f.bin.Rows() || f.inner.Cols() != f.bin.Cols() || f.inner.Type() != gocv.MatTypeCV8UC1 {
+		f.inner.Close()
+		f.inner = gocv.NewMatWithSize(f.bin.Rows(), f.bin.Cols(), gocv.MatTypeCV8UC1)
 	}
-	d.inner.SetTo(gocv.Scalar{})
-	gocv.FillPoly(&d.inner, polys, color.RGBA{255, 255, 255, 0})
-	gocv.BitwiseAnd(d.bin, d.inner, &d.inner)
+	f.inner.SetTo(gocv.Scalar{})
+	gocv.FillPoly(&f.inner, polys, color.RGBA{255, 255, 255, 0})
+	gocv.BitwiseAnd(f.bin, f.inner, &f.inner)
 	// Every component's outer boundary (the page edge's own ring is one,
 	// holding nearly all of outer, and the grid another inside its hole).
 	hier := gocv.NewMat()
 	defer hier.Close()
-	contours := gocv.FindContoursWithParams(d.inner, &hier, gocv.RetrievalCComp, gocv.ChainApproxSimple)
+	contours := gocv.FindContoursWithParams(f.inner, &hier, gocv.RetrievalCComp, gocv.ChainApproxSimple)
 	defer contours.Close()
 	hb, err := hier.DataPtrUint8()
 	if err != nil || len(hb) < contours.Size()*16 || contours.Size() == 0 {
@@ -316,13 +316,13 @@ func (d *Detector) innerCandidates(outer candidate, minArea float64) []candidate
 	}
 	sort.Slice(fs, func(i, j int) bool { return fs[i].a > fs[j].a })
 	var out []candidate
-	for k, f := range fs {
+	for k, fc := range fs {
 		if k == maxContours || len(out) == maxCandidates {
 			break
 		}
-		ci := contours.At(f.i)
+		ci := contours.At(fc.i)
 		p := pointsOf(ci)
-		q, ok := plainQuad(ci, f.a)
+		q, ok := plainQuad(ci, fc.a)
 		if !ok && k == 0 {
 			q, ok = quadFromContour(p)
 		}
@@ -331,7 +331,7 @@ func (d *Detector) innerCandidates(outer candidate, minArea float64) []candidate
 		// cut off), not something printed inside it; a grid printed near
 		// the page's edge may touch it, but holds much less of the page.
 		if ok && (polyArea(q[:]) < touchShare*polyArea(outer.q[:]) || clearOf(q, inset, innerMargin*math.Sqrt(outer.area))) {
-			out = append(out, candidate{q: q, contour: p, area: f.a, index: -1})
+			out = append(out, candidate{q: q, contour: p, area: fc.a, index: -1})
 		}
 	}
 	// The grid's cells, when its outline merged with the page's edge or

@@ -8,22 +8,24 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// dumpCanvas writes the last canvas, its binarisation and the cleaned ink
-// side by side to path (for eyeballing misses).
+// dumpCanvas writes the last canvas cells were cut from, its
+// binarisation and the cleaned ink side by side to path (for eyeballing
+// misses).
 func (d *Detector) dumpCanvas(path string) {
-	if d.canvas.Empty() {
+	c := d.rect.last
+	if c == nil || c.grey.Empty() {
 		return
 	}
-	m := d.canvas.Clone()
+	m := c.grey.Clone()
 	defer m.Close()
 	lines := gocv.NewMat()
 	defer lines.Close()
-	if !d.hlines.Empty() && d.hlines.Rows() == d.vlines.Rows() {
-		gocv.BitwiseOr(d.hlines, d.vlines, &lines)
+	if !c.hlines.Empty() && c.hlines.Rows() == c.vlines.Rows() {
+		gocv.BitwiseOr(c.hlines, c.vlines, &lines)
 	}
 	// Stages from an earlier, differently sized canvas are skipped:
 	// Hconcat would throw on them.
-	for _, s := range []gocv.Mat{d.cbin, d.clean, lines} {
+	for _, s := range []gocv.Mat{c.bin, d.rect.clean, lines} {
 		if !s.Empty() && s.Rows() == m.Rows() && s.Type() == m.Type() {
 			gocv.Hconcat(m, s, &m)
 		}
@@ -58,7 +60,7 @@ func (d *Detector) dumpQuads(path string, img gocv.Mat, found [4]gocv.Point2f, w
 		gocv.Resize(m, &m, image.Pt(int(float64(m.Cols())*s), int(float64(m.Rows())*s)), 0, 0, gocv.InterpolationArea)
 	}
 	gocv.IMWrite(path, m)
-	if !d.bin.Empty() {
-		gocv.IMWrite(strings.TrimSuffix(path, ".png")+"_bin.png", d.bin)
+	if !d.find.bin.Empty() {
+		gocv.IMWrite(strings.TrimSuffix(path, ".png")+"_bin.png", d.find.bin)
 	}
 }

@@ -49,22 +49,22 @@ func bandSums(vl, hl []uint8, side int) (colSum, rowSum [latticeBands][]float64)
 	return colSum, rowSum
 }
 
-// bandSums is bandSums on d.vlines and d.hlines (side×side), summed by
+// bandSums is bandSums on c.vlines and c.hlines (side×side), summed by
 // OpenCV on band regions. ok is false when the images do not match side.
-// The sums are kept until binarise changes the line images, as several
+// The sums are kept with c until its line images change, as several
 // steps read them from one canvas.
-func (d *Detector) bandSums(side int) (colSum, rowSum [latticeBands][]float64, ok bool) {
-	if d.sums.valid && d.sums.side == side {
-		return d.sums.col, d.sums.row, true
+func (r *rectifier) bandSums(c *canvas, side int) (colSum, rowSum [latticeBands][]float64, ok bool) {
+	if c.sums.valid && c.sums.side == side {
+		return c.sums.col, c.sums.row, true
 	}
-	if d.vlines.Cols() != side || d.vlines.Rows() != side || d.hlines.Cols() != side || d.hlines.Rows() != side {
+	if c.vlines.Cols() != side || c.vlines.Rows() != side || c.hlines.Cols() != side || c.hlines.Rows() != side {
 		return colSum, rowSum, false
 	}
-	sum := func(m gocv.Mat, r image.Rectangle, dim int) []float64 {
-		roi := m.Region(r)
+	sum := func(m gocv.Mat, rect image.Rectangle, dim int) []float64 {
+		roi := m.Region(rect)
 		defer roi.Close()
-		gocv.Reduce(roi, &d.prof, dim, gocv.ReduceSum, gocv.MatTypeCV32F)
-		v, err := d.prof.DataPtrFloat32()
+		gocv.Reduce(roi, &r.prof, dim, gocv.ReduceSum, gocv.MatTypeCV32F)
+		v, err := r.prof.DataPtrFloat32()
 		if err != nil || len(v) != side {
 			return nil
 		}
@@ -76,13 +76,13 @@ func (d *Detector) bandSums(side int) (colSum, rowSum [latticeBands][]float64, o
 	}
 	for b := 0; b < latticeBands; b++ {
 		lo, hi := b*side/latticeBands, (b+1)*side/latticeBands
-		colSum[b] = sum(d.vlines, image.Rect(0, lo, side, hi), 0)
-		rowSum[b] = sum(d.hlines, image.Rect(lo, 0, hi, side), 1)
+		colSum[b] = sum(c.vlines, image.Rect(0, lo, side, hi), 0)
+		rowSum[b] = sum(c.hlines, image.Rect(lo, 0, hi, side), 1)
 		if colSum[b] == nil || rowSum[b] == nil {
 			return colSum, rowSum, false
 		}
 	}
-	d.sums.col, d.sums.row, d.sums.side, d.sums.valid = colSum, rowSum, side, true
+	c.sums.col, c.sums.row, c.sums.side, c.sums.valid = colSum, rowSum, side, true
 	return colSum, rowSum, true
 }
 

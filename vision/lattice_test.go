@@ -112,16 +112,17 @@ func TestBandSums(t *testing.T) {
 	d := NewDetector(Options{})
 	defer d.Close()
 	var err error
-	d.vlines.Close()
-	d.hlines.Close()
-	if d.vlines, err = gocv.NewMatFromBytes(side, side, gocv.MatTypeCV8U, vl); err != nil {
+	c := d.rect.fresh(nil)
+	c.vlines.Close()
+	c.hlines.Close()
+	if c.vlines, err = gocv.NewMatFromBytes(side, side, gocv.MatTypeCV8U, vl); err != nil {
 		t.Fatal(err)
 	}
-	if d.hlines, err = gocv.NewMatFromBytes(side, side, gocv.MatTypeCV8U, hl); err != nil {
+	if c.hlines, err = gocv.NewMatFromBytes(side, side, gocv.MatTypeCV8U, hl); err != nil {
 		t.Fatal(err)
 	}
 	wc, wr := bandSums(vl, hl, side)
-	gc, gr, ok := d.bandSums(side)
+	gc, gr, ok := d.rect.bandSums(c, side)
 	if !ok {
 		t.Fatal("bandSums refused a matching canvas")
 	}
@@ -132,7 +133,7 @@ func TestBandSums(t *testing.T) {
 			}
 		}
 	}
-	if _, _, ok := d.bandSums(side + 1); ok {
+	if _, _, ok := d.rect.bandSums(c, side+1); ok {
 		t.Error("bandSums accepted a side that does not match the canvas")
 	}
 }

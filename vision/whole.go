@@ -22,7 +22,7 @@ const extPx = 12
 // which sides (top, right, bottom, left) its lattice continues beyond:
 // most of the n-1 lines across that side run on through the strip one
 // cell outside it. gs is the scale from working-grey to frame pixels.
-func (d *Detector) continuingSides(g Grid, gs float64, n int) [4]bool {
+func (r *rectifier) continuingSides(g Grid, gs float64, n int) [4]bool {
 	var out [4]bool
 	if n < 2 {
 		return out
@@ -33,14 +33,14 @@ func (d *Detector) continuingSides(g Grid, gs float64, n int) [4]bool {
 	side := (n + 2) * extPx
 	h := mul3([9]float64{k, 0, extPx, 0, k, extPx, 0, 0, 1}, mul3(g.H, [9]float64{gs, 0, 0, 0, gs, 0, 0, 0, 1}))
 	for i := 0; i < 9; i++ {
-		d.hmat.SetDoubleAt(i/3, i%3, h[i])
+		r.hmat.SetDoubleAt(i/3, i%3, h[i])
 	}
 	// White beyond the frame: replicated border pixels would draw lines
 	// across the margin exactly where the lattice's lines leave the frame.
-	gocv.WarpPerspectiveWithParams(d.gray, &d.ext, d.hmat, image.Pt(side, side),
+	gocv.WarpPerspectiveWithParams(*r.gray, &r.ext, r.hmat, image.Pt(side, side),
 		gocv.InterpolationLinear, gocv.BorderConstant, color.RGBA{255, 255, 255, 0})
-	gocv.AdaptiveThreshold(d.ext, &d.ext, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, extPx|1, 7)
-	px, err := d.ext.DataPtrUint8()
+	gocv.AdaptiveThreshold(r.ext, &r.ext, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, extPx|1, 7)
+	px, err := r.ext.DataPtrUint8()
 	if err != nil || len(px) != side*side {
 		return out
 	}
@@ -123,19 +123,20 @@ func grown(g Grid, n int, grow [4]bool) (Grid, bool) {
 	return next, setHomography(&next)
 }
 
-// wholeGrid checks a grid read smaller than 9×9 (g with its cells) for a
+// wholeGrid checks a grid read smaller than 9×9 (g with its cells, taken
+// off search f) for a
 // lattice continuing beyond its sides. It reads the grid grown by a cell
 // on those sides, again while the lattice continues, and returns the
 // larger reading once the lattice stops; a part it cannot grow into a
 // clear reading is refused (NoGrid): a 9×9 page is never read as a
 // smaller puzzle made of its boxes.
-func (d *Detector) wholeGrid(r reading, gs float64) reading {
+func (d *Detector) wholeGrid(f *finder, r reading, gs float64) reading {
 	g, n := r.g, r.g.Shape.N()
 	if n >= 9 || n == 0 {
 		return r
 	}
 	for steps := 0; steps < 9; steps++ {
-		grow := d.continuingSides(g, gs, n)
+		grow := d.rect.continuingSides(g, gs, n)
 		if grow == [4]bool{} {
 			return r
 		}
@@ -147,7 +148,7 @@ func (d *Detector) wholeGrid(r reading, gs float64) reading {
 		if !setHomography(&g2) {
 			break
 		}
-		r3 := d.analyzeTaken(g2, gs)
+		r3 := d.analyzeTaken(f, g2, gs)
 		if !acceptable(r3, bar{above: n}) {
 			break
 		}
