@@ -121,7 +121,7 @@ function readPaper(r) {
   return {
     entries, notes,
     unsure: new Map((r.entry_check || []).map((c) => [c.cell, c.name])),
-    mistakes: new Set(), differ: new Map(), checking: false,
+    mistakes: new Set(), differ: new Set(), checking: false,
   };
 }
 
@@ -161,7 +161,7 @@ function decorate(view) {
   for (const i of scan.clashes || []) if (view.pen.has(i)) view.conflicts.add(i);
   if (paper.checking) {
     for (const i of paper.mistakes) if (view.pen.has(i)) view.wrong.add(i);
-    view.unsure = new Set([...paper.unsure.keys(), ...paper.differ.keys()].filter((i) => !ed.values[i]));
+    view.unsure = new Set([...paper.unsure.keys(), ...paper.differ].filter((i) => !ed.values[i]));
   }
 }
 
@@ -186,7 +186,7 @@ async function setChecking(on) {
   }
   const asRead = ed.text() === scan.given;
   let solution = null;
-  paper.differ = new Map();
+  paper.differ = new Set();
   if (asRead && scan.status === 'solved') {
     paper.mistakes = new Set(scan.mistakes || []);
   } else {
@@ -204,10 +204,7 @@ async function setChecking(on) {
       return;
     }
     paper.mistakes = new Set();
-    const n = scan.box[0] * scan.box[1];
-    paper.entries.forEach((v, i) => {
-      if (v && !ed.values[i] && !paper.unsure.has(i) && v !== solution[i]) paper.differ.set(i, `r${Math.floor(i / n) + 1}c${(i % n) + 1}`);
-    });
+    paper.entries.forEach((v, i) => { if (v && !ed.values[i] && !paper.unsure.has(i) && v !== solution[i]) paper.differ.add(i); });
   }
   ed.redraw();
   paint(ed.text(), null);
@@ -222,7 +219,7 @@ function checkWords(asRead) {
   const unsure = [...paper.unsure.entries()].filter(([i]) => !ed.values[i]).map(([, nm]) => nm);
   const out = [];
   if (asRead && scan.progress) out.push(scan.progress.charAt(0).toUpperCase() + scan.progress.slice(1) + '.');
-  const differ = [...paper.differ.entries()].filter(([i]) => !ed.values[i]).map(([, nm]) => nm);
+  const differ = [...paper.differ].filter((i) => !ed.values[i]).sort((a, b) => a - b).map(name);
   if (differ.length) out.push(`Not the solution of these givens: check ${differ.join(', ')} on the page.`);
   else out.push(wrong.length ? `Wrong (marked red): ${wrong.join(', ')}.` : 'No entry found wrong.');
   if (unsure.length) out.push(`Not read surely: check ${unsure.join(', ')} on the page.`);
