@@ -132,6 +132,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParsePuzzle -fuzztime 60s ./web
 	$(GO) test -run '^$$' -fuzz FuzzReceive -fuzztime 60s ./rooms
 	$(GO) test -run '^$$' -fuzz FuzzScan -fuzztime 60s ./web
+	$(GO) test -run '^$$' -fuzz FuzzParseEntries -fuzztime 60s ./web
 	$(GO) test -run '^$$' -fuzz FuzzCameraFrame -fuzztime 60s ./web
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./kakuro
 	$(GO) test -run '^$$' -fuzz FuzzModel -fuzztime 60s ./ilp
