@@ -74,7 +74,7 @@ func (p *penVoter) Vote() pipeline.Pen {
 	n := len(p.hist[0].Kinds)
 	out := pipeline.Pen{Kinds: make([]ocr.Kind, n), Entries: make([]int, n), Conf: make([]float32, n), Sure: make([]bool, n)}
 	if !slices.ContainsFunc(p.hist, func(r pipeline.Pen) bool { return r.Probs == nil }) {
-		out.KindSure, out.Probs = make([]bool, n), make([][]float32, n)
+		out.KindProb, out.Probs = make([]float32, n), make([][]float32, n)
 	}
 	for i := 0; i < n; i++ {
 		kinds := map[ocr.Kind]int{}
@@ -112,19 +112,19 @@ func (p *penVoter) Vote() pipeline.Pen {
 		}
 		out.Sure[i] = sure[d] >= penSureReadings && sure[d] == sumInts(sure)
 		if out.Probs != nil {
-			out.Probs[i], out.KindSure[i] = p.voteProbs(i)
+			out.Probs[i], out.KindProb[i] = p.voteProbs(i)
 		}
 	}
 	return out
 }
 
 // voteProbs is cell i's digit probabilities averaged over the readings
-// that saw handwriting there, and whether every one of them was sure of
-// the kind; nil unless penSureReadings readings saw it, so that one
+// that saw handwriting there, and the least sureness of the kind among
+// them; nil unless penSureReadings readings saw it, so that one
 // frame's reading never judges an entry alone.
-func (p *penVoter) voteProbs(i int) ([]float32, bool) {
+func (p *penVoter) voteProbs(i int) ([]float32, float32) {
 	var sum []float32
-	count, kindSure := 0, true
+	count, kind := 0, float32(1)
 	for _, r := range p.hist {
 		if r.Kinds[i] != ocr.KindHand || len(r.Probs[i]) == 0 {
 			continue
@@ -133,21 +133,21 @@ func (p *penVoter) voteProbs(i int) ([]float32, bool) {
 			sum = make([]float32, len(r.Probs[i]))
 		}
 		if len(r.Probs[i]) != len(sum) {
-			return nil, false
+			return nil, 0
 		}
 		for d, v := range r.Probs[i] {
 			sum[d] += v
 		}
 		count++
-		kindSure = kindSure && r.KindSure[i]
+		kind = min(kind, r.KindProb[i])
 	}
 	if count < penSureReadings {
-		return nil, false
+		return nil, 0
 	}
 	for d := range sum {
 		sum[d] /= float32(count)
 	}
-	return sum, kindSure
+	return sum, kind
 }
 
 func sumInts(m map[int]int) int {

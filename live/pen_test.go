@@ -339,23 +339,23 @@ func swapEntries(e []int, a, b int) []int {
 }
 
 // TestPenVoterProbs: the digits' probabilities are voted only once
-// penSureReadings readings saw handwriting, as their mean, sure of the
-// kind only when every one of them was.
+// penSureReadings readings saw handwriting, as their mean, the kind as
+// sure as the least sure of them.
 func TestPenVoterProbs(t *testing.T) {
-	read := func(p4 float32, kindSure bool) pipeline.Pen {
+	read := func(p4, kind float32) pipeline.Pen {
 		q := make([]float32, 10)
 		q[4], q[9] = p4, 1-p4
 		return pipeline.Pen{Kinds: []ocr.Kind{ocr.KindHand}, Entries: []int{9}, Conf: []float32{0.5}, Sure: []bool{false},
-			KindSure: []bool{kindSure}, Probs: [][]float32{q}}
+			KindProb: []float32{kind}, Probs: [][]float32{q}}
 	}
 	v := newPenVoter(5)
-	v.Add(read(0.2, true))
+	v.Add(read(0.2, 0.999))
 	if got := v.Vote(); got.Probs == nil || got.Probs[0] != nil {
 		t.Fatalf("one reading: voted probabilities %v, want none yet", got.Probs)
 	}
-	v.Add(read(0.6, false))
+	v.Add(read(0.6, 0.95))
 	got := v.Vote()
-	if len(got.Probs[0]) != 10 || got.Probs[0][4] < 0.39 || got.Probs[0][4] > 0.41 || got.KindSure[0] {
-		t.Errorf("two readings: p(4) %v kind sure %v, want 0.4 and false", got.Probs[0], got.KindSure[0])
+	if len(got.Probs[0]) != 10 || got.Probs[0][4] < 0.39 || got.Probs[0][4] > 0.41 || got.KindProb[0] != 0.95 {
+		t.Errorf("two readings: p(4) %v kind %v, want 0.4 and 0.95", got.Probs[0], got.KindProb[0])
 	}
 }

@@ -34,12 +34,13 @@ type Pen struct {
 	// Sure is whether an entry is read surely enough to be called wrong
 	// (ocr.Reading.EntrySure; for a vote, voted so over frames).
 	Sure []bool
-	// KindSure is whether a cell's kind is read surely (at
-	// ocr.EntrySureAt). Probs holds per entry the probabilities of the
-	// digits 1..N (index 0 unused; ocr.Reading.EntryProb), so the check
-	// can weigh the digit the solution expects. Both nil: a reader that
-	// gave only its digit and Sure.
-	KindSure []bool
+	// KindProb is how sure the reading of a cell's kind is
+	// (ocr.Reading.KindConf; for a vote, the least over its readings).
+	// Probs holds per entry the probabilities of the digits 1..N (index 0
+	// unused; ocr.Reading.EntryProb), so the check can weigh the digit the
+	// solution expects. Both nil: a reader that gave only its digit and
+	// Sure.
+	KindProb []float32
 	Probs    [][]float32
 }
 
@@ -55,9 +56,8 @@ func PenOf(rd ocr.Reading) Pen {
 		p.Conf[i] = min(rd.EntryConf[i], rd.KindConf[i])
 	}
 	if len(rd.EntryProb) == n {
-		p.KindSure, p.Probs = make([]bool, n), make([][]float32, n)
+		p.KindProb, p.Probs = slices.Clone(rd.KindConf), make([][]float32, n)
 		for i := range p.Probs {
-			p.KindSure[i] = rd.KindConf[i] >= ocr.EntrySureAt
 			p.Probs[i] = slices.Clone(rd.EntryProb[i])
 		}
 	}
@@ -67,7 +67,7 @@ func PenOf(rd ocr.Reading) Pen {
 // Valid reports whether p holds one value per cell of a grid of n² cells.
 func (p Pen) Valid(cells int) bool {
 	return cells > 0 && len(p.Kinds) == cells && len(p.Entries) == cells && len(p.Conf) == cells && len(p.Sure) == cells &&
-		(p.Probs == nil && p.KindSure == nil || len(p.Probs) == cells && len(p.KindSure) == cells)
+		(p.Probs == nil && p.KindProb == nil || len(p.Probs) == cells && len(p.KindProb) == cells)
 }
 
 // Ink reports whether the player wrote anything: an entry, notes, or ink
@@ -85,7 +85,7 @@ func (p Pen) Turn(n, k int) Pen {
 	t := Pen{Kinds: sudoku.TurnCells(p.Kinds, n, k), Entries: sudoku.TurnCells(p.Entries, n, k),
 		Conf: sudoku.TurnCells(p.Conf, n, k), Sure: sudoku.TurnCells(p.Sure, n, k)}
 	if p.Probs != nil {
-		t.KindSure, t.Probs = sudoku.TurnCells(p.KindSure, n, k), sudoku.TurnCells(p.Probs, n, k)
+		t.KindProb, t.Probs = sudoku.TurnCells(p.KindProb, n, k), sudoku.TurnCells(p.Probs, n, k)
 	}
 	return t
 }
@@ -197,10 +197,19 @@ const EntryPrior = 0.9
 const EntryRightAt = 0.99
 
 // EntryWrongAt: an entry is called wrong only when its kind is read
-// surely and the reader gives the solution's digit at most this, ten
-// times below the least it gave a right entry on the pen model's
-// calibration pages (cmd/train --pen --pen-eval-calib prints it).
-const EntryWrongAt = 1e-4
+// surely (ocr.EntrySureAt) and the reader gives the solution's digit at
+// most this, ten times below the least it gave a right entry of a kind
+// read surely on the pen model's calibration pages (cmd/train --pen
+// --pen-eval FILE --pen-eval-calib prints it). Kinds read less surely
+// are never called wrong: crossed-out ink and scribbles read as a digit
+// fall there.
+const EntryWrongAt = 3e-3
+
+// EntryWrongWould reports whether an entry whose kind was read at kind
+// and whose reader gives the solution's digit q is called wrong.
+func EntryWrongWould(q, kind float32) bool {
+	return kind >= ocr.EntrySureAt && q <= EntryWrongAt
+}
 
 // entryVerdict is what the check makes of one entry.
 type entryVerdict int
@@ -225,7 +234,7 @@ type entryJudged struct {
 // digits' probabilities (Pen.Probs) the entry is right or wrong only when
 // read surely (Pen.Sure). With them, the solution's digit is weighed
 // with EntryPrior: right at EntryRightAt, wrong only when the reader
-// all but rules it out (EntryWrongAt) and is sure of the kind.
+// all but rules it out (EntryWrongWould).
 func judgeEntry(pen Pen, i, want, n int) entryJudged {
 	read := entryJudged{digit: pen.Entries[i], conf: pen.Conf[i]}
 	var q []float32
@@ -244,7 +253,7 @@ func judgeEntry(pen Pen, i, want, n int) entryJudged {
 			read.verdict = entryWrong
 		}
 		return read
-	case q[want] <= EntryWrongAt && pen.KindSure[i]:
+	case EntryWrongWould(q[want], pen.KindProb[i]):
 		read.verdict = entryWrong
 		read.digit = argmaxFrom(q, 1)
 		read.conf = min(pen.Conf[i], 1-q[want])

@@ -302,9 +302,9 @@ func TestTallyPen(t *testing.T) {
 
 // TestJudgeEntryPrior: with the digits' probabilities, a hesitant reading
 // where the solution's digit is plausible counts as right, a cell is
-// called wrong only when its kind is sure and the solution's digit all but
-// ruled out, and anything between is a check; without a solution, only
-// the reading itself counts.
+// called wrong only when its kind is sure and the solution's digit all
+// but ruled out, and anything between is a check;
+// without a solution, only the reading itself counts.
 func TestJudgeEntryPrior(t *testing.T) {
 	probs := func(top int, p float32, want int, pw float32) []float32 {
 		q := make([]float32, 10)
@@ -315,23 +315,27 @@ func TestJudgeEntryPrior(t *testing.T) {
 		q[top], q[want] = p, pw
 		return q
 	}
+	const sure, fair, unsure = 0.999, 0.95, 0.8
 	cases := []struct {
-		name     string
-		q        []float32
-		kindSure bool
-		want     int
-		digit    int
-		verdict  entryVerdict
+		name    string
+		q       []float32
+		kind    float32
+		want    int
+		digit   int
+		verdict entryVerdict
 	}{
-		{"a European 4 read as 9, the solution 4", probs(9, 0.35, 4, 0.64), false, 4, 4, entryRight},
-		{"a clear 3 where 5 belongs", probs(3, 0.9999, 5, 0.00001), true, 5, 3, entryWrong},
-		{"a clear 3 where 5 belongs, kind unsure", probs(3, 0.9999, 5, 0.00001), false, 5, 3, entryCheck},
-		{"a 3 that may be a 5", probs(3, 0.98, 5, 0.01), true, 5, 3, entryCheck},
-		{"no solution, hesitant", probs(9, 0.6, 4, 0.39), true, 0, 9, entryCheck},
+		{"a European 4 read as 9, the solution 4", probs(9, 0.35, 4, 0.64), fair, 4, 4, entryRight},
+		{"a clear 3 where 5 belongs", probs(3, 0.9999, 5, 0.00001), sure, 5, 3, entryWrong},
+		{"a 3 where 5 belongs, 5 under the sure kind's bar", probs(3, 0.99, 5, EntryWrongAt/2), sure, 5, 3, entryWrong},
+		{"the same with the kind fairly sure", probs(3, 0.99, 5, EntryWrongAt/2), fair, 5, 3, entryCheck},
+		{"a clear 3 where 5 belongs, the kind fairly sure", probs(3, 0.9999, 5, 0.000001), fair, 5, 3, entryCheck},
+		{"a clear 3 where 5 belongs, the kind unsure", probs(3, 0.9999, 5, 0.000001), unsure, 5, 3, entryCheck},
+		{"a 3 that may be a 5", probs(3, 0.98, 5, 0.01), sure, 5, 3, entryCheck},
+		{"no solution, hesitant", probs(9, 0.6, 4, 0.39), sure, 0, 9, entryCheck},
 	}
 	for _, c := range cases {
 		pen := Pen{Kinds: []ocr.Kind{ocr.KindHand}, Entries: []int{argmaxFrom(c.q, 1)}, Conf: []float32{0.6},
-			Sure: []bool{false}, KindSure: []bool{c.kindSure}, Probs: [][]float32{c.q}}
+			Sure: []bool{false}, KindProb: []float32{c.kind}, Probs: [][]float32{c.q}}
 		got := judgeEntry(pen, 0, c.want, 9)
 		if got.digit != c.digit || got.verdict != c.verdict {
 			t.Errorf("%s: read %d verdict %d, want %d verdict %d", c.name, got.digit, got.verdict, c.digit, c.verdict)

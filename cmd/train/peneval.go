@@ -6,10 +6,13 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/sudokuar/sudokuar/internal/mnist"
 	"github.com/sudokuar/sudokuar/ocr"
+	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/vision"
 )
@@ -36,6 +39,26 @@ type penFigures struct {
 	surestWrong                                     float32
 	falseAlarms, wrongEntries, flagged, missedWrong int
 	misses                                          []string
+	// leastRight is, per tier of the kind's probability (kindTiers), the
+	// least probability the reader gave the true digit of a right entry
+	// read as handwritten: what pipeline's wrong-entry bars must stay under.
+	leastRight [len(kindTiers)]float32
+	rightIn    [len(kindTiers)]int
+}
+
+// kindTiers are the kind's probabilities the wrong-entry figures are
+// told apart by, surest first: pipeline calls an entry wrong only in the
+// first (pipeline.EntryWrongWould).
+var kindTiers = [...]float32{ocr.EntrySureAt, 0.9, 0}
+
+// tierOf is the index in kindTiers of a kind read at p.
+func tierOf(p float32) int {
+	for t, at := range kindTiers {
+		if p >= at {
+			return t
+		}
+	}
+	return len(kindTiers) - 1
 }
 
 // cutPenPage cuts a pen-filled photo (any grid size, as scan does) and
@@ -121,6 +144,7 @@ func (f *penFigures) score(digits, pen ocr.Classifier, pg penPage) {
 	} else {
 		f.misses = append(f.misses, fmt.Sprintf("%s: %s", pg.name, strings.Join(wrong, "; ")))
 	}
+	f.least(pg, r)
 	if !r.Certain() {
 		return
 	}
@@ -132,6 +156,24 @@ func (f *penFigures) score(digits, pen ocr.Classifier, pg penPage) {
 		return
 	}
 	f.entries(pg, r, sol)
+}
+
+// least takes the right entries of pg read as handwritten into
+// leastRight, whether or not the page's solution is shown.
+func (f *penFigures) least(pg penPage, r ocr.Reading) {
+	if len(r.EntryProb) != len(r.Kinds) || len(pg.solution.Cells) != len(pg.pen.Cells) {
+		return
+	}
+	for i, want := range pg.pen.Cells {
+		if want == 0 || want != pg.solution.Cells[i] || r.Kinds[i] != ocr.KindHand || want >= len(r.EntryProb[i]) {
+			continue
+		}
+		t := tierOf(r.KindConf[i])
+		if q := r.EntryProb[i][want]; f.rightIn[t] == 0 || q < f.leastRight[t] {
+			f.leastRight[t] = q
+		}
+		f.rightIn[t]++
+	}
 }
 
 // cell tallies cell i of a reading of pg and reports whether its kind and
@@ -174,8 +216,10 @@ func (f *penFigures) cell(pg penPage, r ocr.Reading, i int) bool {
 }
 
 // entries counts the wrong entries of pg (against sol, the solution of
-// the givens read) the reading flags and misses, and its false alarms.
+// the givens read) that pipeline.CheckEntries, as scan calls it, flags
+// and misses, and its false alarms.
 func (f *penFigures) entries(pg penPage, r ocr.Reading, sol sudoku.Grid) {
+	marks := pipeline.CheckEntries(r.Given, sol, pipeline.PenOf(r))
 	for i, want := range pg.pen.Cells {
 		if want == 0 {
 			continue
@@ -184,7 +228,7 @@ func (f *penFigures) entries(pg penPage, r ocr.Reading, sol sudoku.Grid) {
 		if bad {
 			f.wrongEntries++
 		}
-		called := r.EntrySure(i) && r.Entries[i] != sol.Cells[i]
+		called := slices.Contains(marks.Mistakes, i)
 		switch {
 		case called && !bad:
 			f.falseAlarms++
@@ -205,6 +249,11 @@ func (f penFigures) print(name string) {
 	fmt.Printf("  solutions shown %d, wrong %d; wrong entries %d: flagged %d, missed %d; false alarms %d\n",
 		f.shown, f.wrongShown, f.wrongEntries, f.flagged, f.missedWrong, f.falseAlarms)
 	fmt.Printf("  hand digits read wrong surely %d; surest wrong digit %.4f (kind and entry)\n", f.handWrongSure, f.surestWrong)
+	for t, at := range kindTiers {
+		if f.rightIn[t] > 0 {
+			fmt.Printf("  right entries with the kind at %.3f or more (and under the tier above): %d, least p(true digit) %.2g\n", at, f.rightIn[t], f.leastRight[t])
+		}
+	}
 }
 
 // penEval measures a pen model (pc.eval) with the shipped digit model on
@@ -261,9 +310,86 @@ func penEval(c config, pc penConfig, pages []string) error {
 		}
 	}
 	if pc.evalCalib {
-		return nil
+		return unclearJudged(c, pc, pen)
 	}
 	return printedUnchanged(c, digits, pen)
+}
+
+// unclearJudged pastes unclear ink (a digit struck through, two digits
+// over each other, a scribble, a half-erased pencil digit) into the
+// calibration pages of wicht-v2-train as training does, reads each such
+// cell with pen and prints how many are taken for a handwritten digit
+// in each tier of the kind's sureness, and how many of those pipeline
+// would call wrong if the solution's digit were the one the reader gives
+// least: the risk of a confident verdict on ink that is no entry.
+func unclearJudged(c config, pc penConfig, pen ocr.Classifier) error {
+	held, err := holdoutNames(pc.holdout)
+	if err != nil {
+		return err
+	}
+	v2, _, err := penPages(pc.v2, held)
+	if err != nil {
+		return err
+	}
+	var paths []string
+	for _, p := range v2 {
+		if isVal(filepath.Base(p), pc.valShare) {
+			paths = append(paths, p)
+		}
+	}
+	dir, err := mnist.Dir(".")
+	if err != nil {
+		return err
+	}
+	ds, err := mnist.Load(dir, "train")
+	if err != nil {
+		return err
+	}
+	res := make([][]penSample, len(paths))
+	cutEach(len(paths), c.workers, func(d detectors, i int) photoCells {
+		res[i], _ = pastePhoto(d.nine, paths[i], ds, pc.euro, rand.New(rand.NewSource(c.seed*100_000+int64(i))))
+		return photoCells{}
+	})
+	var xs [][]float32
+	for _, s := range res {
+		for _, smp := range s {
+			if smp.Y == ocr.PenUnclear {
+				xs = append(xs, smp.X)
+			}
+		}
+	}
+	if len(xs) == 0 {
+		return fmt.Errorf("unclear ink: no cell pasted on %d calibration pages", len(paths))
+	}
+	probs, err := pen.Classify(xs)
+	if err != nil {
+		return fmt.Errorf("unclear ink: %w", err)
+	}
+	var asHand, judged [len(kindTiers)]int
+	for _, p := range probs {
+		kind, kc, _, _ := ocr.PenDecide(p)
+		if kind != ocr.KindHand {
+			continue
+		}
+		t := tierOf(kc)
+		asHand[t]++
+		hand := float32(0)
+		for d := 1; d <= 9; d++ {
+			hand += p[ocr.PenHand0+d]
+		}
+		least := float32(1)
+		for d := 1; d <= 9; d++ {
+			least = min(least, p[ocr.PenHand0+d]/hand)
+		}
+		if pipeline.EntryWrongWould(least, kc) {
+			judged[t]++
+		}
+	}
+	fmt.Printf("unclear ink pasted on %d calibration pages: %d cells\n", len(paths), len(xs))
+	for t, at := range kindTiers {
+		fmt.Printf("  read as handwritten with the kind at %.3f or more (and under the tier above): %d, of which could be called wrong %d\n", at, asHand[t], judged[t])
+	}
+	return nil
 }
 
 // fittingPages returns the pages whose truth fits them (truthFits) and
