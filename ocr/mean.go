@@ -136,6 +136,15 @@ func (a *asked) Classify(cells [][]float32) ([][]float32, error) {
 	return out, nil
 }
 
+// firstOpinion is the classifier c asks first when it is a
+// MeanWhereUnsure, else c.
+func firstOpinion(c Classifier) Classifier {
+	if a, ok := c.(*asked); ok {
+		return a.first
+	}
+	return c
+}
+
 // Glyphs is the first member's glyph count.
 func (a *asked) Glyphs() int { return glyphCount(a.first) }
 

@@ -245,7 +245,9 @@ func readPen(pen Classifier, cells []vision.Cell, n int) ([]penCell, [][]float32
 		}
 	}
 	if len(more) > 0 {
-		extra, err := classifyPen(pen, more, cellOf, n)
+		// The views change only a handwritten digit, and a second
+		// opinion only the kind (PenKindOf): the first model reads them.
+		extra, err := classifyPen(firstOpinion(pen), more, cellOf, n)
 		if err != nil {
 			return nil, nil, err
 		}
