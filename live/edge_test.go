@@ -138,6 +138,128 @@ func TestPageCutGridWhole(t *testing.T) {
 	}
 }
 
+// TestGridGrazingEdge holds real photos of ../shared's others-train up to
+// the near camera (as TestPageCutGridWhole does) moved left until their
+// grid's leftmost corner is within edgeMargin of the frame's edge, the
+// grid whole. The grid is read whole and solved, and from the first frame
+// drawn solved on the HUD never says "move back" (the edge does not cut
+// the grid), nor is anything but the solution read drawn.
+func TestGridGrazingEdge(t *testing.T) {
+	needModel(t)
+	dir := testenv.Shared(t, "datasets/others-train")
+	for _, tc := range []struct {
+		name  string
+		frame int // of mkvideo's 60
+	}{
+		{"es2812-21", 4},
+		{"es2812-47", 6},
+		{"es2812-19", 35},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := pipeline.New(pipeline.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ran := false // Run closes the recogniser
+			defer func() {
+				if !ran {
+					p.Close()
+				}
+			}()
+			img := gocv.IMRead(filepath.Join(dir, tc.name+".jpg"), gocv.IMReadColor)
+			if img.Empty() {
+				t.Fatalf("%s: not an image", tc.name)
+			}
+			defer img.Close()
+			truth, err := sudoku.ReadDatFile(filepath.Join(dir, tc.name+".dat"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			photo := p.Process(img)
+			if !photo.Found {
+				t.Fatalf("%s: no grid found in the photo itself", tc.name)
+			}
+			const w, h = 1280, 720
+			frame, hm, err := held.Frame(img, w, h, 0.85, 1, tc.frame)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer frame.Close()
+			_, gridLeft, _ := margin(hm, photo.Grid.Corners, w, h)
+			const at = 1 // the grid's leftmost corner, in frame pixels
+			grazing := gocv.NewMat()
+			defer grazing.Close()
+			m := gocv.NewMatWithSize(2, 3, gocv.MatTypeCV64F)
+			defer m.Close()
+			for i, v := range []float64{1, 0, at - gridLeft, 0, 1, 0} {
+				m.SetDoubleAt(i/3, i%3, v)
+			}
+			gocv.WarpAffineWithParams(frame, &grazing, m, image.Pt(w, h), gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
+			// The frame shows what the test says: the grid whole, a
+			// corner within edgeMargin of the edge.
+			moved := [9]float64{1, 0, at - gridLeft, 0, 1, 0, 0, 0, 1}
+			in, _, _ := margin(mul(moved, hm), photo.Grid.Corners, w, h)
+			if in < 0 || in >= edgeMargin {
+				t.Fatalf("frame %d moved: the grid %.1f px inside the frame, want 0 to %d", tc.frame, in, edgeMargin)
+			}
+
+			want := sudoku.CellString(truth.Cells)
+			solved, shown := 0, 0
+			first := -1
+			var moveBack, wrong int
+			src := &seqSource{imgs: []gocv.Mat{grazing}, count: []int{30}}
+			src.ready = func(int) bool {
+				shown++
+				return solved >= 5 || shown > 400
+			}
+			ran = true
+			_, err = Run(src, nil, Options{
+				Every: 5, Undrawn: true,
+				NewRecognizer: func() (Recognizer, error) { return p, nil },
+				OnFrame: func(f FrameInfo) {
+					if f.Solution != "" {
+						if f.Given != want {
+							wrong++
+						}
+						solved++
+						if first < 0 {
+							first = f.Index
+						}
+					}
+					if first >= 0 && f.Status == pipeline.StatusMoveBack {
+						moveBack++
+					}
+				},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if solved == 0 {
+				t.Errorf("the grid grazing the edge: never drawn solved")
+			}
+			if wrong > 0 {
+				t.Errorf("the grid grazing the edge: %d of %d frames drawn with other givens than the photo's", wrong, solved)
+			}
+			if moveBack > 0 {
+				t.Errorf("the grid grazing the edge: %d frames after the first drawn solved say %q", moveBack, pipeline.StatusMoveBack)
+			}
+		})
+	}
+}
+
+// mul is the product a·b of row-major 3×3 homographies.
+func mul(a, b [9]float64) [9]float64 {
+	var c [9]float64
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			for k := 0; k < 3; k++ {
+				c[3*i+j] += a[3*i+k] * b[3*k+j]
+			}
+		}
+	}
+	return c
+}
+
 // margin is how far inside a w×h frame the quadrilateral q of the photo,
 // mapped by hm, lies at its closest to an edge (negative: beyond it), and
 // its leftmost and rightmost x.
