@@ -1,0 +1,103 @@
+package vision
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/sudokuar/sudokuar/synth"
+)
+
+// TestShadedBoxes reads synthetic pages whose alternate boxes are printed
+// on a tint (issue 33: magazines in grey or colour), photographed by a
+// webcam (640×480, the grid 30–70% of the short side, tilted, turned and
+// blurred): the grid's corners within 3%, its box shape right and every
+// cell's emptiness right (a cell on a tint holds no ink). With every line
+// at one width only the tint shows the boxes; on main a 6×6, 8×8 or 12×12
+// so printed was read with its boxes turned (3×2, 4×2, 6×2 or 4×3).
+func TestShadedBoxes(t *testing.T) {
+	fonts, err := synth.GoFonts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	styles := map[string]synth.LineStyle{}
+	for _, st := range synth.ShadedStyles() {
+		styles[st.Name] = st
+	}
+	det := NewDetector(Options{})
+	defer det.Close()
+	for _, c := range []struct {
+		style         string
+		n             int
+		corners, even bool // the corner boxes shaded; lines of one width
+		seeds         []int64
+	}{
+		{"shaded-light", 9, false, false, []int64{1, 2, 5}},
+		{"shaded-grey", 9, true, false, []int64{1, 2, 5}},
+		{"shaded-dark", 9, false, false, []int64{2, 5, 6}},
+		{"shaded-grey", 9, false, true, []int64{1, 2, 3}},
+		{"tint-blue", 9, false, false, []int64{1, 2, 5}},
+		{"tint-yellow", 9, true, true, []int64{1, 2, 3}},
+		{"tint-pink", 9, false, true, []int64{1, 4, 6}},
+		{"shaded-grey", 6, false, true, []int64{1, 2, 4}},
+		{"tint-pink", 6, true, true, []int64{1, 2, 4}},
+		{"shaded-light", 8, false, true, []int64{1, 2, 4}},
+		{"tint-green", 8, true, true, []int64{1, 2, 4}},
+		{"shaded-dark", 8, false, false, []int64{1, 2, 4}},
+		{"tint-blue", 12, false, true, []int64{1, 2, 3}},
+		{"shaded-grey", 12, true, true, []int64{1, 2, 3}},
+		{"tint-yellow", 12, false, false, []int64{1, 2, 3}},
+	} {
+		st, ok := styles[c.style]
+		if !ok {
+			t.Fatalf("no style %q in synth.ShadedStyles", c.style)
+		}
+		st.ShadeCorners, st.Even = c.corners, c.even
+		name := fmt.Sprintf("%s %d×%d corners=%v even=%v", c.style, c.n, c.n, c.corners, c.even)
+		t.Run(name, func(t *testing.T) {
+			want, err := synth.ShapeFor(c.n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, seed := range c.seeds {
+				pz, err := synth.RandomPuzzle(want, seed, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				o := synth.DefaultOptions(640, 480, seed)
+				o.MinSide, o.MaxSide, o.MaxBlur = 0.3, 0.7, 2.2
+				o.Styles, o.Fonts = []synth.LineStyle{st}, fonts
+				ph, err := synth.Render(pz, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				g, cells, err := det.Analyze(ph.Image)
+				ph.Image.Close()
+				if err != nil {
+					t.Errorf("seed %d: %v", seed, err)
+					continue
+				}
+				var corners [4]pt
+				for i, p := range ph.Corners {
+					corners[i] = pt{float64(p.X), float64(p.Y)}
+				}
+				if e := cornerError(g.Corners, corners); e > 0.03 {
+					t.Errorf("seed %d: corner error %.1f%%", seed, 100*e)
+				}
+				if g.Shape != want || len(cells) != c.n*c.n {
+					t.Errorf("seed %d: shape %v (conf %.2f) with %d cells, want %v", seed, g.Shape, g.ShapeConfidence, len(cells), want)
+					continue
+				}
+				var miss []string
+				for i, cell := range cells {
+					if cell.Empty != (pz.Cells[i] == 0) {
+						miss = append(miss, fmt.Sprintf("r%dc%d (ink %d)", cell.Row+1, cell.Col+1, cell.Ink))
+					}
+				}
+				if len(miss) > 0 {
+					t.Errorf("seed %d: emptiness wrong in %s", seed, strings.Join(miss, ", "))
+				}
+			}
+		})
+	}
+}
