@@ -30,8 +30,9 @@ type LineStyle struct {
 	// those beside the corner boxes, or with ShadeCorners the corner boxes
 	// and those in line with them (the centre of a 9×9).
 	ShadeBoxes, ShadeCorners bool
-	// Shade is the grey level of the shaded boxes (paper is 250); 0 draws
-	// one in 200..229.
+	// Shade is the grey level of the shaded boxes (paper is 250), printed
+	// as a tint the ink over it darkens further; 0 draws one in 200..229
+	// and lays it under the ink (the digits' grey edges are not darkened).
 	Shade uint8
 	// Tint, when not zero, prints the shaded boxes in this colour (as it
 	// looks on white paper) instead of grey, as magazines in colour do.
@@ -140,8 +141,24 @@ const (
 	maxPage = 7_000_000 // page pixels; larger pages are cropped (the desk shows)
 )
 
+// tint returns the colour the shaded boxes are printed in over the paper
+// and under nothing (the ink printed on them darkens it further), or ok
+// false when the style shades its boxes by laying grey under the ink.
+func (st LineStyle) tint() (color.RGBA, bool) {
+	switch {
+	case !st.ShadeBoxes:
+		return color.RGBA{}, false
+	case st.Tint != (color.RGBA{}):
+		return st.Tint, true
+	case st.Shade != 0:
+		v := uint8(min(255, int(st.Shade)*255/paper))
+		return color.RGBA{R: v, G: v, B: v, A: 255}, true
+	}
+	return color.RGBA{}, false
+}
+
 // flatPage is the page before the camera: its grey levels (paper white,
-// ink dark), and where the line style's colour Tint is printed (255 where
+// ink dark), and where the line style's tint is printed (255 where
 // it covers the paper, 0 elsewhere; nil when the style has none).
 type flatPage struct {
 	grey, tint *image.Gray
@@ -157,7 +174,7 @@ func drawPage(rng *rand.Rand, pz sudoku.Grid, spec pageSpec) (flatPage, float64,
 		page.Pix[i] = paper
 	}
 	fp := flatPage{grey: page}
-	if spec.style.Tint != (color.RGBA{}) {
+	if _, ok := spec.style.tint(); ok {
 		fp.tint = image.NewGray(page.Rect)
 	}
 	gx0, gy0 := spec.pixel(-0.5, -0.5)

@@ -324,7 +324,7 @@ func (c *camera) shoot(fp flatPage, spec pageSpec, v view) (gocv.Mat, error) {
 	if cover != nil {
 		// Coloured ink takes away light as the tint's colour does on
 		// white paper, over the paper and the ink printed on it alike.
-		t := spec.style.Tint
+		t, _ := spec.style.tint()
 		absorb := [3]float32{1 - float32(t.B)/255, 1 - float32(t.G)/255, 1 - float32(t.R)/255}
 		for i, m := range cover {
 			if m == 0 {
