@@ -11,10 +11,14 @@ import (
 // TestShadedBoxes reads synthetic pages whose alternate boxes are printed
 // on a tint (issue 33: magazines in grey or colour), photographed by a
 // webcam (640×480, the grid 30–70% of the short side, tilted, turned and
-// blurred): the grid's corners within 3%, its box shape right and every
-// cell's emptiness right (a cell on a tint holds no ink). With every line
-// at one width only the tint shows the boxes; on main a 6×6, 8×8 or 12×12
-// so printed was read with its boxes turned (3×2, 4×2, 6×2 or 4×3).
+// blurred; world: the training photos' harsher JPEG, noise and print, the
+// grid up to 80% and the page's edge in view more often):
+// the grid's corners within 3%, its box shape right and every cell's
+// emptiness right (a cell on a tint holds no ink). With every line at one
+// width only the tint shows the boxes; on main a 6×6, 8×8 or 12×12 so
+// printed was read with its boxes turned (3×2, 4×2, 6×2 or 4×3), and the
+// faint outer line of a tinted corner box, lost by the line mask near
+// the corner, was read as a given there (world, light grey, seed 108).
 func TestShadedBoxes(t *testing.T) {
 	fonts, err := synth.GoFonts()
 	if err != nil {
@@ -30,30 +34,34 @@ func TestShadedBoxes(t *testing.T) {
 		style         string
 		n             int
 		corners, even bool // the corner boxes shaded; lines of one width
+		world         bool // synth.WorldOptions' photos
 		seeds         []int64
 	}{
-		{"shaded-light", 9, false, false, []int64{1, 2, 5}},
-		{"shaded-grey", 9, true, false, []int64{1, 2, 5}},
-		{"shaded-dark", 9, false, false, []int64{2, 5, 6}},
-		{"shaded-grey", 9, false, true, []int64{1, 2, 3}},
-		{"tint-blue", 9, false, false, []int64{1, 2, 5}},
-		{"tint-yellow", 9, true, true, []int64{1, 2, 3}},
-		{"tint-pink", 9, false, true, []int64{1, 4, 6}},
-		{"shaded-grey", 6, false, true, []int64{1, 2, 4}},
-		{"tint-pink", 6, true, true, []int64{1, 2, 4}},
-		{"shaded-light", 8, false, true, []int64{1, 2, 4}},
-		{"tint-green", 8, true, true, []int64{1, 2, 4}},
-		{"shaded-dark", 8, false, false, []int64{1, 2, 4}},
-		{"tint-blue", 12, false, true, []int64{1, 2, 3}},
-		{"shaded-grey", 12, true, true, []int64{1, 2, 3}},
-		{"tint-yellow", 12, false, false, []int64{1, 2, 3}},
+		{"shaded-light", 9, false, false, false, []int64{1, 2, 5}},
+		{"shaded-grey", 9, true, false, false, []int64{1, 2, 5}},
+		{"shaded-dark", 9, false, false, false, []int64{2, 5, 6}},
+		{"shaded-grey", 9, false, true, false, []int64{1, 2, 3}},
+		{"tint-blue", 9, false, false, false, []int64{1, 2, 5}},
+		{"tint-yellow", 9, true, true, false, []int64{1, 2, 3}},
+		{"tint-pink", 9, false, true, false, []int64{1, 4, 6}},
+		{"shaded-grey", 6, false, true, false, []int64{1, 2, 4}},
+		{"tint-pink", 6, true, true, false, []int64{1, 2, 4}},
+		{"shaded-light", 8, false, true, false, []int64{1, 2, 4}},
+		{"tint-green", 8, true, true, false, []int64{1, 2, 4}},
+		{"shaded-dark", 8, false, false, false, []int64{1, 2, 4}},
+		{"tint-blue", 12, false, true, false, []int64{1, 2, 3}},
+		{"shaded-grey", 12, true, true, false, []int64{1, 2, 3}},
+		{"tint-yellow", 12, false, false, false, []int64{1, 2, 3}},
+		{"shaded-light", 9, true, true, true, []int64{103, 105, 108}},
+		{"shaded-dark", 9, false, false, true, []int64{100, 103, 108}},
+		{"tint-green", 9, true, false, true, []int64{101, 104, 108}},
 	} {
 		st, ok := styles[c.style]
 		if !ok {
 			t.Fatalf("no style %q in synth.ShadedStyles", c.style)
 		}
 		st.ShadeCorners, st.Even = c.corners, c.even
-		name := fmt.Sprintf("%s %d×%d corners=%v even=%v", c.style, c.n, c.n, c.corners, c.even)
+		name := fmt.Sprintf("%s %d×%d corners=%v even=%v world=%v", c.style, c.n, c.n, c.corners, c.even, c.world)
 		t.Run(name, func(t *testing.T) {
 			want, err := synth.ShapeFor(c.n)
 			if err != nil {
@@ -66,6 +74,10 @@ func TestShadedBoxes(t *testing.T) {
 				}
 				o := synth.DefaultOptions(640, 480, seed)
 				o.MinSide, o.MaxSide, o.MaxBlur = 0.3, 0.7, 2.2
+				if c.world {
+					o = synth.WorldOptions(640, 480, seed)
+					o.MaxSide, o.DeskShare = 0.8, 0.6
+				}
 				o.Styles, o.Fonts = []synth.LineStyle{st}, fonts
 				ph, err := synth.Render(pz, o)
 				if err != nil {
