@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/synth"
 )
 
@@ -111,5 +112,88 @@ func TestShadedBoxes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestShadedWorld measures 9×9 pages with tinted boxes in the training
+// photos' harsher look (synth.WorldOptions at 640×480: JPEG down to 15,
+// print weight, stains, glare, the page's edge often in view), grey and
+// blue, the corner boxes shaded or not, every line at one width: how
+// many are read as a 9×9 with corners within 3%; how many are read,
+// without a quality flag, from a quadrilateral off the grid, as another
+// size (a 10×10 or 8×8) or as a 9×9 (the worst: it reads, and may solve,
+// a wrong puzzle); and on how many cells of the grids read right and not
+// flagged the emptiness is wrong. The target is all right;
+// the floors are today's figures (docs/performance.md), so a regression
+// fails while the gap stays in the log.
+func TestShadedWorld(t *testing.T) {
+	fonts, err := synth.GoFonts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	det := NewDetector(Options{})
+	defer det.Close()
+	want := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	var photos, right, otherSize, offGrid, cellsWrong int
+	for _, st := range synth.ShadedStyles() {
+		if st.Name != "shaded-grey" && st.Name != "tint-blue" {
+			continue
+		}
+		// Every line at one width, as the magazines that shade their
+		// boxes print them (others-train/wizardxz-1).
+		st.Even, st.Thin = true, 0.03
+		for _, corners := range []bool{false, true} {
+			{
+				st.ShadeCorners = corners
+				for seed := int64(100); seed < 130; seed++ {
+					pz, err := synth.RandomPuzzle(want, seed, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					o := synth.WorldOptions(640, 480, seed)
+					o.MaxSide, o.DeskShare = 0.8, 0.6
+					o.Styles, o.Fonts = []synth.LineStyle{st}, fonts
+					ph, err := synth.Render(pz, o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					g, cells, err := det.Analyze(ph.Image)
+					ph.Image.Close()
+					photos++
+					name := fmt.Sprintf("%s corners=%v seed %d", st.Name, corners, seed)
+					var q [4]pt
+					for i, p := range ph.Corners {
+						q[i] = pt{float64(p.X), float64(p.Y)}
+					}
+					read := len(cells) == 81 && cornerError(g.Corners, q) <= 0.03
+					switch {
+					case len(cells) > 0 && g.Shape != want && err == nil:
+						otherSize++
+						t.Logf("%s: read as %v (%v)", name, g.Shape, g.Via)
+					case len(cells) > 0 && err == nil && cornerError(g.Corners, q) > 0.1:
+						offGrid++
+						t.Logf("%s: read off the grid, corner error %.1f%% (%v)", name, 100*cornerError(g.Corners, q), g.Via)
+					case read:
+						right++
+					default:
+						t.Logf("%s: corner error %.1f%%, %d cells: %v", name, 100*cornerError(g.Corners, q), len(cells), err)
+					}
+					if read && err == nil {
+						for i, c := range cells {
+							if c.Empty != (pz.Cells[i] == 0) {
+								cellsWrong++
+								t.Logf("%s: r%dc%d emptiness wrong (ink %d)", name, c.Row+1, c.Col+1, c.Ink)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("shaded 9×9 world photos %d: read right %d; unflagged, read as another size %d, as a 9×9 off the grid %d; cells with emptiness wrong %d",
+		photos, right, otherSize, offGrid, cellsWrong)
+	if photos == 120 && (right < 103 || otherSize > 3 || offGrid > 2 || cellsWrong > 9) {
+		t.Errorf("regression: right %d (floor 103), another size %d (at most 3), off the grid %d (at most 2), emptiness wrong %d (at most 9)",
+			right, otherSize, offGrid, cellsWrong)
 	}
 }
