@@ -229,24 +229,7 @@ func drawGrid(rng *rand.Rand, fp flatPage, pz sudoku.Grid, spec pageSpec, gx0, g
 	at := func(i int) float64 { return border + float64(i)*cell } // line centre offset
 
 	if st.ShadeBoxes {
-		shade := uint8(200 + rng.IntN(30))
-		if st.Shade != 0 {
-			shade = st.Shade
-		}
-		br, bc := pz.Shape.BoxRows, pz.Shape.BoxCols
-		for by := 0; by < n/br; by++ {
-			for bx := 0; bx < n/bc; bx++ {
-				if (by+bx)%2 == 1 != st.ShadeCorners {
-					x0, x1 := span(gx0+at(bx*bc), gx0+at((bx+1)*bc))
-					y0, y1 := span(gy0+at(by*br), gy0+at((by+1)*br))
-					if fp.tint != nil {
-						fillRect(fp.tint, image.Rect(x0, y0, x1, y1), 255)
-					} else {
-						darkenRect(page, image.Rect(x0, y0, x1, y1), shade)
-					}
-				}
-			}
-		}
+		shadeBoxes(rng, fp, pz.Shape, st, gx0, gy0, at)
 	}
 
 	thinInk := st.ThinInk
@@ -342,6 +325,32 @@ func drawGrid(rng *rand.Rand, fp flatPage, pz sudoku.Grid, spec pageSpec, gx0, g
 		}
 	}
 	return border, nil
+}
+
+// shadeBoxes tints every other box of a grid of shape sh (the boxes
+// beside the corner ones, or with st.ShadeCorners the corner ones and
+// those in line with them), at grid-edge offsets at(i) of line i from
+// the page point (gx0, gy0): grey laid under the ink, or into fp's tint.
+func shadeBoxes(rng *rand.Rand, fp flatPage, sh sudoku.Shape, st LineStyle, gx0, gy0 float64, at func(int) float64) {
+	shade := uint8(200 + rng.IntN(30))
+	if st.Shade != 0 {
+		shade = st.Shade
+	}
+	n := sh.N()
+	br, bc := sh.BoxRows, sh.BoxCols
+	for by := 0; by < n/br; by++ {
+		for bx := 0; bx < n/bc; bx++ {
+			if (by+bx)%2 == 1 != st.ShadeCorners {
+				x0, x1 := span(gx0+at(bx*bc), gx0+at((bx+1)*bc))
+				y0, y1 := span(gy0+at(by*br), gy0+at((by+1)*br))
+				if fp.tint != nil {
+					fillRect(fp.tint, image.Rect(x0, y0, x1, y1), 255)
+				} else {
+					darkenRect(fp.grey, image.Rect(x0, y0, x1, y1), shade)
+				}
+			}
+		}
+	}
 }
 
 // headings returns the titles and captions printed with a puzzle.
