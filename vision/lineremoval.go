@@ -57,7 +57,7 @@ func (r *rectifier) removeLines(c *canvas, cs float64) {
 // rows with a line. The grid's outer line runs along the canvas's edge
 // whether the mask kept it or not (faint, on a tinted box, it breaks up
 // and the mask loses it near a corner): rows and columns within
-// edgeBand of a cell of the edge count as carried on. The answer is kept
+// edgeBand cells of the canvas's edge count as carried on. The answer is kept
 // in p, worked out only for the pieces a cell's decision looks at.
 func (pl plane) onLine(p *piece) bool {
 	if p.lineKnown || pl.hl == nil {
@@ -105,8 +105,10 @@ func (pl plane) onLine(p *piece) bool {
 }
 
 // edgeBand is how far in from the canvas's edge, in cells, the grid's
-// outer line lies: the widest printed borders are about an eighth of a
-// cell, and digits keep further in.
+// outer line may lie: the widest printed borders reach about an eighth
+// of a cell in, the canvas may sit a little outside them, and a digit
+// in an edge cell may reach the band with a stroke's end but not with
+// the seven in ten of its ink onLine asks for.
 const edgeBand = 0.2
 
 // colRun is the length of the vertical run of piece p's pixels through

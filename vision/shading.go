@@ -14,17 +14,17 @@ import (
 // shape, which line thickness cannot tell (a 6×6 of 2×3 boxes from one
 // of 3×2). The paper under each cell (the light part of its middle,
 // which digits hardly reach) then alternates box by box, and only the
-// right shape splits the cells into two evenly toned sets.
+// right shape puts every step between neighbouring cells on a box's
+// edge, the same way round.
 
-// shadeMinStep is the least difference, in grey levels, between the two
-// sets of boxes for a tint to count: paper is not that even by chance
-// within a grid, and the light falling on it varies smoothly, across
-// the sets rather than between them.
+// shadeMinStep is the least step, in grey levels, between neighbouring
+// cells across the boxes' edges for a tint to count: the light falling
+// on a page varies smoothly, hardly from one cell to the next.
 const shadeMinStep = 8
 
-// shadeMinContrast is the least step between the two sets of boxes, in
-// standard deviations of the cells about their set's mean, for the tint
-// to name the box shape (TestShadedBoxes).
+// shadeMinContrast is the least step across the boxes' edges, in
+// standard deviations of the differences between neighbours within a
+// box, for the tint to name the box shape (TestShadedBoxes).
 const shadeMinContrast = 3
 
 // shadedShape returns the box shape among n's factorisations whose boxes
