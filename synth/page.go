@@ -30,9 +30,11 @@ type LineStyle struct {
 	// those beside the corner boxes, or with ShadeCorners the corner boxes
 	// and those in line with them (the centre of a 9×9).
 	ShadeBoxes, ShadeCorners bool
-	// Shade is the grey level of the shaded boxes (paper is 250), printed
-	// as a tint the ink over it darkens further; 0 draws one in 200..229
-	// and lays it under the ink (the digits' grey edges are not darkened).
+	// Shade is the grey level of the shaded boxes (paper is 250), a tint
+	// that the ink printed over it darkens further, as in print; 0 draws
+	// one in 200..229 that the ink meets by taking the darker of the two
+	// (a grey stroke over it is not darkened), as the committed photos
+	// were made.
 	Shade uint8
 	// Tint, when not zero, prints the shaded boxes in this colour (as it
 	// looks on white paper) instead of grey, as magazines in colour do.
@@ -141,9 +143,10 @@ const (
 	maxPage = 7_000_000 // page pixels; larger pages are cropped (the desk shows)
 )
 
-// tint returns the colour the shaded boxes are printed in over the paper
-// and under nothing (the ink printed on them darkens it further), or ok
-// false when the style shades its boxes by laying grey under the ink.
+// tint returns the colour the shaded boxes are printed in, which the
+// camera multiplies into the paper and the ink on it alike, or ok false
+// when the style has no such tint (no shading, or the old grey that the
+// ink meets by taking the darker of the two).
 func (st LineStyle) tint() (color.RGBA, bool) {
 	switch {
 	case !st.ShadeBoxes:
