@@ -27,14 +27,7 @@ import (
 func TestPageCutGridWhole(t *testing.T) {
 	needModel(t)
 	dir := testenv.Shared(t, "datasets/others-train")
-	for _, tc := range []struct {
-		name  string
-		frame int // of mkvideo's 60
-	}{
-		{"es2812-21", 4},
-		{"es2812-47", 6},
-		{"es2812-19", 35},
-	} {
+	for _, tc := range edgePhotos {
 		t.Run(tc.name, func(t *testing.T) {
 			hp := holdUp(t, dir, tc.name, tc.frame)
 			p, img, truth, photo, whole, hm := hp.p, hp.img, hp.truth, hp.photo, hp.frame, hp.hm
@@ -121,14 +114,7 @@ func TestPageCutGridWhole(t *testing.T) {
 func TestGridGrazingEdge(t *testing.T) {
 	needModel(t)
 	dir := testenv.Shared(t, "datasets/others-train")
-	for _, tc := range []struct {
-		name  string
-		frame int // of mkvideo's 60
-	}{
-		{"es2812-21", 4},
-		{"es2812-47", 6},
-		{"es2812-19", 35},
-	} {
+	for _, tc := range edgePhotos {
 		t.Run(tc.name, func(t *testing.T) {
 			hp := holdUp(t, dir, tc.name, tc.frame)
 			p, truth, photo, frame, hm := hp.p, hp.truth, hp.photo, hp.frame, hp.hm
@@ -335,6 +321,18 @@ func (fixedReading) Close() error                                        { retur
 
 // The near camera of TestPageCutGridWhole and TestGridGrazingEdge.
 const heldW, heldH = 1280, 720
+
+// edgePhotos are their photos of others-train, each at a frame of
+// mkvideo's 60 where a corner of the photo is out of the frame and its
+// grid well inside.
+var edgePhotos = []struct {
+	name  string
+	frame int
+}{
+	{"es2812-21", 4},
+	{"es2812-47", 6},
+	{"es2812-19", 35},
+}
 
 // heldPhoto is a real photo, read as a still by a fresh pipeline, and the
 // frame of the near camera holding it up at one moment of mkvideo's
