@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"image"
 	"math/rand"
 	"path/filepath"
@@ -12,21 +13,40 @@ import (
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
-// dimmed returns photo as a dim room's camera gives it: its grey scaled
-// by level, blurred by a Gaussian of blur pixels (none at 0), and grey
-// Gaussian noise of noise levels added (the same on the three channels,
-// drawn from seed). The caller closes the Mat.
-func dimmed(t *testing.T, photo gocv.Mat, level, noise, blur float64, seed int64) gocv.Mat {
+// light is how a dim room lights a photo: its grey scaled by level at
+// the left edge and by level·side at the right (1: evenly), blurred by a
+// Gaussian of blur pixels (none at 0), with grey Gaussian noise of noise
+// levels added (the same on the three channels).
+type light struct{ level, side, noise, blur float64 }
+
+// String names the light for a test's message.
+func (l light) String() string {
+	if l.side == 1 {
+		return fmt.Sprintf("%.0f%% light", 100*l.level)
+	}
+	return fmt.Sprintf("%.0f%%–%.0f%% light", 100*l.level, 100*l.level*l.side)
+}
+
+// dimmed returns photo in light l, its noise drawn from seed. The caller
+// closes the Mat.
+func dimmed(t *testing.T, photo gocv.Mat, l light, seed int64) gocv.Mat {
 	t.Helper()
 	f := gocv.NewMat()
 	defer f.Close()
-	photo.ConvertToWithParams(&f, gocv.MatTypeCV32FC3, float32(level), 0)
-	if blur > 0 {
-		gocv.GaussianBlur(f, &f, image.Pt(0, 0), blur, blur, gocv.BorderReplicate)
-	}
+	photo.ConvertToWithParams(&f, gocv.MatTypeCV32FC3, float32(l.level), 0)
 	v, err := f.DataPtrFloat32()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if w := f.Cols(); l.side != 1 && w > 1 {
+		for i := 0; i+2 < len(v); i += 3 {
+			k := float32(1 + (l.side-1)*float64((i/3)%w)/float64(w-1))
+			v[i], v[i+1], v[i+2] = v[i]*k, v[i+1]*k, v[i+2]*k
+		}
+	}
+	noise, blur := l.noise, l.blur
+	if blur > 0 {
+		gocv.GaussianBlur(f, &f, image.Pt(0, 0), blur, blur, gocv.BorderReplicate)
 	}
 	r := rand.New(rand.NewSource(seed))
 	for i := 0; i+2 < len(v); i += 3 {
@@ -41,15 +61,16 @@ func dimmed(t *testing.T, photo gocv.Mat, level, noise, blur float64, seed int64
 }
 
 // TestDimPages reads training photos (none of wicht-holdout.list) darkened
-// to 55%, 35% and 20% of their light, with a camera's noise and a little
-// blur: pages a person still reads. Each must be read exactly as printed
-// and, when shown solved, with the page's givens. Main's code before the
-// lift called these too dark (mean grey under 45), found no grid in them,
-// or misread them.
+// to 55%, 35% and 20% of their light, and lit from the left (55% there,
+// a third of that on the right), with a camera's noise and a little
+// blur: pages a person still reads. Each must be read exactly as printed or
+// solved rightly (a given lost from a puzzle that stays unique), and none
+// shown solved wrongly. Main's code before the
+// lift found no grid in most of these and misread the others.
 func TestDimPages(t *testing.T) {
 	dir := testenv.Shared(t, "datasets/wicht-v2-train")
 	p := newPipeline(t, "")
-	for _, photo := range []string{"image1.jpg", "image112.jpg", "image172.jpg", "image185.jpg", "image195.jpg", "image21.jpg"} {
+	for _, photo := range []string{"image109.jpg", "image112.jpg", "image172.jpg", "image185.jpg", "image195.jpg", "image74.jpg"} {
 		path := filepath.Join(dir, photo)
 		truth, err := ReadTruth(path)
 		if err != nil {
@@ -61,15 +82,17 @@ func TestDimPages(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := sudoku.CellString(truth.Cells)
-		for _, level := range []float64{0.55, 0.35, 0.20} {
-			frame := dimmed(t, img, level, 3, 0.7, 1)
+		for _, l := range []light{{0.55, 1, 3, 0.7}, {0.35, 1, 3, 0.7}, {0.20, 1, 3, 0.7}, {0.55, 0.3, 3, 0.7}} {
+			frame := dimmed(t, img, l, 1)
 			r := p.Process(frame)
 			frame.Close()
-			if r.Given != want {
-				t.Errorf("%s at %.0f%%: read %s (%s: %s), want %s", photo, 100*level, r.Given, r.Status, r.Error, want)
-			}
-			if r.Status == StatusSolved && r.Given != want {
-				t.Errorf("%s at %.0f%%: shown solved with givens %s", photo, 100*level, r.Given)
+			var score Tally
+			score.Add(photo, r, truth)
+			switch {
+			case score.WrongShown > 0:
+				t.Errorf("%s in %v: shown solved with a wrong solution (read %s)", photo, l, r.Given)
+			case score.Exact == 0 && score.Solved == 0:
+				t.Errorf("%s in %v: read %s (%s: %s), want %s", photo, l, r.Given, r.Status, r.Error, want)
 			}
 		}
 		img.Close()
@@ -97,10 +120,10 @@ func TestUnreadableLightRefused(t *testing.T) {
 		name  string
 		frame gocv.Mat
 	}{
-		{"black", dimmed(t, black, 1, 0, 0, 1)},
-		{"noise", dimmed(t, grey, 1, 6, 0, 2)},
-		{"2% light", dimmed(t, img, 0.02, 1, 0.7, 3)},
-		{"20% light, blurred", dimmed(t, img, 0.20, 3, 6, 4)},
+		{"black", dimmed(t, black, light{1, 1, 0, 0}, 1)},
+		{"noise", dimmed(t, grey, light{1, 1, 6, 0}, 2)},
+		{"2% light", dimmed(t, img, light{0.02, 1, 1, 0.7}, 3)},
+		{"20% light, blurred", dimmed(t, img, light{0.20, 1, 3, 6}, 4)},
 	} {
 		r := p.Process(tc.frame)
 		tc.frame.Close()

@@ -130,8 +130,7 @@ func (r *rectifier) measure(c *canvas, g *Grid, cs float64) {
 	g.Brightness = c.grey.Mean().Val1
 	gap, noise := legibility(c.grey, &r.lap)
 	g.Gap, g.Legibility = gap/r.lift, gap/noise
-	if r.lift > 1 {
-		flatten(&c.grey, cs, &r.bg, &r.lap)
+	if r.lift > 1 && flatten(&c.grey, cs, &r.bg, &r.lap) {
 		c.binned = false
 		r.binarise(c, cs, c.kLen)
 	}

@@ -120,10 +120,11 @@ const inkShare = 0.03
 // closed over and blurred, about a cell wide: cs pixels), so paper comes
 // out at flatPaper everywhere and the ink by its own share of it: a page
 // lit from one side, or lifted from a dim frame, gives cells that look
-// like a plainly lit page's. scratch and bg are Mats to work in.
-func flatten(grey *gocv.Mat, cs float64, bg, scratch *gocv.Mat) {
+// like a plainly lit page's. It reports whether it changed grey: an
+// evenly lit canvas is left as it is. scratch and bg are Mats to work in.
+func flatten(grey *gocv.Mat, cs float64, bg, scratch *gocv.Mat) bool {
 	if grey.Empty() || grey.Type() != gocv.MatTypeCV8U || cs < 2 {
-		return
+		return false
 	}
 	k := max(3, int(cs*0.5)|1)
 	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(k, k))
@@ -134,12 +135,26 @@ func flatten(grey *gocv.Mat, cs float64, bg, scratch *gocv.Mat) {
 	v, err1 := grey.DataPtrUint8()
 	w, err2 := bg.DataPtrUint8()
 	if err1 != nil || err2 != nil || len(v) != len(w) {
-		return
+		return false
+	}
+	var hist [256]int
+	for _, x := range w {
+		hist[x]++
+	}
+	if lo, hi := histLevel(&hist, 0.05), histLevel(&hist, 0.95); float64(lo) >= evenPaper*float64(hi) {
+		return false
 	}
 	for i, x := range v {
 		v[i] = uint8(min(255, int(x)*flatPaper/max(1, int(w[i]))))
 	}
+	return true
 }
 
-// flatPaper is the grey flatten gives paper.
-const flatPaper = 200
+// flatPaper is the grey flatten gives paper. evenPaper is how dark (a
+// share of the brightest) the darkest of a canvas's paper may be for it
+// to be left as it is: an evenly lit page, which flattening reads less
+// surely, as the "Light" paragraph of docs/performance.md measures.
+const (
+	flatPaper = 200
+	evenPaper = 0.7
+)
