@@ -35,7 +35,7 @@ func runDim(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *out == "" || fs.NArg() == 0 {
-		return errors.New("usage: synth dim --out DIR [--level F --side F --noise F --blur F --seed S --skip LIST] FOLDER...")
+		return errors.New("usage: synth dim --out DIR [--level F --side F --noise F --blur F --seed S --skip LIST] FOLDER (one or more)")
 	}
 	left := map[string]bool{}
 	if *skip != "" {
