@@ -33,12 +33,13 @@ func lightName(l synth.Light) string {
 }
 
 // TestDimPages reads training photos (none of wicht-holdout.list) darkened
-// to 55%, 35% and 20% of their light, and lit from the left (55% there,
-// a third of that on the right), with a camera's noise and a little
-// blur (three draws of the noise each): pages a person still reads. Each must be read exactly as printed or
-// solved rightly (a given lost from a puzzle that stays unique), and none
-// shown solved wrongly. Main's code before the
-// lift found no grid in most of these and misread the others.
+// to 55%, 35% and 20% of their light, and lit from the left (55% there, a
+// third of that on the right), with a camera's noise and a little blur
+// (three draws of the noise each): pages a person still reads. Each must
+// be read exactly as printed or solved rightly (a given lost from a puzzle
+// that stays unique), and none shown solved wrongly. Main's code before
+// the lift found no grid in most of these frames, and read many of the
+// rest wrongly.
 func TestDimPages(t *testing.T) {
 	dir := testenv.Shared(t, "datasets/wicht-v2-train")
 	p := newPipeline(t, "")
