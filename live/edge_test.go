@@ -138,6 +138,128 @@ func TestPageCutGridWhole(t *testing.T) {
 	}
 }
 
+// TestGridGrazingEdge holds real photos of ../shared's others-train up to
+// the near camera (as TestPageCutGridWhole does) moved left until their
+// grid's leftmost corner is within edgeMargin of the frame's edge, the
+// grid whole. The grid is read whole and solved, and from the first frame
+// drawn solved on the HUD never says "move back" (the edge does not cut
+// the grid), nor is anything but the solution read drawn.
+func TestGridGrazingEdge(t *testing.T) {
+	needModel(t)
+	dir := testenv.Shared(t, "datasets/others-train")
+	for _, tc := range []struct {
+		name  string
+		frame int // of mkvideo's 60
+	}{
+		{"es2812-21", 4},
+		{"es2812-47", 6},
+		{"es2812-19", 35},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := pipeline.New(pipeline.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ran := false // Run closes the recogniser
+			defer func() {
+				if !ran {
+					p.Close()
+				}
+			}()
+			img := gocv.IMRead(filepath.Join(dir, tc.name+".jpg"), gocv.IMReadColor)
+			if img.Empty() {
+				t.Fatalf("%s: not an image", tc.name)
+			}
+			defer img.Close()
+			truth, err := sudoku.ReadDatFile(filepath.Join(dir, tc.name+".dat"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			photo := p.Process(img)
+			if !photo.Found {
+				t.Fatalf("%s: no grid found in the photo itself", tc.name)
+			}
+			const w, h = 1280, 720
+			frame, hm, err := held.Frame(img, w, h, 0.85, 1, tc.frame)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer frame.Close()
+			_, gridLeft, _ := margin(hm, photo.Grid.Corners, w, h)
+			const at = 1 // the grid's leftmost corner, in frame pixels
+			grazing := gocv.NewMat()
+			defer grazing.Close()
+			m := gocv.NewMatWithSize(2, 3, gocv.MatTypeCV64F)
+			defer m.Close()
+			for i, v := range []float64{1, 0, at - gridLeft, 0, 1, 0} {
+				m.SetDoubleAt(i/3, i%3, v)
+			}
+			gocv.WarpAffineWithParams(frame, &grazing, m, image.Pt(w, h), gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
+			// The frame shows what the test says: the grid whole, a
+			// corner within edgeMargin of the edge.
+			moved := [9]float64{1, 0, at - gridLeft, 0, 1, 0, 0, 0, 1}
+			in, _, _ := margin(mul(moved, hm), photo.Grid.Corners, w, h)
+			if in < 0 || in >= edgeMargin {
+				t.Fatalf("frame %d moved: the grid %.1f px inside the frame, want 0 to %d", tc.frame, in, edgeMargin)
+			}
+
+			want := sudoku.CellString(truth.Cells)
+			solved, shown := 0, 0
+			first := -1
+			var moveBack, wrong int
+			src := &seqSource{imgs: []gocv.Mat{grazing}, count: []int{30}}
+			src.ready = func(int) bool {
+				shown++
+				return solved >= 5 || shown > 400
+			}
+			ran = true
+			_, err = Run(src, nil, Options{
+				Every: 5, Undrawn: true,
+				NewRecognizer: func() (Recognizer, error) { return p, nil },
+				OnFrame: func(f FrameInfo) {
+					if f.Solution != "" {
+						if f.Given != want {
+							wrong++
+						}
+						solved++
+						if first < 0 {
+							first = f.Index
+						}
+					}
+					if first >= 0 && f.Status == pipeline.StatusMoveBack {
+						moveBack++
+					}
+				},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if solved == 0 {
+				t.Errorf("the grid grazing the edge: never drawn solved")
+			}
+			if wrong > 0 {
+				t.Errorf("the grid grazing the edge: %d of %d frames drawn with other givens than the photo's", wrong, solved)
+			}
+			if moveBack > 0 {
+				t.Errorf("the grid grazing the edge: %d frames after the first drawn solved say %q", moveBack, pipeline.StatusMoveBack)
+			}
+		})
+	}
+}
+
+// mul is the product a·b of row-major 3×3 homographies.
+func mul(a, b [9]float64) [9]float64 {
+	var c [9]float64
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			for k := 0; k < 3; k++ {
+				c[3*i+j] += a[3*i+k] * b[3*k+j]
+			}
+		}
+	}
+	return c
+}
+
 // margin is how far inside a w×h frame the quadrilateral q of the photo,
 // mapped by hm, lies at its closest to an edge (negative: beyond it), and
 // its leftmost and rightmost x.
@@ -150,3 +272,121 @@ func margin(hm [9]float64, q [4]gocv.Point2f, w, h int) (in, left, right float64
 	}
 	return in, left, right
 }
+
+// TestGridCut: "move back" (gridCut) is said only of a grid the frame's
+// edge really cuts. A grid grazing the edge (its corners within
+// edgeMargin of it) is cut while the latest reading is not whole, never
+// while it read and solved the whole puzzle; a grid well beyond the edge,
+// or clipped by it to a part of the grid read, is cut whatever was read
+// before; a page cut by the edge around a grid a reading placed inside it
+// is not.
+func TestGridCut(t *testing.T) {
+	const w, h, side = 640, 480, 450
+	quad := func(x0, y0, x1, y1 float32) *[4]gocv.Point2f {
+		return &[4]gocv.Point2f{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+	}
+	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	solved := pipeline.Result{Found: true, Puzzle: sudoku.NewGrid(s9), Status: pipeline.StatusSolved}
+	blurred := pipeline.Result{Found: true, Status: pipeline.StatusBlurry}
+	several := pipeline.Result{Found: true, Puzzle: sudoku.NewGrid(s9), Status: pipeline.StatusSeveral}
+	tests := []struct {
+		name    string
+		outline *[4]gocv.Point2f // followed in this frame
+		placed  *[4]gocv.Point2f // the grid read, carried into this frame (nil: the outline; no reading: not placed)
+		read    *[4]gocv.Point2f // the grid read, in the frame read (nil: placed)
+		raw     *pipeline.Result // the latest reading (nil: none)
+		confirm int
+		cut     bool // the latest reading found its grid cut (view.cutOff)
+		want    bool
+	}{
+		{"well inside, nothing read", quad(100, 50, 540, 430), nil, nil, nil, -1, false, false},
+		{"grazing the edge, nothing read", quad(2, 50, 540, 430), nil, nil, nil, -1, false, true},
+		{"grazing the edge, read whole and solved", quad(2, 50, 540, 430), nil, nil, &solved, -1, false, false},
+		{"on two edges, read whole and solved", quad(-3, 50, 540, 477), nil, nil, &solved, -1, false, false},
+		{"grazing the edge, read whole and solved, page may have changed", quad(2, 50, 540, 430), nil, nil, &solved, 12, false, true},
+		{"grazing the edge, read whole and solved, its grid cut", quad(2, 50, 540, 430), nil, nil, &solved, -1, true, true},
+		{"grazing the edge, blurred reading", quad(2, 50, 540, 430), nil, nil, &blurred, -1, false, true},
+		{"grazing the edge, reading with several solutions", quad(2, 50, 540, 430), nil, nil, &several, -1, false, true},
+		{"grazing the edge, moved closer since read whole", quad(2, 30, 600, 450), nil, quad(20, 50, 540, 430), &solved, -1, false, false},
+		{"well beyond the edge, read whole and solved before", quad(-120, 50, 420, 430), nil, quad(2, 50, 540, 430), &solved, -1, false, true},
+		{"clipped by the edge, read whole and solved before", quad(0, 50, 300, 430), nil, quad(2, 50, 540, 430), &solved, -1, false, true},
+		{"page beyond the edge, grid placed inside", quad(-60, -40, 600, 470), quad(60, 40, 500, 420), nil, &several, -1, false, false},
+		{"page beyond the edge, grid placed grazing it, read whole", quad(-60, -40, 600, 470), quad(2, 40, 500, 420), nil, &solved, -1, false, false},
+		{"page beyond the edge, grid placed grazing it, not whole", quad(-60, -40, 600, 470), quad(2, 40, 500, 420), nil, &several, -1, false, true},
+		{"page beyond the edge, grid placed beyond it", quad(-200, -40, 600, 470), quad(-100, 40, 500, 420), quad(2, 40, 500, 420), &solved, -1, false, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g, ok := gridOn(*tc.outline, side)
+			if !ok {
+				t.Fatal("no outline")
+			}
+			s := session{confirm: tc.confirm}
+			if tc.raw != nil {
+				placed := tc.outline
+				if tc.placed != nil {
+					placed = tc.placed
+				}
+				read := placed
+				if tc.read != nil {
+					read = tc.read
+				}
+				in := mapQuad(g.H, *placed)
+				s.have, s.cur = true, view{raw: *tc.raw, inner: &in, innerSide: side, cutOff: tc.cut}
+				s.cur.raw.Grid = vision.Grid{Corners: *read, Side: side}
+			}
+			if got := s.gridCut(g, w, h); got != tc.want {
+				t.Errorf("gridCut = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestReadJobCut: a recognition of a frame whose grid reached the edge
+// (job.cutOff) reports "move back" unless its own reading read the whole
+// puzzle and solved it, on a grid not clipped to a part of the one last
+// read whole (view.whole).
+func TestReadJobCut(t *testing.T) {
+	const w, h, side = 640, 480, 450
+	quad := func(x0, y0, x1, y1 float32) [4]gocv.Point2f {
+		return [4]gocv.Point2f{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+	}
+	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	grazing, clipped := quad(2, 50, 540, 430), quad(0, 50, 300, 430)
+	tests := []struct {
+		name   string
+		grid   [4]gocv.Point2f  // followed, and found by the reading
+		status string           // the reading's
+		read   *[4]gocv.Point2f // last read whole (nil: none)
+		want   bool
+	}{
+		{"grazing, read whole and solved", grazing, pipeline.StatusSolved, nil, false},
+		{"grazing, read whole and solved as before", grazing, pipeline.StatusSolved, &grazing, false},
+		{"grazing, several solutions", grazing, pipeline.StatusSeveral, nil, true},
+		{"clipped, read whole and solved", clipped, pipeline.StatusSolved, &grazing, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g, ok := gridOn(tc.grid, side)
+			if !ok {
+				t.Fatal("no grid")
+			}
+			rec := fixedReading{Found: true, Grid: g, Puzzle: sudoku.NewGrid(s9), Status: tc.status}
+			fz := newFuser(fuseDepth, nil)
+			defer fz.Close()
+			ink := newPrinter()
+			defer ink.Close()
+			j := job{frame: gocv.NewMatWithSizeFromScalar(gocv.NewScalar(110, 110, 110, 0), h, w, gocv.MatTypeCV8UC3), loc: g, cutOff: true}
+			readJob(rec, fz, ink, &j, tc.read)
+			if j.cutOff != tc.want {
+				t.Errorf("cutOff = %v, want %v", j.cutOff, tc.want)
+			}
+		})
+	}
+}
+
+// fixedReading is a recogniser that reads every frame as the Result it is.
+type fixedReading pipeline.Result
+
+func (r fixedReading) ProcessPick(gocv.Mat, vision.Pick) pipeline.Result { return pipeline.Result(r) }
+func (fixedReading) Close() error                                        { return nil }

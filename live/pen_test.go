@@ -12,7 +12,6 @@ import (
 
 	"github.com/sudokuar/sudokuar/internal/held"
 	"github.com/sudokuar/sudokuar/internal/testenv"
-	"github.com/sudokuar/sudokuar/models"
 	"github.com/sudokuar/sudokuar/ocr"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -231,7 +230,7 @@ func TestPenPagesInMotion(t *testing.T) {
 	if len(names) > 6 {
 		names = names[:6]
 	}
-	p, err := pipeline.New(pipeline.Options{Pen: models.Pen()})
+	p, err := pipeline.New(pipeline.Options{}) // the embedded pen models
 	if err != nil {
 		t.Fatal(err)
 	}

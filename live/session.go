@@ -3,6 +3,7 @@ package live
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -168,6 +169,11 @@ type view struct {
 	fused *pipeline.Reading
 	// cutOff: the grid reached the edge of the recognised frame (job.cutOff).
 	cutOff bool
+	// whole is the grid of the page's latest reading that read the whole
+	// puzzle and solved it, its grid not cut, in the frame it read (nil:
+	// none since the vote began): a later reading that finds only a part
+	// of it has not read the whole grid, whatever it read (see clipped).
+	whole *[4]gocv.Point2f
 	// pen is the player's ink as voted over the page's readings, marks
 	// what it comes to against the vote's gated solution.
 	pen   pipeline.Pen
@@ -256,9 +262,17 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 	ink := newPrinter()
 	defer ink.Close()
 	for j := range jobs {
-		res, print := readJob(p, fz, ink, &j)
+		whole := cur.whole
+		if j.fresh {
+			whole = nil // another grid, or the page may have changed
+		}
+		res, print := readJob(p, fz, ink, &j, whole)
+		if wholeRead(res) && !j.cutOff {
+			q := res.Grid.Corners
+			whole = &q
+		}
 		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, conf: cur.conf, id: cur.id, turns: cur.turns, bend: cur.bend,
-			inner: cur.inner, innerSide: cur.innerSide, cutOff: j.cutOff, print: print, printArea: quadArea(res.Grid.Corners),
+			inner: cur.inner, innerSide: cur.innerSide, cutOff: j.cutOff, whole: whole, print: print, printArea: quadArea(res.Grid.Corners),
 			pen: cur.pen, marks: cur.marks}
 		if j.fresh {
 			// Another grid, or the page may have changed: nothing of
@@ -362,8 +376,9 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 
 // readJob reads j's frame (and closes it): the Result, the frame's
 // canvas kept for fusion, the ink print of the grid read (nil: none) and
-// whether the grid reaches the frame's edge (j.cutOff).
-func readJob(p Recognizer, fz *fuser, ink *printer, j *job) (pipeline.Result, inkPrint) {
+// whether the grid reaches the frame's edge (j.cutOff), given the grid
+// last read whole (view.whole).
+func readJob(p Recognizer, fz *fuser, ink *printer, j *job, whole *[4]gocv.Point2f) (pipeline.Result, inkPrint) {
 	defer j.frame.Close()
 	res := p.ProcessPick(j.frame, j.pick)
 	fz.take(j.frame, res)
@@ -375,7 +390,8 @@ func readJob(p Recognizer, fz *fuser, ink *printer, j *job) (pipeline.Result, in
 		// The outline reached the edge: the grid this reading found
 		// on it says whether the grid does (gridCut's rule), as the
 		// frames after it will.
-		j.cutOff = cutBy(j.loc, res.Grid.Corners, j.frame.Cols(), j.frame.Rows())
+		read := wholeRead(res) && (whole == nil || !clipped(res.Grid.Corners, *whole))
+		j.cutOff = cutBy(j.loc, res.Grid.Corners, j.frame.Cols(), j.frame.Rows(), read)
 	}
 	return res, print
 }
@@ -965,10 +981,14 @@ func (s *session) locate(frame gocv.Mat) (vision.Grid, error) {
 
 // gridCut is the one rule for "move back" (HUD, live --json, window and
 // browser camera): whether the grid in a w×h frame whose followed outline
-// is g reaches the frame's edge. When the outline is the page around the
+// is g is cut by the frame's edge. When the outline is the page around the
 // grid and a settled reading says where the grid is on it, the grid
 // carried along (puzzleGrid) decides, since the page may leave the frame
-// while the grid is whole; otherwise the outline decides.
+// while the grid is whole; otherwise the outline decides. A grid only
+// grazing the edge (within edgeMargin either side) is not cut while the
+// settled reading read the whole puzzle, solved it and found its grid not
+// cut (view.cutOff), and the grid in view is that grid, not the part of
+// it the edge leaves (see clipped).
 func (s *session) gridCut(g vision.Grid, w, h int) bool {
 	if !cutOff(g, w, h) {
 		return false // the grid lies within its outline
@@ -976,14 +996,51 @@ func (s *session) gridCut(g vision.Grid, w, h int) bool {
 	if !s.settled() {
 		return true // no reading yet says where the grid is on this page
 	}
-	return cutBy(g, s.puzzleGrid(g).Corners, w, h)
+	in := s.puzzleGrid(g).Corners
+	whole := !s.cur.cutOff && wholeRead(s.cur.raw) && !clipped(in, s.cur.raw.Grid.Corners)
+	return cutBy(g, in, w, h, whole)
 }
 
+// wholeRead reports whether res read a puzzle and solved it: all of its
+// grid was in the frame read.
+func wholeRead(res pipeline.Result) bool {
+	return res.Found && len(res.Puzzle.Cells) > 0 && res.Status == pipeline.StatusSolved
+}
+
+// clipped reports whether a side of the grid in is shorter than sameGrid
+// times the same side of read, the grid a reading saw whole: the search
+// finds only the part in view of a grid the frame's edge cuts, so its
+// outline lies within the frame however far the grid goes beyond it.
+func clipped(in, read [4]gocv.Point2f) bool {
+	for i := range in {
+		j := (i + 1) % len(in)
+		if sideLen(in[i], in[j]) < sameGrid*sideLen(read[i], read[j]) {
+			return true
+		}
+	}
+	return false
+}
+
+// sideLen is the length of the side from a to b.
+func sideLen(a, b gocv.Point2f) float64 {
+	return math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y))
+}
+
+// sameGrid is how much of each side of the grid read a grid grazing the
+// frame's edge must show to be taken for that grid whole: the grid moves
+// and turns a little between readings, while the edge cutting it shortens
+// the sides that cross it.
+const sameGrid = 0.9
+
 // cutBy is gridCut's rule for an outline g reaching the edge of a w×h
-// frame and the grid in (frame pixels) read on it.
-func cutBy(g vision.Grid, in [4]gocv.Point2f, w, h int) bool {
+// frame and the grid in (frame pixels) read on it; whole says a reading
+// saw all of that grid, so only a grid well beyond the edge is cut.
+func cutBy(g vision.Grid, in [4]gocv.Point2f, w, h int, whole bool) bool {
 	if vision.MeanSide(in) > pageAround*vision.MeanSide(g.Corners) {
-		return true // the outline is the grid's own
+		in = g.Corners // the outline is the grid's own
+	}
+	if whole {
+		return beyond(in, w, h)
 	}
 	return cutOff(vision.Grid{Corners: in}, w, h)
 }
@@ -1053,6 +1110,17 @@ func (s *session) nextGrid() bool {
 func cutOff(g vision.Grid, w, h int) bool {
 	for _, c := range g.Corners {
 		if c.X < edgeMargin || c.Y < edgeMargin || c.X > float32(w-1)-edgeMargin || c.Y > float32(h-1)-edgeMargin {
+			return true
+		}
+	}
+	return false
+}
+
+// beyond reports whether a corner of q lies more than edgeMargin beyond
+// the edge of a w×h frame: the grid is cut, whatever was read before.
+func beyond(q [4]gocv.Point2f, w, h int) bool {
+	for _, c := range q {
+		if c.X < -edgeMargin || c.Y < -edgeMargin || c.X > float32(w-1)+edgeMargin || c.Y > float32(h-1)+edgeMargin {
 			return true
 		}
 	}

@@ -46,13 +46,32 @@ func NewPen(data []byte, backend string) (Classifier, error) {
 	return open(data, k, in, backend)
 }
 
-// DefaultPen runs the pen model embedded in package models
-// (models/pen.onnx) with the named backend.
+// DefaultPen runs the pen models embedded in package models with the
+// named backend: models/pen.onnx on every cell, and where it is not sure
+// at EntrySureAt (PenSure) the mean of it and models/pen2.onnx, trained
+// alike from another seed. The two err on different cells, so their mean
+// errs less where either hesitates; asking the second only there keeps
+// its cost to a fraction of a page (models/README.md, "The second pen
+// model").
 func DefaultPen(backend string) (Classifier, error) {
-	c, err := NewPen(models.Pen(), backend)
+	first, err := embeddedPen(models.Pen(), "models/pen.onnx", backend)
+	if err != nil {
+		return nil, err
+	}
+	second, err := embeddedPen(models.PenSecond(), "models/pen2.onnx", backend)
+	if err != nil {
+		_ = CloseClassifier(first)
+		return nil, err
+	}
+	return MeanWhereUnsure(first, PenSure(EntrySureAt), PenKindOf, second)
+}
+
+// embeddedPen runs an embedded pen model, naming it in a *ModelError.
+func embeddedPen(data []byte, name, backend string) (Classifier, error) {
+	c, err := NewPen(data, backend)
 	var me *ModelError
 	if errors.As(err, &me) && me.File == "" {
-		me.File = "models/pen.onnx (embedded)"
+		me.File = name + " (embedded)"
 	}
 	return c, err
 }
@@ -104,6 +123,35 @@ func PenDecide(p []float32) (kind Kind, kindConf float32, digit int, digitConf f
 		return top.k, top.p, 0, 0
 	}
 	return KindHand, hand, best, p[PenHand0+best] / hand
+}
+
+// PenSure returns the rule by which a pen model's reading p is sure at
+// at: its kind read at at or more.
+func PenSure(at float32) func(p []float32) bool {
+	return func(p []float32) bool {
+		_, kc, _, _ := PenDecide(p)
+		return kc >= at
+	}
+}
+
+// PenKindOf is a pen reading whose kinds are those of mean (several
+// models' mean) and whose handwritten digits share its handwritten mass
+// as first reads them: on the calibration pages the mean settled the
+// kind better than any one model, and the digits worse than the first
+// (models/README.md, "The second pen model").
+func PenKindOf(first, mean []float32) []float32 {
+	if len(first) != PenClasses || len(mean) != PenClasses {
+		return mean
+	}
+	out := append([]float32(nil), mean...)
+	hf, hm := handShare(first), handShare(mean)
+	if hf <= 0 {
+		return out
+	}
+	for d := 1; d <= 9; d++ {
+		out[PenHand0+d] = hm * first[PenHand0+d] / hf
+	}
+	return out
 }
 
 // handDigits is p's distribution of the digits 1..9 among handwritten
@@ -197,7 +245,9 @@ func readPen(pen Classifier, cells []vision.Cell, n int) ([]penCell, [][]float32
 		}
 	}
 	if len(more) > 0 {
-		extra, err := classifyPen(pen, more, cellOf, n)
+		// The views change only a handwritten digit, and a second
+		// opinion only the kind (PenKindOf): the first model reads them.
+		extra, err := classifyPen(firstOpinion(pen), more, cellOf, n)
 		if err != nil {
 			return nil, nil, err
 		}

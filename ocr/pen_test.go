@@ -29,8 +29,8 @@ func penCells(rng *rand.Rand, n int) [][]float32 {
 }
 
 // TestPenModelFiles: each constructor takes only its own kind of model,
-// and the shipped pen model runs on both backends with the same result as
-// the training graph.
+// and both shipped pen models run on both backends with the same result
+// as the training graph.
 func TestPenModelFiles(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -39,6 +39,7 @@ func TestPenModelFiles(t *testing.T) {
 		digits bool // New accepts it
 	}{
 		{"shipped pen model", models.Pen(), true, false},
+		{"second pen model", models.PenSecond(), true, false},
 		{"shipped digit model", models.Digits(), false, true},
 		{"two views", digitnet.Init(digitnet.Arch{C1: 4, C2: 8, Hidden: 16, Classes: ocr.PenClasses, In: 2}, rand.New(rand.NewSource(1))).ONNX(), false, false},
 		{"pen views, 10 classes", digitnet.Init(digitnet.Arch{C1: 4, C2: 8, Hidden: 16, In: ocr.PenViews}, rand.New(rand.NewSource(1))).ONNX(), false, false},
@@ -59,26 +60,28 @@ func TestPenModelFiles(t *testing.T) {
 			ocr.CloseClassifier(d)
 		}
 	}
-	w, err := digitnet.FromONNX(models.Pen())
-	if err != nil {
-		t.Fatal(err)
-	}
-	cells := penCells(rand.New(rand.NewSource(3)), 9)
-	want := reference(t, w, cells)
-	for _, backend := range []string{ocr.BackendGo, ocr.BackendOpenCV} {
-		c, err := ocr.DefaultPen(backend)
+	for name, data := range map[string][]byte{"pen.onnx": models.Pen(), "pen2.onnx": models.PenSecond()} {
+		w, err := digitnet.FromONNX(data)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", name, err)
 		}
-		got, err := c.Classify(cells)
-		ocr.CloseClassifier(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range want {
-			for j := range want[i] {
-				if d := math.Abs(float64(got[i][j] - want[i][j])); d > 1e-3 {
-					t.Fatalf("%s: cell %d class %d: %g, training graph %g", backend, i, j, got[i][j], want[i][j])
+		cells := penCells(rand.New(rand.NewSource(3)), 9)
+		want := reference(t, w, cells)
+		for _, backend := range []string{ocr.BackendGo, ocr.BackendOpenCV} {
+			c, err := ocr.NewPen(data, backend)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := c.Classify(cells)
+			ocr.CloseClassifier(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range want {
+				for j := range want[i] {
+					if d := math.Abs(float64(got[i][j] - want[i][j])); d > 1e-3 {
+						t.Fatalf("%s, %s: cell %d class %d: %g, training graph %g", name, backend, i, j, got[i][j], want[i][j])
+					}
 				}
 			}
 		}

@@ -116,7 +116,8 @@ func (b *besideSpec) corners() [4][2]float64 {
 
 // draw prints the thing on the page and returns the page region it takes
 // (with a margin), which clutter keeps out of.
-func (b *besideSpec) draw(page *image.Gray, spec pageSpec, ink uint8) (image.Rectangle, error) {
+func (b *besideSpec) draw(fp flatPage, spec pageSpec, ink uint8) (image.Rectangle, error) {
+	page := fp.grey
 	rng := rand.New(rand.NewPCG(b.seed, besideStream))
 	x0, y0 := spec.pixel(b.ext.x0, b.ext.y0)
 	x1, y1 := spec.pixel(b.ext.x1, b.ext.y1)
@@ -124,7 +125,7 @@ func (b *besideSpec) draw(page *image.Gray, spec pageSpec, ink uint8) (image.Rec
 	margin := int(0.05 * spec.scale)
 	switch b.kind {
 	case BesideSudoku:
-		if _, err := drawGrid(rng, page, b.puzzle, spec, x0, y0, x1-x0, ink); err != nil {
+		if _, err := drawGrid(rng, fp, b.puzzle, spec, x0, y0, x1-x0, ink); err != nil {
 			return r, err
 		}
 	case BesideCrossword:

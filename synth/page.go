@@ -3,6 +3,7 @@ package synth
 import (
 	"fmt"
 	"image"
+	"image/color"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -14,7 +15,8 @@ import (
 // LineStyle describes how a grid's lines are printed. Widths are fractions
 // of the cell side; each is at least one pixel on the flat page, and a
 // thick line is always at least twice as wide as a thin one so the box
-// shape stays readable, as in print.
+// shape stays readable, as in print, unless Even says the shading shows
+// the boxes.
 type LineStyle struct {
 	Name string
 	// Thin and Thick are the widths of cell and box lines; Border is the
@@ -24,8 +26,22 @@ type LineStyle struct {
 	ThinInk uint8
 	// Dashed prints the thin lines as dashes.
 	Dashed bool
-	// ShadeBoxes tints every other box light grey, as some papers do.
-	ShadeBoxes bool
+	// ShadeBoxes tints every other box light grey, as some papers do:
+	// those beside the corner boxes, or with ShadeCorners the corner boxes
+	// and those in line with them (the centre of a 9×9).
+	ShadeBoxes, ShadeCorners bool
+	// Shade is the grey level of the shaded boxes (paper is 250), a tint
+	// that the ink printed over it darkens further, as in print; 0 draws
+	// one in 200..229 that the ink meets by taking the darker of the two
+	// (a grey stroke over it is not darkened), as the committed photos
+	// were made.
+	Shade uint8
+	// Tint, when not zero, prints the shaded boxes in this colour (as it
+	// looks on white paper) instead of grey, as magazines in colour do.
+	Tint color.RGBA
+	// Even prints every line, the border too, at the width of Thin: with
+	// ShadeBoxes only the shading shows the boxes, as some magazines do.
+	Even bool
 }
 
 // LineStyles returns the grid line styles Render picks from.
@@ -37,6 +53,24 @@ func LineStyles() []LineStyle {
 		{Name: "dashed", Thin: 0.025, Thick: 0.07, Border: 0.09, ThinInk: 60, Dashed: true},
 		{Name: "shaded", Thin: 0.02, Thick: 0.05, Border: 0.07, ShadeBoxes: true},
 		{Name: "hairline", Thin: 0.012, Thick: 0.035, Border: 0.04},
+	}
+}
+
+// ShadedStyles returns line styles whose alternate boxes are printed on a
+// tint, from a light grey to a dark one and in pale colours, as magazines
+// print them. Render picks them only when Options.Styles names them.
+func ShadedStyles() []LineStyle {
+	st := func(name string, shade uint8, tint color.RGBA) LineStyle {
+		return LineStyle{Name: name, Thin: 0.02, Thick: 0.05, Border: 0.07, ShadeBoxes: true, Shade: shade, Tint: tint}
+	}
+	return []LineStyle{
+		st("shaded-light", 225, color.RGBA{}),
+		st("shaded-grey", 195, color.RGBA{}),
+		st("shaded-dark", 165, color.RGBA{}),
+		st("tint-blue", 0, color.RGBA{R: 190, G: 215, B: 245, A: 255}),
+		st("tint-yellow", 0, color.RGBA{R: 250, G: 230, B: 150, A: 255}),
+		st("tint-pink", 0, color.RGBA{R: 245, G: 195, B: 210, A: 255}),
+		st("tint-green", 0, color.RGBA{R: 195, G: 230, B: 185, A: 255}),
 	}
 }
 
@@ -109,75 +143,96 @@ const (
 	maxPage = 7_000_000 // page pixels; larger pages are cropped (the desk shows)
 )
 
+// tint returns the colour the shaded boxes are printed in, which the
+// camera multiplies into the paper and the ink on it alike, or ok false
+// when the style has no such tint (no shading, or the old grey that the
+// ink meets by taking the darker of the two).
+func (st LineStyle) tint() (color.RGBA, bool) {
+	switch {
+	case !st.ShadeBoxes:
+		return color.RGBA{}, false
+	case st.Tint != (color.RGBA{}):
+		return st.Tint, true
+	case st.Shade != 0:
+		v := uint8(min(255, int(st.Shade)*255/paper))
+		return color.RGBA{R: v, G: v, B: v, A: 255}, true
+	}
+	return color.RGBA{}, false
+}
+
+// flatPage is the page before the camera: its grey levels (paper white,
+// ink dark), and where the line style's tint is printed (255 where
+// it covers the paper, 0 elsewhere; nil when the style has none).
+type flatPage struct {
+	grey, tint *image.Gray
+}
+
 // drawPage renders the flat page: the puzzle, its title and caption, and
-// newspaper clutter around it, in grey levels (paper white, ink dark). It
-// also returns the width of the grid's outer border as a fraction of the
-// grid's side: the cells lie inside it.
-func drawPage(rng *rand.Rand, pz sudoku.Grid, spec pageSpec) (*image.Gray, float64, error) {
+// newspaper clutter around it. It also returns the width of the grid's
+// outer border as a fraction of the grid's side: the cells lie inside it.
+func drawPage(rng *rand.Rand, pz sudoku.Grid, spec pageSpec) (flatPage, float64, error) {
 	w, h := spec.size()
 	page := image.NewGray(image.Rect(0, 0, w, h))
 	for i := range page.Pix {
 		page.Pix[i] = paper
+	}
+	fp := flatPage{grey: page}
+	if _, ok := spec.style.tint(); ok {
+		fp.tint = image.NewGray(page.Rect)
 	}
 	gx0, gy0 := spec.pixel(-0.5, -0.5)
 	side := spec.scale
 	ink := uint8(minInk + rng.IntN(35))
 	if rng.Float64() < 0.35 && !spec.clean {
 		if err := drawShowThrough(rng, page, spec); err != nil {
-			return nil, 0, err
+			return flatPage{}, 0, err
 		}
 	}
-	border, err := drawGrid(rng, page, pz, spec, gx0, gy0, side, ink)
+	border, err := drawGrid(rng, fp, pz, spec, gx0, gy0, side, ink)
 	if err != nil {
-		return nil, 0, err
+		return flatPage{}, 0, err
 	}
 	keepOut, err := drawHeading(rng, page, spec, gx0, gy0, side, ink)
 	if err != nil {
-		return nil, 0, err
+		return flatPage{}, 0, err
 	}
 	keep := []image.Rectangle{keepOut}
 	if spec.beside != nil {
-		r, err := spec.beside.draw(page, spec, ink)
+		r, err := spec.beside.draw(fp, spec, ink)
 		if err != nil {
-			return nil, 0, err
+			return flatPage{}, 0, err
 		}
 		keep = append(keep, r)
 	}
 	if err := drawClutter(rng, page, spec, keep, ink); err != nil {
-		return nil, 0, err
+		return flatPage{}, 0, err
 	}
 	if spec.vary.stains > 0 {
 		drawStains(page, spec, spec.vary.stains, spec.seed)
 	}
-	return page, border / side, nil
+	return fp, border / side, nil
 }
 
 // drawGrid prints the grid lines and the givens and returns the border's
 // width in pixels. The unit square of the grid is the outer edge of the
 // border, which is what a photo's corners mark.
-func drawGrid(rng *rand.Rand, page *image.Gray, pz sudoku.Grid, spec pageSpec, gx0, gy0, side float64, ink uint8) (float64, error) {
+func drawGrid(rng *rand.Rand, fp flatPage, pz sudoku.Grid, spec pageSpec, gx0, gy0, side float64, ink uint8) (float64, error) {
+	page := fp.grey
 	n := pz.N()
 	st := spec.style
 	cellApprox := side / float64(n)
 	thin := math.Max(1, st.Thin*cellApprox)
 	thick := math.Max(2*thin, st.Thick*cellApprox)
 	border := math.Max(thick, st.Border*cellApprox)
+	if st.Even && st.ShadeBoxes {
+		thick, border = thin, thin
+	}
 	inner := side - 2*border
 	cell := inner / float64(n)
 	at := func(i int) float64 { return border + float64(i)*cell } // line centre offset
 
 	if st.ShadeBoxes {
-		shade := uint8(200 + rng.IntN(30))
-		br, bc := pz.Shape.BoxRows, pz.Shape.BoxCols
-		for by := 0; by < n/br; by++ {
-			for bx := 0; bx < n/bc; bx++ {
-				if (by+bx)%2 == 1 {
-					x0, x1 := span(gx0+at(bx*bc), gx0+at((bx+1)*bc))
-					y0, y1 := span(gy0+at(by*br), gy0+at((by+1)*br))
-					darkenRect(page, image.Rect(x0, y0, x1, y1), shade)
-				}
-			}
-		}
+		shadeBoxes(rng, fp, pz.Shape, st, gx0, gy0, at)
 	}
 
 	thinInk := st.ThinInk
@@ -273,6 +328,32 @@ func drawGrid(rng *rand.Rand, page *image.Gray, pz sudoku.Grid, spec pageSpec, g
 		}
 	}
 	return border, nil
+}
+
+// shadeBoxes tints every other box of a grid of shape sh (the boxes
+// beside the corner ones, or with st.ShadeCorners the corner ones and
+// those in line with them), at grid-edge offsets at(i) of line i from
+// the page point (gx0, gy0): grey laid under the ink, or into fp's tint.
+func shadeBoxes(rng *rand.Rand, fp flatPage, sh sudoku.Shape, st LineStyle, gx0, gy0 float64, at func(int) float64) {
+	shade := uint8(200 + rng.IntN(30))
+	if st.Shade != 0 {
+		shade = st.Shade
+	}
+	n := sh.N()
+	br, bc := sh.BoxRows, sh.BoxCols
+	for by := 0; by < n/br; by++ {
+		for bx := 0; bx < n/bc; bx++ {
+			if (by+bx)%2 == 1 != st.ShadeCorners {
+				x0, x1 := span(gx0+at(bx*bc), gx0+at((bx+1)*bc))
+				y0, y1 := span(gy0+at(by*br), gy0+at((by+1)*br))
+				if fp.tint != nil {
+					fillRect(fp.tint, image.Rect(x0, y0, x1, y1), 255)
+				} else {
+					darkenRect(fp.grey, image.Rect(x0, y0, x1, y1), shade)
+				}
+			}
+		}
+	}
 }
 
 // headings returns the titles and captions printed with a puzzle.

@@ -274,34 +274,26 @@ func (c *camera) lightMap() []float32 {
 
 // shoot photographs the flat page through v and returns the photo, 8-bit
 // BGR without compression. The caller closes it.
-func (c *camera) shoot(page *image.Gray, spec pageSpec, v view) (gocv.Mat, error) {
-	pw, ph := page.Rect.Dx(), page.Rect.Dy()
-	if pw < 2 || ph < 2 || page.Stride != pw {
-		return gocv.Mat{}, fmt.Errorf("synth: page image %dx%d (stride %d) cannot be photographed", pw, ph, page.Stride)
-	}
-	src, err := gocv.NewMatFromBytes(ph, pw, gocv.MatTypeCV8U, page.Pix)
+func (c *camera) shoot(fp flatPage, spec pageSpec, v view) (gocv.Mat, error) {
+	warped, err := c.warpPage(fp.grey, spec, v)
 	if err != nil {
-		return gocv.Mat{}, fmt.Errorf("synth: page to Mat: %w", err)
-	}
-	defer src.Close()
-	var warped gocv.Mat
-	if v.curl.IsFlat() {
-		hm := v.flat.mul(spec.toGrid())
-		m := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
-		defer m.Close()
-		for i, x := range hm {
-			m.SetDoubleAt(i/3, i%3, x)
-		}
-		warped = gocv.NewMat()
-		// Off the page the warp writes 0, which the page itself never holds.
-		gocv.WarpPerspectiveWithParams(src, &warped, m, image.Pt(c.w, c.h), gocv.InterpolationLinear, gocv.BorderConstant, color.RGBA{})
-	} else if warped, err = shootCurled(src, spec, v, c.w, c.h); err != nil {
 		return gocv.Mat{}, err
 	}
 	defer warped.Close()
 	grey, err := warped.DataPtrUint8()
 	if err != nil {
 		return gocv.Mat{}, fmt.Errorf("synth: warped page: %w", err)
+	}
+	var cover []uint8
+	if fp.tint != nil {
+		wt, err := c.warpPage(fp.tint, spec, v)
+		if err != nil {
+			return gocv.Mat{}, err
+		}
+		defer wt.Close()
+		if cover, err = wt.DataPtrUint8(); err != nil || len(cover) != len(grey) {
+			return gocv.Mat{}, fmt.Errorf("synth: warped tint: %d of %d pixels: %w", len(cover), len(grey), err)
+		}
 	}
 
 	lk := &c.look
@@ -327,6 +319,21 @@ func (c *camera) shoot(page *image.Gray, spec pageSpec, v view) (gocv.Mat, error
 		}
 		for ch := 0; ch < 3; ch++ {
 			out[3*i+ch] = clamp8(col[ch] * g)
+		}
+	}
+	if cover != nil {
+		// Coloured ink takes away light as the tint's colour does on
+		// white paper, over the paper and the ink printed on it alike.
+		t, _ := spec.style.tint()
+		absorb := [3]float32{1 - float32(t.B)/255, 1 - float32(t.G)/255, 1 - float32(t.R)/255}
+		for i, m := range cover {
+			if m == 0 {
+				continue
+			}
+			cover := float32(m) / 255
+			for ch := 0; ch < 3; ch++ {
+				out[3*i+ch] = clamp8(float32(out[3*i+ch]) * (1 - cover*absorb[ch]))
+			}
 		}
 	}
 	if lk.screen != nil {
@@ -379,6 +386,37 @@ func (c *camera) shoot(page *image.Gray, spec pageSpec, v view) (gocv.Mat, error
 		c.addNoise(px, lk.noise)
 	}
 	return res, nil
+}
+
+// warpPage warps one layer of the flat page (grey levels, or a tint's
+// cover) into a photo through v, flat or curled. Off the page the result
+// is 0, which the grey page itself never holds. The caller closes it.
+func (c *camera) warpPage(page *image.Gray, spec pageSpec, v view) (gocv.Mat, error) {
+	pw, ph := page.Rect.Dx(), page.Rect.Dy()
+	if pw < 2 || ph < 2 || page.Stride != pw {
+		return gocv.Mat{}, fmt.Errorf("synth: page image %dx%d (stride %d) cannot be photographed", pw, ph, page.Stride)
+	}
+	src, err := gocv.NewMatFromBytes(ph, pw, gocv.MatTypeCV8U, page.Pix)
+	if err != nil {
+		return gocv.Mat{}, fmt.Errorf("synth: page to Mat: %w", err)
+	}
+	defer src.Close()
+	if !v.curl.IsFlat() {
+		return shootCurled(src, spec, v, c.w, c.h)
+	}
+	hm := v.flat.mul(spec.toGrid())
+	m := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
+	defer m.Close()
+	for i, x := range hm {
+		m.SetDoubleAt(i/3, i%3, x)
+	}
+	warped := gocv.NewMat()
+	gocv.WarpPerspectiveWithParams(src, &warped, m, image.Pt(c.w, c.h), gocv.InterpolationLinear, gocv.BorderConstant, color.RGBA{})
+	if warped.Empty() || warped.Cols() != c.w || warped.Rows() != c.h {
+		warped.Close()
+		return gocv.Mat{}, errors.New("synth: page: warp gave no image")
+	}
+	return warped, nil
 }
 
 // motionBlur smears img along a line of the given length and angle, as a

@@ -2,7 +2,6 @@ package synth
 
 import (
 	"fmt"
-	"image"
 	"math"
 
 	"gocv.io/x/gocv"
@@ -138,7 +137,7 @@ func RenderVideo(o VideoOptions, emit func(frame gocv.Mat, truth VideoFrame) err
 			longest = math.Max(longest, math.Hypot(q[j][0]-q[i][0], q[j][1]-q[i][1]))
 		}
 	}
-	var pages [2]*image.Gray
+	var pages [2]flatPage
 	var specs [2]pageSpec
 	// The demo should show the app working, so it uses the plainest styles,
 	// a different one per page so the swap is visible.

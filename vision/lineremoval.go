@@ -54,8 +54,11 @@ func (r *rectifier) removeLines(c *canvas, cs float64) {
 // columns the vertical mask carries on. Such dashes and corners (left
 // where a blurred line broke up or swelled past the mask) are never a
 // cell's main ink nor part of a digit; a digit's stroke rarely shares its
-// rows with a line. The answer is kept in p, worked out only for the
-// pieces a cell's decision looks at.
+// rows with a line. The grid's outer line runs along the canvas's edge
+// whether the mask kept it or not (faint, on a tinted box, it breaks up
+// and the mask loses it near a corner): rows and columns within
+// edgeBand cells of the canvas's edge count as carried on. The answer is kept
+// in p, worked out only for the pieces a cell's decision looks at.
 func (pl plane) onLine(p *piece) bool {
 	if p.lineKnown || pl.hl == nil {
 		return p.line
@@ -64,11 +67,13 @@ func (pl plane) onLine(p *piece) bool {
 	reach := max(2, int(0.3*pl.cs))
 	minRun := max(2, int(0.12*pl.cs))
 	rows, cols := make([]bool, p.h), make([]bool, p.w)
+	band := max(1, int(edgeBand*pl.cs))
+	edge := func(a int) bool { return a < band || a >= pl.side-band }
 	for y := range rows {
-		rows[y] = pl.runsOn(pl.hl, p.y+y, p.x, p.w, 1, pl.side, reach)
+		rows[y] = edge(p.y+y) || pl.runsOn(pl.hl, p.y+y, p.x, p.w, 1, pl.side, reach)
 	}
 	for x := range cols {
-		cols[x] = pl.runsOn(pl.vl, p.x+x, p.y, p.h, pl.side, 1, reach)
+		cols[x] = edge(p.x+x) || pl.runsOn(pl.vl, p.x+x, p.y, p.h, pl.side, 1, reach)
 	}
 	// A pixel is on a line when it is part of a stroke along it (a run
 	// of the piece at least minRun long) on a row or column the mask
@@ -98,6 +103,13 @@ func (pl plane) onLine(p *piece) bool {
 	p.line = all > 0 && 10*on >= 7*all
 	return p.line
 }
+
+// edgeBand is how far in from the canvas's edge, in cells, the grid's
+// outer line may lie: the widest printed borders reach about an eighth
+// of a cell in, the canvas may sit a little outside them, and a digit
+// in an edge cell may reach the band with a stroke's end but not with
+// the seven in ten of its ink onLine asks for.
+const edgeBand = 0.2
 
 // colRun is the length of the vertical run of piece p's pixels through
 // (p.x+x, p.y+y).

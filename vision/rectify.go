@@ -3,6 +3,7 @@ package vision
 import (
 	"image"
 	"image/color"
+	"math"
 
 	"gocv.io/x/gocv"
 )
@@ -218,7 +219,16 @@ func (r *rectifier) readShape(g Grid, gs float64, side int, keep *canvas) (shape
 	return r.shapeOf(c), c
 }
 
-// shapeOf reads c's size and box shape from its line profiles.
+// shapeOf reads c's size and box shape from its line profiles, and the
+// box shape from its tint when alternate boxes are shaded clearly enough
+// to name one (shading.go): lines of one width say nothing of it.
 func (r *rectifier) shapeOf(c *canvas) shapeGuess {
-	return inferShape(profile(c.hlines, 1, &r.prof), profile(c.vlines, 0, &r.prof), profile(c.bin, 1, &r.prof), profile(c.bin, 0, &r.prof), r.opts.Sizes)
+	g := inferShape(profile(c.hlines, 1, &r.prof), profile(c.vlines, 0, &r.prof), profile(c.bin, 1, &r.prof), profile(c.bin, 0, &r.prof), r.opts.Sizes)
+	if sh, conf, ok := shadedShape(c.grey, g.Shape.N()); ok {
+		if sh != g.Shape {
+			g.Shape, g.Confidence = sh, 0
+		}
+		g.Confidence = math.Max(g.Confidence, conf)
+	}
+	return g
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/sudokuar/sudokuar/internal/testenv"
-	"github.com/sudokuar/sudokuar/models"
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
@@ -112,12 +111,9 @@ func loadPenPage(t *testing.T) penPage {
 	return p
 }
 
-// penConfig is a server that reads with the embedded pen model.
-func penConfig() Config {
-	var cfg Config
-	cfg.Pipeline.Pen = models.Pen()
-	return cfg
-}
+// penConfig is a server that reads with the embedded pen models (the
+// default).
+func penConfig() Config { return Config{} }
 
 // standIn answers /api/scan for the pen page as the pen-aware reader will
 // (PAPER-CONTRACT.md's fields) from the page's truth, until that reader

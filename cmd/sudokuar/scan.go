@@ -19,7 +19,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/sudokuar/sudokuar/logic"
-	"github.com/sudokuar/sudokuar/models"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/vision"
@@ -96,7 +95,7 @@ func penUsage() string {
 	if pipeline.PenByDefault {
 		def = "embedded"
 	}
-	return "the pen model that tells printed digits from handwriting (entries, notes): an ONNX `file`, embedded (models/pen.onnx), or none to read every digit as printed (default: " + def + ")"
+	return "the pen model that tells printed digits from handwriting (entries, notes): an ONNX `file`, embedded (models/pen.onnx, asking models/pen2.onnx where it is unsure), or none to read every digit as printed (default: " + def + ")"
 }
 
 // penModel reads the --pen flag: the model's bytes (nil: the embedded
@@ -108,7 +107,7 @@ func penModel(flag string) (pen []byte, none bool, err error) {
 	case "none":
 		return nil, true, nil
 	case "embedded":
-		return models.Pen(), false, nil
+		return nil, false, nil // nil: the embedded pair (ocr.DefaultPen)
 	}
 	data, err := os.ReadFile(flag)
 	if err != nil {

@@ -86,10 +86,11 @@ func main() {
 	flag.StringVar(&pc.holdout, "pen-holdout", "testdata/live/wicht-holdout.list", "pen mode: photos never trained or calibrated on")
 	flag.IntVar(&pc.variants, "pen-variants", 3, "pen mode: pasted copies of each v2 training photo")
 	flag.Float64Var(&pc.valShare, "pen-val", 0.15, "pen mode: share of training pages kept for calibration")
-	flag.StringVar(&pc.eval, "pen-eval", "", "pen mode: only measure this pen model on the held-out pages")
+	flag.StringVar(&pc.eval, "pen-eval", "", "pen mode: only measure this pen model on the held-out pages (several, comma-separated: their mean)")
 	flag.StringVar(&pc.dump, "pen-dump", "", "pen mode: with --pen-eval, write every mixed page's cells and model outputs as JSON lines to this file")
 	flag.BoolVar(&pc.augmentViews, "pen-augment-views", true, "pen mode: perturb every view of a training cell, not only Pixels")
 	flag.Float64Var(&pc.euro, "pen-euro", 0.6, "pen mode: share of pasted 1s, 4s and 7s drawn in European styles (a long-flagged 1, a crossed 7, an open or closed 4)")
+	flag.Float64Var(&pc.askAt, "pen-ask", 0, "pen mode: with several --pen-eval models, ask the others only about cells the first reads below this (kind, and a handwritten digit); 0 asks them about every cell")
 	flag.BoolVar(&pc.evalCalib, "pen-eval-calib", false, "pen mode: with --pen-eval, measure on the calibration pages (the training side) instead of the held-out ones, without the printed-pages check")
 	flag.Parse()
 	for _, f := range strings.Split(holdout, ",") {

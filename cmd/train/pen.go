@@ -35,7 +35,8 @@ type penConfig struct {
 	others                         string // photos of other sources without handwriting
 	variants                       int    // pasted copies of each v2 training photo
 	valShare                       float64
-	eval                           string  // only measure this pen model
+	eval                           string  // only measure this pen model (several: their mean)
+	askAt                          float64 // with several: ask the others only below this (ocr.PenSure)
 	evalCalib                      bool    // measure on the calibration pages instead
 	dump                           string  // --pen-dump
 	augmentViews                   bool    // augment every view, not only Pixels

@@ -26,13 +26,9 @@ type penDumpCell struct {
 // held-out), each cell's truth and the models' outputs as one JSON line
 // a page, for analysis of the reader's decisions.
 func penDump(c config, pc penConfig, train, test []string, out string) error {
-	data, err := os.ReadFile(pc.eval)
+	pen, err := loadPens(pc.eval, pc.askAt)
 	if err != nil {
 		return err
-	}
-	pen, err := ocr.NewPen(data, ocr.BackendGo)
-	if err != nil {
-		return fmt.Errorf("%s: %w", pc.eval, err)
 	}
 	defer func() { _ = ocr.CloseClassifier(pen) }()
 	digits, err := ocr.Default(ocr.BackendGo)

@@ -256,17 +256,38 @@ func (f penFigures) print(name string) {
 	}
 }
 
+// loadPens opens the pen models named in files, comma-separated, as one
+// Classifier: their mean when there are several (ocr.MeanOf), or with
+// askAt > 0 the first alone where it is sure at askAt (ocr.PenSure).
+func loadPens(files string, askAt float64) (ocr.Classifier, error) {
+	var pens []ocr.Classifier
+	for _, f := range strings.Split(files, ",") {
+		data, err := os.ReadFile(f)
+		if err == nil {
+			var pen ocr.Classifier
+			if pen, err = ocr.NewPen(data, ocr.BackendGo); err == nil {
+				pens = append(pens, pen)
+				continue
+			}
+		}
+		for _, p := range pens {
+			_ = ocr.CloseClassifier(p)
+		}
+		return nil, fmt.Errorf("%s: %w", f, err)
+	}
+	if askAt > 0 && len(pens) > 1 {
+		return ocr.MeanWhereUnsure(pens[0], ocr.PenSure(float32(askAt)), ocr.PenKindOf, pens[1:]...)
+	}
+	return ocr.MeanOf(pens...)
+}
+
 // penEval measures a pen model (pc.eval) with the shipped digit model on
 // the held-out pen-filled pages, as they are and with two handwritten cells
 // exchanged, and checks that it leaves the printed reading of the pages
 // without handwriting (wicht-v2-train and others-train, every photo) as it
 // was.
 func penEval(c config, pc penConfig, pages []string) error {
-	data, err := os.ReadFile(pc.eval)
-	if err != nil {
-		return err
-	}
-	pen, err := ocr.NewPen(data, ocr.BackendGo)
+	pen, err := loadPens(pc.eval, pc.askAt)
 	if err != nil {
 		return err
 	}
