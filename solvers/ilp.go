@@ -92,8 +92,13 @@ func (s *ILP) solve(ctx context.Context, g sudoku.Grid, unique bool) (Result, bo
 	var st Stats
 	fail := func(err error) (Result, bool, error) {
 		st.Elapsed = time.Since(start)
-		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-			return Result{Stats: st}, false, &TimeoutError{Solver: s.Name(), Conflicts: -1, Stats: st, Err: ctxErr}
+		// GLPK's own clock may end the search at the deadline a moment
+		// before ctx's timer says so: ilp then reports the deadline
+		// itself, and it is as much a timeout.
+		for _, end := range []error{context.DeadlineExceeded, context.Canceled} {
+			if errors.Is(err, end) {
+				return Result{Stats: st}, false, &TimeoutError{Solver: s.Name(), Conflicts: -1, Stats: st, Err: end}
+			}
 		}
 		return Result{Stats: st}, false, fmt.Errorf("ilp solver: %w", err)
 	}

@@ -144,8 +144,10 @@ func (s *Server) apiKakuroNew(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), kakuroGenerateTimeout)
 	defer cancel()
 	sol, rating, err := kakuro.GenerateContext(ctx, kakuro.GenerateOptions{Rows: n, Cols: n, Level: lv, Seed: newSeed()})
+	// A solver's own clock may end the search at the deadline a moment
+	// before ctx's timer does: its deadline error is as much out of time.
 	switch {
-	case ctx.Err() != nil || errors.Is(err, kakuro.ErrGiveUp):
+	case ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, kakuro.ErrGiveUp):
 		s.writeError(w, r, errorf(http.StatusServiceUnavailable, "no %v %dx%d Kakuro found in time: try again", lv, n, n))
 		return
 	case err != nil:
