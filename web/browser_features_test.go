@@ -42,22 +42,23 @@ func TestBrowserFeatures(t *testing.T) {
 	b.run("Space again", chromedp.KeyEvent(" "))
 	b.waitJS("pencil off", `document.getElementById('pencil').getAttribute('aria-pressed') === 'false' && document.getElementById('paused').hidden`, 5*time.Second)
 
-	// Digit first: pick 5 on the pad, tap two empty cells.
-	var empties []int
-	for i := range rec.Puzzle {
-		if rec.Puzzle[i] == '0' && i != first {
-			empties = append(empties, i)
-		}
+	// Digit first: pick a digit on the pad, tap two empty cells whose
+	// solution it is (right digits leave every empty cell a candidate, so
+	// the count of pencilled cells below is known whatever the puzzle).
+	d, empties := digitTwice(rec.Puzzle, rec.Solution, first)
+	if empties == nil {
+		t.Fatalf("no digit is the solution of two empty cells of %s", rec.Puzzle)
 	}
+	pad := fmt.Sprintf(`#pad button[data-v="%c"]`, d)
 	b.run("digit first on", chromedp.Evaluate(`localStorage.setItem('sudokuar.digitFirst', 'on'); document.dispatchEvent(new CustomEvent('sudokuar:settings', { detail: { name: 'digitFirst' } })); true`, nil))
-	b.run("pick 5", chromedp.Click(`#pad button[data-v="5"]`, chromedp.ByQuery))
-	b.waitJS("5 chosen", `document.querySelector('#pad button[data-v="5"]').getAttribute('aria-pressed') === 'true'`, 5*time.Second)
+	b.run("pick the digit", chromedp.Click(pad, chromedp.ByQuery))
+	b.waitJS("the digit chosen", `document.querySelector('`+pad+`').getAttribute('aria-pressed') === 'true'`, 5*time.Second)
 	b.run("tap two cells", chromedp.Click(cellSel(empties[0]), chromedp.ByQuery), chromedp.Click(cellSel(empties[1]), chromedp.ByQuery))
-	b.waitJS("5 in both", val(empties[0])+` === '5' && `+val(empties[1])+` === '5'`, 10*time.Second)
+	b.waitJS("the digit in both", fmt.Sprintf(`%s === '%c' && %s === '%c'`, val(empties[0]), d, val(empties[1]), d), 10*time.Second)
 	b.viewShot("features-digit-first")
-	b.run("let 5 go, and digit first off", chromedp.Click(`#pad button[data-v="5"]`, chromedp.ByQuery),
+	b.run("let the digit go, and digit first off", chromedp.Click(pad, chromedp.ByQuery),
 		chromedp.Evaluate(`localStorage.removeItem('sudokuar.digitFirst'); document.dispatchEvent(new CustomEvent('sudokuar:settings', { detail: { name: 'digitFirst' } })); true`, nil))
-	b.waitJS("pad writes again", `!document.querySelector('#pad button[data-v="5"]').hasAttribute('aria-pressed')`, 5*time.Second)
+	b.waitJS("pad writes again", `!document.querySelector('`+pad+`').hasAttribute('aria-pressed')`, 5*time.Second)
 
 	// Candidates: every empty cell pencilled; the game is unranked.
 	b.waitJS("ranked so far", `document.getElementById('mistakes').textContent === 'Ranked'`, 5*time.Second)
@@ -213,4 +214,21 @@ func TestBrowserCoopStrip(t *testing.T) {
 		t.Errorf("the co-op strip says %q", info)
 	}
 	ada.viewShot("phone-coop-strip")
+}
+
+// digitTwice returns a digit that is the solution of two empty cells of
+// puzzle other than skip, and those cells (nil when there is none).
+func digitTwice(puzzle, solution string, skip int) (byte, []int) {
+	at := map[byte][]int{}
+	for i := range puzzle {
+		if puzzle[i] == '0' && i != skip {
+			at[solution[i]] = append(at[solution[i]], i)
+		}
+	}
+	for d := byte('1'); d <= '9'; d++ {
+		if len(at[d]) >= 2 {
+			return d, at[d][:2]
+		}
+	}
+	return 0, nil
 }
