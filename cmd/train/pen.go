@@ -334,24 +334,11 @@ func runPen(c config, pc penConfig) error {
 	if err != nil {
 		return err
 	}
-	scales, err := parseScales(pc.small)
+	small, err := shrunkMixed(c, pc, digitModel, mixTrain)
 	if err != nil {
 		return err
 	}
-	for _, k := range scales {
-		// The real handwriting again as a webcam or arm's length shows
-		// it: cells of a few dozen pixels.
-		small, err := loadOrCut(pc.cache, fmt.Sprintf("mixed-fit-x%g", k), func() ([]penSample, error) {
-			return cutAll(mixTrain, c.workers, func(det *vision.Detector, path string) ([]penSample, error) {
-				return cutMixedAt(det, digitModel, path, k)
-			}), nil
-		})
-		if err != nil {
-			return err
-		}
-		fmt.Printf("pen: %d cells of the mixed pages shrunk by %g\n", len(small), k)
-		mixed = append(mixed, small...)
-	}
+	mixed = append(mixed, small...)
 	var othersTrain []string
 	if pc.others != "" {
 		// The digit model's split of these photos (--holdout's last share):
@@ -459,6 +446,30 @@ func runPen(c config, pc penConfig) error {
 	}
 	fmt.Printf("pen: wrote %s (%.0fs)\n", c.out, time.Since(start).Seconds())
 	return nil
+}
+
+// shrunkMixed cuts the mixed training pages again shrunk by each scale of
+// --pen-small: the real handwriting as a webcam or arm's length shows it,
+// cells of a few dozen pixels.
+func shrunkMixed(c config, pc penConfig, digits ocr.Classifier, pages []string) ([]penSample, error) {
+	scales, err := parseScales(pc.small)
+	if err != nil {
+		return nil, err
+	}
+	var out []penSample
+	for _, k := range scales {
+		small, err := loadOrCut(pc.cache, fmt.Sprintf("mixed-fit-x%g", k), func() ([]penSample, error) {
+			return cutAll(pages, c.workers, func(det *vision.Detector, path string) ([]penSample, error) {
+				return cutMixedAt(det, digits, path, k)
+			}), nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		fmt.Printf("pen: %d cells of the mixed pages shrunk by %g\n", len(small), k)
+		out = append(out, small...)
+	}
+	return out, nil
 }
 
 // parseScales reads --pen-small: comma-separated scales in (0, 1), or
