@@ -124,8 +124,14 @@ const latticeOverride = 0.035
 // measure sets g's Brightness and Sharpness from its canvas c.
 func (r *rectifier) measure(c *canvas, g *Grid) {
 	g.Brightness = c.grey.Mean().Val1
-	gocv.Laplacian(c.grey, &r.lap, gocv.MatTypeCV16S, 1, 1, 0, gocv.BorderReplicate)
-	g.Sharpness = variance16(r.lap)
+	g.Sharpness = Sharpness(c.grey, &r.lap)
+}
+
+// Sharpness is the variance of the Laplacian of grey (8-bit, one channel),
+// the measure of Grid.Sharpness; lap is scratch for the Laplacian.
+func Sharpness(grey gocv.Mat, lap *gocv.Mat) float64 {
+	gocv.Laplacian(grey, lap, gocv.MatTypeCV16S, 1, 1, 0, gocv.BorderReplicate)
+	return variance16(*lap)
 }
 
 // variance16 is the variance of a CV_16S Mat's values, summed exactly in
