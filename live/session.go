@@ -517,7 +517,7 @@ type session struct {
 	cur     view
 	have    bool // cur holds a recognition
 	busy    bool // a job is with the recogniser
-	want    bool // a recognition is due as soon as the recogniser is free
+	want    bool // a routine recognition is due as soon as the recogniser is free
 	lost    int  // frames since the grid was last followed
 	cutOff  bool // the grid was last seen reaching the frame's edge
 	confirm int  // frames from this index on must be recognised before drawing
