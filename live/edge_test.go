@@ -27,44 +27,11 @@ import (
 func TestPageCutGridWhole(t *testing.T) {
 	needModel(t)
 	dir := testenv.Shared(t, "datasets/others-train")
-	for _, tc := range []struct {
-		name  string
-		frame int // of mkvideo's 60
-	}{
-		{"es2812-21", 4},
-		{"es2812-47", 6},
-		{"es2812-19", 35},
-	} {
+	for _, tc := range edgePhotos {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := pipeline.New(pipeline.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ran := false // Run closes the recogniser
-			defer func() {
-				if !ran {
-					p.Close()
-				}
-			}()
-			img := gocv.IMRead(filepath.Join(dir, tc.name+".jpg"), gocv.IMReadColor)
-			if img.Empty() {
-				t.Fatalf("%s: not an image", tc.name)
-			}
-			defer img.Close()
-			truth, err := sudoku.ReadDatFile(filepath.Join(dir, tc.name+".dat"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			photo := p.Process(img)
-			if !photo.Found {
-				t.Fatalf("%s: no grid found in the photo itself", tc.name)
-			}
-			const w, h = 1280, 720
-			whole, hm, err := held.Frame(img, w, h, 0.85, 1, tc.frame)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer whole.Close()
+			hp := holdUp(t, dir, tc.name, tc.frame)
+			p, img, truth, photo, whole, hm := hp.p, hp.img, hp.truth, hp.photo, hp.frame, hp.hm
+			const w, h = heldW, heldH
 			// The frame shows what the test says: the photo's corner
 			// out, the grid at least 30 px inside.
 			page := [4]gocv.Point2f{{X: 0, Y: 0}, {X: float32(img.Cols()), Y: 0}, {X: float32(img.Cols()), Y: float32(img.Rows())}, {X: 0, Y: float32(img.Rows())}}
@@ -93,8 +60,8 @@ func TestPageCutGridWhole(t *testing.T) {
 				wholeFrames++
 				return at > 0 || solved >= 5 || wholeFrames > 400
 			}
-			ran = true
-			_, err = Run(src, nil, Options{
+			hp.ran = true // Run closes the recogniser
+			_, err := Run(src, nil, Options{
 				Every: 5, Undrawn: true,
 				NewRecognizer: func() (Recognizer, error) { return p, nil },
 				OnFrame: func(f FrameInfo) {
@@ -147,44 +114,11 @@ func TestPageCutGridWhole(t *testing.T) {
 func TestGridGrazingEdge(t *testing.T) {
 	needModel(t)
 	dir := testenv.Shared(t, "datasets/others-train")
-	for _, tc := range []struct {
-		name  string
-		frame int // of mkvideo's 60
-	}{
-		{"es2812-21", 4},
-		{"es2812-47", 6},
-		{"es2812-19", 35},
-	} {
+	for _, tc := range edgePhotos {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := pipeline.New(pipeline.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ran := false // Run closes the recogniser
-			defer func() {
-				if !ran {
-					p.Close()
-				}
-			}()
-			img := gocv.IMRead(filepath.Join(dir, tc.name+".jpg"), gocv.IMReadColor)
-			if img.Empty() {
-				t.Fatalf("%s: not an image", tc.name)
-			}
-			defer img.Close()
-			truth, err := sudoku.ReadDatFile(filepath.Join(dir, tc.name+".dat"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			photo := p.Process(img)
-			if !photo.Found {
-				t.Fatalf("%s: no grid found in the photo itself", tc.name)
-			}
-			const w, h = 1280, 720
-			frame, hm, err := held.Frame(img, w, h, 0.85, 1, tc.frame)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer frame.Close()
+			hp := holdUp(t, dir, tc.name, tc.frame)
+			p, truth, photo, frame, hm := hp.p, hp.truth, hp.photo, hp.frame, hp.hm
+			const w, h = heldW, heldH
 			_, gridLeft, _ := margin(hm, photo.Grid.Corners, w, h)
 			const at = 1 // the grid's leftmost corner, in frame pixels
 			grazing := gocv.NewMat()
@@ -197,8 +131,7 @@ func TestGridGrazingEdge(t *testing.T) {
 			gocv.WarpAffineWithParams(frame, &grazing, m, image.Pt(w, h), gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
 			// The frame shows what the test says: the grid whole, a
 			// corner within edgeMargin of the edge.
-			moved := [9]float64{1, 0, at - gridLeft, 0, 1, 0, 0, 0, 1}
-			in, _, _ := margin(mul(moved, hm), photo.Grid.Corners, w, h)
+			in, _, _ := margin(shiftedX(hm, at-gridLeft), photo.Grid.Corners, w, h)
 			if in < 0 || in >= edgeMargin {
 				t.Fatalf("frame %d moved: the grid %.1f px inside the frame, want 0 to %d", tc.frame, in, edgeMargin)
 			}
@@ -212,8 +145,8 @@ func TestGridGrazingEdge(t *testing.T) {
 				shown++
 				return solved >= 5 || shown > 400
 			}
-			ran = true
-			_, err = Run(src, nil, Options{
+			hp.ran = true // Run closes the recogniser
+			_, err := Run(src, nil, Options{
 				Every: 5, Undrawn: true,
 				NewRecognizer: func() (Recognizer, error) { return p, nil },
 				OnFrame: func(f FrameInfo) {
@@ -247,17 +180,12 @@ func TestGridGrazingEdge(t *testing.T) {
 	}
 }
 
-// mul is the product a·b of row-major 3×3 homographies.
-func mul(a, b [9]float64) [9]float64 {
-	var c [9]float64
-	for i := 0; i < 3; i++ {
-		for j := 0; j < 3; j++ {
-			for k := 0; k < 3; k++ {
-				c[3*i+j] += a[3*i+k] * b[3*k+j]
-			}
-		}
+// shiftedX is the homography h followed by a move of dx pixels along x.
+func shiftedX(h [9]float64, dx float64) [9]float64 {
+	for k := 0; k < 3; k++ {
+		h[k] += dx * h[6+k]
 	}
-	return c
+	return h
 }
 
 // margin is how far inside a w×h frame the quadrilateral q of the photo,
@@ -390,3 +318,63 @@ type fixedReading pipeline.Result
 
 func (r fixedReading) ProcessPick(gocv.Mat, vision.Pick) pipeline.Result { return pipeline.Result(r) }
 func (fixedReading) Close() error                                        { return nil }
+
+// The near camera of TestPageCutGridWhole and TestGridGrazingEdge.
+const heldW, heldH = 1280, 720
+
+// edgePhotos are their photos of others-train, each at a frame of
+// mkvideo's 60 where a corner of the photo is out of the frame and its
+// grid well inside.
+var edgePhotos = []struct {
+	name  string
+	frame int
+}{
+	{"es2812-21", 4},
+	{"es2812-47", 6},
+	{"es2812-19", 35},
+}
+
+// heldPhoto is a real photo, read as a still by a fresh pipeline, and the
+// frame of the near camera holding it up at one moment of mkvideo's
+// motion, with that frame's homography from the photo.
+type heldPhoto struct {
+	p     *pipeline.Pipeline
+	ran   bool // a Run was given p, and closes it
+	img   gocv.Mat
+	truth sudoku.Grid
+	photo pipeline.Result
+	frame gocv.Mat
+	hm    [9]float64
+}
+
+// holdUp makes the heldPhoto of dir's photo name at frame f of 60; the
+// test's cleanup closes it.
+func holdUp(t *testing.T, dir, name string, f int) *heldPhoto {
+	t.Helper()
+	p, err := pipeline.New(pipeline.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hp := &heldPhoto{p: p}
+	t.Cleanup(func() {
+		if !hp.ran {
+			p.Close()
+		}
+	})
+	hp.img = gocv.IMRead(filepath.Join(dir, name+".jpg"), gocv.IMReadColor)
+	t.Cleanup(func() { hp.img.Close() })
+	if hp.img.Empty() {
+		t.Fatalf("%s: not an image", name)
+	}
+	if hp.truth, err = sudoku.ReadDatFile(filepath.Join(dir, name+".dat")); err != nil {
+		t.Fatal(err)
+	}
+	if hp.photo = p.Process(hp.img); !hp.photo.Found {
+		t.Fatalf("%s: no grid found in the photo itself", name)
+	}
+	if hp.frame, hp.hm, err = held.Frame(hp.img, heldW, heldH, 0.85, 1, f); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { hp.frame.Close() })
+	return hp
+}

@@ -322,7 +322,7 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 			if given == sudoku.CellString(res.Puzzle.Cells) {
 				doubt = append(doubt, res.CheckCells()...)
 			}
-			ev := pipeline.Evidence{Conf: v.conf, Doubt: doubt, CellPx: cellPx, Sure: voter.Sure(viewsRho)}
+			ev := pipeline.Evidence{Conf: v.conf, Doubt: doubt, CellPx: cellPx, Sure: voter.Sure(viewsRho), Dim: res.Grid.Lift > 1}
 			v.verdict = pipeline.Gate(voted, rules, ev)
 			// Held back by the gate: the page's mean view may settle it.
 			v.conf, v.verdict, v.fused = fz.recheck(voted, rules, v.verdict, ev, res.Grid)

@@ -79,7 +79,7 @@ func TestSharpnessOrdersBlur(t *testing.T) {
 	defer k.Close()
 	for _, name := range []string{"image1", "image1000", "image1036"} {
 		t.Run(name, func(t *testing.T) {
-			sharp, _ := heldPhoto(t, name)
+			sharp, _ := stillPhoto(t, name)
 			defer sharp.Close()
 			g, err := det.LocatePick(sharp, vision.Pick{})
 			if err != nil {
@@ -120,7 +120,7 @@ func TestBlurredPageRead(t *testing.T) {
 		{"image1036", 8},
 	} {
 		t.Run(fmt.Sprintf("%s/blur%.0f", tc.name, tc.sigma), func(t *testing.T) {
-			sharp, truth := heldPhoto(t, tc.name)
+			sharp, truth := stillPhoto(t, tc.name)
 			defer sharp.Close()
 			blur := blurred(sharp, tc.sigma)
 			defer blur.Close()
@@ -169,7 +169,7 @@ func TestBlurredPageRead(t *testing.T) {
 // back to one every Every frames, though the recogniser could read more.
 func TestCadenceAfterRead(t *testing.T) {
 	needModel(t)
-	sharp, truth := heldPhoto(t, "image1036")
+	sharp, truth := stillPhoto(t, "image1036")
 	defer sharp.Close()
 	want := sudoku.CellString(truth.Cells)
 	ls := newLockstep(t, blinkSpan)
@@ -214,11 +214,11 @@ const (
 	blinkFrames = 300
 )
 
-// heldPhoto is the photo name of ../shared's wicht-v2-train (a tune page)
+// stillPhoto is the photo name of ../shared's wicht-v2-train (a tune page)
 // held still before a 640×480 camera, filling 70% of its height (its grid
 // well inside the frame), and its puzzle. The caller closes
 // the frame.
-func heldPhoto(t *testing.T, name string) (gocv.Mat, sudoku.Grid) {
+func stillPhoto(t *testing.T, name string) (gocv.Mat, sudoku.Grid) {
 	t.Helper()
 	dir := testenv.Shared(t, "datasets/wicht-v2-train")
 	img := gocv.IMRead(filepath.Join(dir, name+".jpg"), gocv.IMReadColor)

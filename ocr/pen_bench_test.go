@@ -74,23 +74,9 @@ func benchPen(b *testing.B, c ocr.Classifier, n, extra int) {
 // before the promotion (image76, image160).
 func BenchmarkReadPenPages(b *testing.B) {
 	dir := testenv.Shared(b, "datasets/wicht-mixed-train")
-	digits, err := ocr.Default(ocr.BackendGo)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ocr.CloseClassifier(digits)
-	pen, err := ocr.DefaultPen(ocr.BackendGo)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ocr.CloseClassifier(pen)
 	det := vision.NewDetector(vision.Options{})
 	defer det.Close()
-	type page struct {
-		shape sudoku.Shape
-		cells []vision.Cell
-	}
-	var pages []page
+	var pages []penPage
 	for _, name := range []string{"image1050", "image1066", "image58", "image61", "image76", "image160"} {
 		img, err := pipeline.ReadImage(filepath.Join(dir, name+".jpg"), 0)
 		if err != nil {
@@ -101,8 +87,32 @@ func BenchmarkReadPenPages(b *testing.B) {
 		if err != nil {
 			b.Fatalf("%s: %v", name, err)
 		}
-		pages = append(pages, page{g.Shape, cells})
+		pages = append(pages, penPage{g.Shape, cells})
 	}
+	for _, backend := range []string{ocr.BackendGo, ocr.BackendOpenCV} {
+		b.Run(backend, func(b *testing.B) { benchReadPen(b, backend, pages) })
+	}
+}
+
+// penPage is a page's cells as vision cut them.
+type penPage struct {
+	shape sudoku.Shape
+	cells []vision.Cell
+}
+
+// benchReadPen times ReadWith on pages, in turn, with the embedded models
+// run by backend.
+func benchReadPen(b *testing.B, backend string, pages []penPage) {
+	digits, err := ocr.Default(backend)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ocr.CloseClassifier(digits)
+	pen, err := ocr.DefaultPen(backend)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ocr.CloseClassifier(pen)
 	set := ocr.DefaultSettings
 	set.Pen = pen
 	for _, p := range pages { // build every batch-size graph first

@@ -28,6 +28,10 @@ type Evidence struct {
 	// whose Sure reaches SureTogether, from cells of SureTogetherPx or
 	// more, is neither doubted nor unsure, whatever Conf and Doubt say.
 	Sure []float64
+	// Dim says the picture was dim (vision.Grid.Lift > 1): the reader,
+	// calibrated on lit photos, can be surer of a dim page's digit than
+	// it should be, so every given must then be DimSure sure.
+	Dim bool
 }
 
 // Gate thresholds. A given read less than CheckBelow sure is always to be
@@ -36,13 +40,15 @@ type Evidence struct {
 // out confident: every given must then be SmallCellSure sure, or the user
 // is asked to move closer. A cell of at least SureTogetherPx whose frames
 // together (Evidence.Sure) reach SureTogether counts as read surely,
-// whatever Conf and Doubt say (see docs/performance.md, Tuning).
+// whatever Conf and Doubt say (see docs/performance.md, Tuning). A dim
+// picture's givens must each be DimSure sure, or are to be checked.
 const (
 	CheckBelow     = 0.5
 	SmallCellPx    = 17
 	SmallCellSure  = 0.9
 	SureTogether   = 0.999
 	SureTogetherPx = 14
+	DimSure        = 0.7
 )
 
 // Gate is the one place that decides what a reading of givens g may show,
@@ -75,7 +81,7 @@ func Gate(g sudoku.Grid, rules Verdict, ev Evidence) Verdict {
 		if v == 0 || conf == nil || together(i) {
 			continue
 		}
-		if conf[i] < CheckBelow {
+		if conf[i] < CheckBelow || (ev.Dim && conf[i] < DimSure) {
 			check = append(check, i)
 		}
 		if conf[i] < SmallCellSure {
@@ -92,6 +98,25 @@ func Gate(g sudoku.Grid, rules Verdict, ev Evidence) Verdict {
 		return Verdict{Status: StatusCheck, Check: check}
 	}
 	return rules
+}
+
+// dimChecks adds to known, the reader's own reasons, why the gate doubts
+// the givens of a dim picture (g read with confidences conf) among cells
+// that are sure enough in good light but not DimSure sure.
+func dimChecks(cells []int, g sudoku.Grid, conf []float64, known []Check) []Check {
+	if len(conf) != len(g.Cells) {
+		return known
+	}
+	n := g.N()
+	for _, cell := range cells {
+		if cell < 0 || cell >= len(conf) || g.Cells[cell] == 0 || conf[cell] < CheckBelow || conf[cell] >= DimSure ||
+			slices.ContainsFunc(known, func(c Check) bool { return c.Cell == cell }) {
+			continue
+		}
+		known = append(known, Check{Cell: cell, Name: sudoku.CellName(cell, n),
+			Reason: fmt.Sprintf("read %d, %.0f%% sure, in light too dim to read surely", g.Cells[cell], 100*conf[cell])})
+	}
+	return known
 }
 
 // CellPx is the mean side, in frame pixels, of a cell of an n×n grid whose

@@ -62,3 +62,42 @@ func TestGateSureTogether(t *testing.T) {
 		}
 	}
 }
+
+// TestGateDim: in dim light a given must be DimSure sure; in good light
+// the same confidence shows the solution, and frames sure together settle
+// it in dim light too.
+func TestGateDim(t *testing.T) {
+	g, err := sudoku.ParseCellGrid(sudoku.Shape{BoxRows: 3, BoxCols: 3},
+		"530070000600195000098000060800060003400803001700020006060000280000419005000080079")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := Judge(g)
+	const cell = 4 // r1c5, a 7
+	conf := make([]float64, len(g.Cells))
+	for i := range conf {
+		conf[i] = 0.99
+	}
+	conf[cell] = 0.6 // between CheckBelow and DimSure
+	together := make([]float64, len(g.Cells))
+	for i := range together {
+		together[i] = 1
+	}
+	for _, tc := range []struct {
+		name string
+		ev   Evidence
+		want string
+	}{
+		{"good light", Evidence{Conf: conf, CellPx: 30}, StatusSolved},
+		{"dim", Evidence{Conf: conf, CellPx: 30, Dim: true}, StatusCheck},
+		{"dim, sure together", Evidence{Conf: conf, CellPx: 30, Dim: true, Sure: together}, StatusSolved},
+	} {
+		v := Gate(g, rules, tc.ev)
+		if v.Status != tc.want || (tc.want == StatusCheck && !slices.Equal(v.Check, []int{cell})) {
+			t.Errorf("%s: %s (check %v), want %s", tc.name, v.Status, v.Check, tc.want)
+		}
+	}
+	if cs := dimChecks([]int{cell}, g, conf, nil); len(cs) != 1 || cs[0].Cell != cell || cs[0].Name != "r1c5" {
+		t.Errorf("dimChecks: %+v, want r1c5 with a reason", cs)
+	}
+}

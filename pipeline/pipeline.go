@@ -276,8 +276,12 @@ func (r *Result) take(reading ocr.Reading, quality string) {
 	// One solution, but a cell may be misread, or the cells too small to
 	// read surely: never present it as certain. The givens are shown
 	// with the cells to check.
+	dim := r.Grid.Lift > 1
 	v := Gate(reading.Given, judge(reading.Given, reading.Solutions),
-		Evidence{Conf: r.Conf, Doubt: r.CheckCells(), CellPx: r.CellPx})
+		Evidence{Conf: r.Conf, Doubt: r.CheckCells(), CellPx: r.CellPx, Dim: dim})
+	if dim {
+		r.Check = dimChecks(v.Check, reading.Given, r.Conf, r.Check)
+	}
 	r.Check = CheckList(v.Check, reading.Given, r.Conf, v.Status, r.Check)
 	r.Status, r.Conflicts, r.Solved = v.Status, v.Conflicts, v.Solution
 	r.Solution = sudoku.CellString(v.Solution.Cells)

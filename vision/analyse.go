@@ -267,8 +267,10 @@ func (d *Detector) analyzeTaken(f *finder, g Grid, gs float64) reading {
 	r.g = a.g
 	r.cells = d.rect.cells(a.c, n, cs, d.opts.manyLooks(r.g, n))
 	switch {
-	case r.g.Brightness < d.opts.MinBrightness:
-		r.err = qualityErr(TooDark, "mean grey %.0f, need %.0f", r.g.Brightness, d.opts.MinBrightness)
+	case r.g.Gap < d.opts.MinGap:
+		r.err = qualityErr(TooDark, "ink %.0f grey levels from paper, need %.0f", r.g.Gap, d.opts.MinGap)
+	case r.g.Legibility < d.opts.MinLegibility:
+		r.err = qualityErr(TooDark, "ink %.1f times the noise from paper, need %.1f", r.g.Legibility, d.opts.MinLegibility)
 	case r.g.Sharpness < d.opts.MinSharpness:
 		r.err = qualityErr(TooBlurry, "sharpness %.0f, need %.0f", r.g.Sharpness, d.opts.MinSharpness)
 	}

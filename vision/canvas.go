@@ -64,7 +64,7 @@ func (d *Detector) CellsOf(canvas gocv.Mat, g Grid) (Grid, []Cell, error) {
 	n := g.Shape.N()
 	cs := float64(g.Side) / float64(n)
 	d.rect.binarise(c, cs, cutKernel(g.Side, cs))
+	d.rect.measure(c, &g, cs)
 	cells := d.rect.cells(c, n, cs, d.opts.manyLooks(g, n))
-	d.rect.measure(c, &g)
 	return g, cells, nil
 }

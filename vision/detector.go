@@ -59,8 +59,8 @@ func checkFrame(frame gocv.Mat) error {
 	return nil
 }
 
-// toGray fills d.gray with the frame in grey at the working resolution and
-// returns the scale from gray pixels to frame pixels.
+// toGray fills d.gray with the frame in grey at the working resolution,
+// lifted when dim (see lift; the rectifier keeps the factor), and returns the scale from gray pixels to frame pixels.
 func (d *Detector) toGray(frame gocv.Mat) float64 {
 	d.rect.grayGen++
 	src := frame
@@ -78,6 +78,7 @@ func (d *Detector) toGray(frame gocv.Mat) float64 {
 	case 4:
 		gocv.CvtColor(src, &d.gray, gocv.ColorBGRAToGray)
 	}
+	d.rect.lift = lift(&d.gray)
 	return scale
 }
 

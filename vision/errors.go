@@ -18,7 +18,8 @@ const (
 	// TooBlurry: the rectified grid has too little detail (low variance of the
 	// Laplacian).
 	TooBlurry
-	// TooDark: the rectified grid is too dark to separate ink from paper.
+	// TooDark: the rectified grid's ink stands too little from its paper,
+	// against the noise, to be read.
 	TooDark
 )
 

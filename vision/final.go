@@ -49,7 +49,7 @@ func (a *analysis) finalCanvas(n int) float64 {
 	g.ShapeConfidence = a.guess.Confidence
 	// Sharpness and brightness come from the final canvas: for a 16×16
 	// grid the finest, where it is read.
-	a.rect.measure(c, &g)
+	a.rect.measure(c, &g, cs)
 	a.g, a.c = g, c
 	return cs
 }
@@ -121,9 +121,19 @@ func (r *rectifier) fixOutlierCorners(c *canvas, g *Grid, gs float64, n int, cs 
 // outline corners pulled by a caption are off by more than this.
 const latticeOverride = 0.035
 
-// measure sets g's Brightness and Sharpness from its canvas c.
-func (r *rectifier) measure(c *canvas, g *Grid) {
+// measure sets g's Lift, Brightness, Gap and Legibility from its canvas
+// c, then flattens c when the frame was dim (re-binarising it for cells
+// cs pixels wide), and sets g's Sharpness from the canvas the cells are
+// cut from.
+func (r *rectifier) measure(c *canvas, g *Grid, cs float64) {
+	g.Lift = r.lift
 	g.Brightness = c.grey.Mean().Val1
+	gap, noise := legibility(c.grey, &r.lap)
+	g.Gap, g.Legibility = gap/r.lift, gap/noise
+	if r.lift > 1 && flatten(&c.grey, cs, &r.bg, &r.lap) {
+		c.binned = false
+		r.binarise(c, cs, c.kLen)
+	}
 	g.Sharpness = Sharpness(c.grey, &r.lap)
 }
 

@@ -24,8 +24,18 @@ type Grid struct {
 	H, HInv [9]float64
 	// Sharpness is the variance of the Laplacian of the canvas (Analyze only).
 	Sharpness float64
-	// Brightness is the mean grey level (0..255) of the canvas (Analyze only).
+	// Brightness is the mean grey level (0..255) of the canvas, after
+	// the lift (Analyze only).
 	Brightness float64
+	// Lift is the factor the frame's grey was scaled up by because it
+	// was dim (1: it was not; Analyze only).
+	Lift float64
+	// Gap is how much darker the canvas's ink is than its paper, in the
+	// frame's own grey levels (before the lift; Analyze only).
+	Gap float64
+	// Legibility is that gap over the canvas's noise (its standard
+	// deviation): how plainly the ink stands out (Analyze only).
+	Legibility float64
 	// Bend is how a curled page departs from H (Analyze only; nil on a
 	// flat page). ToFrame and CellH follow it.
 	Bend *Bend
@@ -60,11 +70,18 @@ type Options struct {
 	// one does instead of asking for 216 pixels.
 	MinSidePx float64
 	// MinSharpness is the variance of the Laplacian of the canvas below which
-	// Analyze reports TooBlurry. Default 8 (the real test photos measure 17 and up).
+	// Analyze reports TooBlurry (a dim frame's canvas is measured
+	// flattened, as its cells are cut). Default 8 (the real test photos
+	// measure 17 and up).
 	MinSharpness float64
-	// MinBrightness is the mean canvas grey level below which Analyze
-	// reports TooDark. Default 45 (real photos measure 95 and up).
-	MinBrightness float64
+	// MinLegibility is the Grid.Legibility (ink's gap from paper over
+	// the noise) below which Analyze reports TooDark. Default 4 (see the
+	// "Light" paragraph of docs/performance.md).
+	MinLegibility float64
+	// MinGap is the Grid.Gap (in the frame's grey levels) below which
+	// Analyze reports TooDark: ink a few levels from its paper is lost
+	// to the camera's rounding whatever the noise. Default 8.
+	MinGap float64
 	// MinInkFrac is the ink (fraction of the cell area) below which a cell is
 	// empty. Default 0.03.
 	MinInkFrac float64
@@ -111,8 +128,11 @@ func (o Options) withDefaults() Options {
 	if o.MinSharpness <= 0 {
 		o.MinSharpness = 8
 	}
-	if o.MinBrightness <= 0 {
-		o.MinBrightness = 45
+	if o.MinLegibility <= 0 {
+		o.MinLegibility = 4
+	}
+	if o.MinGap <= 0 {
+		o.MinGap = 8
 	}
 	if o.MinInkFrac <= 0 {
 		o.MinInkFrac = 0.03

@@ -173,7 +173,7 @@ func TestRealPhotos(t *testing.T) {
 	debug := os.Getenv("VISION_DEBUG") // folder for PNGs of the misses
 	var cornerFixedOK int
 	var withCorner, cornerOK, cellsTotal, cellsOK, failed, rotated, locatedCells, locatedOK int
-	minSharp, minBright := math.Inf(1), math.Inf(1)
+	minSharp, minBright, minLegible, minGap := math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1)
 	for _, p := range photos {
 		img, err := readImage(p.path)
 		if err != nil {
@@ -200,6 +200,7 @@ func TestRealPhotos(t *testing.T) {
 		if len(cells) > 0 {
 			minSharp = math.Min(minSharp, g.Sharpness)
 			minBright = math.Min(minBright, g.Brightness)
+			minLegible, minGap = math.Min(minLegible, g.Legibility), math.Min(minGap, g.Gap)
 		}
 		if p.hasCorner {
 			fixed := p.corners
@@ -253,7 +254,8 @@ func TestRealPhotos(t *testing.T) {
 	cornerRate := float64(cornerOK) / float64(withCorner)
 	cellRate := float64(cellsOK) / float64(cellsTotal)
 	t.Logf("emptiness on the grids found with the right N: %d/%d = %.3f%%", locatedOK, locatedCells, 100*float64(locatedOK)/float64(max(1, locatedCells)))
-	t.Logf("lowest sharpness %.1f, lowest brightness %.1f (quality thresholds must stay below)", minSharp, minBright)
+	t.Logf("lowest sharpness %.1f, brightness %.1f, legibility %.1f, ink gap %.1f (quality thresholds must stay below)",
+		minSharp, minBright, minLegible, minGap)
 	t.Logf("photos turned a quarter or half turn: %d", rotated)
 	t.Logf("photos %d (no grid/shape failure %d); corners within 3%%: %d/%d = %.2f%%; cell emptiness right: %d/%d = %.3f%%",
 		len(photos), failed, cornerOK, withCorner, 100*cornerRate, cellsOK, cellsTotal, 100*cellRate)

@@ -20,6 +20,8 @@ type rectifier struct {
 	gray *gocv.Mat // the working grey frame (the Detector's), read only
 	// grayGen counts the frames the Detector made gray from.
 	grayGen uint64
+	// lift is the factor gray was lifted by (1: not dim; see lift).
+	lift float64
 
 	pool  [canvasPool]canvas
 	stamp uint64  // counts the canvases handed out, for the pool's order
@@ -27,7 +29,7 @@ type rectifier struct {
 
 	cblur, lines, clean      gocv.Mat
 	labels, stats, centroids gocv.Mat
-	prof, lap, hmat          gocv.Mat
+	prof, lap, hmat, bg      gocv.Mat
 	kernel3                  gocv.Mat
 	hk, vk                   gocv.Mat // line kernels of length kLen
 	kLen                     int
@@ -79,7 +81,7 @@ type canvasKey struct {
 // newRectifier returns a rectifier for opts reading gray; close frees
 // its Mats.
 func newRectifier(opts Options, gray *gocv.Mat) rectifier {
-	r := rectifier{opts: opts, gray: gray}
+	r := rectifier{opts: opts, gray: gray, lift: 1}
 	for _, m := range r.mats() {
 		*m = gocv.NewMat()
 	}
@@ -89,7 +91,7 @@ func newRectifier(opts Options, gray *gocv.Mat) rectifier {
 }
 
 func (r *rectifier) mats() []*gocv.Mat {
-	ms := []*gocv.Mat{&r.cblur, &r.lines, &r.clean, &r.labels, &r.stats, &r.centroids, &r.prof, &r.lap,
+	ms := []*gocv.Mat{&r.cblur, &r.lines, &r.clean, &r.labels, &r.stats, &r.centroids, &r.prof, &r.lap, &r.bg,
 		&r.hk, &r.vk, &r.ext, &r.mapX, &r.mapY}
 	for i := range r.pool {
 		c := &r.pool[i]

@@ -5,6 +5,7 @@
 //	synth --out DIR --count N --seed S --sizes 4,6,8,9,12,16 [--res 640x480,1280x720] [--system-fonts] [--fingers 0.3]
 //	      [--beside sudoku,crossword,text] [--curl DEGREES]
 //	synth video --out DIR --seed S
+//	synth dim --out DIR [--level 0.35] [--side 1] [--noise 3] [--blur 0.7] [--skip LIST] FOLDER...
 //	synth fonts [--system-fonts]
 package main
 
@@ -36,6 +37,9 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "video" {
 		return runVideo(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "dim" {
+		return runDim(args[1:], stdout, stderr)
 	}
 	if len(args) > 0 && args[0] == "fonts" {
 		return runFonts(args[1:], stdout, stderr)

@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"gocv.io/x/gocv"
 
 	"github.com/sudokuar/sudokuar/sudoku"
 )
@@ -142,5 +145,39 @@ func TestFontsCommand(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) < 6 || !strings.HasPrefix(lines[0], "Go-Regular\t") || len(strings.Split(lines[0], "\t")) != 4 {
 		t.Fatalf("fonts listing starts %q (%d lines)", lines[0], len(lines))
+	}
+}
+
+// TestDimCommand dims a folder of one photo, leaving out the one the skip
+// list names: the copy is darker, its truth is copied, the other absent.
+func TestDimCommand(t *testing.T) {
+	src, dst := t.TempDir(), t.TempDir()
+	var out, errb bytes.Buffer
+	if err := run([]string{"--out", src, "--count", "2", "--sizes", "9", "-j", "1"}, &out, &errb); err != nil {
+		t.Fatalf("%v (%s)", err, errb.String())
+	}
+	skip := filepath.Join(t.TempDir(), "skip.list")
+	if err := os.WriteFile(skip, []byte("elsewhere/image2.jpg\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := run([]string{"dim", "--out", dst, "--level", "0.3", "--skip", skip, src}, &out, &errb); err != nil {
+		t.Fatalf("%v (%s)", err, errb.String())
+	}
+	mean := func(path string) float64 {
+		m := gocv.IMRead(path, gocv.IMReadGrayScale)
+		defer m.Close()
+		if m.Empty() {
+			t.Fatalf("%s: not written or not an image", path)
+		}
+		return m.Mean().Val1
+	}
+	if a, b := mean(filepath.Join(src, "image1.jpg")), mean(filepath.Join(dst, "image1.jpg")); math.Abs(b-0.3*a) > 3 {
+		t.Errorf("dimmed to mean grey %.1f from %.1f, want about %.1f", b, a, 0.3*a)
+	}
+	if _, err := os.Stat(filepath.Join(dst, "image1.dat")); err != nil {
+		t.Errorf("truth not copied: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dst, "image2.jpg")); err == nil {
+		t.Error("image2.jpg written though the skip list names it")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"hash/fnv"
+	"image"
 	"math"
 	"math/rand"
 	"os"
@@ -172,6 +173,13 @@ func cutPhotos(paths []string, nineOnly bool, workers int, orient func(p *photoC
 }
 
 func cutPhoto(det *vision.Detector, path string) photoCells {
+	return cutPhotoAt(det, path, 1)
+}
+
+// cutPhotoAt is cutPhoto of the photo shrunk by scale (< 1) and saved
+// again as a JPEG of quality 75, as a webcam or a page held at arm's length
+// gives its cells: a few dozen pixels, blurred and blocky.
+func cutPhotoAt(det *vision.Detector, path string, scale float64) photoCells {
 	p := photoCells{name: filepath.Base(path), source: sourceOf(filepath.Base(path)), corner: -1, path: path}
 	truth, _, err := readTruth(strings.TrimSuffix(path, filepath.Ext(path)) + ".dat")
 	if err != nil {
@@ -189,6 +197,12 @@ func cutPhoto(det *vision.Detector, path string) photoCells {
 		p.err = err
 		return p
 	}
+	if scale < 1 {
+		if err := shrink(&img, scale); err != nil {
+			p.err = fmt.Errorf("%s: %w", p.name, err)
+			return p
+		}
+	}
 	g, cells, err := det.Analyze(img)
 	if g.Shape != truth.Shape || len(cells) != len(truth.Cells) {
 		if err == nil {
@@ -200,6 +214,31 @@ func cutPhoto(det *vision.Detector, path string) photoCells {
 	p.cells = cells
 	p.corners = g.Corners
 	return p
+}
+
+// shrink replaces img by itself scaled by k (0 < k < 1) and passed
+// through a JPEG of quality 75.
+func shrink(img *gocv.Mat, k float64) error {
+	w, h := int(float64(img.Cols())*k), int(float64(img.Rows())*k)
+	if k <= 0 || k >= 1 || w < 64 || h < 64 {
+		return fmt.Errorf("shrink %d×%d by %v: want 0 < k < 1 and 64 px a side or more", img.Cols(), img.Rows(), k)
+	}
+	small := gocv.NewMat()
+	defer small.Close()
+	gocv.Resize(*img, &small, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
+	buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, small, []int{gocv.IMWriteJpegQuality, 75})
+	if err != nil {
+		return fmt.Errorf("shrink: %w", err)
+	}
+	defer buf.Close()
+	m, err := gocv.IMDecode(buf.GetBytes(), gocv.IMReadColor)
+	if err != nil || m.Empty() {
+		m.Close()
+		return fmt.Errorf("shrink: the JPEG does not decode")
+	}
+	img.Close()
+	*img = m
+	return nil
 }
 
 // bestTurns returns the quarter turns of the truth whose emptiness pattern

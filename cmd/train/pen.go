@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -41,6 +42,8 @@ type penConfig struct {
 	dump                           string  // --pen-dump
 	augmentViews                   bool    // augment every view, not only Pixels
 	euro                           float64 // share of pasted 1s, 4s and 7s drawn in European styles
+	small                          string  // --pen-small: scales of extra, shrunk copies of the mixed training pages
+	evalScale                      float64 // --pen-eval-scale: shrink the measured pages by this
 }
 
 // penSample is a cached training cell (exported fields for gob).
@@ -190,6 +193,12 @@ func printedCells(cells []vision.Cell, dat sudoku.Grid, turns int) ([][]float32,
 // from the photo's v2 twin (the same page without handwriting). A page
 // whose truth does not fit it (truthFits, by the digit model) is an error.
 func cutMixed(det *vision.Detector, digits ocr.Classifier, path string) ([]penSample, error) {
+	return cutMixedAt(det, digits, path, 1)
+}
+
+// cutMixedAt is cutMixed of the photo shrunk by scale (cutPhotoAt); the
+// truth's turn and fit are judged on the photo as it is.
+func cutMixedAt(det *vision.Detector, digits ocr.Classifier, path string, scale float64) ([]penSample, error) {
 	v2 := strings.Replace(path, "wicht-mixed-train", "wicht-v2-train", 1)
 	twin := cutPhoto(det, v2)
 	turns := 0
@@ -207,6 +216,11 @@ func cutMixed(det *vision.Detector, digits ocr.Classifier, path string) ([]penSa
 	dat := p.truth.Turn(turns)
 	if err := truthFits(digits, p.cells, dat, turns); err != nil {
 		return nil, fmt.Errorf("%s: %w", p.name, err)
+	}
+	if scale < 1 {
+		if p = cutPhotoAt(det, path, scale); p.cells == nil {
+			return nil, fmt.Errorf("%s shrunk by %v: %v", p.name, scale, p.err)
+		}
 	}
 	truth := penTruth(dat, pen.Turn(turns))
 	var out []penSample
@@ -320,6 +334,24 @@ func runPen(c config, pc penConfig) error {
 	if err != nil {
 		return err
 	}
+	scales, err := parseScales(pc.small)
+	if err != nil {
+		return err
+	}
+	for _, k := range scales {
+		// The real handwriting again as a webcam or arm's length shows
+		// it: cells of a few dozen pixels.
+		small, err := loadOrCut(pc.cache, fmt.Sprintf("mixed-fit-x%g", k), func() ([]penSample, error) {
+			return cutAll(mixTrain, c.workers, func(det *vision.Detector, path string) ([]penSample, error) {
+				return cutMixedAt(det, digitModel, path, k)
+			}), nil
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Printf("pen: %d cells of the mixed pages shrunk by %g\n", len(small), k)
+		mixed = append(mixed, small...)
+	}
 	var othersTrain []string
 	if pc.others != "" {
 		// The digit model's split of these photos (--holdout's last share):
@@ -427,6 +459,23 @@ func runPen(c config, pc penConfig) error {
 	}
 	fmt.Printf("pen: wrote %s (%.0fs)\n", c.out, time.Since(start).Seconds())
 	return nil
+}
+
+// parseScales reads --pen-small: comma-separated scales in (0, 1), or
+// none.
+func parseScales(list string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(list, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		k, err := strconv.ParseFloat(f, 64)
+		if err != nil || k <= 0 || k >= 1 {
+			return nil, fmt.Errorf("--pen-small %q: %q is not a scale between 0 and 1", list, f)
+		}
+		out = append(out, k)
+	}
+	return out, nil
 }
 
 // penTrainInput appends a pen sample's input to x: the Pixels view perturbed

@@ -45,7 +45,7 @@ func penDump(c config, pc penConfig, train, test []string, out string) error {
 	all := append(append([]string(nil), train...), test...)
 	pgs := make([]penPage, len(all))
 	cutEach(len(all), c.workers, func(d detectors, i int) photoCells {
-		pgs[i] = cutPenPage(d, all[i])
+		pgs[i] = cutPenPage(d, all[i], pc.evalScale)
 		return photoCells{}
 	})
 	for i, pg := range pgs {

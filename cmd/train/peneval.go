@@ -61,10 +61,11 @@ func tierOf(p float32) int {
 	return len(kindTiers) - 1
 }
 
-// cutPenPage cuts a pen-filled photo (any grid size, as scan does) and
-// turns its truth like its v2 twin's (the page without handwriting).
-func cutPenPage(d detectors, path string) penPage {
-	p := cutPhoto(d.any, path)
+// cutPenPage cuts a pen-filled photo (any grid size, as scan does),
+// shrunk by scale when under 1 (cutPhotoAt), and turns its truth like its
+// v2 twin's (the page without handwriting).
+func cutPenPage(d detectors, path string, scale float64) penPage {
+	p := cutPhotoAt(d.any, path, scale)
 	pg := penPage{name: p.name, shape: p.shape, cells: p.cells, err: p.err}
 	if p.cells == nil {
 		return pg
@@ -299,7 +300,7 @@ func penEval(c config, pc penConfig, pages []string) error {
 	defer func() { _ = ocr.CloseClassifier(digits) }()
 	pgs := make([]penPage, len(pages))
 	cutEach(len(pages), c.workers, func(d detectors, i int) photoCells {
-		pgs[i] = cutPenPage(d, pages[i])
+		pgs[i] = cutPenPage(d, pages[i], pc.evalScale)
 		return photoCells{}
 	})
 	if pc.evalCalib {
