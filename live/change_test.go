@@ -181,7 +181,7 @@ func TestSwapNoticedAfterSizeChange(t *testing.T) {
 func newTestSession(t *testing.T) *session {
 	t.Helper()
 	return &session{opts: Options{Every: 1000, Undrawn: true}, loc: vision.NewDetector(vision.Options{}), ink: newPrinter(),
-		still: newStillness(), track: newTracker(), logf: t.Logf, busy: true, confirm: -1, auto: true, hint: hintState{puzzle: -1}}
+		still: newStillness(), track: newTracker(), best: newSharpest(), logf: t.Logf, busy: true, confirm: -1, auto: true, hint: hintState{puzzle: -1}}
 }
 
 // close releases what newTestSession made.
@@ -190,6 +190,7 @@ func (s *session) close() {
 	s.ink.Close()
 	s.still.Close()
 	s.track.Close()
+	s.best.Close()
 }
 
 // TestSameBookPageHeld: Wicht's image1036 and image1040 are two puzzles of

@@ -25,8 +25,10 @@ import (
 type Options struct {
 	// Pipeline configures the recogniser (OCR backend, model, vision).
 	Pipeline pipeline.Options
-	// Every is the frame interval between routine recognitions (default 10).
-	// A grid coming (back) into view is recognised at once.
+	// Every is the frame interval between routine recognitions of a page
+	// read (default 10). Until a page is read (a grid coming into view,
+	// back into view, or changed), the sharpest recent frame is
+	// recognised whenever the recogniser is free.
 	Every int
 	// Votes is how many recent readings each cell is voted over (default 5).
 	Votes int
@@ -224,6 +226,8 @@ func Run(src Source, sink Sink, opts Options) (Summary, error) {
 	defer still.Close()
 	track := newTracker()
 	defer track.Close()
+	best := newSharpest()
+	defer best.Close()
 
 	jobs := make(chan job)
 	views := make(chan view, 1)
@@ -234,7 +238,7 @@ func Run(src Source, sink Sink, opts Options) (Summary, error) {
 		recognise(rec, opts.Votes, jobs, views)
 	}()
 
-	s := session{opts: opts, src: src, sink: sink, loc: loc, ink: ink, still: still, track: track, logf: logf, jobs: jobs, views: views, auto: !opts.ManualSolve,
+	s := session{opts: opts, src: src, sink: sink, loc: loc, ink: ink, still: still, track: track, best: best, logf: logf, jobs: jobs, views: views, auto: !opts.ManualSolve,
 		hint: hintState{puzzle: -1}}
 	sum := s.loop()
 	close(jobs)
@@ -489,7 +493,10 @@ type session struct {
 	ink  *printer
 	// track carries the grid over frames the detector misses it in.
 	track *tracker
-	ref   inkPrint // ink print of the grid in the frame last sent for recognition
+	// best is the sharpest frame since the recogniser took the last one,
+	// for it to read until the page is read.
+	best *sharpest
+	ref  inkPrint // ink print of the grid in the frame last sent for recognition
 	// still tells a frame that shows what the frame last followed
 	// showed; the grid found there (followed, followedErr) and its ink
 	// print (followedPrint) then stand for this frame too.
@@ -510,7 +517,7 @@ type session struct {
 	cur     view
 	have    bool // cur holds a recognition
 	busy    bool // a job is with the recogniser
-	want    bool // a recognition is due as soon as the recogniser is free
+	want    bool // a routine recognition is due as soon as the recogniser is free
 	lost    int  // frames since the grid was last followed
 	cutOff  bool // the grid was last seen reaching the frame's edge
 	confirm int  // frames from this index on must be recognised before drawing
@@ -654,15 +661,6 @@ func (s *session) accept(v view, sum *Summary) {
 		// A reading taken since the view changed settles what it is.
 		s.confirm = -1
 	}
-	switch {
-	case v.verdict.Status == pipeline.StatusReading:
-		s.want = true // the reading that confirms it, as soon as can be
-	case len(v.raw.Puzzle.Cells) > 0 && v.verdict.Status != pipeline.StatusSolved:
-		// A grid in view the gate holds (move closer, check cells) or
-		// the vote has not solved yet: the next reading, and the views
-		// fused, may settle it, as soon as can be.
-		s.want = true
-	}
 	sum.Recognitions++
 	if v.verdict.Status == pipeline.StatusSolved && len(v.puzzle.Cells) > 0 {
 		sum.Solved++
@@ -762,12 +760,13 @@ func (s *session) aim(g vision.Grid) gocv.Point2f {
 	return quadCentre(g.Corners)
 }
 
-// locateAndSchedule follows the grid in this frame and hands a copy of it
-// to the recogniser when a recognition is due and the recogniser is free.
-// Besides every Every-th frame, a recognition is due at once when the grid
-// comes back into view or its ink print says the page changed; until that
-// recognition is in, nothing is drawn into the grid (it may be another
-// puzzle).
+// locateAndSchedule follows the grid in this frame and hands a frame to
+// the recogniser when a recognition is due and the recogniser is free:
+// every Every-th frame once the page in view is read, and until then
+// (at the start, when the grid comes back into view or its ink print says
+// the page changed) whenever the recogniser is free, the sharpest frame
+// since it took the last one. Until a recognition of the page in view is
+// in, nothing is drawn into the grid (it may be another puzzle).
 func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) {
 	n := 9
 	if s.have && s.cur.puzzle.Shape.N() > 0 {
@@ -791,10 +790,6 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		err = s.recheck(frame, g, print, alt, i)
 		s.lost = 0
 		s.focus, s.hasFocus = s.aim(g), true
-		if s.confirm >= 0 {
-			// Keep looking until a recognition settles what is in view.
-			s.want = true
-		}
 	} else if !s.cutOff || !s.aimed() {
 		// A page cut by the frame's edge whose grid a reading placed
 		// is in view, not lost: its ink print says whether it changed
@@ -804,37 +799,69 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 			s.hasFocus, s.chosen = false, false
 		}
 	}
+	// When to read: until the page in view is read (see read), as often
+	// as the recogniser can, from the sharpest frame since it took the
+	// last one; once read, every Every-th frame, the current one.
+	eager := !s.read()
 	if i%s.opts.Every == 0 {
-		s.want = true
+		s.want = true // kept until the recogniser is free
 	}
-	if s.want && !s.busy {
-		j := job{frame: frame.Clone(), index: i, pick: s.readPick(), fresh: s.switched, tabbed: s.tabbed, cutOff: s.cutOff}
+	j := s.job(g, err, i)
+	area := s.followedArea
+	if eager {
+		score := float64(unsharp)
 		if err == nil || s.cutOff {
-			// An outline reaching the edge before any reading said where
-			// in it the grid is (a page cut by the edge, its grid maybe
-			// whole): the reading places the grid on it, and the next
-			// frames ask whether that grid reaches the edge.
-			j.loc = g
+			score = s.best.sharpness(frame, s.puzzleGrid(g))
 		}
-		if err == nil {
-			if s.settled() {
-				// The grid read lately, followed into this frame: look
-				// there first (a far page's grid is then searched at
-				// the resolution it needs, without reading the whole
-				// frame and the page around it first).
-				q := s.puzzleGrid(g).Corners
-				j.pick.Within = &q
-			}
+		s.best.offer(frame, j, print, area, score)
+	} else {
+		s.best.reset()
+	}
+	if (eager || s.want) && !s.busy {
+		if eager {
+			j, print, area, _ = s.best.take() // offered just now at the latest
+		} else {
+			j.frame = frame.Clone()
 		}
+		j.fresh, j.tabbed = s.switched, s.tabbed
 		s.jobs <- j
 		s.busy, s.want, s.switched, s.tabbed = true, false, false, false
 		if print != nil {
 			// A frame the grid was not followed in keeps the last print:
 			// the page may change while it is out of sight.
-			s.ref, s.refArea = print, s.followedArea
+			s.ref, s.refArea = print, area
 		}
 	}
 	return g, err
+}
+
+// job is the recognition of frame i, whose followed outline is g (err:
+// why none), without the frame itself.
+func (s *session) job(g vision.Grid, err error, i int) job {
+	j := job{index: i, pick: s.readPick(), cutOff: s.cutOff}
+	if err == nil || s.cutOff {
+		// An outline reaching the edge before any reading said where
+		// in it the grid is (a page cut by the edge, its grid maybe
+		// whole): the reading places the grid on it, and the next
+		// frames ask whether that grid reaches the edge.
+		j.loc = g
+	}
+	if err == nil && s.settled() {
+		// The grid read lately, followed into this frame: look there
+		// first (a far page's grid is then searched at the resolution
+		// it needs, without reading the whole frame and the page
+		// around it first).
+		q := s.puzzleGrid(g).Corners
+		j.pick.Within = &q
+	}
+	return j
+}
+
+// read reports whether the page in view is read: a recognition since it
+// came into view, or last may have changed, solved it (the gate let its
+// solution be shown), and no other grid is chosen since.
+func (s *session) read() bool {
+	return s.have && s.confirm < 0 && !s.switched && s.cur.verdict.Status == pipeline.StatusSolved
 }
 
 // follow finds the grid in frame, or carries the one followed into it by
@@ -948,7 +975,7 @@ func (s *session) hold(i int) {
 	if s.confirm < 0 {
 		s.confirm = i
 	}
-	s.want = true
+	s.best.reset() // the frames before i may show another page
 }
 
 // unsettle marks the puzzle in view as unknown from frame i on.
@@ -959,7 +986,8 @@ func (s *session) unsettle(i int) {
 	if s.confirm < 0 {
 		s.confirm = i
 	}
-	s.want, s.switched = true, true
+	s.switched = true
+	s.best.reset() // the frames before i may show another page
 }
 
 // locate follows the grid's corners in frame. A grid that reaches the

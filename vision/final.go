@@ -134,8 +134,14 @@ func (r *rectifier) measure(c *canvas, g *Grid, cs float64) {
 		c.binned = false
 		r.binarise(c, cs, c.kLen)
 	}
-	gocv.Laplacian(c.grey, &r.lap, gocv.MatTypeCV16S, 1, 1, 0, gocv.BorderReplicate)
-	g.Sharpness = variance16(r.lap)
+	g.Sharpness = Sharpness(c.grey, &r.lap)
+}
+
+// Sharpness is the variance of the Laplacian of grey (8-bit, one channel),
+// the measure of Grid.Sharpness; lap is scratch for the Laplacian.
+func Sharpness(grey gocv.Mat, lap *gocv.Mat) float64 {
+	gocv.Laplacian(grey, lap, gocv.MatTypeCV16S, 1, 1, 0, gocv.BorderReplicate)
+	return variance16(*lap)
 }
 
 // variance16 is the variance of a CV_16S Mat's values, summed exactly in
