@@ -116,13 +116,14 @@ func (f *fuser) take(frame gocv.Mat, res pipeline.Result) {
 	f.now, f.frame = true, image.Pt(frame.Cols(), frame.Rows())
 }
 
-// recheck re-judges voted givens the gate held back though the rules solve
-// them: it reads the mean of the latest views (g: the grid of the newest)
+// recheck re-judges voted givens the gate's rule on the cells held back
+// (StatusCheck, StatusTooSmall) though the rules solve them: it reads the mean of the latest views (g: the grid of the newest)
 // and, when that reading agrees with the vote, counts its confidence too
 // (fusedEvidence) under the same gate; otherwise ev.Conf and verdict stand.
 // It also returns the mean's reading when fusion was tried (else nil).
 func (f *fuser) recheck(voted sudoku.Grid, rules, verdict pipeline.Verdict, ev pipeline.Evidence, g vision.Grid) ([]float64, pipeline.Verdict, *pipeline.Reading) {
-	if rules.Status != pipeline.StatusSolved || verdict.Status == pipeline.StatusSolved || !f.now {
+	held := verdict.Status == pipeline.StatusCheck || verdict.Status == pipeline.StatusTooSmall
+	if rules.Status != pipeline.StatusSolved || !held || !f.now {
 		return ev.Conf, verdict, nil
 	}
 	m, k := f.fuse()

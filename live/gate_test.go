@@ -267,38 +267,6 @@ func sure(n int) []float64 {
 
 func itoa(i int) string { return string(rune('0' + i)) }
 
-// TestAlone: which single readings are shown solved without a second.
-func TestAlone(t *testing.T) {
-	g := sudoku.NewGrid(sudoku.Shape{BoxRows: 3, BoxCols: 3})
-	g.Cells[0], g.Cells[10] = 5, 7
-	sure := func(c float64) []float64 {
-		out := make([]float64, 81)
-		for i := range out {
-			out[i] = 1
-		}
-		out[10] = c
-		return out
-	}
-	for _, tc := range []struct {
-		name    string
-		changed []int
-		conf    []float64
-		px      float64
-		want    bool
-	}{
-		{"sure, large cells", nil, sure(0.99), 30, true},
-		{"a given under 95%", nil, sure(0.9), 30, false},
-		{"repaired", []int{4}, sure(0.99), 30, false},
-		{"cells under 20 px", nil, sure(0.99), 18, false},
-		{"no confidences", nil, nil, 30, false},
-	} {
-		res := pipeline.Result{Puzzle: g, Changed: tc.changed}
-		if got := alone(res, tc.conf, tc.px); got != tc.want {
-			t.Errorf("%s: alone %v, want %v", tc.name, got, tc.want)
-		}
-	}
-}
-
 // TestNoSmallerPuzzleInsideLarger: a 9×9 page is solved, then the same
 // page is read as a 4×4 (its boxes taken for a puzzle of their own, as
 // the detector sometimes does): the 4×4's solution must not be shown.
@@ -415,7 +383,8 @@ func TestNearMissNotAlone(t *testing.T) {
 	if miss.Status == "" {
 		t.Fatal("no given of A can be missed keeping one solution")
 	}
-	if !alone(miss, miss.Conf, 30) {
+	lone := pipeline.Evidence{Conf: miss.Conf, CellPx: 30, Stream: &pipeline.Stream{Readings: 1, Repaired: len(miss.Changed) > 0}}
+	if pipeline.Gate(miss.Puzzle, pipeline.Judge(miss.Puzzle), lone).Status != pipeline.StatusSolved {
 		t.Fatal("the misreading would not stand alone: this test tests nothing")
 	}
 	rec := &scripted{det: vision.NewDetector(vision.Options{}), calls: map[uint8]int{},
@@ -446,25 +415,5 @@ func TestNearMissNotAlone(t *testing.T) {
 	}
 	if solvedA == 0 || solvedBack == 0 {
 		t.Errorf("A solved on %d frames, again on %d after it came back: want both", solvedA, solvedBack)
-	}
-}
-
-func TestNearRecent(t *testing.T) {
-	recent := []string{"123456789", "000000000"}
-	tests := []struct {
-		given string
-		want  bool
-	}{
-		{"123456789", false}, // the same reading: not a near miss
-		{"103456789", true},  // one cell off
-		{"100056789", true},  // three off
-		{"100000789", true},  // four off the second
-		{"111111111", false}, // eight and nine off
-		{"12345", false},     // another size
-	}
-	for _, tc := range tests {
-		if got := nearRecent(recent, tc.given); got != tc.want {
-			t.Errorf("nearRecent(%q) = %v, want %v", tc.given, got, tc.want)
-		}
 	}
 }

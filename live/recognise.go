@@ -96,6 +96,9 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 		v := view{frame: j.index, raw: res, puzzle: cur.puzzle, verdict: cur.verdict, conf: cur.conf, id: cur.id, turns: cur.turns, bend: cur.bend,
 			inner: cur.inner, innerSide: cur.innerSide, cutOff: j.cutOff, whole: whole, print: print, printArea: quadArea(res.Grid.Corners),
 			pen: cur.pen, marks: cur.marks}
+		if j.tabbed {
+			bigN = 0 // the user chose this grid: a smaller one may be shown
+		}
 		if j.fresh {
 			// Another grid, or the page may have changed: nothing of
 			// the old vote may be drawn or voted into the new one.
@@ -140,54 +143,31 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 			if given == sudoku.CellString(res.Puzzle.Cells) {
 				doubt = append(doubt, res.CheckCells()...)
 			}
-			ev := pipeline.Evidence{Conf: v.conf, Doubt: doubt, CellPx: cellPx, Sure: voter.Sure(viewsRho), Dim: res.Grid.Lift > 1}
-			v.verdict = pipeline.Gate(voted, rules, ev)
-			// Held back by the gate: the page's mean view may settle it.
-			v.conf, v.verdict, v.fused = fz.recheck(voted, rules, v.verdict, ev, res.Grid)
-			if v.verdict.Status == pipeline.StatusSolved && voter.Disputed() {
-				// The latest reading says another puzzle may be in view
-				// (a page swapped while the grid was followed): nothing
-				// of the old one is shown until a reading settles it.
-				v.verdict = pipeline.Verdict{Status: pipeline.StatusReading}
-			}
 			raw := sudoku.CellString(res.Puzzle.Cells)
-			if v.verdict.Status == pipeline.StatusSolved && voter.Len() < confirmReadings && !slices.Contains(recent, given) &&
-				(!alone(res, v.conf, cellPx) || nearRecent(recent, given)) {
-				// One frame's reading can be wrong (a lattice a row off,
-				// repaired into a unique puzzle): unless it stands alone, a
-				// new puzzle is shown solved once a second reading agrees,
-				// in this vote or among the recent ones. A reading a few
-				// cells off a recent one is not new, even when sure: most
-				// likely that page misread after a fresh vote.
-				v.verdict = pipeline.Verdict{Status: pipeline.StatusReading}
+			larger := 0
+			if count+1-bigAt <= pipeline.ShrinkReadings {
+				larger = bigN
 			}
+			stream := &pipeline.Stream{Readings: voter.Len(), Recent: recent, Repaired: len(res.Changed) > 0, Disputed: voter.Disputed(), Larger: larger}
+			ev := pipeline.Evidence{Conf: v.conf, Doubt: doubt, CellPx: cellPx, Sure: voter.Sure(viewsRho), Dim: res.Grid.Lift > 1, Stream: stream}
+			v.verdict = pipeline.Gate(voted, rules, ev)
+			// Held back by the gate's rule on the cells: the page's mean
+			// view may settle it.
+			v.conf, v.verdict, v.fused = fz.recheck(voted, rules, v.verdict, ev, res.Grid)
 			if !slices.Contains(recent, raw) {
 				recent = append(recent, raw)
-				if len(recent) > recentReadings {
+				if len(recent) > pipeline.RecentReadings {
 					recent = recent[1:]
 				}
 			}
 		}
-		if j.tabbed {
-			bigN = 0
-		}
 		count++
-		if v.verdict.Status == pipeline.StatusSolved {
-			switch n := v.puzzle.N(); {
-			case n >= bigN:
-				bigN, bigAt = n, count
-			case count-bigAt <= shrinkReadings:
-				// A smaller puzzle right after a larger one was solved,
-				// the user having chosen no other grid: most likely
-				// the larger page's boxes taken for a puzzle of their
-				// own (a 9×9 read as 4×4). Not shown until the larger
-				// one has been out of sight a while.
-				v.verdict = pipeline.Verdict{Status: pipeline.StatusReading}
-			}
+		if v.verdict.Status == pipeline.StatusSolved && v.puzzle.N() >= bigN {
+			bigN, bigAt = v.puzzle.N(), count
 		}
 		if len(res.Puzzle.Cells) > 0 {
 			// The entries judged against the vote's solution as the gate
-			// and the confirmations above left it (none: nothing wrong).
+			// left it (none: nothing wrong).
 			v.pen = pens.Vote()
 			v.marks = pipeline.CheckEntries(v.puzzle, v.verdict.Solution, v.pen)
 		}
@@ -243,62 +223,3 @@ func mapQuad(h [9]float64, q [4]gocv.Point2f) [4]gocv.Point2f {
 // (Voter.Sure): a frame's misread cell is often misread again by the
 // next recognition (docs/performance.md, Tuning).
 const viewsRho = 2
-
-// shrinkReadings is how long (in recognitions: 3 s at one every 10th
-// frame at 30 fps) after a puzzle was solved a smaller one is not shown
-// solved unless the user pressed Tab.
-const shrinkReadings = 9
-
-// confirmReadings is how many agreeing readings a vote needs before its
-// solution is shown.
-const confirmReadings = 2
-
-// recentReadings is how many distinct readings a session remembers, so a
-// page that comes back (a fresh vote) is confirmed by its earlier reading.
-const recentReadings = 8
-
-// alone reports whether a single reading may be shown solved without a
-// second one agreeing: nothing repaired, every given at least aloneSure,
-// from cells of at least aloneCellPx.
-func alone(res pipeline.Result, conf []float64, cellPx float64) bool {
-	if len(res.Changed) > 0 || cellPx < aloneCellPx || len(conf) != len(res.Puzzle.Cells) {
-		return false
-	}
-	for i, v := range res.Puzzle.Cells {
-		if v != 0 && conf[i] < aloneSure {
-			return false
-		}
-	}
-	return true
-}
-
-// nearRecent reports whether given differs from one of the recent
-// readings (of the same size) in at least one and at most nearCells cells.
-func nearRecent(recent []string, given string) bool {
-	for _, r := range recent {
-		if len(r) != len(given) {
-			continue
-		}
-		d := 0
-		for i := range r {
-			if r[i] != given[i] {
-				d++
-			}
-		}
-		if d > 0 && d <= nearCells {
-			return true
-		}
-	}
-	return false
-}
-
-// nearCells is how many cells a reading may differ from a recent one and
-// still be taken for a misreading of it rather than another puzzle (two
-// puzzles differ in far more of their givens).
-const nearCells = 4
-
-// A reading standing alone: every given this sure, from cells this large.
-const (
-	aloneSure   = 0.95
-	aloneCellPx = 20
-)

@@ -32,7 +32,50 @@ type Evidence struct {
 	// calibrated on lit photos, can be surer of a dim page's digit than
 	// it should be, so every given must then be DimSure sure.
 	Dim bool
+	// Stream is what earlier readings of the same page add (live and the
+	// web camera); nil for a still photo, which has no second reading to
+	// wait for.
+	Stream *Stream
 }
+
+// Stream is what a run of readings of one page tells the gate beyond the
+// latest reading. One frame's reading can be wrong in ways no confidence
+// shows (a lattice a row off, repaired into a unique puzzle; a 9×9's
+// boxes read as a 4×4; another page swapped in), so a stream's new
+// puzzle is shown only once the readings bear it out.
+type Stream struct {
+	// Readings is how many readings the vote holds.
+	Readings int
+	// Recent are the givens of the latest distinct readings before this
+	// one (at most RecentReadings, oldest first), across votes.
+	Recent []string
+	// Repaired: the latest reading changed cells to give the puzzle one
+	// solution (Result.Changed), so it cannot stand alone.
+	Repaired bool
+	// Disputed: the latest reading disagreed with the vote too much to be
+	// a misread (live.Voter.Disputed): another puzzle may be in view.
+	Disputed bool
+	// Larger is the size of a larger puzzle solved within the last
+	// ShrinkReadings readings with no other grid chosen since (0: none).
+	Larger int
+}
+
+// Stream thresholds. A new puzzle is shown solved once ConfirmReadings
+// readings of the vote hold it, or it is among the Recent ones, or the
+// latest reading stands alone: nothing repaired, every given AloneSure
+// sure, from cells of AloneCellPx or more, and not within NearCells
+// cells of a recent reading (two puzzles differ in far more givens; a
+// page a few cells off a recent one is most likely that page misread).
+// A puzzle smaller than one solved within ShrinkReadings readings is
+// most likely the larger page's boxes taken for a puzzle of their own.
+const (
+	ConfirmReadings = 2
+	RecentReadings  = 8
+	NearCells       = 4
+	AloneSure       = 0.95
+	AloneCellPx     = 20
+	ShrinkReadings  = 9
+)
 
 // Gate thresholds. A given read less than CheckBelow sure is always to be
 // checked (ocr.DefaultSettings.CheckBelow, applied again to a vote). Cells
@@ -57,11 +100,23 @@ const (
 // in doubt and the cells were large enough (or frames together sure
 // enough) to read surely; otherwise it becomes StatusCheck with the cells
 // to check, or StatusTooSmall ("move closer") with the unsure cells.
-// Other verdicts (conflicts, several solutions) pass unchanged.
+// Other verdicts (conflicts, several solutions) pass unchanged. With a
+// Stream, a verdict still solved is StatusReading until the readings bear
+// it out (see Stream).
 func Gate(g sudoku.Grid, rules Verdict, ev Evidence) Verdict {
 	if rules.Status != StatusSolved {
 		return rules
 	}
+	v := gateCells(g, rules, ev)
+	if v.Status == StatusSolved && ev.Stream != nil && !ev.Stream.bearsOut(g, ev) {
+		return Verdict{Status: StatusReading}
+	}
+	return v
+}
+
+// gateCells is the gate's rule on the cells: doubt, confidence, cell size
+// and light.
+func gateCells(g sudoku.Grid, rules Verdict, ev Evidence) Verdict {
 	conf := ev.Conf
 	if len(conf) != len(g.Cells) {
 		conf = nil
@@ -98,6 +153,53 @@ func Gate(g sudoku.Grid, rules Verdict, ev Evidence) Verdict {
 		return Verdict{Status: StatusCheck, Check: check}
 	}
 	return rules
+}
+
+// bearsOut reports whether the stream lets the givens g, solved and read
+// with evidence ev, be shown (see Stream).
+func (s *Stream) bearsOut(g sudoku.Grid, ev Evidence) bool {
+	if s.Disputed || (s.Larger > 0 && g.N() < s.Larger) {
+		return false
+	}
+	given := sudoku.CellString(g.Cells)
+	if s.Readings >= ConfirmReadings || slices.Contains(s.Recent, given) {
+		return true
+	}
+	return !s.Repaired && alone(g, ev) && !nearRecent(s.Recent, given)
+}
+
+// alone reports whether every given of g is AloneSure sure (ev.Conf),
+// from cells of AloneCellPx or more.
+func alone(g sudoku.Grid, ev Evidence) bool {
+	if ev.CellPx < AloneCellPx || len(ev.Conf) != len(g.Cells) {
+		return false
+	}
+	for i, v := range g.Cells {
+		if v != 0 && ev.Conf[i] < AloneSure {
+			return false
+		}
+	}
+	return true
+}
+
+// nearRecent reports whether given differs from one of the recent
+// readings (of the same size) in at least one and at most NearCells cells.
+func nearRecent(recent []string, given string) bool {
+	for _, r := range recent {
+		if len(r) != len(given) {
+			continue
+		}
+		d := 0
+		for i := range r {
+			if r[i] != given[i] {
+				d++
+			}
+		}
+		if d > 0 && d <= NearCells {
+			return true
+		}
+	}
+	return false
 }
 
 // dimChecks adds to known, the reader's own reasons, why the gate doubts

@@ -101,3 +101,73 @@ func TestGateDim(t *testing.T) {
 		t.Errorf("dimChecks: %+v, want r1c5 with a reason", cs)
 	}
 }
+
+// TestGateStream: in a stream of readings a solved puzzle is shown only
+// once the readings bear it out; a still (no Stream) is shown at once.
+func TestGateStream(t *testing.T) {
+	const givens = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+	g, err := sudoku.ParseCellGrid(sudoku.Shape{BoxRows: 3, BoxCols: 3}, givens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := Judge(g)
+	sure := make([]float64, len(g.Cells))
+	for i := range sure {
+		sure[i] = 0.99
+	}
+	unsure := slices.Clone(sure)
+	unsure[4] = 0.9 // under AloneSure, over CheckBelow and SmallCellSure
+	near := []byte(givens)
+	near[1] = '0' // one given off
+	other := "000000000000000000000000000000000000000000000000000000000000000000000000000000123"
+	for _, tc := range []struct {
+		name   string
+		conf   []float64
+		px     float64
+		stream *Stream
+		want   string
+	}{
+		{"a still", unsure, 20, nil, StatusSolved},
+		{"first reading, standing alone", sure, 20, &Stream{Readings: 1, Recent: []string{other}}, StatusSolved},
+		{"first reading, a given under AloneSure", unsure, 20, &Stream{Readings: 1}, StatusReading},
+		{"first reading, cells under AloneCellPx", sure, 18, &Stream{Readings: 1}, StatusReading},
+		{"first reading, repaired", sure, 20, &Stream{Readings: 1, Repaired: true}, StatusReading},
+		{"first reading, a few cells off a recent one", sure, 20, &Stream{Readings: 1, Recent: []string{string(near)}}, StatusReading},
+		{"first reading, read before", unsure, 20, &Stream{Readings: 1, Recent: []string{givens}}, StatusSolved},
+		{"confirmed by a second reading", unsure, 18, &Stream{Readings: ConfirmReadings}, StatusSolved},
+		{"disputed", sure, 20, &Stream{Readings: 5, Disputed: true}, StatusReading},
+		{"right after a larger puzzle", sure, 20, &Stream{Readings: 5, Larger: 16}, StatusReading},
+		{"after a puzzle of the same size", sure, 20, &Stream{Readings: 5, Larger: 9}, StatusSolved},
+	} {
+		v := Gate(g, rules, Evidence{Conf: tc.conf, CellPx: tc.px, Stream: tc.stream})
+		if v.Status != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, v.Status, tc.want)
+		}
+	}
+	// The rule on the cells comes first: a held cell stays to be checked.
+	weak := slices.Clone(sure)
+	weak[4] = 0.3
+	if v := Gate(g, rules, Evidence{Conf: weak, CellPx: 20, Stream: &Stream{Readings: 5}}); v.Status != StatusCheck {
+		t.Errorf("a cell under CheckBelow in a stream: %s, want %s", v.Status, StatusCheck)
+	}
+}
+
+func TestNearRecent(t *testing.T) {
+	recent := []string{"123456789", "000000000"}
+	tests := []struct {
+		given string
+		want  bool
+	}{
+		{"123456789", false}, // the same reading: not a near miss
+		{"103456789", true},  // one cell off
+		{"100056789", true},  // three off
+		{"100000789", true},  // four off the second
+		{"111111111", false}, // eight and nine off
+		{"12345", false},     // another size
+	}
+	for _, tc := range tests {
+		if got := nearRecent(recent, tc.given); got != tc.want {
+			t.Errorf("nearRecent(%q) = %v, want %v", tc.given, got, tc.want)
+		}
+	}
+}
