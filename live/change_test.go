@@ -135,9 +135,9 @@ func TestCutOffGridInDemo(t *testing.T) {
 // in the browser, half a second and more.) With the reference at the
 // same size, A's solution stays on A and B is noticed as well.
 func TestSwapNoticedAfterSizeChange(t *testing.T) {
-	a, truthA := page(t, 7101, 10)
+	a, truthA := markedPage(t, 7101, 10)
 	defer a.Close()
-	b, _ := page(t, 7102, 250)
+	b, _ := markedPage(t, 7102, 250)
 	defer b.Close()
 	ra := judged(truthA, nil)
 	if ra.Status != pipeline.StatusSolved {
@@ -157,7 +157,6 @@ func TestSwapNoticedAfterSizeChange(t *testing.T) {
 			t.Fatalf("print of A at %d: %d cells", refN, len(s.ref))
 		}
 		s.cur = view{puzzle: truthA, raw: ra, verdict: pipeline.Verdict{Status: pipeline.StatusSolved, Solution: ra.Solved}}
-		s.have = true
 		g, err := s.locateAndSchedule(a, 1)
 		if err != nil {
 			t.Fatalf("page A again: %v", err)
@@ -181,7 +180,7 @@ func TestSwapNoticedAfterSizeChange(t *testing.T) {
 func newTestSession(t *testing.T) *session {
 	t.Helper()
 	return &session{opts: Options{Every: 1000, Undrawn: true}, loc: vision.NewDetector(vision.Options{}), ink: newPrinter(),
-		still: newStillness(), track: newTracker(), best: newSharpest(), logf: t.Logf, busy: true, confirm: -1, auto: true, hint: hintState{puzzle: -1}}
+		still: newStillness(), track: newTracker(), best: newSharpest(), logf: t.Logf, busy: true, auto: true, hint: hintState{puzzle: -1}}
 }
 
 // close releases what newTestSession made.
@@ -244,7 +243,6 @@ func TestSameBookPageHeld(t *testing.T) {
 		t.Logf("the two pages print at %.2f: the swap is noticed as a change anyway", sim)
 	}
 	s.cur = view{puzzle: truthA, raw: ra, verdict: pipeline.Verdict{Status: pipeline.StatusSolved, Solution: ra.Solved}}
-	s.have = true
 	g, err := s.locateAndSchedule(a, 1)
 	if err != nil {
 		t.Fatal(err)

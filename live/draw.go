@@ -20,7 +20,7 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 	// The voted puzzle stays on screen through a failed recognition (a
 	// blurred frame) as long as the grid is followed and its ink print
 	// does not change; a page that may be new waits for a reading.
-	ready := s.have && s.confirm < 0 && len(s.cur.puzzle.Cells) > 0
+	ready := !s.page.waiting() && len(s.cur.puzzle.Cells) > 0
 	pen := ready && located && s.penPage()
 	if located {
 		pic.Outline = true
@@ -105,7 +105,7 @@ func (s *session) draw(frame *gocv.Mat, g vision.Grid, located bool, i int) Fram
 // followed outline is g: the grid the latest reading found, carried
 // along with the outline (see view.inner), turned as the page lies.
 func (s *session) puzzleGrid(g vision.Grid) vision.Grid {
-	if !s.have || s.cur.inner == nil || g.Side <= 0 {
+	if s.cur.inner == nil || g.Side <= 0 {
 		return g.Turn(s.cur.turns)
 	}
 	in, ok := gridOn(mapQuad(g.HInv, *s.cur.inner), s.cur.innerSide)
@@ -118,9 +118,9 @@ func (s *session) puzzleGrid(g vision.Grid) vision.Grid {
 // status is the HUD message for this frame.
 func (s *session) status(located bool) string {
 	// failed: the latest recognition read no puzzle, and says why.
-	failed := s.have && len(s.cur.raw.Puzzle.Cells) == 0 && s.cur.raw.Status != ""
+	failed := len(s.cur.raw.Puzzle.Cells) == 0 && s.cur.raw.Status != ""
 	if !located {
-		if s.cutOff {
+		if s.atEdge() {
 			return pipeline.StatusMoveBack
 		}
 		if failed {
@@ -128,7 +128,7 @@ func (s *session) status(located bool) string {
 		}
 		return pipeline.StatusNoGrid
 	}
-	if s.confirm >= 0 || len(s.cur.puzzle.Cells) == 0 {
+	if s.page.waiting() || len(s.cur.puzzle.Cells) == 0 {
 		if failed {
 			return s.cur.raw.Status // move closer, too blurry, no grid
 		}

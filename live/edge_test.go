@@ -249,7 +249,7 @@ func TestGridCut(t *testing.T) {
 			if !ok {
 				t.Fatal("no outline")
 			}
-			s := session{confirm: tc.confirm}
+			s := session{page: waitingFrom(tc.confirm)}
 			if tc.raw != nil {
 				placed := tc.outline
 				if tc.placed != nil {
@@ -260,7 +260,7 @@ func TestGridCut(t *testing.T) {
 					read = tc.read
 				}
 				in := mapQuad(g.H, *placed)
-				s.have, s.cur = true, view{raw: *tc.raw, inner: &in, innerSide: side, cutOff: tc.cut}
+				s.cur = view{raw: *tc.raw, inner: &in, innerSide: side, cutOff: tc.cut}
 				s.cur.raw.Grid = vision.Grid{Corners: *read, Side: side}
 			}
 			if got := s.gridCut(g, w, h); got != tc.want {

@@ -10,7 +10,7 @@ import (
 // pick is the choice of grid for this frame: the one followed so far, or
 // the most Sudoku-like.
 func (s *session) pick() vision.Pick {
-	if s.hasFocus {
+	if s.focusBy != noFocus {
 		return vision.Pick{Near: s.focus, ByPoint: true}
 	}
 	return vision.Pick{}
@@ -23,7 +23,7 @@ func (s *session) pick() vision.Pick {
 // search's resolution), and its centre may lie beside a grid printed
 // off-centre, so picking by it would read the page and find no grid.
 func (s *session) readPick() vision.Pick {
-	if s.hasFocus && (s.chosen || s.aimed()) {
+	if s.focusBy == byUser || (s.focusBy == byFollowing && s.aimed()) {
 		return vision.Pick{Near: s.focus, ByPoint: true}
 	}
 	return vision.Pick{}
@@ -32,7 +32,7 @@ func (s *session) readPick() vision.Pick {
 // aimed reports whether the latest reading found the grid in view and
 // was taken since the user last chose a grid.
 func (s *session) aimed() bool {
-	return s.have && s.cur.inner != nil && s.cur.frame >= s.tabAt
+	return s.cur.inner != nil && s.cur.frame >= s.tabAt
 }
 
 // settled reports whether the grid in view is the one the latest reading
@@ -42,7 +42,7 @@ func (s *session) aimed() bool {
 // recognition told where to look; the first reading of a page, and one
 // after a change, search the whole frame.
 func (s *session) settled() bool {
-	return s.aimed() && !s.switched && !s.tabbed && s.confirm < 0
+	return s.aimed() && !s.page.waiting()
 }
 
 // aim is the point the grid is followed by in a frame whose followed
@@ -105,6 +105,16 @@ func (s *session) nextGrid() bool {
 			at = i
 		}
 	}
-	s.focus, s.hasFocus = quadCentre(grids[(at+1)%len(grids)].Corners), true
+	s.focus = quadCentre(grids[(at+1)%len(grids)].Corners)
 	return true
 }
+
+// focusKind says which grid the session follows when the frame holds
+// several.
+type focusKind int
+
+const (
+	noFocus     focusKind = iota // the most Sudoku-like grid
+	byFollowing                  // the one followed so far, by its centre (session.focus)
+	byUser                       // the one the user chose with Tab
+)

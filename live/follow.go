@@ -23,7 +23,7 @@ const sameAbove = 0.75
 // alike), keeping the area of the first in s.followedArea.
 func (s *session) follow(frame gocv.Mat, n int) (g vision.Grid, print, alt inkPrint, err error) {
 	g, err = s.locate(frame)
-	jumped := err == nil && !s.refollow && s.followedErr == nil && s.followed.Side > 0 &&
+	jumped := err == nil && s.followedErr == nil && s.followed.Side > 0 &&
 		!plausible(s.followed.Corners, g.Corners)
 	switch {
 	case jumped && s.followOn(frame, &g):
@@ -116,7 +116,7 @@ func (s *session) recheck(frame gocv.Mat, g vision.Grid, print, alt inkPrint, i 
 		jumped = true
 	}
 	if jumped && s.gridCut(g, frame.Cols(), frame.Rows()) {
-		s.followedErr, s.cutOff = errCutOff, true
+		s.followedErr = errCutOff
 		s.track.forget()
 		return errCutOff
 	}
@@ -126,9 +126,7 @@ func (s *session) recheck(frame gocv.Mat, g vision.Grid, print, alt inkPrint, i 
 // hold draws nothing into the grid from frame i on until a reading of
 // frame i or later is in; unlike unsettle, the vote is kept.
 func (s *session) hold(i int) {
-	if s.confirm < 0 {
-		s.confirm = i
-	}
+	s.page = s.page.next(pageEvent{kind: wavered, frame: i})
 	s.best.reset() // the frames before i may show another page
 }
 
@@ -137,10 +135,7 @@ func (s *session) hold(i int) {
 // view, or whose ink changed, may be another puzzle, and nothing read of
 // the old one may be drawn onto it or outvote its first readings.
 func (s *session) unsettle(i int) {
-	if s.confirm < 0 {
-		s.confirm = i
-	}
-	s.switched = true
+	s.page = s.page.next(pageEvent{kind: pageChange, frame: i})
 	s.best.reset() // the frames before i may show another page
 }
 
@@ -160,3 +155,14 @@ func (s *session) locate(frame gocv.Mat) (vision.Grid, error) {
 	}
 	return g, nil
 }
+
+// refollow forgets the grid followed last, so that the next frame finds
+// it afresh even if nothing moved: the user chose another grid, or a
+// reading placed the grid on an outline reaching the frame's edge.
+func (s *session) refollow() {
+	s.followed, s.followedErr, s.followedPrint, s.followedAlt = vision.Grid{}, nil, nil, nil
+}
+
+// atEdge reports whether the grid was last seen reaching the frame's
+// edge (cut off: "move back").
+func (s *session) atEdge() bool { return errors.Is(s.followedErr, errCutOff) }

@@ -41,10 +41,10 @@ func (s *seqSource) Size() (int, int) { return s.imgs[0].Cols(), s.imgs[0].Rows(
 func (s *seqSource) Name() string     { return "sequence" }
 func (s *seqSource) Close() error     { return nil }
 
-// page renders a clean photo of a random 9×9 puzzle, marked in its top
+// markedPage renders a clean photo of a random 9×9 puzzle, marked in its top
 // left pixels with the grey level mark so a scripted recogniser can tell
 // the pages apart. The caller closes the image.
-func page(t *testing.T, seed int64, mark uint8) (gocv.Mat, sudoku.Grid) {
+func markedPage(t *testing.T, seed int64, mark uint8) (gocv.Mat, sudoku.Grid) {
 	t.Helper()
 	return pageSized(t, seed, mark, 640, 480)
 }
@@ -119,9 +119,9 @@ func judged(g sudoku.Grid, conf []float64) pipeline.Result {
 // well. (Before the vote was reset on a page that came back, B's poor
 // readings lost the vote to A's and A's solution was drawn onto B.)
 func TestNoStaleSolutionAfterPageChange(t *testing.T) {
-	a, truthA := page(t, 7001, 10)
+	a, truthA := markedPage(t, 7001, 10)
 	defer a.Close()
-	b, truthB := page(t, 7002, 250)
+	b, truthB := markedPage(t, 7002, 250)
 	defer b.Close()
 	blank := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(128, 128, 128, 0), 480, 640, gocv.MatTypeCV8UC3)
 	defer blank.Close()
@@ -183,7 +183,7 @@ func TestNoStaleSolutionAfterPageChange(t *testing.T) {
 // the vote has one solution, but the gate (the same as scan's) must not
 // show it as solved; it names the unsure cell instead.
 func TestUnsureVoteNotSolved(t *testing.T) {
-	img, truth := page(t, 7003, 10)
+	img, truth := markedPage(t, 7003, 10)
 	defer img.Close()
 	if v := pipeline.Judge(truth); v.Status != pipeline.StatusSolved {
 		t.Fatalf("truth: %s", v.Status)
@@ -271,7 +271,7 @@ func itoa(i int) string { return string(rune('0' + i)) }
 // page is read as a 4×4 (its boxes taken for a puzzle of their own, as
 // the detector sometimes does): the 4×4's solution must not be shown.
 func TestNoSmallerPuzzleInsideLarger(t *testing.T) {
-	img, truth := page(t, 7005, 10)
+	img, truth := markedPage(t, 7005, 10)
 	defer img.Close()
 	small, err := synth.RandomPuzzle(sudoku.Shape{BoxRows: 2, BoxCols: 2}, 7006, 0)
 	if err != nil {
@@ -313,9 +313,9 @@ func TestNoSmallerPuzzleInsideLarger(t *testing.T) {
 // vote on many cells and do not solve: A's solution must not stay on
 // screen while the vote is disputed.
 func TestDisputedVoteNotShown(t *testing.T) {
-	img, truthA := page(t, 7007, 10)
+	img, truthA := markedPage(t, 7007, 10)
 	defer img.Close()
-	_, truthB := page(t, 7008, 10)
+	_, truthB := markedPage(t, 7008, 10)
 	poorB := sudoku.NewGrid(truthB.Shape)
 	for i, k := 0, 0; i < len(truthB.Cells) && k < 14; i++ {
 		if truthB.Cells[i] != 0 {
@@ -357,7 +357,7 @@ func TestDisputedVoteNotShown(t *testing.T) {
 // until a second reading agrees. (In others-tune-near, es2812-17 read with
 // a 4 missed and another read as 1 was shown solved this way.)
 func TestNearMissNotAlone(t *testing.T) {
-	a, truthA := page(t, 7201, 10)
+	a, truthA := markedPage(t, 7201, 10)
 	defer a.Close()
 	back := a.Clone() // A again, told apart by its mark
 	defer back.Close()

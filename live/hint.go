@@ -57,7 +57,7 @@ type hintResult struct {
 // move on to the next; past the last step hints go off.
 func (s *session) toggleHint() {
 	h := &s.hint
-	if !s.have || len(s.cur.puzzle.Cells) == 0 {
+	if len(s.cur.puzzle.Cells) == 0 {
 		s.logf("hint: no puzzle in view yet")
 		return
 	}

@@ -45,9 +45,9 @@ func (p *pickLog) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result 
 // tracker has it (and read it there); the first recognition after the
 // swap to B searches the whole frame again.
 func TestRecognitionToldWhereTheGridIs(t *testing.T) {
-	a, truthA := page(t, 7201, 10)
+	a, truthA := markedPage(t, 7201, 10)
 	defer a.Close()
-	b, truthB := page(t, 7202, 250)
+	b, truthB := markedPage(t, 7202, 250)
 	defer b.Close()
 	ra, rb := judged(truthA, nil), judged(truthB, nil)
 	rec := &pickLog{scripted: &scripted{det: vision.NewDetector(vision.Options{}), calls: map[uint8]int{},
@@ -97,7 +97,7 @@ func TestRecognitionToldWhereTheGridIs(t *testing.T) {
 // of the grid in view as the whole puzzle and solves it: the grid read
 // whole before is larger.
 func TestMoveBackReported(t *testing.T) {
-	a, truthA := page(t, 7203, 10)
+	a, truthA := markedPage(t, 7203, 10)
 	defer a.Close()
 	// The page moved right and down until its grid crosses the frame's edge.
 	cut := gocv.NewMat()

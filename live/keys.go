@@ -38,9 +38,10 @@ func (s *session) handleKey(key, i int, frame gocv.Mat, sum *Summary) bool {
 		// anything is drawn into it.
 		if s.nextGrid() {
 			s.track.forget()
-			s.unsettle(i + 1)
-			s.switched, s.refollow, s.tabbed = true, true, true
-			s.chosen, s.tabAt = true, i+1
+			s.page = s.page.next(pageEvent{kind: gridChosen, frame: i + 1})
+			s.best.reset() // the frames before show the other grid
+			s.refollow()
+			s.focusBy, s.tabAt = byUser, i+1
 		}
 	case 'h', 'H':
 		if s.penPage() {
@@ -73,7 +74,7 @@ func (s *session) save(frame gocv.Mat) ([]string, error) {
 		return nil, fmt.Errorf("write %s: OpenCV could not write it", img)
 	}
 	files := []string{img}
-	if s.have && len(s.cur.puzzle.Cells) > 0 {
+	if len(s.cur.puzzle.Cells) > 0 {
 		var b strings.Builder
 		fmt.Fprintf(&b, "# puzzle (%s boxes) read by sudokuar from frame %d\n%s\n", s.cur.puzzle.Shape, s.cur.frame, s.cur.puzzle.Pretty())
 		if sol := s.cur.verdict.Solution; len(sol.Cells) > 0 {

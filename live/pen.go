@@ -160,7 +160,7 @@ func sumInts(m map[int]int) int {
 
 // penPage reports whether the page in view holds the player's ink.
 func (s *session) penPage() bool {
-	return s.have && s.cur.marks.Entries != ""
+	return s.cur.marks.Entries != ""
 }
 
 // inked is the grid of the cells Space must not write in: the givens,

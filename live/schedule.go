@@ -1,8 +1,6 @@
 package live
 
 import (
-	"errors"
-
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/vision"
 	"gocv.io/x/gocv"
@@ -17,13 +15,13 @@ import (
 // in, nothing is drawn into the grid (it may be another puzzle).
 func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) {
 	n := 9
-	if s.have && s.cur.puzzle.Shape.N() > 0 {
+	if s.cur.puzzle.Shape.N() > 0 {
 		n = s.cur.puzzle.Shape.N()
 	}
 	var g vision.Grid
 	var err error
 	var print, alt inkPrint
-	if !s.refollow && s.still.same(frame) && (s.followedErr != nil || len(s.followedPrint) == n*n) {
+	if s.still.same(frame) && (s.followedErr != nil || len(s.followedPrint) == n*n) {
 		// Nothing moved since the frame last followed: its grid and
 		// print stand, and following costs nothing.
 		g, err, print, alt = s.followed, s.followedErr, s.followedPrint, s.followedAlt
@@ -31,20 +29,21 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		g, print, alt, err = s.follow(frame, n)
 		s.still.keep()
 		s.followed, s.followedErr, s.followedPrint, s.followedAlt = g, err, print, alt
-		s.cutOff = errors.Is(err, errCutOff)
-		s.refollow = false
 	}
 	if err == nil {
 		err = s.recheck(frame, g, print, alt, i)
 		s.lost = 0
-		s.focus, s.hasFocus = s.aim(g), true
-	} else if !s.cutOff || !s.aimed() {
+		s.focus = s.aim(g)
+		if s.focusBy == noFocus {
+			s.focusBy = byFollowing
+		}
+	} else if !s.atEdge() || !s.aimed() {
 		// A page cut by the frame's edge whose grid a reading placed
 		// is in view, not lost: its ink print says whether it changed
 		// when its grid is whole again.
 		s.lost++
 		if s.lost >= lostAfter {
-			s.hasFocus, s.chosen = false, false
+			s.focusBy = noFocus
 		}
 	}
 	// When to read: until the page in view is read (see read), as often
@@ -58,7 +57,7 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 	area := s.followedArea
 	if eager {
 		score := float64(unsharp)
-		if err == nil || s.cutOff {
+		if err == nil || s.atEdge() {
 			score = s.best.sharpness(frame, s.puzzleGrid(g))
 		}
 		s.best.offer(frame, j, print, area, score)
@@ -71,9 +70,10 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 		} else {
 			j.frame = frame.Clone()
 		}
-		j.fresh, j.tabbed = s.switched, s.tabbed
+		j.fresh, j.tabbed = s.page.fresh(), s.page.state == chosen
 		s.jobs <- j
-		s.busy, s.want, s.switched, s.tabbed = true, false, false, false
+		s.busy, s.want = true, false
+		s.page = s.page.next(pageEvent{kind: asked, frame: j.index})
 		if print != nil {
 			// A frame the grid was not followed in keeps the last print:
 			// the page may change while it is out of sight.
@@ -86,8 +86,8 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 // job is the recognition of frame i, whose followed outline is g (err:
 // why none), without the frame itself.
 func (s *session) job(g vision.Grid, err error, i int) job {
-	j := job{index: i, pick: s.readPick(), cutOff: s.cutOff}
-	if err == nil || s.cutOff {
+	j := job{index: i, pick: s.readPick(), cutOff: s.atEdge()}
+	if err == nil || s.atEdge() {
 		// An outline reaching the edge before any reading said where
 		// in it the grid is (a page cut by the edge, its grid maybe
 		// whole): the reading places the grid on it, and the next
@@ -109,5 +109,5 @@ func (s *session) job(g vision.Grid, err error, i int) job {
 // came into view, or last may have changed, solved it (the gate let its
 // solution be shown), and no other grid is chosen since.
 func (s *session) read() bool {
-	return s.have && s.confirm < 0 && !s.switched && s.cur.verdict.Status == pipeline.StatusSolved
+	return !s.page.waiting() && s.cur.verdict.Status == pipeline.StatusSolved
 }

@@ -89,16 +89,14 @@ type session struct {
 	jobs                  chan<- job
 	views                 <-chan view
 
-	auto    bool
-	cur     view
-	have    bool // cur holds a recognition
-	busy    bool // a job is with the recogniser
-	want    bool // a routine recognition is due as soon as the recogniser is free
-	lost    int  // frames since the grid was last followed
-	cutOff  bool // the grid was last seen reaching the frame's edge
-	confirm int  // frames from this index on must be recognised before drawing
-	fps     float64
-	hint    hintState // the H key: logical steps drawn on the paper
+	auto bool
+	cur  view
+	page page // what is known of the page in view (page.go)
+	busy bool // a job is with the recogniser
+	want bool // a routine recognition is due as soon as the recogniser is free
+	lost int  // frames since the grid was last followed
+	fps  float64
+	hint hintState // the H key: logical steps drawn on the paper
 	// On a page the player has started with a pen: checking (C) circles
 	// the wrong entries, fill (Space) writes the solution in the cells
 	// without ink, penHint (H) is the next step from the entries.
@@ -107,17 +105,13 @@ type session struct {
 
 	// The grid followed when the frame holds several: the centre of the
 	// one followed last, moving with it from frame to frame (Tab switches).
-	focus    gocv.Point2f
-	hasFocus bool
-	// chosen: the user chose the grid followed (Tab) at frame tabAt;
+	focus   gocv.Point2f
+	focusBy focusKind
+	// tabAt is the first frame after the user last chose a grid (Tab):
 	// readings of earlier frames do not aim the focus.
-	chosen   bool
-	tabAt    int
-	grids    int  // grids in view in the last frame (for the HUD)
-	gridAt   int  // which of them is followed, counted from 1 left to right
-	switched bool // the next recognition is of another grid: vote afresh
-	tabbed   bool // ... because the user pressed Tab
-	refollow bool // Tab chose another grid: follow it even if nothing moved
+	tabAt  int
+	grids  int // grids in view in the last frame (for the HUD)
+	gridAt int // which of them is followed, counted from 1 left to right
 }
 
 // lostAfter is how many frames without the grid make its return count as
@@ -132,7 +126,6 @@ func (s *session) loop() Summary {
 	start := time.Now()
 	last := start
 	base, baseFrame := start, 0 // the pace: frame baseFrame+1 is due at base + 1/fps
-	s.confirm = -1
 	for i := 0; s.opts.MaxFrames <= 0 || i < s.opts.MaxFrames; i++ {
 		if !s.src.Read(&frame) {
 			break
@@ -202,11 +195,9 @@ func (s *session) loop() Summary {
 		s.accept(v, &sum)
 	}
 	sum.Elapsed = time.Since(start)
-	if s.have {
-		sum.LastStatus = s.cur.verdict.Status
-		if s.cur.verdict.Status == "" {
-			sum.LastStatus = s.cur.raw.Status
-		}
+	sum.LastStatus = s.cur.verdict.Status
+	if sum.LastStatus == "" {
+		sum.LastStatus = s.cur.raw.Status
 	}
 	return sum
 }
@@ -216,7 +207,7 @@ func (s *session) accept(v view, sum *Summary) {
 	if v.id != s.cur.id {
 		sum.Puzzles++
 	}
-	s.cur, s.have = v, true
+	s.cur = v
 	if v.print != nil && v.inner != nil {
 		// The frame's print as the display loop takes it from now on:
 		// on the grid read there, not the outline followed before a
@@ -227,16 +218,14 @@ func (s *session) accept(v view, sum *Summary) {
 		// the same placement: take it afresh.
 		s.followedPrint = nil
 	}
-	if s.cutOff && v.inner != nil {
+	if s.atEdge() && v.inner != nil {
 		// A reading placed the grid on an outline that reaches the
 		// frame's edge (a page cut by it): follow again, so the grid,
 		// not the page, says whether to move back (gridCut).
-		s.refollow = true
+		s.refollow()
 	}
-	if s.confirm >= 0 && v.frame >= s.confirm && len(v.raw.Puzzle.Cells) > 0 {
-		// A reading taken since the view changed settles what it is.
-		s.confirm = -1
-	}
+	// A reading taken since the view changed settles what it is.
+	s.page = s.page.next(pageEvent{kind: readingIn, frame: v.frame, read: len(v.raw.Puzzle.Cells) > 0})
 	sum.Recognitions++
 	if v.verdict.Status == pipeline.StatusSolved && len(v.puzzle.Cells) > 0 {
 		sum.Solved++
