@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"image"
@@ -13,6 +14,9 @@ import (
 
 	"github.com/sudokuar/sudokuar/internal/golden"
 	"github.com/sudokuar/sudokuar/internal/testenv"
+	"github.com/sudokuar/sudokuar/pipeline"
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden from the program's output")
@@ -96,4 +100,80 @@ func TestScanJSONGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden.Check(t, "scan.jsonl", got, *update)
+}
+
+// Puzzles of the fixed live results below: a 9×9 with one solution.
+const (
+	goldenGiven    = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+	goldenSolution = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+)
+
+// goldenLiveResults are fixed results of the kinds live reports, each
+// with the fields its kind carries, so encoding them pins every field of
+// the live --json line without the timing of a run (which frames the
+// asynchronous recogniser reads). The untagged fields are set too: they
+// must stay out of the line.
+func goldenLiveResults() []pipeline.Result {
+	frame := func(i int) *int { return &i }
+	conf := make([]float64, 81)
+	for i := range conf {
+		conf[i] = 1
+	}
+	conf[7], conf[40], conf[79] = 0.997, 0.92, 0.5
+	corners := [4][2]float64{{101.5, 62.25}, {540.75, 60}, {548.13, 430.9}, {95.02, 441.47}}
+	puzzle, err := sudoku.ParseCellGrid(sudoku.Shape{BoxRows: 3, BoxCols: 3}, goldenGiven)
+	if err != nil {
+		panic(err)
+	}
+	read := func(i int, status string) pipeline.Result {
+		return pipeline.Result{
+			Frame: frame(i), Found: true, Corners: corners, Box: [2]int{3, 3}, Given: goldenGiven,
+			Status: status, Ms: 48.5, Conf: conf, CellPx: 31.62,
+			Own:  &pipeline.Reading{Given: goldenGiven, Status: pipeline.StatusSolved},
+			Prob: [][]float32{{0.5, 0.5}}, Puzzle: puzzle, Solved: puzzle,
+			Grid: vision.Grid{Side: 450},
+			Pen:  pipeline.Pen{Entries: []int{1}},
+		}
+	}
+	noGrid := pipeline.Result{Frame: frame(0), Status: pipeline.StatusNoGrid, Ms: 12.25,
+		Error: "no Sudoku grid found: show the whole grid, flat and well lit"}
+	reading := read(1, pipeline.StatusReading)
+	solved := read(11, pipeline.StatusSolved)
+	solved.Solution, solved.Changed, solved.Turns = goldenSolution, []int{40}, 1
+	held := read(21, pipeline.StatusCheck)
+	held.Check = []pipeline.Check{{Cell: 79, Name: "r9c8", Reason: "read 7, only 50% sure"}}
+	held.Fused = &pipeline.Reading{Given: goldenGiven, Status: pipeline.StatusCheck, Views: 3}
+	moveBack := read(31, pipeline.StatusMoveBack)
+	moveBack.Corners[1] = [2]float64{639, 0}
+	conflict := read(41, pipeline.StatusConflict)
+	conflict.Given = "55" + goldenGiven[2:]
+	conflict.Own = &pipeline.Reading{Given: conflict.Given, Status: pipeline.StatusConflict}
+	conflict.Conflicts = []int{0, 1}
+	two := read(51, pipeline.StatusSolved)
+	two.Solution = goldenSolution
+	two.Grids = []pipeline.GridChoice{{Corners: corners, Score: 0.875, Read: true}, {Corners: [4][2]float64{{600, 10}, {630, 10}, {630, 40}, {600, 40}}, Score: 0.25}}
+	pen := read(61, pipeline.StatusSolved)
+	pen.Solution = goldenSolution
+	pen.File = "page.mp4" // a result with a file of its own keeps it
+	pen.SetMarks(pipeline.Marks{
+		Entries:  "004608912002000348100342507059701420020050790013904850901537004280000630340206100",
+		Mistakes: []int{2}, Clashes: []int{3}, Notes: []int{9, 10},
+		EntryCheck: []pipeline.Check{{Cell: 5, Name: "r1c6", Reason: "handwritten 8, only 86% sure"}},
+		Progress:   "40 entries, 1 wrong, 1 to check, 7 cells to go",
+	})
+	big := pipeline.Result{Frame: frame(71), Found: true, Corners: corners, Box: [2]int{3, 4},
+		Given: "A" + strings.Repeat("0", 143), Status: pipeline.StatusSeveral, Ms: 95.75, Symbols: "letters"}
+	return []pipeline.Result{noGrid, reading, solved, held, moveBack, conflict, two, pen, big}
+}
+
+// TestLiveJSONGolden pins the lines of `sudokuar live --headless --json`
+// byte for byte: the results live reports, encoded as live --json
+// encodes them (liveJSON), against testdata/golden/live.jsonl.
+func TestLiveJSONGolden(t *testing.T) {
+	var out bytes.Buffer
+	emit := liveJSON(&out, "camera 0")
+	for _, r := range goldenLiveResults() {
+		emit(r)
+	}
+	golden.Check(t, "live.jsonl", out.Bytes(), *update)
 }
