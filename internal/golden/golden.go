@@ -1,7 +1,7 @@
 // Package golden compares, for tests, an output with a golden file
 // committed under testdata/golden/ at the project's root, and rewrites the
 // file instead when the test runs with -update: the JSON wire forms the
-// front ends emit are pinned this way (docs/api.md, "Pinned shapes").
+// front ends emit are pinned this way (docs/camera.md, "Pinned shapes").
 //
 // In: the output, and for JSON lines the fields that vary run to run (a
 // timing, a path of this machine). Out: a failure naming the first line
@@ -55,7 +55,7 @@ func Check(tb testing.TB, name string, got []byte, update bool) {
 		g, w := line(gl, i), line(wl, i)
 		if g != w {
 			tb.Fatalf("output differs from %s/%s at line %d:\n got %s\nwant %s\n"+
-				"if the change is meant, rerun the test with -update and commit the file (docs/api.md, \"Pinned shapes\")",
+				"if the change is meant, rerun the test with -update and commit the file (docs/camera.md, \"Pinned shapes\")",
 				Dir, name, i+1, g, w)
 		}
 	}
