@@ -128,7 +128,6 @@ func liveRun(c liveConfig, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(stdout)
 	opts := live.Options{
 		Pipeline:    pipeline.Options{Backend: c.backend, Pen: pen, NoPen: none},
 		Every:       c.every,
@@ -140,12 +139,7 @@ func liveRun(c liveConfig, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case c.json:
-		opts.OnRecognition = func(r pipeline.Result) {
-			if r.File == "" {
-				r.File = src.Name()
-			}
-			_ = enc.Encode(r)
-		}
+		opts.OnRecognition = liveJSON(stdout, src.Name())
 	case !window:
 		// Nobody sees the frames, so show each new solution as text.
 		opts.OnRecognition = newSolutionPrinter(stdout)
@@ -171,6 +165,19 @@ func liveRun(c liveConfig, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintln(stderr, b.String())
 	return nil
+}
+
+// liveJSON returns the recognition callback of live --json: each
+// recognition's result as one JSON line on w, its file the source's name
+// when the result has none.
+func liveJSON(w io.Writer, name string) func(pipeline.Result) {
+	enc := json.NewEncoder(w)
+	return func(r pipeline.Result) {
+		if r.File == "" {
+			r.File = name
+		}
+		_ = enc.Encode(r)
+	}
 }
 
 func orDash(s string) string {
