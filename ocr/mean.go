@@ -77,15 +77,19 @@ func (m *meanOf) Close() error {
 type asked struct {
 	first Classifier
 	sure  func(p []float32) bool
-	merge func(first, mean []float32) []float32
+	merge Merge
 	rest  *meanOf
 }
 
+// Merge makes one reading of a cell from the first member's (first), the
+// mean of the others' (others) and the mean of all (mean).
+type Merge func(first, others, mean []float32) []float32
+
 // MeanWhereUnsure returns a Classifier giving first's probabilities for
 // the cells sure calls sure, and for the others the mean of first's and
-// rest's, passed through merge with first's when merge is not nil.
-// Closing it closes them all.
-func MeanWhereUnsure(first Classifier, sure func(p []float32) bool, merge func(first, mean []float32) []float32, rest ...Classifier) (Classifier, error) {
+// rest's, passed through merge when merge is not nil. Closing it closes
+// them all.
+func MeanWhereUnsure(first Classifier, sure func(p []float32) bool, merge Merge, rest ...Classifier) (Classifier, error) {
 	if len(rest) == 0 {
 		return first, nil
 	}
@@ -129,7 +133,7 @@ func (a *asked) Classify(cells [][]float32) ([][]float32, error) {
 			p[j] = (probs[i][j] + n*more[k][j]) / (n + 1)
 		}
 		if a.merge != nil {
-			p = a.merge(probs[i], p)
+			p = a.merge(probs[i], more[k], p)
 		}
 		out[i] = p
 	}

@@ -71,18 +71,19 @@ func TestMeanOf(t *testing.T) {
 }
 
 // TestMeanWhereUnsure: the others are asked only about the cells the
-// first is unsure of, and merge sees the first's reading and the mean.
+// first is unsure of, and merge sees the first's reading, the others'
+// and the mean.
 func TestMeanWhereUnsure(t *testing.T) {
 	first := &byCell{answers: map[float32][]float32{0: {0.9, 0.1}, 1: {0.4, 0.6}, 2: {0.99, 0.01}}}
 	other := &byCell{answers: map[float32][]float32{0: {0, 1}, 1: {0, 1}, 2: {0, 1}}}
 	sure := func(p []float32) bool { return p[0] >= 0.9 }
 	tests := []struct {
 		name  string
-		merge func(first, mean []float32) []float32
+		merge Merge
 		want  [][]float32
 	}{
 		{"mean", nil, [][]float32{{0.9, 0.1}, {0.2, 0.8}, {0.99, 0.01}}},
-		{"merged", func(f, m []float32) []float32 { return []float32{f[0], m[1]} }, [][]float32{{0.9, 0.1}, {0.4, 0.8}, {0.99, 0.01}}},
+		{"merged", func(f, _, m []float32) []float32 { return []float32{f[0], m[1]} }, [][]float32{{0.9, 0.1}, {0.4, 0.8}, {0.99, 0.01}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -145,7 +146,7 @@ func TestPenKindOf(t *testing.T) {
 	mean := make([]float32, PenClasses)
 	mean[PenHand0+4], mean[PenHand0+9] = 0.1, 0.3 // hand 0.4: 9 over 4
 	mean[PenPrinted] = 0.6
-	got := PenKindOf(first, mean)
+	got := PenKindOf(first, nil, mean)
 	kind, kc, _, _ := PenDecide(got)
 	if kind != KindPrinted || kc != 0.6 {
 		t.Errorf("kind %v at %.2f, want printed at 0.60 (the mean's)", kind, kc)
@@ -156,5 +157,35 @@ func TestPenKindOf(t *testing.T) {
 	}
 	if mean[PenHand0+4] != 0.1 {
 		t.Error("PenKindOf changed its input")
+	}
+}
+
+// TestPenKindOfSecondOpinion: where the mean reads a handwritten digit at
+// EntrySureAt, the others must too, or the handwritten mass is theirs.
+func TestPenKindOfSecondOpinion(t *testing.T) {
+	reading := func(hand, unclear float32) []float32 {
+		p := make([]float32, PenClasses)
+		p[PenHand0+7], p[PenUnclear], p[PenPrinted] = hand, unclear, 1-hand-unclear
+		return p
+	}
+	cases := []struct {
+		name                string
+		first, others, mean []float32
+		hand                float32
+	}{
+		{"both sure", reading(0.9995, 0.0003), reading(0.998, 0.001), reading(0.99875, 0.00065), 0.99875},
+		{"the others under the bar", reading(0.9995, 0.0003), reading(0.996, 0.003), reading(0.99775, 0.00165), 0.996},
+		{"the mean under the bar already", reading(0.9995, 0.0003), reading(0.09, 0.9), reading(0.54475, 0.45015), 0.54475},
+		{"no others", reading(0.9995, 0.0003), nil, reading(0.99875, 0.00065), 0.99875},
+	}
+	for _, tc := range cases {
+		got := PenKindOf(tc.first, tc.others, tc.mean)
+		var sum float32
+		for _, v := range got {
+			sum += v
+		}
+		if h := handShare(got); h-tc.hand > 1e-5 || tc.hand-h > 1e-5 || sum-1 > 1e-5 || 1-sum > 1e-5 {
+			t.Errorf("%s: hand %.5f (sum %.5f), want %.5f", tc.name, h, sum, tc.hand)
+		}
 	}
 }

@@ -48,11 +48,12 @@ func NewPen(data []byte, backend string) (Classifier, error) {
 
 // DefaultPen runs the pen models embedded in package models with the
 // named backend: models/pen.onnx on every cell, and where it is not sure
-// at EntrySureAt (PenSure) the mean of it and models/pen2.onnx, trained
-// alike from another seed. The two err on different cells, so their mean
-// errs less where either hesitates; asking the second only there keeps
-// its cost to a fraction of a page (models/README.md, "The second pen
-// model").
+// at EntrySureAt or reads a sure entry (PenSure) the mean of it and
+// models/pen2.onnx, trained alike from another seed. The two err on
+// different cells, so their mean errs less where either hesitates, and an
+// entry stays sure only when the second agrees (PenKindOf); asking the
+// second only there keeps its cost to a fraction of a page
+// (models/README.md, "The second pen model").
 func DefaultPen(backend string) (Classifier, error) {
 	first, err := embeddedPen(models.Pen(), "models/pen.onnx", backend)
 	if err != nil {
@@ -126,11 +127,14 @@ func PenDecide(p []float32) (kind Kind, kindConf float32, digit int, digitConf f
 }
 
 // PenSure returns the rule by which a pen model's reading p is sure at
-// at: its kind read at at or more.
+// at: its kind read at at or more, and not a handwritten digit read at at
+// or more. Such an entry could be called wrong, and a second opinion is
+// asked about it (PenKindOf): one model alone read struck-through and
+// overwritten digits as sure entries.
 func PenSure(at float32) func(p []float32) bool {
 	return func(p []float32) bool {
-		_, kc, _, _ := PenDecide(p)
-		return kc >= at
+		kind, kc, _, dc := PenDecide(p)
+		return kc >= at && (kind != KindHand || dc < at)
 	}
 }
 
@@ -138,8 +142,12 @@ func PenSure(at float32) func(p []float32) bool {
 // models' mean) and whose handwritten digits share its handwritten mass
 // as first reads them: on the calibration pages the mean settled the
 // kind better than any one model, and the digits worse than the first
-// (models/README.md, "The second pen model").
-func PenKindOf(first, mean []float32) []float32 {
+// (models/README.md, "The second pen model"). Where the mean's
+// handwritten share reaches EntrySureAt and the others' (every model but
+// the first) does not, the handwritten share is theirs and the rest is
+// shared as the mean shares it: an entry is sure only when a second
+// opinion agrees.
+func PenKindOf(first, others, mean []float32) []float32 {
 	if len(first) != PenClasses || len(mean) != PenClasses {
 		return mean
 	}
@@ -147,6 +155,14 @@ func PenKindOf(first, mean []float32) []float32 {
 	hf, hm := handShare(first), handShare(mean)
 	if hf <= 0 {
 		return out
+	}
+	if len(others) == PenClasses && hm >= EntrySureAt {
+		if ho := handShare(others); ho < EntrySureAt {
+			for j := range out {
+				out[j] *= (1 - ho) / max(1-hm, 1e-9)
+			}
+			hm = ho
+		}
 	}
 	for d := 1; d <= 9; d++ {
 		out[PenHand0+d] = hm * first[PenHand0+d] / hf

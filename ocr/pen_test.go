@@ -2,8 +2,11 @@ package ocr_test
 
 import (
 	"errors"
+	"image"
+	"image/png"
 	"math"
 	"math/rand"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -213,4 +216,97 @@ func TestPenPagesSplit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestUnclearNeverSure reads cells of the calibration side (ocr/testdata/
+// pencells, README.md there) alone on a page with the shipped pen models:
+// unclear ink that pen.onnx alone reads as a sure entry must not be one
+// (the second model doubts it), and right entries both models read
+// surely stay sure, one of them with more of the unclear class in
+// pen.onnx than either unclear cell.
+func TestUnclearNeverSure(t *testing.T) {
+	cases := []struct {
+		file  string
+		entry int // the sure entry wanted, 0 for none
+	}{
+		{"unclear-image161-r9c3.png", 0},  // overwritten; pen2.onnx: unclear
+		{"unclear-image1081-r9c3.png", 0}, // a 1 over a crossed 7; pen2.onnx: hand under EntrySureAt
+		{"hand2-image58-r5c8.png", 2},
+		{"hand2-image1082-r3c7.png", 2},
+	}
+	first, err := ocr.NewPen(models.Pen(), ocr.BackendGo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ocr.CloseClassifier(first)
+	pen, err := ocr.DefaultPen(ocr.BackendGo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ocr.CloseClassifier(pen)
+	digits, err := ocr.Default(ocr.BackendGo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ocr.CloseClassifier(digits)
+	set := ocr.DefaultSettings
+	set.Pen = pen
+	for _, tc := range cases {
+		t.Run(tc.file, func(t *testing.T) {
+			cell := penCellFile(t, filepath.Join("testdata", "pencells", tc.file))
+			p, err := first.Classify([][]float32{ocr.PenInput(cell)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k, kc, _, dc := ocr.PenDecide(p[0]); tc.entry == 0 && (k != ocr.KindHand || kc < ocr.EntrySureAt || dc < ocr.EntrySureAt) {
+				t.Fatalf("pen.onnx alone reads %v at %.4f (digit %.4f); the case wants a sure entry", k, kc, dc)
+			}
+			cells := make([]vision.Cell, 81)
+			for i := range cells {
+				cells[i] = vision.Cell{Row: i / 9, Col: i % 9, Empty: true}
+			}
+			cell.Row, cell.Col = 0, 0
+			cells[0] = cell
+			r, err := ocr.ReadWith(digits, sudoku.Shape{BoxRows: 3, BoxCols: 3}, cells, set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := 0
+			if r.EntrySure(0) {
+				got = r.Entries[0]
+			}
+			if got != tc.entry {
+				t.Errorf("sure entry %d (%v at %.4f, %d at %.4f), want %d", got, r.Kinds[0], r.KindConf[0], r.Entries[0], r.EntryConf[0], tc.entry)
+			}
+		})
+	}
+}
+
+// penCellFile reads a cell's three pen views (Pixels, View, Grey) from a
+// 16-bit grey PNG holding them side by side.
+func penCellFile(t *testing.T, path string) vision.Cell {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	g, ok := img.(*image.Gray16)
+	if !ok || g.Rect.Dx() != ocr.PenViews*28 || g.Rect.Dy() != 28 {
+		t.Fatalf("%s: want a 16-bit grey image of %d×28", path, ocr.PenViews*28)
+	}
+	views := make([][]float32, ocr.PenViews)
+	for k := range views {
+		views[k] = make([]float32, ocr.CellLen)
+		for y := 0; y < 28; y++ {
+			for x := 0; x < 28; x++ {
+				views[k][y*28+x] = float32(g.Gray16At(k*28+x, y).Y) / 65535
+			}
+		}
+	}
+	return vision.Cell{Pixels: views[0], View: views[1], Grey: views[2]}
 }

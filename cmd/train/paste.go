@@ -338,10 +338,37 @@ func (c *canvas) blend(bgr []byte, w, h int, corners [4]gocv.Point2f) error {
 // labels the inked cells. Photos vision finds turned are used unpasted.
 // euro is fillCell's share of European 1s, 4s and 7s.
 func pastePhoto(det *vision.Detector, path string, ds []mnist.Digit, euro float64, rng *rand.Rand) ([]penSample, error) {
+	pp, err := pastePage(det, path, ds, euro, rng)
+	if err != nil {
+		return nil, err
+	}
+	var out []penSample
+	for i, c := range pp.cells {
+		if inked(c) {
+			out = append(out, penSample{X: penInput(c, pp.turns), Y: pp.truth[i], Page: pp.name})
+		}
+	}
+	return out, nil
+}
+
+// pastedPage is a v2 photo with ink pasted into it (pastePage), cut by
+// vision: its cells, each cell's pen class (ocr.PenEmpty.. ocr.PenUnclear)
+// and the quarter turns from upright to the photo.
+type pastedPage struct {
+	name  string
+	shape sudoku.Shape
+	cells []vision.Cell
+	truth []int
+	turns int
+}
+
+// pastePage is pastePhoto's page before its inked cells are taken: the
+// eval reads it as ocr does.
+func pastePage(det *vision.Detector, path string, ds []mnist.Digit, euro float64, rng *rand.Rand) (pastedPage, error) {
 	m := indexMNIST(ds)
 	p := cutPhoto(det, path)
 	if p.cells == nil {
-		return nil, fmt.Errorf("%s: %v", p.name, p.err)
+		return pastedPage{}, fmt.Errorf("%s: %v", p.name, p.err)
 	}
 	turns := bestTurns(&p)[0]
 	truth := penTruth(p.truth.Turn(turns), sudoku.Grid{})
@@ -350,12 +377,12 @@ func pastePhoto(det *vision.Detector, path string, ds []mnist.Digit, euro float6
 		img, err := pipeline.ReadImage(path, 0)
 		if err != nil {
 			img.Close()
-			return nil, err
+			return pastedPage{}, err
 		}
 		bgr, w, h, err := photoBGR(img)
 		img.Close()
 		if err != nil {
-			return nil, err
+			return pastedPage{}, err
 		}
 		cv := newCanvas(9)
 		pen := inkColours[rng.Intn(len(inkColours))]
@@ -369,11 +396,11 @@ func pastePhoto(det *vision.Detector, path string, ds []mnist.Digit, euro float6
 			cv.blur3()
 		}
 		if err := cv.blend(bgr, w, h, p.corners); err != nil {
-			return nil, err
+			return pastedPage{}, err
 		}
 		pasted, err := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8UC3, bgr)
 		if err != nil {
-			return nil, err
+			return pastedPage{}, err
 		}
 		if dir := os.Getenv("SUDOKUAR_PASTE_DEBUG"); dir != "" {
 			gocv.IMWrite(filepath.Join(dir, fmt.Sprintf("%s-%d.png", p.name, rng.Intn(1000))), pasted)
@@ -381,15 +408,9 @@ func pastePhoto(det *vision.Detector, path string, ds []mnist.Digit, euro float6
 		g, cs, err := det.Analyze(pasted)
 		pasted.Close()
 		if err != nil || len(cs) != len(truth) || g.Shape != p.shape {
-			return nil, fmt.Errorf("%s pasted: vision: %v", p.name, err)
+			return pastedPage{}, fmt.Errorf("%s pasted: vision: %v", p.name, err)
 		}
 		cells = cs
 	}
-	var out []penSample
-	for i, c := range cells {
-		if inked(c) {
-			out = append(out, penSample{X: penInput(c, turns), Y: truth[i], Page: p.name})
-		}
-	}
-	return out, nil
+	return pastedPage{name: p.name, shape: p.shape, cells: cells, truth: truth, turns: turns}, nil
 }

@@ -332,7 +332,7 @@ func penEval(c config, pc penConfig, pages []string) error {
 		}
 	}
 	if pc.evalCalib {
-		return unclearJudged(c, pc, pen)
+		return unclearJudged(c, pc, digits, pen)
 	}
 	return printedUnchanged(c, digits, pen)
 }
@@ -343,8 +343,11 @@ func penEval(c config, pc penConfig, pages []string) error {
 // cell with pen and prints how many are taken for a handwritten digit
 // in each tier of the kind's sureness, and how many of those pipeline
 // would call wrong if the solution's digit were the one the reader gives
-// least: the risk of a confident verdict on ink that is no entry.
-func unclearJudged(c config, pc penConfig, pen ocr.Classifier) error {
+// least: the risk of a confident verdict on ink that is no entry. It
+// also reads the pasted pages as ocr does (the views, the page's
+// typeface, the promotion) and counts the unclear cells read as a sure
+// entry (Reading.EntrySure).
+func unclearJudged(c config, pc penConfig, digits, pen ocr.Classifier) error {
 	held, err := holdoutNames(pc.holdout)
 	if err != nil {
 		return err
@@ -367,16 +370,16 @@ func unclearJudged(c config, pc penConfig, pen ocr.Classifier) error {
 	if err != nil {
 		return err
 	}
-	res := make([][]penSample, len(paths))
+	pages := make([]pastedPage, len(paths))
 	cutEach(len(paths), c.workers, func(d detectors, i int) photoCells {
-		res[i], _ = pastePhoto(d.nine, paths[i], ds, pc.euro, rand.New(rand.NewSource(c.seed*100_000+int64(i))))
+		pages[i], _ = pastePage(d.nine, paths[i], ds, pc.euro, rand.New(rand.NewSource(c.seed*100_000+int64(i))))
 		return photoCells{}
 	})
 	var xs [][]float32
-	for _, s := range res {
-		for _, smp := range s {
-			if smp.Y == ocr.PenUnclear {
-				xs = append(xs, smp.X)
+	for _, pg := range pages {
+		for i, cell := range pg.cells {
+			if pg.truth[i] == ocr.PenUnclear && inked(cell) {
+				xs = append(xs, penInput(cell, pg.turns))
 			}
 		}
 	}
@@ -407,11 +410,38 @@ func unclearJudged(c config, pc penConfig, pen ocr.Classifier) error {
 			judged[t]++
 		}
 	}
-	fmt.Printf("unclear ink pasted on %d calibration pages: %d cells\n", len(paths), len(xs))
+	sure, err := unclearSure(digits, pen, pages)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("unclear ink pasted on %d calibration pages: %d cells, %d read as a sure entry by the reader\n", len(paths), len(xs), sure)
 	for t, at := range kindTiers {
 		fmt.Printf("  read as handwritten with the kind at %.3f or more (and under the tier above): %d, of which could be called wrong %d\n", at, asHand[t], judged[t])
 	}
 	return nil
+}
+
+// unclearSure reads the pasted pages with pen as ocr does and counts the
+// cells of unclear ink read as a sure entry.
+func unclearSure(digits, pen ocr.Classifier, pages []pastedPage) (int, error) {
+	set := ocr.DefaultSettings
+	set.Pen = pen
+	n := 0
+	for _, pg := range pages {
+		if pg.cells == nil {
+			continue
+		}
+		r, err := ocr.ReadWith(digits, pg.shape, pg.cells, set)
+		if err != nil {
+			return 0, fmt.Errorf("unclear ink, %s: %w", pg.name, err)
+		}
+		for i, y := range pg.truth {
+			if y == ocr.PenUnclear && r.EntrySure(i) {
+				n++
+			}
+		}
+	}
+	return n, nil
 }
 
 // fittingPages returns the pages whose truth fits them (truthFits) and
