@@ -48,8 +48,9 @@ func (s *session) locateAndSchedule(frame gocv.Mat, i int) (vision.Grid, error) 
 	}
 	// When to read: until the page in view is read (see read), as often
 	// as the recogniser can, from the sharpest frame since it took the
-	// last one; once read, every Every-th frame, the current one.
-	eager := !s.read()
+	// last one; once read, or while nothing is in view, every Every-th
+	// frame, the current one.
+	eager := !s.read() && !s.nothingInView()
 	if i%s.opts.Every == 0 {
 		s.want = true // kept until the recogniser is free
 	}
@@ -110,4 +111,13 @@ func (s *session) job(g vision.Grid, err error, i int) job {
 // solution be shown), and no other grid is chosen since.
 func (s *session) read() bool {
 	return !s.page.waiting() && s.cur.verdict.Status == pipeline.StatusSolved
+}
+
+// nothingInView reports whether the frames show no grid: none followed
+// for lostAfter frames, and the latest reading found none either (an
+// empty desk). Reading every Every-th frame then notices a page coming
+// into view that the display loop cannot follow yet (a far one); one it
+// follows makes the session eager again at once.
+func (s *session) nothingInView() bool {
+	return s.lost >= lostAfter && s.cur.raw.Status == pipeline.StatusNoGrid
 }

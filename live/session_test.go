@@ -578,3 +578,35 @@ func TestPickByTheGridRead(t *testing.T) {
 		t.Fatalf("no frame solved: %d picks by point found no grid", o.missed.Load())
 	}
 }
+
+// noGrid is a recogniser that finds no grid in any frame, at once.
+type noGrid struct{ calls int }
+
+func (n *noGrid) ProcessPick(gocv.Mat, vision.Pick) pipeline.Result {
+	n.calls++
+	return pipeline.Result{Status: pipeline.StatusNoGrid}
+}
+func (n *noGrid) Close() error { return nil }
+
+// TestEmptyDeskCalm: with nothing in view the recogniser is not kept
+// busy: after the first frames it reads every Every-th frame, however
+// fast it could go.
+func TestEmptyDeskCalm(t *testing.T) {
+	blank := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(180, 180, 180, 0), 480, 640, gocv.MatTypeCV8UC3)
+	defer blank.Close()
+	const frames, every = 300, 10
+	rec := &noGrid{}
+	src := &seqSource{imgs: []gocv.Mat{blank}, count: []int{frames}}
+	sum, err := Run(src, nil, Options{Every: every, Undrawn: true, NewRecognizer: func() (Recognizer, error) { return rec, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Eager until lostAfter frames without a grid and a reading saying
+	// so, then one every Every-th frame (and the last one landing).
+	if most := frames/every + lostAfter + 2; rec.calls > most {
+		t.Errorf("%d recognitions over %d frames of an empty desk, want at most %d", rec.calls, sum.Frames, most)
+	}
+	if rec.calls < frames/every {
+		t.Errorf("%d recognitions over %d frames, want at least one every %d frames", rec.calls, sum.Frames, every)
+	}
+}
