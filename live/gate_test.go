@@ -383,7 +383,7 @@ func TestNearMissNotAlone(t *testing.T) {
 	if miss.Status == "" {
 		t.Fatal("no given of A can be missed keeping one solution")
 	}
-	lone := pipeline.Evidence{Conf: miss.Conf, CellPx: 30, Stream: &pipeline.Stream{Readings: 1, Repaired: len(miss.Changed) > 0}}
+	lone := pipeline.Evidence{Conf: miss.Conf, CellPx: 30, Stream: &pipeline.Stream{Stood: 1, Repaired: len(miss.Changed) > 0}}
 	if pipeline.Gate(miss.Puzzle, pipeline.Judge(miss.Puzzle), lone).Status != pipeline.StatusSolved {
 		t.Fatal("the misreading would not stand alone: this test tests nothing")
 	}
@@ -415,5 +415,72 @@ func TestNearMissNotAlone(t *testing.T) {
 	}
 	if solvedA == 0 || solvedBack == 0 {
 		t.Errorf("A solved on %d frames, again on %d after it came back: want both", solvedA, solvedBack)
+	}
+}
+
+// TestVoteTurnedSolvableWaits: the vote reads a page with a misread given
+// that breaks a rule (no solution) for a few readings; then one reading
+// leaves that cell empty, and the vote, flipping the cell, has one
+// solution. The vote has held those givens for one recognition only, and
+// the reading is a cell off the recent ones: not shown until a second
+// recognition holds them. (In the pen tune videos image71's vote turned
+// solvable this way, misread, and a wrong solution was drawn.)
+func TestVoteTurnedSolvableWaits(t *testing.T) {
+	img, truthA := markedPage(t, 7301, 10)
+	defer img.Close()
+	ra := judged(truthA, nil)
+	if ra.Status != pipeline.StatusSolved {
+		t.Fatalf("A: %s", ra.Status)
+	}
+	// A clashing extra given, read unsurely, in an empty cell.
+	bad := truthA.Clone()
+	conf := make([]float64, len(bad.Cells))
+	for i := range conf {
+		conf[i] = 0.99
+	}
+	for i, v := range bad.Cells {
+		if v != 0 {
+			continue
+		}
+		row := i / 9 * 9
+		for c := row; c < row+9; c++ {
+			if truthA.Cells[c] != 0 {
+				bad.Cells[i] = truthA.Cells[c]
+				break
+			}
+		}
+		if bad.Cells[i] != 0 {
+			conf[i] = 0.3
+			break
+		}
+	}
+	rx := judged(bad, conf)
+	if rx.Status != pipeline.StatusConflict {
+		t.Fatalf("the misread page: %s, want %s", rx.Status, pipeline.StatusConflict)
+	}
+	rec := &scripted{det: vision.NewDetector(vision.Options{}), calls: map[uint8]int{},
+		read: map[uint8][]pipeline.Result{10: append([]pipeline.Result{rx, rx, rx}, slices.Repeat([]pipeline.Result{ra}, 20)...)}}
+	var statuses, givens []string
+	src := &seqSource{imgs: []gocv.Mat{img}, count: []int{30}}
+	src.ready = func(int) bool { return len(statuses) >= 6 }
+	_, err := Run(src, nil, Options{
+		Every:         5,
+		Undrawn:       true,
+		NewRecognizer: func() (Recognizer, error) { return rec, nil },
+		OnRecognition: func(r pipeline.Result) { statuses, givens = append(statuses, r.Status), append(givens, r.Given) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sudoku.CellString(truthA.Cells)
+	flipped := slices.Index(givens, want)
+	if flipped < 3 {
+		t.Fatalf("voted givens %q (statuses %q): want the vote to turn to A's at the fourth reading or later", givens, statuses)
+	}
+	if statuses[flipped] == pipeline.StatusSolved {
+		t.Errorf("statuses %q: A shown solved at the recognition its givens were first voted", statuses)
+	}
+	if !slices.Contains(statuses[flipped+1:], pipeline.StatusSolved) {
+		t.Errorf("statuses %q: want A solved once a second recognition holds it", statuses)
 	}
 }

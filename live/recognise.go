@@ -76,6 +76,9 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 	var recent []string // the givens of the latest distinct readings
 	bigN, bigAt := 0, 0 // the size of the largest puzzle solved lately, and at which recognition
 	count := 0          // recognitions so far
+	// stood is how many recognitions in a row the vote has held the
+	// givens voted (see pipeline.Stream.Stood).
+	stood, lastVoted := 0, ""
 	// The page's canvases of the latest recognitions, for a reading of
 	// their mean (when the recogniser can make and read them).
 	cr, _ := p.(CanvasReader)
@@ -128,6 +131,10 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 			v.puzzle = voted
 			v.conf = voter.Conf()
 			given := sudoku.CellString(voted.Cells)
+			if fresh || j.fresh || given != lastVoted {
+				stood, lastVoted = 0, given
+			}
+			stood++
 			if given != judged {
 				if given == sudoku.CellString(res.Puzzle.Cells) && res.Status == pipeline.StatusSolved {
 					rules = pipeline.Verdict{Status: pipeline.StatusSolved, Solution: res.Solved}
@@ -148,7 +155,7 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 			if count+1-bigAt <= pipeline.ShrinkReadings {
 				larger = bigN
 			}
-			stream := &pipeline.Stream{Readings: voter.Len(), Recent: recent, Repaired: len(res.Changed) > 0, Disputed: voter.Disputed(), Larger: larger}
+			stream := &pipeline.Stream{Stood: stood, Recent: recent, Repaired: len(res.Changed) > 0, Disputed: voter.Disputed(), Larger: larger}
 			ev := pipeline.Evidence{Conf: v.conf, Doubt: doubt, CellPx: cellPx, Sure: voter.Sure(viewsRho), Dim: res.Grid.Lift > 1, Stream: stream}
 			v.verdict = pipeline.Gate(voted, rules, ev)
 			// Held back by the gate's rule on the cells: the page's mean

@@ -44,8 +44,11 @@ type Evidence struct {
 // boxes read as a 4×4; another page swapped in), so a stream's new
 // puzzle is shown only once the readings bear it out.
 type Stream struct {
-	// Readings is how many readings the vote holds.
-	Readings int
+	// Stood is how many recognitions in a row the vote has held these
+	// givens, this one counted: a reading that changes the vote's givens
+	// (one misread cell turning a page without a solution into one with
+	// a single, wrong solution) starts the count again.
+	Stood int
 	// Recent are the givens of the latest distinct readings before this
 	// one (at most RecentReadings, oldest first), across votes.
 	Recent []string
@@ -60,8 +63,8 @@ type Stream struct {
 	Larger int
 }
 
-// Stream thresholds. A new puzzle is shown solved once ConfirmReadings
-// readings of the vote hold it, or it is among the Recent ones, or the
+// Stream thresholds. New givens are shown solved once the vote has held
+// them for ConfirmReadings recognitions, or it is among the Recent ones, or the
 // latest reading stands alone: nothing repaired, every given AloneSure
 // sure, from cells of AloneCellPx or more, and not within NearCells
 // cells of a recent reading (two puzzles differ in far more givens; a
@@ -162,7 +165,7 @@ func (s *Stream) bearsOut(g sudoku.Grid, ev Evidence) bool {
 		return false
 	}
 	given := sudoku.CellString(g.Cells)
-	if s.Readings >= ConfirmReadings || slices.Contains(s.Recent, given) {
+	if s.Stood >= ConfirmReadings || slices.Contains(s.Recent, given) {
 		return true
 	}
 	return !s.Repaired && alone(g, ev) && !nearRecent(s.Recent, given)

@@ -128,16 +128,16 @@ func TestGateStream(t *testing.T) {
 		want   string
 	}{
 		{"a still", unsure, 20, nil, StatusSolved},
-		{"first reading, standing alone", sure, 20, &Stream{Readings: 1, Recent: []string{other}}, StatusSolved},
-		{"first reading, a given under AloneSure", unsure, 20, &Stream{Readings: 1}, StatusReading},
-		{"first reading, cells under AloneCellPx", sure, 18, &Stream{Readings: 1}, StatusReading},
-		{"first reading, repaired", sure, 20, &Stream{Readings: 1, Repaired: true}, StatusReading},
-		{"first reading, a few cells off a recent one", sure, 20, &Stream{Readings: 1, Recent: []string{string(near)}}, StatusReading},
-		{"first reading, read before", unsure, 20, &Stream{Readings: 1, Recent: []string{givens}}, StatusSolved},
-		{"confirmed by a second reading", unsure, 18, &Stream{Readings: ConfirmReadings}, StatusSolved},
-		{"disputed", sure, 20, &Stream{Readings: 5, Disputed: true}, StatusReading},
-		{"right after a larger puzzle", sure, 20, &Stream{Readings: 5, Larger: 16}, StatusReading},
-		{"after a puzzle of the same size", sure, 20, &Stream{Readings: 5, Larger: 9}, StatusSolved},
+		{"first reading, standing alone", sure, 20, &Stream{Stood: 1, Recent: []string{other}}, StatusSolved},
+		{"first reading, a given under AloneSure", unsure, 20, &Stream{Stood: 1}, StatusReading},
+		{"first reading, cells under AloneCellPx", sure, 18, &Stream{Stood: 1}, StatusReading},
+		{"first reading, repaired", sure, 20, &Stream{Stood: 1, Repaired: true}, StatusReading},
+		{"first reading, a few cells off a recent one", sure, 20, &Stream{Stood: 1, Recent: []string{string(near)}}, StatusReading},
+		{"first reading, read before", unsure, 20, &Stream{Stood: 1, Recent: []string{givens}}, StatusSolved},
+		{"confirmed by a second reading", unsure, 18, &Stream{Stood: ConfirmReadings}, StatusSolved},
+		{"disputed", sure, 20, &Stream{Stood: 5, Disputed: true}, StatusReading},
+		{"right after a larger puzzle", sure, 20, &Stream{Stood: 5, Larger: 16}, StatusReading},
+		{"after a puzzle of the same size", sure, 20, &Stream{Stood: 5, Larger: 9}, StatusSolved},
 	} {
 		v := Gate(g, rules, Evidence{Conf: tc.conf, CellPx: tc.px, Stream: tc.stream})
 		if v.Status != tc.want {
@@ -147,7 +147,7 @@ func TestGateStream(t *testing.T) {
 	// The rule on the cells comes first: a held cell stays to be checked.
 	weak := slices.Clone(sure)
 	weak[4] = 0.3
-	if v := Gate(g, rules, Evidence{Conf: weak, CellPx: 20, Stream: &Stream{Readings: 5}}); v.Status != StatusCheck {
+	if v := Gate(g, rules, Evidence{Conf: weak, CellPx: 20, Stream: &Stream{Stood: 5}}); v.Status != StatusCheck {
 		t.Errorf("a cell under CheckBelow in a stream: %s, want %s", v.Status, StatusCheck)
 	}
 }
