@@ -275,6 +275,32 @@ func TestReadFaintCell(t *testing.T) {
 	}
 }
 
+// TestReadFaintRepairNotSure: a faint cell the reader reads surely as one
+// digit, which the repair fills with another it gave almost no chance to
+// reach one solution, is at most as sure as that chance against the
+// digit read, not against the empty cell it was taken for: such a given
+// is to be checked, never shown sure.
+func TestReadFaintRepairNotSure(t *testing.T) {
+	const p17 = "000000010400000000020000000000050407008000300001090000300400200050100000000806000"
+	s9 := sudoku.Shape{BoxRows: 3, BoxCols: 3}
+	_, cells, cl := setup(t, p17, s9)
+	const i = 7 // r1c8 = 1
+	cells[i].Empty = true
+	q := make([]float32, 10)
+	q[0], q[1], q[7] = 1e-5, 1e-4, 1-1e-4-1e-5
+	cl.probs[i] = q
+	r, err := ocr.Read(cl, s9, cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Given.Cells[i] == 0 {
+		t.Skip("the repair did not fill r1c8: nothing to judge")
+	}
+	if c := r.Conf[i]; c >= float32(ocr.DefaultSettings.CheckBelow) {
+		t.Errorf("r1c8 filled with %d at %.3g sure: the reader gave it %.0e against %.4f for 7", r.Given.Cells[i], c, q[1], q[7])
+	}
+}
+
 // TestReadFaintCellConfirmed: once the reading has a unique solution, a
 // faint cell becomes a given only when the model is sure of it and it is the
 // digit the solution puts there (a faded given the puzzle did not need).

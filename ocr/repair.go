@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -564,14 +565,16 @@ func (s *resolver) applyBest(base sudoku.Grid, found []candidate) {
 				share += math.Exp(-(c.cost - best.cost))
 			}
 		}
-		// At most as sure as the new value is likely next to what was
-		// read: the search sees only readings within a few edits of the
-		// one read, so a unique reading it finds by taking values the
-		// model gave little chance (a 12×12 read far away, 8 at p=0.05
-		// for 4 at p=0.41, where the page's 1 was not among the
-		// alternatives) may be the only one found and still wrong.
+		// At most as sure as the new value is likely next to the
+		// reader's likeliest one: the search sees only readings within a
+		// few edits of the one read, so a unique reading it finds by
+		// taking values the model gave little chance (a 12×12 read far
+		// away, 8 at p=0.05 for 4 at p=0.41) may be the only one found
+		// and still wrong. The likeliest, not the value taken: a faint
+		// cell is taken as empty, and a printed 9 read there at p=0.9999
+		// and "repaired" into an 8 at p=5e-5 was shown sure.
 		conf := share / z
-		if pf := float64(s.r.Prob[e.cell][from]); pf > 0 {
+		if pf := float64(slices.Max(s.r.Prob[e.cell])); pf > 0 {
 			conf = min(conf, float64(s.r.Prob[e.cell][e.to])/pf)
 		}
 		s.r.Conf[e.cell] = float32(conf)
