@@ -6,6 +6,7 @@ import (
 
 	onnx "github.com/owulveryck/onnx-go"
 	"github.com/owulveryck/onnx-go/backend/x/gorgonnx"
+	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
 	"github.com/sudokuar/sudokuar/vision"
@@ -29,6 +30,7 @@ type goClassifier struct {
 	channels int        // views per cell (1 for the digit models)
 	mu       sync.Mutex // a gorgonia graph holds its input and output in place
 	graphs   map[int]*goGraph
+	plain    bool // run with gorgonia's own engine, not goEngine (tests compare the two)
 }
 
 type goGraph struct {
@@ -78,6 +80,13 @@ func (c *goClassifier) graph(n int) (g *goGraph, err error) {
 	in := tensor.New(tensor.WithShape(n, c.channels, vision.CellSize, vision.CellSize), tensor.WithBacking(g.input))
 	if err := model.SetInput(0, in); err != nil {
 		return nil, &ModelError{Err: fmt.Errorf("onnx-go set input: %w", err)}
+	}
+	if !c.plain {
+		eg, err := backend.GetExprGraph()
+		if err != nil {
+			return nil, &ModelError{Err: fmt.Errorf("onnx-go graph: %w", err)}
+		}
+		backend.SetVM(gorgonia.NewTapeMachine(eg, gorgonia.WithEngine(&goEngine{})))
 	}
 	if err := backend.Run(); err != nil {
 		return nil, &ModelError{Err: fmt.Errorf("onnx-go run: %w", err)}

@@ -1,0 +1,130 @@
+package ocr
+
+import (
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// goEngine is the tensor engine the Go backend's gorgonia machines run
+// with: gorgonia's CPU engine, with float32 fast paths for the two data
+// moves its convolution spends most outside arithmetic on (the profile of
+// BenchmarkReadPenPages, docs/performance.md): the transpose of each
+// convolution's output to N×C×H×W, which gorgonia walks with a general
+// iterator, and the repeat that broadcasts a convolution's bias, which it
+// copies one value at a time. Both move the same values to the same
+// places as gorgonia's; any other case goes to gorgonia's engine.
+//
+// One engine serves one graph: tmp is scratch reused across runs, and a
+// graph runs under its classifier's lock.
+type goEngine struct {
+	gorgonia.StandardEngine
+	tmp []float32
+}
+
+// maxFastDims is the most dimensions the fast paths handle.
+const maxFastDims = 4
+
+// Transpose moves a's data into the order of its transposed view (its
+// shape and strides), as gorgonia.StandardEngine.Transpose does.
+func (e *goEngine) Transpose(a tensor.Tensor, expStrides []int) error {
+	d, ok := a.(*tensor.Dense)
+	if !ok || d.Dtype() != tensor.Float32 || !d.IsNativelyAccessible() || d.DataOrder().IsColMajor() ||
+		len(d.Shape()) == 0 || len(d.Shape()) > maxFastDims || len(d.Strides()) != len(d.Shape()) {
+		return e.StandardEngine.Transpose(a, expStrides)
+	}
+	data, ok := d.Data().([]float32)
+	if !ok {
+		return e.StandardEngine.Transpose(a, expStrides)
+	}
+	// The view padded to four dimensions in front (size 1, stride 0).
+	var shape, strides [maxFastDims]int
+	pad := maxFastDims - len(d.Shape())
+	for i := range shape {
+		shape[i] = 1
+	}
+	copy(shape[pad:], d.Shape())
+	copy(strides[pad:], d.Strides())
+	size := shape[0] * shape[1] * shape[2] * shape[3]
+	if size > len(data) {
+		return e.StandardEngine.Transpose(a, expStrides)
+	}
+	if cap(e.tmp) < size {
+		e.tmp = make([]float32, size)
+	}
+	tmp := e.tmp[:size]
+	k := 0
+	for i0 := 0; i0 < shape[0]; i0++ {
+		o0 := i0 * strides[0]
+		for i1 := 0; i1 < shape[1]; i1++ {
+			o1 := o0 + i1*strides[1]
+			for i2 := 0; i2 < shape[2]; i2++ {
+				o2 := o1 + i2*strides[2]
+				for i3 := 0; i3 < shape[3]; i3++ {
+					tmp[k] = data[o2+i3*strides[3]]
+					k++
+				}
+			}
+		}
+	}
+	copy(data, tmp)
+	return nil
+}
+
+// RepeatReuse repeats t's slabs along axis into reuse, as tensor.StdEng
+// does.
+func (e *goEngine) RepeatReuse(t, reuse tensor.Tensor, axis int, repeats ...int) (tensor.Tensor, error) {
+	src, ok1 := t.(*tensor.Dense)
+	dst, ok2 := reuse.(*tensor.Dense)
+	if !ok1 || !ok2 || !e.fastRepeat(src, dst, axis, repeats) {
+		return e.StandardEngine.RepeatReuse(t, reuse, axis, repeats...)
+	}
+	return dst, nil
+}
+
+// fastRepeat repeats src along axis into dst when both are plain
+// row-major float32 tensors of two to maxFastDims dimensions, reporting
+// whether it did.
+func (e *goEngine) fastRepeat(src, dst *tensor.Dense, axis int, repeats []int) bool {
+	s := src.Shape()
+	if src.Dtype() != tensor.Float32 || dst.Dtype() != tensor.Float32 || len(s) < 2 || len(s) > maxFastDims ||
+		axis < 0 || axis >= len(s) || src.IsMasked() || dst.IsMasked() ||
+		!src.IsNativelyAccessible() || !dst.IsNativelyAccessible() ||
+		src.DataOrder().IsColMajor() || dst.DataOrder().IsColMajor() ||
+		src.RequiresIterator() || dst.RequiresIterator() {
+		return false
+	}
+	want, reps, size, err := s.Repeat(axis, repeats...)
+	if err != nil || size != s[axis] || !dst.Shape().Eq(want) {
+		return false
+	}
+	in, ok1 := src.Data().([]float32)
+	out, ok2 := dst.Data().([]float32)
+	if !ok1 || !ok2 || len(in) != s.TotalSize() || len(out) != want.TotalSize() {
+		return false
+	}
+	inner := 1
+	for _, n := range s[axis+1:] {
+		inner *= n
+	}
+	outers := len(in) / max(s[axis]*inner, 1)
+	k, at := 0, 0
+	for o := 0; o < outers; o++ {
+		for j := 0; j < size; j++ {
+			slab := in[at : at+inner]
+			at += inner
+			if inner == 1 {
+				v := slab[0]
+				for r := 0; r < reps[j]; r++ {
+					out[k+r] = v
+				}
+				k += reps[j]
+				continue
+			}
+			for r := 0; r < reps[j]; r++ {
+				copy(out[k:k+inner], slab)
+				k += inner
+			}
+		}
+	}
+	return true
+}
