@@ -128,3 +128,39 @@ func (e *goEngine) fastRepeat(src, dst *tensor.Dense, axis int, repeats []int) b
 	}
 	return true
 }
+
+// GteScalar compares t's values with s (t >= s, leftTensor), as
+// tensor.StdEng does; for a float32 tensor asked for a result of its own
+// type (as gorgonia's Relu asks: 1 where t >= s, else 0) without a
+// branch per value, whose outcome on a convolution's output the CPU
+// cannot predict.
+func (e *goEngine) GteScalar(t tensor.Tensor, s interface{}, leftTensor bool, opts ...tensor.FuncOpt) (tensor.Tensor, error) {
+	in, ok := t.(*tensor.Dense)
+	sv, isF32 := s.(float32)
+	if !ok || !isF32 || !leftTensor || in.Dtype() != tensor.Float32 || in.IsMasked() || !in.IsNativelyAccessible() || in.RequiresIterator() {
+		return e.StandardEngine.GteScalar(t, s, leftTensor, opts...)
+	}
+	fo := tensor.ParseFuncOpts(opts...)
+	if !fo.Same() || !fo.Safe() || fo.Reuse() != nil || fo.Incr() != nil || fo.As() != (tensor.Dtype{}) {
+		return e.StandardEngine.GteScalar(t, s, leftTensor, opts...)
+	}
+	a, ok := in.Data().([]float32)
+	if !ok || len(a) != in.Shape().TotalSize() {
+		return e.StandardEngine.GteScalar(t, s, leftTensor, opts...)
+	}
+	out := make([]float32, len(a))
+	for i, v := range a {
+		out[i] = gte(v, sv)
+	}
+	return tensor.New(tensor.WithShape(in.Shape().Clone()...), tensor.WithBacking(out), tensor.WithEngine(e)), nil
+}
+
+// gte is 1 when v >= s, else 0 (also for NaN); Go compiles it without a
+// branch (a SETcc), a float32 result with one it does not.
+func gte(v, s float32) float32 {
+	var r int32
+	if v >= s {
+		r = 1
+	}
+	return float32(r)
+}

@@ -2,6 +2,7 @@ package ocr
 
 import (
 	"fmt"
+	"math"
 	"math/rand"
 	"slices"
 	"testing"
@@ -85,4 +86,25 @@ func TestGoEngineMovesAsGorgonia(t *testing.T) {
 			}
 		})
 	}
+	t.Run("relu's compare", func(t *testing.T) {
+		x := randomDense(rand.New(rand.NewSource(3)), gorgonia.StandardEngine{}, 2, 3, 4, 5)
+		data := x.Data().([]float32)
+		for i := range data {
+			data[i] -= 0.5
+		}
+		data[0], data[1], data[2], data[3] = 0, float32(math.NaN()), float32(math.Inf(-1)), float32(math.Inf(1))
+		for _, s := range []float32{0, 0.25} {
+			want, err := tensor.StdEng{}.GteScalar(x, s, true, tensor.AsSameType())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := (&goEngine{}).GteScalar(x, s, true, tensor.AsSameType())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !got.Shape().Eq(want.Shape()) || !slices.Equal(got.Data().([]float32), want.Data().([]float32)) {
+				t.Errorf(">= %g: got %v %v, want %v %v", s, got.Shape(), got.Data(), want.Shape(), want.Data())
+			}
+		}
+	})
 }
