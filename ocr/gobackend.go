@@ -84,7 +84,7 @@ func (c *goClassifier) graph(n int) (g *goGraph, err error) {
 	if err := model.SetInput(0, in); err != nil {
 		return nil, &ModelError{Err: fmt.Errorf("onnx-go set input: %w", err)}
 	}
-	if !c.plain {
+	if !c.plain { // the graph's machine runs with goEngine
 		eg, err := backend.GetExprGraph()
 		if err != nil {
 			return nil, &ModelError{Err: fmt.Errorf("onnx-go graph: %w", err)}

@@ -6,13 +6,14 @@ import (
 )
 
 // goEngine is the tensor engine the Go backend's gorgonia machines run
-// with: gorgonia's CPU engine, with float32 fast paths for the two data
-// moves its convolution spends most outside arithmetic on (the profile of
+// with: gorgonia's CPU engine, with float32 fast paths for what the
+// models' graphs spend most on outside arithmetic (the profile of
 // BenchmarkReadPenPages, docs/performance.md): the transpose of each
 // convolution's output to N×C×H×W, which gorgonia walks with a general
-// iterator, and the repeat that broadcasts a convolution's bias, which it
-// copies one value at a time. Both move the same values to the same
-// places as gorgonia's; any other case goes to gorgonia's engine.
+// iterator, the repeat that broadcasts a convolution's bias, which it
+// copies one value at a time, and Relu's compare (GteScalar). They give
+// the same values as gorgonia's; any other case goes to gorgonia's
+// engine.
 //
 // One engine serves one graph: tmp is scratch reused across runs, and a
 // graph runs under its classifier's lock.
