@@ -170,6 +170,10 @@ func TestWrongInputSizes(t *testing.T) {
 	data := digitnet.Init(digitnet.DefaultArch, rand.New(rand.NewSource(1))).ONNX()
 	nan := make([]float32, ocr.CellLen)
 	nan[3] = float32(math.NaN())
+	inf, negInf := make([]float32, ocr.CellLen), make([]float32, ocr.CellLen)
+	inf[5], negInf[ocr.CellLen-1] = float32(math.Inf(1)), float32(math.Inf(-1))
+	huge := make([]float32, ocr.CellLen)
+	huge[0] = math.MaxFloat32 // finite: accepted
 	cases := []struct {
 		name  string
 		cells [][]float32
@@ -179,6 +183,8 @@ func TestWrongInputSizes(t *testing.T) {
 		{"long", [][]float32{make([]float32, ocr.CellLen+1)}, 0},
 		{"nil", [][]float32{nil}, 0},
 		{"nan", [][]float32{make([]float32, ocr.CellLen), nan}, 1},
+		{"inf", [][]float32{huge, inf}, 1},
+		{"-inf", [][]float32{negInf, huge}, 0},
 	}
 	for _, backend := range []string{ocr.BackendGo, ocr.BackendOpenCV} {
 		c, err := ocr.New(data, backend)

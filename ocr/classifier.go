@@ -177,7 +177,9 @@ func checkCells(cells [][]float32, channels int) error {
 			return &InputError{Cell: i, Reason: fmt.Sprintf("%d values, want %d (%d×%d×%d)", len(c), channels*CellLen, channels, vision.CellSize, vision.CellSize)}
 		}
 		for _, v := range c {
-			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			// v-v is 0 for every finite v and NaN for NaN and ±Inf: one
+			// compare per value, where this loop reads every input.
+			if v-v != 0 {
 				return &InputError{Cell: i, Reason: "value not finite"}
 			}
 		}

@@ -6,6 +6,7 @@ import (
 
 	onnx "github.com/owulveryck/onnx-go"
 	"github.com/owulveryck/onnx-go/backend/x/gorgonnx"
+	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
 	"github.com/sudokuar/sudokuar/vision"
@@ -14,12 +15,15 @@ import (
 // batchSizes are the batch sizes the Go backend builds graphs for. onnx-go
 // fixes every tensor shape when its gorgonia graph is first run, so one
 // graph serves one batch size; a batch is padded with blank cells up to the
-// next size. A grid rarely has more than 40 givens, and 81 covers a full 9×9
-// grid; larger batches are split into chunks of 81. There is no size 1:
+// next size, and a padded cell costs as much as a real one. The sizes go in
+// steps of 4 up to a full 9×9 grid (81): a printed grid's givens and a pen
+// page's second batches (the second pen model's cells, the other views)
+// fill any part of it. Larger batches are split into chunks of 81. There
+// is no size 1:
 // with a batch of one, gorgonnx's output differed from the training graph
 // and from OpenCV by up to 0.02 (TestBackendsAgreeWithTrainingGraph), so a
 // single cell is padded to 4.
-var batchSizes = [...]int{4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 56, 64, 72, 81}
+var batchSizes = [...]int{4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72, 76, 81}
 
 // goClassifier runs the model with onnx-go's gorgonia backend. Graphs are
 // built lazily, once per batch size, and reused.
@@ -29,6 +33,7 @@ type goClassifier struct {
 	channels int        // views per cell (1 for the digit models)
 	mu       sync.Mutex // a gorgonia graph holds its input and output in place
 	graphs   map[int]*goGraph
+	plain    bool // run with gorgonia's own engine, not goEngine (tests compare the two)
 }
 
 type goGraph struct {
@@ -78,6 +83,13 @@ func (c *goClassifier) graph(n int) (g *goGraph, err error) {
 	in := tensor.New(tensor.WithShape(n, c.channels, vision.CellSize, vision.CellSize), tensor.WithBacking(g.input))
 	if err := model.SetInput(0, in); err != nil {
 		return nil, &ModelError{Err: fmt.Errorf("onnx-go set input: %w", err)}
+	}
+	if !c.plain { // the graph's machine runs with goEngine
+		eg, err := backend.GetExprGraph()
+		if err != nil {
+			return nil, &ModelError{Err: fmt.Errorf("onnx-go graph: %w", err)}
+		}
+		backend.SetVM(gorgonia.NewTapeMachine(eg, gorgonia.WithEngine(&goEngine{})))
 	}
 	if err := backend.Run(); err != nil {
 		return nil, &ModelError{Err: fmt.Errorf("onnx-go run: %w", err)}

@@ -3,14 +3,11 @@ package ocr_test
 import (
 	"fmt"
 	"math/rand"
-	"path/filepath"
 	"testing"
 
 	"github.com/sudokuar/sudokuar/internal/cputime"
-	"github.com/sudokuar/sudokuar/internal/testenv"
 	"github.com/sudokuar/sudokuar/models"
 	"github.com/sudokuar/sudokuar/ocr"
-	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/vision"
 )
@@ -73,22 +70,7 @@ func benchPen(b *testing.B, c ocr.Classifier, n, extra int) {
 // is per page; the pages include two whose givens have several solutions
 // before the promotion (image76, image160).
 func BenchmarkReadPenPages(b *testing.B) {
-	dir := testenv.Shared(b, "datasets/wicht-mixed-train")
-	det := vision.NewDetector(vision.Options{})
-	defer det.Close()
-	var pages []penPage
-	for _, name := range []string{"image1050", "image1066", "image58", "image61", "image76", "image160"} {
-		img, err := pipeline.ReadImage(filepath.Join(dir, name+".jpg"), 0)
-		if err != nil {
-			b.Fatal(err)
-		}
-		g, cells, err := det.Analyze(img)
-		img.Close()
-		if err != nil {
-			b.Fatalf("%s: %v", name, err)
-		}
-		pages = append(pages, penPage{g.Shape, cells})
-	}
+	pages := loadPenPages(b, benchPenPages)
 	for _, backend := range []string{ocr.BackendGo, ocr.BackendOpenCV} {
 		b.Run(backend, func(b *testing.B) { benchReadPen(b, backend, pages) })
 	}
