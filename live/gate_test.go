@@ -326,19 +326,9 @@ func TestDisputedVoteNotShown(t *testing.T) {
 	if ra.Status != pipeline.StatusSolved || rb.Status != pipeline.StatusSeveral {
 		t.Fatalf("readings %s, %s: want solved, several solutions", ra.Status, rb.Status)
 	}
-	rec := &scripted{det: vision.NewDetector(vision.Options{}), calls: map[uint8]int{},
-		read: map[uint8][]pipeline.Result{10: {ra, ra, ra, rb, rb, rb, rb, rb}}}
 	var statuses []string
-	src := &seqSource{imgs: []gocv.Mat{img}, count: []int{30}}
-	src.ready = func(int) bool { return len(statuses) >= 6 }
-	_, err := Run(src, nil, Options{
-		Every:         5,
-		Undrawn:       true,
-		NewRecognizer: func() (Recognizer, error) { return rec, nil },
-		OnRecognition: func(r pipeline.Result) { statuses = append(statuses, r.Status) },
-	})
-	if err != nil {
-		t.Fatal(err)
+	for _, r := range scriptedReports(t, img, []pipeline.Result{ra, ra, ra, rb, rb, rb, rb, rb}, 6) {
+		statuses = append(statuses, r.Status)
 	}
 	if len(statuses) < 6 || statuses[2] != pipeline.StatusSolved {
 		t.Fatalf("statuses %q: want A solved by the third reading", statuses)
@@ -458,19 +448,9 @@ func TestVoteTurnedSolvableWaits(t *testing.T) {
 	if rx.Status != pipeline.StatusConflict {
 		t.Fatalf("the misread page: %s, want %s", rx.Status, pipeline.StatusConflict)
 	}
-	rec := &scripted{det: vision.NewDetector(vision.Options{}), calls: map[uint8]int{},
-		read: map[uint8][]pipeline.Result{10: append([]pipeline.Result{rx, rx, rx}, slices.Repeat([]pipeline.Result{ra}, 20)...)}}
 	var statuses, givens []string
-	src := &seqSource{imgs: []gocv.Mat{img}, count: []int{30}}
-	src.ready = func(int) bool { return len(statuses) >= 6 }
-	_, err := Run(src, nil, Options{
-		Every:         5,
-		Undrawn:       true,
-		NewRecognizer: func() (Recognizer, error) { return rec, nil },
-		OnRecognition: func(r pipeline.Result) { statuses, givens = append(statuses, r.Status), append(givens, r.Given) },
-	})
-	if err != nil {
-		t.Fatal(err)
+	for _, r := range scriptedReports(t, img, append([]pipeline.Result{rx, rx, rx}, slices.Repeat([]pipeline.Result{ra}, 20)...), 6) {
+		statuses, givens = append(statuses, r.Status), append(givens, r.Given)
 	}
 	want := sudoku.CellString(truthA.Cells)
 	flipped := slices.Index(givens, want)
@@ -483,4 +463,25 @@ func TestVoteTurnedSolvableWaits(t *testing.T) {
 	if !slices.Contains(statuses[flipped+1:], pipeline.StatusSolved) {
 		t.Errorf("statuses %q: want A solved once a second recognition holds it", statuses)
 	}
+}
+
+// scriptedReports shows img (marked 10, see markedPage) for at least 30
+// frames and until atLeast recognitions are in, the recogniser reading it
+// as reads in turn, and returns what each recognition reported.
+func scriptedReports(t *testing.T, img gocv.Mat, reads []pipeline.Result, atLeast int) []pipeline.Result {
+	t.Helper()
+	rec := &scripted{det: vision.NewDetector(vision.Options{}), calls: map[uint8]int{}, read: map[uint8][]pipeline.Result{10: reads}}
+	var out []pipeline.Result
+	src := &seqSource{imgs: []gocv.Mat{img}, count: []int{30}}
+	src.ready = func(int) bool { return len(out) >= atLeast }
+	_, err := Run(src, nil, Options{
+		Every:         5,
+		Undrawn:       true,
+		NewRecognizer: func() (Recognizer, error) { return rec, nil },
+		OnRecognition: func(r pipeline.Result) { out = append(out, r) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -5,14 +5,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"image"
 	"io"
 	"net/http"
 	"os"
 	"strings"
 	"testing"
-
-	"gocv.io/x/gocv"
 
 	"github.com/sudokuar/sudokuar/internal/golden"
 	"github.com/sudokuar/sudokuar/internal/testenv"
@@ -45,7 +42,7 @@ func TestAPIScanGolden(t *testing.T) {
 		}
 		ups = append(ups, upload{p.name, data})
 	}
-	ups = append(ups, upload{"no-grid.png", noGridPNG(t)}, upload{"not-a-photo.jpg", []byte("this is text, not a JPEG\n")})
+	ups = append(ups, upload{"no-grid.png", golden.NoGridPNG(t)}, upload{"not-a-photo.jpg", []byte("this is text, not a JPEG\n")})
 
 	a := newAPIServer(t, Config{})
 	var out bytes.Buffer
@@ -70,26 +67,4 @@ func TestAPIScanGolden(t *testing.T) {
 		fmt.Fprintf(&out, "%d %s\n", res.StatusCode, fixed)
 	}
 	golden.Check(t, "api-scan.txt", out.Bytes(), *update)
-}
-
-// noGridPNG is the part of a real newspaper photo above its grid (print
-// and margins, no puzzle), as PNG.
-func noGridPNG(t *testing.T) []byte {
-	t.Helper()
-	src := testenv.Shared(t, "datasets/wicht-v2-train/image1059.jpg")
-	img := gocv.IMRead(src, gocv.IMReadColor)
-	defer img.Close()
-	if img.Empty() {
-		t.Fatalf("%s: OpenCV cannot read it", src)
-	}
-	// The grid's top edge is at row 383 (outlines.csv); keep the rows
-	// above it, less a margin.
-	top := img.Region(image.Rect(0, 0, img.Cols(), 360))
-	defer top.Close()
-	buf, err := gocv.IMEncode(gocv.PNGFileExt, top)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer buf.Close()
-	return bytes.Clone(buf.GetBytes())
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"image"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,23 +31,12 @@ var goldenPhotos = []struct{ name, rel string }{
 	{"pen-check.jpg", "datasets/wicht-mixed-train/image33.jpg"},    // pen entries, one to check
 }
 
-// noGridPhoto writes into dir the part of a real newspaper photo above
-// its grid (print and margins, no puzzle) as PNG and returns its path.
+// noGridPhoto writes into dir the pinned photo with no grid
+// (golden.NoGridPNG) and returns its path.
 func noGridPhoto(t *testing.T, dir string) string {
-	t.Helper()
-	src := testenv.Shared(t, "datasets/wicht-v2-train/image1059.jpg")
-	img := gocv.IMRead(src, gocv.IMReadColor)
-	defer img.Close()
-	if img.Empty() {
-		t.Fatalf("%s: OpenCV cannot read it", src)
-	}
-	// The grid's top edge is at row 383 (outlines.csv); keep the rows
-	// above it, less a margin.
-	top := img.Region(image.Rect(0, 0, img.Cols(), 360))
-	defer top.Close()
 	path := filepath.Join(dir, "no-grid.png")
-	if !gocv.IMWrite(path, top) {
-		t.Fatalf("write %s", path)
+	if err := os.WriteFile(path, golden.NoGridPNG(t), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	return path
 }

@@ -12,12 +12,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"image"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/sudokuar/sudokuar/internal/testenv"
+	"gocv.io/x/gocv"
 )
 
 // Dir is where golden files live, relative to the project's root.
@@ -129,3 +131,26 @@ func Lines(out []byte, fix map[string]func(json.RawMessage) json.RawMessage) ([]
 
 // Zero is a fix that writes 0 for a number that varies (a timing).
 func Zero(json.RawMessage) json.RawMessage { return json.RawMessage("0") }
+
+// NoGridPNG is the part of a real newspaper photo above its grid (print
+// and margins, no puzzle) as PNG: the pinned input with no grid that
+// scan and /api/scan both read.
+func NoGridPNG(tb testing.TB) []byte {
+	tb.Helper()
+	src := testenv.Shared(tb, "datasets/wicht-v2-train/image1059.jpg")
+	img := gocv.IMRead(src, gocv.IMReadColor)
+	defer img.Close()
+	if img.Empty() {
+		tb.Fatalf("%s: OpenCV cannot read it", src)
+	}
+	// The grid's top edge is at row 383 (outlines.csv); keep the rows
+	// above it, less a margin.
+	top := img.Region(image.Rect(0, 0, img.Cols(), 360))
+	defer top.Close()
+	buf, err := gocv.IMEncode(gocv.PNGFileExt, top)
+	if err != nil {
+		tb.Fatalf("%s: %v", src, err)
+	}
+	defer buf.Close()
+	return bytes.Clone(buf.GetBytes())
+}
