@@ -328,7 +328,7 @@ func TestDisputedVoteNotShown(t *testing.T) {
 	}
 	rec := &scripted{det: vision.NewDetector(vision.Options{}), calls: map[uint8]int{},
 		read: map[uint8][]pipeline.Result{10: {ra, ra, ra, rb, rb, rb, rb, rb}}}
-	var statuses []string
+	var statuses []pipeline.Status
 	src := &seqSource{imgs: []gocv.Mat{img}, count: []int{30}}
 	src.ready = func(int) bool { return len(statuses) >= 6 }
 	_, err := Run(src, nil, Options{
@@ -380,7 +380,7 @@ func TestNearMissNotAlone(t *testing.T) {
 			break
 		}
 	}
-	if miss.Status == "" {
+	if miss.Status == pipeline.StatusNone {
 		t.Fatal("no given of A can be missed keeping one solution")
 	}
 	lone := pipeline.Evidence{Conf: miss.Conf, CellPx: 30, Stream: &pipeline.Stream{Readings: 1, Repaired: len(miss.Changed) > 0}}

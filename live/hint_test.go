@@ -118,7 +118,8 @@ func TestMoveBackReported(t *testing.T) {
 	}
 	ra := judged(truthA, nil)
 	rec := unpicked{&scripted{det: vision.NewDetector(vision.Options{}), calls: map[uint8]int{}, read: map[uint8][]pipeline.Result{10: {ra}}}}
-	var statuses, shown []string
+	var statuses []pipeline.Status
+	var shown []string
 	// The cut-off page stays in view until a recognition of it is
 	// reported: on a busy machine the recogniser may still be on the
 	// whole page's frames when twenty cut ones have gone by.
@@ -151,7 +152,7 @@ func TestMoveBackReported(t *testing.T) {
 		}
 	}
 	for i, s := range shown {
-		if s != pipeline.StatusMoveBack {
+		if s != pipeline.StatusMoveBack.String() {
 			t.Errorf("frame %d of the cut-off page: HUD %q, want %q", 20+i, s, pipeline.StatusMoveBack)
 		}
 	}

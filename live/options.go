@@ -110,7 +110,7 @@ type Summary struct {
 	Puzzles      int // distinct puzzles seen (each fresh start of the voter)
 	Solved       int // recognitions whose voted puzzle was solved
 	Elapsed      time.Duration
-	LastStatus   string
+	LastStatus   pipeline.Status
 	Saved        []string // files written by the S key
 }
 

@@ -196,7 +196,7 @@ func (s *session) loop() Summary {
 	}
 	sum.Elapsed = time.Since(start)
 	sum.LastStatus = s.cur.verdict.Status
-	if sum.LastStatus == "" {
+	if sum.LastStatus == pipeline.StatusNone {
 		sum.LastStatus = s.cur.raw.Status
 	}
 	return sum

@@ -74,7 +74,7 @@ func truthReading(tb testing.TB, page string) ocr.Reading {
 // large enough not to be doubted for their size.
 func fromReading(rd ocr.Reading) Result {
 	r := Result{Found: true, CellPx: 40, Pen: PenOf(rd)}
-	r.take(rd, "")
+	r.take(rd, StatusNone)
 	return r
 }
 

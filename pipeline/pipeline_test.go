@@ -49,7 +49,7 @@ func TestProcessBadFrames(t *testing.T) {
 	tests := []struct {
 		name  string
 		frame gocv.Mat
-		want  string
+		want  Status
 	}{
 		{"blank page", blank, StatusNoGrid},
 		{"empty Mat", empty, StatusBadInput},

@@ -5,29 +5,6 @@ import (
 	"github.com/sudokuar/sudokuar/vision"
 )
 
-// Status values of a Result: what happened to one frame, in words a user
-// reads on the HUD and a script matches in JSON.
-const (
-	StatusSolved   = "solved"
-	StatusNoGrid   = "no grid"
-	StatusTooSmall = "move closer"
-	// StatusMoveBack: the grid reaches the edge of the frame (live).
-	StatusMoveBack = "move back"
-	StatusBlurry   = "too blurry"
-	StatusDark     = "too dark"
-	StatusConflict = "no solution"
-	StatusSeveral  = "several solutions"
-	StatusUnread   = "unreadable"
-	// StatusCheck: the givens have one solution, but some cell is not read
-	// surely enough to present it as certain; Check names the cells.
-	StatusCheck = "check cells"
-	// StatusReading: live has read givens with one solution once, and
-	// waits for a second reading to agree before showing it.
-	StatusReading   = "reading ..."
-	StatusBadInput  = "bad input"
-	StatusLoadError = "load error"
-)
-
 // Result is what the pipeline made of one frame. The tagged fields are the
 // JSON line that `scan --json` and `live --json` print; the others carry what
 // an overlay needs to draw it back.
@@ -39,7 +16,7 @@ type Result struct {
 	Box      [2]int        `json:"box"`     // box rows, box columns (0,0 when no grid)
 	Given    string        `json:"given"`   // N² chars, '0' = empty
 	Solution string        `json:"solution"`
-	Status   string        `json:"status"`
+	Status   Status        `json:"status"`
 	Ms       float64       `json:"ms"`
 	Error    string        `json:"error,omitempty"`
 
@@ -107,7 +84,7 @@ type Result struct {
 // Reading is one reading of the givens beside the one a Result reports.
 type Reading struct {
 	Given  string `json:"given"`
-	Status string `json:"status"`
+	Status Status `json:"status"`
 	// Views is how many views were averaged into the reading (fused).
 	Views int `json:"views,omitempty"`
 }

@@ -126,7 +126,7 @@ func goldenLiveResults() []pipeline.Result {
 	if err != nil {
 		panic(err)
 	}
-	read := func(i int, status string) pipeline.Result {
+	read := func(i int, status pipeline.Status) pipeline.Result {
 		return pipeline.Result{
 			Frame: frame(i), Found: true, Corners: corners, Box: [2]int{3, 3}, Given: goldenGiven,
 			Status: status, Ms: 48.5, Conf: conf, CellPx: 31.62,

@@ -159,7 +159,7 @@ func liveRun(c liveConfig, stdout, stderr io.Writer) error {
 	// The summary goes to stderr so that --json output stays clean.
 	var b strings.Builder
 	fmt.Fprintf(&b, "live: %s: %d frames in %.1f s (%.1f fps), %d recognitions, %d puzzle(s), last status: %s",
-		src.Name(), sum.Frames, sum.Elapsed.Seconds(), sum.FPS(), sum.Recognitions, sum.Puzzles, orDash(sum.LastStatus))
+		src.Name(), sum.Frames, sum.Elapsed.Seconds(), sum.FPS(), sum.Recognitions, sum.Puzzles, orDash(sum.LastStatus.String()))
 	if video != nil {
 		fmt.Fprintf(&b, "\nlive: annotated video written to %s", video.Path)
 	}

@@ -14,7 +14,7 @@ import (
 func TestSolutionPrinterMoveBack(t *testing.T) {
 	var out bytes.Buffer
 	p := newSolutionPrinter(&out)
-	for i, st := range []string{pipeline.StatusMoveBack, pipeline.StatusMoveBack, pipeline.StatusNoGrid, pipeline.StatusMoveBack} {
+	for i, st := range []pipeline.Status{pipeline.StatusMoveBack, pipeline.StatusMoveBack, pipeline.StatusNoGrid, pipeline.StatusMoveBack} {
 		f := i * 10
 		p(pipeline.Result{Frame: &f, Status: st})
 	}
