@@ -5,5 +5,6 @@
 // frame for a window, a video file or nothing at all.
 //
 // In: a Source of frames and a pipeline.Options. Out: annotated frames to a
-// Sink, one Event per recognition, and a Summary at the end.
+// Sink, one Recognition per recognition (Options.OnRecognition), and a
+// Summary at the end.
 package live

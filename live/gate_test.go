@@ -88,10 +88,7 @@ func (s *scripted) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result
 	}
 	r := rs[s.calls[mark]%len(rs)]
 	s.calls[mark]++
-	r.Found, r.Grid, r.Box = true, g, [2]int{3, 3}
-	for i, c := range g.Corners {
-		r.Corners[i] = [2]float64{float64(c.X), float64(c.Y)}
-	}
+	r.Found, r.Grid = true, g
 	r.Puzzle = r.Puzzle.Clone()
 	return r
 }
@@ -108,8 +105,8 @@ func judged(g sudoku.Grid, conf []float64) pipeline.Result {
 		}
 	}
 	v := pipeline.Gate(g, pipeline.Judge(g), pipeline.Evidence{Conf: conf})
-	return pipeline.Result{Puzzle: g, Given: sudoku.CellString(g.Cells), Conf: conf, Status: v.Status,
-		Solved: v.Solution, Solution: sudoku.CellString(v.Solution.Cells)}
+	return pipeline.Result{Puzzle: g, Conf: conf, Status: v.Status,
+		Solved: v.Solution}
 }
 
 // TestNoStaleSolutionAfterPageChange plays page A until it is solved, a
@@ -150,8 +147,8 @@ func TestNoStaleSolutionAfterPageChange(t *testing.T) {
 		Every:         5,
 		Undrawn:       true,
 		NewRecognizer: func() (Recognizer, error) { return rec, nil },
-		OnRecognition: func(r pipeline.Result) {
-			if src.at == 2 && r.Given == rb.Given {
+		OnRecognition: func(r Recognition) {
+			if src.at == 2 && r.Given() == rb.Given() {
 				recB++
 			}
 		},
@@ -164,7 +161,7 @@ func TestNoStaleSolutionAfterPageChange(t *testing.T) {
 				if f.Given == sudoku.CellString(truthA.Cells) || f.Solution != "" {
 					t.Errorf("frame %d of page B shows given %q solution %q: page A's", f.Index, f.Given, f.Solution)
 				}
-				if f.Given == rb.Given {
+				if f.Given == rb.Given() {
 					readB++
 				}
 			}
@@ -228,7 +225,7 @@ func TestUnsureVoteNotSolved(t *testing.T) {
 		Every:         5,
 		Undrawn:       true,
 		NewRecognizer: func() (Recognizer, error) { return rec, nil },
-		OnRecognition: func(r pipeline.Result) {
+		OnRecognition: func(r Recognition) {
 			recs++
 			if r.IsSolved() || r.Status == pipeline.StatusSolved {
 				solved++
@@ -290,10 +287,10 @@ func TestNoSmallerPuzzleInsideLarger(t *testing.T) {
 		Every:         5,
 		Undrawn:       true,
 		NewRecognizer: func() (Recognizer, error) { return rec, nil },
-		OnRecognition: func(r pipeline.Result) {
+		OnRecognition: func(r Recognition) {
 			recs++
 			switch {
-			case r.Status == pipeline.StatusSolved && r.Given == r9.Given:
+			case r.Status == pipeline.StatusSolved && r.Given() == r9.Given():
 				solved9++
 			case r.Status == pipeline.StatusSolved:
 				solved4++
@@ -335,7 +332,7 @@ func TestDisputedVoteNotShown(t *testing.T) {
 		Every:         5,
 		Undrawn:       true,
 		NewRecognizer: func() (Recognizer, error) { return rec, nil },
-		OnRecognition: func(r pipeline.Result) { statuses = append(statuses, r.Status) },
+		OnRecognition: func(r Recognition) { statuses = append(statuses, r.Status) },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -398,11 +395,11 @@ func TestNearMissNotAlone(t *testing.T) {
 		NewRecognizer: func() (Recognizer, error) { return rec, nil },
 		OnFrame: func(f FrameInfo) {
 			switch {
-			case src.at == 0 && f.Solution == ra.Solution:
+			case src.at == 0 && f.Solution == ra.Solution():
 				solvedA++
-			case src.at == 2 && f.Given == miss.Given && f.Solution != "":
+			case src.at == 2 && f.Given == miss.Given() && f.Solution != "":
 				shownMiss++
-			case src.at == 2 && f.Given == ra.Given && f.Solution == ra.Solution:
+			case src.at == 2 && f.Given == ra.Given() && f.Solution == ra.Solution():
 				solvedBack++
 			}
 		},

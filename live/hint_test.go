@@ -60,9 +60,9 @@ func TestRecognitionToldWhereTheGridIs(t *testing.T) {
 		NewRecognizer: func() (Recognizer, error) { return rec, nil },
 		OnFrame: func(f FrameInfo) {
 			switch f.Solution {
-			case ra.Solution:
+			case ra.Solution():
 				solvedA++
-			case rb.Solution:
+			case rb.Solution():
 				solvedB++
 			}
 		},
@@ -128,8 +128,8 @@ func TestMoveBackReported(t *testing.T) {
 	_, err := Run(src, nil, Options{
 		Every: 5, Undrawn: true,
 		NewRecognizer: func() (Recognizer, error) { return rec, nil },
-		OnRecognition: func(r pipeline.Result) {
-			if *r.Frame >= 20 {
+		OnRecognition: func(r Recognition) {
+			if r.Frame >= 20 {
 				statuses = append(statuses, r.Status)
 				cutRead.Store(true)
 			}

@@ -48,13 +48,9 @@ func (o *oracle) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result {
 	if err != nil {
 		return pipeline.Result{Status: pipeline.StatusNoGrid, Error: err.Error()}
 	}
-	r := pipeline.Result{Found: true, Grid: g, Box: [2]int{3, 3}, Puzzle: o.puzzle.Clone()}
-	for i, c := range g.Corners {
-		r.Corners[i] = [2]float64{float64(c.X), float64(c.Y)}
-	}
+	r := pipeline.Result{Found: true, Grid: g, Puzzle: o.puzzle.Clone()}
 	v := pipeline.Judge(r.Puzzle)
 	r.Status, r.Solved = v.Status, v.Solution
-	r.Given, r.Solution = sudoku.CellString(r.Puzzle.Cells), sudoku.CellString(v.Solution.Cells)
 	return r
 }
 
@@ -70,7 +66,7 @@ type doubter struct {
 func (d *doubter) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result {
 	r := d.oracle.ProcessPick(frame, pick)
 	if r.Status == pipeline.StatusSolved {
-		r.Status, r.Solved, r.Solution = pipeline.StatusCheck, sudoku.Grid{}, ""
+		r.Status, r.Solved = pipeline.StatusCheck, sudoku.Grid{}
 		r.Check = []pipeline.Check{{Cell: d.cell, Name: "r3c8", Reason: "test"}}
 	}
 	return r

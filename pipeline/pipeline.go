@@ -210,7 +210,7 @@ func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality S
 		r.Turns = k
 	}
 	r.Pen = PenOf(reading).Turn(g.Shape.N(), r.Turns)
-	r.CellPx = math.Round(CellPx(r.Corners, reading.Given.N())/scale*100) / 100
+	r.CellPx = math.Round(CellPx(Corners(g), reading.Given.N())/scale*100) / 100
 	r.take(reading, quality)
 }
 
@@ -256,7 +256,6 @@ func printLike(r ocr.Reading) bool {
 // entries checked against their solution.
 func (r *Result) take(reading ocr.Reading, quality Status) {
 	r.Puzzle = reading.Given
-	r.Given = sudoku.CellString(reading.Given.Cells)
 	r.Prob = reading.Prob
 	r.Conf = make([]float64, len(reading.Conf))
 	for i, c := range reading.Conf {
@@ -284,7 +283,6 @@ func (r *Result) take(reading ocr.Reading, quality Status) {
 	}
 	r.Check = CheckList(v.Check, reading.Given, r.Conf, v.Status, r.Check)
 	r.Status, r.Conflicts, r.Solved = v.Status, v.Conflicts, v.Solution
-	r.Solution = sudoku.CellString(v.Solution.Cells)
 	r.SetMarks(CheckEntries(reading.Given, v.Solution, r.Pen))
 	if r.Pen.Ink() && !slices.ContainsFunc(reading.Given.Cells, func(v int) bool { return v != 0 }) {
 		r.Status = StatusNoPrinted
@@ -319,11 +317,6 @@ func gridChoices(cs []vision.Candidate) []GridChoice {
 func (r *Result) setGrid(g vision.Grid) {
 	r.Found = true
 	r.Grid = g
-	for i, c := range g.Corners {
-		// Hundredths of a pixel: all the precision there is, and short JSON.
-		r.Corners[i] = [2]float64{math.Round(float64(c.X)*100) / 100, math.Round(float64(c.Y)*100) / 100}
-	}
-	r.Box = [2]int{g.Shape.BoxRows, g.Shape.BoxCols}
 }
 
 // statusOf turns the detector's typed error into the words a user reads.
