@@ -29,20 +29,21 @@ type Result struct {
 	Ms       float64         `json:"ms"`
 	Error    string          `json:"error,omitempty"`
 
-	Conflicts []int     `json:"conflicts,omitempty"`
-	Changed   []int     `json:"changed,omitempty"`
-	Grids     []Grid    `json:"grids,omitempty"`
-	Check     []Check   `json:"check,omitempty"`
-	Symbols   string    `json:"symbols,omitempty"`
-	Conf      []float64 `json:"conf,omitempty"`
-	Turns     int       `json:"turns,omitempty"`
-	CellPx    float64   `json:"cell_px,omitempty"`
+	Conflicts []int     `json:"conflicts,omitempty"` // cells (row-major) of givens that break a rule
+	Changed   []int     `json:"changed,omitempty"`   // cells the OCR's repair read as a less likely value
+	Grids     []Grid    `json:"grids,omitempty"`     // the grids in view, when more than one
+	Check     []Check   `json:"check,omitempty"`     // cells to check before trusting a solution
+	Symbols   string    `json:"symbols,omitempty"`   // how the page writes values above 9 (given says A..)
+	Conf      []float64 `json:"conf,omitempty"`      // per cell, how sure the reading is of its value
+	Turns     int       `json:"turns,omitempty"`     // quarter turns the page lay from upright
+	CellPx    float64   `json:"cell_px,omitempty"`   // a cell's side in the pixels it was read from
 	// Own and Fused are live's: what the recognised frame read alone, and
 	// what the fusion of the page's latest views read (live.Recognition).
 	Own   *Reading `json:"own,omitempty"`
 	Fused *Reading `json:"fused,omitempty"`
 
-	Entries    string  `json:"entries,omitempty"`
+	// What the player wrote on a pen page (pipeline.CheckEntries).
+	Entries    string  `json:"entries,omitempty"` // N² chars, '0' = no entry
 	Mistakes   []int   `json:"mistakes,omitempty"`
 	Clashes    []int   `json:"clashes,omitempty"`
 	Notes      []int   `json:"notes,omitempty"`
