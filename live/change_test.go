@@ -161,7 +161,7 @@ func TestSwapNoticedAfterSizeChange(t *testing.T) {
 		if err != nil {
 			t.Fatalf("page A again: %v", err)
 		}
-		if info := s.draw(&a, g, true, 1); refN == 9 && info.Solution != ra.Solution {
+		if info := s.draw(&a, g, true, 1); refN == 9 && info.Solution != ra.Solution() {
 			t.Errorf("page A's own solution not drawn on it (status %q)", info.Status)
 		}
 		g, err = s.locateAndSchedule(b, 2)
@@ -247,7 +247,7 @@ func TestSameBookPageHeld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info := s.draw(&a, g, true, 1); info.Solution != ra.Solution {
+	if info := s.draw(&a, g, true, 1); info.Solution != ra.Solution() {
 		t.Errorf("image1036's own solution not drawn on it (status %q)", info.Status)
 	}
 	g, err = s.locateAndSchedule(b, 2)

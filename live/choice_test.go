@@ -6,7 +6,6 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/synth"
 )
@@ -63,10 +62,10 @@ func TestTabSwitchesGrid(t *testing.T) {
 	var followed []int // GridAt per frame
 	_, err = Run(src, sink, Options{
 		Every: 5,
-		OnRecognition: func(r pipeline.Result) {
+		OnRecognition: func(r Recognition) {
 			if r.IsSolved() {
-				got = append(got, reading{*r.Frame, r.Given})
-				sink.read(*r.Frame)
+				got = append(got, reading{r.Frame, r.Given()})
+				sink.read(r.Frame)
 			}
 		},
 		OnFrame: func(f FrameInfo) {

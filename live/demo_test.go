@@ -148,10 +148,10 @@ func TestDemoHeadless(t *testing.T) {
 	}
 	defer src.Close()
 	var frames []FrameInfo
-	var recs []pipeline.Result
+	var recs []Recognition
 	sum, err := Run(src, nil, Options{
 		OnFrame:       func(f FrameInfo) { frames = append(frames, f) },
-		OnRecognition: func(r pipeline.Result) { recs = append(recs, r) },
+		OnRecognition: func(r Recognition) { recs = append(recs, r) },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -213,15 +213,15 @@ func TestDemoHeadless(t *testing.T) {
 	// (after voting); allow the odd frame that vision rejects.
 	read, tried := 0, 0
 	for _, r := range recs {
-		tr := d.frames[*r.Frame]
+		tr := d.frames[r.Frame]
 		if !tr.full {
 			continue
 		}
 		tried++
-		if r.Given == d.puzzles[tr.puzzle] {
+		if r.Given() == d.puzzles[tr.puzzle] {
 			read++
 		} else {
-			t.Logf("frame %d: %s given %s, truth %s", *r.Frame, r.Status, r.Given, d.puzzles[tr.puzzle])
+			t.Logf("frame %d: %s given %s, truth %s", r.Frame, r.Status, r.Given(), d.puzzles[tr.puzzle])
 		}
 	}
 	if tried == 0 || read < tried*9/10 {
@@ -315,7 +315,7 @@ func TestDemoTurned(t *testing.T) {
 	right, wrong, turns, first := 0, 0, -1, -1
 	_, err = Run(src, nil, Options{
 		MaxFrames:     60,
-		OnRecognition: func(r pipeline.Result) { turns = r.Turns },
+		OnRecognition: func(r Recognition) { turns = r.Turns },
 		OnFrame: func(f FrameInfo) {
 			switch {
 			case f.Solution == want:

@@ -7,5 +7,6 @@
 // shown is pipeline.Gate's verdict on the vote.
 //
 // In: a Source of frames and a pipeline.Options. Out: annotated frames to a
-// Sink, one Event per recognition, and a Summary at the end.
+// Sink, one Recognition per recognition (Options.OnRecognition), and a
+// Summary at the end.
 package live

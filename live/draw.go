@@ -118,21 +118,21 @@ func (s *session) puzzleGrid(g vision.Grid) vision.Grid {
 // status is the HUD message for this frame.
 func (s *session) status(located bool) string {
 	// failed: the latest recognition read no puzzle, and says why.
-	failed := len(s.cur.raw.Puzzle.Cells) == 0 && s.cur.raw.Status != ""
+	failed := len(s.cur.raw.Puzzle.Cells) == 0 && s.cur.raw.Status != pipeline.StatusNone
 	if !located {
 		if s.atEdge() {
-			return pipeline.StatusMoveBack
+			return pipeline.StatusMoveBack.String()
 		}
 		if failed {
-			return s.cur.raw.Status // e.g. move closer, too dark
+			return s.cur.raw.Status.String() // e.g. move closer, too dark
 		}
-		return pipeline.StatusNoGrid
+		return pipeline.StatusNoGrid.String()
 	}
 	if s.page.waiting() || len(s.cur.puzzle.Cells) == 0 {
 		if failed {
-			return s.cur.raw.Status // move closer, too blurry, no grid
+			return s.cur.raw.Status.String() // move closer, too blurry, no grid
 		}
-		return pipeline.StatusReading
+		return pipeline.StatusReading.String()
 	}
 	v := s.cur.verdict
 	if v.Status == pipeline.StatusConflict && len(v.Conflicts) > 0 {
@@ -141,5 +141,5 @@ func (s *session) status(located bool) string {
 	if v.Status == pipeline.StatusCheck {
 		return pipeline.CheckMessage(v.Check, s.cur.puzzle.N())
 	}
-	return v.Status
+	return v.Status.String()
 }

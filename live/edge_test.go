@@ -72,13 +72,13 @@ func TestPageCutGridWhole(t *testing.T) {
 								first = f.Index
 							}
 						}
-						if first >= 0 && f.Status == pipeline.StatusMoveBack {
+						if first >= 0 && f.Status == pipeline.StatusMoveBack.String() {
 							moveBack++
 						}
 						return
 					}
 					cutFrames++
-					if f.Status != pipeline.StatusMoveBack {
+					if f.Status != pipeline.StatusMoveBack.String() {
 						t.Errorf("frame %d, the grid across the edge: HUD %q, want %q", f.Index, f.Status, pipeline.StatusMoveBack)
 					}
 					if f.Solution != "" || f.Given != "" {
@@ -159,7 +159,7 @@ func TestGridGrazingEdge(t *testing.T) {
 							first = f.Index
 						}
 					}
-					if first >= 0 && f.Status == pipeline.StatusMoveBack {
+					if first >= 0 && f.Status == pipeline.StatusMoveBack.String() {
 						moveBack++
 					}
 				},
@@ -284,7 +284,7 @@ func TestReadJobCut(t *testing.T) {
 	tests := []struct {
 		name   string
 		grid   [4]gocv.Point2f  // followed, and found by the reading
-		status string           // the reading's
+		status pipeline.Status  // the reading's
 		read   *[4]gocv.Point2f // last read whole (nil: none)
 		want   bool
 	}{

@@ -121,17 +121,17 @@ func (f *fuser) take(frame gocv.Mat, res pipeline.Result) {
 // and, when that reading agrees with the vote, counts its confidence too
 // (fusedEvidence) under the same gate; otherwise ev.Conf and verdict stand.
 // It also returns the mean's reading when fusion was tried (else nil).
-func (f *fuser) recheck(voted sudoku.Grid, rules, verdict pipeline.Verdict, ev pipeline.Evidence, g vision.Grid) ([]float64, pipeline.Verdict, *pipeline.Reading) {
+func (f *fuser) recheck(voted sudoku.Grid, rules, verdict pipeline.Verdict, ev pipeline.Evidence, g vision.Grid) ([]float64, pipeline.Verdict, *Reading) {
 	held := verdict.Status == pipeline.StatusCheck || verdict.Status == pipeline.StatusTooSmall
 	if rules.Status != pipeline.StatusSolved || !held || !f.now {
 		return ev.Conf, verdict, nil
 	}
 	m, k := f.fuse()
 	if k < 2 {
-		return ev.Conf, verdict, &pipeline.Reading{Views: k}
+		return ev.Conf, verdict, &Reading{Views: k}
 	}
 	fused := f.cr.ReadCanvas(m, g, f.frame)
-	read := &pipeline.Reading{Given: sudoku.CellString(fused.Puzzle.Cells), Status: fused.Status, Views: k}
+	read := &Reading{Given: sudoku.CellString(fused.Puzzle.Cells), Status: fused.Status, Views: k}
 	if fused.Turns != 0 || read.Given != sudoku.CellString(voted.Cells) {
 		return ev.Conf, verdict, read
 	}

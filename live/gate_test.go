@@ -88,10 +88,7 @@ func (s *scripted) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result
 	}
 	r := rs[s.calls[mark]%len(rs)]
 	s.calls[mark]++
-	r.Found, r.Grid, r.Box = true, g, [2]int{3, 3}
-	for i, c := range g.Corners {
-		r.Corners[i] = [2]float64{float64(c.X), float64(c.Y)}
-	}
+	r.Found, r.Grid = true, g
 	r.Puzzle = r.Puzzle.Clone()
 	return r
 }
@@ -108,8 +105,8 @@ func judged(g sudoku.Grid, conf []float64) pipeline.Result {
 		}
 	}
 	v := pipeline.Gate(g, pipeline.Judge(g), pipeline.Evidence{Conf: conf})
-	return pipeline.Result{Puzzle: g, Given: sudoku.CellString(g.Cells), Conf: conf, Status: v.Status,
-		Solved: v.Solution, Solution: sudoku.CellString(v.Solution.Cells)}
+	return pipeline.Result{Puzzle: g, Conf: conf, Status: v.Status,
+		Solved: v.Solution}
 }
 
 // TestNoStaleSolutionAfterPageChange plays page A until it is solved, a
@@ -150,8 +147,8 @@ func TestNoStaleSolutionAfterPageChange(t *testing.T) {
 		Every:         5,
 		Undrawn:       true,
 		NewRecognizer: func() (Recognizer, error) { return rec, nil },
-		OnRecognition: func(r pipeline.Result) {
-			if src.at == 2 && r.Given == rb.Given {
+		OnRecognition: func(r Recognition) {
+			if src.at == 2 && r.Given() == rb.Given() {
 				recB++
 			}
 		},
@@ -164,7 +161,7 @@ func TestNoStaleSolutionAfterPageChange(t *testing.T) {
 				if f.Given == sudoku.CellString(truthA.Cells) || f.Solution != "" {
 					t.Errorf("frame %d of page B shows given %q solution %q: page A's", f.Index, f.Given, f.Solution)
 				}
-				if f.Given == rb.Given {
+				if f.Given == rb.Given() {
 					readB++
 				}
 			}
@@ -228,7 +225,7 @@ func TestUnsureVoteNotSolved(t *testing.T) {
 		Every:         5,
 		Undrawn:       true,
 		NewRecognizer: func() (Recognizer, error) { return rec, nil },
-		OnRecognition: func(r pipeline.Result) {
+		OnRecognition: func(r Recognition) {
 			recs++
 			if r.IsSolved() || r.Status == pipeline.StatusSolved {
 				solved++
@@ -290,10 +287,10 @@ func TestNoSmallerPuzzleInsideLarger(t *testing.T) {
 		Every:         5,
 		Undrawn:       true,
 		NewRecognizer: func() (Recognizer, error) { return rec, nil },
-		OnRecognition: func(r pipeline.Result) {
+		OnRecognition: func(r Recognition) {
 			recs++
 			switch {
-			case r.Status == pipeline.StatusSolved && r.Given == r9.Given:
+			case r.Status == pipeline.StatusSolved && r.Given() == r9.Given():
 				solved9++
 			case r.Status == pipeline.StatusSolved:
 				solved4++
@@ -326,7 +323,7 @@ func TestDisputedVoteNotShown(t *testing.T) {
 	if ra.Status != pipeline.StatusSolved || rb.Status != pipeline.StatusSeveral {
 		t.Fatalf("readings %s, %s: want solved, several solutions", ra.Status, rb.Status)
 	}
-	var statuses []string
+	var statuses []pipeline.Status
 	for _, r := range scriptedReports(t, img, []pipeline.Result{ra, ra, ra, rb, rb, rb, rb, rb}, 6) {
 		statuses = append(statuses, r.Status)
 	}
@@ -370,7 +367,7 @@ func TestNearMissNotAlone(t *testing.T) {
 			break
 		}
 	}
-	if miss.Status == "" {
+	if miss.Status == pipeline.StatusNone {
 		t.Fatal("no given of A can be missed keeping one solution")
 	}
 	lone := pipeline.Evidence{Conf: miss.Conf, CellPx: 30, Stream: &pipeline.Stream{Stood: 1, Repaired: len(miss.Changed) > 0}}
@@ -388,11 +385,11 @@ func TestNearMissNotAlone(t *testing.T) {
 		NewRecognizer: func() (Recognizer, error) { return rec, nil },
 		OnFrame: func(f FrameInfo) {
 			switch {
-			case src.at == 0 && f.Solution == ra.Solution:
+			case src.at == 0 && f.Solution == ra.Solution():
 				solvedA++
-			case src.at == 2 && f.Given == miss.Given && f.Solution != "":
+			case src.at == 2 && f.Given == miss.Given() && f.Solution != "":
 				shownMiss++
-			case src.at == 2 && f.Given == ra.Given && f.Solution == ra.Solution:
+			case src.at == 2 && f.Given == ra.Given() && f.Solution == ra.Solution():
 				solvedBack++
 			}
 		},
@@ -448,9 +445,10 @@ func TestVoteTurnedSolvableWaits(t *testing.T) {
 	if rx.Status != pipeline.StatusConflict {
 		t.Fatalf("the misread page: %s, want %s", rx.Status, pipeline.StatusConflict)
 	}
-	var statuses, givens []string
+	var statuses []pipeline.Status
+	var givens []string
 	for _, r := range scriptedReports(t, img, append([]pipeline.Result{rx, rx, rx}, slices.Repeat([]pipeline.Result{ra}, 20)...), 6) {
-		statuses, givens = append(statuses, r.Status), append(givens, r.Given)
+		statuses, givens = append(statuses, r.Status), append(givens, r.Given())
 	}
 	want := sudoku.CellString(truthA.Cells)
 	flipped := slices.Index(givens, want)
@@ -468,17 +466,17 @@ func TestVoteTurnedSolvableWaits(t *testing.T) {
 // scriptedReports shows img (marked 10, see markedPage) for at least 30
 // frames and until atLeast recognitions are in, the recogniser reading it
 // as reads in turn, and returns what each recognition reported.
-func scriptedReports(t *testing.T, img gocv.Mat, reads []pipeline.Result, atLeast int) []pipeline.Result {
+func scriptedReports(t *testing.T, img gocv.Mat, reads []pipeline.Result, atLeast int) []Recognition {
 	t.Helper()
 	rec := &scripted{det: vision.NewDetector(vision.Options{}), calls: map[uint8]int{}, read: map[uint8][]pipeline.Result{10: reads}}
-	var out []pipeline.Result
+	var out []Recognition
 	src := &seqSource{imgs: []gocv.Mat{img}, count: []int{30}}
 	src.ready = func(int) bool { return len(out) >= atLeast }
 	_, err := Run(src, nil, Options{
 		Every:         5,
 		Undrawn:       true,
 		NewRecognizer: func() (Recognizer, error) { return rec, nil },
-		OnRecognition: func(r pipeline.Result) { out = append(out, r) },
+		OnRecognition: func(r Recognition) { out = append(out, r) },
 	})
 	if err != nil {
 		t.Fatal(err)

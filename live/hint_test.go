@@ -60,9 +60,9 @@ func TestRecognitionToldWhereTheGridIs(t *testing.T) {
 		NewRecognizer: func() (Recognizer, error) { return rec, nil },
 		OnFrame: func(f FrameInfo) {
 			switch f.Solution {
-			case ra.Solution:
+			case ra.Solution():
 				solvedA++
-			case rb.Solution:
+			case rb.Solution():
 				solvedB++
 			}
 		},
@@ -118,7 +118,8 @@ func TestMoveBackReported(t *testing.T) {
 	}
 	ra := judged(truthA, nil)
 	rec := unpicked{&scripted{det: vision.NewDetector(vision.Options{}), calls: map[uint8]int{}, read: map[uint8][]pipeline.Result{10: {ra}}}}
-	var statuses, shown []string
+	var statuses []pipeline.Status
+	var shown []string
 	// The cut-off page stays in view until a recognition of it is
 	// reported: on a busy machine the recogniser may still be on the
 	// whole page's frames when twenty cut ones have gone by.
@@ -127,8 +128,8 @@ func TestMoveBackReported(t *testing.T) {
 	_, err := Run(src, nil, Options{
 		Every: 5, Undrawn: true,
 		NewRecognizer: func() (Recognizer, error) { return rec, nil },
-		OnRecognition: func(r pipeline.Result) {
-			if *r.Frame >= 20 {
+		OnRecognition: func(r Recognition) {
+			if r.Frame >= 20 {
 				statuses = append(statuses, r.Status)
 				cutRead.Store(true)
 			}
@@ -151,7 +152,7 @@ func TestMoveBackReported(t *testing.T) {
 		}
 	}
 	for i, s := range shown {
-		if s != pipeline.StatusMoveBack {
+		if s != pipeline.StatusMoveBack.String() {
 			t.Errorf("frame %d of the cut-off page: HUD %q, want %q", 20+i, s, pipeline.StatusMoveBack)
 		}
 	}

@@ -32,7 +32,7 @@ func TestLongRunNoMatLeak(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := 0
-	sum, err := Run(src, out, Options{MaxFrames: 3 * len(d.frames), OnRecognition: func(pipeline.Result) { recs++ }})
+	sum, err := Run(src, out, Options{MaxFrames: 3 * len(d.frames), OnRecognition: func(Recognition) { recs++ }})
 	src.Close()
 	out.Close()
 	if err != nil {

@@ -33,9 +33,9 @@ type Options struct {
 	// (default: the working folder).
 	SaveDir string
 	// OnRecognition, if set, is called (on the display goroutine) with each
-	// recognition's result: the voted givens and their solution, with Frame
-	// set to the index of the frame that was recognised.
-	OnRecognition func(pipeline.Result)
+	// recognition: the voted givens and their solution, and the index of
+	// the frame that was recognised.
+	OnRecognition func(Recognition)
 	// OnFrame, if set, is called after each frame is drawn, for tests and
 	// measurements, and for front ends that draw the frame themselves.
 	OnFrame func(FrameInfo)
@@ -110,7 +110,7 @@ type Summary struct {
 	Puzzles      int // distinct puzzles seen (each fresh start of the voter)
 	Solved       int // recognitions whose voted puzzle was solved
 	Elapsed      time.Duration
-	LastStatus   string
+	LastStatus   pipeline.Status
 	Saved        []string // files written by the S key
 }
 

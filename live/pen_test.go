@@ -103,11 +103,11 @@ func TestPenKeys(t *testing.T) {
 			defer src.Close()
 			po := &penOracle{oracle: newOracle(t, classic), entries: c.entries, misreadAt: 2, misread: misread}
 			var frames []FrameInfo
-			var reports []pipeline.Result
+			var reports []Recognition
 			_, err = Run(src, &keySink{keys: c.keys}, Options{
 				NewRecognizer: func() (Recognizer, error) { return po, nil },
 				OnFrame:       func(f FrameInfo) { frames = append(frames, f) },
-				OnRecognition: func(r pipeline.Result) { reports = append(reports, r) },
+				OnRecognition: func(r Recognition) { reports = append(reports, r) },
 				Undrawn:       c.undrawn,
 			})
 			if err != nil {
@@ -121,7 +121,7 @@ func TestPenKeys(t *testing.T) {
 			}
 			for _, r := range reports {
 				if slices.Contains(r.Mistakes, misread) {
-					t.Errorf("recognition of frame %d calls the misread right entry wrong: %v", *r.Frame, r.Mistakes)
+					t.Errorf("recognition of frame %d calls the misread right entry wrong: %v", r.Frame, r.Mistakes)
 				}
 			}
 			var checked, filled, hinted, solved bool
@@ -321,7 +321,7 @@ func swappedPhoto(t *testing.T, p *pipeline.Pipeline, photo string, entries []in
 	if a < 0 || b < 0 || !r.Found {
 		t.Fatalf("%s: no two entries to exchange, or no grid (%s)", photo, r.Status)
 	}
-	if err := held.SwapCells(&img, r.Corners, a, b); err != nil {
+	if err := held.SwapCells(&img, pipeline.Corners(r.Grid), a, b); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), filepath.Base(photo))

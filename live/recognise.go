@@ -37,7 +37,7 @@ type view struct {
 	printArea float64
 	// fused is what the mean of the page's latest views read, when the
 	// gate held the vote back and fusion was tried (nil: not tried).
-	fused *pipeline.Reading
+	fused *Reading
 	// cutOff: the grid reached the edge of the recognised frame (job.cutOff).
 	cutOff bool
 	// whole is the grid of the page's latest reading that read the whole

@@ -6,7 +6,6 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/sudokuar/sudokuar/pipeline"
-	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/vision"
 )
 
@@ -196,7 +195,7 @@ func (s *session) loop() Summary {
 	}
 	sum.Elapsed = time.Since(start)
 	sum.LastStatus = s.cur.verdict.Status
-	if sum.LastStatus == "" {
+	if sum.LastStatus == pipeline.StatusNone {
 		sum.LastStatus = s.cur.raw.Status
 	}
 	return sum
@@ -235,17 +234,15 @@ func (s *session) accept(v view, sum *Summary) {
 	}
 }
 
-// report is the Result a script sees for one recognition: where the grid
-// was and how long it took from the raw result; the givens, solution and
+// report is what a script sees of one recognition: where the grid was
+// and how long it took from the raw result; the givens, solution and
 // status from the vote, except that a frame whose grid reached the edge
 // says "move back", as the HUD did.
-func (s *session) report(v view) pipeline.Result {
+func (s *session) report(v view) Recognition {
 	r := v.raw
-	frame := v.frame
-	r.Frame = &frame
 	if len(v.puzzle.Cells) > 0 && r.Found && len(r.Puzzle.Cells) > 0 {
-		r.Given = sudoku.CellString(v.puzzle.Cells)
-		r.Solution = sudoku.CellString(v.verdict.Solution.Cells)
+		r.Puzzle = v.puzzle
+		r.Solved = v.verdict.Solution
 		r.Status = v.verdict.Status
 		r.Conflicts = v.verdict.Conflicts
 		r.Check = pipeline.CheckList(v.verdict.Check, v.puzzle, v.conf, v.verdict.Status, r.Check)
@@ -254,14 +251,14 @@ func (s *session) report(v view) pipeline.Result {
 	// were judged against its own solution, not the vote's.
 	r.Pen = v.pen
 	r.SetMarks(v.marks)
-	if r.Found && len(v.raw.Puzzle.Cells) > 0 {
-		r.Own = &pipeline.Reading{Given: sudoku.CellString(v.raw.Puzzle.Cells), Status: v.raw.Status}
+	rec := Recognition{Result: r, Frame: v.frame, Fused: v.fused}
+	if v.raw.Found && len(v.raw.Puzzle.Cells) > 0 {
+		rec.Own = &Reading{Given: v.raw.Given(), Status: v.raw.Status}
 	}
-	r.Fused = v.fused
 	if v.cutOff {
 		// What the HUD said of that frame (status): nothing was drawn
 		// into a grid reaching the edge.
-		r.Status = pipeline.StatusMoveBack
+		rec.Status = pipeline.StatusMoveBack
 	}
-	return r
+	return rec
 }

@@ -48,13 +48,9 @@ func (o *oracle) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result {
 	if err != nil {
 		return pipeline.Result{Status: pipeline.StatusNoGrid, Error: err.Error()}
 	}
-	r := pipeline.Result{Found: true, Grid: g, Box: [2]int{3, 3}, Puzzle: o.puzzle.Clone()}
-	for i, c := range g.Corners {
-		r.Corners[i] = [2]float64{float64(c.X), float64(c.Y)}
-	}
+	r := pipeline.Result{Found: true, Grid: g, Puzzle: o.puzzle.Clone()}
 	v := pipeline.Judge(r.Puzzle)
 	r.Status, r.Solved = v.Status, v.Solution
-	r.Given, r.Solution = sudoku.CellString(r.Puzzle.Cells), sudoku.CellString(v.Solution.Cells)
 	return r
 }
 
@@ -70,7 +66,7 @@ type doubter struct {
 func (d *doubter) ProcessPick(frame gocv.Mat, pick vision.Pick) pipeline.Result {
 	r := d.oracle.ProcessPick(frame, pick)
 	if r.Status == pipeline.StatusSolved {
-		r.Status, r.Solved, r.Solution = pipeline.StatusCheck, sudoku.Grid{}, ""
+		r.Status, r.Solved = pipeline.StatusCheck, sudoku.Grid{}
 		r.Check = []pipeline.Check{{Cell: d.cell, Name: "r3c8", Reason: "test"}}
 	}
 	return r
@@ -329,22 +325,22 @@ func TestStatusMessages(t *testing.T) {
 		want    string
 		cutOff  bool
 	}{
-		{"the grid reaches the frame's edge", view{}, -1, false, pipeline.StatusMoveBack, true},
+		{"the grid reaches the frame's edge", view{}, -1, false, pipeline.StatusMoveBack.String(), true},
 		{"confirming a new puzzle", view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusReading}}, -1, true, "reading ...", false},
-		{"cells too small", view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusTooSmall, Check: []int{4}}}, -1, true, pipeline.StatusTooSmall, false},
-		{"nothing yet, no grid", view{}, -1, false, pipeline.StatusNoGrid, false},
+		{"cells too small", view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusTooSmall, Check: []int{4}}}, -1, true, pipeline.StatusTooSmall.String(), false},
+		{"nothing yet, no grid", view{}, -1, false, pipeline.StatusNoGrid.String(), false},
 		{"nothing yet, grid", view{}, -1, true, "reading ...", false},
-		{"too dark", view{raw: pipeline.Result{Status: pipeline.StatusDark}}, -1, false, pipeline.StatusDark, false},
-		{"move closer", view{raw: pipeline.Result{Found: true, Status: pipeline.StatusTooSmall}}, -1, true, pipeline.StatusTooSmall, false},
-		{"move closer, corners not followed", view{raw: pipeline.Result{Found: true, Status: pipeline.StatusTooSmall}}, -1, false, pipeline.StatusTooSmall, false},
-		{"a quad that is no grid", view{raw: pipeline.Result{Status: pipeline.StatusNoGrid}}, -1, true, pipeline.StatusNoGrid, false},
-		{"solved", view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSolved}}, -1, true, pipeline.StatusSolved, false},
-		{"solved, grid lost", view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSolved}}, -1, false, pipeline.StatusNoGrid, false},
-		{"several", view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSeveral}}, -1, true, pipeline.StatusSeveral, false},
+		{"too dark", view{raw: pipeline.Result{Status: pipeline.StatusDark}}, -1, false, pipeline.StatusDark.String(), false},
+		{"move closer", view{raw: pipeline.Result{Found: true, Status: pipeline.StatusTooSmall}}, -1, true, pipeline.StatusTooSmall.String(), false},
+		{"move closer, corners not followed", view{raw: pipeline.Result{Found: true, Status: pipeline.StatusTooSmall}}, -1, false, pipeline.StatusTooSmall.String(), false},
+		{"a quad that is no grid", view{raw: pipeline.Result{Status: pipeline.StatusNoGrid}}, -1, true, pipeline.StatusNoGrid.String(), false},
+		{"solved", view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSolved}}, -1, true, pipeline.StatusSolved.String(), false},
+		{"solved, grid lost", view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSolved}}, -1, false, pipeline.StatusNoGrid.String(), false},
+		{"several", view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSeveral}}, -1, true, pipeline.StatusSeveral.String(), false},
 		{"conflicts", view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusConflict, Conflicts: []int{3, 7}}}, -1, true, "no solution: 2 conflicting cells", false},
 		{"page may have changed", view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSolved}}, 40, true, "reading ...", false},
 		{"check cells", view{raw: read, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusCheck, Check: []int{3, 25}}}, -1, true, "check cells r1c4 r3c8", false},
-		{"blurred frame keeps the puzzle", view{raw: pipeline.Result{Found: true, Status: pipeline.StatusBlurry}, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSolved}}, -1, true, pipeline.StatusSolved, false},
+		{"blurred frame keeps the puzzle", view{raw: pipeline.Result{Found: true, Status: pipeline.StatusBlurry}, puzzle: puzzle, verdict: pipeline.Verdict{Status: pipeline.StatusSolved}}, -1, true, pipeline.StatusSolved.String(), false},
 	}
 	for _, tc := range tests {
 		s := session{cur: tc.cur, page: waitingFrom(tc.confirm)}

@@ -139,11 +139,11 @@ func TestBlurredPageRead(t *testing.T) {
 			_, err := Run(ls, nil, Options{
 				Undrawn:       true,
 				NewRecognizer: func() (Recognizer, error) { return ls, nil },
-				OnRecognition: func(r pipeline.Result) {
+				OnRecognition: func(r Recognition) {
 					if r.Status != pipeline.StatusSolved {
 						return
 					}
-					if r.Given != want {
+					if r.Given() != want {
 						wrong++
 						return
 					}
@@ -190,8 +190,8 @@ func TestCadenceAfterRead(t *testing.T) {
 				settled = f.Index
 			}
 		},
-		OnRecognition: func(r pipeline.Result) {
-			if settled >= 0 && *r.Frame > settled {
+		OnRecognition: func(r Recognition) {
+			if settled >= 0 && r.Frame > settled {
 				since++
 			}
 		},

@@ -3,7 +3,9 @@
 // (validation, solution). `sudokuar scan`, `sudokuar live` and the benchmarks
 // all call it; none keeps a private copy.
 //
-// In: a BGR frame (gocv.Mat). Out: a Result (corners, box shape, givens,
-// solution, status, timing, and on a pen page the entries checked against
-// the solution), which Draw paints back onto the frame.
+// In: a BGR frame (gocv.Mat). Out: a Result (the grid found, the givens
+// and their solution as grids, a typed Status, timing, and on a pen page
+// the entries checked against the solution), which Draw paints back onto
+// the frame. A Result has no JSON form: the front ends encode it with
+// internal/wire.
 package pipeline

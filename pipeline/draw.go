@@ -49,7 +49,7 @@ func (r Result) Picture(solve bool) Picture {
 	case len(r.Puzzle.Cells) > 0:
 		p.ShowGivens = true
 	}
-	msg := r.Status
+	msg := r.Status.String()
 	if len(r.Conflicts) > 0 {
 		msg = fmt.Sprintf("%s: %d conflicting cells", r.Status, len(r.Conflicts))
 	}

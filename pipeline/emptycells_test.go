@@ -49,13 +49,13 @@ func TestSmallCellsNotEmptied(t *testing.T) {
 		r := p.Process(frame)
 		frame.Close()
 		want := sudoku.CellString(truth.Cells)
-		if r.Given != want {
-			t.Errorf("%s frame %d (cells %.1f px): read %s (%s), want %s", c.photo, c.f, r.CellPx, r.Given, r.Status, want)
+		if r.Given() != want {
+			t.Errorf("%s frame %d (cells %.1f px): read %s (%s), want %s", c.photo, c.f, r.CellPx, r.Given(), r.Status, want)
 		}
 		if sol, err := sudoku.Solve(truth); err != nil {
 			t.Fatalf("%s: %v", c.photo, err)
 		} else if r.Status == StatusSolved && !sol.Equal(r.Solved) {
-			t.Errorf("%s frame %d: shown solved with a wrong solution (givens %s)", c.photo, c.f, r.Given)
+			t.Errorf("%s frame %d: shown solved with a wrong solution (givens %s)", c.photo, c.f, r.Given())
 		}
 	}
 }

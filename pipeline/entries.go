@@ -16,10 +16,6 @@ import (
 // it was read surely and the givens' solution is certain; any other doubt
 // is "check rXcY".
 
-// StatusNoPrinted is the status of a page with ink but no printed digit:
-// there are no givens to solve, and the pen is never solved from.
-const StatusNoPrinted = "no printed digits (handwriting only)"
-
 // ProgressSolved is Result.Progress for a page full and right.
 const ProgressSolved = "solved"
 

@@ -74,7 +74,7 @@ func truthReading(tb testing.TB, page string) ocr.Reading {
 // large enough not to be doubted for their size.
 func fromReading(rd ocr.Reading) Result {
 	r := Result{Found: true, CellPx: 40, Pen: PenOf(rd)}
-	r.take(rd, "")
+	r.take(rd, StatusNone)
 	return r
 }
 
@@ -147,8 +147,8 @@ func TestEntriesOnHeldOutPages(t *testing.T) {
 					continue
 				}
 				r := fromReading(c.rd())
-				if r.Given != sudoku.CellString(rd.Given.Cells) {
-					t.Errorf("%s: given %s, want the printed digits", c.name, r.Given)
+				if r.Given() != sudoku.CellString(rd.Given.Cells) {
+					t.Errorf("%s: given %s, want the printed digits", c.name, r.Given())
 				}
 				if c.name == "as written" && r.Entries != sudoku.CellString(rd.Entries) {
 					t.Errorf("%s: entries %s, want %s", c.name, r.Entries, sudoku.CellString(rd.Entries))
@@ -168,8 +168,8 @@ func TestEntriesOnHeldOutPages(t *testing.T) {
 				if !slices.Equal(check, c.check) {
 					t.Errorf("%s: entry_check %v, want %v", c.name, r.EntryCheck, c.check)
 				}
-				if c.name == "gate holds the givens" && (r.Status == StatusSolved || r.Solution != strings.Repeat("0", 81) && r.Solution != "") {
-					t.Errorf("%s: status %q solution %q, want the solution held", c.name, r.Status, r.Solution)
+				if c.name == "gate holds the givens" && (r.Status == StatusSolved || r.Solution() != strings.Repeat("0", 81) && r.Solution() != "") {
+					t.Errorf("%s: status %q solution %q, want the solution held", c.name, r.Status, r.Solution())
 				}
 				if r.Progress == "" {
 					t.Errorf("%s: no progress", c.name)
@@ -254,8 +254,8 @@ func TestCheckEntries(t *testing.T) {
 			}
 		}
 		s.Solutions = 2
-		if r := fromReading(s); r.Status != StatusNoPrinted || r.Solution != "" && strings.Trim(r.Solution, "0") != "" {
-			t.Errorf("status %q solution %q, want %q", r.Status, r.Solution, StatusNoPrinted)
+		if r := fromReading(s); r.Status != StatusNoPrinted || r.Solution() != "" && strings.Trim(r.Solution(), "0") != "" {
+			t.Errorf("status %q solution %q, want %q", r.Status, r.Solution(), StatusNoPrinted)
 		}
 	})
 	t.Run("plain page", func(t *testing.T) {

@@ -22,11 +22,11 @@ func Example() {
 	defer p.Close()
 
 	r := p.Process(img)
-	fmt.Println(r.Status, r.Box)
-	fmt.Println("given:   ", r.Given)
-	fmt.Println("solution:", r.Solution)
+	fmt.Println(r.Status, r.Grid.Shape.BoxRows, r.Grid.Shape.BoxCols)
+	fmt.Println("given:   ", r.Given())
+	fmt.Println("solution:", r.Solution())
 	// Output:
-	// solved [3 3]
+	// solved 3 3
 	// given:    300000060079000400001003008006000000230900180005200906700001050050740800090500017
 	// solution: 342879561879615432561423798986157243237964185415238976728391654153746829694582317
 }

@@ -242,7 +242,7 @@ func CellPx(corners [4][2]float64, n int) float64 {
 // reader's own reason where known has one for the cell, otherwise why
 // the gate doubts it (given g read with confidences conf; status is the
 // verdict's status).
-func CheckList(cells []int, g sudoku.Grid, conf []float64, status string, known []Check) []Check {
+func CheckList(cells []int, g sudoku.Grid, conf []float64, status Status, known []Check) []Check {
 	if len(cells) == 0 {
 		return nil
 	}

@@ -41,7 +41,7 @@ func TestGateSureTogether(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		ev   Evidence
-		want string
+		want Status
 	}{
 		{"small, one reading", Evidence{Conf: conf, CellPx: 15}, StatusTooSmall},
 		{"small, sure together", Evidence{Conf: conf, CellPx: 15, Sure: sure(0.9995)}, StatusSolved},
@@ -86,7 +86,7 @@ func TestGateDim(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		ev   Evidence
-		want string
+		want Status
 	}{
 		{"good light", Evidence{Conf: conf, CellPx: 30}, StatusSolved},
 		{"dim", Evidence{Conf: conf, CellPx: 30, Dim: true}, StatusCheck},
@@ -125,7 +125,7 @@ func TestGateStream(t *testing.T) {
 		conf   []float64
 		px     float64
 		stream *Stream
-		want   string
+		want   Status
 	}{
 		{"a still", unsure, 20, nil, StatusSolved},
 		{"first reading, standing alone", sure, 20, &Stream{Stood: 1, Recent: []string{other}}, StatusSolved},

@@ -65,9 +65,9 @@ func TestDimPages(t *testing.T) {
 				score.Add(photo, r, truth)
 				switch {
 				case score.WrongShown > 0:
-					t.Errorf("%s in %s (noise %d): shown solved with a wrong solution (read %s)", photo, lightName(l), seed, r.Given)
+					t.Errorf("%s in %s (noise %d): shown solved with a wrong solution (read %s)", photo, lightName(l), seed, r.Given())
 				case score.Exact == 0 && score.Solved == 0:
-					t.Errorf("%s in %s (noise %d): read %s (%s: %s), want %s", photo, lightName(l), seed, r.Given, r.Status, r.Error, want)
+					t.Errorf("%s in %s (noise %d): read %s (%s: %s), want %s", photo, lightName(l), seed, r.Given(), r.Status, r.Error, want)
 				}
 			}
 		}
@@ -107,7 +107,7 @@ func TestUnreadableLightRefused(t *testing.T) {
 		case StatusDark, StatusBlurry, StatusNoGrid, StatusTooSmall:
 			t.Logf("%s: %s (%s)", tc.name, r.Status, r.Error)
 		default:
-			t.Errorf("%s: %s, givens %s; want it refused", tc.name, r.Status, r.Given)
+			t.Errorf("%s: %s, givens %s; want it refused", tc.name, r.Status, r.Given())
 		}
 	}
 }

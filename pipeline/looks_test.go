@@ -60,17 +60,17 @@ func TestSmallCellsLooks(t *testing.T) {
 		r, before := withLooks.Process(frame), oneLook.Process(frame)
 		frame.Close()
 		want := sudoku.CellString(truth.Cells)
-		px := CellPx(r.Corners, 9)
-		if r.Given != want {
-			t.Errorf("%s frame %d (cells %.1f px): read %s (%s), want %s", c.photo, c.f, px, r.Given, r.Status, want)
+		px := CellPx(Corners(r.Grid), 9)
+		if r.Given() != want {
+			t.Errorf("%s frame %d (cells %.1f px): read %s (%s), want %s", c.photo, c.f, px, r.Given(), r.Status, want)
 		} else if c.solved && r.Status != StatusSolved {
 			t.Errorf("%s frame %d (cells %.1f px): read right but %s: %v", c.photo, c.f, px, r.Status, r.Check)
 		}
-		if before.Given == want && (before.Status == StatusSolved || !c.solved) {
+		if before.Given() == want && (before.Status == StatusSolved || !c.solved) {
 			t.Errorf("%s frame %d: read as well with one look (%s): the case shows nothing", c.photo, c.f, before.Status)
 		}
-		if r.Status == StatusSolved && r.Given != want {
-			t.Errorf("%s frame %d: shown solved with givens %s, want %s", c.photo, c.f, r.Given, want)
+		if r.Status == StatusSolved && r.Given() != want {
+			t.Errorf("%s frame %d: shown solved with givens %s, want %s", c.photo, c.f, r.Given(), want)
 		}
 	}
 }

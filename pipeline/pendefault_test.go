@@ -40,9 +40,9 @@ func TestPenWhenPrintFallsShort(t *testing.T) {
 	for _, page := range pages {
 		plain := filepath.Join(plainDir, filepath.Base(page)+".jpg")
 		a, b := read(def, plain), read(none, plain)
-		if a.Given != b.Given || a.Status != b.Status || a.Solution != b.Solution {
+		if a.Given() != b.Given() || a.Status != b.Status || a.Solution() != b.Solution() {
 			t.Errorf("%s without handwriting: default reads %q (%s), without the pen model %q (%s)",
-				filepath.Base(plain), a.Given, a.Status, b.Given, b.Status)
+				filepath.Base(plain), a.Given(), a.Status, b.Given(), b.Status)
 		}
 		if read(def, page+".jpg").Status == StatusSolved {
 			solvedPen++

@@ -46,13 +46,13 @@ func TestPenPhotos(t *testing.T) {
 		}
 		r := p.Process(img)
 		name := filepath.Base(page)
-		if r.Entries == sudoku.CellString(rd.Entries) && r.Given == sudoku.CellString(rd.Given.Cells) {
+		if r.Entries == sudoku.CellString(rd.Entries) && r.Given() == sudoku.CellString(rd.Given.Cells) {
 			exact++
 		}
-		if len(r.Given) == 81 && len(r.Entries) == 81 {
+		if len(r.Given()) == 81 && len(r.Entries) == 81 {
 			want := sudoku.CellString(rd.Given.Cells) + sudoku.CellString(rd.Entries)
 			for i := 0; i < 81; i++ {
-				if r.Given[i] == want[i] && r.Entries[i] == want[81+i] {
+				if r.Given()[i] == want[i] && r.Entries[i] == want[81+i] {
 					cells++
 				}
 			}
@@ -65,7 +65,7 @@ func TestPenPhotos(t *testing.T) {
 			img.Close()
 			continue
 		}
-		if err := held.SwapCells(&img, r.Corners, i, j); err != nil {
+		if err := held.SwapCells(&img, Corners(r.Grid), i, j); err != nil {
 			img.Close()
 			t.Fatal(err)
 		}
@@ -92,7 +92,7 @@ func TestPenPhotos(t *testing.T) {
 // entry (or a cell without one) called wrong, or a wrong solution shown.
 func judgePen(t *testing.T, name string, r Result, entries []int, sol sudoku.Grid) {
 	t.Helper()
-	if r.IsSolved() && r.Solution != sudoku.CellString(sol.Cells) {
+	if r.IsSolved() && r.Solution() != sudoku.CellString(sol.Cells) {
 		t.Errorf("%s: wrong solution shown", name)
 	}
 	for _, c := range r.Mistakes {

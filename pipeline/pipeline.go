@@ -123,7 +123,7 @@ func (p *Pipeline) process(frame gocv.Mat, pick vision.Pick) Result {
 	var r Result
 	g, cells, err := p.det.AnalyzePick(frame, pick)
 	r.Grids = gridChoices(p.det.Candidates())
-	quality := ""
+	quality := StatusNone
 	if err != nil {
 		status := statusOf(err)
 		switch {
@@ -167,7 +167,7 @@ func (p *Pipeline) ReadCanvas(canvas gocv.Mat, g vision.Grid, frame image.Point)
 		r.Status, r.Error = statusOf(err), err.Error()
 	} else {
 		r.setGrid(g)
-		p.read(&r, g, cells, "", p.opts.WorkScale(frame.X, frame.Y))
+		p.read(&r, g, cells, StatusNone, p.opts.WorkScale(frame.X, frame.Y))
 	}
 	r.Ms = math.Round(float64(time.Since(start).Microseconds())/10) / 100
 	return r
@@ -175,10 +175,10 @@ func (p *Pipeline) ReadCanvas(canvas gocv.Mat, g vision.Grid, frame image.Point)
 
 // read fills r with the puzzle read from the cells of grid g, repaired,
 // judged and gated; quality is the picture's fault the detector found
-// (too blurry or dark, "" if none), blamed if no solution comes of it;
+// (too blurry or dark, StatusNone if none), blamed if no solution comes of it;
 // scale is how many frame pixels make one of the pixels the cells were
 // read from (vision.Options.WorkScale), for the gate's cell size.
-func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality string, scale float64) {
+func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality Status, scale float64) {
 	reading, err := ocr.Read(p.clf, g.Shape, cells)
 	if err == nil && p.pen != nil {
 		reading = p.penWhereNeeded(reading, g.Shape, cells)
@@ -210,7 +210,7 @@ func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality s
 		r.Turns = k
 	}
 	r.Pen = PenOf(reading).Turn(g.Shape.N(), r.Turns)
-	r.CellPx = math.Round(CellPx(r.Corners, reading.Given.N())/scale*100) / 100
+	r.CellPx = math.Round(CellPx(Corners(g), reading.Given.N())/scale*100) / 100
 	r.take(reading, quality)
 }
 
@@ -254,9 +254,8 @@ func printLike(r ocr.Reading) bool {
 // take fills r from a reading already turned upright (its pen in r.Pen,
 // the cells' size in r.CellPx): the givens judged and gated, then the
 // entries checked against their solution.
-func (r *Result) take(reading ocr.Reading, quality string) {
+func (r *Result) take(reading ocr.Reading, quality Status) {
 	r.Puzzle = reading.Given
-	r.Given = sudoku.CellString(reading.Given.Cells)
 	r.Prob = reading.Prob
 	r.Conf = make([]float64, len(reading.Conf))
 	for i, c := range reading.Conf {
@@ -284,14 +283,13 @@ func (r *Result) take(reading ocr.Reading, quality string) {
 	}
 	r.Check = CheckList(v.Check, reading.Given, r.Conf, v.Status, r.Check)
 	r.Status, r.Conflicts, r.Solved = v.Status, v.Conflicts, v.Solution
-	r.Solution = sudoku.CellString(v.Solution.Cells)
 	r.SetMarks(CheckEntries(reading.Given, v.Solution, r.Pen))
 	if r.Pen.Ink() && !slices.ContainsFunc(reading.Given.Cells, func(v int) bool { return v != 0 }) {
 		r.Status = StatusNoPrinted
 	}
-	if quality != "" && r.Status != StatusSolved {
+	if quality != StatusNone && r.Status != StatusSolved {
 		r.Status = quality
-	} else if quality != "" {
+	} else if quality != StatusNone {
 		r.Error = ""
 	}
 }
@@ -319,15 +317,10 @@ func gridChoices(cs []vision.Candidate) []GridChoice {
 func (r *Result) setGrid(g vision.Grid) {
 	r.Found = true
 	r.Grid = g
-	for i, c := range g.Corners {
-		// Hundredths of a pixel: all the precision there is, and short JSON.
-		r.Corners[i] = [2]float64{math.Round(float64(c.X)*100) / 100, math.Round(float64(c.Y)*100) / 100}
-	}
-	r.Box = [2]int{g.Shape.BoxRows, g.Shape.BoxCols}
 }
 
 // statusOf turns the detector's typed error into the words a user reads.
-func statusOf(err error) string {
+func statusOf(err error) Status {
 	var q *vision.QualityError
 	if !errors.As(err, &q) {
 		return StatusBadInput
@@ -348,7 +341,7 @@ func statusOf(err error) string {
 // Verdict is what the rules (and the reader's doubts) say about a set of
 // givens.
 type Verdict struct {
-	Status    string      // StatusSolved, StatusCheck, StatusConflict or StatusSeveral
+	Status    Status      // StatusSolved, StatusCheck, StatusConflict or StatusSeveral
 	Solution  sudoku.Grid // Cells nil unless solved
 	Conflicts []int       // cells of givens that break a rule
 	Check     []int       // cells to check on the page (StatusCheck)

@@ -49,7 +49,7 @@ func TestProcessBadFrames(t *testing.T) {
 	tests := []struct {
 		name  string
 		frame gocv.Mat
-		want  string
+		want  Status
 	}{
 		{"blank page", blank, StatusNoGrid},
 		{"empty Mat", empty, StatusBadInput},
@@ -88,15 +88,15 @@ func TestProcessSynthetic(t *testing.T) {
 		}
 		a, b := goP.Process(img), cvP.Process(img)
 		img.Close()
-		if a.Given != b.Given || a.Status != b.Status {
-			t.Errorf("%s: onnx-go read %s (%s), opencv %s (%s)", f, a.Given, a.Status, b.Given, b.Status)
+		if a.Given() != b.Given() || a.Status != b.Status {
+			t.Errorf("%s: onnx-go read %s (%s), opencv %s (%s)", f, a.Given(), a.Status, b.Given(), b.Status)
 		}
 		if a.IsSolved() {
 			if want, err := sudoku.Solve(truth); err != nil || !want.Equal(a.Solved) {
 				t.Errorf("%s: shown solved with a wrong solution", f)
 			}
 		}
-		right := a.Given == sudoku.CellString(truth.Cells)
+		right := a.Given() == sudoku.CellString(truth.Cells)
 		if truth.N() > 9 {
 			big++
 			if right {
@@ -107,15 +107,15 @@ func TestProcessSynthetic(t *testing.T) {
 		case a.Status == StatusUnread && strings.Contains(a.Error, ocr.ErrGridTooLarge.Error()):
 			tooLarge++ // a model without glyphs above 9
 		case truth.N() > 9 && !right:
-			t.Logf("%s: %s (box %v, symbols %q), read %s, truth %s", f, a.Status, a.Box, a.Symbols, a.Given, sudoku.CellString(truth.Cells))
-		case a.Given == sudoku.CellString(truth.Cells) && a.Status == StatusSolved:
+			t.Logf("%s: %s (box %v, symbols %q), read %s, truth %s", f, a.Status, a.Grid.Shape, a.Symbols, a.Given(), sudoku.CellString(truth.Cells))
+		case a.Given() == sudoku.CellString(truth.Cells) && a.Status == StatusSolved:
 			exact++
-		case a.Given == sudoku.CellString(truth.Cells) && a.Status == StatusCheck:
+		case a.Given() == sudoku.CellString(truth.Cells) && a.Status == StatusCheck:
 			exact++
 			held++
 			t.Logf("%s: read exactly, held back: %v", f, a.Check)
 		default:
-			t.Logf("%s: %s (found %v, box %v, symbols %q), read %s, truth %s", f, a.Status, a.Found, a.Box, a.Symbols, a.Given, sudoku.CellString(truth.Cells))
+			t.Logf("%s: %s (found %v, box %v, symbols %q), read %s, truth %s", f, a.Status, a.Found, a.Grid.Shape, a.Symbols, a.Given(), sudoku.CellString(truth.Cells))
 		}
 	}
 	small := len(files) - big
@@ -165,9 +165,9 @@ func TestReadCanvasAsProcess(t *testing.T) {
 			t.Fatalf("%s at %g×: %s %v", c.name, c.scale, r.Status, err)
 		}
 		again := p.ReadCanvas(canvas, r.Grid, size)
-		if again.Given != r.Given || again.Status != r.Status || again.Turns != 0 || again.CellPx != r.CellPx {
+		if again.Given() != r.Given() || again.Status != r.Status || again.Turns != 0 || again.CellPx != r.CellPx {
 			t.Errorf("%s at %g×: canvas read %s (%s, %d turns, cells %.2f px), the frame %s (%s, cells %.2f px)",
-				c.name, c.scale, again.Given, again.Status, again.Turns, again.CellPx, r.Given, r.Status, r.CellPx)
+				c.name, c.scale, again.Given(), again.Status, again.Turns, again.CellPx, r.Given(), r.Status, r.CellPx)
 		}
 	}
 	small := gocv.NewMatWithSize(50, 50, gocv.MatTypeCV8UC1)

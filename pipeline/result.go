@@ -1,87 +1,56 @@
 package pipeline
 
 import (
+	"math"
+
 	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/vision"
 )
 
-// Status values of a Result: what happened to one frame, in words a user
-// reads on the HUD and a script matches in JSON.
-const (
-	StatusSolved   = "solved"
-	StatusNoGrid   = "no grid"
-	StatusTooSmall = "move closer"
-	// StatusMoveBack: the grid reaches the edge of the frame (live).
-	StatusMoveBack = "move back"
-	StatusBlurry   = "too blurry"
-	StatusDark     = "too dark"
-	StatusConflict = "no solution"
-	StatusSeveral  = "several solutions"
-	StatusUnread   = "unreadable"
-	// StatusCheck: the givens have one solution, but some cell is not read
-	// surely enough to present it as certain; Check names the cells.
-	StatusCheck = "check cells"
-	// StatusReading: live has read givens with one solution once, and
-	// waits for a second reading to agree before showing it.
-	StatusReading   = "reading ..."
-	StatusBadInput  = "bad input"
-	StatusLoadError = "load error"
-)
-
-// Result is what the pipeline made of one frame. The tagged fields are the
-// JSON line that `scan --json` and `live --json` print; the others carry what
-// an overlay needs to draw it back.
+// Result is what the pipeline made of one frame: where the grid is, the
+// givens read and their solution, the status, and what an overlay needs to
+// draw it back. Front ends encode it (internal/wire); it has no wire form
+// of its own.
 type Result struct {
-	File     string        `json:"file,omitempty"`
-	Frame    *int          `json:"frame,omitempty"` // live only: the frame index recognised
-	Found    bool          `json:"found"`
-	Corners  [4][2]float64 `json:"corners"` // TL, TR, BR, BL in the frame's pixels
-	Box      [2]int        `json:"box"`     // box rows, box columns (0,0 when no grid)
-	Given    string        `json:"given"`   // N² chars, '0' = empty
-	Solution string        `json:"solution"`
-	Status   string        `json:"status"`
-	Ms       float64       `json:"ms"`
-	Error    string        `json:"error,omitempty"`
+	File   string // the picture's file, when it came from one
+	Found  bool   // a grid was found (Grid says where)
+	Status Status
+	Ms     float64 // the time taken, in milliseconds (hundredths)
+	Error  string  // why it failed, or what the picture's fault was
 
 	// Conflicts lists the cells (row-major index) of givens that break a
 	// rule; an overlay paints them red.
-	Conflicts []int `json:"conflicts,omitempty"`
+	Conflicts []int
 	// Changed lists the cells whose reading the OCR's repair replaced by a
 	// less likely value.
-	Changed []int `json:"changed,omitempty"`
+	Changed []int
 	// Grids lists the grids found in the frame when there are several (a
 	// page with two puzzles), the most Sudoku-like first, with the one
 	// read marked; ProcessPick reads another.
-	Grids []GridChoice `json:"grids,omitempty"`
+	Grids []GridChoice
 	// Check lists the cells to check on the page before trusting a
 	// solution (status "check cells"), with the reason for each.
-	Check []Check `json:"check,omitempty"`
+	Check []Check
 	// Symbols is how the page writes values above 9 ("numbers", "letters"
-	// or "0-F"), for grids larger than 9×9. Given and Solution always
-	// write 10.. as A.. whatever the page does.
-	Symbols string `json:"symbols,omitempty"`
-	// Conf is, per cell (row-major, in Given's layout), how sure the
-	// reading is of the value in Given (calibrated probability, three
+	// or "0-F"), for grids larger than 9×9. Puzzle and Solved, as text,
+	// always write 10.. as A.. whatever the page does.
+	Symbols string
+	// Conf is, per cell (row-major, in Puzzle's layout), how sure the
+	// reading is of the value in Puzzle (calibrated probability, three
 	// decimals); 1 for cells vision saw no ink in.
-	Conf []float64 `json:"conf,omitempty"`
-	// Prob is, per cell (in Given's layout), the reader's probabilities
+	Conf []float64
+	// Prob is, per cell (in Puzzle's layout), the reader's probabilities
 	// of the values 0..N (0: empty), nil for a cell vision found empty
 	// and gave no pixels for: what live combines over a page's frames.
-	Prob [][]float32 `json:"-"`
+	Prob [][]float32
 	// Turns is how many clockwise quarter turns the page lay away from
-	// upright in the frame (0 normally); Puzzle, Grid and Corners are
-	// already turned to match. Apply vision.Grid.Turn to a grid Locate finds later.
-	Turns int `json:"turns,omitempty"`
+	// upright in the frame (0 normally); Puzzle and Grid are already
+	// turned to match. Apply vision.Grid.Turn to a grid Locate finds later.
+	Turns int
 	// CellPx is the side of a cell in the pixels it was read from (the
 	// frame scaled down to vision's working size): what the gate calls
 	// small (SmallCellPx) whatever the camera's resolution.
-	CellPx float64 `json:"cell_px,omitempty"`
-	// Own is, in live, what the recognised frame read alone (Given and
-	// Status above are the vote's), and Fused what the mean of the page's
-	// latest views read when the gate held the vote and fusion ran: to
-	// tell a gate holding a right vote from a vote that never settles.
-	Own   *Reading `json:"own,omitempty"`
-	Fused *Reading `json:"fused,omitempty"`
+	CellPx float64
 
 	// What the player wrote on the page (see CheckEntries): Entries the
 	// handwritten digits (N² chars, '0' = none); Mistakes the entries read
@@ -90,41 +59,50 @@ type Result struct {
 	// entry in a house (even unsolved); Notes the cells of pencil notes;
 	// EntryCheck the entries and ink not read surely ("check rXcY",
 	// never called wrong); Progress the counts in words, or "solved".
-	Entries    string  `json:"entries,omitempty"`
-	Mistakes   []int   `json:"mistakes,omitempty"`
-	Clashes    []int   `json:"clashes,omitempty"`
-	Notes      []int   `json:"notes,omitempty"`
-	EntryCheck []Check `json:"entry_check,omitempty"`
-	Progress   string  `json:"progress,omitempty"`
+	Entries    string
+	Mistakes   []int
+	Clashes    []int
+	Notes      []int
+	EntryCheck []Check
+	Progress   string
 	// Pen is the reader's word on the ink per cell, what live votes over.
-	Pen Pen `json:"-"`
+	Pen Pen
 
-	Puzzle sudoku.Grid `json:"-"` // the givens as read (Shape zero when no grid)
-	Solved sudoku.Grid `json:"-"` // the full solution (Cells nil unless solved)
-	Grid   vision.Grid `json:"-"` // where the grid is in the frame
+	Puzzle sudoku.Grid // the givens as read (Shape zero when no grid)
+	Solved sudoku.Grid // the full solution (Cells nil unless solved)
+	Grid   vision.Grid // where the grid is in the frame (zero when none)
 }
 
-// Reading is one reading of the givens beside the one a Result reports.
-type Reading struct {
-	Given  string `json:"given"`
-	Status string `json:"status"`
-	// Views is how many views were averaged into the reading (fused).
-	Views int `json:"views,omitempty"`
+// Given is the givens as text: N² characters, '0' for an empty cell,
+// 10.. written A.. ("" when no grid was read).
+func (r Result) Given() string { return sudoku.CellString(r.Puzzle.Cells) }
+
+// Solution is the solution as text, like Given ("" unless solved).
+func (r Result) Solution() string { return sudoku.CellString(r.Solved.Cells) }
+
+// Corners are g's corners (TL, TR, BR, BL, in the frame's pixels) in
+// hundredths of a pixel: all the precision there is, and short JSON.
+func Corners(g vision.Grid) [4][2]float64 {
+	var out [4][2]float64
+	for i, c := range g.Corners {
+		out[i] = [2]float64{math.Round(float64(c.X)*100) / 100, math.Round(float64(c.Y)*100) / 100}
+	}
+	return out
 }
 
 // GridChoice is one of several grids found in one frame.
 type GridChoice struct {
-	Corners [4][2]float64 `json:"corners"` // TL, TR, BR, BL in the frame's pixels
+	Corners [4][2]float64 // TL, TR, BR, BL in the frame's pixels, hundredths
 	// Score says how Sudoku-like its lattice looks (see vision.Candidate).
-	Score float64 `json:"score"`
-	Read  bool    `json:"read,omitempty"` // the grid this Result read
+	Score float64
+	Read  bool // the grid this Result read
 }
 
 // Check is one cell to check on the page.
 type Check struct {
-	Cell   int    `json:"cell"`   // row-major index
-	Name   string `json:"name"`   // "r3c8"
-	Reason string `json:"reason"` // why, e.g. "read 7 (p=0.97); 9 (p=0.0001) would also give a unique solution"
+	Cell   int    // row-major index
+	Name   string // "r3c8"
+	Reason string // why, e.g. "read 7 (p=0.97); 9 (p=0.0001) would also give a unique solution"
 }
 
 // CheckCells returns the row-major indices of r.Check.

@@ -17,7 +17,7 @@ func TestJudge(t *testing.T) {
 	tests := []struct {
 		name          string
 		text          string
-		wantStatus    string
+		wantStatus    Status
 		wantConflicts []int
 		wantSolution  string
 	}{
@@ -45,7 +45,7 @@ func TestJudge(t *testing.T) {
 func TestStatusOf(t *testing.T) {
 	tests := []struct {
 		err  error
-		want string
+		want Status
 	}{
 		{&vision.QualityError{Kind: vision.NoGrid}, StatusNoGrid},
 		{&vision.QualityError{Kind: vision.TooSmall}, StatusTooSmall},

@@ -120,7 +120,7 @@ func (t *Tally) AddPen(r Result, truth, pen sudoku.Grid) {
 // Miss is an image whose grid was not read exactly or not solved.
 type Miss struct {
 	File   string
-	Status string
+	Status Status
 	Wrong  []CellMiss // empty when the grid was not found or had the wrong size
 	Note   string
 }

@@ -96,7 +96,7 @@ func (s *Server) startGame(w http.ResponseWriter, r *http.Request, req newGameRe
 			s.writeError(w, r, err)
 			return
 		}
-		if a.Status != pipeline.StatusSolved {
+		if a.Status != pipeline.StatusSolved.String() {
 			msg := a.Status
 			if a.Reason != "" {
 				msg += ": " + a.Reason

@@ -16,6 +16,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/sudokuar/sudokuar/internal/limit"
+	"github.com/sudokuar/sudokuar/internal/wire"
 	"github.com/sudokuar/sudokuar/pipeline"
 )
 
@@ -160,16 +161,16 @@ func (s *Server) apiScan(w http.ResponseWriter, r *http.Request) {
 	}
 	defer m.Close()
 	res := pl.Process(m)
+	res.File = name
+	out := Scanned{Result: wire.FromResult(res)}
 	if scale != 1 && res.Found {
-		for i := range res.Corners {
-			for k := range res.Corners[i] {
+		for i := range out.Corners {
+			for k := range out.Corners[i] {
 				// Pixel centres stay centres.
-				res.Corners[i][k] = math.Round(((res.Corners[i][k]+0.5)*scale-0.5)*100) / 100
+				out.Corners[i][k] = math.Round(((out.Corners[i][k]+0.5)*scale-0.5)*100) / 100
 			}
 		}
 	}
-	res.File = name
-	out := Scanned{Result: res}
 	if res.Status == pipeline.StatusSolved && res.Puzzle.N() > 0 {
 		// The rating is the engine's, as for a puzzle typed in; a
 		// puzzle it cannot rate in time goes out without one.
@@ -183,7 +184,7 @@ func (s *Server) apiScan(w http.ResponseWriter, r *http.Request) {
 // Scanned is /api/scan's answer: one line of `scan --json`, and for a
 // solved puzzle the logic engine's rating and level.
 type Scanned struct {
-	pipeline.Result
+	wire.Result
 	Rating float64 `json:"rating,omitempty"`
 	Level  string  `json:"level,omitempty"`
 }

@@ -60,7 +60,7 @@ func analyze(ctx context.Context, g sudoku.Grid, rated bool) (Analysis, error) {
 		Givens: g.Givens(), Conflicts: []int{},
 	}
 	if cs := sudoku.Validate(g); len(cs) > 0 {
-		a.Status, a.Reason = pipeline.StatusConflict, cs[0].String()
+		a.Status, a.Reason = pipeline.StatusConflict.String(), cs[0].String()
 		seen := map[int]bool{}
 		for _, c := range cs {
 			for _, i := range []int{c.A, c.B} {
@@ -78,9 +78,9 @@ func analyze(ctx context.Context, g sudoku.Grid, rated bool) (Analysis, error) {
 	}
 	switch n {
 	case 0:
-		a.Status, a.Reason = pipeline.StatusConflict, "the givens do not break a rule, but no grid completes them"
+		a.Status, a.Reason = pipeline.StatusConflict.String(), "the givens do not break a rule, but no grid completes them"
 	case 1:
-		a.Status = pipeline.StatusSolved
+		a.Status = pipeline.StatusSolved.String()
 		if !rated {
 			break
 		}
@@ -88,7 +88,7 @@ func analyze(ctx context.Context, g sudoku.Grid, rated bool) (Analysis, error) {
 			a.Rating, a.Level = r, l
 		}
 	default:
-		a.Status, a.Reason = pipeline.StatusSeveral, "more than one grid completes these givens: add a given"
+		a.Status, a.Reason = pipeline.StatusSeveral.String(), "more than one grid completes these givens: add a given"
 	}
 	return a, nil
 }
@@ -190,7 +190,7 @@ func (s *Server) apiSolve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := Solved{Analysis: a, Solver: name}
-	if out.Status != pipeline.StatusSolved {
+	if out.Status != pipeline.StatusSolved.String() {
 		writeJSON(w, http.StatusOK, out)
 		return
 	}

@@ -97,52 +97,59 @@ const (
 	goldenSolution = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
 )
 
-// goldenLiveResults are fixed results of the kinds live reports, each
-// with the fields its kind carries, so encoding them pins every field of
-// the live --json line without the timing of a run (which frames the
-// asynchronous recogniser reads). The untagged fields are set too: they
-// must stay out of the line.
-func goldenLiveResults() []pipeline.Result {
-	frame := func(i int) *int { return &i }
+// goldenLiveResults are fixed recognitions of the kinds live reports,
+// each with the fields its kind carries, so encoding them pins every
+// field of the live --json line without the timing of a run (which frames
+// the asynchronous recogniser reads). Fields that have no place in the
+// line are set too (Prob, Pen, the grid's Side): they must stay out of it.
+func goldenLiveResults() []live.Recognition {
+	s9, s12 := sudoku.Shape{BoxRows: 3, BoxCols: 3}, sudoku.Shape{BoxRows: 3, BoxCols: 4}
+	parse := func(shape sudoku.Shape, s string) sudoku.Grid {
+		g, err := sudoku.ParseCellGrid(shape, s)
+		if err != nil {
+			panic(err)
+		}
+		return g
+	}
 	conf := make([]float64, 81)
 	for i := range conf {
 		conf[i] = 1
 	}
 	conf[7], conf[40], conf[79] = 0.997, 0.92, 0.5
-	corners := [4][2]float64{{101.5, 62.25}, {540.75, 60}, {548.13, 430.9}, {95.02, 441.47}}
-	puzzle, err := sudoku.ParseCellGrid(sudoku.Shape{BoxRows: 3, BoxCols: 3}, goldenGiven)
-	if err != nil {
-		panic(err)
-	}
-	read := func(i int, status string) pipeline.Result {
-		return pipeline.Result{
-			Frame: frame(i), Found: true, Corners: corners, Box: [2]int{3, 3}, Given: goldenGiven,
-			Status: status, Ms: 48.5, Conf: conf, CellPx: 31.62,
-			Own:  &pipeline.Reading{Given: goldenGiven, Status: pipeline.StatusSolved},
-			Prob: [][]float32{{0.5, 0.5}}, Puzzle: puzzle, Solved: puzzle,
-			Grid: vision.Grid{Side: 450},
-			Pen:  pipeline.Pen{Entries: []int{1}},
+	grid := vision.Grid{Side: 450, Shape: s9,
+		Corners: [4]gocv.Point2f{{X: 101.5, Y: 62.25}, {X: 540.75, Y: 60}, {X: 548.13, Y: 430.9}, {X: 95.02, Y: 441.47}}}
+	puzzle, solution := parse(s9, goldenGiven), parse(s9, goldenSolution)
+	read := func(i int, status pipeline.Status) live.Recognition {
+		return live.Recognition{
+			Result: pipeline.Result{
+				Found: true, Grid: grid, Puzzle: puzzle,
+				Status: status, Ms: 48.5, Conf: conf, CellPx: 31.62,
+				Prob: [][]float32{{0.5, 0.5}},
+				Pen:  pipeline.Pen{Entries: []int{1}},
+			},
+			Frame: i,
+			Own:   &live.Reading{Given: goldenGiven, Status: pipeline.StatusSolved},
 		}
 	}
-	noGrid := pipeline.Result{Frame: frame(0), Status: pipeline.StatusNoGrid, Ms: 12.25,
-		Error: "no Sudoku grid found: show the whole grid, flat and well lit"}
+	noGrid := live.Recognition{Result: pipeline.Result{Status: pipeline.StatusNoGrid, Ms: 12.25,
+		Error: "no Sudoku grid found: show the whole grid, flat and well lit"}}
 	reading := read(1, pipeline.StatusReading)
 	solved := read(11, pipeline.StatusSolved)
-	solved.Solution, solved.Changed, solved.Turns = goldenSolution, []int{40}, 1
+	solved.Solved, solved.Changed, solved.Turns = solution, []int{40}, 1
 	held := read(21, pipeline.StatusCheck)
 	held.Check = []pipeline.Check{{Cell: 79, Name: "r9c8", Reason: "read 7, only 50% sure"}}
-	held.Fused = &pipeline.Reading{Given: goldenGiven, Status: pipeline.StatusCheck, Views: 3}
+	held.Fused = &live.Reading{Given: goldenGiven, Status: pipeline.StatusCheck, Views: 3}
 	moveBack := read(31, pipeline.StatusMoveBack)
-	moveBack.Corners[1] = [2]float64{639, 0}
+	moveBack.Grid.Corners[1] = gocv.Point2f{X: 639, Y: 0}
 	conflict := read(41, pipeline.StatusConflict)
-	conflict.Given = "55" + goldenGiven[2:]
-	conflict.Own = &pipeline.Reading{Given: conflict.Given, Status: pipeline.StatusConflict}
+	conflict.Puzzle = parse(s9, "55"+goldenGiven[2:])
+	conflict.Own = &live.Reading{Given: conflict.Given(), Status: pipeline.StatusConflict}
 	conflict.Conflicts = []int{0, 1}
 	two := read(51, pipeline.StatusSolved)
-	two.Solution = goldenSolution
-	two.Grids = []pipeline.GridChoice{{Corners: corners, Score: 0.875, Read: true}, {Corners: [4][2]float64{{600, 10}, {630, 10}, {630, 40}, {600, 40}}, Score: 0.25}}
+	two.Solved = solution
+	two.Grids = []pipeline.GridChoice{{Corners: pipeline.Corners(grid), Score: 0.875, Read: true}, {Corners: [4][2]float64{{600, 10}, {630, 10}, {630, 40}, {600, 40}}, Score: 0.25}}
 	pen := read(61, pipeline.StatusSolved)
-	pen.Solution = goldenSolution
+	pen.Solved = solution
 	pen.File = "page.mp4" // a result with a file of its own keeps it
 	pen.SetMarks(pipeline.Marks{
 		Entries:  "004608912002000348100342507059701420020050790013904850901537004280000630340206100",
@@ -150,9 +157,12 @@ func goldenLiveResults() []pipeline.Result {
 		EntryCheck: []pipeline.Check{{Cell: 5, Name: "r1c6", Reason: "handwritten 8, only 86% sure"}},
 		Progress:   "40 entries, 1 wrong, 1 to check, 7 cells to go",
 	})
-	big := pipeline.Result{Frame: frame(71), Found: true, Corners: corners, Box: [2]int{3, 4},
-		Given: "A" + strings.Repeat("0", 143), Status: pipeline.StatusSeveral, Ms: 95.75, Symbols: "letters"}
-	return []pipeline.Result{noGrid, reading, solved, held, moveBack, conflict, two, pen, big}
+	bigGrid := grid
+	bigGrid.Shape = s12
+	big := live.Recognition{Result: pipeline.Result{Found: true, Grid: bigGrid,
+		Puzzle: parse(s12, "A"+strings.Repeat("0", 143)), Status: pipeline.StatusSeveral, Ms: 95.75, Symbols: "letters"},
+		Frame: 71}
+	return []live.Recognition{noGrid, reading, solved, held, moveBack, conflict, two, pen, big}
 }
 
 // TestLiveJSONGolden pins the lines of `sudokuar live --headless --json`
@@ -211,7 +221,7 @@ func TestLiveJSONGoldenStill(t *testing.T) {
 	emit := liveJSON(&out, "still image4.jpg")
 	src := &stillPhoto{img: img, enough: func() bool { return lines >= 2 }}
 	_, err := live.Run(src, nil, live.Options{
-		OnRecognition: func(r pipeline.Result) { lines++; emit(r) },
+		OnRecognition: func(r live.Recognition) { lines++; emit(r) },
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sudokuar/sudokuar/internal/wire"
 	"github.com/sudokuar/sudokuar/live"
 	"github.com/sudokuar/sudokuar/pipeline"
 )
@@ -159,7 +160,7 @@ func liveRun(c liveConfig, stdout, stderr io.Writer) error {
 	// The summary goes to stderr so that --json output stays clean.
 	var b strings.Builder
 	fmt.Fprintf(&b, "live: %s: %d frames in %.1f s (%.1f fps), %d recognitions, %d puzzle(s), last status: %s",
-		src.Name(), sum.Frames, sum.Elapsed.Seconds(), sum.FPS(), sum.Recognitions, sum.Puzzles, orDash(sum.LastStatus))
+		src.Name(), sum.Frames, sum.Elapsed.Seconds(), sum.FPS(), sum.Recognitions, sum.Puzzles, orDash(sum.LastStatus.String()))
 	if video != nil {
 		fmt.Fprintf(&b, "\nlive: annotated video written to %s", video.Path)
 	}
@@ -168,16 +169,34 @@ func liveRun(c liveConfig, stdout, stderr io.Writer) error {
 }
 
 // liveJSON returns the recognition callback of live --json: each
-// recognition's result as one JSON line on w, its file the source's name
-// when the result has none.
-func liveJSON(w io.Writer, name string) func(pipeline.Result) {
+// recognition as one JSON line on w, its file the source's name when the
+// result has none.
+func liveJSON(w io.Writer, name string) func(live.Recognition) {
 	enc := json.NewEncoder(w)
-	return func(r pipeline.Result) {
-		if r.File == "" {
-			r.File = name
-		}
-		_ = enc.Encode(r)
+	return func(r live.Recognition) {
+		_ = enc.Encode(liveLine(r, name))
 	}
+}
+
+// liveLine is the JSON line of live --json for recognition r of the
+// source called name: the wire form of its Result with the frame and the
+// readings beside the vote.
+func liveLine(r live.Recognition, name string) wire.Result {
+	w := wire.FromResult(r.Result)
+	if w.File == "" {
+		w.File = name
+	}
+	frame := r.Frame
+	w.Frame = &frame
+	w.Own, w.Fused = wireReading(r.Own), wireReading(r.Fused)
+	return w
+}
+
+func wireReading(r *live.Reading) *wire.Reading {
+	if r == nil {
+		return nil
+	}
+	return &wire.Reading{Given: r.Given, Status: r.Status, Views: r.Views}
 }
 
 func orDash(s string) string {
@@ -191,14 +210,11 @@ func orDash(s string) string {
 // solved puzzle (its givens and its solution side by side) once, and
 // "move back" once each time the grid reaches the frame's edge, so that a
 // run without a window still shows what was seen and said.
-func newSolutionPrinter(w io.Writer) func(pipeline.Result) {
+func newSolutionPrinter(w io.Writer) func(live.Recognition) {
 	last := ""
 	movedBack := false
-	return func(r pipeline.Result) {
-		frame := -1
-		if r.Frame != nil {
-			frame = *r.Frame
-		}
+	return func(r live.Recognition) {
+		frame := r.Frame
 		if r.Status == pipeline.StatusMoveBack {
 			// Said once each time the grid reaches the frame's edge, as
 			// the window's status line says it.
@@ -209,10 +225,10 @@ func newSolutionPrinter(w io.Writer) func(pipeline.Result) {
 			return
 		}
 		movedBack = false
-		if !r.IsSolved() || r.Given == last {
+		if !r.IsSolved() || r.Given() == last {
 			return
 		}
-		last = r.Given
+		last = r.Given()
 		fmt.Fprintf(w, "frame %d: %dx%d puzzle solved (givens | solution)\n", frame, r.Puzzle.N(), r.Puzzle.N())
 		given := strings.Split(strings.TrimRight(r.Puzzle.Pretty(), "\n"), "\n")
 		sol := strings.Split(strings.TrimRight(r.Solved.Pretty(), "\n"), "\n")

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sudokuar/sudokuar/live"
 	"github.com/sudokuar/sudokuar/pipeline"
 )
 
@@ -14,9 +15,9 @@ import (
 func TestSolutionPrinterMoveBack(t *testing.T) {
 	var out bytes.Buffer
 	p := newSolutionPrinter(&out)
-	for i, st := range []string{pipeline.StatusMoveBack, pipeline.StatusMoveBack, pipeline.StatusNoGrid, pipeline.StatusMoveBack} {
+	for i, st := range []pipeline.Status{pipeline.StatusMoveBack, pipeline.StatusMoveBack, pipeline.StatusNoGrid, pipeline.StatusMoveBack} {
 		f := i * 10
-		p(pipeline.Result{Frame: &f, Status: st})
+		p(live.Recognition{Result: pipeline.Result{Status: st}, Frame: f})
 	}
 	want := "frame 0: move back\nframe 30: move back\n"
 	if got := out.String(); got != want {

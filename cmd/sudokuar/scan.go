@@ -18,6 +18,7 @@ import (
 	"gocv.io/x/gocv"
 	"golang.org/x/term"
 
+	"github.com/sudokuar/sudokuar/internal/wire"
 	"github.com/sudokuar/sudokuar/logic"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
@@ -125,10 +126,11 @@ type scanItem struct {
 	rating   *logic.Rating // the solved puzzle's rating (nil when not solved or not rated)
 }
 
-// scanJSON is one line of scan --json: the pipeline's result plus, for a
-// solved puzzle, its rating on the Sudoku Explainer scale and its level.
+// scanJSON is one line of scan --json: the pipeline's result in its wire
+// form plus, for a solved puzzle, its rating on the Sudoku Explainer
+// scale and its level.
 type scanJSON struct {
-	pipeline.Result
+	wire.Result
 	Rating  *float64 `json:"rating,omitempty"`
 	Level   string   `json:"level,omitempty"`
 	Hardest string   `json:"hardest,omitempty"`
@@ -245,7 +247,7 @@ func scan(c scanConfig, stdout, stderr io.Writer) (int, error) {
 				solved++
 			}
 			if c.json {
-				js := scanJSON{Result: it.res}
+				js := scanJSON{Result: wire.FromResult(it.res)}
 				if c.via {
 					js.Via = it.res.Grid.Via
 				}
@@ -345,20 +347,20 @@ func describe(it scanItem) string {
 	r := it.res
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s", r.File, r.Status)
-	if r.Found && r.Box[0] > 0 {
-		n := r.Box[0] * r.Box[1]
-		if r.Given != "" {
-			fmt.Fprintf(&b, " (%dx%d, %d givens)", n, n, len(r.Given)-strings.Count(r.Given, "0"))
+	if r.Found && r.Grid.Shape.BoxRows > 0 {
+		n := r.Grid.Shape.N()
+		if given := r.Given(); given != "" {
+			fmt.Fprintf(&b, " (%dx%d, %d givens)", n, n, len(given)-strings.Count(given, "0"))
 		} else {
 			fmt.Fprintf(&b, " (%dx%d)", n, n)
 		}
 	}
 	if len(r.Conflicts) > 0 {
-		fmt.Fprintf(&b, ", conflicting cells %s", cellNames(r.Conflicts, r.Box[0]*r.Box[1]))
+		fmt.Fprintf(&b, ", conflicting cells %s", cellNames(r.Conflicts, r.Grid.Shape.N()))
 	}
 	if len(r.Check) > 0 {
 		// Say which cells and why, so the user knows what to look at.
-		fmt.Fprintf(&b, ", %s", pipeline.CheckMessage(r.CheckCells(), r.Box[0]*r.Box[1]))
+		fmt.Fprintf(&b, ", %s", pipeline.CheckMessage(r.CheckCells(), r.Grid.Shape.N()))
 		for _, c := range r.Check {
 			fmt.Fprintf(&b, " [%s: %s]", c.Name, c.Reason)
 		}
@@ -400,7 +402,7 @@ func describe(it scanItem) string {
 // counts, then the wrong and clashing entries, the cells to check and the
 // notes, by cell name.
 func describeEntries(r pipeline.Result) string {
-	n := r.Box[0] * r.Box[1]
+	n := r.Grid.Shape.N()
 	var b strings.Builder
 	if r.PageSolved() {
 		b.WriteString("entries: solved, every cell filled in and right")

@@ -10,6 +10,7 @@ import (
 	"github.com/sudokuar/sudokuar/ocr"
 	"github.com/sudokuar/sudokuar/pipeline"
 	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
 )
 
 // TestDescribeEntries: scan's text says what the entries of a real pen
@@ -64,7 +65,7 @@ func TestDescribeEntries(t *testing.T) {
 		t.Fatalf("image1 changed: cells 0 and 1 are not two different entries")
 	}
 	for _, c := range cases {
-		r := pipeline.Result{Found: true, Box: [2]int{3, 3}, Given: sudoku.CellString(given.Cells), Solved: c.solution, Status: pipeline.StatusSolved}
+		r := pipeline.Result{Found: true, Grid: vision.Grid{Shape: given.Shape}, Puzzle: given, Solved: c.solution, Status: pipeline.StatusSolved}
 		if c.solution.Cells == nil {
 			r.Status = pipeline.StatusCheck
 		}

@@ -177,16 +177,16 @@ func TestScanSynthetic(t *testing.T) {
 	for sc.Scan() {
 		lines++
 		var r struct {
-			File     string       `json:"file"`
-			Found    bool         `json:"found"`
-			Corners  [][2]float64 `json:"corners"`
-			Box      []int        `json:"box"`
-			Given    string       `json:"given"`
-			Solution string       `json:"solution"`
-			Status   string       `json:"status"`
-			Ms       *float64     `json:"ms"`
-			Rating   *float64     `json:"rating"`
-			Level    string       `json:"level"`
+			File     string          `json:"file"`
+			Found    bool            `json:"found"`
+			Corners  [][2]float64    `json:"corners"`
+			Box      []int           `json:"box"`
+			Given    string          `json:"given"`
+			Solution string          `json:"solution"`
+			Status   pipeline.Status `json:"status"`
+			Ms       *float64        `json:"ms"`
+			Rating   *float64        `json:"rating"`
+			Level    string          `json:"level"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatalf("line %d is not JSON: %v: %s", lines, err, sc.Text())
