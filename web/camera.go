@@ -526,8 +526,11 @@ func nextStep(ctx context.Context, w *live.StepWalk, advice *[]logic.Advice, inf
 	return msg
 }
 
-// answer sends the session's word on the frame f.
-func (c *cameraConn) answer(ctx context.Context, f frameMsg, info live.FrameInfo) {
+// answerOf is the camera's wire form of the session's word on the frame
+// f, as the client asked (want: check the entries), without the server's
+// time: the one place a FrameInfo becomes the JSON the page reads
+// (pinned by TestCameraAnswerGolden).
+func answerOf(f frameMsg, info live.FrameInfo, want bool) frameAnswer {
 	a := frameAnswer{
 		Type: "frame", Seq: f.seq, Width: f.w, Height: f.h, Located: info.Located, Corners: info.Corners,
 		Box: info.Box, Given: info.Given, Solution: info.Solution, Conflicts: info.Conflicts,
@@ -536,8 +539,13 @@ func (c *cameraConn) answer(ctx context.Context, f frameMsg, info live.FrameInfo
 	if a.Conflicts == nil {
 		a.Conflicts = []int{}
 	}
+	penFields(&a, info, want)
+	return a
+}
+
+// answer sends the session's word on the frame f.
+func (c *cameraConn) answer(ctx context.Context, f frameMsg, info live.FrameInfo) {
 	ms := float64(time.Since(f.recv).Microseconds()) / 1000
-	a.ServerMs = math.Round(ms*100) / 100
 	c.mu.Lock()
 	c.last = info
 	c.server = append(c.server, ms)
@@ -550,7 +558,8 @@ func (c *cameraConn) answer(ctx context.Context, f frameMsg, info live.FrameInfo
 	if toggle {
 		c.sendKey('c')
 	}
-	penFields(&a, info, want)
+	a := answerOf(f, info, want)
+	a.ServerMs = math.Round(ms*100) / 100
 	c.send(ctx, a)
 }
 
