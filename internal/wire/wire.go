@@ -77,34 +77,28 @@ func FromResult(r pipeline.Result) Result {
 	w := Result{
 		File: r.File, Found: r.Found, Status: r.Status, Ms: r.Ms, Error: r.Error,
 		Given: r.Given(), Solution: r.Solution(),
-		Conflicts: r.Conflicts, Changed: r.Changed, Grids: grids(r.Grids), Check: checks(r.Check),
+		Conflicts: r.Conflicts, Changed: r.Changed, Grids: each(r.Grids, toGrid), Check: each(r.Check, toCheck),
 		Symbols: r.Symbols, Conf: r.Conf, Turns: r.Turns, CellPx: r.CellPx,
 		Entries: r.Entries, Mistakes: r.Mistakes, Clashes: r.Clashes, Notes: r.Notes,
-		EntryCheck: checks(r.EntryCheck), Progress: r.Progress,
+		EntryCheck: each(r.EntryCheck, toCheck), Progress: r.Progress,
 	}
 	w.Corners = pipeline.Corners(r.Grid)
 	w.Box = [2]int{r.Grid.Shape.BoxRows, r.Grid.Shape.BoxCols}
 	return w
 }
 
-func grids(gs []pipeline.GridChoice) []Grid {
-	if gs == nil {
+// each converts xs one by one with f; nil stays nil, so a field the
+// pipeline left out stays out of the JSON.
+func each[T, U any](xs []T, f func(T) U) []U {
+	if xs == nil {
 		return nil
 	}
-	out := make([]Grid, len(gs))
-	for i, g := range gs {
-		out[i] = Grid(g)
+	out := make([]U, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
 	}
 	return out
 }
 
-func checks(cs []pipeline.Check) []Check {
-	if cs == nil {
-		return nil
-	}
-	out := make([]Check, len(cs))
-	for i, c := range cs {
-		out[i] = Check(c)
-	}
-	return out
-}
+func toGrid(g pipeline.GridChoice) Grid { return Grid(g) }
+func toCheck(c pipeline.Check) Check    { return Check(c) }
