@@ -8,7 +8,7 @@ APT     := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 # Fonts the digit model is trained on (see models/README.md for their licences).
 FONT_PKGS := fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf fonts-urw-base35 fonts-noto-core fonts-noto-mono fonts-lato fonts-open-sans fonts-roboto-unhinted fonts-comic-neue
 
-.PHONY: all deps test-deps font-deps build sudoku-console run serve test test-pg lint bench cluster-bench zoo fuzz model synth video livescore clean
+.PHONY: all deps test-deps font-deps build sudoku-console run serve test test-busy test-pg lint bench cluster-bench zoo fuzz model synth video livescore clean
 
 all: build
 
@@ -67,6 +67,13 @@ test: test-deps
 	SUDOKUAR_ROOMS_JOURNAL=slow $(GO) test -count=1 ./rooms/   # every room test again, journaled, each write 5 ms
 	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then $(MAKE) --no-print-directory test-pg; \
 	else echo "make test: PostgreSQL is not installed, skipping test-pg (make test-pg installs it)"; fi
+
+# test-busy runs make test RUNS times in a row (default 10), each from a
+# cold test cache, with two CPU burners keeping the cores busy: the check
+# that no test depends on the machine being quiet (scripts/test-busy.sh).
+RUNS ?= 10
+test-busy: test-deps
+	LOAD_NICE=0 sh scripts/under-load.sh sh scripts/test-busy.sh $(RUNS)
 
 # test-pg runs the store's shared test suite, the rooms' store tests and the
 # cluster's directory (several hubs on one database)
