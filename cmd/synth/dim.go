@@ -37,42 +37,80 @@ func runDim(args []string, stdout, stderr io.Writer) error {
 	if *out == "" || fs.NArg() == 0 {
 		return errors.New("usage: synth dim --out DIR [--level F --side F --noise F --blur F --seed S --skip LIST] FOLDER (one or more)")
 	}
-	left := map[string]bool{}
-	if *skip != "" {
-		b, err := os.ReadFile(*skip)
-		if err != nil {
-			return fmt.Errorf("--skip: %w", err)
-		}
-		for _, p := range strings.Fields(string(b)) {
-			left[filepath.Base(p)] = true
-		}
-	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
+	photos, err := photosWithTruth(fs.Args(), *skip, "")
+	if err != nil {
+		return err
+	}
 	n := 0
-	for _, dir := range fs.Args() {
-		photos, err := filepath.Glob(filepath.Join(dir, "*.jpg"))
-		if err != nil {
+	for _, p := range photos {
+		if err := dimOne(p.path, *out, p.dat, l, *seed*1_000_003+int64(n)); err != nil {
 			return err
 		}
-		sort.Strings(photos)
-		for _, p := range photos {
-			if left[filepath.Base(p)] {
+		n++
+	}
+	fmt.Fprintf(stdout, "wrote %d photos in %.0f%%..%.0f%% light and their .dat files to %s\n", n, 100*l.Level, 100*l.Level*l.Side, *out)
+	return nil
+}
+
+// photo is a real photo and its truth (.dat).
+type photo struct {
+	path string
+	dat  []byte
+}
+
+// photosWithTruth lists the photos (*.jpg) of the folders dirs that have
+// a .dat beside them (without truth there is nothing to measure
+// against), in name order, leaving out those the list in skip names and,
+// with a list in only, those it does not name (one path a line, matched
+// by file name; "" for no list).
+func photosWithTruth(dirs []string, skip, only string) ([]photo, error) {
+	left, err := namesIn(skip, "--skip")
+	if err != nil {
+		return nil, err
+	}
+	kept, err := namesIn(only, "--only")
+	if err != nil {
+		return nil, err
+	}
+	var out []photo
+	for _, dir := range dirs {
+		paths, err := filepath.Glob(filepath.Join(dir, "*.jpg"))
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(paths)
+		for _, p := range paths {
+			if left[filepath.Base(p)] || (only != "" && !kept[filepath.Base(p)]) {
 				continue
 			}
 			dat, err := os.ReadFile(strings.TrimSuffix(p, ".jpg") + ".dat")
 			if err != nil {
-				continue // no truth: nothing to measure against
+				continue
 			}
-			if err := dimOne(p, *out, dat, l, *seed*1_000_003+int64(n)); err != nil {
-				return err
-			}
-			n++
+			out = append(out, photo{p, dat})
 		}
 	}
-	fmt.Fprintf(stdout, "wrote %d photos in %.0f%%..%.0f%% light and their .dat files to %s\n", n, 100*l.Level, 100*l.Level*l.Side, *out)
-	return nil
+	return out, nil
+}
+
+// namesIn reads the file names a list names (one path a line; none for
+// ""), for the error of flag.
+func namesIn(list, flag string) (map[string]bool, error) {
+	names := map[string]bool{}
+	if list == "" {
+		return names, nil
+	}
+	b, err := os.ReadFile(list)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	for _, p := range strings.Fields(string(b)) {
+		names[filepath.Base(p)] = true
+	}
+	return names, nil
 }
 
 // dimOne writes photo p, dimmed in light l with the noise of seed, and its

@@ -6,6 +6,7 @@
 //	      [--beside sudoku,crossword,text] [--curl DEGREES]
 //	synth video --out DIR --seed S
 //	synth dim --out DIR [--level 0.35] [--side 1] [--noise 3] [--blur 0.7] [--skip LIST] FOLDER...
+//	synth cut --out DIR [--skip LIST | --only LIST] FOLDER...
 //	synth fonts [--system-fonts]
 package main
 
@@ -40,6 +41,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(args) > 0 && args[0] == "dim" {
 		return runDim(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "cut" {
+		return runCut(args[1:], stdout, stderr)
 	}
 	if len(args) > 0 && args[0] == "fonts" {
 		return runFonts(args[1:], stdout, stderr)

@@ -181,3 +181,44 @@ func TestDimCommand(t *testing.T) {
 		t.Error("image2.jpg written though the skip list names it")
 	}
 }
+
+// TestCutCommand: synth cut writes, for each photo of the list given to
+// --only, its seven crops with the photo's truth: each a part of the
+// photo, the cut ones smaller than the grid's box, the tight one holding
+// it; a photo the list does not name is left out.
+func TestCutCommand(t *testing.T) {
+	src, dst := t.TempDir(), t.TempDir()
+	var out, errb bytes.Buffer
+	if err := run([]string{"--out", src, "--count", "2", "--sizes", "9", "-j", "1"}, &out, &errb); err != nil {
+		t.Fatalf("%v (%s)", err, errb.String())
+	}
+	only := filepath.Join(t.TempDir(), "only.list")
+	if err := os.WriteFile(only, []byte("elsewhere/image1.jpg\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := run([]string{"cut", "--out", dst, "--only", only, src}, &out, &errb); err != nil {
+		t.Fatalf("%v (%s)", err, errb.String())
+	}
+	photo := gocv.IMRead(filepath.Join(src, "image1.jpg"), gocv.IMReadColor)
+	defer photo.Close()
+	for _, c := range cuts {
+		m := gocv.IMRead(filepath.Join(dst, "image1-"+c.name+".jpg"), gocv.IMReadColor)
+		if m.Empty() {
+			t.Errorf("image1-%s.jpg: not written or not an image", c.name)
+			continue
+		}
+		if m.Cols() > photo.Cols() || m.Rows() > photo.Rows() || (m.Cols() == photo.Cols() && m.Rows() == photo.Rows()) {
+			t.Errorf("image1-%s.jpg is %dx%d, the photo %dx%d: want a part of it", c.name, m.Cols(), m.Rows(), photo.Cols(), photo.Rows())
+		}
+		m.Close()
+		if _, err := os.Stat(filepath.Join(dst, "image1-"+c.name+".dat")); err != nil {
+			t.Errorf("truth not copied: %v", err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dst, "image2-tight.jpg")); err == nil {
+		t.Error("image2 cropped though the --only list leaves it out")
+	}
+	if err := run([]string{"cut", src}, &out, &errb); err == nil || !strings.Contains(err.Error(), "usage") {
+		t.Errorf("cut without --out: %v, want the usage", err)
+	}
+}
