@@ -132,7 +132,7 @@ func (p *Pipeline) process(frame gocv.Mat, pick vision.Pick) Result {
 			// a failed reading is blamed on the picture.
 			quality = status
 			r.Error = err.Error()
-		case status == StatusTooSmall && g.Side > 0:
+		case (status == StatusTooSmall || status == StatusMoveBack) && g.Side > 0:
 			r.setGrid(g) // show where it is
 			fallthrough
 		default:
@@ -334,6 +334,8 @@ func statusOf(err error) Status {
 		return StatusBlurry
 	case vision.TooDark:
 		return StatusDark
+	case vision.CutOff:
+		return StatusMoveBack
 	}
 	return StatusBadInput
 }

@@ -39,8 +39,16 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 	}
 	g := l.r.g
 	g.Via = l.r.via
+	if l.r.cells != nil {
+		if sd, cut := cutByFrame(frame, g); cut {
+			return g, nil, qualityErr(CutOff, "the %s side of the grid runs off the frame", sideNames[sd])
+		}
+	}
 	return g, l.r.cells, l.r.err
 }
+
+// sideNames name a grid's sides in the order of its corners.
+var sideNames = [4]string{"top", "right", "bottom", "left"}
 
 // look is the state of one AnalyzePick between its steps: the detector
 // it runs on, the frame and the pick, the grid taken off the search of

@@ -21,6 +21,10 @@ const (
 	// TooDark: the rectified grid's ink stands too little from its paper,
 	// against the noise, to be read.
 	TooDark
+	// CutOff: the grid runs off the frame's edge (the outline found lies
+	// along the edge where the grid's outer line is missing), so part of
+	// it is not in view. Grid holds the part found; there are no cells.
+	CutOff
 )
 
 // String names the kind.
@@ -36,6 +40,8 @@ func (k QualityKind) String() string {
 		return "too blurry"
 	case TooDark:
 		return "too dark"
+	case CutOff:
+		return "cut off"
 	}
 	return fmt.Sprintf("QualityKind(%d)", int(k))
 }
@@ -62,6 +68,8 @@ func (e *QualityError) Error() string {
 		hint = "image too blurry: hold still or focus"
 	case TooDark:
 		hint = "image too dark: add light"
+	case CutOff:
+		hint = "the grid runs off the edge of the image: move back so all of it is in view"
 	default:
 		hint = e.Kind.String()
 	}
