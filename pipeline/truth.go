@@ -156,6 +156,12 @@ func (t *Tally) Add(file string, r Result, truth sudoku.Grid) {
 		default:
 			miss.Note = fmt.Sprintf("read as %s boxes, truth is %s", got.Shape, truth.Shape)
 		}
+		if r.IsSolved() {
+			// A puzzle of another size shown solved is the worst output:
+			// a solution drawn on a page it does not belong to.
+			miss.Note += "; solved as that"
+			t.WrongShown++
+		}
 		t.Misses = append(t.Misses, miss)
 		return
 	}

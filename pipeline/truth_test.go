@@ -32,22 +32,30 @@ func TestTally(t *testing.T) {
 	tl.Add("misread.jpg", result("530070005"+puzzle[9:]), truth)
 	tl.Add("nogrid.jpg", Result{Status: StatusNoGrid}, truth)
 	tl.Add("4x4.jpg", Result{Found: true, Status: StatusSeveral, Puzzle: sudoku.NewGrid(sudoku.Shape{BoxRows: 2, BoxCols: 2})}, truth)
+	// Part of the 9×9 read as a 6×6 and solved: a wrong solution shown.
+	s6 := sudoku.Shape{BoxRows: 2, BoxCols: 3}
+	six, err := sudoku.ParseCellGrid(s6, "000000000000000000000000000000000000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl.Add("6x6.jpg", Result{Found: true, Status: StatusSolved, Puzzle: six, Solved: six}, truth)
 
-	if tl.Images != 5 || tl.Found != 4 || tl.Exact != 1 || tl.Solved != 2 {
-		t.Errorf("images %d found %d exact %d solved %d; want 5 4 1 2", tl.Images, tl.Found, tl.Exact, tl.Solved)
+	if tl.Images != 6 || tl.Found != 5 || tl.Exact != 1 || tl.Solved != 2 || tl.WrongShown != 1 {
+		t.Errorf("images %d found %d exact %d solved %d wrong shown %d; want 6 5 1 2 1", tl.Images, tl.Found, tl.Exact, tl.Solved, tl.WrongShown)
 	}
-	if tl.Cells != 5*81 || tl.CellsRight != 81+80+80 {
-		t.Errorf("cells %d/%d, want %d/%d", tl.CellsRight, tl.Cells, 81+80+80, 5*81)
+	if tl.Cells != 6*81 || tl.CellsRight != 81+80+80 {
+		t.Errorf("cells %d/%d, want %d/%d", tl.CellsRight, tl.Cells, 81+80+80, 6*81)
 	}
-	if tl.Digits != 5*30 || tl.DigitsRight != 30+29+30 {
-		t.Errorf("digits %d/%d, want %d/%d", tl.DigitsRight, tl.Digits, 30+29+30, 5*30)
+	if tl.Digits != 6*30 || tl.DigitsRight != 30+29+30 {
+		t.Errorf("digits %d/%d, want %d/%d", tl.DigitsRight, tl.Digits, 30+29+30, 6*30)
 	}
 	var b strings.Builder
 	tl.Report(&b)
 	report := b.String()
 	for _, want := range []string{
-		"grids exact:      20.0% (1/5)",
-		"grids solved:     40.0% (2/5",
+		"grids exact:      16.7% (1/6)",
+		"grids solved:     33.3% (2/6",
+		"6x6.jpg: solved; read as 2x3 boxes, truth is 3x3; solved as that",
 		"missed.jpg: solved; 1 cells wrong (want->got): r1c1 5->0",
 		"misread.jpg: no solution; 1 cells wrong (want->got): r1c9 0->5",
 		"nogrid.jpg: no grid; grid not found",
