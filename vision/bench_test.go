@@ -126,3 +126,29 @@ func benchFile(b *testing.B, name string, bent bool) {
 	}
 	reportCPU(b, c0)
 }
+
+// BenchmarkCutByFrame times the edge rule on a whole photo whose grid
+// touches the frame's edge (every side of it asked) and on a crop that
+// cuts that grid: the cost it adds to each reading of such a frame.
+func BenchmarkCutByFrame(b *testing.B) {
+	photo := benchFrame(b, "image1000.jpg", 960, 1280)
+	defer photo.Close()
+	region := photo.Region(image.Rect(0, 0, 850, 1280))
+	cut := region.Clone()
+	region.Close()
+	defer cut.Close()
+	for _, c := range []struct {
+		name  string
+		frame gocv.Mat
+	}{{"whole", photo}, {"cut", cut}} {
+		b.Run(c.name, func(b *testing.B) {
+			d := NewDetector(Options{})
+			defer d.Close()
+			g, _, _ := d.Analyze(c.frame)
+			b.ResetTimer()
+			for range b.N {
+				cutByFrame(c.frame, g)
+			}
+		})
+	}
+}

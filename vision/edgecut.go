@@ -114,7 +114,7 @@ func (e *edgeLook) linesRunOn(sd, n int) (float64, bool) {
 	if !near {
 		return 0, false
 	}
-	in := e.crossings(sd, 0.12*cs, cs)
+	in := e.inside(sd, n)
 	if len(in) < 3 {
 		return 0, true
 	}
@@ -243,6 +243,20 @@ type edgeLook struct {
 	w, h, ch  int
 	g         Grid
 	darkBelow float64
+	// in holds each side's crossings just inside it once found (both
+	// rules ask for them, a side's and its neighbours').
+	in    [4][]float64
+	found [4]bool
+}
+
+// inside returns the crossings of the strip just inside side sd of the
+// n×n grid, finding them the first time they are asked for.
+func (e *edgeLook) inside(sd, n int) []float64 {
+	if !e.found[sd] {
+		cs := float64(e.g.Side) / float64(n)
+		e.in[sd], e.found[sd] = e.crossings(sd, 0.12*cs, cs), true
+	}
+	return e.in[sd]
 }
 
 // greyAt is the mean grey of the frame's 3×3 pixels around the canvas
@@ -275,7 +289,7 @@ func (e *edgeLook) greyAt(x, y float64) (float64, bool) {
 func (e *edgeLook) offLattice(sd, n int) (off, on int) {
 	s := float64(e.g.Side)
 	cs := s / float64(n)
-	for _, x := range e.crossings(sd, 0.12*cs, cs) {
+	for _, x := range e.inside(sd, n) {
 		if x < 0.5*cs || x > s-0.5*cs {
 			continue // the corners' own lines
 		}
