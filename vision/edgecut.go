@@ -71,8 +71,9 @@ const partLong = 1.3
 // elongation is the ratio of q's longer pair of opposite sides to its
 // shorter pair (mean lengths).
 func elongation(q [4]gocv.Point2f) float64 {
-	a := (sideLen(q[0], q[1]) + sideLen(q[3], q[2])) / 2
-	b := (sideLen(q[1], q[2]) + sideLen(q[0], q[3])) / 2
+	p := ptsOf(q)
+	a := (p[0].dist(p[1]) + p[3].dist(p[2])) / 2
+	b := (p[1].dist(p[2]) + p[0].dist(p[3])) / 2
 	if a <= 0 || b <= 0 {
 		return 1
 	}
@@ -302,9 +303,4 @@ func (e *edgeLook) offLattice(sd, n int) (off, on int) {
 		}
 	}
 	return off, on
-}
-
-// sideLen is the length of the side from a to b.
-func sideLen(a, b gocv.Point2f) float64 {
-	return math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y))
 }
