@@ -1,7 +1,6 @@
 package play
 
 import (
-	"slices"
 	"testing"
 	"time"
 )
@@ -116,15 +115,5 @@ func TestDaily(t *testing.T) {
 	}
 	if DailySolutionShown("2025-03-03", noon, false) || !DailySolutionShown("2025-03-03", noon, true) || !DailySolutionShown("2025-03-02", noon, false) {
 		t.Error("a daily solution is shown to who solved it, or once the day is over, only")
-	}
-}
-
-func TestBoard(t *testing.T) {
-	b := Entries{Now: []int{1, 0, 3, 4}, Solution: []int{1, 2, 4, 4}}
-	if got := Wrong(b); !slices.Equal(got, []int{2}) {
-		t.Errorf("wrong %v", got)
-	}
-	if Solved(b) || !Solved(Entries{Now: []int{1, 2}, Solution: []int{1, 2}}) {
-		t.Error("Solved")
 	}
 }

@@ -32,7 +32,22 @@ type Session struct {
 	FloorMs    int64  `json:"floorMs,omitempty"`    // the plausibility floor (FloorMs)
 	FinishedAt int64  `json:"finishedAt,omitempty"` // unix ms of the finishing move
 	Flag       string `json:"flag,omitempty"`       // why the finish is unranked (Finish.Flag)
+	// ShowErrors is the "show mistakes" assist, on now (Used lists the
+	// assists ever used); MistakeLimit (0: none) loses the game when
+	// reached, and keeps mistakes shown.
+	ShowErrors   bool `json:"showErrors,omitempty"`
+	MistakeLimit int  `json:"mistakeLimit,omitempty"`
+	// HintStages counts every stage of every hint shown (nudge, pattern,
+	// answer); HintStage is the stage the open hint last showed (1 or 2),
+	// 0 when no hint is open: its later stages are free until the next
+	// move.
+	HintStages int `json:"hintStages,omitempty"`
+	HintStage  int `json:"hintStage,omitempty"`
 }
+
+// Leaked reports whether an assist that tells right from wrong is or was
+// on: the mistakes counter may then show while playing.
+func (s *Session) Leaked() bool { return s.ShowErrors || s.Used.Leaked() }
 
 // Tally is the session's mistakes, and SetTally keeps one.
 func (s *Session) Tally() Tally     { return Tally{Count: s.Mistakes, Slip: s.Slip} }

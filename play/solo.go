@@ -61,11 +61,13 @@ type Request struct {
 }
 
 // Done is a game after an action, stored: Result is set when the action
-// recorded the game's result (a named finish).
+// recorded the game's result (a named finish), and Rank is then its
+// place (Solo.Rank).
 type Done[G Game] struct {
 	Game   G
 	Now    time.Time
 	Result *store.Result
+	Rank   int
 }
 
 // Act runs apply on the game req names, loaded by load, under the game's
@@ -77,6 +79,25 @@ func Act[G Game](ctx context.Context, s *Solo, req Request, load func(ctx contex
 	mu.Lock()
 	defer mu.Unlock()
 	return Retried(ctx, func() (Done[G], error) { return actOnce(ctx, s, req, load, apply) })
+}
+
+// Run is Act with a Rule: it runs rule with a on the game req names,
+// and returns the game stored and what the rule found. A result the
+// action records comes with its rank.
+func Run[G Played](ctx context.Context, s *Solo, req Request, load func(ctx context.Context, id string) (G, error), rule Rule, a Args) (Done[G], Found, error) {
+	var found Found
+	d, err := Act(ctx, s, req, load, func(g G, now time.Time) error {
+		var err error
+		found, err = rule(g, a, now)
+		return err
+	})
+	if err != nil {
+		return Done[G]{}, Found{}, err
+	}
+	if d.Result != nil {
+		d.Rank = s.Rank(ctx, *d.Game.Record(), d.Game.Session())
+	}
+	return d, found, nil
 }
 
 // actOnce is one try of Act (the game's lock held).

@@ -31,9 +31,10 @@ func (g *toy) Session() *Session     { return &g.st.Session }
 func (g *toy) Board() *game.Game     { return g.gm }
 func (g *toy) Allow(a string) error  { return nil }
 func (g *toy) State() any            { g.st.Board = g.gm.Snapshot(); return g.st }
-func (g *toy) Cells() int            { return len(g.sol) }
-func (g *toy) Entry(cell int) int    { return g.gm.Grid().Cells[cell] }
 func (g *toy) Answer(cell int) int   { return g.sol[cell] }
+func (g *toy) Stop(now time.Time)    { g.st.ElapsedMs = now.Sub(g.rec.Created).Milliseconds() }
+func (g *toy) Start(time.Time)       {}
+func (g *toy) Cells() Cells          { return Squares(4, func(k int) bool { return g.gm.Fixed(k/4, k%4) }) }
 func (g *toy) set(cell, v int) error { _, err := g.gm.Set(cell/4, cell%4, v); return GameError(err) }
 
 const (

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/sudokuar/sudokuar/game"
@@ -15,10 +14,11 @@ import (
 	"github.com/sudokuar/sudokuar/sudoku"
 )
 
-// games plays single-player games: Sudoku's rules of a session (clock,
-// hints, mistakes, assists, finishing; the fair-play rules are in
-// docs/browser.md) over play.Solo, which loads, stores and ranks the
-// games of every kind. Nothing of HTTP: refusals are *play.Error values.
+// games plays single-player games of both kinds over play.Solo, which
+// loads, stores and ranks them, with play's actions (the fair-play rules
+// are in docs/browser.md). What is here is each kind's own: how a Sudoku
+// game is stored and shown, its clock and its engine hints (Kakuro's in
+// kakuro_games.go). Nothing of HTTP: refusals are *play.Error values.
 type games struct {
 	solo *play.Solo
 	// floorPerStep sets the plausibility floor (play.DefaultFloorPerStep);
@@ -32,20 +32,9 @@ type games struct {
 type session struct {
 	Box          [2]int        `json:"box"`
 	Rating       float64       `json:"rating,omitempty"`
-	Board        game.Snapshot `json:"board"`        // the board, its marks and its move list
-	RunningSince int64         `json:"runningSince"` // unix ms the clock last started; 0 while paused
-	// MistakeLimit (0: none) ends the game as lost when reached.
-	MistakeLimit int `json:"mistakeLimit,omitempty"`
-	// ShowErrors is the "show mistakes" assist (play.Session.Used lists
-	// the assists used: the game is then unranked).
-	ShowErrors bool   `json:"showErrors"`
-	Paper      string `json:"paper,omitempty"` // the entries carried over from paper, '0' none
-	// HintStages counts every stage of every hint shown (nudge, pattern,
-	// answer); HintStage is the stage the open hint last showed (1 or 2),
-	// 0 when no hint is open: its later stages are free until the next
-	// move.
-	HintStages int `json:"hintStages,omitempty"`
-	HintStage  int `json:"hintStage,omitempty"`
+	Board        game.Snapshot `json:"board"`           // the board, its marks and its move list
+	RunningSince int64         `json:"runningSince"`    // unix ms the clock last started; 0 while paused
+	Paper        string        `json:"paper,omitempty"` // the entries carried over from paper, '0' none
 	play.Session
 }
 
@@ -164,12 +153,12 @@ func (gs *games) newGame(ctx context.Context, player string, gen Generated, opt 
 		Rating:       gen.Rating,
 		Board:        gm.Snapshot(),
 		RunningSince: now.UnixMilli(),
-		MistakeLimit: opt.MistakeLimit,
 		Session: play.Session{
-			FloorMs: play.FloorMs(gs.floorPerStep, gen.Steps, empty, 1),
-			Own:     gen.Own,
-			Daily:   opt.Daily,
-			Replay:  opt.Replay,
+			FloorMs:      play.FloorMs(gs.floorPerStep, gen.Steps, empty, 1),
+			Own:          gen.Own,
+			Daily:        opt.Daily,
+			Replay:       opt.Replay,
+			MistakeLimit: opt.MistakeLimit,
 		},
 	}
 	if opt.Entries != nil {
@@ -195,17 +184,35 @@ func (gs *games) newGame(ctx context.Context, player string, gen Generated, opt 
 	return p.view(now), nil
 }
 
-// leaked reports whether an assist that tells right from wrong is or was
-// on: the mistakes counter may then show while playing.
-func (s *session) leaked() bool { return s.ShowErrors || s.Used.Leaked() }
-
-// Record, Session, Board, State and Allow make a played a play.Game.
+// Record, Session, Board, State and Allow make a played a play.Game;
+// Cells, Answer, Stop and Start a play.Played.
 func (p *played) Record() *store.Game    { return &p.rec }
 func (p *played) Session() *play.Session { return &p.s.Session }
 func (p *played) Board() *game.Game      { return p.gm }
 func (p *played) State() any {
 	p.s.Board = p.gm.Snapshot()
 	return p.s
+}
+func (p *played) Answer(cell int) int { return p.solution.Cells[cell] }
+
+// Cells are the board's squares, row by row.
+func (p *played) Cells() play.Cells {
+	n := p.shape.N()
+	return play.Squares(n, func(cell int) bool { return p.gm.Fixed(cell/n, cell%n) })
+}
+
+// Stop stops the clock, and Start starts it: a paused game's clock stands.
+func (p *played) Stop(now time.Time) {
+	if p.s.RunningSince != 0 {
+		p.s.ElapsedMs += now.UnixMilli() - p.s.RunningSince
+		p.s.RunningSince = 0
+	}
+}
+
+func (p *played) Start(now time.Time) {
+	if p.s.RunningSince == 0 {
+		p.s.RunningSince = now.UnixMilli()
+	}
 }
 
 // Allow refuses on a paused game the actions that need the board: its
@@ -221,16 +228,45 @@ func (p *played) Allow(name string) error {
 	return nil
 }
 
-// load reads game id. A game that is not there is a playNotFound; a stored
-// state that does not decode is an internal error, never a panic.
-func (gs *games) load(ctx context.Context, id string) (*played, error) {
+// stored reads stored game id of kind (what names it in a refusal).
+func (gs *games) stored(ctx context.Context, id, kind, what string) (store.Game, error) {
 	if !validID(id) {
-		return nil, play.Refuse(play.NotFound, "no game %q", id)
+		return store.Game{}, play.Refuse(play.NotFound, "no %s %q", what, id)
 	}
 	rec, err := gs.solo.Store.Game(ctx, id)
-	if errors.Is(err, store.ErrNotFound) || err == nil && rec.Kind != store.KindSudoku {
-		return nil, play.Refuse(play.NotFound, "no game %q (a game left untouched for a month, or never played for a day, is deleted)", id)
+	if errors.Is(err, store.ErrNotFound) || err == nil && rec.Kind != kind {
+		return store.Game{}, play.Refuse(play.NotFound, "no %s %q (a game left untouched for a month, or never played for a day, is deleted)", what, id)
 	}
+	return rec, err
+}
+
+// seenBy says whether viewer watches g (another's game) and, for its
+// player, a solved game's place on its leaderboard.
+func (gs *games) seenBy(ctx context.Context, g play.Game, viewer string) (watching bool, rank int) {
+	rec := g.Record()
+	if viewer != rec.Player {
+		return true, 0
+	}
+	if rec.Status == store.StatusSolved {
+		rank = gs.solo.Rank(ctx, *rec, g.Session())
+	}
+	return false, rank
+}
+
+// recorded is the result an action recorded as the page shows it, and
+// its rank; nil and 0 for none.
+func recorded(r *store.Result, rank int) (*publicResult, int) {
+	if r == nil {
+		return nil, 0
+	}
+	pub := publicResults([]store.Result{*r})[0]
+	return &pub, rank
+}
+
+// load reads game id. A game that is not there is a play.NotFound; a
+// stored state that does not decode is an internal error, never a panic.
+func (gs *games) load(ctx context.Context, id string) (*played, error) {
+	rec, err := gs.stored(ctx, id, store.KindSudoku, "game")
 	if err != nil {
 		return nil, err
 	}
@@ -267,10 +303,7 @@ func (gs *games) get(ctx context.Context, id, viewer string) (View, error) {
 		return View{}, err
 	}
 	v := p.view(gs.solo.Now())
-	v.Watching = viewer != p.rec.Player
-	if v.Status == store.StatusSolved && !v.Watching {
-		v.Rank = gs.solo.Rank(ctx, p.rec, &p.s.Session)
-	}
+	v.Watching, v.Rank = gs.seenBy(ctx, p, viewer)
 	return v, nil
 }
 
@@ -288,6 +321,10 @@ type Action struct {
 	Stage int `json:"stage,omitempty"`
 }
 
+func (a Action) args() play.Args {
+	return play.Args{Cell: a.Cell, Value: a.Value, On: a.On, Name: a.Name, Clear: a.Clear}
+}
+
 // actions lists the names act accepts, for error messages.
 const actionNames = "move, mark, undo, redo, pause, resume, errors, hint, check, candidates, submit, name, solution"
 
@@ -295,16 +332,12 @@ const actionNames = "move, mark, undo, redo, pause, resume, errors, hint, check,
 // server's work gates.
 type hinter func(ctx context.Context, puzzle, cur sudoku.Grid) (logic.Advice, error)
 
-// rule is one action's change to a loaded game; extra, when not nil,
-// adds what the action found to the answer.
-type rule func(p *played, a Action, now time.Time) (extra func(*View), err error)
-
 // rules are the actions act runs under the game's lock (hint runs apart:
 // it calls the engine, which never runs under a lock).
-var rules = map[string]rule{
-	"move": ruleMove, "mark": ruleMark, "undo": ruleUndo, "redo": ruleRedo,
-	"pause": rulePause, "resume": ruleResume, "errors": ruleErrors, "check": ruleCheck,
-	"candidates": ruleCandidates, "submit": ruleSubmit, "name": ruleName, "solution": ruleSolution,
+var rules = play.Rules{
+	"move": play.Move, "mark": play.Mark, "undo": play.Undo, "redo": play.Redo,
+	"pause": play.Pause, "resume": play.Resume, "errors": play.ToggleMistakes, "check": play.CheckEntries,
+	"candidates": play.FillCandidates, "submit": play.Submit, "name": play.Name, "solution": play.GiveUp,
 }
 
 // act runs the action name for who on game id and stores the result
@@ -313,257 +346,32 @@ func (gs *games) act(ctx context.Context, id, name string, who play.Actor, a Act
 	if name == "hint" {
 		return gs.hint(ctx, id, who, a.Stage, engine)
 	}
-	apply, ok := rules[name]
+	rule, ok := rules[name]
 	if !ok {
 		return View{}, play.Refuse(play.NotFound, "no action %q (want one of: %s)", name, actionNames)
 	}
-	return gs.run(ctx, id, name, who, a, apply)
+	return gs.run(ctx, play.Request{ID: id, Action: name, Who: who, Name: a.Name}, rule, a.args())
 }
 
-// run applies the rule of action name for who on game id (play.Act) and
-// returns the new view.
-func (gs *games) run(ctx context.Context, id, name string, who play.Actor, a Action, apply rule) (View, error) {
-	var extra func(*View)
-	d, err := play.Act(ctx, gs.solo, play.Request{ID: id, Action: name, Who: who, Name: a.Name}, gs.load, func(p *played, now time.Time) error {
-		var err error
-		extra, err = apply(p, a, now)
-		return err
-	})
+// run applies rule to the game req names and returns the new view.
+func (gs *games) run(ctx context.Context, req play.Request, rule play.Rule, a play.Args) (View, error) {
+	d, found, err := play.Run(ctx, gs.solo, req, gs.load, rule, a)
 	if err != nil {
 		return View{}, err
 	}
-	p := d.Game
-	v := p.view(d.Now)
-	if extra != nil {
-		extra(&v)
-	}
-	if d.Result != nil {
-		pub := publicResults([]store.Result{*d.Result})[0]
-		v.Result = &pub
-		v.Rank = gs.solo.Rank(ctx, p.rec, &p.s.Session)
-	}
+	v := d.Game.view(d.Now)
+	v.Checked = found.Checked
+	v.Result, v.Rank = recorded(d.Result, d.Rank)
 	return v, nil
-}
-
-// cellOf checks an action's cell and value and returns the cell's row
-// and column.
-func (p *played) cellOf(name string, a Action) (cell, r, c, v int, err error) {
-	n := p.shape.N()
-	if a.Cell == nil || a.Value == nil {
-		return 0, 0, 0, 0, play.Refuse(play.Bad, "%s needs \"cell\" (0..%d) and \"value\"", name, n*n-1)
-	}
-	cell, v = *a.Cell, *a.Value
-	if cell < 0 || cell >= n*n {
-		return 0, 0, 0, 0, play.Refuse(play.Bad, "cell %d is off the board (0..%d)", cell, n*n-1)
-	}
-	r, c = cell/n, cell%n
-	if p.gm.Fixed(r, c) {
-		return 0, 0, 0, 0, play.Refuse(play.Conflict, "r%dc%d is a given and cannot change", r+1, c+1)
-	}
-	return cell, r, c, v, nil
-}
-
-func ruleMove(p *played, a Action, now time.Time) (func(*View), error) {
-	cell, r, c, v, err := p.cellOf("move", a)
-	if err != nil {
-		return nil, err
-	}
-	p.s.HintStage = 0
-	if p.gm.Value(r, c) == v {
-		return nil, nil // the digit is already there: no move, no second mistake
-	}
-	if a.Clear && v != 0 {
-		_, err = p.gm.Place(r, c, v)
-	} else {
-		_, err = p.gm.Set(r, c, v)
-	}
-	if err != nil {
-		return nil, play.GameError(err)
-	}
-	p.s.Next(cell, false)
-	if v != 0 && v != p.solution.Cells[cell] {
-		p.wrote(cell, now)
-	}
-	if slices.Equal(p.gm.Grid().Cells, p.solution.Cells) {
-		p.finish(now)
-	}
-	return nil, nil
-}
-
-// wrote counts a wrong digit written in cell; at the game's mistake
-// limit the game is lost.
-func (p *played) wrote(cell int, now time.Time) {
-	p.s.SetTally(p.s.Tally().Wrote(cell, p.s.ShowErrors))
-	if p.s.ShowErrors && play.Lost(p.s.Tally(), p.s.MistakeLimit) {
-		p.stopClock(now)
-		p.rec.Status = store.StatusLost
-	}
-}
-
-func ruleMark(p *played, a Action, _ time.Time) (func(*View), error) {
-	_, r, c, v, err := p.cellOf("mark", a)
-	if err != nil {
-		return nil, err
-	}
-	p.s.HintStage = 0
-	if _, err = p.gm.ToggleMark(r, c, v); err != nil {
-		return nil, play.GameError(err)
-	}
-	p.s.Next(-1, false)
-	return nil, nil
-}
-
-func ruleUndo(p *played, _ Action, _ time.Time) (func(*View), error) {
-	p.s.HintStage = 0
-	if _, err := p.gm.Undo(); err != nil {
-		return nil, play.GameError(err)
-	}
-	p.s.Next(-1, true)
-	return nil, nil
-}
-
-func ruleRedo(p *played, _ Action, now time.Time) (func(*View), error) {
-	p.s.HintStage = 0
-	m, err := p.gm.Redo()
-	if err != nil {
-		return nil, play.GameError(err)
-	}
-	p.s.Next(-1, false)
-	n := p.shape.N()
-	for _, c := range m.Changes {
-		if i := c.Row*n + c.Col; c.To != c.From && c.To != 0 && c.To != p.solution.Cells[i] && p.rec.Status == store.StatusPlaying {
-			p.wrote(i, now) // a wrong digit typed again
-		}
-	}
-	if p.rec.Status == store.StatusPlaying && slices.Equal(p.gm.Grid().Cells, p.solution.Cells) {
-		p.finish(now)
-	}
-	return nil, nil
-}
-
-// ruleCandidates pencils in every digit each empty cell can still take:
-// an assist (it saves the player the work), so the game is unranked. It
-// applies the rules to the board as it is and tells nothing of the
-// solution, so the daily puzzle offers it too.
-func ruleCandidates(p *played, _ Action, _ time.Time) (func(*View), error) {
-	p.s.HintStage = 0
-	p.gm.Candidates()
-	p.s.Next(-1, false)
-	p.s.Use(play.Candidates)
-	return nil, nil
-}
-
-// dailyAllows refuses on the daily puzzle, while its day lasts, an assist
-// that tells right from wrong.
-func (p *played) dailyAllows(a play.Assist, now time.Time) error {
-	if p.s.Daily == "" {
-		return nil
-	}
-	if err := play.DailyAllows(a, p.s.Daily, now); err != nil {
-		return play.Refuse(play.Conflict, "%v", err)
-	}
-	return nil
-}
-
-func rulePause(p *played, _ Action, now time.Time) (func(*View), error) {
-	p.stopClock(now)
-	return nil, nil
-}
-
-func ruleResume(p *played, _ Action, now time.Time) (func(*View), error) {
-	if p.s.RunningSince == 0 {
-		p.s.RunningSince = now.UnixMilli()
-	}
-	return nil, nil
-}
-
-// ruleErrors turns the "show mistakes" assist on or off; on makes the
-// game unranked.
-func ruleErrors(p *played, a Action, now time.Time) (func(*View), error) {
-	if a.On == nil {
-		return nil, play.Refuse(play.Bad, "errors needs \"on\": true or false")
-	}
-	if *a.On {
-		if err := p.dailyAllows(play.ShowMistakes, now); err != nil {
-			return nil, err
-		}
-		p.s.SetTally(p.s.Tally().Settled()) // a slip is no longer hidden
-		p.s.Use(play.ShowMistakes)
-	} else if p.s.MistakeLimit > 0 {
-		return nil, play.Refuse(play.Conflict, "a game with a mistake limit shows its mistakes to the end")
-	}
-	p.s.ShowErrors = *a.On
-	return nil, nil
-}
-
-// ruleCheck lists the wrong entries: an assist, so the game is unranked.
-func ruleCheck(p *played, _ Action, now time.Time) (func(*View), error) {
-	if err := p.dailyAllows(play.Check, now); err != nil {
-		return nil, err
-	}
-	p.s.Next(-1, false)
-	p.s.Use(play.Check)
-	wrong := p.wrongEntries()
-	return func(v *View) { v.Checked = wrong }, nil
-}
-
-// ruleSubmit is what the last correct digit does on its own; it stays
-// for clients that ask, and names a finished game. It never says which
-// entries are wrong.
-func ruleSubmit(p *played, a Action, now time.Time) (func(*View), error) {
-	if p.rec.Status == store.StatusSolved {
-		return ruleName(p, a, now)
-	}
-	if empty := p.gm.EmptyCells(); empty > 0 {
-		return nil, play.Refuse(play.Conflict, "not solved yet: %d cells are still empty", empty)
-	}
-	if !slices.Equal(p.gm.Grid().Cells, p.solution.Cells) {
-		return nil, play.Refuse(play.Conflict, "every cell is filled but the grid is not the solution (Check or Show mistakes find where, and make the game unranked)")
-	}
-	p.finish(now)
-	return nil, nil
-}
-
-// ruleName names a solved game, which records its result.
-func ruleName(p *played, a Action, _ time.Time) (func(*View), error) {
-	if p.rec.Status != store.StatusSolved {
-		return nil, play.Refuse(play.Conflict, "the game is not finished yet")
-	}
-	nm, err := store.CleanName(a.Name)
-	if err != nil {
-		return nil, play.Refuse(play.Bad, "%v", err)
-	}
-	p.s.Name = nm
-	return nil, nil
-}
-
-// ruleSolution ends the game and shows the solution; on the daily
-// puzzle the solution waits for the day's end (the game ends all the
-// same: the player gave up).
-func ruleSolution(p *played, _ Action, now time.Time) (func(*View), error) {
-	p.stopClock(now)
-	p.s.SetTally(p.s.Tally().Settled())
-	p.rec.Status = store.StatusRevealed
-	return nil, nil
-}
-
-// finish ends a game whose board is the solution, by the server's clock,
-// and says whether its result is ranked.
-func (p *played) finish(now time.Time) {
-	p.stopClock(now)
-	p.rec.Status = store.StatusSolved
-	p.s.ShowErrors = false
-	p.s.Finish(now, p.s.ElapsedMs)
 }
 
 // hint answers stage (0 or 1: a new hint; 2: its pattern; 3: its answer,
 // played as moves) of a hint outside the game's lock: under the lock it
-// checks the game and counts the hint (stage 1, so a failed one counts
-// too) and the stage, then asks engine, which the caller has admitted
-// through the work gates. Stages 2 and 3 are for the hint still open: the
-// grid has not changed since, so the engine finds the same step. Stage 3
-// then plays the answer under the lock, if the board is still the one
-// the engine saw.
+// checks the game and counts the stage (play.OpenHint), then asks
+// engine, which the caller has admitted through the work gates. Stages 2
+// and 3 are for the hint still open: the grid has not changed since, so
+// the engine finds the same step. Stage 3 then plays the answer under
+// the lock, if the board is still the one the engine saw.
 func (gs *games) hint(ctx context.Context, id string, who play.Actor, stage int, engine hinter) (View, error) {
 	if stage == 0 {
 		stage = 1
@@ -571,20 +379,8 @@ func (gs *games) hint(ctx context.Context, id string, who play.Actor, stage int,
 	if stage < 1 || stage > 3 {
 		return View{}, play.Refuse(play.Bad, "hint stage %d: want 1 (nudge), 2 (pattern) or 3 (answer)", stage)
 	}
-	d, err := play.Act(ctx, gs.solo, play.Request{ID: id, Action: "hint", Who: who}, gs.load, func(p *played, _ time.Time) error {
-		if stage > 1 && p.s.HintStage == 0 {
-			return play.Refuse(play.Conflict, "no hint open: ask for a new one")
-		}
-		if stage == 1 {
-			if err := p.s.TakeHint(); err != nil {
-				return err
-			}
-			p.s.Next(-1, false)
-		}
-		p.s.HintStages++
-		p.s.HintStage = stage % 3 // the answer closes it
-		return nil
-	})
+	req := play.Request{ID: id, Action: "hint", Who: who}
+	d, err := play.Act(ctx, gs.solo, req, gs.load, func(p *played, _ time.Time) error { return play.OpenHint(p, stage) })
 	if err != nil {
 		return View{}, err
 	}
@@ -599,58 +395,15 @@ func (gs *games) hint(ctx context.Context, id string, who play.Actor, stage int,
 		return View{}, play.Refuse(play.Conflict, "no hint (it still counts): %v", err)
 	}
 	if stage == 3 {
-		if v, err = gs.playAdvice(ctx, id, who, seen, step); err != nil {
+		answer := func(g play.Played, _ play.Args, now time.Time) (play.Found, error) {
+			return play.Found{}, play.PlayAdvice(g, seen.Cells, step, now)
+		}
+		if v, err = gs.run(ctx, req, answer, play.Args{}); err != nil {
 			return View{}, err
 		}
 	}
 	v.Hint = &step
 	return v, nil
-}
-
-// playAdvice plays a hint's answer on game id, under its lock, if the
-// board is still seen: a wrong entry is erased, a placement placed (taking
-// it from its peers' marks; the last one finishes the game), an
-// elimination taken from the pencil marks that hold it.
-func (gs *games) playAdvice(ctx context.Context, id string, who play.Actor, seen sudoku.Grid, adv logic.Advice) (View, error) {
-	return gs.run(ctx, id, "hint", who, Action{}, func(p *played, _ Action, now time.Time) (func(*View), error) {
-		if !slices.Equal(p.gm.Grid().Cells, seen.Cells) {
-			return nil, play.Refuse(play.Conflict, "the board changed while the hint was found: ask again")
-		}
-		n := p.shape.N()
-		for _, w := range adv.Wrong {
-			if _, err := p.gm.Set(w/n, w%n, 0); err != nil {
-				return nil, play.GameError(err)
-			}
-		}
-		for _, c := range adv.Placements {
-			if _, err := p.gm.Place(c.Cell/n, c.Cell%n, c.Digit); err != nil {
-				return nil, play.GameError(err)
-			}
-		}
-		for _, c := range adv.Eliminations {
-			if m := p.gm.Marks(c.Cell/n, c.Cell%n); m.Has(c.Digit) && p.gm.Value(c.Cell/n, c.Cell%n) == 0 {
-				if _, err := p.gm.SetMarks(c.Cell/n, c.Cell%n, m&^(1<<c.Digit)); err != nil {
-					return nil, play.GameError(err)
-				}
-			}
-		}
-		if slices.Equal(p.gm.Grid().Cells, p.solution.Cells) {
-			p.finish(now)
-		}
-		return nil, nil
-	})
-}
-
-func (p *played) stopClock(now time.Time) {
-	if p.s.RunningSince != 0 {
-		p.s.ElapsedMs += now.UnixMilli() - p.s.RunningSince
-		p.s.RunningSince = 0
-	}
-}
-
-// wrongEntries lists the filled cells whose digit is not the solution's.
-func (p *played) wrongEntries() []int {
-	return play.Wrong(play.Entries{Now: p.gm.Grid().Cells, Solution: p.solution.Cells})
 }
 
 func (p *played) view(now time.Time) View {
@@ -670,7 +423,7 @@ func (p *played) view(now time.Time) View {
 	if p.s.RunningSince != 0 {
 		v.ElapsedMs += now.UnixMilli() - p.s.RunningSince
 	}
-	if over || p.s.leaked() {
+	if over || p.s.Leaked() {
 		m := p.s.Tally().Total()
 		v.Mistakes = &m
 	}
@@ -698,7 +451,7 @@ func (p *played) view(now time.Time) View {
 		}
 	}
 	if p.s.ShowErrors {
-		v.Wrong = p.wrongEntries()
+		v.Wrong = play.WrongEntries(p)
 	}
 	return v
 }

@@ -3,9 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/sudokuar/sudokuar/game"
@@ -14,8 +12,9 @@ import (
 	"github.com/sudokuar/sudokuar/store"
 )
 
-// The rules of a Kakuro session, beside Sudoku's (games.go) and under the
-// same fair-play rules; one white cell per move. The board is package
+// A Kakuro game, beside Sudoku's (games.go): how it is stored and shown,
+// played with the same actions of package play, in white-cell numbers;
+// one white cell per move, and its clock runs from the start. The board is package
 // game's: the grid with its clue squares as walls and its runs as houses,
 // so pencil marks, candidates, undo and redo follow Sudoku's rules.
 
@@ -56,18 +55,12 @@ type KakuroView struct {
 	// Wrong lists white-cell numbers whose entry differs from the
 	// solution: answered by check only.
 	Wrong    []int         `json:"wrong,omitempty"`
-	Hint     *kakuroHint   `json:"hint,omitempty"`
+	Hint     *play.Digit   `json:"hint,omitempty"`
 	Solution []int         `json:"solution,omitempty"` // once the game is over
 	Flag     string        `json:"flag,omitempty"`     // once solved: why unranked
 	NeedName bool          `json:"needName,omitempty"` // solved, waiting for a name
 	Rank     int           `json:"rank,omitempty"`
 	Result   *publicResult `json:"result,omitempty"`
-}
-
-// kakuroHint is one revealed digit.
-type kakuroHint struct {
-	Cell  int `json:"cell"` // white-cell number
-	Digit int `json:"digit"`
 }
 
 // kakuroAction is the body of POST /api/kakuro/games/{id}/{action}.
@@ -80,6 +73,10 @@ type kakuroAction struct {
 	// Clear (move): also take the digit out of the pencil marks of the
 	// cells that share a run with it.
 	Clear bool `json:"clear,omitempty"`
+}
+
+func (a kakuroAction) args() play.Args {
+	return play.Args{Cell: a.Cell, Value: a.Value, Name: a.Name, Clear: a.Clear}
 }
 
 // kakuroPlayed is one Kakuro game in memory while an action runs on it.
@@ -95,13 +92,11 @@ type kakuroPlayed struct {
 // kakuroActionNames lists the actions, for error messages.
 const kakuroActionNames = "move, mark, undo, redo, candidates, check, hint, name, solution"
 
-// kakuroRule is one Kakuro action's change to a loaded game.
-type kakuroRule func(p *kakuroPlayed, a kakuroAction, now time.Time) (extra func(*KakuroView), err error)
-
-var kakuroRules = map[string]kakuroRule{
-	"move": kakuroMove, "mark": kakuroMark, "undo": kakuroUndo, "redo": kakuroRedo,
-	"candidates": kakuroCandidates, "check": kakuroCheck, "hint": kakuroHintRule,
-	"name": kakuroName, "submit": kakuroName, "solution": kakuroReveal,
+// kakuroRules are the Kakuro actions; a hint reveals one cell.
+var kakuroRules = play.Rules{
+	"move": play.Move, "mark": play.Mark, "undo": play.Undo, "redo": play.Redo,
+	"candidates": play.FillCandidates, "check": play.CheckEntries, "hint": play.RevealCell,
+	"name": play.Name, "submit": play.Submit, "solution": play.GiveUp,
 }
 
 // kakuroLayout is a Kakuro board as package game plays it: the whole
@@ -171,13 +166,7 @@ func (gs *games) newKakuro(ctx context.Context, player string, puzzle, sol *kaku
 
 // kakuroLoad reads Kakuro game id.
 func (gs *games) kakuroLoad(ctx context.Context, id string) (*kakuroPlayed, error) {
-	if !validID(id) {
-		return nil, play.Refuse(play.NotFound, "no Kakuro game %q", id)
-	}
-	rec, err := gs.solo.Store.Game(ctx, id)
-	if errors.Is(err, store.ErrNotFound) || err == nil && rec.Kind != store.KindKakuro {
-		return nil, play.Refuse(play.NotFound, "no Kakuro game %q", id)
-	}
+	rec, err := gs.stored(ctx, id, store.KindKakuro, "Kakuro game")
 	if err != nil {
 		return nil, err
 	}
@@ -230,23 +219,18 @@ func kakuroOf(rec store.Game) (*kakuroPlayed, error) {
 	return p, nil
 }
 
-// entries are the player's digits by white-cell number.
-func (p *kakuroPlayed) entries() []int {
-	out := make([]int, len(p.whites))
-	for k, i := range p.whites {
-		out[k] = p.gm.Value(i/p.puzzle.Cols, i%p.puzzle.Cols)
-	}
-	return out
+// Answer and Cells make a kakuroPlayed a play.Played, in white-cell
+// numbers.
+func (p *kakuroPlayed) Answer(k int) int { return p.sol[k] }
+func (p *kakuroPlayed) Cells() play.Cells {
+	cols := p.puzzle.Cols
+	return play.Cells{N: len(p.whites), Max: 9, Noun: "white cell", Square: func(k int) (int, int) { return p.whites[k] / cols, p.whites[k] % cols }}
 }
 
-// Cells, Entry and Answer make a kakuroPlayed a play.Board, in white-cell
-// numbers.
-func (p *kakuroPlayed) Cells() int { return len(p.whites) }
-func (p *kakuroPlayed) Entry(k int) int {
-	i := p.whites[k]
-	return p.gm.Value(i/p.puzzle.Cols, i%p.puzzle.Cols)
-}
-func (p *kakuroPlayed) Answer(k int) int { return p.sol[k] }
+// Stop sets the play time: a Kakuro game's clock runs from its start,
+// without a pause, so Start has nothing to do.
+func (p *kakuroPlayed) Stop(now time.Time) { p.s.ElapsedMs = now.Sub(p.rec.Created).Milliseconds() }
+func (p *kakuroPlayed) Start(time.Time)    {}
 
 // Record, Session, Board, State and Allow make a kakuroPlayed a play.Game;
 // Kakuro has no rule of its own on when an action may run.
@@ -267,198 +251,28 @@ func (gs *games) kakuroGet(ctx context.Context, id, viewer string) (KakuroView, 
 		return KakuroView{}, err
 	}
 	v := p.view(gs.solo.Now())
-	v.Watching = viewer != p.rec.Player
-	if p.rec.Status == store.StatusSolved && !v.Watching {
-		v.Rank = gs.solo.Rank(ctx, p.rec, &p.s.Session)
-	}
+	v.Watching, v.Rank = gs.seenBy(ctx, p, viewer)
 	return v, nil
 }
 
 // kakuroAct runs action on Kakuro game id for who and stores the result
 // before it returns the new view.
 func (gs *games) kakuroAct(ctx context.Context, id, action string, who play.Actor, a kakuroAction) (KakuroView, error) {
-	apply, ok := kakuroRules[action]
+	rule, ok := kakuroRules[action]
 	if !ok {
 		return KakuroView{}, play.Refuse(play.NotFound, "no Kakuro action %q: want %s", action, kakuroActionNames)
 	}
 	if a.Entries != nil {
 		return KakuroView{}, play.Refuse(play.Bad, "entries: send one cell per move ({\"cell\": n, \"value\": d}), not the whole board")
 	}
-	var extra func(*KakuroView)
-	d, err := play.Act(ctx, gs.solo, play.Request{ID: id, Action: action, Who: who, Name: a.Name}, gs.kakuroLoad, func(p *kakuroPlayed, now time.Time) error {
-		var err error
-		extra, err = apply(p, a, now)
-		return err
-	})
+	d, found, err := play.Run(ctx, gs.solo, play.Request{ID: id, Action: action, Who: who, Name: a.Name}, gs.kakuroLoad, rule, a.args())
 	if err != nil {
 		return KakuroView{}, err
 	}
-	p := d.Game
-	v := p.view(d.Now)
-	if extra != nil {
-		extra(&v)
-	}
-	if d.Result != nil {
-		pub := publicResults([]store.Result{*d.Result})[0]
-		v.Result = &pub
-		v.Rank = gs.solo.Rank(ctx, p.rec, &p.s.Session)
-	}
+	v := d.Game.view(d.Now)
+	v.Wrong, v.Hint = found.Checked, found.Revealed
+	v.Result, v.Rank = recorded(d.Result, d.Rank)
 	return v, nil
-}
-
-// cellOf checks an action's white cell and, for a move, its digit, and
-// returns the cell's row and column on the board.
-func (p *kakuroPlayed) cellOf(name string, a kakuroAction, lo int) (k, r, c, d int, err error) {
-	if a.Cell == nil || a.Value == nil {
-		return 0, 0, 0, 0, play.Refuse(play.Bad, "%s needs \"cell\" (white cell 0..%d) and \"value\" (%d..9)", name, len(p.whites)-1, lo)
-	}
-	k, d = *a.Cell, *a.Value
-	if k < 0 || k >= len(p.whites) {
-		return 0, 0, 0, 0, play.Refuse(play.Bad, "cell %d: want a white cell 0..%d", k, len(p.whites)-1)
-	}
-	if d < lo || d > 9 {
-		return 0, 0, 0, 0, play.Refuse(play.Bad, "value %d: want %d to 9", d, lo)
-	}
-	i := p.whites[k]
-	return k, i / p.puzzle.Cols, i % p.puzzle.Cols, d, nil
-}
-
-// wrote counts a wrong digit written in white cell k (mistakes are never
-// shown in a Kakuro game while it is on: a slip may still be taken back).
-func (p *kakuroPlayed) wrote(k int) { p.s.SetTally(p.s.Tally().Wrote(k, false)) }
-
-// kakuroMove writes one digit (0 clears) in one white cell.
-func kakuroMove(p *kakuroPlayed, a kakuroAction, now time.Time) (func(*KakuroView), error) {
-	k, r, c, d, err := p.cellOf("move", a, 0)
-	if err != nil {
-		return nil, err
-	}
-	if p.gm.Value(r, c) == d {
-		return nil, nil // no change, no second mistake
-	}
-	if a.Clear && d != 0 {
-		_, err = p.gm.Place(r, c, d)
-	} else {
-		_, err = p.gm.Set(r, c, d)
-	}
-	if err != nil {
-		return nil, play.GameError(err)
-	}
-	p.s.Next(k, false)
-	if d != 0 && d != p.sol[k] {
-		p.wrote(k)
-	}
-	p.finishIfSolved(now)
-	return nil, nil
-}
-
-// kakuroMark toggles one pencil mark of one white cell.
-func kakuroMark(p *kakuroPlayed, a kakuroAction, _ time.Time) (func(*KakuroView), error) {
-	_, r, c, d, err := p.cellOf("mark", a, 1)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := p.gm.ToggleMark(r, c, d); err != nil {
-		return nil, play.GameError(err)
-	}
-	p.s.Next(-1, false)
-	return nil, nil
-}
-
-func kakuroUndo(p *kakuroPlayed, _ kakuroAction, _ time.Time) (func(*KakuroView), error) {
-	if _, err := p.gm.Undo(); err != nil {
-		return nil, play.GameError(err)
-	}
-	p.s.Next(-1, true)
-	return nil, nil
-}
-
-func kakuroRedo(p *kakuroPlayed, _ kakuroAction, now time.Time) (func(*KakuroView), error) {
-	m, err := p.gm.Redo()
-	if err != nil {
-		return nil, play.GameError(err)
-	}
-	p.s.Next(-1, false)
-	for _, ch := range m.Changes {
-		if k := slices.Index(p.whites, ch.Row*p.puzzle.Cols+ch.Col); k >= 0 && ch.To != ch.From && ch.To != 0 && ch.To != p.sol[k] {
-			p.wrote(k) // a wrong digit typed again
-		}
-	}
-	p.finishIfSolved(now)
-	return nil, nil
-}
-
-// kakuroCandidates pencils in every digit each empty cell can still take
-// (within the sums its runs can make): an assist, so the game is
-// unranked.
-func kakuroCandidates(p *kakuroPlayed, _ kakuroAction, _ time.Time) (func(*KakuroView), error) {
-	p.gm.Candidates()
-	p.s.Next(-1, false)
-	p.s.Use(play.Candidates)
-	return nil, nil
-}
-
-// kakuroCheck lists the wrong entries: an assist, so the game is unranked.
-func kakuroCheck(p *kakuroPlayed, _ kakuroAction, _ time.Time) (func(*KakuroView), error) {
-	p.s.Next(-1, false)
-	p.s.Use(play.Check)
-	wrong := play.Wrong(p)
-	return func(v *KakuroView) { v.Wrong = wrong }, nil
-}
-
-// kakuroHintRule reveals one cell: a wrong one first, else the first
-// empty one. It counts as one of play.MaxHints.
-func kakuroHintRule(p *kakuroPlayed, _ kakuroAction, now time.Time) (func(*KakuroView), error) {
-	if err := p.s.TakeHint(); err != nil {
-		return nil, err
-	}
-	p.s.Next(-1, false)
-	k := -1
-	if ws := play.Wrong(p); len(ws) > 0 {
-		k = ws[0]
-	} else if e := slices.Index(p.entries(), 0); e >= 0 {
-		k = e
-	}
-	if k < 0 {
-		return nil, play.Refuse(play.Conflict, "every cell is filled and right")
-	}
-	i := p.whites[k]
-	if _, err := p.gm.Place(i/p.puzzle.Cols, i%p.puzzle.Cols, p.sol[k]); err != nil {
-		return nil, play.GameError(err)
-	}
-	p.finishIfSolved(now)
-	h := kakuroHint{Cell: k, Digit: p.sol[k]}
-	return func(v *KakuroView) { v.Hint = &h }, nil
-}
-
-// kakuroName names a solved game, which records its result.
-func kakuroName(p *kakuroPlayed, a kakuroAction, _ time.Time) (func(*KakuroView), error) {
-	if p.rec.Status != store.StatusSolved {
-		return nil, play.Refuse(play.Conflict, "the game is not finished yet: it ends with the last right digit")
-	}
-	name, err := store.CleanName(a.Name)
-	if err != nil {
-		return nil, play.Refuse(play.Bad, "%v", err)
-	}
-	p.s.Name = name
-	return nil, nil
-}
-
-// kakuroReveal ends the game unranked and shows the solution.
-func kakuroReveal(p *kakuroPlayed, _ kakuroAction, now time.Time) (func(*KakuroView), error) {
-	p.s.Next(-1, false)
-	p.s.ElapsedMs = now.Sub(p.rec.Created).Milliseconds()
-	p.rec.Status = store.StatusRevealed
-	return nil, nil
-}
-
-// finishIfSolved ends the game when the entries are the solution.
-func (p *kakuroPlayed) finishIfSolved(now time.Time) {
-	if !play.Solved(p) {
-		return
-	}
-	p.rec.Status = store.StatusSolved
-	p.s.Finish(now, now.Sub(p.rec.Created).Milliseconds())
 }
 
 // view is what the page sees of the game: the solution and the mistakes
@@ -467,7 +281,7 @@ func (p *kakuroPlayed) view(now time.Time) KakuroView {
 	sess := p.s
 	v := KakuroView{
 		ID: p.rec.ID, Size: p.rec.Size, Level: p.rec.Level, Rows: p.puzzle.Rows, Cols: p.puzzle.Cols,
-		Entries: p.entries(), Marks: make([]game.Marks, len(p.whites)), Status: p.rec.Status,
+		Entries: play.Entries(p), Marks: make([]game.Marks, len(p.whites)), Status: p.rec.Status,
 		Hints: sess.Hints, MaxHints: play.MaxHints, Assisted: sess.Assisted, Used: sess.Used,
 		CanUndo: p.gm.CanUndo(), CanRedo: p.gm.CanRedo(),
 	}
