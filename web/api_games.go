@@ -1,6 +1,8 @@
 package web
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"io"
 	"mime"
@@ -145,8 +147,12 @@ func (s *Server) startGame(w http.ResponseWriter, r *http.Request, req newGameRe
 
 // apiGame: GET /api/games/{id} -> View; a browser that is not the
 // game's player gets it with "watching" set (a shared link watches).
-func (s *Server) apiGame(w http.ResponseWriter, r *http.Request) {
-	v, err := s.games.get(r.Context(), r.PathValue("id"), playerOf(r))
+func (s *Server) apiGame(w http.ResponseWriter, r *http.Request) { serveGame(s, w, r, s.games.get) }
+
+// serveGame answers a GET of a game of any kind with the view get gives
+// the request's browser.
+func serveGame[V any](s *Server, w http.ResponseWriter, r *http.Request, get func(ctx context.Context, id, viewer string) (V, error)) {
+	v, err := get(r.Context(), r.PathValue("id"), playerOf(r))
 	if err != nil {
 		s.writeError(w, r, playStatus(err))
 		return
@@ -210,41 +216,57 @@ func requireJSON(r *http.Request) error {
 // (see Action) as application/json -> View. Only the game's player (its
 // cookie) may act. The body may be empty for actions without fields.
 func (s *Server) apiGameAction(w http.ResponseWriter, r *http.Request) {
+	serveAction(s, w, r, func(ctx context.Context, id, action string, who play.Actor, a Action) (View, error) {
+		if action == "hint" {
+			// Every hint that reaches the engine goes through its gates
+			// (per address and server-wide) and is counted, failed ones
+			// included.
+			release, err := s.admit(r, s.guards.engine, s.guards.work)
+			if err != nil {
+				return View{}, err
+			}
+			defer release()
+		}
+		return s.games.act(ctx, id, action, who, a, hint)
+	})
+}
+
+// finished is a game's view after an action: the name its result was
+// recorded under by that action, "" if none.
+type finished interface{ recordedName() string }
+
+func (v View) recordedName() string       { return v.Result.nameOf() }
+func (v KakuroView) recordedName() string { return v.Result.nameOf() }
+
+// serveAction answers a POST of an action on a game of any kind: the
+// body (application/json; empty for an action without fields) decoded
+// as an A, act run for the request's player, and a result recorded under
+// a name remembers that name in the browser.
+func serveAction[A any, V finished](s *Server, w http.ResponseWriter, r *http.Request, act func(ctx context.Context, id, action string, who play.Actor, a A) (V, error)) {
 	if err := requireJSON(r); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	var a Action
+	var a A
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
 	if err != nil {
 		s.writeError(w, r, jsonError(err))
 		return
 	}
-	if len(strings.TrimSpace(string(body))) > 0 {
-		if err := decodeJSONFrom(strings.NewReader(string(body)), &a); err != nil {
+	if len(bytes.TrimSpace(body)) > 0 {
+		if err := decodeJSONFrom(bytes.NewReader(body), &a); err != nil {
 			s.writeError(w, r, err)
 			return
 		}
-	}
-	action := r.PathValue("action")
-	if action == "hint" {
-		// Every hint that reaches the engine goes through its gates (per
-		// address and server-wide) and is counted, failed ones included.
-		release, err := s.admit(r, s.guards.engine, s.guards.work)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		defer release()
 	}
 	who := play.Actor{Player: playerOf(r), Name: rememberedName(r)}
-	v, err := s.games.act(r.Context(), r.PathValue("id"), action, who, a, hint)
+	v, err := act(r.Context(), r.PathValue("id"), r.PathValue("action"), who, a)
 	if err != nil {
 		s.writeError(w, r, playStatus(err))
 		return
 	}
-	if v.Result != nil && v.Result.Name != "" {
-		s.rememberName(w, v.Result.Name)
+	if name := v.recordedName(); name != "" {
+		s.rememberName(w, name)
 	}
 	writeJSON(w, http.StatusOK, v)
 }
@@ -323,6 +345,14 @@ func queryLimit(text string) (int, error) {
 		return 0, errorf(http.StatusBadRequest, "limit %q: want 1..100", text)
 	}
 	return n, nil
+}
+
+// nameOf is the result's name, "" for none.
+func (p *publicResult) nameOf() string {
+	if p == nil {
+		return ""
+	}
+	return p.Name
 }
 
 // publicResult is a Result without the player's browser id.

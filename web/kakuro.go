@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/sudokuar/sudokuar/kakuro"
-	"github.com/sudokuar/sudokuar/play"
 	"github.com/sudokuar/sudokuar/store"
 )
 
@@ -165,12 +164,7 @@ func (s *Server) apiKakuroNew(w http.ResponseWriter, r *http.Request) {
 // apiKakuroGame: GET /api/kakuro/games/{id} -> KakuroView; another
 // browser than the player's watches.
 func (s *Server) apiKakuroGame(w http.ResponseWriter, r *http.Request) {
-	v, err := s.games.kakuroGet(r.Context(), r.PathValue("id"), playerOf(r))
-	if err != nil {
-		s.writeError(w, r, playStatus(err))
-		return
-	}
-	writeJSON(w, http.StatusOK, v)
+	serveGame(s, w, r, s.games.kakuroGet)
 }
 
 // apiKakuroAction: POST /api/kakuro/games/{id}/{action} as
@@ -179,25 +173,7 @@ func (s *Server) apiKakuroGame(w http.ResponseWriter, r *http.Request) {
 // mark {"cell", "value"}, undo, redo, candidates, check, hint, name
 // {"name"} (of a finished game) or solution. See kakuroRules.
 func (s *Server) apiKakuroAction(w http.ResponseWriter, r *http.Request) {
-	if err := requireJSON(r); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	var a kakuroAction
-	if err := decodeJSON(r, &a); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	who := play.Actor{Player: playerOf(r), Name: rememberedName(r)}
-	v, err := s.games.kakuroAct(r.Context(), r.PathValue("id"), r.PathValue("action"), who, a)
-	if err != nil {
-		s.writeError(w, r, playStatus(err))
-		return
-	}
-	if v.Result != nil && v.Result.Name != "" {
-		s.rememberName(w, v.Result.Name)
-	}
-	writeJSON(w, http.StatusOK, v)
+	serveAction(s, w, r, s.games.kakuroAct)
 }
 
 // apiKakuroLeaderboard: GET /api/kakuro/leaderboard?size=9&level=easy ->
