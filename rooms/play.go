@@ -3,6 +3,7 @@ package rooms
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -53,21 +54,13 @@ func (r *Room) cellValue(i int, in In, lo int) (cell, value int, ok bool) {
 		c.sendError(in.Seq, ErrNotYours, "seat %d's board is not yours: you play on your own board only", *in.Seat)
 		return 0, 0, false
 	}
-	if in.Cell == nil || in.Value == nil {
-		c.sendError(in.Seq, ErrBad, "%s needs \"cell\" (0..%d) and \"value\" (%d..%d)", in.T, n*n-1, lo, n)
-		return 0, 0, false
-	}
-	cell, value = *in.Cell, *in.Value
-	if cell < 0 || cell >= n*n {
-		c.sendError(in.Seq, ErrBad, "cell %d is off the board (0..%d)", cell, n*n-1)
-		return 0, 0, false
-	}
-	if value < lo || value > n {
-		c.sendError(in.Seq, ErrBad, "value %d is not %d..%d", value, lo, n)
-		return 0, 0, false
-	}
-	if r.fixed[cell] {
-		c.sendError(in.Seq, ErrFixed, "r%dc%d is a given and cannot change", cell/n+1, cell%n+1)
+	cell, value, err := play.Squares(n, func(k int) bool { return r.fixed[k] }).Check(in.T, in.Cell, in.Value, lo)
+	if err != nil {
+		code, pe := ErrBad, (*play.Error)(nil)
+		if errors.As(err, &pe) && pe.Kind == play.Conflict {
+			code = ErrFixed
+		}
+		c.sendError(in.Seq, code, "%s", err)
 		return 0, 0, false
 	}
 	return cell, value, true
