@@ -60,6 +60,8 @@ func TestDim(t *testing.T) {
 		{"NaN side", grey, Light{Level: 1, Side: math.NaN()}},
 		{"negative noise", grey, Light{Level: 1, Side: 1, Noise: -1}},
 		{"huge blur", grey, Light{Level: 1, Side: 1, Blur: 1e9}},
+		{"a shadow that lights", grey, Light{Level: 1, Side: 1, Shadow: 1}},
+		{"negative glare", grey, Light{Level: 1, Side: 1, Glare: -0.5}},
 	} {
 		m, err := Dim(tc.photo, tc.l, 1)
 		m.Close()
@@ -67,6 +69,46 @@ func TestDim(t *testing.T) {
 		if !errors.As(err, &oe) {
 			t.Errorf("%s: %v, want an *OptionError", tc.name, err)
 		}
+	}
+}
+
+// TestLamp checks a shadow and a glare on a flat grey photo: the shadow
+// keeps its share of the light on part of the photo and leaves the rest,
+// the glare saturates its centre and fades to nothing, and each falls
+// in the same place for the same seed and elsewhere for another.
+func TestLamp(t *testing.T) {
+	grey := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(200, 200, 200, 0), 300, 400, gocv.MatTypeCV8UC3)
+	defer grey.Close()
+	extremes := func(l Light, seed int64) (lo, hi float64, m gocv.Mat) {
+		m, err := Dim(grey, l, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := gocv.NewMat()
+		defer g.Close()
+		gocv.CvtColor(m, &g, gocv.ColorBGRToGray)
+		l32, h32, _, _ := gocv.MinMaxLoc(g)
+		return float64(l32), float64(h32), m
+	}
+	lo, hi, shade := extremes(Light{Level: 1, Side: 1, Shadow: 0.4}, 1)
+	defer shade.Close()
+	if math.Abs(lo-80) > 1 || math.Abs(hi-200) > 1 {
+		t.Errorf("shadow 0.4 on grey 200: from %.0f to %.0f, want 80 to 200", lo, hi)
+	}
+	_, _, again := extremes(Light{Level: 1, Side: 1, Shadow: 0.4}, 1)
+	_, _, other := extremes(Light{Level: 1, Side: 1, Shadow: 0.4}, 2)
+	d1, d2 := diffGrey(shade, again), diffGrey(shade, other)
+	if gocv.CountNonZero(d1) != 0 || gocv.CountNonZero(d2) == 0 {
+		t.Error("a shadow does not fall in the same place for a seed, or in another for another seed")
+	}
+	d1.Close()
+	d2.Close()
+	again.Close()
+	other.Close()
+	lo, hi, glare := extremes(Light{Level: 1, Side: 1, Glare: 0.5}, 1)
+	glare.Close()
+	if lo != 200 || hi != 255 {
+		t.Errorf("glare 0.5 on grey 200: from %.0f to %.0f, want 200 (its edge) to 255 (its centre)", lo, hi)
 	}
 }
 

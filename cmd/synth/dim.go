@@ -15,7 +15,8 @@ import (
 )
 
 // runDim writes copies of real photos (folders of imageK.jpg and their
-// .dat truth) as a dim room gives them (synth.Dim), for measuring how the
+// .dat truth) as a dim room, a shadow or a lamp's glare gives them
+// (synth.Dim), for measuring how the
 // reader copes with light as people have it: each photo's noise is drawn
 // from the seed and the photo's place among those written, so the same
 // folders and flags give the same files.
@@ -28,18 +29,21 @@ func runDim(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&l.Side, "side", 1, "light at the right edge as a share of --level's (1: evenly lit)")
 	fs.Float64Var(&l.Noise, "noise", 3, "grey Gaussian noise added, in grey levels")
 	fs.Float64Var(&l.Blur, "blur", 0.7, "Gaussian blur, in pixels (0: none)")
+	fs.Float64Var(&l.Shadow, "shadow", 0, "light kept where a straight-edged shadow falls across part of the photo (0: no shadow)")
+	fs.Float64Var(&l.Glare, "glare", 0, "a lamp's highlight on part of the photo, in times white at its centre (0: none)")
 	seed := fs.Int64("seed", 1, "seed of the noise")
 	skip := fs.String("skip", "", "a list of photos to leave out (one path a line, matched by file name), e.g. testdata/live/wicht-holdout.list")
+	only := fs.String("only", "", "a list of the photos to write, the others left out (e.g. testdata/live/wicht-holdout.list, to measure once)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *out == "" || fs.NArg() == 0 {
-		return errors.New("usage: synth dim --out DIR [--level F --side F --noise F --blur F --seed S --skip LIST] FOLDER (one or more)")
+		return errors.New("usage: synth dim --out DIR [--level F --side F --noise F --blur F --shadow F --glare F --seed S --skip LIST | --only LIST] FOLDER (one or more)")
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	photos, err := photosWithTruth(fs.Args(), *skip, "")
+	photos, err := photosWithTruth(fs.Args(), *skip, *only)
 	if err != nil {
 		return err
 	}
