@@ -121,20 +121,27 @@ func (r *rectifier) fixOutlierCorners(c *canvas, g *Grid, gs float64, n int, cs 
 // outline corners pulled by a caption are off by more than this.
 const latticeOverride = 0.035
 
-// measure sets g's Lift, Brightness, Gap and Legibility from its canvas
-// c, then flattens c when the frame was dim (re-binarising it for cells
-// cs pixels wide), and sets g's Sharpness from the canvas the cells are
-// cut from.
+// measure sets g's Lift, Brightness, Gap, Legibility and Sharpness from
+// its canvas c, then flattens c when its paper is unevenly lit, not
+// tinted box by box (re-binarising it for cells cs pixels wide). A dim
+// canvas's Sharpness is taken once it is flattened, as the cells are cut
+// from it.
 func (r *rectifier) measure(c *canvas, g *Grid, cs float64) {
 	g.Lift = r.lift
 	g.Brightness = c.grey.Mean().Val1
 	gap, noise := legibility(c.grey, &r.lap)
 	g.Gap, g.Legibility = gap/r.lift, gap/noise
-	if r.lift > 1 && flatten(&c.grey, cs, &r.bg, &r.lap) {
+	// A lit page's sharpness is its own: flattening a shadow raises the
+	// contrast, and with it the Laplacian, of a page no sharper.
+	lit := r.lift <= 1
+	g.Sharpness = Sharpness(c.grey, &r.lap)
+	if (!lit || !boxTinted(c.grey, g.Shape)) && flatten(&c.grey, cs, lit, &r.bg, &r.lap) {
 		c.binned = false
 		r.binarise(c, cs, c.kLen)
+		if !lit {
+			g.Sharpness = Sharpness(c.grey, &r.lap)
+		}
 	}
-	g.Sharpness = Sharpness(c.grey, &r.lap)
 }
 
 // Sharpness is the variance of the Laplacian of grey (8-bit, one channel),

@@ -116,13 +116,17 @@ func legibility(grey gocv.Mat, scratch *gocv.Mat) (gap, noise float64) {
 // legibility is measured: less than its grid lines alone cover.
 const inkShare = 0.03
 
-// flatten divides dim canvas grey by its paper (the grey with the ink
-// closed over and blurred, about a cell wide: cs pixels), so paper comes
-// out at flatPaper everywhere and the ink by its own share of it: a page
-// lit from one side, or lifted from a dim frame, gives cells that look
-// like a plainly lit page's. It reports whether it changed grey: an
-// evenly lit canvas is left as it is. scratch and bg are Mats to work in.
-func flatten(grey *gocv.Mat, cs float64, bg, scratch *gocv.Mat) bool {
+// flatten divides canvas grey by its paper (the grey with the ink closed
+// over, about half a cell wide: cs pixels a cell), so paper comes out at
+// flatPaper everywhere and the ink by its own share of it: a page lit
+// from one side, lifted from a dim frame, or with a shadow across it,
+// gives cells that look like a plainly lit page's. A dim canvas (lifted)
+// takes its paper blurred over a cell, smooth as its light falls off; a
+// lit one (sharp) over a quarter of a cell and never above the closed
+// grey, so a shadow's edge stays where it is instead of leaving a dark
+// band along it. It reports whether it changed grey: an evenly lit canvas
+// is left as it is. scratch and bg are Mats to work in.
+func flatten(grey *gocv.Mat, cs float64, sharp bool, bg, scratch *gocv.Mat) bool {
 	if grey.Empty() || grey.Type() != gocv.MatTypeCV8U || cs < 2 {
 		return false
 	}
@@ -130,8 +134,14 @@ func flatten(grey *gocv.Mat, cs float64, bg, scratch *gocv.Mat) bool {
 	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(k, k))
 	defer kernel.Close()
 	gocv.MorphologyEx(*grey, scratch, gocv.MorphClose, kernel)
-	b := max(3, int(cs)|1)
-	gocv.GaussianBlur(*scratch, bg, image.Pt(b, b), 0, 0, gocv.BorderReplicate)
+	if sharp {
+		b := max(3, int(cs/4)|1)
+		gocv.GaussianBlur(*scratch, bg, image.Pt(b, b), 0, 0, gocv.BorderReplicate)
+		gocv.Min(*bg, *scratch, bg)
+	} else {
+		b := max(3, int(cs)|1)
+		gocv.GaussianBlur(*scratch, bg, image.Pt(b, b), 0, 0, gocv.BorderReplicate)
+	}
 	v, err1 := grey.DataPtrUint8()
 	w, err2 := bg.DataPtrUint8()
 	if err1 != nil || err2 != nil || len(v) != len(w) {
@@ -141,7 +151,11 @@ func flatten(grey *gocv.Mat, cs float64, bg, scratch *gocv.Mat) bool {
 	for _, x := range w {
 		hist[x]++
 	}
-	if lo, hi := histLevel(&hist, 0.05), histLevel(&hist, 0.95); float64(lo) >= evenPaper*float64(hi) {
+	even := evenPaper
+	if sharp {
+		even = litPaper
+	}
+	if lo, hi := histLevel(&hist, 0.05), histLevel(&hist, 0.95); float64(lo) >= even*float64(hi) {
 		return false
 	}
 	for i, x := range v {
@@ -154,7 +168,11 @@ func flatten(grey *gocv.Mat, cs float64, bg, scratch *gocv.Mat) bool {
 // share of the brightest) the darkest of a canvas's paper may be for it
 // to be left as it is: an evenly lit page, which flattening reads less
 // surely, as the "Light" paragraph of docs/performance.md measures.
+// litPaper is evenPaper for a lit canvas: darker paper than a photo's
+// vignetting or a lamp's fall-off leaves, a shadow across the page, so
+// that pages read well as they are stay as they are.
 const (
 	flatPaper = 200
 	evenPaper = 0.7
+	litPaper  = 0.5
 )

@@ -55,6 +55,13 @@ func shadedShape(grey gocv.Mat, n int) (sudoku.Shape, float64, bool) {
 	return best, clamp01(1 - second/bestC), true
 }
 
+// boxTinted reports whether the canvas's alternate boxes of shape sh are
+// printed on a tint: its paper is uneven by design, not by the light.
+func boxTinted(grey gocv.Mat, sh sudoku.Shape) bool {
+	bg := cellPaper(grey, sh.N())
+	return bg != nil && boxAlternation(bg, sh.N(), sh) >= shadeMinContrast
+}
+
 // boxAlternation compares the paper levels bg of neighbouring cells of
 // the n×n grid, boxes of shape sh: across a box's edge the even boxes (row
 // and column of boxes adding up even) must differ from the odd ones by
