@@ -110,8 +110,11 @@ type Directory struct {
 	retry   time.Duration
 	events  chan rooms.Event
 	leading atomic.Bool
-	space   int32  // the hash of the schema: the second key of the leader lock
-	suffix  string // of the channels' names
+	// listening is set while the listener is LISTENing: a notification
+	// sent before that is not heard.
+	listening atomic.Bool
+	space     int32  // the hash of the schema: the second key of the leader lock
+	suffix    string // of the channels' names
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -603,6 +606,8 @@ func (d *Directory) listenOnce() error {
 			return err
 		}
 	}
+	d.listening.Store(true)
+	defer d.listening.Store(false)
 	d.emit(rooms.Event{Nudge: true})
 	for {
 		n, err := pc.WaitForNotification(d.ctx)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -35,6 +36,36 @@ func open(t *testing.T, url, name string) *Directory {
 	}
 	t.Cleanup(func() { d.Close() })
 	return d
+}
+
+// keepAlive keeps ds alive as their hubs would, a heartbeat every 300 ms, so
+// that a test taking longer than a node's 3 s of life does not see it
+// die; stop returns once no beat can land any more.
+func keepAlive(ds ...*Directory) (stop func()) {
+	var mu sync.Mutex
+	on := true
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			mu.Lock()
+			if !on {
+				mu.Unlock()
+				return
+			}
+			for _, d := range ds {
+				d.Beat(context.Background(), rooms.Load{})
+			}
+			mu.Unlock()
+			time.Sleep(300 * time.Millisecond)
+		}
+	}()
+	return func() {
+		mu.Lock()
+		on = false
+		mu.Unlock()
+		<-done
+	}
 }
 
 // waitFor polls cond until it holds, failing after a minute (a bound for
@@ -163,7 +194,13 @@ func TestPostgresMatchmaking(t *testing.T) {
 		}
 		return at
 	}
+	stopBeats := keepAlive(ds...)
 	waitFor(t, "a leader", func() bool { return leader() >= 0 })
+	// A notification sent before a node LISTENs is not heard: the match
+	// below would be lost if its node were still connecting.
+	waitFor(t, "every node listening", func() bool {
+		return ds[0].listening.Load() && ds[1].listening.Load() && ds[2].listening.Load()
+	})
 	l := leader()
 	// Drain the nudges so far.
 	for _, d := range ds {
@@ -215,6 +252,7 @@ func TestPostgresMatchmaking(t *testing.T) {
 	other.AddTicket(ctx, kind("t3", ""))
 	other.DropTicket(ctx, "t3")
 	target.AddTicket(ctx, kind("t4", ""))
+	stopBeats()
 	db.Exec(ctx, `UPDATE nodes SET seen = now() - interval '1 minute' WHERE name = $1`, target.node)
 	if ts, _ := ds[l].Tickets(ctx, 100); len(ts) != 0 {
 		t.Errorf("tickets left: %+v", ts)
