@@ -132,15 +132,20 @@ func (r *rectifier) measure(c *canvas, g *Grid, cs float64) {
 	gap, noise := legibility(c.grey, &r.lap)
 	g.Gap, g.Legibility = gap/r.lift, gap/noise
 	// A lit page's sharpness is its own: flattening a shadow raises the
-	// contrast, and with it the Laplacian, of a page no sharper.
+	// contrast, and with it the Laplacian, of a page no sharper. Its paper
+	// may be uneven by design (boxes printed on a tint), a dim one's not.
 	lit := r.lift <= 1
-	g.Sharpness = Sharpness(c.grey, &r.lap)
-	if (!lit || !boxTinted(c.grey, g.Shape)) && flatten(&c.grey, cs, lit, &r.bg, &r.lap) {
+	var tinted func() bool
+	if lit {
+		g.Sharpness = Sharpness(c.grey, &r.lap)
+		tinted = func() bool { return boxTinted(c.grey, g.Shape) }
+	}
+	if flatten(&c.grey, cs, lit, tinted, &r.bg, &r.lap) {
 		c.binned = false
 		r.binarise(c, cs, c.kLen)
-		if !lit {
-			g.Sharpness = Sharpness(c.grey, &r.lap)
-		}
+	}
+	if !lit {
+		g.Sharpness = Sharpness(c.grey, &r.lap)
 	}
 }
 

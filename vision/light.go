@@ -125,8 +125,9 @@ const inkShare = 0.03
 // lit one (sharp) over a quarter of a cell and never above the closed
 // grey, so a shadow's edge stays where it is instead of leaving a dark
 // band along it. It reports whether it changed grey: an evenly lit canvas
-// is left as it is. scratch and bg are Mats to work in.
-func flatten(grey *gocv.Mat, cs float64, sharp bool, bg, scratch *gocv.Mat) bool {
+// is left as it is, and so is one whose unevenness tinted (asked only
+// then: nil for none) says is printed. scratch and bg are Mats to work in.
+func flatten(grey *gocv.Mat, cs float64, sharp bool, tinted func() bool, bg, scratch *gocv.Mat) bool {
 	if grey.Empty() || grey.Type() != gocv.MatTypeCV8U || cs < 2 {
 		return false
 	}
@@ -134,13 +135,14 @@ func flatten(grey *gocv.Mat, cs float64, sharp bool, bg, scratch *gocv.Mat) bool
 	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(k, k))
 	defer kernel.Close()
 	gocv.MorphologyEx(*grey, scratch, gocv.MorphClose, kernel)
+	blur, even := cs, evenPaper
 	if sharp {
-		b := max(3, int(cs/4)|1)
-		gocv.GaussianBlur(*scratch, bg, image.Pt(b, b), 0, 0, gocv.BorderReplicate)
+		blur, even = cs/4, litPaper
+	}
+	b := max(3, int(blur)|1)
+	gocv.GaussianBlur(*scratch, bg, image.Pt(b, b), 0, 0, gocv.BorderReplicate)
+	if sharp {
 		gocv.Min(*bg, *scratch, bg)
-	} else {
-		b := max(3, int(cs)|1)
-		gocv.GaussianBlur(*scratch, bg, image.Pt(b, b), 0, 0, gocv.BorderReplicate)
 	}
 	v, err1 := grey.DataPtrUint8()
 	w, err2 := bg.DataPtrUint8()
@@ -151,11 +153,10 @@ func flatten(grey *gocv.Mat, cs float64, sharp bool, bg, scratch *gocv.Mat) bool
 	for _, x := range w {
 		hist[x]++
 	}
-	even := evenPaper
-	if sharp {
-		even = litPaper
-	}
 	if lo, hi := histLevel(&hist, 0.05), histLevel(&hist, 0.95); float64(lo) >= even*float64(hi) {
+		return false
+	}
+	if tinted != nil && tinted() {
 		return false
 	}
 	for i, x := range v {
