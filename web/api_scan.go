@@ -164,11 +164,9 @@ func (s *Server) apiScan(w http.ResponseWriter, r *http.Request) {
 	res.File = name
 	out := Scanned{Result: wire.FromResult(res)}
 	if scale != 1 && res.Found {
-		for i := range out.Corners {
-			for k := range out.Corners[i] {
-				// Pixel centres stay centres.
-				out.Corners[i][k] = math.Round(((out.Corners[i][k]+0.5)*scale-0.5)*100) / 100
-			}
+		toPhoto(&out.Corners, scale)
+		for i := range out.Grids {
+			toPhoto(&out.Grids[i].Corners, scale)
 		}
 	}
 	if res.Status == pipeline.StatusSolved && res.Puzzle.N() > 0 {
@@ -179,6 +177,16 @@ func (s *Server) apiScan(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// toPhoto moves corners from the decoded pixels to the photo's, scale
+// times as many; pixel centres stay centres.
+func toPhoto(corners *[4][2]float64, scale float64) {
+	for i := range corners {
+		for k := range corners[i] {
+			corners[i][k] = math.Round(((corners[i][k]+0.5)*scale-0.5)*100) / 100
+		}
+	}
 }
 
 // Scanned is /api/scan's answer: one line of `scan --json`, and for a

@@ -8,14 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/sudokuar/sudokuar/internal/testenv"
-	"github.com/sudokuar/sudokuar/sudoku"
 )
 
 // cameraPhoto returns a photo of a printed 9×9 puzzle and its true
@@ -32,15 +30,7 @@ func cameraPhoto(t testing.TB) (path, solution string) {
 		path = filepath.Join(root, "testdata", "synth", "image4.jpg") // 9×9 at 640×480
 		t.Logf("../shared not found: using the synthetic %s", path)
 	}
-	g, err := sudoku.ReadDatFile(strings.TrimSuffix(path, ".jpg") + ".dat")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sol, err := sudoku.Solve(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return path, sudoku.CellString(sol.Cells)
+	return path, solutionOf(t, path)
 }
 
 func decodeFile(t testing.TB, path string) image.Image {
