@@ -443,6 +443,19 @@ func (d *Directory) DropTicket(ctx context.Context, id string) error {
 	return nil
 }
 
+// Queued lists the ids of this node's tickets in the queue.
+func (d *Directory) Queued(ctx context.Context) ([]string, error) {
+	rows, err := d.pool.Query(ctx, `SELECT id FROM tickets WHERE node = $1`, d.node)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: queued tickets: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("cluster: queued tickets: %w", err)
+	}
+	return ids, nil
+}
+
 // Leading reports whether this node holds the leader lock.
 func (d *Directory) Leading() bool { return d.leading.Load() }
 

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -221,6 +222,9 @@ func TestPostgresMatchmaking(t *testing.T) {
 	if ts[0].ID != "t1" || ts[0].Node != ds[(l+1)%3].node || ts[1].Player != "p-t2" || time.Since(ts[0].Since) < 0 {
 		t.Errorf("tickets: %+v", ts)
 	}
+	if q, err := ds[(l+1)%3].Queued(ctx); err != nil || !slices.Equal(q, []string{"t1"}) {
+		t.Errorf("queued of the node of t1: %v %v", q, err)
+	}
 	gotNudge := false
 	for !gotNudge {
 		select {
@@ -238,6 +242,10 @@ func TestPostgresMatchmaking(t *testing.T) {
 	if err := ds[l].Match(ctx, m); !errors.Is(err, rooms.ErrTicketGone) {
 		t.Errorf("a match made twice: %v", err)
 	}
+	// A node that missed the news sees its ticket gone from the queue.
+	if q, err := ds[(l+2)%3].Queued(ctx); err != nil || len(q) != 0 {
+		t.Errorf("queued of the node of t2 after the match: %v %v", q, err)
+	}
 	e := next(t, target, func(e rooms.Event) bool { return e.Match != nil })
 	if len(e.Match.Tickets) != 2 || e.Match.Tickets[1].Name != "N t2" {
 		t.Errorf("the match heard: %+v", e.Match)
@@ -250,6 +258,9 @@ func TestPostgresMatchmaking(t *testing.T) {
 	}
 	// Dropping a ticket; tickets of a dead node are not listed.
 	other.AddTicket(ctx, kind("t3", ""))
+	if q, _ := other.Queued(ctx); !slices.Equal(q, []string{"t3"}) {
+		t.Errorf("queued after adding t3: %v", q)
+	}
 	other.DropTicket(ctx, "t3")
 	target.AddTicket(ctx, kind("t4", ""))
 	stopBeats()

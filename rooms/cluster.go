@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -64,6 +65,9 @@ type localTicket struct {
 	set   Settings
 	t     Ticket    // as queued
 	taken time.Time // when a match elsewhere took it (zero: queued)
+	// queued: the directory has the ticket (AddTicket returned), so a
+	// ticket it no longer lists was taken by a match (unheard).
+	queued bool
 }
 
 // requeueAfter is how long a ticket taken by a match waits for its room's
@@ -299,7 +303,9 @@ func (cl *clusterSide) enqueue(c *Conn, name string, set Settings, ask int64) {
 			cl.h.log.Error("rooms: queueing a ticket", "err", err)
 			cl.drop(id)
 			c.sendError(0, ErrBusy, "the server cannot reach the cluster's matchmaker: try again soon")
+			return
 		}
+		cl.inQueue(id)
 	})
 	c.sendJSON(Queued{T: "queued", Mode: set.Mode, Size: set.Shape.N(), Level: set.Level.String(), Waiting: waiting})
 }
@@ -390,6 +396,7 @@ func (cl *clusterSide) run() {
 			return
 		case <-beat.C:
 			cl.beat()
+			cl.unheard()
 		case <-pub.C:
 			cl.flush()
 		case <-mm.C:
@@ -578,7 +585,7 @@ func (cl *clusterSide) requeue() {
 	cl.mu.Lock()
 	for id, lt := range cl.tickets {
 		if !lt.taken.IsZero() && now.Sub(lt.taken) >= requeueAfter {
-			lt.taken = time.Time{}
+			lt.taken, lt.queued = time.Time{}, false
 			cl.tickets[id] = lt
 			again = append(again, lt.t)
 		}
@@ -589,8 +596,55 @@ func (cl *clusterSide) requeue() {
 		cl.do(func(ctx context.Context) {
 			if err := cl.dir.AddTicket(ctx, t); err != nil {
 				cl.h.log.Error("rooms: queueing a ticket again", "err", err)
+				return
 			}
+			cl.inQueue(t.ID)
 		})
+	}
+}
+
+// inQueue notes that the directory has ticket id.
+func (cl *clusterSide) inQueue(id string) {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	if lt, ok := cl.tickets[id]; ok && lt.taken.IsZero() {
+		lt.queued = true
+		cl.tickets[id] = lt
+	}
+}
+
+// unheard takes as taken the tickets of this node that the directory had
+// and no longer lists while no Taken or Match said so: that news was lost
+// (a listener reconnecting), and requeue then queues them again unless
+// their room comes. It asks the directory only when such tickets wait.
+func (cl *clusterSide) unheard() {
+	var ids []string
+	cl.mu.Lock()
+	for id, lt := range cl.tickets {
+		if lt.queued && lt.taken.IsZero() {
+			ids = append(ids, id)
+		}
+	}
+	cl.mu.Unlock()
+	if len(ids) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), dirTimeout)
+	defer cancel()
+	queued, err := cl.dir.Queued(ctx)
+	if err != nil {
+		cl.h.log.Error("rooms: listing this node's tickets", "err", err)
+		return
+	}
+	var gone []string
+	for _, id := range ids {
+		if !slices.Contains(queued, id) {
+			gone = append(gone, id)
+		}
+	}
+	if len(gone) > 0 {
+		cl.h.log.Warn("rooms: tickets left the queue unheard: waiting for their room", "tickets", len(gone))
+		cl.taken(gone)
 	}
 }
 

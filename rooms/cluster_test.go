@@ -159,6 +159,72 @@ func TestClusterRequeue(t *testing.T) {
 	})
 }
 
+// TestClusterLostNews: a match takes a player's ticket and the news is
+// lost on the way to the player's node (its listener was reconnecting):
+// the Taken of a room to be made elsewhere, or the Match of a room to
+// make on the node itself. The node learns from the queue that its
+// ticket was taken, waits requeueAfter for the room, then queues the
+// ticket again, so the player is not left waiting for ever.
+func TestClusterLostNews(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		host string // the node the match sends the room to
+		lost func(Event) bool
+	}{
+		{"taken", "ghost", func(e Event) bool { return e.Taken != nil }},
+		{"match", "n0", func(e Event) bool { return e.Match != nil }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mc, hs := newNodes(t, 1, func(c *Config) {
+				c.QuickAlone = time.Hour
+				c.Directory = newDeafDir(c.Directory, tc.lost)
+			})
+			ghost, _ := mc.NewDirectory("ghost", "http://ghost")
+			defer ghost.Close()
+			p := hs[0].connect("p")
+			p.send(In{T: "quick", Mode: Race, Size: 9, Level: "easy"})
+			p.expect("queued", nil)
+			dir := hs[0].hub.cfg.Directory
+			var ts []Ticket
+			waitFor(t, "the ticket", func() bool { ts, _ = dir.Tickets(t.Context(), 10); return len(ts) == 1 })
+			if err := ghost.Match(t.Context(), Match{Node: tc.host, Tickets: ts}); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, "the taken ticket noted from the queue", func() bool {
+				hs[0].hub.cl.mu.Lock()
+				defer hs[0].hub.cl.mu.Unlock()
+				return !hs[0].hub.cl.tickets[ts[0].ID].taken.IsZero()
+			})
+			hs[0].clock.Advance(requeueAfter)
+			waitFor(t, "the ticket queued again", func() bool {
+				again, _ := dir.Tickets(t.Context(), 10)
+				return len(again) == 1 && again[0].ID == ts[0].ID
+			})
+		})
+	}
+}
+
+// deafDir is a Directory whose node never hears the events lost says.
+type deafDir struct {
+	Directory
+	events chan Event
+}
+
+func newDeafDir(d Directory, lost func(Event) bool) *deafDir {
+	dd := &deafDir{Directory: d, events: make(chan Event, 16)}
+	go func() {
+		defer close(dd.events)
+		for e := range d.Events() {
+			if !lost(e) {
+				dd.events <- e
+			}
+		}
+	}()
+	return dd
+}
+
+func (d *deafDir) Events() <-chan Event { return d.events }
+
 // countingDir counts the directory's lookups and redeems.
 type countingDir struct {
 	Directory

@@ -54,6 +54,10 @@ type Directory interface {
 	// DropTicket takes it out (gone already is no error).
 	AddTicket(ctx context.Context, t Ticket) error
 	DropTicket(ctx context.Context, id string) error
+	// Queued lists the ids of this node's tickets still in the queue: a
+	// node whose news was lost (its listener reconnecting) learns from it
+	// which of its tickets a match took.
+	Queued(ctx context.Context) ([]string, error)
 	// Leading reports whether this node is the cluster's matchmaker now.
 	Leading() bool
 	// Tickets lists the queue (the leader reads it), oldest first, at
@@ -381,6 +385,18 @@ func (d *memDirectory) AddTicket(_ context.Context, t Ticket) error {
 	d.mc.tickets[t.ID] = t
 	d.mc.nudge()
 	return nil
+}
+
+func (d *memDirectory) Queued(context.Context) ([]string, error) {
+	d.mc.mu.Lock()
+	defer d.mc.mu.Unlock()
+	var ids []string
+	for id, t := range d.mc.tickets {
+		if t.Node == d.name {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
 }
 
 func (d *memDirectory) DropTicket(_ context.Context, id string) error {
