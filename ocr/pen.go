@@ -342,7 +342,8 @@ func combinePen(all [][]float32) []float32 {
 // can make them givens), the rest are read as Read does, and the kinds
 // and entries are filled in from the pen model. Where the pen model
 // hesitates between printed and handwritten, the page's typeface decides
-// (byTypeface), and the page is read again if that changed a kind.
+// (byTypeface), and the page is read again if that changed a kind; so it
+// is when one pair of cells breaks the givens' symmetry (bySymmetry).
 func readPenPage(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Settings) (Reading, error) {
 	kinds, probs, err := readPen(set.Pen, cells, shape.N())
 	if err != nil {
@@ -359,6 +360,9 @@ func readPenPage(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Sett
 		if r, err = readPrinted(c, shape, cells, kinds, set); err != nil {
 			return r, err
 		}
+	}
+	if r, kinds, err = bySymmetry(c, shape, cells, kinds, probs, set, r); err != nil {
+		return r, err
 	}
 	if r.Solutions > 1 {
 		return promoteForUnique(c, shape, cells, kinds, probs, set, r)

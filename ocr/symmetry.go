@@ -1,0 +1,131 @@
+package ocr
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/sudokuar/sudokuar/sudoku"
+	"github.com/sudokuar/sudokuar/vision"
+)
+
+// Many printed puzzles place their givens symmetrically: a cell holds a
+// given exactly when the cell opposite it through the grid's centre does.
+// A page whose givens read that way but for one pair of cells has most
+// likely one cell's kind wrong: a printed digit read as handwriting
+// beside a given, or the player's ink read as print beside an empty
+// cell. bySymmetry settles that pair (see symmetryMost and the rules in
+// its comment); a puzzle whose givens are not symmetric is off by far
+// more than one pair and is left as it is.
+
+// symmetryMost is how many pairs of cells may break the symmetry of the
+// givens read for bySymmetry to take the page as symmetric: one. On the
+// training side of wicht-mixed-train every page whose givens are not
+// symmetric is off by two pairs or more (all but one by ten or more).
+const symmetryMost = 1
+
+// symmetryGivens: a page with fewer givens read is not a puzzle read
+// well enough for its pattern to say anything.
+const symmetryGivens = 17
+
+// symmetryFrom: the kind a change gives must have at least this share of
+// the pen model's printed and handwritten probability; below it the pen
+// model is sure of both cells and the pattern is left as it is.
+const symmetryFrom = 0.01
+
+// symmetrySureMost caps the probability of a kind the symmetry changed:
+// below EntrySureAt, so such an entry is never called wrong.
+const symmetrySureMost = 0.99
+
+// bySymmetry returns r read again with one cell's kind changed when the
+// givens of r break their symmetry in exactly one pair of cells: the
+// given's opposite, read as handwriting, taken as printed, or the given
+// taken as the player's entry, whichever the pen model finds likelier
+// (at symmetryFrom or more). The change stands only when the givens then
+// have one solution and no other given changed. When r had one solution
+// already it is the same one (a given added agrees with it, a given
+// taken away leaves it); otherwise a promoted given stays in doubt as
+// promoteForUnique leaves it. It returns the kinds the reading came from.
+func bySymmetry(c Classifier, shape sudoku.Shape, cells []vision.Cell, kinds []penCell, probs [][]float32, set Settings, r Reading) (Reading, []penCell, error) {
+	n := shape.N()
+	given := r.Given.Cells
+	if n != 9 || len(given) != n*n || len(kinds) != n*n || len(probs) != n*n {
+		return r, kinds, nil
+	}
+	count, off := 0, -1
+	pairs := 0
+	for i := range given {
+		if given[i] > 0 {
+			count++
+		}
+		j := len(given) - 1 - i
+		if i < j && (given[i] > 0) != (given[j] > 0) {
+			pairs++
+			off = i
+		}
+	}
+	if pairs == 0 || pairs > symmetryMost || count < symmetryGivens {
+		return r, kinds, nil
+	}
+	a, b := off, len(given)-1-off // a holds the given, b not
+	if given[a] == 0 {
+		a, b = b, a
+	}
+	// The change the pen model finds likelier, if it finds it likely at
+	// all: the given's opposite printed, or the given handwritten.
+	i, share := -1, float32(symmetryFrom)
+	if kinds[b].kind == KindHand && probs[b] != nil {
+		if s := probs[b][PenPrinted] / max(probs[b][PenPrinted]+handShare(probs[b]), 1e-9); s >= share {
+			i, share = b, s
+		}
+	}
+	if kinds[a].kind == KindPrinted && probs[a] != nil {
+		if s := handShare(probs[a]) / max(probs[a][PenPrinted]+handShare(probs[a]), 1e-9); s >= share {
+			i, share = a, s
+		}
+	}
+	if i < 0 {
+		return r, kinds, nil
+	}
+	try := slices.Clone(kinds)
+	conf := min(share, symmetrySureMost)
+	if i == b {
+		try[i] = penCell{kind: KindPrinted, conf: conf}
+	} else {
+		d := given[i]
+		digits := make([]float32, 10)
+		if pr := r.Prob[i]; len(pr) == n+1 {
+			var sum float32
+			for v := 1; v <= n; v++ {
+				sum += pr[v]
+			}
+			for v := 1; v <= n && sum > 0; v++ {
+				digits[v] = pr[v] / sum
+			}
+		} else {
+			digits[d] = 1
+		}
+		try[i] = penCell{kind: KindHand, conf: conf, digit: d, digitConf: min(digits[d], symmetrySureMost), digits: digits}
+	}
+	p, err := readPrinted(c, shape, cells, try, set)
+	if err != nil {
+		return r, kinds, err
+	}
+	if p.Solutions != 1 || !onlyAdds(r.Given.Cells, p.Given.Cells, i) || (i == b && p.Given.Cells[i] == 0) || (i == a && p.Given.Cells[i] != 0) {
+		return r, kinds, nil
+	}
+	if r.Solutions != 1 && i == b {
+		// As promoteForUnique leaves a promoted given: weighed at most
+		// as likely as no given, and in doubt.
+		d, w := p.Given.Cells[i], min(share, 0.5)
+		p.Conf[i] = min(p.Conf[i], w)
+		if pr := p.Prob[i]; len(pr) > d {
+			for v := range pr {
+				pr[v] *= w
+			}
+			pr[0] += 1 - w
+		}
+		p.Doubt = append(p.Doubt, Doubt{Cell: i, Value: d, Alt: 0, Reason: fmt.Sprintf(
+			"read as handwritten (printed p=%.2f); as a printed %d the givens are symmetric and have one solution", share, d)})
+	}
+	return p, try, nil
+}
