@@ -35,9 +35,6 @@ const (
 	fontOdds  = 0.77
 	fontMatch = 16.32
 	fontBias  = -15.26
-	// fontSureMost caps the probability of a kind the typeface changed:
-	// below EntrySureAt, so such an entry is never called wrong.
-	fontSureMost = 0.99
 )
 
 // byTypeface returns kinds with the printed/handwritten doubt settled by
@@ -91,7 +88,7 @@ func byTypeface(cells []vision.Cell, kinds []penCell, probs [][]float32, given [
 			continue
 		}
 		changed = true
-		conf := float32(min(fontSureMost, 1/(1+math.Exp(-math.Abs(z)))))
+		conf := float32(min(settledSureMost, 1/(1+math.Exp(-math.Abs(z)))))
 		if printed {
 			out[i] = penCell{kind: KindPrinted, conf: conf}
 			continue

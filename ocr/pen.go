@@ -288,6 +288,11 @@ func readPen(pen Classifier, cells []vision.Cell, n int) ([]penCell, [][]float32
 	return out, cellProbs, nil
 }
 
+// settledSureMost caps the probability of a kind that a rule of the
+// whole page changed (the typeface, the ink's colour, the givens'
+// symmetry): below EntrySureAt, so such an entry is never called wrong.
+const settledSureMost = 0.99
+
 // penViewsBelow: readPen reads a handwritten digit again through its
 // other views only when the first view gives it less than this. On the
 // calibration pages the views changed no digit read at it or above
@@ -343,7 +348,8 @@ func combinePen(all [][]float32) []float32 {
 // and entries are filled in from the pen model. Where the pen model
 // hesitates between printed and handwritten, the page's typeface decides
 // (byTypeface), and the page is read again if that changed a kind; so it
-// is when one pair of cells breaks the givens' symmetry (bySymmetry).
+// is when a cell read printed has the ink of the player's pen (byTint)
+// and when one pair of cells breaks the givens' symmetry (bySymmetry).
 func readPenPage(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Settings) (Reading, error) {
 	kinds, probs, err := readPen(set.Pen, cells, shape.N())
 	if err != nil {
@@ -360,6 +366,9 @@ func readPenPage(c Classifier, shape sudoku.Shape, cells []vision.Cell, set Sett
 		if r, err = readPrinted(c, shape, cells, kinds, set); err != nil {
 			return r, err
 		}
+	}
+	if r, kinds, err = byTint(c, shape, cells, kinds, set, r); err != nil {
+		return r, err
 	}
 	if r, kinds, err = bySymmetry(c, shape, cells, kinds, probs, set, r); err != nil {
 		return r, err

@@ -32,10 +32,6 @@ const symmetryGivens = 17
 // model is sure of both cells and the pattern is left as it is.
 const symmetryFrom = 0.01
 
-// symmetrySureMost caps the probability of a kind the symmetry changed:
-// below EntrySureAt, so such an entry is never called wrong.
-const symmetrySureMost = 0.99
-
 // bySymmetry returns r read again with one cell's kind changed when the
 // givens of r break their symmetry in exactly one pair of cells: the
 // given's opposite, read as handwriting, taken as printed, or the given
@@ -87,24 +83,11 @@ func bySymmetry(c Classifier, shape sudoku.Shape, cells []vision.Cell, kinds []p
 		return r, kinds, nil
 	}
 	try := slices.Clone(kinds)
-	conf := min(share, symmetrySureMost)
+	conf := min(share, settledSureMost)
 	if i == b {
 		try[i] = penCell{kind: KindPrinted, conf: conf}
 	} else {
-		d := given[i]
-		digits := make([]float32, 10)
-		if pr := r.Prob[i]; len(pr) == n+1 {
-			var sum float32
-			for v := 1; v <= n; v++ {
-				sum += pr[v]
-			}
-			for v := 1; v <= n && sum > 0; v++ {
-				digits[v] = pr[v] / sum
-			}
-		} else {
-			digits[d] = 1
-		}
-		try[i] = penCell{kind: KindHand, conf: conf, digit: d, digitConf: min(digits[d], symmetrySureMost), digits: digits}
+		try[i] = entryOfGiven(r, i, conf)
 	}
 	p, err := readPrinted(c, shape, cells, try, set)
 	if err != nil {
@@ -128,4 +111,25 @@ func bySymmetry(c Classifier, shape sudoku.Shape, cells []vision.Cell, kinds []p
 			"read as handwritten (printed p=%.2f); as a printed %d the givens are symmetric and have one solution", share, d)})
 	}
 	return p, try, nil
+}
+
+// entryOfGiven is cell i of r, read as a printed given, taken as the
+// player's entry of that digit instead (a page-level rule found the ink
+// handwritten): its digits are the digit model's, sure at most
+// settledSureMost, and its kind sure at conf.
+func entryOfGiven(r Reading, i int, conf float32) penCell {
+	d := r.Given.Cells[i]
+	n := len(r.Prob[i]) - 1
+	digits := make([]float32, 10)
+	var sum float32
+	for v := 1; v <= min(n, 9); v++ {
+		sum += r.Prob[i][v]
+	}
+	for v := 1; v <= min(n, 9) && sum > 0; v++ {
+		digits[v] = r.Prob[i][v] / sum
+	}
+	if sum <= 0 && d >= 1 && d <= 9 {
+		digits[d] = 1
+	}
+	return penCell{kind: KindHand, conf: min(conf, settledSureMost), digit: d, digitConf: min(digits[d], settledSureMost), digits: digits}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"gocv.io/x/gocv"
+
 	"github.com/sudokuar/sudokuar/internal/testenv"
 	"github.com/sudokuar/sudokuar/ocr"
 	"github.com/sudokuar/sudokuar/pipeline"
@@ -50,22 +52,7 @@ func TestBySymmetry(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			img, err := pipeline.ReadImage(path, 0)
-			if err != nil {
-				img.Close()
-				t.Fatal(err)
-			}
-			g, cells, err := det.Analyze(img)
-			img.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			set := ocr.DefaultSettings
-			set.Pen = pen
-			r, err := ocr.ReadWith(digits, g.Shape, cells, set)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := readPenPhoto(t, det, digits, pen, path, false)
 			name := sudoku.CellName(tc.cell, 9)
 			for i, want := range dat.Cells {
 				if r.Given.Cells[i] != want {
@@ -83,4 +70,33 @@ func TestBySymmetry(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readPenPhoto reads the photo at path with the pen models as scan does,
+// or with its colour taken away (grey).
+func readPenPhoto(t *testing.T, det *vision.Detector, digits, pen ocr.Classifier, path string, grey bool) ocr.Reading {
+	t.Helper()
+	img, err := pipeline.ReadImage(path, 0)
+	if err != nil {
+		img.Close()
+		t.Fatal(err)
+	}
+	defer img.Close()
+	if grey {
+		g := gocv.NewMat()
+		defer g.Close()
+		gocv.CvtColor(img, &g, gocv.ColorBGRToGray)
+		gocv.CvtColor(g, &img, gocv.ColorGrayToBGR)
+	}
+	g, cells, err := det.Analyze(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := ocr.DefaultSettings
+	set.Pen = pen
+	r, err := ocr.ReadWith(digits, g.Shape, cells, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

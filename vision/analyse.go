@@ -43,6 +43,7 @@ func (d *Detector) AnalyzePick(frame gocv.Mat, p Pick) (Grid, []Cell, error) {
 		if sd, cut := cutByFrame(frame, g); cut {
 			return g, nil, qualityErr(CutOff, "the %s side of the grid runs off the frame", sideNames[sd])
 		}
+		setTints(frame, g, l.r.cells)
 	}
 	return g, l.r.cells, l.r.err
 }

@@ -152,3 +152,20 @@ func BenchmarkCutByFrame(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSetTints times the ink colour of every cell of a real page
+// (part of every Analyze of a colour frame).
+func BenchmarkSetTints(b *testing.B) {
+	frame := benchFrame(b, "image1.jpg", 1280, 720)
+	defer frame.Close()
+	d := NewDetector(Options{})
+	defer d.Close()
+	g, cells, err := d.Analyze(frame)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		setTints(frame, g, cells)
+	}
+}

@@ -37,4 +37,9 @@ type Cell struct {
 	// thickening that binarising and then enlarging it brings. Set with
 	// View.
 	Grey []float32
+	// Tint is the colour of the cell's ink against its paper, taken from
+	// the frame (blue minus green, red minus green, 0..255 units): near
+	// zero for black or grey ink, tens for a blue or red pen. Nil for a
+	// frame without colour and for a cell without ink (setTints).
+	Tint []float32
 }
