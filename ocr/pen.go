@@ -461,20 +461,16 @@ func onlyAdds(before, after []int, i int) bool {
 // may be the player's ink) and its probabilities are weighed by its
 // kind's. r stands when no promotion gives one solution.
 func promoteForUnique(c Classifier, shape sudoku.Shape, cells []vision.Cell, kinds []penCell, probs [][]float32, set Settings, r Reading) (Reading, error) {
-	printedShare := func(i int) float32 {
-		p := probs[i]
-		return p[PenPrinted] / max(p[PenPrinted]+handShare(p), 1e-9)
-	}
 	var cands []int
 	for i, k := range kinds {
-		if k.kind == KindHand && probs[i] != nil && printedShare(i) >= promoteFrom {
+		if k.kind == KindHand && probs[i] != nil && printedShare(probs[i]) >= promoteFrom {
 			cands = append(cands, i)
 		}
 	}
-	slices.SortStableFunc(cands, func(a, b int) int { return cmp.Compare(printedShare(b), printedShare(a)) })
+	slices.SortStableFunc(cands, func(a, b int) int { return cmp.Compare(printedShare(probs[b]), printedShare(probs[a])) })
 	for _, i := range cands[:min(len(cands), promoteMost)] {
 		try := slices.Clone(kinds)
-		share := printedShare(i)
+		share := printedShare(probs[i])
 		try[i] = penCell{kind: KindPrinted, conf: share}
 		p, err := readPrinted(c, shape, cells, try, set)
 		if err != nil {
@@ -483,18 +479,8 @@ func promoteForUnique(c Classifier, shape sudoku.Shape, cells []vision.Cell, kin
 		if p.Solutions != 1 || p.Given.Cells[i] != kinds[i].digit || !onlyAdds(r.Given.Cells, p.Given.Cells, i) {
 			continue
 		}
-		// Weighed at most as likely as no given, so that no vote over
-		// frames takes it as sure.
-		d, w := kinds[i].digit, min(share, 0.5)
-		p.Conf[i] = min(p.Conf[i], w)
-		if pr := p.Prob[i]; len(pr) > d {
-			for v := range pr {
-				pr[v] *= w
-			}
-			pr[0] += 1 - w
-		}
-		p.Doubt = append(p.Doubt, Doubt{Cell: i, Value: d, Alt: 0, Reason: fmt.Sprintf(
-			"read as handwritten %d (printed p=%.2f); as a printed %d the givens have one solution", d, share, d)})
+		d := kinds[i].digit
+		inDoubt(&p, i, share, fmt.Sprintf("read as handwritten %d (printed p=%.2f); as a printed %d the givens have one solution", d, share, d))
 		return p, nil
 	}
 	return r, nil

@@ -42,40 +42,23 @@ const symmetryFrom = 0.01
 // taken away leaves it); otherwise a promoted given stays in doubt as
 // promoteForUnique leaves it. It returns the kinds the reading came from.
 func bySymmetry(c Classifier, shape sudoku.Shape, cells []vision.Cell, kinds []penCell, probs [][]float32, set Settings, r Reading) (Reading, []penCell, error) {
-	n := shape.N()
-	given := r.Given.Cells
-	if n != 9 || len(given) != n*n || len(kinds) != n*n || len(probs) != n*n {
+	if shape.N() != 9 || len(kinds) != len(r.Given.Cells) || len(probs) != len(kinds) {
 		return r, kinds, nil
 	}
-	count, off := 0, -1
-	pairs := 0
-	for i := range given {
-		if given[i] > 0 {
-			count++
-		}
-		j := len(given) - 1 - i
-		if i < j && (given[i] > 0) != (given[j] > 0) {
-			pairs++
-			off = i
-		}
-	}
-	if pairs == 0 || pairs > symmetryMost || count < symmetryGivens {
+	a, b, ok := brokenPair(r.Given.Cells)
+	if !ok {
 		return r, kinds, nil
-	}
-	a, b := off, len(given)-1-off // a holds the given, b not
-	if given[a] == 0 {
-		a, b = b, a
 	}
 	// The change the pen model finds likelier, if it finds it likely at
 	// all: the given's opposite printed, or the given handwritten.
 	i, share := -1, float32(symmetryFrom)
 	if kinds[b].kind == KindHand && probs[b] != nil {
-		if s := probs[b][PenPrinted] / max(probs[b][PenPrinted]+handShare(probs[b]), 1e-9); s >= share {
+		if s := printedShare(probs[b]); s >= share {
 			i, share = b, s
 		}
 	}
 	if kinds[a].kind == KindPrinted && probs[a] != nil {
-		if s := handShare(probs[a]) / max(probs[a][PenPrinted]+handShare(probs[a]), 1e-9); s >= share {
+		if s := 1 - printedShare(probs[a]); s >= share {
 			i, share = a, s
 		}
 	}
@@ -83,34 +66,68 @@ func bySymmetry(c Classifier, shape sudoku.Shape, cells []vision.Cell, kinds []p
 		return r, kinds, nil
 	}
 	try := slices.Clone(kinds)
-	conf := min(share, settledSureMost)
 	if i == b {
-		try[i] = penCell{kind: KindPrinted, conf: conf}
+		try[i] = penCell{kind: KindPrinted, conf: min(share, settledSureMost)}
 	} else {
-		try[i] = entryOfGiven(r, i, conf)
+		try[i] = entryOfGiven(r, i, share)
 	}
 	p, err := readPrinted(c, shape, cells, try, set)
 	if err != nil {
 		return r, kinds, err
 	}
-	if p.Solutions != 1 || !onlyAdds(r.Given.Cells, p.Given.Cells, i) || (i == b && p.Given.Cells[i] == 0) || (i == a && p.Given.Cells[i] != 0) {
+	if p.Solutions != 1 || !onlyAdds(r.Given.Cells, p.Given.Cells, i) || (p.Given.Cells[i] != 0) != (i == b) {
 		return r, kinds, nil
 	}
 	if r.Solutions != 1 && i == b {
-		// As promoteForUnique leaves a promoted given: weighed at most
-		// as likely as no given, and in doubt.
-		d, w := p.Given.Cells[i], min(share, 0.5)
-		p.Conf[i] = min(p.Conf[i], w)
-		if pr := p.Prob[i]; len(pr) > d {
-			for v := range pr {
-				pr[v] *= w
-			}
-			pr[0] += 1 - w
-		}
-		p.Doubt = append(p.Doubt, Doubt{Cell: i, Value: d, Alt: 0, Reason: fmt.Sprintf(
-			"read as handwritten (printed p=%.2f); as a printed %d the givens are symmetric and have one solution", share, d)})
+		inDoubt(&p, i, share, fmt.Sprintf("read as handwritten (printed p=%.2f); as a printed %d the givens are symmetric and have one solution", share, p.Given.Cells[i]))
 	}
 	return p, try, nil
+}
+
+// brokenPair reports the pair of cells that alone breaks the symmetry of
+// given through the grid's centre, a holding a given and b not, when
+// there is exactly one such pair (symmetryMost) and symmetryGivens givens.
+func brokenPair(given []int) (a, b int, ok bool) {
+	count, pairs := 0, 0
+	for i, v := range given {
+		if v > 0 {
+			count++
+		}
+		j := len(given) - 1 - i
+		if i < j && (v > 0) != (given[j] > 0) {
+			pairs++
+			a, b = i, j
+		}
+	}
+	if pairs == 0 || pairs > symmetryMost || count < symmetryGivens {
+		return 0, 0, false
+	}
+	if given[a] == 0 {
+		a, b = b, a
+	}
+	return a, b, true
+}
+
+// printedShare is the pen model's probability of a printed digit against
+// a handwritten one.
+func printedShare(p []float32) float32 {
+	return p[PenPrinted] / max(p[PenPrinted]+handShare(p), 1e-9)
+}
+
+// inDoubt leaves given i of p, taken as printed from a cell read as
+// handwriting on share of the pen model's word, weighed at most as
+// likely as no given and in doubt for reason, so that no vote over frames
+// takes it as sure.
+func inDoubt(p *Reading, i int, share float32, reason string) {
+	d, w := p.Given.Cells[i], min(share, 0.5)
+	p.Conf[i] = min(p.Conf[i], w)
+	if pr := p.Prob[i]; len(pr) > d {
+		for v := range pr {
+			pr[v] *= w
+		}
+		pr[0] += 1 - w
+	}
+	p.Doubt = append(p.Doubt, Doubt{Cell: i, Value: d, Alt: 0, Reason: reason})
 }
 
 // entryOfGiven is cell i of r, read as a printed given, taken as the
