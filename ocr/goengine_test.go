@@ -45,14 +45,7 @@ func loadPenPages(t testing.TB, names []string) []penPage {
 func TestGoEngineReadsAsGorgonia(t *testing.T) {
 	const tol = 1e-5
 	pages := loadPenPages(t, benchPenPages)
-	digits, err := ocr.Default(ocr.BackendGo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pen, err := ocr.DefaultPen(ocr.BackendGo)
-	if err != nil {
-		t.Fatal(err)
-	}
+	digits, pen := shippedReaders(t)
 	plainDigits, plainPen, err := ocr.PlainGo()
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/sudokuar/sudokuar/internal/testenv"
@@ -151,27 +150,13 @@ func TestPenDecide(t *testing.T) {
 func TestPenPagesSplit(t *testing.T) {
 	dir := testenv.Shared(t, "datasets/wicht-mixed-train")
 	pages := []string{"image1006", "image155", "image156", "image159", "image23", "image101", "image42", "image116", "image81"}
-	digits, err := ocr.Default(ocr.BackendGo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pen, err := ocr.DefaultPen(ocr.BackendGo)
-	if err != nil {
-		t.Fatal(err)
-	}
+	digits, pen := shippedReaders(t)
 	det := vision.NewDetector(vision.Options{})
 	defer det.Close()
 	for _, name := range pages {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(dir, name+".jpg")
-			dat, err := sudoku.ReadDatFile(strings.TrimSuffix(path, ".jpg") + ".dat")
-			if err != nil {
-				t.Fatal(err)
-			}
-			hand, err := sudoku.ReadDatFile(strings.TrimSuffix(path, ".jpg") + ".pen")
-			if err != nil {
-				t.Fatal(err)
-			}
+			dat, hand := penTruth(t, path)
 			img, err := pipeline.ReadImage(path, 0)
 			if err != nil {
 				img.Close()

@@ -128,51 +128,22 @@ func TestClusterQuickMatch(t *testing.T) {
 	}
 }
 
-// TestClusterRequeue: a match takes a player's ticket for a room on a
-// node that dies before making it; the player's node hears the ticket
-// was taken, waits requeueAfter for the room, then queues it again.
-func TestClusterRequeue(t *testing.T) {
-	mc, hs := newNodes(t, 1, func(c *Config) { c.QuickAlone = time.Hour })
-	ghost, _ := mc.NewDirectory("ghost", "http://ghost") // a node that will make nothing
-	defer ghost.Close()
-	p := hs[0].connect("p")
-	p.send(In{T: "quick", Mode: Race, Size: 9, Level: "easy"})
-	p.expect("queued", nil)
-	dir := hs[0].hub.cfg.Directory
-	var ts []Ticket
-	waitFor(t, "the ticket", func() bool { ts, _ = dir.Tickets(t.Context(), 10); return len(ts) == 1 })
-	if err := dir.Match(t.Context(), Match{Node: "ghost", Tickets: ts}); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "the taken ticket noted", func() bool {
-		hs[0].hub.cl.mu.Lock()
-		defer hs[0].hub.cl.mu.Unlock()
-		return !hs[0].hub.cl.tickets[ts[0].ID].taken.IsZero()
-	})
-	if again, _ := dir.Tickets(t.Context(), 10); len(again) != 0 {
-		t.Fatalf("the match left the ticket queued: %+v", again)
-	}
-	hs[0].clock.Advance(requeueAfter)
-	waitFor(t, "the ticket queued again", func() bool {
-		again, _ := dir.Tickets(t.Context(), 10)
-		return len(again) == 1 && again[0].ID == ts[0].ID
-	})
-}
-
-// TestClusterLostNews: a match takes a player's ticket and the news is
-// lost on the way to the player's node (its listener was reconnecting):
-// the Taken of a room to be made elsewhere, or the Match of a room to
-// make on the node itself. The node learns from the queue that its
+// TestClusterRequeue: a match takes a player's ticket for a room that is
+// never made: its node dies before making it, or the news is lost on the
+// way to the player's node (its listener was reconnecting), the Taken of
+// a room to be made elsewhere or the Match of a room to make on the node
+// itself. The player's node hears, or learns from the queue, that its
 // ticket was taken, waits requeueAfter for the room, then queues the
 // ticket again, so the player is not left waiting for ever.
-func TestClusterLostNews(t *testing.T) {
+func TestClusterRequeue(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		host string // the node the match sends the room to
 		lost func(Event) bool
 	}{
-		{"taken", "ghost", func(e Event) bool { return e.Taken != nil }},
-		{"match", "n0", func(e Event) bool { return e.Match != nil }},
+		{"room-node-dies", "ghost", func(Event) bool { return false }},
+		{"taken-lost", "ghost", func(e Event) bool { return e.Taken != nil }},
+		{"match-lost", "n0", func(e Event) bool { return e.Match != nil }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			mc, hs := newNodes(t, 1, func(c *Config) {
@@ -190,11 +161,14 @@ func TestClusterLostNews(t *testing.T) {
 			if err := ghost.Match(t.Context(), Match{Node: tc.host, Tickets: ts}); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, "the taken ticket noted from the queue", func() bool {
+			waitFor(t, "the taken ticket noted", func() bool {
 				hs[0].hub.cl.mu.Lock()
 				defer hs[0].hub.cl.mu.Unlock()
 				return !hs[0].hub.cl.tickets[ts[0].ID].taken.IsZero()
 			})
+			if again, _ := dir.Tickets(t.Context(), 10); len(again) != 0 {
+				t.Fatalf("the match left the ticket queued: %+v", again)
+			}
 			hs[0].clock.Advance(requeueAfter)
 			waitFor(t, "the ticket queued again", func() bool {
 				again, _ := dir.Tickets(t.Context(), 10)
