@@ -201,19 +201,20 @@ type Scanned struct {
 // scaled down to it before anything else (vision.Options.MaxSide).
 func (s *Server) workSide() int { return s.cfg.Pipeline.Vision.WorkSide() }
 
-// decodePhoto decodes a checked upload in grey, the only thing the
-// recogniser reads. A photo whose long side is at least twice work is
+// decodePhoto decodes a checked upload in colour, as scan does: the
+// recogniser reads grey, and the ink's colour tells a player's pen from
+// the print (vision.Cell.Tint). A photo whose long side is at least twice work is
 // decoded at 1/2, 1/4 or 1/8 of its size (libjpeg scales while it
 // decodes), never below work: the recogniser would scale it down to work
 // anyway, and a large photo then takes a fraction of the memory.
 // scale is the factor from the decoded pixels back to the photo's.
 func decodePhoto(data []byte, cfg pipeline.ImageInfo, work int) (gocv.Mat, float64, error) {
 	long := max(cfg.Width, cfg.Height)
-	flag, scale := gocv.IMReadGrayScale, 1.0
+	flag, scale := gocv.IMReadColor, 1.0
 	for _, f := range []struct {
 		flag gocv.IMReadFlag
 		k    int
-	}{{gocv.IMReadReducedGrayscale8, 8}, {gocv.IMReadReducedGrayscale4, 4}, {gocv.IMReadReducedGrayscale2, 2}} {
+	}{{gocv.IMReadReducedColor8, 8}, {gocv.IMReadReducedColor4, 4}, {gocv.IMReadReducedColor2, 2}} {
 		if long/f.k >= work {
 			flag = f.flag
 			break
