@@ -442,10 +442,10 @@ const (
 	promoteMost = 3
 )
 
-// onlyAdds reports whether after differs from before in cell i only.
-func onlyAdds(before, after []int, i int) bool {
+// onlyAt reports whether after differs from before in the cells at only.
+func onlyAt(before, after []int, at ...int) bool {
 	for j := range before {
-		if j != i && before[j] != after[j] {
+		if !slices.Contains(at, j) && before[j] != after[j] {
 			return false
 		}
 	}
@@ -476,7 +476,7 @@ func promoteForUnique(c Classifier, shape sudoku.Shape, cells []vision.Cell, kin
 		if err != nil {
 			return r, err
 		}
-		if p.Solutions != 1 || p.Given.Cells[i] != kinds[i].digit || !onlyAdds(r.Given.Cells, p.Given.Cells, i) {
+		if p.Solutions != 1 || p.Given.Cells[i] != kinds[i].digit || !onlyAt(r.Given.Cells, p.Given.Cells, i) {
 			continue
 		}
 		d := kinds[i].digit

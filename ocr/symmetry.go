@@ -75,7 +75,7 @@ func bySymmetry(c Classifier, shape sudoku.Shape, cells []vision.Cell, kinds []p
 	if err != nil {
 		return r, kinds, err
 	}
-	if p.Solutions != 1 || !onlyAdds(r.Given.Cells, p.Given.Cells, i) || (p.Given.Cells[i] != 0) != (i == b) {
+	if p.Solutions != 1 || !onlyAt(r.Given.Cells, p.Given.Cells, i) || (p.Given.Cells[i] != 0) != (i == b) {
 		return r, kinds, nil
 	}
 	if r.Solutions != 1 && i == b {

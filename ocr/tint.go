@@ -84,12 +84,11 @@ func byTint(c Classifier, shape sudoku.Shape, cells []vision.Cell, kinds []penCe
 	if err != nil {
 		return r, kinds, err
 	}
-	for j := range given {
-		want := given[j]
-		if slices.Contains(changed, j) {
-			want = 0
-		}
-		if p.Given.Cells[j] != want {
+	if !onlyAt(given, p.Given.Cells, changed...) {
+		return r, kinds, nil
+	}
+	for _, j := range changed {
+		if p.Given.Cells[j] != 0 {
 			return r, kinds, nil
 		}
 	}

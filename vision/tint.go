@@ -10,7 +10,7 @@ import (
 
 // A cell's ink has a colour as well as a shape: a page's print is one ink
 // (black, or the magazine's colour), and a player's pen is often another
-// (blue, red). tint measures it where the frame has colour, for the reader
+// (blue, red). setTints measures it where the frame has colour, for the reader
 // to weigh beside the shape (package ocr); a grey frame leaves it unset.
 
 // tintSteps is the side of the lattice of points a cell's middle is

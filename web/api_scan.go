@@ -203,10 +203,11 @@ func (s *Server) workSide() int { return s.cfg.Pipeline.Vision.WorkSide() }
 
 // decodePhoto decodes a checked upload in colour, as scan does: the
 // recogniser reads grey, and the ink's colour tells a player's pen from
-// the print (vision.Cell.Tint). A photo whose long side is at least twice work is
-// decoded at 1/2, 1/4 or 1/8 of its size (libjpeg scales while it
-// decodes), never below work: the recogniser would scale it down to work
-// anyway, and a large photo then takes a fraction of the memory.
+// the print (vision.Cell.Tint). A photo whose long side is at least
+// twice work is decoded at 1/2, 1/4 or 1/8 of its size (libjpeg scales
+// while it decodes), never below work: the recogniser would scale it
+// down to work anyway, and a large photo then takes a fraction of the
+// memory.
 // scale is the factor from the decoded pixels back to the photo's.
 func decodePhoto(data []byte, cfg pipeline.ImageInfo, work int) (gocv.Mat, float64, error) {
 	long := max(cfg.Width, cfg.Height)
