@@ -123,3 +123,28 @@ func readPenPhoto(t *testing.T, det *vision.Detector, digits, pen ocr.Classifier
 	}
 	return r
 }
+
+// TestEntriesRuleOutRivals reads pen pages of the training side whose
+// givens are read right but have a rival reading (a given read another
+// way, about 10 to 90 times less likely, also with one solution): the
+// player's entries contradict the rival's solution, so the reading is
+// certain and no given is held for a check.
+func TestEntriesRuleOutRivals(t *testing.T) {
+	dir := testenv.Shared(t, "datasets/wicht-mixed-train")
+	digits, pen := shippedReaders(t)
+	det := vision.NewDetector(vision.Options{})
+	defer det.Close()
+	for _, page := range []string{"image40", "image97", "image199"} {
+		t.Run(page, func(t *testing.T) {
+			path := filepath.Join(dir, page+".jpg")
+			dat, _ := penTruth(t, path)
+			r := readPenPhoto(t, det, digits, pen, path, false)
+			if !r.Given.Equal(dat) {
+				t.Fatalf("givens %v, printed %v", r.Given.Cells, dat.Cells)
+			}
+			if !r.Certain() {
+				t.Errorf("not certain: %d solutions, doubts %+v", r.Solutions, r.Doubt)
+			}
+		})
+	}
+}

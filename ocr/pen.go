@@ -496,6 +496,12 @@ func readPrinted(c Classifier, shape sudoku.Shape, cells []vision.Cell, kinds []
 			printed[i] = vision.Cell{Row: cell.Row, Col: cell.Col, Empty: true}
 		}
 	}
+	set.entries = make([][]float32, len(cells))
+	for i, k := range kinds {
+		if k.kind == KindHand {
+			set.entries[i] = k.digits
+		}
+	}
 	r, err := ReadWith(c, shape, printed, set)
 	if err != nil {
 		return r, err

@@ -94,6 +94,10 @@ type Settings struct {
 	// (other sizes are read without it). nil reads every digit as
 	// printed.
 	Pen Classifier
+	// entries are a pen page's handwritten digits (Reading.EntryProb),
+	// set by readPrinted: a rival reading whose solution they rule out
+	// is no doubt (rivalRuledOut). nil: no entries to weigh.
+	entries [][]float32
 }
 
 // DefaultSettings are the thresholds Read uses, one rule in two places: a
@@ -114,6 +118,8 @@ type resolver struct {
 	solves int
 	// wideSolves is how many solver runs the wide repair made.
 	wideSolves int
+	// solution is the reading's own solution once check needed it.
+	solution []int
 }
 
 func newResolver(r *Reading, faint []int, set Settings) *resolver {
@@ -593,7 +599,7 @@ func (s *resolver) applyBest(base sudoku.Grid, found []candidate) {
 func (s *resolver) doubtRivals(base sudoku.Grid, found []candidate) {
 	best := found[0]
 	for _, c := range found[1:] {
-		if c.cost > best.cost+s.set.AcceptMargin || sameCells(c.solution, best.solution) {
+		if c.cost > best.cost+s.set.AcceptMargin || sameCells(c.solution, best.solution) || s.rivalRuledOut(best.solution, c.solution) {
 			continue
 		}
 		for _, i := range s.rivalCells(c, base) {
@@ -621,6 +627,28 @@ func (s *resolver) rivalCells(c candidate, base sudoku.Grid) []int {
 		return nonEmpty
 	}
 	return diff
+}
+
+// ruledOutBy reports whether the player's entries rule out g, a reading
+// with one solution, as a rival of the reading's own (rivalRuledOut).
+func (s *resolver) ruledOutBy(g sudoku.Grid) bool {
+	if s.set.entries == nil || s.sv == nil {
+		return false
+	}
+	if s.solution == nil {
+		s.solves++
+		sol, err := s.sv.Solve(s.r.Given)
+		if err != nil {
+			return false
+		}
+		s.solution = sol.Cells
+	}
+	s.solves++
+	rival, err := s.sv.Solve(g)
+	if err != nil {
+		return false
+	}
+	return s.rivalRuledOut(s.solution, rival.Cells)
 }
 
 // valueIn returns the value candidate c reads in cell i.
@@ -746,7 +774,7 @@ func (s *resolver) check() {
 		}
 		for _, w := range alts {
 			g.Cells[i] = w
-			if s.count(g) == 1 {
+			if s.count(g) == 1 && !s.ruledOutBy(g) {
 				s.doubt(i, w, fmt.Sprintf("read %s (p=%.2f); %s (p=%.2g) would also give a unique solution",
 					s.symbol(v), p[v], s.symbol(w), p[w]))
 			}

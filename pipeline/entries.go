@@ -181,13 +181,6 @@ func CheckEntries(givens, solution sudoku.Grid, pen Pen) Marks {
 	return m
 }
 
-// EntryPrior is the share of a player's entries taken to be right before
-// their ink is read. Where the reader hesitates between the digit the
-// solution expects and another (a European 4 or 7 that looks like a 9),
-// the expected one is the likelier reading; a digit written clearly
-// otherwise still reads as written.
-const EntryPrior = 0.9
-
 // EntryRightAt is how likely the solution's digit must be, the prior
 // weighed in, for an entry to count as right without a check.
 const EntryRightAt = 0.99
@@ -229,7 +222,10 @@ type entryJudged struct {
 // the solution's digit there (0: no certain solution). Without the
 // digits' probabilities (Pen.Probs) the entry is right or wrong only when
 // read surely (Pen.Sure). With them, the solution's digit is weighed
-// with EntryPrior: right at EntryRightAt, wrong only when the reader
+// with ocr.EntryPrior: where the reader hesitates between it and another
+// (a European 4 or 7 that looks like a 9), the expected one is the
+// likelier reading, and a digit written clearly otherwise still reads as
+// written. Right at EntryRightAt, wrong only when the reader
 // all but rules it out (EntryWrongWould).
 func judgeEntry(pen Pen, i, want, n int) entryJudged {
 	read := entryJudged{digit: pen.Entries[i], conf: pen.Conf[i]}
@@ -255,13 +251,13 @@ func judgeEntry(pen Pen, i, want, n int) entryJudged {
 		read.conf = min(pen.Conf[i], 1-q[want])
 		return read
 	}
-	other := (1 - EntryPrior) / float32(n-1)
+	other := float32(1-ocr.EntryPrior) / float32(n-1)
 	post := make([]float32, n+1)
 	var total float32
 	for d := 1; d <= n; d++ {
 		w := other
 		if d == want {
-			w = EntryPrior
+			w = ocr.EntryPrior
 		}
 		post[d] = w * q[d]
 		total += post[d]
