@@ -73,6 +73,11 @@ func (p *penVoter) Vote() pipeline.Pen {
 	}
 	n := len(p.hist[0].Kinds)
 	out := pipeline.Pen{Kinds: make([]ocr.Kind, n), Entries: make([]int, n), Conf: make([]float32, n), Sure: make([]bool, n)}
+	for _, r := range p.hist {
+		if r.CellPx > 0 && (out.CellPx == 0 || r.CellPx < out.CellPx) {
+			out.CellPx = r.CellPx
+		}
+	}
 	if !slices.ContainsFunc(p.hist, func(r pipeline.Pen) bool { return r.Probs == nil }) {
 		out.KindProb, out.Probs = make([]float32, n), make([][]float32, n)
 	}

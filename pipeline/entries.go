@@ -38,6 +38,11 @@ type Pen struct {
 	// Sure.
 	KindProb []float32
 	Probs    [][]float32
+	// CellPx is the side of a cell in the picture the ink was read from
+	// (for a vote, the least over its readings; 0: unknown): an entry
+	// read from small cells needs a lower bar to be called wrong
+	// (EntryWrongWould).
+	CellPx float64
 }
 
 // PenOf takes the pen part of a reading.
@@ -79,7 +84,7 @@ func (p Pen) Turn(n, k int) Pen {
 		return p
 	}
 	t := Pen{Kinds: sudoku.TurnCells(p.Kinds, n, k), Entries: sudoku.TurnCells(p.Entries, n, k),
-		Conf: sudoku.TurnCells(p.Conf, n, k), Sure: sudoku.TurnCells(p.Sure, n, k)}
+		Conf: sudoku.TurnCells(p.Conf, n, k), Sure: sudoku.TurnCells(p.Sure, n, k), CellPx: p.CellPx}
 	if p.Probs != nil {
 		t.KindProb, t.Probs = sudoku.TurnCells(p.KindProb, n, k), sudoku.TurnCells(p.Probs, n, k)
 	}
@@ -192,12 +197,34 @@ const EntryRightAt = 0.99
 // --pen-eval FILE --pen-eval-calib prints it). Kinds read less surely
 // are never called wrong: crossed-out ink and scribbles read as a digit
 // fall there.
-const EntryWrongAt = 3e-3
+//
+// The reader is surer of a wrong digit in small cells, so the bar
+// depends on the cell's side in the picture (Pen.CellPx): EntryWrongAt
+// from EntryLargePx (the least of the calibration photos), then
+// EntryWrongSmallAt, ten times below the least the calibration pages
+// shrunk to cells of 13 to 35 pixels gave (--pen-eval-scale 0.4 to
+// 0.7); under EntryLeastPx (the gate's SmallCellPx) nothing is called
+// wrong.
+const (
+	EntryWrongAt      = 3e-3
+	EntryLargePx      = 32
+	EntryWrongSmallAt = 4e-4
+	EntryLeastPx      = SmallCellPx
+)
 
-// EntryWrongWould reports whether an entry whose kind was read at kind
-// and whose reader gives the solution's digit q is called wrong.
-func EntryWrongWould(q, kind float32) bool {
-	return kind >= ocr.EntrySureAt && q <= EntryWrongAt
+// EntryWrongWould reports whether an entry whose kind was read at kind,
+// from cells of cellPx pixels (0: unknown, taken as large), and whose
+// reader gives the solution's digit q is called wrong.
+func EntryWrongWould(q, kind float32, cellPx float64) bool {
+	bar := float32(EntryWrongAt)
+	switch {
+	case cellPx <= 0 || cellPx >= EntryLargePx:
+	case cellPx >= EntryLeastPx:
+		bar = EntryWrongSmallAt
+	default:
+		return false
+	}
+	return kind >= ocr.EntrySureAt && q <= bar
 }
 
 // entryVerdict is what the check makes of one entry.
@@ -241,11 +268,13 @@ func judgeEntry(pen Pen, i, want, n int) entryJudged {
 			read.verdict = entryRead
 		case read.digit == want:
 			read.verdict = entryRight
-		default:
+		case pen.CellPx <= 0 || pen.CellPx >= EntryLargePx:
+			// Sure of another digit, and no probabilities to hold
+			// against a smaller cell's bar.
 			read.verdict = entryWrong
 		}
 		return read
-	case EntryWrongWould(q[want], pen.KindProb[i]):
+	case EntryWrongWould(q[want], pen.KindProb[i], pen.CellPx):
 		read.verdict = entryWrong
 		read.digit = argmaxFrom(q, 1)
 		read.conf = min(pen.Conf[i], 1-q[want])

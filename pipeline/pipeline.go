@@ -211,6 +211,7 @@ func (p *Pipeline) read(r *Result, g vision.Grid, cells []vision.Cell, quality S
 	}
 	r.Pen = PenOf(reading).Turn(g.Shape.N(), r.Turns)
 	r.CellPx = math.Round(CellPx(Corners(g), reading.Given.N())/scale*100) / 100
+	r.Pen.CellPx = r.CellPx
 	r.take(reading, quality)
 }
 

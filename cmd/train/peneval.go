@@ -26,6 +26,7 @@ type penPage struct {
 	dat, pen sudoku.Grid // printed and handwritten truth (0 = none)
 	solution sudoku.Grid // of the printed truth
 	turns    int         // quarter turns clockwise from upright to the photo
+	cellPx   float64     // a cell's side in the picture read (pipeline.Pen.CellPx)
 	err      error
 }
 
@@ -70,6 +71,11 @@ func cutPenPage(d detectors, path string, scale float64) penPage {
 	if p.cells == nil {
 		return pg
 	}
+	var corners [4][2]float64
+	for k, c := range p.corners {
+		corners[k] = [2]float64{float64(c.X), float64(c.Y)}
+	}
+	pg.cellPx = pipeline.CellPx(corners, p.shape.N())
 	twin := cutPhoto(d.any, strings.Replace(path, "wicht-mixed-train", "wicht-v2-train", 1))
 	turns := 0
 	if twin.cells != nil {
@@ -220,7 +226,9 @@ func (f *penFigures) cell(pg penPage, r ocr.Reading, i int) bool {
 // the givens read) that pipeline.CheckEntries, as scan calls it, flags
 // and misses, and its false alarms.
 func (f *penFigures) entries(pg penPage, r ocr.Reading, sol sudoku.Grid) {
-	marks := pipeline.CheckEntries(r.Given, sol, pipeline.PenOf(r))
+	pen := pipeline.PenOf(r)
+	pen.CellPx = pg.cellPx
+	marks := pipeline.CheckEntries(r.Given, sol, pen)
 	for i, want := range pg.pen.Cells {
 		if want == 0 {
 			continue
@@ -406,7 +414,9 @@ func unclearJudged(c config, pc penConfig, digits, pen ocr.Classifier) error {
 		for d := 1; d <= 9; d++ {
 			least = min(least, p[ocr.PenHand0+d]/hand)
 		}
-		if pipeline.EntryWrongWould(least, kc) {
+		// Under the bar of large cells (the photos' own size), the
+		// highest: what could be called wrong at all.
+		if pipeline.EntryWrongWould(least, kc, 0) {
 			judged[t]++
 		}
 	}
