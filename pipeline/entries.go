@@ -218,7 +218,7 @@ const (
 func EntryWrongWould(q, kind float32, cellPx float64) bool {
 	bar := float32(EntryWrongAt)
 	switch {
-	case cellPx <= 0 || cellPx >= EntryLargePx:
+	case largeCells(cellPx):
 	case cellPx >= EntryLeastPx:
 		bar = EntryWrongSmallAt
 	default:
@@ -226,6 +226,10 @@ func EntryWrongWould(q, kind float32, cellPx float64) bool {
 	}
 	return kind >= ocr.EntrySureAt && q <= bar
 }
+
+// largeCells reports whether cells of cellPx pixels (0: unknown) take
+// EntryWrongAt, the bar of the calibration photos' own size.
+func largeCells(cellPx float64) bool { return cellPx <= 0 || cellPx >= EntryLargePx }
 
 // entryVerdict is what the check makes of one entry.
 type entryVerdict int
@@ -268,7 +272,7 @@ func judgeEntry(pen Pen, i, want, n int) entryJudged {
 			read.verdict = entryRead
 		case read.digit == want:
 			read.verdict = entryRight
-		case pen.CellPx <= 0 || pen.CellPx >= EntryLargePx:
+		case largeCells(pen.CellPx):
 			// Sure of another digit, and no probabilities to hold
 			// against a smaller cell's bar.
 			read.verdict = entryWrong

@@ -71,11 +71,7 @@ func cutPenPage(d detectors, path string, scale float64) penPage {
 	if p.cells == nil {
 		return pg
 	}
-	var corners [4][2]float64
-	for k, c := range p.corners {
-		corners[k] = [2]float64{float64(c.X), float64(c.Y)}
-	}
-	pg.cellPx = pipeline.CellPx(corners, p.shape.N())
+	pg.cellPx = pipeline.CellPx(pipeline.Corners(vision.Grid{Corners: p.corners}), p.shape.N())
 	twin := cutPhoto(d.any, strings.Replace(path, "wicht-mixed-train", "wicht-v2-train", 1))
 	turns := 0
 	if twin.cells != nil {
