@@ -62,6 +62,9 @@ func (p *penVoter) Add(pen pipeline.Pen) {
 	}
 }
 
+// Full reports whether the vote holds as many readings as it votes over.
+func (p *penVoter) Full() bool { return len(p.hist) >= p.depth }
+
 // Vote is the page's ink as the readings say it together: per cell the
 // kind most readings saw (the latest among equals), the digit most of the
 // handwritten readings saw, sure when penSureReadings readings were sure

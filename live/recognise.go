@@ -49,6 +49,8 @@ type view struct {
 	// what it comes to against the vote's gated solution.
 	pen   pipeline.Pen
 	marks pipeline.Marks
+	// penFull: the pen vote holds as many readings as it votes over.
+	penFull bool
 }
 
 type job struct {
@@ -175,7 +177,7 @@ func recognise(p Recognizer, depth int, jobs <-chan job, views chan<- view) {
 		if len(res.Puzzle.Cells) > 0 {
 			// The entries judged against the vote's solution as the gate
 			// left it (none: nothing wrong).
-			v.pen = pens.Vote()
+			v.pen, v.penFull = pens.Vote(), pens.Full()
 			v.marks = pipeline.CheckEntries(v.puzzle, v.verdict.Solution, v.pen)
 		}
 		cur = v

@@ -108,9 +108,15 @@ func (s *session) job(g vision.Grid, err error, i int) job {
 
 // read reports whether the page in view is read: a recognition since it
 // came into view, or last may have changed, solved it (the gate let its
-// solution be shown), and no other grid is chosen since.
+// solution be shown), and no other grid is chosen since. A page with the
+// player's ink is read once its entries are too: none is left to check,
+// or the pen vote is full (a scribble stays "check" however often it is
+// read, and the recogniser settles back to its cadence).
 func (s *session) read() bool {
-	return !s.page.waiting() && s.cur.verdict.Status == pipeline.StatusSolved
+	if s.page.waiting() || s.cur.verdict.Status != pipeline.StatusSolved {
+		return false
+	}
+	return len(s.cur.marks.EntryCheck) == 0 || s.cur.penFull
 }
 
 // nothingInView reports whether the frames show no grid: none followed

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -207,6 +208,68 @@ func TestCadenceAfterRead(t *testing.T) {
 	}
 }
 
+// TestEagerUntilEntriesRead holds still a page the player has filled in,
+// whose givens read and solve at once but some of whose entries the reader
+// is unsure of (mixed-train image1022, a tune page): until the pen vote
+// holds Votes readings the recogniser reads as often as it can, not every
+// Every-th frame, and then it settles back to the cadence.
+func TestEagerUntilEntriesRead(t *testing.T) {
+	needModel(t)
+	page, truth := photoHeldStill(t, "datasets/wicht-mixed-train", "image1022")
+	defer page.Close()
+	want := sudoku.CellString(truth.Cells)
+	ls := newLockstep(t, blinkSpan)
+	const every, votes, after = 60, 5, 240
+	settled := -1  // the frame first read solved
+	var read []int // the frames recognised since
+	checks := 0    // entries to check, as the last recognition says
+	ls.frame = func(i int) (gocv.Mat, bool) {
+		if i >= 2*blinkFrames || len(read) >= votes && i > read[votes-1]+after {
+			return gocv.Mat{}, false
+		}
+		return page, true
+	}
+	_, err := Run(ls, nil, Options{
+		Every: every, Votes: votes, Undrawn: true,
+		NewRecognizer: func() (Recognizer, error) { return ls, nil },
+		OnRecognition: func(r Recognition) {
+			checks = len(r.EntryCheck)
+			switch {
+			case settled >= 0:
+				read = append(read, r.Frame)
+			case r.Status == pipeline.StatusSolved && sudoku.CellString(r.Puzzle.Cells) == want:
+				settled = r.Frame // nothing is drawn into a pen page unasked
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if settled < 0 || len(read) < votes {
+		t.Fatalf("read solved at frame %d, then %d recognitions in %d frames", settled, len(read), 2*blinkFrames)
+	}
+	if checks == 0 {
+		t.Fatalf("no entry left to check: the page does not test the rule")
+	}
+	// Every Every-th frame, readings come Every frames apart (less one
+	// recognition's span); as often as the lockstep recogniser can, a
+	// blinkSpan and the display's lag apart. The first of the pen vote's
+	// readings after the page read must come so.
+	gaps := []int{read[0] - settled, read[1] - read[0], read[2] - read[1]}
+	if slices.Min(gaps) >= every/2 {
+		t.Errorf("readings after the page was read %d frames apart, want one under %d until the pen vote is full", gaps, every/2)
+	}
+	late := 0
+	for _, f := range read {
+		if f > read[votes-1] {
+			late++
+		}
+	}
+	if most := after/every + 1; late > most || late == 0 {
+		t.Errorf("%d recognitions in the %d frames after the pen vote filled, want 1 to %d", late, after, most)
+	}
+}
+
 // blinkSpan is how many frames the lockstep recogniser takes to read one,
 // blinkFrames how many frames a test plays at most.
 const (
@@ -220,7 +283,13 @@ const (
 // the frame.
 func stillPhoto(t *testing.T, name string) (gocv.Mat, sudoku.Grid) {
 	t.Helper()
-	dir := testenv.Shared(t, "datasets/wicht-v2-train")
+	return photoHeldStill(t, "datasets/wicht-v2-train", name)
+}
+
+// photoHeldStill is stillPhoto of a photo of another of ../shared's datasets.
+func photoHeldStill(t *testing.T, dataset, name string) (gocv.Mat, sudoku.Grid) {
+	t.Helper()
+	dir := testenv.Shared(t, dataset)
 	img := gocv.IMRead(filepath.Join(dir, name+".jpg"), gocv.IMReadColor)
 	if img.Empty() {
 		t.Fatalf("%s: not an image", name)
