@@ -92,6 +92,7 @@ func main() {
 	flag.Float64Var(&pc.euro, "pen-euro", 0.6, "pen mode: share of pasted 1s, 4s and 7s drawn in European styles (a long-flagged 1, a crossed 7, an open or closed 4)")
 	flag.Float64Var(&pc.askAt, "pen-ask", 0, "pen mode: with several --pen-eval models, ask the others only about cells the first reads below this (the kind) or reads as an entry sure at it (ocr.PenSure); 0 asks them about every cell")
 	flag.StringVar(&pc.small, "pen-small", "", "pen mode: also train on the mixed training pages shrunk by these scales, comma-separated (e.g. 0.4: cells as a webcam shows them)")
+	flag.IntVar(&pc.camera, "pen-camera", 0, "pen mode: also train on this many camera frames of each mixed training page (penframes.go)")
 	flag.Float64Var(&pc.evalScale, "pen-eval-scale", 1, "pen mode: with --pen-eval, shrink the measured pages by this scale first")
 	flag.BoolVar(&pc.evalCalib, "pen-eval-calib", false, "pen mode: with --pen-eval, measure on the calibration pages (the training side) instead of the held-out ones, without the printed-pages check")
 	flag.Parse()

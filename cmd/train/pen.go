@@ -44,6 +44,7 @@ type penConfig struct {
 	euro                           float64 // share of pasted 1s, 4s and 7s drawn in European styles
 	small                          string  // --pen-small: scales of extra, shrunk copies of the mixed training pages
 	evalScale                      float64 // --pen-eval-scale: shrink the measured pages by this
+	camera                         int     // --pen-camera: camera frames made of each mixed training page
 }
 
 // penSample is a cached training cell (exported fields for gob).
@@ -355,6 +356,10 @@ func runPen(c config, pc penConfig) error {
 		return err
 	}
 	mixed = append(mixed, others...)
+	framed, err := penCameraCells(c, pc, digitModel, mixTrain)
+	if err != nil {
+		return err
+	}
 	dir, err := mnist.Dir(".")
 	if err != nil {
 		return err
@@ -394,25 +399,7 @@ func runPen(c config, pc penConfig) error {
 		return err
 	}
 	fmt.Printf("pen: %d mixed cells, %d pasted cells (%.0fs)\n", len(mixed), len(pasted), time.Since(start).Seconds())
-	var train, val []sample
-	var valPasted []bool
-	counts := make([]int, ocr.PenClasses)
-	for k, s := range append(mixed, pasted...) {
-		page := strings.SplitN(s.Page, "#", 2)[0]
-		if isVal(page, pc.valShare) {
-			val = append(val, sample{x: s.X, y: s.Y})
-			valPasted = append(valPasted, k >= len(mixed))
-			continue
-		}
-		reps := 1
-		if k < len(mixed) && s.Y > ocr.PenHand0 && s.Y <= ocr.PenHand0+9 {
-			reps = c.realWeight // real handwriting, rarer and nearer the use than MNIST
-		}
-		for r := 0; r < reps; r++ {
-			train = append(train, sample{x: s.X, y: s.Y})
-			counts[s.Y]++
-		}
-	}
+	train, val, valPasted, counts := penSplit(c, pc, mixed, framed, pasted)
 	fmt.Printf("pen: %d training cells by class %v, %d calibration cells\n", len(train), counts, len(val))
 
 	arch := c.arch
@@ -446,6 +433,31 @@ func runPen(c config, pc penConfig) error {
 	}
 	fmt.Printf("pen: wrote %s (%.0fs)\n", c.out, time.Since(start).Seconds())
 	return nil
+}
+
+// penSplit puts the cells of calibration pages (isVal) into val, marking
+// the pasted ones, and the rest into train: the real cells first (their
+// handwriting used --real-weight times), then the camera frames' and the
+// pasted ones, used once each. counts are train's cells per class.
+func penSplit(c config, pc penConfig, mixed, framed, pasted []penSample) (train, val []sample, valPasted []bool, counts []int) {
+	counts = make([]int, ocr.PenClasses)
+	for k, s := range append(append(append([]penSample(nil), mixed...), framed...), pasted...) {
+		page := strings.SplitN(s.Page, "#", 2)[0]
+		if isVal(page, pc.valShare) {
+			val = append(val, sample{x: s.X, y: s.Y})
+			valPasted = append(valPasted, k >= len(mixed)+len(framed))
+			continue
+		}
+		reps := 1
+		if k < len(mixed) && s.Y > ocr.PenHand0 && s.Y <= ocr.PenHand0+9 {
+			reps = c.realWeight // real handwriting, rarer and nearer the use than MNIST
+		}
+		for r := 0; r < reps; r++ {
+			train = append(train, sample{x: s.X, y: s.Y})
+			counts[s.Y]++
+		}
+	}
+	return train, val, valPasted, counts
 }
 
 // shrunkMixed cuts the mixed training pages again shrunk by each scale of

@@ -50,3 +50,60 @@ func TestTruthFits(t *testing.T) {
 		})
 	}
 }
+
+// TestMixedFramesLabelled: camera frames of a real pen page (mixed-train
+// image1, a tune page) are cut with labels that match their cells: the
+// shipped pen model, which has seen such pages as stills, agrees with
+// the labels' kind (printed or handwritten) on almost every inked cell.
+// A frame whose truth were turned or shifted would put print labels on
+// handwriting.
+func TestMixedFramesLabelled(t *testing.T) {
+	dir := testenv.Shared(t, "datasets/wicht-mixed-train")
+	digits, err := ocr.Default(ocr.BackendGo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = ocr.CloseClassifier(digits) }()
+	pen, err := ocr.DefaultPen(ocr.BackendGo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = ocr.CloseClassifier(pen) }()
+	det := vision.NewDetector(vision.Options{Sizes: []int{9}})
+	defer det.Close()
+	const frames = 3
+	samples, err := cutMixedFrames(det, digits, filepath.Join(dir, "image1.jpg"), frames, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]int{}
+	xs := make([][]float32, len(samples))
+	for i, s := range samples {
+		pages[s.Page]++
+		xs[i] = s.X
+	}
+	if len(pages) < 2 {
+		t.Fatalf("%d of %d camera frames cut (%v), want at least 2", len(pages), frames, pages)
+	}
+	out, err := pen.Classify(xs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agree := 0
+	for i, s := range samples {
+		kind, _, _, _ := ocr.PenDecide(out[i])
+		if want, _, _, _ := ocr.PenDecide(oneHot(s.Y)); kind == want {
+			agree++
+		}
+	}
+	if 10*agree < 9*len(samples) {
+		t.Errorf("the pen model agrees with the labels' kind on %d of %d cells, want 90%%", agree, len(samples))
+	}
+}
+
+// oneHot is a pen class as the pen model's output would say it surely.
+func oneHot(y int) []float32 {
+	p := make([]float32, ocr.PenClasses)
+	p[y] = 1
+	return p
+}
