@@ -8,7 +8,7 @@ APT     := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 # Fonts the digit model is trained on (see models/README.md for their licences).
 FONT_PKGS := fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf fonts-urw-base35 fonts-noto-core fonts-noto-mono fonts-lato fonts-open-sans fonts-roboto-unhinted fonts-comic-neue
 
-.PHONY: all deps test-deps font-deps build sudoku-console run serve test test-busy test-pg lint bench cluster-bench zoo fuzz model synth video livescore clean
+.PHONY: all deps test-deps font-deps build sudoku-console run serve test test-busy test-pg lint bench cluster-bench zoo fuzz model synth video livescore penscore clean
 
 all: build
 
@@ -165,6 +165,12 @@ video: deps
 LISTS ?= $(wildcard testdata/live/*.list)
 livescore: build
 	SUDOKUAR=$(CURDIR)/$(BIN) scripts/livescore.sh $(LISTS)
+
+# penscore scores reading pages started with a pen (the README's pen row):
+# stills through scan, then live at 30 fps near and before a webcam.
+# LIST is a file of photo names (default: the held-out pages).
+penscore: build
+	SUDOKUAR=$(CURDIR)/$(BIN) scripts/penscore.sh $(LIST)
 
 clean:
 	rm -rf bin out sudoku-console
