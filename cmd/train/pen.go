@@ -200,24 +200,11 @@ func cutMixed(det *vision.Detector, digits ocr.Classifier, path string) ([]penSa
 // cutMixedAt is cutMixed of the photo shrunk by scale (cutPhotoAt); the
 // truth's turn and fit are judged on the photo as it is.
 func cutMixedAt(det *vision.Detector, digits ocr.Classifier, path string, scale float64) ([]penSample, error) {
-	v2 := strings.Replace(path, "wicht-mixed-train", "wicht-v2-train", 1)
-	twin := cutPhoto(det, v2)
-	turns := 0
-	if twin.cells != nil {
-		turns = bestTurns(&twin)[0]
-	}
-	p := cutPhoto(det, path)
-	if p.cells == nil {
-		return nil, fmt.Errorf("%s: %v", p.name, p.err)
-	}
-	pen, err := sudoku.ReadDatFile(strings.TrimSuffix(path, ".jpg") + ".pen")
+	p, pen, turns, err := mixedStill(det, digits, path)
 	if err != nil {
 		return nil, err
 	}
 	dat := p.truth.Turn(turns)
-	if err := truthFits(digits, p.cells, dat, turns); err != nil {
-		return nil, fmt.Errorf("%s: %w", p.name, err)
-	}
 	if scale < 1 {
 		if p = cutPhotoAt(det, path, scale); p.cells == nil {
 			return nil, fmt.Errorf("%s shrunk by %v: %v", p.name, scale, p.err)
@@ -231,6 +218,27 @@ func cutMixedAt(det *vision.Detector, digits ocr.Classifier, path string, scale 
 		}
 	}
 	return out, nil
+}
+
+// mixedStill cuts a mixed page's photo and reads its .pen truth; turns is
+// how its cells lie against the truth, taken from the same page's photo
+// without handwriting (wicht-v2-train) when vision cuts it. A page whose
+// truth does not fit its photo (truthFits) is refused.
+func mixedStill(det *vision.Detector, digits ocr.Classifier, path string) (p photoCells, pen sudoku.Grid, turns int, err error) {
+	v2 := strings.Replace(path, "wicht-mixed-train", "wicht-v2-train", 1)
+	if twin := cutPhoto(det, v2); twin.cells != nil {
+		turns = bestTurns(&twin)[0]
+	}
+	if p = cutPhoto(det, path); p.cells == nil {
+		return p, pen, 0, fmt.Errorf("%s: %v", p.name, p.err)
+	}
+	if pen, err = sudoku.ReadDatFile(strings.TrimSuffix(path, ".jpg") + ".pen"); err != nil {
+		return p, pen, 0, err
+	}
+	if err := truthFits(digits, p.cells, p.truth.Turn(turns), turns); err != nil {
+		return p, pen, 0, fmt.Errorf("%s: %w", p.name, err)
+	}
+	return p, pen, turns, nil
 }
 
 // cutPrinted cuts a photo without handwriting and labels its inked cells

@@ -3,12 +3,9 @@ package main
 import (
 	"fmt"
 	"math/rand"
-	"path/filepath"
-	"strings"
 
 	"github.com/sudokuar/sudokuar/ocr"
 	"github.com/sudokuar/sudokuar/pipeline"
-	"github.com/sudokuar/sudokuar/sudoku"
 	"github.com/sudokuar/sudokuar/vision"
 )
 
@@ -16,8 +13,8 @@ import (
 // warped into camera frames (camera.go's cameraFrame: perspective, blur,
 // noise, exposure, a JPEG's blocks and halved colour), cut by vision as
 // live cuts them, and labelled with the page's own .dat and .pen truth.
-// The stills alone taught the pen model that a handwritten digit is sharp
-// and saturated; in a video frame the same ink is softer and greyer.
+// A still's handwriting is sharper and its colour fuller than the same
+// ink in a video frame. Tried and not shipped (models/README.md).
 
 // penCameraCells cuts --pen-camera frames of each mixed training page, or
 // reads them from the cache; none without the flag.
@@ -26,20 +23,13 @@ func penCameraCells(c config, pc penConfig, digits ocr.Classifier, pages []strin
 		return nil, nil
 	}
 	cells, err := loadOrCut(pc.cache, fmt.Sprintf("mixed-camera-s%d-n%d", c.seed, pc.camera), func() ([]penSample, error) {
-		res := make([][]penSample, len(pages))
-		cutEach(len(pages), c.workers, func(d detectors, i int) photoCells {
-			s, err := cutMixedFrames(d.nine, digits, pages[i], pc.camera, c.seed*100_000+int64(i)*100)
-			if err != nil {
-				fmt.Printf("  skip %s: %v\n", filepath.Base(pages[i]), err)
-			}
-			res[i] = s
-			return photoCells{}
-		})
-		var out []penSample
-		for _, s := range res {
-			out = append(out, s...)
+		seeds := map[string]int64{}
+		for i, page := range pages {
+			seeds[page] = c.seed*100_000 + int64(i)*100
 		}
-		return out, nil
+		return cutAll(pages, c.workers, func(det *vision.Detector, path string) ([]penSample, error) {
+			return cutMixedFrames(det, digits, path, pc.camera, seeds[path])
+		}), nil
 	})
 	if err != nil {
 		return nil, err
@@ -74,22 +64,9 @@ func samplePenCamera(rng *rand.Rand) cameraSpec {
 // misses, finds off its place, or cannot fit into the frame is skipped. The page must pass the same
 // truth check as its still (cutMixed).
 func cutMixedFrames(det *vision.Detector, digits ocr.Classifier, path string, per int, seed int64) ([]penSample, error) {
-	v2 := strings.Replace(path, "wicht-mixed-train", "wicht-v2-train", 1)
-	twin := cutPhoto(det, v2)
-	turns := 0
-	if twin.cells != nil {
-		turns = bestTurns(&twin)[0]
-	}
-	still := cutPhoto(det, path)
-	if still.cells == nil {
-		return nil, fmt.Errorf("%s: %v", still.name, still.err)
-	}
-	pen, err := sudoku.ReadDatFile(strings.TrimSuffix(path, ".jpg") + ".pen")
+	still, pen, turns, err := mixedStill(det, digits, path)
 	if err != nil {
 		return nil, err
-	}
-	if err := truthFits(digits, still.cells, still.truth.Turn(turns), turns); err != nil {
-		return nil, fmt.Errorf("%s: %w", still.name, err)
 	}
 	img, err := pipeline.ReadImage(path, 0)
 	defer img.Close()
