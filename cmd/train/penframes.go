@@ -60,9 +60,9 @@ func samplePenCamera(rng *rand.Rand) cameraSpec {
 }
 
 // cutMixedFrames makes per camera frames of a mixed training page (seeded
-// by seed and the frame's number) and cuts each; a frame whose grid vision
-// misses, finds off its place, or cannot fit into the frame is skipped. The page must pass the same
-// truth check as its still (cutMixed).
+// by seed and the frame's number) and cuts each; a frame whose grid does
+// not fit it, or that vision misses or finds off its place, is skipped.
+// The page must pass mixedStill's truth check, as its still does.
 func cutMixedFrames(det *vision.Detector, digits ocr.Classifier, path string, per int, seed int64) ([]penSample, error) {
 	still, pen, turns, err := mixedStill(det, digits, path)
 	if err != nil {
